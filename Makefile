@@ -1,0 +1,38 @@
+# Arbiter: `make run` serves, `make test` tests. Both set themselves up first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PROTOS := $(wildcard protos/arbiter/v1/*.proto)
+STAMP := $(VENV)/.installed
+
+.PHONY: install proto run test lint typecheck bench clean
+
+install: $(STAMP) proto
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev,postgres,embedded-redis]'
+	touch $(STAMP)
+
+proto: $(STAMP) protos/arbiter/v1/game_pb2.py
+
+protos/arbiter/v1/game_pb2.py: $(PROTOS)
+	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=protos --pyi_out=protos \
+		--grpc_python_out=protos $(PROTOS)
+
+run: install
+	$(BIN)/arbiter serve --address localhost:50051 --data-dir ./data
+
+test: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+lint: install
+	$(BIN)/ruff check aggregates service clients tests
+	$(BIN)/mypy aggregates service clients
+
+bench: install
+	$(BIN)/python -m pytest -q benchmarks --benchmark-only
+
+clean:
+	rm -rf $(VENV) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi

@@ -1,0 +1,1 @@
+"""Arbiter's rules: pure domain code, one package per game plus the shared kernel."""

@@ -1,0 +1,115 @@
+"""Commands: one small frozen dataclass per move a player can make.
+
+A command is both what a client sends and what ``legal_actions`` lists, so a
+bot that picks from the list sends exactly what the rules accept. Arguments
+arrive from the wire as plain JSON values; ``from_args`` checks their types
+and sizes strictly before any rule sees them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+from aggregates.kernel.errors import Reason, RuleError
+
+MAX_STRING = 64
+MAX_LIST = 64
+
+
+@dataclasses.dataclass(frozen=True)
+class Command:
+    """Base of every game's commands. ``NAME`` is the wire name (snake_case)."""
+
+    NAME: ClassVar[str] = ""
+    LABEL: ClassVar[str] = ""
+
+    def args(self) -> dict[str, Any]:
+        """The arguments as JSON-ready values (tuples become lists)."""
+        return {
+            f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.NAME, "args": self.args()}
+
+    def label(self) -> str:
+        """A short human description, used by clients to show choices."""
+        args = ", ".join(f"{k}={v}" for k, v in self.args().items())
+        return f"{self.NAME}({args})" if args else self.NAME
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> Self:
+        """Build the command from wire arguments, refusing anything ill-typed."""
+        if not isinstance(args, Mapping):
+            raise RuleError(Reason.BAD_ARGUMENT, f"{cls.NAME}: arguments must be an object")
+        hints = typing.get_type_hints(cls)
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = set(args) - set(fields)
+        if unknown:
+            raise RuleError(
+                Reason.BAD_ARGUMENT, f"{cls.NAME}: unknown argument(s) {sorted(unknown)}"
+            )
+        values: dict[str, Any] = {}
+        for name, field in fields.items():
+            if name not in args:
+                if field.default is not dataclasses.MISSING:
+                    continue
+                raise RuleError(Reason.BAD_ARGUMENT, f"{cls.NAME}: missing argument {name!r}")
+            values[name] = _check(cls.NAME, name, hints[name], args[name])
+        return cls(**values)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _check(command: str, name: str, hint: Any, value: Any) -> Any:
+    """Check one argument against its annotation (int, str, bool, tuple[int, ...])."""
+    where = f"{command}.{name}"
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise RuleError(Reason.BAD_ARGUMENT, f"{where} must be a boolean")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError(Reason.BAD_ARGUMENT, f"{where} must be an integer")
+        if abs(value) > 1_000_000:
+            raise RuleError(Reason.BAD_ARGUMENT, f"{where} is out of range")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise RuleError(Reason.BAD_ARGUMENT, f"{where} must be a string")
+        if len(value) > MAX_STRING:
+            raise RuleError(Reason.BAD_ARGUMENT, f"{where} is longer than {MAX_STRING}")
+        return value
+    if typing.get_origin(hint) is tuple:
+        (inner, _ellipsis) = typing.get_args(hint)
+        if not isinstance(value, list | tuple):
+            raise RuleError(Reason.BAD_ARGUMENT, f"{where} must be a list")
+        if len(value) > MAX_LIST:
+            raise RuleError(Reason.BAD_ARGUMENT, f"{where} has more than {MAX_LIST} items")
+        return tuple(_check(command, name, inner, v) for v in value)
+    raise TypeError(f"unsupported command argument type {hint!r} for {where}")
+
+
+class CommandSet:
+    """A game's commands by wire name, for parsing what clients send."""
+
+    def __init__(self, *commands: type[Command]) -> None:
+        self.by_name = {c.NAME: c for c in commands}
+        if len(self.by_name) != len(commands):
+            raise ValueError("two commands share a name")
+
+    def names(self) -> list[str]:
+        return list(self.by_name)
+
+    def parse(self, name: str, args: Mapping[str, Any]) -> Command:
+        cls = self.by_name.get(name)
+        if cls is None:
+            raise RuleError(Reason.UNKNOWN_COMMAND, f"no command named {name!r}")
+        return cls.from_args(args)
