@@ -1,0 +1,52 @@
+"""Small shared helpers for the phase modules: stages and refusals."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from aggregates.kernel import Reason, RuleError
+
+# The decision the game waits on (``Decision.kind``), in rulebook order.
+START = "start"                      # Travel Phase, turn 1: roll on the start table
+TRAVEL = "travel"                    # Travel Phase: move to a location
+QUESTING = "questing"                # Questing Phase: roll on the location chart
+TOWN = "town"                        # Questing Phase in the Nigh Towns: market or key
+COMBAT = "combat"                    # a monster is met: attack
+ATTACK_ROLL = "attack_roll"          # the 2D10 attack is on the table: luck, shield, stand
+FIGHT_OR_FLEE = "fight_or_flee"      # after a lost exchange: fight on or flee
+XP_ROLL = "xp_roll"                  # a 1D10 XP roll is on the table: luck, shield, stand
+CHOOSE_TREASURE = "choose_treasure"  # a magic item was found: choose which
+LOSE_ITEM = "lose_item"              # the Imp: choose the magic item to lose
+QUEST_ATTEMPT = "quest_attempt"      # after the action: attempt the quest or end the turn
+OVER = "over"
+
+STAGES = (
+    START, TRAVEL, QUESTING, TOWN, COMBAT, ATTACK_ROLL, FIGHT_OR_FLEE, XP_ROLL,
+    CHOOSE_TREASURE, LOSE_ITEM, QUEST_ATTEMPT,
+)
+ROLL_STAGES = (ATTACK_ROLL, XP_ROLL)
+
+PROMPTS = {
+    START: "Travel Phase: roll 1D10 on the start table (roll_start)",
+    TRAVEL: "Travel Phase: move to an adjacent location, or anywhere with the Map (travel)",
+    QUESTING: "Questing Phase: roll 1D10 on the location chart (quest)",
+    TOWN: "Nigh Towns: buy one item, try to steal the Key, or leave (buy/steal_key/leave_town)",
+    COMBAT: "Combat: roll 2D10 to attack (attack)",
+    ATTACK_ROLL: "Combat: adjust the attack dice with luck or the Shield, or stand "
+                 "(spend_luck/reroll/accept_roll)",
+    FIGHT_OR_FLEE: "Combat: you lost the exchange; fight on or flee (attack/flee)",
+    XP_ROLL: "Victory: adjust the 1D10 XP roll with luck or the Shield, or stand "
+             "(spend_luck/reroll/accept_roll)",
+    CHOOSE_TREASURE: "Treasure: choose the magic item you found (choose_treasure)",
+    LOSE_ITEM: "Trap: the Imp takes one magic item of your choice (lose_item)",
+    QUEST_ATTEMPT: "Quest: attempt the quest here, or end the turn (attempt_quest/end_turn)",
+}
+
+
+def refuse(reason: Reason, message: str) -> NoReturn:
+    raise RuleError(reason, message)
+
+
+def require_stage(stage: str, allowed: tuple[str, ...], what: str) -> None:
+    if stage not in allowed:
+        refuse(Reason.WRONG_PHASE, f"{what} is not possible now: {PROMPTS.get(stage, stage)}")

@@ -1,0 +1,336 @@
+"""The ``arbiter`` command line: serve, inspect, act, watch, play and simulate.
+
+Every subcommand but ``serve`` is a thin client of the running server through
+``clients.client``; rendering lives in ``clients.render``. Failures print
+``error: REASON: message`` on stderr and exit 1; usage errors exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from google.protobuf import json_format
+
+from clients.client import ArbiterClient, ArbiterError, default_address
+from clients.render import (
+    describe_event,
+    loads_object,
+    render_audit,
+    render_event_line,
+    render_games,
+    render_legal,
+    render_rules,
+    render_state,
+)
+from clients.wire import WireError, parse_json_command
+
+
+class UsageError(Exception):
+    """Bad input from the person at the terminal (exit status 2)."""
+
+
+def _client(args: argparse.Namespace) -> ArbiterClient:
+    return ArbiterClient(args.address or default_address())
+
+
+def _print(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _options(text: str | None) -> dict[str, Any] | None:
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--options is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise UsageError("--options must be a JSON object")
+    return value
+
+
+def _default_seats(client: ArbiterClient, rules: str) -> list[str]:
+    """Seat names when none are given: as many as the game's minimum."""
+    count = 1
+    for info in client.list_rules():
+        if info.id == rules:
+            count = max(1, info.min_seats)
+    return [f"Player {i + 1}" for i in range(count)]
+
+
+# --- subcommands ------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server in this process (imported lazily: clients need no server code)."""
+    # importlib keeps the server out of the client's import graph (and its type check).
+    serve = importlib.import_module("service.main").serve
+    serve(args.address or default_address(), args.data_dir)
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    with _client(args) as client:
+        _print(render_rules(client.list_rules()))
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    options = _options(args.options)
+    with _client(args) as client:
+        seats = args.seat or _default_seats(client, args.game)
+        response = client.create_game(args.game, seats, options)
+    if args.quiet:
+        _print(response.game_id)
+        return 0
+    _print(f"game id:         {response.game_id}")
+    _print(f"version:         {response.version}")
+    _print(f"rules version:   {response.rules_version}")
+    _print(f"seed commitment: {response.seed_commitment}")
+    if response.state.game_id:
+        _print()
+        _print(render_state(response.state))
+    return 0
+
+
+def cmd_act(args: argparse.Namespace) -> int:
+    try:
+        command = parse_json_command(args.command)
+    except WireError as exc:
+        raise UsageError(str(exc)) from None
+    with _client(args) as client:
+        try:
+            response = client.act(
+                args.game_id, args.seat, command,
+                expected_version=args.expect_version, command_id=args.command_id or "",
+            )
+        except WireError as exc:
+            raise UsageError(str(exc)) from None
+    note = " (replayed: the original result of this command id)" if response.replayed else ""
+    _print(f"ok: version {response.version}{note}")
+    for event in response.events:
+        _print(f"  v{event.version} {describe_event(event.type, loads_object(event.payload_json))}")
+    state = response.state
+    if state.over:
+        _print(f"game over: {state.outcome_json}")
+    return 0
+
+
+def _state_json(state: Any) -> str:
+    data = json_format.MessageToDict(state, preserving_proto_field_name=True)
+    data["view"] = loads_object(data.pop("view_json", ""))
+    data["outcome"] = loads_object(data.pop("outcome_json", ""))
+    return json.dumps(data, indent=2, sort_keys=True)
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    with _client(args) as client:
+        state = client.state(args.game_id, args.seat, args.spectator)
+    _print(_state_json(state) if args.json else render_state(state))
+    return 0
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    with _client(args) as client:
+        legal = client.legal(args.game_id, args.seat)
+    if args.json:
+        _print(json.dumps([loads_object(a.json) for a in legal.actions]))
+        return 0
+    _print(f"version {legal.version}, seat {args.seat}:")
+    _print(render_legal(list(legal.actions)))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    with _client(args) as client:
+        for event in client.history(
+            args.game_id, args.seat, args.spectator, after_version=args.after
+        ):
+            _print(render_event_line(event))
+    return 0
+
+
+def cmd_tail(args: argparse.Namespace) -> int:
+    seen = 0
+    with _client(args) as client:
+        for message in client.subscribe(args.game_id or "", after=args.after):
+            item = message.WhichOneof("item")
+            if item == "event":
+                _print(render_event_line(message.event))
+                seen += 1
+                if args.count and seen >= args.count:
+                    return 0
+            elif item == "status":
+                sys.stderr.write(f"# {message.status}\n")
+                sys.stderr.flush()
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    with _client(args) as client:
+        audit = client.audit(args.game_id)
+    _print(render_audit(audit))
+    ok = audit.chain_ok and audit.dice_ok and audit.replay_ok
+    return 0 if ok else 1
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    with _client(args) as client:
+        games = []
+        for game in client.iter_games(rules=args.rules or ""):
+            games.append(game)
+            if args.limit and len(games) >= args.limit:
+                break
+    _print(render_games(games))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from clients.play import Player
+
+    with _client(args) as client:
+        game_id = args.game
+        if not game_id:
+            response = client.create_game(args.rules, [args.name])
+            game_id = response.game_id
+            _print(f"New {args.rules} game {game_id}")
+            _print(f"Seed commitment: {response.seed_commitment}")
+        return Player(client, game_id, args.seat, sys.stdin, sys.stdout).run()
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from clients.simulate import simulate
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    with _client(args) as client:
+        players = args.players or len(_default_seats(client, args.game))
+        summary = simulate(
+            client, args.game, args.games, players, seed=args.seed, cap=args.cap,
+            progress=sys.stderr,
+        )
+    _print(summary.render())
+    return 0 if summary.finished == summary.requested else 1
+
+
+# --- parser -----------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse tree; one function per subcommand in ``args.func``."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--address", default=None,
+        help="server HOST:PORT (default: $ARBITER_ADDRESS, else localhost:50051)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="arbiter", description="Client and server of Arbiter, the event-sourced game server."
+    )
+    sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
+
+    def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,
+            ) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.set_defaults(func=func)
+        return p
+
+    p = add("serve", cmd_serve, "run the server")
+    p.add_argument("--data-dir", default="./data", help="event store directory (default ./data)")
+
+    add("rules", cmd_rules, "list the games the server plays")
+
+    p = add("new", cmd_new, "create a game")
+    p.add_argument("game", metavar="GAME", help="rules id, e.g. enin")
+    p.add_argument("--seat", action="append", metavar="NAME",
+                   help="a seat name, in seat order (repeat per player)")
+    p.add_argument("--options", metavar="JSON", help="game options as a JSON object")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the game id")
+
+    p = add("act", cmd_act, "send one command")
+    p.add_argument("game_id", metavar="GAME_ID")
+    p.add_argument("command", metavar="JSON", help='e.g. \'{"name": "travel", "args": {"to": 2}}\'')
+    p.add_argument("--seat", type=int, default=0)
+    p.add_argument("--expect-version", type=int, default=0, metavar="V",
+                   help="refuse unless the game is at version V (0: any)")
+    p.add_argument("--command-id", default="", help="exactly-once key (default: a fresh uuid)")
+
+    p = add("state", cmd_state, "show a game as a seat or a spectator sees it")
+    p.add_argument("game_id", metavar="GAME_ID")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, default=0)
+    who.add_argument("--spectator", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the state as JSON")
+
+    p = add("legal", cmd_legal, "list a seat's legal commands")
+    p.add_argument("game_id", metavar="GAME_ID")
+    p.add_argument("--seat", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print the commands as a JSON list")
+
+    p = add("history", cmd_history, "print a game's recorded events")
+    p.add_argument("game_id", metavar="GAME_ID")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, default=0)
+    who.add_argument("--spectator", action="store_true")
+    p.add_argument("--after", type=int, default=0, metavar="V", help="only versions after V")
+
+    p = add("tail", cmd_tail, "follow the live feed of one game or of all games")
+    p.add_argument("game_id", metavar="GAME_ID", nargs="?", default="")
+    p.add_argument("--after", type=int, default=0, metavar="N",
+                   help="start after version N (one game) or position N (all games)")
+    p.add_argument("--count", type=int, default=0, metavar="N", help="stop after N events")
+
+    p = add("audit", cmd_audit, "re-verify a game: hash chain, dice, replay")
+    p.add_argument("game_id", metavar="GAME_ID")
+
+    p = add("games", cmd_games, "list the games in the store")
+    p.add_argument("--rules", default="", help="only games of these rules")
+    p.add_argument("--limit", type=int, default=0, help="at most this many")
+
+    p = add("play", cmd_play, "play a game interactively in the terminal")
+    p.add_argument("rules", metavar="GAME", choices=["enin"], help="enin")
+    p.add_argument("--game", metavar="GAME_ID", help="resume this game instead of a new one")
+    p.add_argument("--seat", type=int, default=0)
+    p.add_argument("--name", default="Adventurer", help="your seat's name in a new game")
+
+    p = add("simulate", cmd_simulate, "random legal playouts through the server")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--games", type=int, default=10, metavar="N")
+    p.add_argument("--players", type=int, default=0, metavar="P",
+                   help="players per game (default: the game's minimum)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="seed of the bot's choices (the server's dice stay its own)")
+    p.add_argument("--cap", type=int, default=5000, metavar="N",
+                   help="stop a game after N commands (reported as capped)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``arbiter``: returns (and exits with) the status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status = int(args.func(args))
+    except ArbiterError as exc:
+        sys.stderr.write(f"error: {exc.reason}: {exc.message}\n")
+        status = 1
+    except (UsageError, WireError) as exc:
+        sys.stderr.write(f"error: BAD_ARGUMENT: {exc}\n")
+        status = 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted\n")
+        status = 130
+    except BrokenPipeError:
+        status = 0
+    if __name__ == "__main__" or argv is None:
+        sys.exit(status)
+    return status
+
+
+if __name__ == "__main__":
+    main()

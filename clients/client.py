@@ -1,0 +1,488 @@
+"""Python client library for Arbiter's ``GameService`` (sync and asyncio).
+
+The stubs generated from the protos are usable as they are; this layer adds
+what every caller would otherwise write again: one typed ``ArbiterError``
+parsed from the status and its trailers (so a bot reacts to a reason code,
+not to prose), commands given as plain ``{"name", "args"}`` dicts, a fresh
+command id per move (so a retry after a dropped connection is exactly-once),
+and one retry on ``UNAVAILABLE`` with that same id.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeAlias
+
+import grpc
+import grpc.aio
+from arbiter.v1 import game_pb2, game_pb2_grpc
+
+from clients.wire import json_to_command
+
+DEFAULT_ADDRESS = "localhost:50051"
+
+CommandLike: TypeAlias = game_pb2.Command | Mapping[str, Any]
+
+
+def default_address() -> str:
+    """The server address: ``$ARBITER_ADDRESS``, else ``localhost:50051``."""
+    return os.environ.get("ARBITER_ADDRESS") or DEFAULT_ADDRESS
+
+
+class ArbiterError(Exception):
+    """A refused or failed call, with the server's stable reason code.
+
+    ``reason`` comes from the ``arbiter-reason`` trailer (else from the
+    "REASON: sentence" details, else the gRPC code name); ``version`` is the
+    game's current version from ``arbiter-version`` (0 when not sent), which
+    is what a client needs to retry with a fresh ``expected_version``.
+    """
+
+    def __init__(
+        self, code: grpc.StatusCode, reason: str, message: str, version: int = 0
+    ) -> None:
+        super().__init__(f"{reason}: {message}" if message else reason)
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.version = version
+
+    def __repr__(self) -> str:
+        return (
+            f"ArbiterError(code={self.code!r}, reason={self.reason!r}, "
+            f"message={self.message!r}, version={self.version})"
+        )
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.message}" if self.message else self.reason
+
+    @classmethod
+    def from_parts(
+        cls,
+        code: grpc.StatusCode,
+        details: str | None,
+        trailers: Sequence[tuple[str, Any]] | None,
+    ) -> ArbiterError:
+        """Build the error from a status code, details text and trailing metadata."""
+        meta: dict[str, str] = {}
+        for key, value in trailers or ():
+            if isinstance(value, bytes):
+                value = value.decode("utf-8", "replace")
+            meta[str(key).lower()] = str(value)
+        text = (details or "").strip()
+        reason = meta.get("arbiter-reason", "").strip()
+        head, sep, tail = text.partition(": ")
+        if sep and _looks_like_reason(head):
+            if not reason:
+                reason = head
+            if head == reason:
+                text = tail.strip()
+        if not reason:
+            reason = code.name if code is not None else "UNKNOWN"
+        try:
+            version = int(meta.get("arbiter-version", "0") or 0)
+        except ValueError:
+            version = 0
+        return cls(code=code, reason=reason, message=text, version=version)
+
+    @classmethod
+    def from_rpc_error(cls, error: grpc.RpcError) -> ArbiterError:
+        """Translate a sync ``grpc.RpcError`` (a ``grpc.Call``) into an ArbiterError."""
+        code = _call_attr(error, "code") or grpc.StatusCode.UNKNOWN
+        details = _call_attr(error, "details") or str(error)
+        trailers = _call_attr(error, "trailing_metadata")
+        return cls.from_parts(code, details, trailers)
+
+    @classmethod
+    def from_aio_error(cls, error: grpc.aio.AioRpcError) -> ArbiterError:
+        """Translate an asyncio ``AioRpcError`` into an ArbiterError."""
+        return cls.from_parts(error.code(), error.details(), error.trailing_metadata())
+
+
+def _looks_like_reason(text: str) -> bool:
+    """Reason codes are UPPER_SNAKE words; anything else is part of the sentence."""
+    return bool(text) and text.replace("_", "").isalnum() and text.upper() == text
+
+
+def _call_attr(error: Any, name: str) -> Any:
+    method = getattr(error, name, None)
+    if not callable(method):
+        return None
+    try:
+        return method()
+    except Exception:  # a half-built error object; the other fields still help
+        return None
+
+
+def new_command_id() -> str:
+    """A fresh client command id; the server deduplicates retries by it."""
+    return str(uuid.uuid4())
+
+
+def build_act_request(
+    rules: str,
+    game_id: str,
+    seat: int,
+    command: CommandLike,
+    expected_version: int = 0,
+    command_id: str = "",
+) -> game_pb2.ActRequest:
+    """The ``ActRequest`` for a typed command or a ``{"name", "args"}`` dict."""
+    if isinstance(command, game_pb2.Command):
+        typed = command
+    else:
+        typed = json_to_command(rules, dict(command))
+    return game_pb2.ActRequest(
+        game_id=game_id,
+        seat=seat,
+        command=typed,
+        expected_version=expected_version,
+        command_id=command_id or new_command_id(),
+    )
+
+
+class ArbiterClient:
+    """A blocking client; use as a context manager to close the channel.
+
+    >>> with ArbiterClient() as client:
+    ...     game = client.create_game("enin", ["Ada"])
+    ...     client.act(game.game_id, 0, {"name": "roll_start", "args": {}})
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        channel: grpc.Channel | None = None,
+        timeout: float | None = 30.0,
+    ) -> None:
+        self.address = address or default_address()
+        self._channel = channel or grpc.insecure_channel(self.address)
+        self._stub = game_pb2_grpc.GameServiceStub(self._channel)
+        self.timeout = timeout
+        self._rules_of: dict[str, str] = {}
+
+    def __enter__(self) -> ArbiterClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the channel."""
+        self._channel.close()
+
+    def _call(self, method: Any, request: Any) -> Any:
+        try:
+            return method(request, timeout=self.timeout)
+        except grpc.RpcError as exc:
+            raise ArbiterError.from_rpc_error(exc) from None
+
+    def _remember(self, state: game_pb2.GameState) -> None:
+        if state.game_id and state.rules:
+            self._rules_of[state.game_id] = state.rules
+
+    def list_rules(self) -> list[game_pb2.RulesInfo]:
+        """The games the server plays."""
+        return list(self._call(self._stub.ListRules, game_pb2.ListRulesRequest()).rules)
+
+    def create_game(
+        self,
+        rules: str,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | str | None = None,
+        request_id: str = "",
+    ) -> game_pb2.CreateGameResponse:
+        """Create a game of ``rules`` with the named seats (their count is the player count)."""
+        request = game_pb2.CreateGameRequest(
+            rules=rules,
+            seats=list(seats),
+            options_json=_options_json(options),
+            request_id=request_id,
+        )
+        response: game_pb2.CreateGameResponse = self._call(self._stub.CreateGame, request)
+        self._rules_of[response.game_id] = response.state.rules or rules
+        return response
+
+    def rules_of(self, game_id: str) -> str:
+        """The rules id of a game (cached; asked of the server once)."""
+        if game_id not in self._rules_of:
+            self._remember(self.state(game_id, spectator=True))
+        return self._rules_of[game_id]
+
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        command: CommandLike,
+        expected_version: int = 0,
+        command_id: str = "",
+    ) -> game_pb2.ActResponse:
+        """Send one move; retried once with the same id if the server was unavailable."""
+        rules = "" if isinstance(command, game_pb2.Command) else self.rules_of(game_id)
+        request = build_act_request(rules, game_id, seat, command, expected_version, command_id)
+        try:
+            response: game_pb2.ActResponse = self._call(self._stub.Act, request)
+        except ArbiterError as exc:
+            if exc.code != grpc.StatusCode.UNAVAILABLE:
+                raise
+            response = self._call(self._stub.Act, request)
+        self._remember(response.state)
+        return response
+
+    def state(self, game_id: str, seat: int = 0, spectator: bool = False) -> game_pb2.GameState:
+        """The game as ``seat`` (or a spectator) may see it."""
+        request = game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator)
+        state: game_pb2.GameState = self._call(self._stub.GetState, request)
+        self._remember(state)
+        return state
+
+    def legal(self, game_id: str, seat: int = 0) -> game_pb2.LegalActionsResponse:
+        """Every legal command of ``seat`` now."""
+        request = game_pb2.LegalActionsRequest(game_id=game_id, seat=seat)
+        response: game_pb2.LegalActionsResponse = self._call(self._stub.LegalActions, request)
+        return response
+
+    def history(
+        self,
+        game_id: str,
+        seat: int = 0,
+        spectator: bool = False,
+        after_version: int = 0,
+    ) -> Iterator[game_pb2.Event]:
+        """The recorded events of a game, redacted for the caller."""
+        request = game_pb2.HistoryRequest(
+            game_id=game_id, seat=seat, spectator=spectator, after_version=after_version
+        )
+        return self._stream(self._stub.History(request, timeout=self.timeout))
+
+    def subscribe(
+        self,
+        game_id: str = "",
+        after: int = 0,
+        seat: int = 0,
+        spectator: bool = True,
+    ) -> Iterator[game_pb2.FeedMessage]:
+        """Catch-up then live feed of one game (by version) or all games (by position).
+
+        No deadline: a feed is meant to stay open; break out of the loop (or
+        close the client) to stop it.
+        """
+        request = game_pb2.SubscribeRequest(
+            game_id=game_id, seat=seat, spectator=spectator, after=after
+        )
+        return self._stream(self._stub.Subscribe(request))
+
+    def _stream(self, call: Any) -> Iterator[Any]:
+        try:
+            yield from call
+        except grpc.RpcError as exc:
+            raise ArbiterError.from_rpc_error(exc) from None
+        finally:
+            call.cancel()
+
+    def audit(self, game_id: str) -> game_pb2.AuditResponse:
+        """Re-verify a recorded game (hash chain, dice against the seed, replay)."""
+        response: game_pb2.AuditResponse = self._call(
+            self._stub.Audit, game_pb2.AuditRequest(game_id=game_id)
+        )
+        return response
+
+    def list_games(
+        self, rules: str = "", limit: int = 0, after: int = 0
+    ) -> game_pb2.ListGamesResponse:
+        """One page of the games in the store (``after`` = previous ``next_after``)."""
+        request = game_pb2.ListGamesRequest(rules=rules, limit=limit, after=after)
+        response: game_pb2.ListGamesResponse = self._call(self._stub.ListGames, request)
+        return response
+
+    def iter_games(self, rules: str = "", page: int = 100) -> Iterator[game_pb2.GameSummary]:
+        """Every game in the store, page by page."""
+        after = 0
+        while True:
+            response = self.list_games(rules=rules, limit=page, after=after)
+            yield from response.games
+            if not response.games or response.next_after in (0, after):
+                return
+            after = response.next_after
+
+
+class AsyncArbiterClient:
+    """The asyncio twin of ``ArbiterClient`` (``async with AsyncArbiterClient() as c``)."""
+
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        channel: grpc.aio.Channel | None = None,
+        timeout: float | None = 30.0,
+    ) -> None:
+        self.address = address or default_address()
+        self._channel = channel or grpc.aio.insecure_channel(self.address)
+        self._stub = game_pb2_grpc.GameServiceStub(self._channel)
+        self.timeout = timeout
+        self._rules_of: dict[str, str] = {}
+
+    async def __aenter__(self) -> AsyncArbiterClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the channel."""
+        await self._channel.close()
+
+    async def _call(self, method: Any, request: Any) -> Any:
+        try:
+            return await method(request, timeout=self.timeout)
+        except grpc.aio.AioRpcError as exc:
+            raise ArbiterError.from_aio_error(exc) from None
+
+    def _remember(self, state: game_pb2.GameState) -> None:
+        if state.game_id and state.rules:
+            self._rules_of[state.game_id] = state.rules
+
+    async def list_rules(self) -> list[game_pb2.RulesInfo]:
+        """The games the server plays."""
+        response = await self._call(self._stub.ListRules, game_pb2.ListRulesRequest())
+        return list(response.rules)
+
+    async def create_game(
+        self,
+        rules: str,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | str | None = None,
+        request_id: str = "",
+    ) -> game_pb2.CreateGameResponse:
+        """Create a game of ``rules`` with the named seats."""
+        request = game_pb2.CreateGameRequest(
+            rules=rules,
+            seats=list(seats),
+            options_json=_options_json(options),
+            request_id=request_id,
+        )
+        response: game_pb2.CreateGameResponse = await self._call(self._stub.CreateGame, request)
+        self._rules_of[response.game_id] = response.state.rules or rules
+        return response
+
+    async def rules_of(self, game_id: str) -> str:
+        """The rules id of a game (cached; asked of the server once)."""
+        if game_id not in self._rules_of:
+            self._remember(await self.state(game_id, spectator=True))
+        return self._rules_of[game_id]
+
+    async def act(
+        self,
+        game_id: str,
+        seat: int,
+        command: CommandLike,
+        expected_version: int = 0,
+        command_id: str = "",
+    ) -> game_pb2.ActResponse:
+        """Send one move; retried once with the same id if the server was unavailable."""
+        if isinstance(command, game_pb2.Command):
+            rules = ""
+        else:
+            rules = await self.rules_of(game_id)
+        request = build_act_request(rules, game_id, seat, command, expected_version, command_id)
+        try:
+            response: game_pb2.ActResponse = await self._call(self._stub.Act, request)
+        except ArbiterError as exc:
+            if exc.code != grpc.StatusCode.UNAVAILABLE:
+                raise
+            response = await self._call(self._stub.Act, request)
+        self._remember(response.state)
+        return response
+
+    async def state(
+        self, game_id: str, seat: int = 0, spectator: bool = False
+    ) -> game_pb2.GameState:
+        """The game as ``seat`` (or a spectator) may see it."""
+        request = game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator)
+        state: game_pb2.GameState = await self._call(self._stub.GetState, request)
+        self._remember(state)
+        return state
+
+    async def legal(self, game_id: str, seat: int = 0) -> game_pb2.LegalActionsResponse:
+        """Every legal command of ``seat`` now."""
+        request = game_pb2.LegalActionsRequest(game_id=game_id, seat=seat)
+        response: game_pb2.LegalActionsResponse = await self._call(
+            self._stub.LegalActions, request
+        )
+        return response
+
+    async def history(
+        self,
+        game_id: str,
+        seat: int = 0,
+        spectator: bool = False,
+        after_version: int = 0,
+    ) -> AsyncIterator[game_pb2.Event]:
+        """The recorded events of a game, redacted for the caller."""
+        request = game_pb2.HistoryRequest(
+            game_id=game_id, seat=seat, spectator=spectator, after_version=after_version
+        )
+        async for event in self._stream(self._stub.History(request, timeout=self.timeout)):
+            yield event
+
+    async def subscribe(
+        self,
+        game_id: str = "",
+        after: int = 0,
+        seat: int = 0,
+        spectator: bool = True,
+    ) -> AsyncIterator[game_pb2.FeedMessage]:
+        """Catch-up then live feed of one game (by version) or all games (by position)."""
+        request = game_pb2.SubscribeRequest(
+            game_id=game_id, seat=seat, spectator=spectator, after=after
+        )
+        async for message in self._stream(self._stub.Subscribe(request)):
+            yield message
+
+    async def _stream(self, call: Any) -> AsyncIterator[Any]:
+        try:
+            async for item in call:
+                yield item
+        except grpc.aio.AioRpcError as exc:
+            raise ArbiterError.from_aio_error(exc) from None
+        finally:
+            call.cancel()
+
+    async def audit(self, game_id: str) -> game_pb2.AuditResponse:
+        """Re-verify a recorded game."""
+        response: game_pb2.AuditResponse = await self._call(
+            self._stub.Audit, game_pb2.AuditRequest(game_id=game_id)
+        )
+        return response
+
+    async def list_games(
+        self, rules: str = "", limit: int = 0, after: int = 0
+    ) -> game_pb2.ListGamesResponse:
+        """One page of the games in the store."""
+        request = game_pb2.ListGamesRequest(rules=rules, limit=limit, after=after)
+        response: game_pb2.ListGamesResponse = await self._call(self._stub.ListGames, request)
+        return response
+
+
+def _options_json(options: Mapping[str, Any] | str | None) -> str:
+    """Options travel as JSON text; accept a dict, ready text, or nothing."""
+    if options is None:
+        return ""
+    if isinstance(options, str):
+        return options
+    return json.dumps(dict(options), sort_keys=True)

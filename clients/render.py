@@ -1,0 +1,451 @@
+"""Plain-text rendering of Arbiter messages for the terminal.
+
+Small pure functions from protobuf messages or decoded JSON to strings, so the
+CLI stays thin and the look of every screen is unit-testable without a server.
+Game views are rendered defensively: the rules own their view's keys and may
+add new ones, so every key this module does not know is still shown, generically.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from arbiter.v1 import game_pb2
+
+# The Land of Enin's row of location cards, in table order; used when a view
+# names a location only by number.
+ENIN_LOCATIONS: dict[int, str] = {
+    1: "The Iron Hills",
+    2: "The Wood of Wyr",
+    3: "The Nigh Towns",
+    4: "The Darkling Crags",
+    5: "The Lost Wastes",
+}
+
+ENIN_QUEST_ITEMS = ("key", "watchword", "maiden", "lodestone", "lost_book")
+
+
+def loads_object(text: str) -> dict[str, Any]:
+    """Decode a JSON object field; empty or non-object text becomes ``{}``.
+
+    The wire carries views, outcomes and payloads as JSON text; a blank field
+    means "nothing", and a screen must not crash on a surprise.
+    """
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return {"text": text}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def humanize(name: str) -> str:
+    """``RolledStart`` / ``rolled_start`` -> ``rolled start``: names read as words."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return spaced.replace("_", " ").replace("-", " ").strip().lower()
+
+
+def format_value(value: Any) -> str:
+    """A JSON value as short readable text (lists joined, objects as k=v)."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return humanize(value) if re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)+", value) else value
+    if isinstance(value, list | tuple):
+        return ", ".join(format_value(item) for item in value) if value else "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{humanize(str(k))}={format_value(v)}" for k, v in value.items())
+    return str(value)
+
+
+def short_id(game_id: str, width: int = 8) -> str:
+    """The first characters of a game id: enough to tell games apart in a feed."""
+    return game_id[:width]
+
+
+# --- Enin view ------------------------------------------------------------
+
+
+def location_number(view: Mapping[str, Any]) -> int | None:
+    """The player's location number, whether the view gives an object or a number."""
+    location = view.get("location")
+    if isinstance(location, dict):
+        number = location.get("number")
+        return number if isinstance(number, int) else None
+    if isinstance(location, int) and not isinstance(location, bool):
+        return location
+    return None
+
+
+def render_location_row(view: Mapping[str, Any]) -> str:
+    """The five location cards in a row, the player's one marked ``[*n Name*]``.
+
+    The rules' adjacency is the row itself, so seeing the row is seeing the
+    travel options.
+    """
+    here = location_number(view)
+    cells = []
+    for number, name in ENIN_LOCATIONS.items():
+        label = f"{number} {name.removeprefix('The ')}"
+        cells.append(f"[*{label}*]" if number == here else f" {label} ")
+    row = " - ".join(cells)
+    if here is None:
+        row += "   (not yet travelled: roll for the start)"
+    return row
+
+
+def _items(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [humanize(str(k)) for k, held in value.items() if held]
+    if isinstance(value, list | tuple):
+        return [format_value(v) for v in value]
+    if value in (None, False, ""):
+        return []
+    return [format_value(value)]
+
+
+def render_character(view: Mapping[str, Any]) -> list[str]:
+    """The character card: tracks, level, poison, attack modifier, items, quest items."""
+    def get(key: str, default: Any = "?") -> Any:
+        return view.get(key, default)
+
+    line = (
+        f"HP {get('hp')}/10   Luck {get('luck')}/10   XP {get('xp')}   Gold {get('gold')}   "
+        f"Level {get('level')}"
+    )
+    modifier = view.get("attack_modifier")
+    if isinstance(modifier, int) and not isinstance(modifier, bool) and modifier:
+        line += f"   Attack {modifier:+d}"
+    if view.get("poisoned"):
+        line += "   POISONED"
+    lines = [line]
+    magic = _items(view.get("magic_items"))
+    if view.get("map_of_enin") or view.get("map"):
+        magic.append("map of enin")
+    if view.get("strength_bonus"):
+        magic.append(f"potion of strength (+{view['strength_bonus']} next attack)")
+    lines.append("Items: " + (", ".join(magic) if magic else "none"))
+    quest = _items(view.get("quest_items"))
+    lines.append("Quest items: " + (", ".join(quest) if quest else "none"))
+    return lines
+
+
+def render_dice(dice: Any) -> str:
+    """Dice on the table: ``die 0: 7+2=9`` (rolled, luck spent, value) or plain numbers."""
+    if not isinstance(dice, list) or not dice:
+        return format_value(dice)
+    parts = []
+    for index, die in enumerate(dice):
+        if isinstance(die, dict):
+            number = die.get("die", index)
+            rolled = die.get("rolled", die.get("value", "?"))
+            luck = die.get("luck", 0)
+            value = die.get("value", rolled)
+            if isinstance(luck, int) and luck:
+                parts.append(f"die {number}: {rolled}{luck:+d}={value}")
+            else:
+                parts.append(f"die {number}: {rolled}")
+        else:
+            parts.append(f"die {index}: {die}")
+    return "   ".join(parts)
+
+
+def render_encounter(encounter: Any) -> list[str]:
+    """The monster faced and its printed line (ATT, DAM, XP, flee, treasure)."""
+    if not encounter:
+        return []
+    if not isinstance(encounter, dict):
+        return [f"Encounter: {format_value(encounter)}"]
+    monster = encounter.get("monster")
+    if not isinstance(monster, dict):
+        monster = {"name": monster or encounter.get("name") or "a monster",
+                   **{k: v for k, v in encounter.items() if k not in ("monster", "name")}}
+    name = monster.get("name") or "a monster"
+    stats = []
+    for key, label in (("att", "ATT"), ("dam", "DAM"), ("xp", "XP")):
+        value = monster.get(key, monster.get(label))
+        if value not in (None, ""):
+            stats.append(f"{label} {value}")
+    if monster.get("poisons"):
+        stats.append("poisons")
+    if monster.get("flee"):
+        stats.append(f"flee -{monster['flee']} HP")
+    if monster.get("treasure"):
+        stats.append(f"treasure {monster['treasure']}x")
+    where = []
+    if encounter.get("card"):
+        where.append(f"{format_value(encounter['card'])}")
+    if encounter.get("level"):
+        where.append(f"level {encounter['level']}")
+    if encounter.get("roll") is not None:
+        where.append(f"roll {encounter['roll']}")
+    text = f"Encounter: {name}" + (f" ({', '.join(stats)})" if stats else "")
+    return [text + (f"  [{', '.join(where)}]" if where else "")]
+
+
+ENIN_VIEW_KEYS = {
+    "hp", "luck", "xp", "gold", "level", "poisoned", "location", "quest_items",
+    "magic_items", "map", "map_of_enin", "strength_bonus", "attack_modifier", "encounter",
+    "dice", "stage", "turn", "last_outcome", "outcome", "shield_used", "treasure_choices",
+}
+
+
+def render_enin_view(view: Mapping[str, Any]) -> list[str]:
+    """The whole Enin screen: turn, card, location row, encounter, dice, then other keys."""
+    stage = view.get("stage")
+    header = f"Turn {view.get('turn', '?')}" + (f" - {humanize(str(stage))}" if stage else "")
+    lines = [header, *render_character(view), render_location_row(view)]
+    lines.extend(render_encounter(view.get("encounter")))
+    if view.get("dice"):
+        shield = " (Shield of Nines used)" if view.get("shield_used") else ""
+        lines.append(f"Dice on the table: {render_dice(view['dice'])}{shield}")
+    if view.get("treasure_choices"):
+        lines.append(f"Treasure to choose from: {format_value(view['treasure_choices'])}")
+    lines.extend(render_other(view, ENIN_VIEW_KEYS))
+    if view.get("last_outcome"):
+        lines.append(f">> {view['last_outcome']}")
+    return lines
+
+
+def render_other(view: Mapping[str, Any], known: Iterable[str]) -> list[str]:
+    """Every key not rendered specially, as ``key: value`` (never silently dropped)."""
+    known = set(known)
+    lines = []
+    for key, value in view.items():
+        if key in known or value in (None, "", [], {}, 0, False):
+            continue
+        is_text_list = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        if is_text_list and key in ("log", "messages", "outcomes"):
+            lines.append(f"{humanize(key)}:")
+            lines.extend(f"  {line}" for line in value[-5:])
+            continue
+        lines.append(f"{humanize(key)}: {format_value(value)}")
+    return lines
+
+
+def render_view(rules: str, view: Mapping[str, Any]) -> list[str]:
+    """A game's view: Enin gets its card-table screen, any other game a key list."""
+    if rules == "enin":
+        return render_enin_view(view)
+    return render_other(view, ())
+
+
+# --- envelopes --------------------------------------------------------------
+
+
+def render_pending(pending: Sequence[game_pb2.Decision], seats: Sequence[str] = ()) -> list[str]:
+    """Who the game waits on, and for what."""
+    lines = []
+    for decision in pending:
+        who = seats[decision.seat] if decision.seat < len(seats) else f"seat {decision.seat}"
+        prompt = decision.prompt or humanize(decision.kind)
+        lines.append(f"Waiting on {who} (seat {decision.seat}): {prompt}")
+    return lines
+
+
+def render_outcome(outcome: Mapping[str, Any]) -> str:
+    """The game's result in one line: ``result`` first, then any other fields."""
+    if not outcome:
+        return "Game over."
+    result = outcome.get("result")
+    rest = {k: v for k, v in outcome.items() if k != "result"}
+    text = f"Game over: {format_value(result)}" if result is not None else "Game over"
+    return text + (f" ({format_value(rest)})" if rest else "")
+
+
+def render_state(state: game_pb2.GameState) -> str:
+    """The state screen of ``arbiter state``."""
+    lines = [
+        f"Game {state.game_id}  ({state.rules} {state.rules_version})  version {state.version}",
+        "Seats: " + (", ".join(f"{i}={name}" for i, name in enumerate(state.seats)) or "-"),
+    ]
+    lines.extend(render_view(state.rules, loads_object(state.view_json)))
+    if state.over:
+        lines.append(render_outcome(loads_object(state.outcome_json)))
+        if state.seed:
+            lines.append(f"Seed (revealed): {state.seed}")
+    else:
+        lines.extend(render_pending(state.pending, state.seats))
+    lines.append(f"Seed commitment: {state.seed_commitment}")
+    return "\n".join(lines)
+
+
+def render_rules(rules: Sequence[game_pb2.RulesInfo]) -> str:
+    """The ``arbiter rules`` table."""
+    if not rules:
+        return "(the server plays no games)"
+    lines = []
+    for info in rules:
+        seats = (
+            f"{info.min_seats}" if info.min_seats == info.max_seats
+            else f"{info.min_seats}-{info.max_seats}"
+        )
+        lines.append(f"{info.id:<14} {info.title}  (v{info.version}, {seats} seats)")
+        if info.commands:
+            lines.append(f"{'':<14} commands: {', '.join(info.commands)}")
+    return "\n".join(lines)
+
+
+def render_legal(actions: Sequence[game_pb2.LegalAction]) -> str:
+    """Numbered legal choices: the label, and the JSON to pass to ``arbiter act``."""
+    if not actions:
+        return "(no legal actions for this seat now)"
+    return "\n".join(
+        f"{index:>3}. {action.label or action.json}\n       {action.json}"
+        for index, action in enumerate(actions, 1)
+    )
+
+
+def render_choices(actions: Sequence[game_pb2.LegalAction]) -> list[str]:
+    """Numbered legal choices for interactive play: friendly labels only."""
+    return [
+        f"  {index}. {action.label or describe_command_json(action.json)}"
+        for index, action in enumerate(actions, 1)
+    ]
+
+
+def describe_command_json(text: str) -> str:
+    """A command's JSON in words, e.g. ``spend luck (die=0, amount=2)``."""
+    command = loads_object(text)
+    name = humanize(str(command.get("name", text)))
+    args = command.get("args") or {}
+    if isinstance(args, dict) and args:
+        return f"{name} ({format_value(args)})"
+    return name
+
+
+def _place(number: Any) -> str:
+    return ENIN_LOCATIONS.get(number, f"location {number}") if isinstance(number, int) else "?"
+
+
+def _monster(payload: Mapping[str, Any]) -> str:
+    monster = payload.get("monster")
+    if isinstance(monster, dict):
+        name = monster.get("name") or monster.get("monster") or "a monster"
+        att = monster.get("att", monster.get("ATT"))
+        return f"{name}" + (f" (ATT {att})" if att is not None else "")
+    return format_value(monster)
+
+
+# Sentences for the Land of Enin's events, filled from their payloads; an event
+# not listed here (or whose payload lacks a field) falls back to the generic form.
+ENIN_EVENTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "StartRolled": lambda p: f"Start roll {p['roll']}: you begin at {_place(p['location'])}.",
+    "Travelled": lambda p: f"You travel to {_place(p['to'])}.",
+    "QuestRolled": lambda p: f"Questing roll {p['roll']}: {format_value(p['action'])}.",
+    "Rested": lambda p: f"You rest and arise refreshed: HP {p['hp']}.",
+    "Robbed": lambda p: f"Bandits steal {p['amount']} gold: gold {p['gold']}.",
+    "TrapSprung": lambda p: f"A trap (roll {p['roll']}): {format_value(p['trap'])}!",
+    "Poisoned": lambda p: "You are poisoned (-1 to attacks until cured).",
+    "Wounded": lambda p: f"You lose {p['amount']} HP: HP {p['hp']}.",
+    "ImpStruck": lambda p: "An Imp strikes: it will take one of your magic items.",
+    "ItemLost": lambda p: f"You lose the {format_value(p['item'])}.",
+    "MonsterMet": lambda p: f"You meet {_monster(p)}.",
+    "AttackRolled": lambda p: f"You attack: the dice show {format_value(p['dice'])}.",
+    "LuckSpent": lambda p: (
+        f"You spend luck: {p['amount']:+d} on die {p['die']} (luck left {p['luck']})."
+    ),
+    "Rerolled": lambda p: f"The Shield of Nines re-rolls die {p['die']}: {p['value']}.",
+    "ExchangeWon": lambda p: f"You strike with {p['total']} against ATT {p['att']}: a win!",
+    "ExchangeLost": lambda p: (
+        f"Your {p['total']} falls short of ATT {p['att']}: you take {p['damage']} damage, "
+        f"HP {p['hp']}."
+    ),
+    "Fled": lambda p: f"You flee (penalty {p['penalty']} HP): HP {p['hp']}.",
+    "XpRolled": lambda p: f"The XP die shows {p['value']}.",
+    "XpGained": lambda p: f"You gain {p['amount']} XP: XP {p['xp']}.",
+    "LevelGained": lambda p: f"You reach level {p['level']}: HP {p['hp']}.",
+    "EncounterEnded": lambda p: "The encounter is over.",
+    "TreasureRolled": lambda p: f"Treasure roll {p['roll']}: {format_value(p['find'])}.",
+    "GoldFound": lambda p: f"You find {p['amount']} gold: gold {p['gold']}.",
+    "MagicItemFound": lambda p: (
+        f"You find a magic item! Choose one of: {format_value(p['choices'])}."
+    ),
+    "MagicItemChosen": lambda p: f"You take the {format_value(p['item'])}.",
+    "ItemBought": lambda p: (
+        f"You buy a {format_value(p['item'])} for {p['price']} gold: gold {p['gold']}."
+    ),
+    "Healed": lambda p: f"You are healed: HP {p['hp']}.",
+    "PoisonCured": lambda p: "The poison is cured.",
+    "Strengthened": lambda p: f"Your next attack gets +{p['bonus']}.",
+    "LuckGained": lambda p: f"Your luck rises to {p['luck']}.",
+    "TownLeft": lambda p: "You leave the Nigh Towns.",
+    "QuestAttemptOffered": lambda p: f"You may try for the {format_value(p['item'])} here.",
+    "QuestAttempted": lambda p: (
+        f"You try for the {format_value(p['item'])}: roll {p['roll']} "
+        f"(needs {p['low']}-{p['high']}): {'success' if p['success'] else 'failure'}."
+    ),
+    "QuestItemGained": lambda p: f"You gain the {format_value(p['item'])}!",
+    "TurnEnded": lambda p: f"Turn {p['turn']} begins.",
+}
+
+
+def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
+    """One event as a sentence: its type in words, then its facts.
+
+    A ``text``/``message``/``description`` field written by the rules is the
+    best sentence there is, so it wins; then a known Enin sentence; then the
+    generic "type: facts" form, so an event added later is still readable.
+    """
+    for key in ("text", "message", "description", "outcome_text"):
+        value = payload.get(key)
+        if isinstance(value, str) and value:
+            return value
+    template = ENIN_EVENTS.get(event_type)
+    if template is not None:
+        try:
+            return template(payload)
+        except (KeyError, TypeError, ValueError):
+            pass
+    facts = {k: v for k, v in payload.items() if not k.startswith("_")}
+    words = humanize(event_type)
+    return f"{words[:1].upper()}{words[1:]}" + (f": {format_value(facts)}" if facts else "")
+
+
+def render_event_line(event: game_pb2.Event) -> str:
+    """One feed/history line: position, short game id, version, type, payload."""
+    position = str(event.position) if event.position else "-"
+    redacted = " (redacted)" if event.redacted else ""
+    return (
+        f"{position:>6}  {short_id(event.game_id)}  v{event.version:<4} "
+        f"{event.type:<22} {event.payload_json}{redacted}"
+    )
+
+
+def render_audit(audit: game_pb2.AuditResponse) -> str:
+    """The audit verdict, check by check."""
+    def mark(ok: bool) -> str:
+        return "ok" if ok else "FAILED"
+
+    verdict = "PASSED" if audit.chain_ok and audit.dice_ok and audit.replay_ok else "FAILED"
+    lines = [
+        f"Audit {verdict}: hash chain {mark(audit.chain_ok)}, dice {mark(audit.dice_ok)}, "
+        f"replay {mark(audit.replay_ok)}",
+        f"  {audit.events} events, {audit.dice} dice, {audit.commands} commands"
+        + ("" if audit.over else " (game still running)"),
+        f"  seed commitment {audit.seed_commitment}",
+        f"  seed            {audit.seed or '(secret until the game ends)'}",
+        f"  head digest     {audit.head_digest}",
+    ]
+    lines.extend(f"  problem: {problem}" for problem in audit.problems)
+    return "\n".join(lines)
+
+
+def render_games(games: Sequence[game_pb2.GameSummary]) -> str:
+    """The ``arbiter games`` table."""
+    if not games:
+        return "(no games)"
+    lines = [f"{'GAME ID':<36}  {'RULES':<8} {'VER':>5}  {'STATUS':<8} SEATS"]
+    for game in games:
+        status = "over" if game.over else "running"
+        lines.append(
+            f"{game.game_id:<36}  {game.rules:<8} {game.version:>5}  {status:<8} "
+            f"{', '.join(game.seats)}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,237 @@
+"""The eventsourcing Application: games in, events out, nothing half-applied.
+
+Every write goes through ``save`` with the library's optimistic concurrency
+on the game's version, so two writers (threads or server processes) can never
+fork a game: the loser re-reads and re-decides, or, when the client named the
+version it acted on, is refused with the current one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from eventsourcing.application import AggregateNotFoundError, Application, EventSourcedLog
+from eventsourcing.domain import DomainEvent
+from eventsourcing.persistence import IntegrityError, Notification
+
+from aggregates.catalog import GAMES
+from aggregates.kernel import Game, RuleError
+from aggregates.kernel.audit import AuditReport, audit
+from service.errors import ServiceError, bad_request, unknown_game
+
+MAX_OPTIONS_JSON = 4096
+MAX_JSON_DEPTH = 8
+MAX_ID = 64
+SAVE_ATTEMPTS = 8
+GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
+
+
+class GameLogged(DomainEvent):
+    """One entry of the catalogue of games, saved atomically with the game."""
+
+    game_id: uuid.UUID
+    rules: str
+    seats: list[str]
+    request_id: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ActResult:
+    game: Game
+    events: list[Any]
+    positions: dict[int, int]
+    replayed: bool
+
+
+class ArbiterApp(Application):
+    """All games of all rules in one event store."""
+
+    name = "arbiter"
+
+    def __init__(self, env: Mapping[str, str] | None = None, snapshot_interval: int = 100):
+        self.snapshotting_intervals = {cls: snapshot_interval for cls in GAMES.values()}
+        super().__init__(env)
+        self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
+            self.events, GAMES_LOG_ID, GameLogged
+        )
+        self._locks: dict[uuid.UUID, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        self.saved = threading.Event()
+
+    # ------------------------------------------------------------------ reads
+
+    def game(self, game_id: str) -> Game:
+        gid = parse_game_id(game_id)
+        try:
+            game = self.repository.get(gid)
+        except AggregateNotFoundError:
+            raise unknown_game(game_id) from None
+        if not isinstance(game, Game):
+            raise unknown_game(game_id)
+        return game
+
+    def game_events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Any]:
+        gid = parse_game_id(game_id)
+        return list(self.events.get(gid, gt=after or None, lte=upto))
+
+    def notifications(self, after: int, limit: int = 200) -> list[Notification]:
+        return list(self.recorder.select_notifications(start=after + 1, limit=limit))
+
+    def to_event(self, notification: Notification) -> Any:
+        return self.mapper.to_domain_event(notification)
+
+    def list_games(self, rules: str = "", after: int = 0, limit: int = 50) -> list[GameLogged]:
+        found: list[GameLogged] = []
+        cursor = after
+        while len(found) < limit:
+            batch = list(self.games_log.get(gt=cursor or None, limit=200))
+            if not batch:
+                break
+            for logged in batch:
+                cursor = logged.originator_version
+                if not rules or logged.rules == rules:
+                    found.append(logged)
+                    if len(found) == limit:
+                        break
+        return found
+
+    def audit(self, game_id: str) -> tuple[Game, AuditReport]:
+        game = self.game(game_id)
+        return game, audit(self.game_events(game_id), type(game))
+
+    # ----------------------------------------------------------------- writes
+
+    def create_game(
+        self, rules: str, seats: list[str], options_json: str = "", request_id: str = ""
+    ) -> Game:
+        cls = GAMES.get(rules)
+        if cls is None:
+            raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
+        check_id("request_id", request_id)
+        options = parse_options(options_json)
+        if request_id:
+            game_id = uuid.uuid5(GAMES_LOG_ID, f"{rules}/{request_id}")
+            try:
+                return self.game(str(game_id))
+            except ServiceError:
+                pass
+        else:
+            game_id = uuid.uuid4()
+        game = cls.start(list(seats), options, game_id=game_id)
+        for _ in range(SAVE_ATTEMPTS):
+            logged = self.games_log.trigger_event(
+                game_id=game.id, rules=rules, seats=list(seats), request_id=request_id
+            )
+            try:
+                self.save(game, logged)
+            except IntegrityError:
+                if request_id:
+                    try:
+                        return self.game(str(game_id))
+                    except ServiceError:
+                        pass
+                continue
+            self.saved.set()
+            return game
+        raise ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy; retry")
+
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int = 0,
+        command_id: str = "",
+    ) -> ActResult:
+        """Decide a command against the newest state; save it or refuse it whole."""
+        check_id("command_id", command_id)
+        with self._lock(parse_game_id(game_id)):
+            for _ in range(SAVE_ATTEMPTS):
+                game = self.game(game_id)
+                if command_id and command_id in game.command_ids:
+                    return self._original_result(game, command_id)
+                if expected_version and game.version != expected_version:
+                    raise ServiceError(
+                        "ABORTED", "VERSION_MISMATCH",
+                        f"the game is at version {game.version}, not {expected_version}",
+                        game.version,
+                    )
+                try:
+                    command = game.COMMANDS.parse(str(action.get("name")), action.get("args", {}))
+                    game.act(seat, command, command_id)
+                except RuleError as exc:
+                    exc.version = game.version  # type: ignore[attr-defined]
+                    raise
+                new_events = list(game.pending_events)
+                try:
+                    recordings = self.save(game)
+                except IntegrityError:
+                    continue  # another writer got there first: decide again
+                self.saved.set()
+                positions = {
+                    r.domain_event.originator_version: r.notification.id for r in recordings
+                }
+                return ActResult(game, new_events, positions, replayed=False)
+        raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
+
+    def _original_result(self, game: Game, command_id: str) -> ActResult:
+        first = game.command_ids[command_id]
+        events = []
+        for ev in self.game_events(str(game.id), after=first - 1):
+            if events and "cmd" in ev.meta:
+                break
+            events.append(ev)
+        return ActResult(game, events, {}, replayed=True)
+
+    def _lock(self, game_id: uuid.UUID) -> threading.Lock:
+        """A per-game lock that only saves wasted work; correctness is the store's."""
+        with self._locks_guard:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                if len(self._locks) > 10_000:
+                    self._locks.clear()
+                lock = self._locks[game_id] = threading.Lock()
+            return lock
+
+
+def parse_game_id(game_id: str) -> uuid.UUID:
+    if not isinstance(game_id, str) or len(game_id) > MAX_ID:
+        raise bad_request("BAD_GAME_ID", "a game id is a UUID")
+    try:
+        return uuid.UUID(game_id)
+    except ValueError:
+        raise bad_request("BAD_GAME_ID", f"{game_id[:40]!r} is not a game id (a UUID)") from None
+
+
+def check_id(name: str, value: str) -> None:
+    if len(value) > MAX_ID or not value.isprintable():
+        raise bad_request("BAD_ARGUMENT", f"{name} must be at most {MAX_ID} printable characters")
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    if len(text) > MAX_OPTIONS_JSON:
+        raise ServiceError("RESOURCE_EXHAUSTED", "TOO_LARGE", "options_json is over 4 KiB")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise bad_request("BAD_OPTIONS", f"options_json is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise bad_request("BAD_OPTIONS", "options_json must be a JSON object")
+    if json_depth(value) > MAX_JSON_DEPTH:
+        raise bad_request("BAD_OPTIONS", f"options_json nests deeper than {MAX_JSON_DEPTH}")
+    return value
+
+
+def json_depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((json_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((json_depth(v) for v in value), default=0)
+    return 0

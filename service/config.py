@@ -1,0 +1,66 @@
+"""Settings from the command line and the environment, in one place."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """How one server process runs.
+
+    ``redis_url`` empty means: start a private Redis under the data dir.
+    ``database_url`` empty means: SQLite in ``data_dir/arbiter.sqlite``.
+    """
+
+    address: str = "localhost:50051"
+    data_dir: Path = Path("./data")
+    redis_url: str = ""
+    database_url: str = ""
+    max_message_bytes: int = 64 * 1024
+    max_workers: int = 64
+    snapshot_interval: int = 100
+
+    @classmethod
+    def from_env(cls, address: str | None = None, data_dir: str | None = None) -> Settings:
+        return cls(
+            address=address or os.environ.get("ARBITER_LISTEN", "localhost:50051"),
+            data_dir=Path(data_dir or os.environ.get("ARBITER_DATA_DIR", "./data")),
+            redis_url=os.environ.get("REDIS_URL", ""),
+            database_url=os.environ.get("ARBITER_DATABASE_URL", "")
+            or os.environ.get("DATABASE_URL", ""),
+        )
+
+    def store_env(self) -> dict[str, str]:
+        """The eventsourcing library's environment for the configured store."""
+        env = {
+            "AGGREGATE_CACHE_MAXSIZE": "1000",
+            "AGGREGATE_CACHE_FASTFORWARD": "y",
+        }
+        if self.database_url.startswith(("postgres://", "postgresql://")):
+            from urllib.parse import unquote, urlparse
+
+            url = urlparse(self.database_url)
+            env.update(
+                PERSISTENCE_MODULE="eventsourcing.postgres",
+                POSTGRES_DBNAME=url.path.lstrip("/") or "postgres",
+                POSTGRES_HOST=url.hostname or "127.0.0.1",
+                POSTGRES_PORT=str(url.port or 5432),
+                POSTGRES_USER=unquote(url.username or "postgres"),
+                POSTGRES_PASSWORD=unquote(url.password or ""),
+                POSTGRES_SCHEMA=os.environ.get("ARBITER_POSTGRES_SCHEMA", "public"),
+                CREATE_TABLE="y",
+            )
+        elif self.database_url:
+            raise ValueError(f"unsupported database URL {self.database_url!r}")
+        else:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            env.update(
+                PERSISTENCE_MODULE="eventsourcing.sqlite",
+                SQLITE_DBNAME=str(self.data_dir / "arbiter.sqlite"),
+                SQLITE_LOCK_TIMEOUT="10",
+                CREATE_TABLE="y",
+            )
+        return env

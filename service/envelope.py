@@ -1,0 +1,93 @@
+"""Domain events into the wire envelope, redacted for whoever is reading.
+
+One function decides what a reader sees of an event, and the gRPC replies,
+the History and Subscribe streams and the Redis feed all go through it, so
+there is one place to get visibility right.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from aggregates.kernel import Game, event_type, payload_of
+from arbiter.v1 import game_pb2
+
+
+@dataclasses.dataclass(frozen=True)
+class Reader:
+    """Who reads: a seat, a spectator (``seat is None``), or someone who sees all.
+
+    ``full`` is for the admin credential, and for everyone once the game is over.
+    """
+
+    seat: int | None = None
+    full: bool = False
+
+    def for_game(self, game_over: bool) -> Reader:
+        return Reader(self.seat, self.full or game_over)
+
+
+SPECTATOR = Reader()
+
+
+def visible_payload(
+    game_cls: type[Game], domain_event: Any, reader: Reader
+) -> tuple[dict[str, Any], bool, Any]:
+    """The payload ``reader`` may see, whether it was redacted, and the audience."""
+    kind = event_type(domain_event)
+    payload = payload_of(domain_event)
+    audience = game_cls.audience(kind, payload)
+    if reader.full or audience.includes(reader.seat):
+        return payload, False, audience
+    return game_cls.public_form(kind, payload), True, audience
+
+
+def to_proto(
+    game_cls: type[Game], domain_event: Any, reader: Reader, position: int = 0
+) -> game_pb2.Event:
+    payload, redacted, audience = visible_payload(game_cls, domain_event, reader)
+    stamp = Timestamp()
+    stamp.FromDatetime(domain_event.timestamp)
+    return game_pb2.Event(
+        game_id=str(domain_event.originator_id),
+        version=domain_event.originator_version,
+        position=position,
+        type=event_type(domain_event),
+        time=stamp,
+        audience=game_pb2.Audience(
+            everyone=audience.everyone, seats=sorted(audience.seats or ())
+        ),
+        payload_json=dumps(payload),
+        digest=domain_event.meta.get("digest", ""),
+        prev_digest=domain_event.meta.get("prev", ""),
+        redacted=redacted,
+        rules=game_cls.RULES_ID,
+    )
+
+
+def to_public_json(game_cls: type[Game], domain_event: Any, position: int) -> str:
+    """The message published on Redis: the public form, nothing private."""
+    payload, redacted, audience = visible_payload(game_cls, domain_event, SPECTATOR)
+    return dumps(
+        {
+            "game_id": str(domain_event.originator_id),
+            "version": domain_event.originator_version,
+            "position": position,
+            "type": event_type(domain_event),
+            "time": domain_event.timestamp.isoformat(),
+            "audience": "everyone" if audience.everyone else sorted(audience.seats or ()),
+            "payload": payload,
+            "redacted": redacted,
+            "digest": domain_event.meta.get("digest", ""),
+            "prev_digest": domain_event.meta.get("prev", ""),
+            "rules": game_cls.RULES_ID,
+        }
+    )
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)

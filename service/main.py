@@ -1,0 +1,115 @@
+"""Start Arbiter: the store, Redis (configured or private), the relay, the gRPC server."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from concurrent import futures
+from types import FrameType
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from arbiter.v1 import game_pb2, game_pb2_grpc
+from service.application import ArbiterApp
+from service.config import Settings
+from service.feeds import FeedHub
+from service.redis_server import PrivateRedis
+from service.relay import FeedRelay, PositionFile
+from service.servicer import GameServicer
+
+log = logging.getLogger("arbiter")
+SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+GRACE_SECONDS = 10.0
+
+
+class Server:
+    """One Arbiter server process and the threads it owns."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.private_redis: PrivateRedis | None = None
+        redis_url = settings.redis_url
+        if not redis_url:
+            self.private_redis = PrivateRedis(settings.data_dir / "redis")
+            redis_url = self.private_redis.url
+            log.info("started a private Redis at %s", redis_url)
+        self.redis_url = redis_url
+        self.app = ArbiterApp(settings.store_env(), settings.snapshot_interval)
+        self.relay = FeedRelay(self.app, redis_url, PositionFile(self._position_path()))
+        self.hub = FeedHub(redis_url)
+        limit = settings.max_message_bytes
+        self.grpc = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=settings.max_workers),
+            options=[
+                ("grpc.max_receive_message_length", limit),
+                ("grpc.max_send_message_length", 16 * 1024 * 1024),
+            ],
+        )
+        game_pb2_grpc.add_GameServiceServicer_to_server(
+            GameServicer(self.app, self.hub), self.grpc
+        )
+        self.health = health.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc
+        )
+        self.port = self.grpc.add_insecure_port(settings.address)
+        if self.port == 0:
+            raise RuntimeError(f"cannot listen on {settings.address}")
+
+    def _position_path(self):  # type: ignore[no-untyped-def]
+        return self.settings.data_dir / "relay.position"
+
+    def start(self) -> None:
+        self.relay.start()
+        self.hub.start()
+        self.grpc.start()
+        for name in (SERVICE_NAME, ""):
+            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        log.info("Arbiter serving on %s (store: %s)", self.settings.address,
+                 self.app.env.get("PERSISTENCE_MODULE"))
+
+    def stop(self) -> None:
+        """Drain in-flight calls, then stop the relay, the hub and any private Redis."""
+        self.health.enter_graceful_shutdown()
+        self.hub.stop()
+        self.grpc.stop(GRACE_SECONDS).wait()
+        self.relay.stop()
+        self.relay.join(timeout=5)
+        if self.private_redis is not None:
+            self.private_redis.stop()
+        self.app.close()
+
+
+def serve(address: str, data_dir: str) -> None:
+    """Run a server until SIGINT or SIGTERM."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    server = Server(Settings.from_env(address, data_dir))
+    stopped = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stopped.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    server.start()
+    print(f"arbiter: serving on {address} (port {server.port})", flush=True)
+    stopped.wait()
+    log.info("stopping: draining in-flight calls")
+    server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="arbiter-server")
+    parser.add_argument("--address", default="localhost:50051")
+    parser.add_argument("--data-dir", default="./data")
+    args = parser.parse_args()
+    serve(args.address, args.data_dir)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+"""The gRPC GameService: requests in, rules and store behind, envelopes out.
+
+Shaped like gRPC's route_guide servicer: one method per RPC, each a thin
+translation between protobuf and the application. Every refusal leaves with a
+gRPC status, a stable reason code in the ``arbiter-reason`` trailer, the
+game's version in ``arbiter-version``, and a sentence.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import grpc
+
+from aggregates.catalog import GAMES
+from aggregates.kernel import Game, Reason, RuleError
+from arbiter.v1 import game_pb2, game_pb2_grpc
+from clients.wire import WireError, command_to_json, json_to_command
+from service.application import ArbiterApp, parse_game_id
+from service.envelope import SPECTATOR, Reader, dumps, to_proto
+from service.errors import ServiceError, bad_request
+from service.feeds import FeedHub
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 10.0
+MAX_SEATS_IN_REQUEST = 16
+INVALID_REASONS = {
+    Reason.BAD_ARGUMENT, Reason.UNKNOWN_COMMAND, Reason.BAD_OPTIONS,
+    Reason.BAD_SEATS, Reason.UNKNOWN_SEAT,
+}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def refusals(method: F) -> F:
+    """Turn rule and service errors into statuses with reason trailers."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
+        try:
+            result = method(self, request, context)
+            if isinstance(result, Iterator):
+                return _guard_stream(result, context)
+            return result
+        except (ServiceError, RuleError, WireError) as exc:
+            _abort(context, exc)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _guard_stream(stream: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
+    try:
+        yield from stream
+    except (ServiceError, RuleError, WireError) as exc:
+        _abort(context, exc)
+
+
+def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
+    if isinstance(exc, ServiceError):
+        status, reason, message, version = exc.status, exc.reason, exc.message, exc.version
+    elif isinstance(exc, RuleError):
+        status = "INVALID_ARGUMENT" if exc.reason in INVALID_REASONS else "FAILED_PRECONDITION"
+        reason, message = exc.reason.value, exc.message
+        version = getattr(exc, "version", 0)
+    else:
+        status, reason, message, version = "INVALID_ARGUMENT", "BAD_COMMAND", str(exc), 0
+    context.set_trailing_metadata(
+        (("arbiter-reason", reason), ("arbiter-version", str(version)))
+    )
+    context.abort(getattr(grpc.StatusCode, status), f"{reason}: {message}")
+
+
+class GameServicer(game_pb2_grpc.GameServiceServicer):
+    def __init__(self, app: ArbiterApp, hub: FeedHub) -> None:
+        self.app = app
+        self.hub = hub
+
+    # --------------------------------------------------------------- unary
+
+    @refusals
+    def ListRules(self, request: Any, context: Any) -> game_pb2.ListRulesResponse:
+        return game_pb2.ListRulesResponse(
+            rules=[
+                game_pb2.RulesInfo(
+                    id=cls.RULES_ID, title=cls.TITLE, version=cls.RULES_VERSION,
+                    min_seats=cls.MIN_SEATS, max_seats=cls.MAX_SEATS,
+                    commands=cls.COMMANDS.names(), options_schema_json="{}",
+                )
+                for cls in GAMES.values()
+            ]
+        )
+
+    @refusals
+    def CreateGame(self, request: Any, context: Any) -> game_pb2.CreateGameResponse:
+        if len(request.seats) > MAX_SEATS_IN_REQUEST:
+            raise bad_request("BAD_SEATS", f"at most {MAX_SEATS_IN_REQUEST} seats")
+        seats = list(request.seats)
+        cls = GAMES.get(request.rules)
+        if not seats and cls is not None:
+            seats = [f"player {n + 1}" for n in range(cls.MIN_SEATS)]
+        game = self.app.create_game(request.rules, seats, request.options_json, request.request_id)
+        return game_pb2.CreateGameResponse(
+            game_id=str(game.id), version=game.version, seed_commitment=game.commitment,
+            rules_version=game.rules_version, state=self._state(game, Reader(0)),
+        )
+
+    @refusals
+    def Act(self, request: Any, context: Any) -> game_pb2.ActResponse:
+        parse_game_id(request.game_id)
+        rules, action = command_to_json(request.command)
+        game = self.app.game(request.game_id)
+        if rules != game.RULES_ID:
+            raise ServiceError(
+                "INVALID_ARGUMENT", "WRONG_GAME",
+                f"a {rules} command sent to a {game.RULES_ID} game", game.version,
+            )
+        result = self.app.act(
+            request.game_id, request.seat, action,
+            request.expected_version, request.command_id,
+        )
+        reader = Reader(request.seat).for_game(result.game.ended)
+        cls = type(result.game)
+        return game_pb2.ActResponse(
+            version=result.game.version,
+            events=[
+                to_proto(cls, ev, reader, result.positions.get(ev.originator_version, 0))
+                for ev in result.events
+            ],
+            state=self._state(result.game, reader),
+            replayed=result.replayed,
+        )
+
+    @refusals
+    def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
+        game = self.app.game(request.game_id)
+        reader = SPECTATOR if request.spectator else Reader(request.seat)
+        if reader.seat is not None:
+            game._check_seat(reader.seat)
+        return self._state(game, reader.for_game(game.ended))
+
+    @refusals
+    def LegalActions(self, request: Any, context: Any) -> game_pb2.LegalActionsResponse:
+        game = self.app.game(request.game_id)
+        game._check_seat(request.seat)
+        actions = [] if game.ended else game.legal_actions(request.seat)
+        return game_pb2.LegalActionsResponse(
+            version=game.version,
+            actions=[
+                game_pb2.LegalAction(
+                    command=json_to_command(game.RULES_ID, a.to_json()),
+                    json=dumps(a.to_json()),
+                    label=a.label(),
+                )
+                for a in actions
+            ],
+        )
+
+    @refusals
+    def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
+        game, report = self.app.audit(request.game_id)
+        return game_pb2.AuditResponse(
+            chain_ok=report.chain_ok, dice_ok=report.dice_ok, replay_ok=report.replay_ok,
+            events=report.events, dice=report.dice, commands=report.commands,
+            seed=game.seed if game.ended else "", seed_commitment=game.commitment,
+            head_digest=game.head, problems=report.problems, over=game.ended,
+        )
+
+    @refusals
+    def ListGames(self, request: Any, context: Any) -> game_pb2.ListGamesResponse:
+        limit = min(request.limit or 50, 500)
+        logged = self.app.list_games(request.rules, request.after, limit)
+        games = []
+        for entry in logged:
+            game = self.app.game(str(entry.game_id))
+            summary = game_pb2.GameSummary(
+                game_id=str(game.id), rules=entry.rules, version=game.version,
+                over=game.ended, seats=entry.seats,
+            )
+            summary.created.FromDatetime(entry.timestamp)
+            games.append(summary)
+        next_after = logged[-1].originator_version if logged else request.after
+        return game_pb2.ListGamesResponse(games=games, next_after=next_after)
+
+    # ------------------------------------------------------------- streams
+
+    @refusals
+    def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
+        game = self.app.game(request.game_id)
+        reader = self._reader(game, request.seat, request.spectator)
+        for ev in self.app.game_events(request.game_id, after=request.after_version):
+            yield to_proto(type(game), ev, reader)
+
+    @refusals
+    def Subscribe(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
+        if request.game_id:
+            return self._subscribe_game(request, context)
+        return self._subscribe_all(request, context)
+
+    def _subscribe_game(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
+        """Catch up from the store, then follow: each wake-up re-reads by version."""
+        game = self.app.game(request.game_id)
+        cls = type(game)
+        last = request.after
+        status = ""
+        heartbeat = time.monotonic()
+        while context.is_active():
+            if status != self.hub.status:
+                status = self.hub.status
+                yield game_pb2.FeedMessage(status=status)
+            new_events = self.app.game_events(request.game_id, after=last)
+            if new_events:
+                over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
+                reader = self._reader(game, request.seat, request.spectator, over)
+                for ev in new_events:
+                    yield game_pb2.FeedMessage(event=to_proto(cls, ev, reader))
+                    last = ev.originator_version
+                heartbeat = time.monotonic()
+                continue
+            if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                yield game_pb2.FeedMessage(status=status)
+                heartbeat = time.monotonic()
+            self.hub.wait_game(request.game_id, last)
+
+    def _subscribe_all(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
+        """Every game's events by global position: public forms only."""
+        last = request.after
+        status = ""
+        classes: dict[Any, type[Game]] = {}
+        heartbeat = time.monotonic()
+        while context.is_active():
+            if status != self.hub.status:
+                status = self.hub.status
+                yield game_pb2.FeedMessage(status=status)
+            notifications = self.app.notifications(last)
+            for notification in notifications:
+                last = notification.id
+                ev = self.app.to_event(notification)
+                if not hasattr(ev, "meta"):
+                    continue  # the catalogue's own entries
+                cls = classes.get(ev.originator_id)
+                if cls is None:
+                    cls = classes[ev.originator_id] = type(self.app.game(str(ev.originator_id)))
+                yield game_pb2.FeedMessage(event=to_proto(cls, ev, SPECTATOR, notification.id))
+            if notifications:
+                heartbeat = time.monotonic()
+                continue
+            if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                yield game_pb2.FeedMessage(status=status)
+                heartbeat = time.monotonic()
+            self.hub.wait_all(last)
+
+    # ------------------------------------------------------------- helpers
+
+    def _reader(
+        self, game: Game, seat: int, spectator: bool, over: bool | None = None
+    ) -> Reader:
+        if spectator:
+            reader = SPECTATOR
+        else:
+            game._check_seat(seat)
+            reader = Reader(seat)
+        return reader.for_game(game.ended if over is None else over)
+
+    def _state(self, game: Game, reader: Reader) -> game_pb2.GameState:
+        return game_pb2.GameState(
+            game_id=str(game.id), rules=game.RULES_ID, version=game.version,
+            over=game.ended, outcome_json=json.dumps(game.outcome or {}),
+            pending=[
+                game_pb2.Decision(seat=d.seat, kind=d.kind, prompt=d.prompt)
+                for d in game.pending()
+            ],
+            view_json=dumps(game.view(reader.seat)),
+            seed_commitment=game.commitment, seed=game.seed if game.ended else "",
+            head_digest=game.head, seats=game.seats, rules_version=game.rules_version,
+        )

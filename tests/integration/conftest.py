@@ -1,0 +1,98 @@
+"""A real Arbiter server process for integration tests: real store, real Redis."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from arbiter.v1 import game_pb2_grpc
+from service.redis_server import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServerProcess:
+    """One `python -m service.main` process, restartable on the same data dir."""
+
+    def __init__(self, data_dir: Path, redis_url: str, extra_env: dict[str, str] | None = None):
+        self.data_dir = data_dir
+        self.redis_url = redis_url
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.extra_env = extra_env or {}
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = data_dir / "server.log"
+
+    def start(self) -> None:
+        env = dict(os.environ, REDIS_URL=self.redis_url, PYTHONUNBUFFERED="1", **self.extra_env)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the process
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "service.main", "--address", self.address,
+             "--data-dir", str(self.data_dir)],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        self.wait_serving()
+
+    def wait_serving(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        with grpc.insecure_channel(self.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            while time.monotonic() < deadline:
+                assert self.process is not None
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+                try:
+                    reply = health.Check(health_pb2.HealthCheckRequest(), timeout=1)
+                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                        return
+                except grpc.RpcError:
+                    time.sleep(0.1)
+        raise RuntimeError("server did not become healthy")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def stub(self) -> game_pb2_grpc.GameServiceStub:
+        return game_pb2_grpc.GameServiceStub(grpc.insecure_channel(self.address))
+
+
+@pytest.fixture
+def arbiter_server(tmp_path: Path, redis_url: str) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path / "data", redis_url)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path_factory.mktemp("arbiter") / "data", redis_url)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

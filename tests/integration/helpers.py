@@ -1,0 +1,69 @@
+"""Driving a real server the way a bot does: only through LegalActions."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import grpc
+
+from arbiter.v1 import game_pb2, game_pb2_grpc
+
+
+def new_game(stub: game_pb2_grpc.GameServiceStub, rules: str = "enin") -> str:
+    return str(stub.CreateGame(game_pb2.CreateGameRequest(rules=rules, seats=["solo"])).game_id)
+
+
+def play(
+    stub: game_pb2_grpc.GameServiceStub, game_id: str, moves: int, rnd: random.Random
+) -> game_pb2.GameState:
+    """Make up to ``moves`` random legal moves; stop early if the game ends."""
+    state = stub.GetState(game_pb2.GetStateRequest(game_id=game_id))
+    for _ in range(moves):
+        if state.over:
+            break
+        seat = state.pending[0].seat
+        legal = stub.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=seat))
+        names = sorted({a.command.enin.WhichOneof("command") for a in legal.actions})
+        name = rnd.choice(names)
+        action = rnd.choice(
+            [a for a in legal.actions if a.command.enin.WhichOneof("command") == name]
+        )
+        reply = stub.Act(game_pb2.ActRequest(game_id=game_id, seat=seat, command=action.command))
+        state = reply.state
+    return state
+
+
+class FeedCollector:
+    """Reads a Subscribe stream in a thread, keeping events and statuses."""
+
+    def __init__(self, stub: game_pb2_grpc.GameServiceStub, request: game_pb2.SubscribeRequest):
+        self.call = stub.Subscribe(request)
+        self.events: list[game_pb2.Event] = []
+        self.statuses: list[str] = []
+        self.error: Any = None
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for message in self.call:
+                with self.changed:
+                    if message.HasField("event"):
+                        self.events.append(message.event)
+                    else:
+                        self.statuses.append(message.status)
+                    self.changed.notify_all()
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.CANCELLED:
+                self.error = exc
+
+    def wait_for(self, predicate: Any, timeout: float = 15.0) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: predicate(self), timeout)
+
+    def close(self) -> None:
+        self.call.cancel()
+        self.thread.join(timeout=5)
