@@ -54,7 +54,10 @@ class ArbiterApp(Application):
     name = "arbiter"
 
     def __init__(self, env: Mapping[str, str] | None = None, snapshot_interval: int = 100):
-        self.snapshotting_intervals = {cls: snapshot_interval for cls in GAMES.values()}
+        # The library reads this class setting in __init__; set per instance.
+        self.snapshotting_intervals = {  # type: ignore[misc]
+            cls: snapshot_interval for cls in GAMES.values()
+        }
         super().__init__(env)
         self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameLogged
@@ -68,7 +71,7 @@ class ArbiterApp(Application):
     def game(self, game_id: str) -> Game:
         gid = parse_game_id(game_id)
         try:
-            game = self.repository.get(gid)
+            game: Any = self.repository.get(gid)
         except AggregateNotFoundError:
             raise unknown_game(game_id) from None
         if not isinstance(game, Game):
@@ -181,7 +184,7 @@ class ArbiterApp(Application):
 
     def _original_result(self, game: Game, command_id: str) -> ActResult:
         first = game.command_ids[command_id]
-        events = []
+        events: list[Any] = []
         for ev in self.game_events(str(game.id), after=first - 1):
             if events and "cmd" in ev.meta:
                 break

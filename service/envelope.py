@@ -11,10 +11,10 @@ import dataclasses
 import json
 from typing import Any
 
+from arbiter.v1 import game_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from aggregates.kernel import Game, event_type, payload_of
-from arbiter.v1 import game_pb2
 
 
 @dataclasses.dataclass(frozen=True)

@@ -10,10 +10,10 @@ from concurrent import futures
 from types import FrameType
 
 import grpc
+from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from arbiter.v1 import game_pb2, game_pb2_grpc
 from service.application import ArbiterApp
 from service.config import Settings
 from service.feeds import FeedHub

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import grpc
+from arbiter.v1 import game_pb2, game_pb2_grpc
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, Reason, RuleError
-from arbiter.v1 import game_pb2, game_pb2_grpc
 from clients.wire import WireError, command_to_json, json_to_command
 from service.application import ArbiterApp, parse_game_id
 from service.envelope import SPECTATOR, Reader, dumps, to_proto

@@ -61,9 +61,13 @@ def check_chain(events: Sequence[Any], report: AuditReport) -> None:
     for expected_version, ev in enumerate(events, start=1):
         meta = ev.meta
         if ev.originator_version != expected_version:
-            report.fail("chain", f"version {ev.originator_version} where {expected_version} was due")
+            report.fail(
+                "chain", f"version {ev.originator_version} where {expected_version} was due"
+            )
         if meta.get("prev") != prev:
-            report.fail("chain", f"version {ev.originator_version} does not link to its predecessor")
+            report.fail(
+                "chain", f"version {ev.originator_version} does not link to its predecessor"
+            )
         recomputed = chain.digest(
             prev, str(ev.originator_id), ev.originator_version, event_type(ev),
             ev.timestamp.isoformat(), payload_of(ev), meta,

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import grpc
 import pytest
+from arbiter.v1 import game_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from arbiter.v1 import game_pb2_grpc
 from service.redis_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +89,9 @@ def arbiter_server(tmp_path: Path, redis_url: str) -> Iterator[ServerProcess]:
 
 
 @pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[ServerProcess]:
+def shared_server(
+    tmp_path_factory: pytest.TempPathFactory, redis_url: str
+) -> Iterator[ServerProcess]:
     server = ServerProcess(tmp_path_factory.mktemp("arbiter") / "data", redis_url)
     server.start()
     try:

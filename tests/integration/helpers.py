@@ -7,7 +7,6 @@ import threading
 from typing import Any
 
 import grpc
-
 from arbiter.v1 import game_pb2, game_pb2_grpc
 
 

@@ -16,10 +16,10 @@ import time
 import grpc
 import pytest
 import redis
+from arbiter.v1 import enin_pb2, game_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from arbiter.v1 import enin_pb2, game_pb2
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector, new_game, play
 
@@ -188,7 +188,8 @@ def test_health_and_reflection(shared_server: ServerProcess) -> None:
     reply = health.Check(health_pb2.HealthCheckRequest(service="arbiter.v1.GameService"))
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
     reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
-    answers = reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+    ask = reflection_pb2.ServerReflectionRequest(list_services="")
+    answers = reflect.ServerReflectionInfo(iter([ask]))
     names = {s.name for a in answers for s in a.list_services_response.service}
     assert "arbiter.v1.GameService" in names and "grpc.health.v1.Health" in names
 
@@ -268,7 +269,9 @@ def test_malformed_commands_are_invalid(fresh_game: tuple[object, str]) -> None:
     for command, expected in cases:
         error = refused(lambda c=command: stub.Act(  # type: ignore[attr-defined]
             game_pb2.ActRequest(game_id=game_id, command=c)))
-        assert error.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION)
+        assert error.code() in (
+            grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION
+        )
         assert reason(error) in {expected, "WRONG_PHASE", "ILLEGAL_MOVE"}, reason(error)
     error = refused(lambda: stub.Act(game_pb2.ActRequest(  # type: ignore[attr-defined]
         game_id=game_id, command=enin(roll_start=ENIN.RollStart()), command_id="x" * 65)))
