@@ -32,7 +32,7 @@ lint: install
 	$(BIN)/mypy aggregates service clients
 
 bench: install
-	$(BIN)/python -m pytest -q benchmarks --benchmark-only
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/benchmarks -o python_files="bench_*.py" --benchmark-only
 
 clean:
 	rm -rf $(VENV) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi

@@ -286,7 +286,8 @@ def render_rules(rules: Sequence[game_pb2.RulesInfo]) -> str:
             f"{info.min_seats}" if info.min_seats == info.max_seats
             else f"{info.min_seats}-{info.max_seats}"
         )
-        lines.append(f"{info.id:<14} {info.title}  (v{info.version}, {seats} seats)")
+        noun = "seat" if seats == "1" else "seats"
+        lines.append(f"{info.id:<14} {info.title}  (v{info.version}, {seats} {noun})")
         if info.commands:
             lines.append(f"{'':<14} commands: {', '.join(info.commands)}")
     return "\n".join(lines)
@@ -302,12 +303,6 @@ def render_legal(actions: Sequence[game_pb2.LegalAction]) -> str:
     )
 
 
-def render_choices(actions: Sequence[game_pb2.LegalAction]) -> list[str]:
-    """Numbered legal choices for interactive play: friendly labels only."""
-    return [
-        f"  {index}. {action.label or describe_command_json(action.json)}"
-        for index, action in enumerate(actions, 1)
-    ]
 
 
 def describe_command_json(text: str) -> str:
@@ -383,6 +378,9 @@ ENIN_EVENTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     ),
     "QuestItemGained": lambda p: f"You gain the {format_value(p['item'])}!",
     "TurnEnded": lambda p: f"Turn {p['turn']} begins.",
+    "Ended": lambda p: (
+        render_outcome(p["outcome"]) + "." + (" The seed is revealed." if p.get("seed") else "")
+    ),
 }
 
 
@@ -449,3 +447,64 @@ def render_games(games: Sequence[game_pb2.GameSummary]) -> str:
             f"{', '.join(game.seats)}"
         )
     return "\n".join(lines)
+
+
+ENIN_PRICES = {"potion_of_healing": 10, "potion_of_strength": 10, "potion_of_fate": 15,
+               "map_of_enin": 40}
+
+
+def _luck_label(args: Mapping[str, Any]) -> str:
+    amount = int(args.get("amount", 0))
+    return f"Spend {abs(amount)} luck on die {args.get('die', 0)} ({amount:+d})"
+
+
+# Menu wording for the Land of Enin's commands, from their JSON arguments.
+ENIN_LABELS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "roll_start": lambda a: "Roll 1D10 for your starting location",
+    "travel": lambda a: f"Travel to {_place(a.get('to'))}",
+    "quest": lambda a: "Quest: roll 1D10 on the location chart",
+    "buy": lambda a: (
+        f"Buy a {format_value(a.get('item'))}"
+        + (f" ({ENIN_PRICES[a['item']]} gold)" if a.get("item") in ENIN_PRICES else "")
+    ),
+    "steal_key": lambda a: "Try to steal the Key from the library of the elders",
+    "leave_town": lambda a: "Leave the Nigh Towns",
+    "attack": lambda a: "Attack: roll 2D10",
+    "spend_luck": _luck_label,
+    "reroll": lambda a: f"Re-roll die {a.get('die', 0)} with the Shield of Nines",
+    "accept_roll": lambda a: "Stand on the dice",
+    "flee": lambda a: "Flee",
+    "choose_treasure": lambda a: f"Take the {format_value(a.get('item'))}",
+    "lose_item": lambda a: f"Give the Imp your {format_value(a.get('item'))}",
+    "attempt_quest": lambda a: "Attempt the quest here",
+    "end_turn": lambda a: "End the turn",
+}
+
+
+def friendly_label(action: game_pb2.LegalAction) -> str:
+    """The words to show for a legal action.
+
+    A label the server wrote for people wins; a mechanical one (``name`` or
+    ``name(args)``) is replaced by this module's wording for Enin, else by the
+    command's JSON in words.
+    """
+    command = loads_object(action.json)
+    name = str(command.get("name", ""))
+    args = command.get("args") if isinstance(command.get("args"), dict) else {}
+    label = action.label
+    mechanical = not label or label == name or label.startswith(f"{name}(")
+    if not mechanical:
+        return label
+    game = action.command.WhichOneof("game")
+    template = ENIN_LABELS.get(name) if game in (None, "enin") else None
+    if template is not None:
+        try:
+            return template(args or {})
+        except (KeyError, TypeError, ValueError):
+            pass
+    return describe_command_json(action.json) if action.json else label
+
+
+def render_choices(actions: Sequence[game_pb2.LegalAction]) -> list[str]:
+    """Numbered legal choices for interactive play: friendly labels only."""
+    return [f"  {index}. {friendly_label(action)}" for index, action in enumerate(actions, 1)]

@@ -180,10 +180,16 @@ def simulate(
     last_draw = 0.0
     commands_so_far = 0
 
+    # A terminal gets a bar redrawn in place; a pipe or log file gets only the
+    # final bar, not hundreds of carriage-return frames.
+    live = progress is not None and _isatty(progress)
+
     def draw(force: bool = False) -> None:
         nonlocal last_draw
         now = time.perf_counter()
         if progress is None or (not force and now - last_draw < 0.2):
+            return
+        if not live and len(summary.playouts) < games:
             return
         last_draw = now
         progress.write("\r" + progress_bar(len(summary.playouts), games, commands_so_far))
@@ -203,3 +209,10 @@ def simulate(
         progress.write("\n")
         progress.flush()
     return summary
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

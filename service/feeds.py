@@ -14,6 +14,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 import redis
 
@@ -88,21 +89,31 @@ class FeedHub(threading.Thread):
             self.latest_position = max(self.latest_position, position)
             self.cond.notify_all()
 
-    def wait_game(self, game_id: str, after_version: int, timeout: float | None = None) -> None:
+    def wake(self) -> None:
+        """Wake every waiting stream, e.g. when a client has gone away."""
+        with self.cond:
+            self.cond.notify_all()
+
+    def wait_game(
+        self, game_id: str, after_version: int, gone: Callable[[], bool],
+        timeout: float | None = None,
+    ) -> None:
         """Block until Redis reports an event of the game beyond ``after_version``."""
-        self._wait(lambda: self.latest_version.get(game_id, 0) > after_version, timeout)
+        self._wait(lambda: gone() or self.latest_version.get(game_id, 0) > after_version, timeout)
 
-    def wait_all(self, after_position: int, timeout: float | None = None) -> None:
-        self._wait(lambda: self.latest_position > after_position, timeout)
+    def wait_all(
+        self, after_position: int, gone: Callable[[], bool], timeout: float | None = None
+    ) -> None:
+        self._wait(lambda: gone() or self.latest_position > after_position, timeout)
 
-    def _wait(self, ready: object, timeout: float | None) -> None:
+    def _wait(self, ready: Callable[[], bool], timeout: float | None) -> None:
         limit = timeout if timeout is not None else (
             HEALTHY_POLL if self.healthy else DEGRADED_POLL
         )
         deadline = time.monotonic() + limit
         with self.cond:
             was_healthy = self.healthy
-            while not ready() and not self.stopping.is_set():  # type: ignore[operator]
+            while not ready() and not self.stopping.is_set():
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or self.healthy != was_healthy:
                     return

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -206,6 +207,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """Catch up from the store, then follow: each wake-up re-reads by version."""
         game = self.app.game(request.game_id)
         cls = type(game)
+        gone = self._watch_cancel(context)
         last = request.after
         status = ""
         heartbeat = time.monotonic()
@@ -225,10 +227,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
-            self.hub.wait_game(request.game_id, last)
+            self.hub.wait_game(request.game_id, last, gone)
 
     def _subscribe_all(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
         """Every game's events by global position: public forms only."""
+        gone = self._watch_cancel(context)
         last = request.after
         status = ""
         classes: dict[Any, type[Game]] = {}
@@ -253,9 +256,20 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
-            self.hub.wait_all(last)
+            self.hub.wait_all(last, gone)
 
     # ------------------------------------------------------------- helpers
+
+    def _watch_cancel(self, context: Any) -> Callable[[], bool]:
+        """A test for "the client went away" that also wakes the waiting stream."""
+        gone = threading.Event()
+
+        def on_done() -> None:
+            gone.set()
+            self.hub.wake()
+
+        context.add_callback(on_done)
+        return gone.is_set
 
     def _reader(
         self, game: Game, seat: int, spectator: bool, over: bool | None = None

