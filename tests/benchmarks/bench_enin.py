@@ -24,7 +24,7 @@ def random_game(seed: int) -> int:
     while not game.ended and commands < 3000:
         actions = game.legal_actions(0)
         name = chooser.choice(sorted({a.NAME for a in actions}))
-        game.act(0, chooser.choice([a for a in actions if a.NAME == name]))
+        game.act(0, chooser.choice([a for a in actions if name == a.NAME]))
         commands += 1
     return commands
 

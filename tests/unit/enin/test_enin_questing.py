@@ -89,7 +89,7 @@ def test_bandits_steal_2d10_gold_floor_0__rulebook_Wood_of_Wyr() -> None:
 
 def test_wastes_treasure_roll_gold__rulebook_Lost_Wastes_7_9() -> None:
     g = new_game(location=5, stage=r.QUESTING, gold=10)
-    rig(g, (10, 8), (10, 1), (6, None))
+    rig(g, (10, 8), (10, 1), (6, 2))
     act(g, Quest())
     assert g.gold == 12
     assert g.stage == r.TRAVEL  # no Lodestone: the turn ends
