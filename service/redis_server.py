@@ -9,7 +9,9 @@ on loopback only, keeps nothing on disk, and is stopped with the server.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -37,6 +39,15 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _die_with_parent() -> None:
+    """On Linux, have the kernel stop the private Redis if the server is killed -9."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass  # not Linux: the server's own shutdown still stops it
+
+
 class PrivateRedis:
     """A Redis process owned by this process."""
 
@@ -59,6 +70,7 @@ class PrivateRedis:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
         )
         self._wait_ready()
 
