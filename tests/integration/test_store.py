@@ -81,3 +81,41 @@ def postgres_env() -> Iterator[dict[str, str]]:
 @pytest.mark.postgres
 def test_postgres_reload_with_snapshots(postgres_env: dict[str, str]) -> None:
     check_reload(postgres_env)
+
+
+@pytest.mark.postgres
+@pytest.mark.integration
+def test_server_process_on_postgres(
+    postgres_env: dict[str, str], tmp_path: Path, redis_url: str
+) -> None:
+    """`make run` with a PostgreSQL URL configured: the server stores games there."""
+    import os
+
+    from arbiter.v1 import game_pb2
+
+    from tests.integration.conftest import ServerProcess
+    from tests.integration.helpers import new_game, play
+
+    url = postgres_url()
+    assert url is not None
+    server = ServerProcess(
+        tmp_path / "data", redis_url,
+        {
+            "ARBITER_DATABASE_URL": url,
+            "ARBITER_POSTGRES_SCHEMA": os.environ["ARBITER_POSTGRES_SCHEMA"],
+        },
+    )
+    server.start()
+    try:
+        stub = server.stub()
+        game_id = new_game(stub)
+        state = play(stub, game_id, 20, random.Random(8))
+        server.restart()
+        again = server.stub().GetState(game_pb2.GetStateRequest(game_id=game_id))
+        assert (again.version, again.head_digest) == (state.version, state.head_digest)
+    finally:
+        server.stop()
+    assert not (tmp_path / "data" / "arbiter.sqlite").exists()
+    app = ArbiterApp(postgres_env)
+    assert app.game(game_id).version == state.version
+    app.close()
