@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Self
 
 from eventsourcing.domain import Aggregate, event
@@ -225,8 +225,15 @@ class Game(Aggregate):
     def public_form(cls, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         """What everyone else sees of an event they may not read."""
         if event_type == "Created":
-            return {k: v for k, v in payload.items() if k != "seed"}
+            public = {k: v for k, v in payload.items() if k != "seed"}
+            public["setup"] = cls.public_setup(payload.get("setup", {}))
+            return public
         return {}
+
+    @classmethod
+    def public_setup(cls, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The part of the rolled setup everyone may see (games with secrets trim it)."""
+        return dict(setup)
 
     # ------------------------------------------------------------- commands
 
@@ -266,6 +273,10 @@ class Game(Aggregate):
 
     def roll_dice(self, count: int, sides: int) -> list[int]:
         return [self.roll(sides) for _ in range(count)]
+
+    def shuffled(self, items: list[Any]) -> list[Any]:
+        """A new list in a uniformly random order (decide phase only)."""
+        return fisher_yates(items, self.roll)
 
     @event("Ended")
     def _end(self, outcome: dict[str, Any], seed: str) -> None:
@@ -341,6 +352,18 @@ class DiceTray:
         self.counter += 1
         return value
 
+    def shuffled(self, items: list[Any]) -> list[Any]:
+        return fisher_yates(items, self.roll)
+
     def take(self) -> list[list[int]]:
         draws, self._draws = self._draws, []
         return draws
+
+
+def fisher_yates(items: list[Any], roll: Callable[[int], int]) -> list[Any]:
+    """Shuffle with one recorded die per swap, so an auditor can re-derive the order."""
+    result = list(items)
+    for i in range(len(result) - 1, 0, -1):
+        j = roll(i + 1) - 1
+        result[i], result[j] = result[j], result[i]
+    return result

@@ -199,3 +199,14 @@ def test_command_ids_map_to_their_first_event() -> None:
     seat = game.waiting_on()[0]
     game.act(seat, Roll(), command_id="first")
     assert game.command_ids == {"first": 2}
+
+
+def test_shuffles_are_permutations_recorded_as_dice() -> None:
+    game = Race.start(["a", "b"])
+    before = game.rng_counter
+    deck = list(range(20))
+    shuffled = game.shuffled(deck)
+    assert sorted(shuffled) == deck and shuffled != deck
+    assert len(game._draws) == 19 and game.rng_counter == before
+    again = Race.start(["a", "b"], seed=game.seed)
+    assert again.shuffled(deck) == shuffled
