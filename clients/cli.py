@@ -1,8 +1,10 @@
 """The ``arbiter`` command line: serve, inspect, act, watch, play and simulate.
 
 Every subcommand but ``serve`` is a thin client of the running server through
-``clients.client``; rendering lives in ``clients.render``. Failures print
-``error: REASON: message`` on stderr and exit 1; usage errors exit 2.
+``clients.client``; rendering lives in ``clients.render``; the tokens of the
+games made here are kept by ``clients.tokens``. Failures print
+``error: REASON: message`` on stderr (and, for a refused credential, a hint)
+and exit 1; usage errors exit 2.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import grpc
 from google.protobuf import json_format
 
 from clients.client import ArbiterClient, ArbiterError, default_address
@@ -27,6 +30,13 @@ from clients.render import (
     render_rules,
     render_state,
 )
+from clients.tokens import (
+    TokenStore,
+    TokenStoreError,
+    admin_token,
+    default_store_path,
+    resolve_token,
+)
 from clients.wire import WireError, parse_json_command
 
 
@@ -34,8 +44,70 @@ class UsageError(Exception):
     """Bad input from the person at the terminal (exit status 2)."""
 
 
+AUTH_CODES = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
+
+
+AUTH_HINTS = {
+    "NO_TOKEN": "this needs a token: --token or $ARBITER_TOKEN, or the admin token "
+                "(--admin-token or $ARBITER_ADMIN_TOKEN); the tokens of games made by "
+                "`arbiter new` or `arbiter play` are kept in {store}",
+    "BAD_TOKEN": "the server does not know that token (another server's, or a typo?); "
+                 "check --token, $ARBITER_TOKEN, --admin-token and $ARBITER_ADMIN_TOKEN",
+    "WRONG_SEAT": "that token belongs to another seat: pass --seat N with seat N's token",
+    "SPECTATOR_ONLY": "a spectator token only reads the public view (--spectator); "
+                      "acting or reading a seat needs that seat's token",
+    "ADMIN_ONLY": "this needs the admin token: --admin-token or $ARBITER_ADMIN_TOKEN "
+                  "(a local server without one writes it to DATA_DIR/admin.token)",
+}
+
+
+def _address(args: argparse.Namespace) -> str:
+    return str(args.address or default_address())
+
+
 def _client(args: argparse.Namespace) -> ArbiterClient:
-    return ArbiterClient(args.address or default_address())
+    try:
+        return ArbiterClient(
+            _address(args), token=args.token or None, tls_ca=args.tls_ca or None, tls=args.tls
+        )
+    except OSError as exc:
+        raise UsageError(f"cannot read the TLS CA file {args.tls_ca}: {exc.strerror}") from None
+
+
+def _store() -> TokenStore:
+    return TokenStore()
+
+
+def _game_token(
+    args: argparse.Namespace, game_id: str, seat: int = 0, spectator: bool = False
+) -> str | None:
+    """--token, $ARBITER_TOKEN, the stored token of (address, game, seat), the admin token."""
+    return resolve_token(
+        _address(args), game_id, seat, spectator,
+        explicit=args.token, store=_store(), admin=args.admin_token,
+    )
+
+
+def _admin_token(args: argparse.Namespace) -> str | None:
+    """--admin-token, $ARBITER_ADMIN_TOKEN, ./data/admin.token (local servers only)."""
+    return admin_token(args.admin_token, _address(args))
+
+
+def _save_tokens(args: argparse.Namespace, response: Any, rules: str) -> None:
+    """Keep a new game's tokens in the store; a store that cannot be written only warns."""
+    if not response.seat_tokens and not response.spectator_token:
+        return
+    try:
+        _store().save_response(_address(args), response, rules)
+    except TokenStoreError as exc:
+        sys.stderr.write(f"warning: tokens not saved: {exc}\n")
+
+
+def _token_lines(response: Any) -> list[str]:
+    lines = [f"seat {t.seat} ({t.name}): {t.token}" for t in response.seat_tokens]
+    if response.spectator_token:
+        lines.append(f"spectator: {response.spectator_token}")
+    return lines
 
 
 def _print(text: str = "") -> None:
@@ -86,6 +158,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     with _client(args) as client:
         seats = args.seat or _default_seats(client, args.game)
         response = client.create_game(args.game, seats, options)
+    _save_tokens(args, response, args.game)
     if args.quiet:
         _print(response.game_id)
         return 0
@@ -93,6 +166,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     _print(f"version:         {response.version}")
     _print(f"rules version:   {response.rules_version}")
     _print(f"seed commitment: {response.seed_commitment}")
+    tokens = _token_lines(response)
+    if tokens:
+        _print()
+        for line in tokens:
+            _print(line)
+        _print(f"(tokens saved in {default_store_path()})")
     if response.state.game_id:
         _print()
         _print(render_state(response.state))
@@ -109,6 +188,7 @@ def cmd_act(args: argparse.Namespace) -> int:
             response = client.act(
                 args.game_id, args.seat, command,
                 expected_version=args.expect_version, command_id=args.command_id or "",
+                token=_game_token(args, args.game_id, args.seat),
             )
         except WireError as exc:
             raise UsageError(str(exc)) from None
@@ -131,14 +211,16 @@ def _state_json(state: Any) -> str:
 
 def cmd_state(args: argparse.Namespace) -> int:
     with _client(args) as client:
-        state = client.state(args.game_id, args.seat, args.spectator)
+        token = _game_token(args, args.game_id, args.seat, args.spectator)
+        state = client.state(args.game_id, args.seat, args.spectator, token=token)
     _print(_state_json(state) if args.json else render_state(state))
     return 0
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
     with _client(args) as client:
-        legal = client.legal(args.game_id, args.seat)
+        token = _game_token(args, args.game_id, args.seat)
+        legal = client.legal(args.game_id, args.seat, token=token)
     if args.json:
         _print(json.dumps([loads_object(a.json) for a in legal.actions]))
         return 0
@@ -148,9 +230,10 @@ def cmd_legal(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    token = _game_token(args, args.game_id, args.seat, args.spectator)
     with _client(args) as client:
         for event in client.history(
-            args.game_id, args.seat, args.spectator, after_version=args.after
+            args.game_id, args.seat, args.spectator, after_version=args.after, token=token
         ):
             _print(render_event_line(event))
     return 0
@@ -158,8 +241,12 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_tail(args: argparse.Namespace) -> int:
     seen = 0
+    if args.game_id:
+        token = _game_token(args, args.game_id, spectator=True)
+    else:  # every game's feed is the admin's
+        token = args.token or _admin_token(args) or None
     with _client(args) as client:
-        for message in client.subscribe(args.game_id or "", after=args.after):
+        for message in client.subscribe(args.game_id or "", after=args.after, token=token):
             item = message.WhichOneof("item")
             if item == "event":
                 _print(render_event_line(message.event))
@@ -173,8 +260,19 @@ def cmd_tail(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    token = _game_token(args, args.game_id, spectator=True)
     with _client(args) as client:
-        audit = client.audit(args.game_id)
+        try:
+            audit = client.audit(args.game_id, token=token)
+        except ArbiterError as exc:
+            # A finished game's audit needs no token: one found by the lookup
+            # (another server's admin token, a stale $ARBITER_TOKEN) must not stop it.
+            if not token or args.token or exc.code not in AUTH_CODES:
+                raise
+            try:
+                audit = client.audit(args.game_id, token="")
+            except ArbiterError:
+                raise exc from None
     _print(render_audit(audit))
     ok = audit.chain_ok and audit.dice_ok and audit.replay_ok
     return 0 if ok else 1
@@ -199,8 +297,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not game_id:
             response = client.create_game(args.rules, [args.name])
             game_id = response.game_id
+            _save_tokens(args, response, args.rules)
             _print(f"New {args.rules} game {game_id}")
             _print(f"Seed commitment: {response.seed_commitment}")
+            for line in _token_lines(response):
+                _print(f"Token of {line}")
+        else:
+            token = _game_token(args, game_id, args.seat)
+            if token:  # the player's calls all go out with it
+                client.add_tokens(game_id, {args.seat: token})
         return Player(client, game_id, args.seat, sys.stdin, sys.stdout).run()
 
 
@@ -229,18 +334,37 @@ def build_parser() -> argparse.ArgumentParser:
         "--address", default=None,
         help="server HOST:PORT (default: $ARBITER_ADDRESS, else localhost:50051)",
     )
+    client = argparse.ArgumentParser(add_help=False, parents=[common])
+    client.add_argument(
+        "--token", default=None, metavar="TOKEN",
+        help="credential for this call (default: $ARBITER_TOKEN, else the stored token "
+             "of the game and seat, else the admin token)",
+    )
+    client.add_argument(
+        "--admin-token", default=None, metavar="TOKEN",
+        help="the admin token (default: $ARBITER_ADMIN_TOKEN, else ./data/admin.token "
+             "for a server on this machine)",
+    )
+    client.add_argument(
+        "--tls-ca", default=None, metavar="PATH",
+        help="connect with TLS trusting this PEM CA file (default: $ARBITER_TLS_CA)",
+    )
+    client.add_argument(
+        "--tls", action="store_true",
+        help="connect with TLS trusting the system's root certificates",
+    )
     parser = argparse.ArgumentParser(
         prog="arbiter", description="Client and server of Arbiter, the event-sourced game server."
     )
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,
-            ) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+            parent: argparse.ArgumentParser = client) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[parent], help=help_text, description=help_text)
         p.set_defaults(func=func)
         return p
 
-    p = add("serve", cmd_serve, "run the server")
+    p = add("serve", cmd_serve, "run the server", parent=common)
     p.add_argument("--data-dir", default="./data", help="event store directory (default ./data)")
 
     add("rules", cmd_rules, "list the games the server plays")
@@ -318,6 +442,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = int(args.func(args))
     except ArbiterError as exc:
         sys.stderr.write(f"error: {exc.reason}: {exc.message}\n")
+        hint = AUTH_HINTS.get(exc.reason)
+        if hint:
+            sys.stderr.write(f"hint: {hint.format(store=default_store_path())}\n")
+        status = 1
+    except TokenStoreError as exc:
+        sys.stderr.write(f"error: TOKEN_STORE: {exc}\n")
         status = 1
     except (UsageError, WireError) as exc:
         sys.stderr.write(f"error: BAD_ARGUMENT: {exc}\n")

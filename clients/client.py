@@ -5,7 +5,9 @@ what every caller would otherwise write again: one typed ``ArbiterError``
 parsed from the status and its trailers (so a bot reacts to a reason code,
 not to prose), commands given as plain ``{"name", "args"}`` dicts, a fresh
 command id per move (so a retry after a dropped connection is exactly-once),
-and one retry on ``UNAVAILABLE`` with that same id.
+one retry on ``UNAVAILABLE`` with that same id, the caller's credential as
+``authorization: Bearer <token>`` metadata on every call (remembering the
+tokens of the games it creates), and TLS channels.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from clients.wire import json_to_command
 DEFAULT_ADDRESS = "localhost:50051"
 
 CommandLike: TypeAlias = game_pb2.Command | Mapping[str, Any]
+Metadata: TypeAlias = tuple[tuple[str, str], ...]
 
 
 def default_address() -> str:
@@ -123,6 +126,53 @@ def new_command_id() -> str:
     return str(uuid.uuid4())
 
 
+def default_token() -> str | None:
+    """The caller's credential: ``$ARBITER_TOKEN``, else none."""
+    return os.environ.get("ARBITER_TOKEN") or None
+
+
+def default_tls_ca() -> str | None:
+    """A PEM file of trusted roots for TLS: ``$ARBITER_TLS_CA``, else none."""
+    return os.environ.get("ARBITER_TLS_CA") or None
+
+
+def auth_metadata(token: str | None) -> Metadata:
+    """The gRPC metadata carrying ``token`` (none at all without a token)."""
+    return (("authorization", f"Bearer {token}"),) if token else ()
+
+
+def channel_credentials(
+    tls_ca: str | None = None, tls: bool = False
+) -> grpc.ChannelCredentials | None:
+    """TLS credentials for a channel, or ``None`` for plaintext.
+
+    A CA file (PEM) means TLS trusting exactly those roots; ``tls`` alone
+    means TLS trusting the system's roots. Raises ``OSError`` when the CA
+    file cannot be read.
+    """
+    if tls_ca:
+        with open(tls_ca, "rb") as handle:
+            return grpc.ssl_channel_credentials(root_certificates=handle.read())
+    if tls:
+        return grpc.ssl_channel_credentials()
+    return None
+
+
+# --- requests, shared by the sync and asyncio clients ------------------------
+
+
+def build_create_request(
+    rules: str,
+    seats: Sequence[str],
+    options: Mapping[str, Any] | str | None = None,
+    request_id: str = "",
+) -> game_pb2.CreateGameRequest:
+    """The ``CreateGameRequest`` for ``rules`` with the named seats."""
+    return game_pb2.CreateGameRequest(
+        rules=rules, seats=list(seats), options_json=_options_json(options), request_id=request_id
+    )
+
+
 def build_act_request(
     rules: str,
     game_id: str,
@@ -145,26 +195,172 @@ def build_act_request(
     )
 
 
-class ArbiterClient:
+def build_state_request(
+    game_id: str, seat: int = 0, spectator: bool = False
+) -> game_pb2.GetStateRequest:
+    """The ``GetStateRequest`` for a seat's (or the public) view."""
+    return game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator)
+
+
+def build_legal_request(game_id: str, seat: int = 0) -> game_pb2.LegalActionsRequest:
+    """The ``LegalActionsRequest`` of one seat."""
+    return game_pb2.LegalActionsRequest(game_id=game_id, seat=seat)
+
+
+def build_history_request(
+    game_id: str, seat: int = 0, spectator: bool = False, after_version: int = 0
+) -> game_pb2.HistoryRequest:
+    """The ``HistoryRequest`` for a seat's (or the public) record after a version."""
+    return game_pb2.HistoryRequest(
+        game_id=game_id, seat=seat, spectator=spectator, after_version=after_version
+    )
+
+
+def build_subscribe_request(
+    game_id: str = "", after: int = 0, seat: int = 0, spectator: bool = True
+) -> game_pb2.SubscribeRequest:
+    """The ``SubscribeRequest`` of one game's feed (or every game's, without an id)."""
+    return game_pb2.SubscribeRequest(game_id=game_id, seat=seat, spectator=spectator, after=after)
+
+
+def build_audit_request(game_id: str) -> game_pb2.AuditRequest:
+    """The ``AuditRequest`` of one game."""
+    return game_pb2.AuditRequest(game_id=game_id)
+
+
+def build_list_games_request(
+    rules: str = "", limit: int = 0, after: int = 0
+) -> game_pb2.ListGamesRequest:
+    """One page of ``ListGames`` (``after`` = the previous page's ``next_after``)."""
+    return game_pb2.ListGamesRequest(rules=rules, limit=limit, after=after)
+
+
+# --- what both clients keep: address, TLS, tokens, rules ids -----------------
+
+
+class _ClientState:
+    """Settings and memory shared by ``ArbiterClient`` and ``AsyncArbiterClient``.
+
+    Which token a call carries: the call's ``token=`` (``""``: send none),
+    else the token this client remembered for that game and seat (from its
+    own ``create_game``, or ``add_tokens``; a spectator call uses the game's
+    spectator token, else any seat token of the game), else the client's
+    ``token``.
+    """
+
+    def __init__(
+        self,
+        address: str | None,
+        token: str | None,
+        tls_ca: str | None,
+        tls: bool,
+        timeout: float | None,
+    ) -> None:
+        self.address = address or default_address()
+        self.token = token if token is not None else default_token()
+        self.tls_ca = tls_ca if tls_ca is not None else default_tls_ca()
+        self.tls = tls
+        self.timeout = timeout
+        self._rules_of: dict[str, str] = {}
+        self._seat_tokens: dict[tuple[str, int], str] = {}
+        self._spectator_tokens: dict[str, str] = {}
+
+    def _remember(self, state: game_pb2.GameState) -> None:
+        if state.game_id and state.rules:
+            self._rules_of[state.game_id] = state.rules
+
+    def _remember_created(self, response: game_pb2.CreateGameResponse, rules: str) -> None:
+        self._rules_of[response.game_id] = response.state.rules or rules
+        self.add_tokens(
+            response.game_id,
+            {seat_token.seat: seat_token.token for seat_token in response.seat_tokens},
+            response.spectator_token or None,
+        )
+
+    def add_tokens(
+        self, game_id: str, seats: Mapping[int, str], spectator: str | None = None
+    ) -> None:
+        """Remember a game's seat tokens (by seat number) and spectator token."""
+        for seat, token in seats.items():
+            if token:
+                self._seat_tokens[(game_id, int(seat))] = token
+        if spectator:
+            self._spectator_tokens[game_id] = spectator
+
+    def token_for(
+        self,
+        token: str | None = None,
+        game_id: str = "",
+        seat: int = 0,
+        spectator: bool = False,
+    ) -> str | None:
+        """The token a call about ``game_id`` as ``seat`` (or a spectator) carries.
+
+        ``token`` is the call's own: ``None`` means "find one", ``""`` means "none".
+        """
+        if token is not None:
+            return token or None
+        if game_id:
+            remembered = (
+                self._spectator_token(game_id) if spectator
+                else self._seat_tokens.get((game_id, seat))
+            )
+            if remembered:
+                return remembered
+        return self.token
+
+    def _spectator_token(self, game_id: str) -> str | None:
+        spectator = self._spectator_tokens.get(game_id)
+        if spectator:
+            return spectator
+        for (game, _seat), token in sorted(self._seat_tokens.items()):
+            if game == game_id:
+                return token
+        return None
+
+    def _metadata(
+        self,
+        token: str | None = None,
+        game_id: str = "",
+        seat: int = 0,
+        spectator: bool = False,
+    ) -> Metadata:
+        return auth_metadata(self.token_for(token, game_id, seat, spectator))
+
+
+class ArbiterClient(_ClientState):
     """A blocking client; use as a context manager to close the channel.
 
     >>> with ArbiterClient() as client:
     ...     game = client.create_game("enin", ["Ada"])
     ...     client.act(game.game_id, 0, {"name": "roll_start", "args": {}})
+
+    ``token`` (default ``$ARBITER_TOKEN``) is sent as ``authorization: Bearer``
+    metadata; every method also takes ``token=`` for that call alone, and the
+    tokens of games this client created are used for them automatically.
+    ``tls_ca`` (default ``$ARBITER_TLS_CA``) is a PEM file of trusted roots;
+    ``tls=True`` without one trusts the system's roots.
     """
 
     def __init__(
         self,
         address: str | None = None,
+        token: str | None = None,
+        tls_ca: str | None = None,
+        tls: bool = False,
         *,
         channel: grpc.Channel | None = None,
         timeout: float | None = 30.0,
     ) -> None:
-        self.address = address or default_address()
-        self._channel = channel or grpc.insecure_channel(self.address)
+        super().__init__(address, token, tls_ca, tls, timeout)
+        if channel is None:
+            credentials = channel_credentials(self.tls_ca, self.tls)
+            channel = (
+                grpc.secure_channel(self.address, credentials) if credentials
+                else grpc.insecure_channel(self.address)
+            )
+        self._channel = channel
         self._stub = game_pb2_grpc.GameServiceStub(self._channel)
-        self.timeout = timeout
-        self._rules_of: dict[str, str] = {}
 
     def __enter__(self) -> ArbiterClient:
         return self
@@ -181,19 +377,16 @@ class ArbiterClient:
         """Close the channel."""
         self._channel.close()
 
-    def _call(self, method: Any, request: Any) -> Any:
+    def _call(self, method: Any, request: Any, metadata: Metadata) -> Any:
         try:
-            return method(request, timeout=self.timeout)
+            return method(request, timeout=self.timeout, metadata=metadata)
         except grpc.RpcError as exc:
             raise ArbiterError.from_rpc_error(exc) from None
 
-    def _remember(self, state: game_pb2.GameState) -> None:
-        if state.game_id and state.rules:
-            self._rules_of[state.game_id] = state.rules
-
-    def list_rules(self) -> list[game_pb2.RulesInfo]:
+    def list_rules(self, *, token: str | None = None) -> list[game_pb2.RulesInfo]:
         """The games the server plays."""
-        return list(self._call(self._stub.ListRules, game_pb2.ListRulesRequest()).rules)
+        request = game_pb2.ListRulesRequest()
+        return list(self._call(self._stub.ListRules, request, self._metadata(token)).rules)
 
     def create_game(
         self,
@@ -201,22 +394,24 @@ class ArbiterClient:
         seats: Sequence[str],
         options: Mapping[str, Any] | str | None = None,
         request_id: str = "",
+        *,
+        token: str | None = None,
     ) -> game_pb2.CreateGameResponse:
-        """Create a game of ``rules`` with the named seats (their count is the player count)."""
-        request = game_pb2.CreateGameRequest(
-            rules=rules,
-            seats=list(seats),
-            options_json=_options_json(options),
-            request_id=request_id,
+        """Create a game of ``rules`` with the named seats (their count is the player count).
+
+        The response's seat and spectator tokens are remembered for later calls.
+        """
+        request = build_create_request(rules, seats, options, request_id)
+        response: game_pb2.CreateGameResponse = self._call(
+            self._stub.CreateGame, request, self._metadata(token)
         )
-        response: game_pb2.CreateGameResponse = self._call(self._stub.CreateGame, request)
-        self._rules_of[response.game_id] = response.state.rules or rules
+        self._remember_created(response, rules)
         return response
 
-    def rules_of(self, game_id: str) -> str:
+    def rules_of(self, game_id: str, *, token: str | None = None) -> str:
         """The rules id of a game (cached; asked of the server once)."""
         if game_id not in self._rules_of:
-            self._remember(self.state(game_id, spectator=True))
+            self._remember(self.state(game_id, spectator=True, token=token))
         return self._rules_of[game_id]
 
     def act(
@@ -226,30 +421,47 @@ class ArbiterClient:
         command: CommandLike,
         expected_version: int = 0,
         command_id: str = "",
+        *,
+        token: str | None = None,
     ) -> game_pb2.ActResponse:
         """Send one move; retried once with the same id if the server was unavailable."""
-        rules = "" if isinstance(command, game_pb2.Command) else self.rules_of(game_id)
+        token = self.token_for(token, game_id, seat)
+        typed = isinstance(command, game_pb2.Command)
+        rules = "" if typed else self.rules_of(game_id, token=token)
         request = build_act_request(rules, game_id, seat, command, expected_version, command_id)
+        metadata = auth_metadata(token)
         try:
-            response: game_pb2.ActResponse = self._call(self._stub.Act, request)
+            response: game_pb2.ActResponse = self._call(self._stub.Act, request, metadata)
         except ArbiterError as exc:
             if exc.code != grpc.StatusCode.UNAVAILABLE:
                 raise
-            response = self._call(self._stub.Act, request)
+            response = self._call(self._stub.Act, request, metadata)
         self._remember(response.state)
         return response
 
-    def state(self, game_id: str, seat: int = 0, spectator: bool = False) -> game_pb2.GameState:
+    def state(
+        self,
+        game_id: str,
+        seat: int = 0,
+        spectator: bool = False,
+        *,
+        token: str | None = None,
+    ) -> game_pb2.GameState:
         """The game as ``seat`` (or a spectator) may see it."""
-        request = game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator)
-        state: game_pb2.GameState = self._call(self._stub.GetState, request)
+        request = build_state_request(game_id, seat, spectator)
+        metadata = self._metadata(token, game_id, seat, spectator)
+        state: game_pb2.GameState = self._call(self._stub.GetState, request, metadata)
         self._remember(state)
         return state
 
-    def legal(self, game_id: str, seat: int = 0) -> game_pb2.LegalActionsResponse:
+    def legal(
+        self, game_id: str, seat: int = 0, *, token: str | None = None
+    ) -> game_pb2.LegalActionsResponse:
         """Every legal command of ``seat`` now."""
-        request = game_pb2.LegalActionsRequest(game_id=game_id, seat=seat)
-        response: game_pb2.LegalActionsResponse = self._call(self._stub.LegalActions, request)
+        request = build_legal_request(game_id, seat)
+        response: game_pb2.LegalActionsResponse = self._call(
+            self._stub.LegalActions, request, self._metadata(token, game_id, seat)
+        )
         return response
 
     def history(
@@ -258,12 +470,15 @@ class ArbiterClient:
         seat: int = 0,
         spectator: bool = False,
         after_version: int = 0,
+        *,
+        token: str | None = None,
     ) -> Iterator[game_pb2.Event]:
         """The recorded events of a game, redacted for the caller."""
-        request = game_pb2.HistoryRequest(
-            game_id=game_id, seat=seat, spectator=spectator, after_version=after_version
+        request = build_history_request(game_id, seat, spectator, after_version)
+        metadata = self._metadata(token, game_id, seat, spectator)
+        return self._stream(
+            self._stub.History(request, timeout=self.timeout, metadata=metadata)
         )
-        return self._stream(self._stub.History(request, timeout=self.timeout))
 
     def subscribe(
         self,
@@ -271,16 +486,17 @@ class ArbiterClient:
         after: int = 0,
         seat: int = 0,
         spectator: bool = True,
+        *,
+        token: str | None = None,
     ) -> Iterator[game_pb2.FeedMessage]:
         """Catch-up then live feed of one game (by version) or all games (by position).
 
         No deadline: a feed is meant to stay open; break out of the loop (or
-        close the client) to stop it.
+        close the client) to stop it. Every game's feed needs the admin token.
         """
-        request = game_pb2.SubscribeRequest(
-            game_id=game_id, seat=seat, spectator=spectator, after=after
-        )
-        return self._stream(self._stub.Subscribe(request))
+        request = build_subscribe_request(game_id, after, seat, spectator)
+        metadata = self._metadata(token, game_id, seat, spectator)
+        return self._stream(self._stub.Subscribe(request, metadata=metadata))
 
     def _stream(self, call: Any) -> Iterator[Any]:
         try:
@@ -290,47 +506,67 @@ class ArbiterClient:
         finally:
             call.cancel()
 
-    def audit(self, game_id: str) -> game_pb2.AuditResponse:
-        """Re-verify a recorded game (hash chain, dice against the seed, replay)."""
+    def audit(self, game_id: str, *, token: str | None = None) -> game_pb2.AuditResponse:
+        """Re-verify a recorded game (hash chain, dice against the seed, replay).
+
+        A finished game's audit needs no token; an unfinished one's does.
+        """
         response: game_pb2.AuditResponse = self._call(
-            self._stub.Audit, game_pb2.AuditRequest(game_id=game_id)
+            self._stub.Audit,
+            build_audit_request(game_id),
+            self._metadata(token, game_id, spectator=True),
         )
         return response
 
     def list_games(
-        self, rules: str = "", limit: int = 0, after: int = 0
+        self, rules: str = "", limit: int = 0, after: int = 0, *, token: str | None = None
     ) -> game_pb2.ListGamesResponse:
         """One page of the games in the store (``after`` = previous ``next_after``)."""
-        request = game_pb2.ListGamesRequest(rules=rules, limit=limit, after=after)
-        response: game_pb2.ListGamesResponse = self._call(self._stub.ListGames, request)
+        request = build_list_games_request(rules, limit, after)
+        response: game_pb2.ListGamesResponse = self._call(
+            self._stub.ListGames, request, self._metadata(token)
+        )
         return response
 
-    def iter_games(self, rules: str = "", page: int = 100) -> Iterator[game_pb2.GameSummary]:
+    def iter_games(
+        self, rules: str = "", page: int = 100, *, token: str | None = None
+    ) -> Iterator[game_pb2.GameSummary]:
         """Every game in the store, page by page."""
         after = 0
         while True:
-            response = self.list_games(rules=rules, limit=page, after=after)
+            response = self.list_games(rules=rules, limit=page, after=after, token=token)
             yield from response.games
             if not response.games or response.next_after in (0, after):
                 return
             after = response.next_after
 
 
-class AsyncArbiterClient:
-    """The asyncio twin of ``ArbiterClient`` (``async with AsyncArbiterClient() as c``)."""
+class AsyncArbiterClient(_ClientState):
+    """The asyncio twin of ``ArbiterClient`` (``async with AsyncArbiterClient() as c``).
+
+    Same arguments, same token rules, same methods (as coroutines and async
+    iterators).
+    """
 
     def __init__(
         self,
         address: str | None = None,
+        token: str | None = None,
+        tls_ca: str | None = None,
+        tls: bool = False,
         *,
         channel: grpc.aio.Channel | None = None,
         timeout: float | None = 30.0,
     ) -> None:
-        self.address = address or default_address()
-        self._channel = channel or grpc.aio.insecure_channel(self.address)
+        super().__init__(address, token, tls_ca, tls, timeout)
+        if channel is None:
+            credentials = channel_credentials(self.tls_ca, self.tls)
+            channel = (
+                grpc.aio.secure_channel(self.address, credentials) if credentials
+                else grpc.aio.insecure_channel(self.address)
+            )
+        self._channel = channel
         self._stub = game_pb2_grpc.GameServiceStub(self._channel)
-        self.timeout = timeout
-        self._rules_of: dict[str, str] = {}
 
     async def __aenter__(self) -> AsyncArbiterClient:
         return self
@@ -347,19 +583,16 @@ class AsyncArbiterClient:
         """Close the channel."""
         await self._channel.close()
 
-    async def _call(self, method: Any, request: Any) -> Any:
+    async def _call(self, method: Any, request: Any, metadata: Metadata) -> Any:
         try:
-            return await method(request, timeout=self.timeout)
+            return await method(request, timeout=self.timeout, metadata=metadata)
         except grpc.aio.AioRpcError as exc:
             raise ArbiterError.from_aio_error(exc) from None
 
-    def _remember(self, state: game_pb2.GameState) -> None:
-        if state.game_id and state.rules:
-            self._rules_of[state.game_id] = state.rules
-
-    async def list_rules(self) -> list[game_pb2.RulesInfo]:
+    async def list_rules(self, *, token: str | None = None) -> list[game_pb2.RulesInfo]:
         """The games the server plays."""
-        response = await self._call(self._stub.ListRules, game_pb2.ListRulesRequest())
+        request = game_pb2.ListRulesRequest()
+        response = await self._call(self._stub.ListRules, request, self._metadata(token))
         return list(response.rules)
 
     async def create_game(
@@ -368,22 +601,21 @@ class AsyncArbiterClient:
         seats: Sequence[str],
         options: Mapping[str, Any] | str | None = None,
         request_id: str = "",
+        *,
+        token: str | None = None,
     ) -> game_pb2.CreateGameResponse:
-        """Create a game of ``rules`` with the named seats."""
-        request = game_pb2.CreateGameRequest(
-            rules=rules,
-            seats=list(seats),
-            options_json=_options_json(options),
-            request_id=request_id,
+        """Create a game of ``rules`` with the named seats; its tokens are remembered."""
+        request = build_create_request(rules, seats, options, request_id)
+        response: game_pb2.CreateGameResponse = await self._call(
+            self._stub.CreateGame, request, self._metadata(token)
         )
-        response: game_pb2.CreateGameResponse = await self._call(self._stub.CreateGame, request)
-        self._rules_of[response.game_id] = response.state.rules or rules
+        self._remember_created(response, rules)
         return response
 
-    async def rules_of(self, game_id: str) -> str:
+    async def rules_of(self, game_id: str, *, token: str | None = None) -> str:
         """The rules id of a game (cached; asked of the server once)."""
         if game_id not in self._rules_of:
-            self._remember(await self.state(game_id, spectator=True))
+            self._remember(await self.state(game_id, spectator=True, token=token))
         return self._rules_of[game_id]
 
     async def act(
@@ -393,36 +625,46 @@ class AsyncArbiterClient:
         command: CommandLike,
         expected_version: int = 0,
         command_id: str = "",
+        *,
+        token: str | None = None,
     ) -> game_pb2.ActResponse:
         """Send one move; retried once with the same id if the server was unavailable."""
-        if isinstance(command, game_pb2.Command):
-            rules = ""
-        else:
-            rules = await self.rules_of(game_id)
+        token = self.token_for(token, game_id, seat)
+        typed = isinstance(command, game_pb2.Command)
+        rules = "" if typed else await self.rules_of(game_id, token=token)
         request = build_act_request(rules, game_id, seat, command, expected_version, command_id)
+        metadata = auth_metadata(token)
         try:
-            response: game_pb2.ActResponse = await self._call(self._stub.Act, request)
+            response: game_pb2.ActResponse = await self._call(self._stub.Act, request, metadata)
         except ArbiterError as exc:
             if exc.code != grpc.StatusCode.UNAVAILABLE:
                 raise
-            response = await self._call(self._stub.Act, request)
+            response = await self._call(self._stub.Act, request, metadata)
         self._remember(response.state)
         return response
 
     async def state(
-        self, game_id: str, seat: int = 0, spectator: bool = False
+        self,
+        game_id: str,
+        seat: int = 0,
+        spectator: bool = False,
+        *,
+        token: str | None = None,
     ) -> game_pb2.GameState:
         """The game as ``seat`` (or a spectator) may see it."""
-        request = game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator)
-        state: game_pb2.GameState = await self._call(self._stub.GetState, request)
+        request = build_state_request(game_id, seat, spectator)
+        metadata = self._metadata(token, game_id, seat, spectator)
+        state: game_pb2.GameState = await self._call(self._stub.GetState, request, metadata)
         self._remember(state)
         return state
 
-    async def legal(self, game_id: str, seat: int = 0) -> game_pb2.LegalActionsResponse:
+    async def legal(
+        self, game_id: str, seat: int = 0, *, token: str | None = None
+    ) -> game_pb2.LegalActionsResponse:
         """Every legal command of ``seat`` now."""
-        request = game_pb2.LegalActionsRequest(game_id=game_id, seat=seat)
+        request = build_legal_request(game_id, seat)
         response: game_pb2.LegalActionsResponse = await self._call(
-            self._stub.LegalActions, request
+            self._stub.LegalActions, request, self._metadata(token, game_id, seat)
         )
         return response
 
@@ -432,12 +674,14 @@ class AsyncArbiterClient:
         seat: int = 0,
         spectator: bool = False,
         after_version: int = 0,
+        *,
+        token: str | None = None,
     ) -> AsyncIterator[game_pb2.Event]:
         """The recorded events of a game, redacted for the caller."""
-        request = game_pb2.HistoryRequest(
-            game_id=game_id, seat=seat, spectator=spectator, after_version=after_version
-        )
-        async for event in self._stream(self._stub.History(request, timeout=self.timeout)):
+        request = build_history_request(game_id, seat, spectator, after_version)
+        metadata = self._metadata(token, game_id, seat, spectator)
+        call = self._stub.History(request, timeout=self.timeout, metadata=metadata)
+        async for event in self._stream(call):
             yield event
 
     async def subscribe(
@@ -446,12 +690,13 @@ class AsyncArbiterClient:
         after: int = 0,
         seat: int = 0,
         spectator: bool = True,
+        *,
+        token: str | None = None,
     ) -> AsyncIterator[game_pb2.FeedMessage]:
         """Catch-up then live feed of one game (by version) or all games (by position)."""
-        request = game_pb2.SubscribeRequest(
-            game_id=game_id, seat=seat, spectator=spectator, after=after
-        )
-        async for message in self._stream(self._stub.Subscribe(request)):
+        request = build_subscribe_request(game_id, after, seat, spectator)
+        metadata = self._metadata(token, game_id, seat, spectator)
+        async for message in self._stream(self._stub.Subscribe(request, metadata=metadata)):
             yield message
 
     async def _stream(self, call: Any) -> AsyncIterator[Any]:
@@ -463,19 +708,23 @@ class AsyncArbiterClient:
         finally:
             call.cancel()
 
-    async def audit(self, game_id: str) -> game_pb2.AuditResponse:
-        """Re-verify a recorded game."""
+    async def audit(self, game_id: str, *, token: str | None = None) -> game_pb2.AuditResponse:
+        """Re-verify a recorded game (a finished game's audit needs no token)."""
         response: game_pb2.AuditResponse = await self._call(
-            self._stub.Audit, game_pb2.AuditRequest(game_id=game_id)
+            self._stub.Audit,
+            build_audit_request(game_id),
+            self._metadata(token, game_id, spectator=True),
         )
         return response
 
     async def list_games(
-        self, rules: str = "", limit: int = 0, after: int = 0
+        self, rules: str = "", limit: int = 0, after: int = 0, *, token: str | None = None
     ) -> game_pb2.ListGamesResponse:
         """One page of the games in the store."""
-        request = game_pb2.ListGamesRequest(rules=rules, limit=limit, after=after)
-        response: game_pb2.ListGamesResponse = await self._call(self._stub.ListGames, request)
+        request = build_list_games_request(rules, limit, after)
+        response: game_pb2.ListGamesResponse = await self._call(
+            self._stub.ListGames, request, self._metadata(token)
+        )
         return response
 
 

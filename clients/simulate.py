@@ -109,6 +109,11 @@ def outcome_result(state: game_pb2.GameState) -> str:
     return str(result) if result is not None else "unknown"
 
 
+def seat_tokens(created: game_pb2.CreateGameResponse) -> dict[int, str]:
+    """Each seat's token from a ``CreateGame`` response (empty from a server without auth)."""
+    return {t.seat: t.token for t in created.seat_tokens if t.token}
+
+
 def _seats_to_ask(state: game_pb2.GameState) -> list[int]:
     """The seats the game waits on; all seats when it does not say."""
     waiting = sorted({decision.seat for decision in state.pending})
@@ -123,10 +128,17 @@ def playout(
     cap: int = DEFAULT_CAP,
     on_command: Callable[[], None] | None = None,
 ) -> Playout:
-    """Create one game and play random legal commands until it ends or hits ``cap``."""
+    """Create one game and play random legal commands until it ends or hits ``cap``.
+
+    Each seat is played with its own token from ``CreateGame``, as separate
+    players would, so the server's seat checks are exercised too.
+    """
     created = client.create_game(rules, seats)
     game_id = created.game_id
-    state = created.state if created.state.game_id else client.state(game_id)
+    tokens = seat_tokens(created)
+    state = created.state if created.state.game_id else client.state(
+        game_id, token=tokens.get(0)
+    )
     run = Playout(game_id=game_id, result=None, commands=0)
     consecutive_refusals = 0
     while not state.over:
@@ -135,7 +147,7 @@ def playout(
             return run
         choice: tuple[int, game_pb2.LegalActionsResponse] | None = None
         for seat in _seats_to_ask(state):
-            legal = client.legal(game_id, seat)
+            legal = client.legal(game_id, seat, token=tokens.get(seat))
             if legal.actions:
                 choice = (seat, legal)
                 break
@@ -145,20 +157,25 @@ def playout(
         seat, legal = choice
         action = rng.choice(list(legal.actions))
         try:
-            response = client.act(game_id, seat, action.command, expected_version=legal.version)
+            response = client.act(
+                game_id, seat, action.command, expected_version=legal.version,
+                token=tokens.get(seat),
+            )
         except ArbiterError:
             run.refusals += 1
             consecutive_refusals += 1
             if consecutive_refusals >= MAX_REFUSALS:
                 run.stuck = True
                 return run
-            state = client.state(game_id, seat)
+            state = client.state(game_id, seat, token=tokens.get(seat))
             continue
         consecutive_refusals = 0
         run.commands += 1
         if on_command is not None:
             on_command()
-        state = response.state if response.state.game_id else client.state(game_id, seat)
+        state = response.state if response.state.game_id else client.state(
+            game_id, seat, token=tokens.get(seat)
+        )
     run.result = outcome_result(state)
     return run
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import secrets
 import threading
 import uuid
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ from eventsourcing.persistence import IntegrityError, Notification
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
 from aggregates.kernel.audit import AuditReport, audit
+from service.auth import Credentials, GameAccess
 from service.errors import ServiceError, bad_request, unknown_game
 
 MAX_OPTIONS_JSON = 4096
@@ -53,7 +55,12 @@ class ArbiterApp(Application):
 
     name = "arbiter"
 
-    def __init__(self, env: Mapping[str, str] | None = None, snapshot_interval: int = 100):
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        snapshot_interval: int = 100,
+        credentials: Credentials | None = None,
+    ):
         # The library reads this class setting in __init__; set per instance.
         self.snapshotting_intervals = {  # type: ignore[misc]
             cls: snapshot_interval for cls in GAMES.values()
@@ -62,6 +69,7 @@ class ArbiterApp(Application):
         self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameLogged
         )
+        self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self.saved = threading.Event()
@@ -109,6 +117,13 @@ class ArbiterApp(Application):
 
     # ----------------------------------------------------------------- writes
 
+    def access(self, game_id: uuid.UUID) -> GameAccess | None:
+        try:
+            access: Any = self.repository.get(GameAccess.create_id(game_id))
+        except AggregateNotFoundError:
+            return None
+        return access if isinstance(access, GameAccess) else None
+
     def create_game(
         self, rules: str, seats: list[str], options_json: str = "", request_id: str = ""
     ) -> Game:
@@ -126,12 +141,13 @@ class ArbiterApp(Application):
         else:
             game_id = uuid.uuid4()
         game = cls.start(list(seats), options, game_id=game_id)
+        access = self.credentials.issue(game.id, len(game.seats))
         for _ in range(SAVE_ATTEMPTS):
             logged = self.games_log.trigger_event(
                 game_id=game.id, rules=rules, seats=list(seats), request_id=request_id
             )
             try:
-                self.save(game, logged)
+                self.save(game, access, logged)
             except IntegrityError:
                 if request_id:
                     try:

@@ -22,6 +22,8 @@ class Settings:
     max_message_bytes: int = 64 * 1024
     max_workers: int = 64
     snapshot_interval: int = 100
+    tls_cert: str = ""
+    tls_key: str = ""
 
     @classmethod
     def from_env(cls, address: str | None = None, data_dir: str | None = None) -> Settings:
@@ -31,6 +33,8 @@ class Settings:
             redis_url=os.environ.get("REDIS_URL", ""),
             database_url=os.environ.get("ARBITER_DATABASE_URL", "")
             or os.environ.get("DATABASE_URL", ""),
+            tls_cert=os.environ.get("ARBITER_TLS_CERT", ""),
+            tls_key=os.environ.get("ARBITER_TLS_KEY", ""),
         )
 
     def store_env(self) -> dict[str, str]:
@@ -43,6 +47,7 @@ class Settings:
             from urllib.parse import unquote, urlparse
 
             url = urlparse(self.database_url)
+            apply_libpq_options(url.query)
             env.update(
                 PERSISTENCE_MODULE="eventsourcing.postgres",
                 POSTGRES_DBNAME=url.path.lstrip("/") or "postgres",
@@ -64,3 +69,28 @@ class Settings:
                 CREATE_TABLE="y",
             )
         return env
+
+
+#: URL query options passed to libpq (psycopg) through its environment variables.
+LIBPQ_OPTIONS = {
+    "sslmode": "PGSSLMODE",
+    "sslrootcert": "PGSSLROOTCERT",
+    "sslcert": "PGSSLCERT",
+    "sslkey": "PGSSLKEY",
+    "application_name": "PGAPPNAME",
+}
+
+
+def apply_libpq_options(query: str) -> None:
+    """TLS for PostgreSQL from the URL (``?sslmode=verify-full&sslrootcert=...``).
+
+    The eventsourcing library connects with host/port/user/password settings
+    only; libpq reads the TLS settings from these variables for every
+    connection the process opens, the relay's included.
+    """
+    from urllib.parse import parse_qs
+
+    for key, values in parse_qs(query).items():
+        if key not in LIBPQ_OPTIONS:
+            raise ValueError(f"unsupported PostgreSQL URL option {key!r}")
+        os.environ[LIBPQ_OPTIONS[key]] = values[-1]

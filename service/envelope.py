@@ -66,6 +66,7 @@ def to_proto(
         prev_digest=domain_event.meta.get("prev", ""),
         redacted=redacted,
         rules=game_cls.RULES_ID,
+        command_id=(domain_event.meta.get("cmd") or {}).get("id", ""),
     )
 
 

@@ -45,7 +45,9 @@ class FeedHub(threading.Thread):
         return "degraded: Redis is unavailable; events are served from the store by polling"
 
     def stop(self) -> None:
+        """Stop listening and release every waiting stream (the server is going down)."""
         self.stopping.set()
+        self.wake()
 
     def run(self) -> None:
         backoff = 0.1

@@ -7,6 +7,7 @@ import logging
 import signal
 import threading
 from concurrent import futures
+from pathlib import Path
 from types import FrameType
 
 import grpc
@@ -15,10 +16,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from service.application import ArbiterApp
+from service.auth import Credentials
 from service.config import Settings
 from service.feeds import FeedHub
 from service.redis_server import PrivateRedis
-from service.relay import FeedRelay, PositionFile
+from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer
 
 log = logging.getLogger("arbiter")
@@ -38,8 +40,11 @@ class Server:
             redis_url = self.private_redis.url
             log.info("started a private Redis at %s", redis_url)
         self.redis_url = redis_url
-        self.app = ArbiterApp(settings.store_env(), settings.snapshot_interval)
-        self.relay = FeedRelay(self.app, redis_url, PositionFile(self._position_path()))
+        self.app = ArbiterApp(
+            settings.store_env(), settings.snapshot_interval,
+            Credentials.configure(settings.data_dir),
+        )
+        self.relay = FeedRelay(self.app, redis_url, self._positions())
         self.hub = FeedHub(redis_url)
         limit = settings.max_message_bytes
         self.grpc = grpc.server(
@@ -57,12 +62,27 @@ class Server:
         reflection.enable_server_reflection(
             (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc
         )
-        self.port = self.grpc.add_insecure_port(settings.address)
+        self.port = self._listen(settings)
         if self.port == 0:
             raise RuntimeError(f"cannot listen on {settings.address}")
 
-    def _position_path(self):  # type: ignore[no-untyped-def]
-        return self.settings.data_dir / "relay.position"
+    def _listen(self, settings: Settings) -> int:
+        """TLS when a certificate and key are configured, plaintext otherwise."""
+        if bool(settings.tls_cert) != bool(settings.tls_key):
+            raise RuntimeError("set both ARBITER_TLS_CERT and ARBITER_TLS_KEY, or neither")
+        if settings.tls_cert:
+            credentials = grpc.ssl_server_credentials(
+                [(Path(settings.tls_key).read_bytes(), Path(settings.tls_cert).read_bytes())]
+            )
+            return self.grpc.add_secure_port(settings.address, credentials)
+        return self.grpc.add_insecure_port(settings.address)
+
+    def _positions(self) -> Positions:
+        """Where the relay records its position: beside the store it follows."""
+        env = self.app.env
+        if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+            return PositionTable(self.settings.database_url, env.get("POSTGRES_SCHEMA", "public"))
+        return PositionFile(self.settings.data_dir / "relay.position")
 
     def start(self) -> None:
         self.relay.start()

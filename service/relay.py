@@ -10,12 +10,13 @@ a few events; subscribers drop them by version, so a reader sees each once.
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import threading
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import redis
 
@@ -34,10 +35,33 @@ def game_channel(game_id: str) -> str:
 
 
 class PositionFile:
-    """The relay's position, written atomically beside the store."""
+    """The relay's position beside a SQLite store, with a lock file for leadership.
+
+    Only the process holding the lock publishes; the kernel releases an
+    ``flock`` when its holder dies, so a kill -9 hands the relay over at once.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._lock_handle: Any = None
+
+    def acquire(self) -> bool:
+        if self._lock_handle is not None:
+            return True
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path.with_suffix(".lock"), "a+")  # noqa: SIM115 - held while leader
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        self._lock_handle = handle
+        return True
+
+    def release(self) -> None:
+        if self._lock_handle is not None:
+            self._lock_handle.close()
+            self._lock_handle = None
 
     def load(self) -> int:
         try:
@@ -46,21 +70,84 @@ class PositionFile:
             return 0
 
     def save(self, position: int) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(str(position))
         os.replace(tmp, self.path)
 
 
+class PositionTable:
+    """The relay's position in PostgreSQL, with an advisory lock for leadership.
+
+    Several server processes on one store each run a relay; the one holding
+    the session-level advisory lock publishes, the others wait to take over
+    (the lock goes with its connection when a process dies).
+    """
+
+    LOCK_KEY = 0x41524249  # "ARBI"
+
+    def __init__(self, database_url: str, schema: str) -> None:
+        self.database_url = database_url
+        self.schema = schema
+        self._conn: Any = None
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        conn = psycopg.connect(self.database_url, autocommit=True, connect_timeout=5)
+        conn.execute(f'SET search_path TO "{self.schema}"')
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS arbiter_relay "
+            "(id integer PRIMARY KEY, position bigint NOT NULL)"
+        )
+        return conn
+
+    def acquire(self) -> bool:
+        if self._conn is not None:
+            return True
+        conn = self._connect()
+        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (self.LOCK_KEY,)).fetchone()
+        if not row or not row[0]:
+            conn.close()
+            return False
+        self._conn = conn
+        return True
+
+    def release(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def load(self) -> int:
+        assert self._conn is not None
+        row = self._conn.execute("SELECT position FROM arbiter_relay WHERE id = 1").fetchone()
+        return int(row[0]) if row else 0
+
+    def save(self, position: int) -> None:
+        assert self._conn is not None
+        self._conn.execute(
+            "INSERT INTO arbiter_relay (id, position) VALUES (1, %s) "
+            "ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position",
+            (position,),
+        )
+
+
+class Positions(Protocol):
+    def acquire(self) -> bool: ...
+    def release(self) -> None: ...
+    def load(self) -> int: ...
+    def save(self, position: int) -> None: ...
+
+
 class FeedRelay(threading.Thread):
     """Follows the application's notification log and publishes every event."""
 
-    def __init__(self, app: ArbiterApp, redis_url: str, positions: PositionFile) -> None:
+    def __init__(self, app: ArbiterApp, redis_url: str, positions: Positions) -> None:
         super().__init__(name="feed-relay", daemon=True)
         self.app = app
         self.redis = redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2)
         self.positions = positions
-        self.position = positions.load()
+        self.position = 0
+        self.leader = False
         self.healthy = False
         self.stopping = threading.Event()
         self._classes: dict[uuid.UUID, type[Game]] = {}
@@ -72,6 +159,9 @@ class FeedRelay(threading.Thread):
     def run(self) -> None:
         backoff = 0.1
         while not self.stopping.is_set():
+            if not self._lead():
+                self.stopping.wait(1.0)
+                continue
             try:
                 moved = self.publish_pending()
                 self.healthy = True
@@ -86,6 +176,20 @@ class FeedRelay(threading.Thread):
             if not moved:
                 self.app.saved.wait(0.25)
                 self.app.saved.clear()
+        self.positions.release()
+
+    def _lead(self) -> bool:
+        """Become (or stay) the one relay that publishes; load its position once."""
+        if self.leader:
+            return True
+        try:
+            if self.positions.acquire():
+                self.position = self.positions.load()
+                self.leader = True
+                log.info("feed relay: publishing from position %d", self.position)
+        except Exception as exc:  # the store is unreachable: try again later
+            log.warning("feed relay: cannot take the relay lease (%s)", exc)
+        return self.leader
 
     def publish_pending(self) -> bool:
         """Publish the next batch after the recorded position; True if any."""

@@ -22,6 +22,7 @@ from arbiter.v1 import game_pb2, game_pb2_grpc
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, Reason, RuleError
 from clients.wire import WireError, command_to_json, json_to_command
+from service import auth
 from service.application import ArbiterApp, parse_game_id
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
 from service.errors import ServiceError, bad_request
@@ -30,6 +31,8 @@ from service.feeds import FeedHub
 log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 10.0
+#: The last message of a game's feed: nothing can follow the Ended event.
+ENDED = "ended: the game is over"
 MAX_SEATS_IN_REQUEST = 16
 INVALID_REASONS = {
     Reason.BAD_ARGUMENT, Reason.UNKNOWN_COMMAND, Reason.BAD_OPTIONS,
@@ -81,6 +84,29 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def __init__(self, app: ArbiterApp, hub: FeedHub) -> None:
         self.app = app
         self.hub = hub
+        self.credentials = app.credentials
+
+    def _caller(self, context: Any, game: Game | None) -> tuple[auth.Principal, str]:
+        """Who the bearer token makes the caller, for this game (or as admin)."""
+        token = auth.token_from(context.invocation_metadata())
+        if not token:
+            return auth.NOBODY, ""
+        access = self.app.access(game.id) if game is not None else None
+        return self.credentials.identify(token, access), token
+
+    def _authorize_read(
+        self, context: Any, game: Game, seat: int, spectator: bool
+    ) -> tuple[Reader, auth.Principal]:
+        """Spectators need any credential of the game; a seat needs its own."""
+        principal, token = self._caller(context, game)
+        if spectator:
+            auth.require(principal, token)
+            reader = SPECTATOR
+        else:
+            game._check_seat(seat)
+            auth.require_seat(principal, token, seat)
+            reader = Reader(seat)
+        return reader, principal
 
     # --------------------------------------------------------------- unary
 
@@ -106,9 +132,22 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not seats and cls is not None:
             seats = [f"player {n + 1}" for n in range(cls.MIN_SEATS)]
         game = self.app.create_game(request.rules, seats, request.options_json, request.request_id)
+        tokens = [
+            game_pb2.SeatToken(seat=n, name=name, token=self.credentials.seat_token(game.id, n))
+            for n, name in enumerate(game.seats)
+        ]
+        access = self.app.access(game.id)
+        if access is None or any(
+            auth.digest(t.token) != h for t, h in zip(tokens, access.seat_hashes, strict=True)
+        ):
+            raise ServiceError(
+                "FAILED_PRECONDITION", "TOKENS_NOT_REISSUABLE",
+                "this game's tokens were issued with another server secret",
+            )
         return game_pb2.CreateGameResponse(
             game_id=str(game.id), version=game.version, seed_commitment=game.commitment,
-            rules_version=game.rules_version, state=self._state(game, Reader(0)),
+            rules_version=game.rules_version, state=self._state(game, SPECTATOR),
+            seat_tokens=tokens, spectator_token=self.credentials.spectator_token(game.id),
         )
 
     @refusals
@@ -116,6 +155,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         parse_game_id(request.game_id)
         rules, action = command_to_json(request.command)
         game = self.app.game(request.game_id)
+        principal, token = self._caller(context, game)
+        auth.require_seat(principal, token, request.seat)
         if rules != game.RULES_ID:
             raise ServiceError(
                 "INVALID_ARGUMENT", "WRONG_GAME",
@@ -140,15 +181,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @refusals
     def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
         game = self.app.game(request.game_id)
-        reader = SPECTATOR if request.spectator else Reader(request.seat)
-        if reader.seat is not None:
-            game._check_seat(reader.seat)
+        reader, _ = self._authorize_read(context, game, request.seat, request.spectator)
         return self._state(game, reader.for_game(game.ended))
 
     @refusals
     def LegalActions(self, request: Any, context: Any) -> game_pb2.LegalActionsResponse:
         game = self.app.game(request.game_id)
-        game._check_seat(request.seat)
+        self._authorize_read(context, game, request.seat, spectator=False)
         actions = [] if game.ended else game.legal_actions(request.seat)
         return game_pb2.LegalActionsResponse(
             version=game.version,
@@ -164,6 +203,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
+        game = self.app.game(request.game_id)
+        if not game.ended:
+            principal, token = self._caller(context, game)
+            auth.require(principal, token)
         game, report = self.app.audit(request.game_id)
         return game_pb2.AuditResponse(
             chain_ok=report.chain_ok, dice_ok=report.dice_ok, replay_ok=report.replay_ok,
@@ -193,37 +236,46 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @refusals
     def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
         game = self.app.game(request.game_id)
-        reader = self._reader(game, request.seat, request.spectator)
+        reader = self._reader(context, game, request.seat, request.spectator)
         for ev in self.app.game_events(request.game_id, after=request.after_version):
             yield to_proto(type(game), ev, reader)
 
     @refusals
     def Subscribe(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
         if request.game_id:
-            return self._subscribe_game(request, context)
+            game = self.app.game(request.game_id)
+            reader = self._reader(context, game, request.seat, request.spectator)
+            return self._subscribe_game(request, context, game, reader)
+        auth.require_admin(*self._caller(context, None))
         return self._subscribe_all(request, context)
 
-    def _subscribe_game(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
+    def _subscribe_game(
+        self, request: Any, context: Any, game: Game, reader: Reader
+    ) -> Iterator[game_pb2.FeedMessage]:
         """Catch up from the store, then follow: each wake-up re-reads by version."""
-        game = self.app.game(request.game_id)
         cls = type(game)
         gone = self._watch_cancel(context)
         last = request.after
         status = ""
         heartbeat = time.monotonic()
-        while context.is_active():
+        while context.is_active() and not self._closing(context):
             if status != self.hub.status:
                 status = self.hub.status
                 yield game_pb2.FeedMessage(status=status)
             new_events = self.app.game_events(request.game_id, after=last)
             if new_events:
                 over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
-                reader = self._reader(game, request.seat, request.spectator, over)
                 for ev in new_events:
-                    yield game_pb2.FeedMessage(event=to_proto(cls, ev, reader))
+                    yield game_pb2.FeedMessage(event=to_proto(cls, ev, reader.for_game(over)))
                     last = ev.originator_version
+                if over:
+                    yield game_pb2.FeedMessage(status=ENDED)
+                    return
                 heartbeat = time.monotonic()
                 continue
+            if game.ended:
+                yield game_pb2.FeedMessage(status=ENDED)
+                return
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
@@ -236,7 +288,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         status = ""
         classes: dict[Any, type[Game]] = {}
         heartbeat = time.monotonic()
-        while context.is_active():
+        while context.is_active() and not self._closing(context):
             if status != self.hub.status:
                 status = self.hub.status
                 yield game_pb2.FeedMessage(status=status)
@@ -260,6 +312,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # ------------------------------------------------------------- helpers
 
+    def _closing(self, context: Any) -> bool:
+        """When the server drains, end open feeds with UNAVAILABLE so clients reconnect."""
+        if self.hub.stopping.is_set():
+            context.set_trailing_metadata((("arbiter-reason", "SHUTTING_DOWN"),))
+            context.abort(grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN: the server is stopping")
+        return False
+
     def _watch_cancel(self, context: Any) -> Callable[[], bool]:
         """A test for "the client went away" that also wakes the waiting stream."""
         gone = threading.Event()
@@ -271,15 +330,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         context.add_callback(on_done)
         return gone.is_set
 
-    def _reader(
-        self, game: Game, seat: int, spectator: bool, over: bool | None = None
-    ) -> Reader:
-        if spectator:
-            reader = SPECTATOR
-        else:
-            game._check_seat(seat)
-            reader = Reader(seat)
-        return reader.for_game(game.ended if over is None else over)
+    def _reader(self, context: Any, game: Game, seat: int, spectator: bool) -> Reader:
+        """The reader of a game's events; the admin reads the full record."""
+        reader, principal = self._authorize_read(context, game, seat, spectator)
+        if principal.admin:
+            reader = Reader(reader.seat, full=True)
+        return reader.for_game(game.ended)
 
     def _state(self, game: Game, reader: Reader) -> game_pb2.GameState:
         return game_pb2.GameState(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -28,8 +30,10 @@ class ServerProcess:
         self.redis_url = redis_url
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.extra_env = extra_env or {}
+        self.admin_token = "admin-" + secrets.token_urlsafe(16)
+        self.extra_env = {"ARBITER_ADMIN_TOKEN": self.admin_token, **(extra_env or {})}
         self.process: subprocess.Popen[bytes] | None = None
+        self.tls_root: bytes | None = None
         self.log_path = data_dir / "server.log"
 
     def start(self) -> None:
@@ -45,7 +49,7 @@ class ServerProcess:
 
     def wait_serving(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
-        with grpc.insecure_channel(self.address) as channel:
+        with self.channel() as channel:
             health = health_pb2_grpc.HealthStub(channel)
             while time.monotonic() < deadline:
                 assert self.process is not None
@@ -74,8 +78,39 @@ class ServerProcess:
         self.stop()
         self.start()
 
-    def stub(self) -> game_pb2_grpc.GameServiceStub:
-        return game_pb2_grpc.GameServiceStub(grpc.insecure_channel(self.address))
+    def channel(self) -> grpc.Channel:
+        """A channel to the server: TLS (trusting ``tls_root``) when the server has it."""
+        if self.tls_root is not None:
+            credentials = grpc.ssl_channel_credentials(root_certificates=self.tls_root)
+            return grpc.secure_channel(self.address, credentials)
+        return grpc.insecure_channel(self.address)
+
+    def stub(self, token: str | None = None) -> game_pb2_grpc.GameServiceStub:
+        """A stub sending ``token`` (default: the admin token; "" sends none)."""
+        channel = self.channel()
+        token = self.admin_token if token is None else token
+        if token:
+            channel = grpc.intercept_channel(channel, BearerToken(token))
+        return game_pb2_grpc.GameServiceStub(channel)
+
+
+class BearerToken(
+    grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor  # type: ignore[misc]
+):
+    """Adds ``authorization: Bearer <token>`` to every call."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def _with_token(self, details: Any) -> Any:
+        metadata = list(details.metadata or []) + [("authorization", f"Bearer {self.token}")]
+        return details._replace(metadata=metadata)
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_token(details), request)
+
+    def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_token(details), request)
 
 
 @pytest.fixture

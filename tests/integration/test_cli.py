@@ -2,7 +2,9 @@
 
 The CLI runs as a subprocess, as a person or a script would run it; the
 server is the ``arbiter_server`` fixture of conftest.py (a real process with
-a temp data dir and a real Redis).
+a temp data dir and a real Redis) and enforces credentials: every flow here
+runs with the tokens the CLI saved in its store (``ARBITER_HOME`` is a temp
+dir) or with the admin token, and nothing from the developer's shell.
 """
 
 from __future__ import annotations
@@ -10,29 +12,47 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
+import stat
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from clients.client import ArbiterClient, ArbiterError, AsyncArbiterClient
+from clients.simulate import playout
+from clients.tokens import TokenStore
+from tests.integration.conftest import ServerProcess
+from tests.unit.clients.support import isolate_credentials, self_signed_cert
 
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def cli_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A private ARBITER_HOME, no credentials in the environment, and a working
+    directory without ``./data/admin.token`` (so only what a test gives is used)."""
+    return isolate_credentials(monkeypatch, tmp_path)
+
+
 def arbiter(
-    server: Any, *args: str, stdin: str | None = None, timeout: float = 120
+    server: Any,
+    *args: str,
+    stdin: str | None = None,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``arbiter ARGS --address <server>`` and capture its output."""
-    env = dict(os.environ)
-    env.pop("ARBITER_ADDRESS", None)
     return subprocess.run(
         [sys.executable, "-m", "clients.cli", *args, "--address", server.address],
-        input=stdin, capture_output=True, text=True, timeout=timeout, cwd=REPO, env=env,
+        input=stdin, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -41,19 +61,42 @@ def ok(result: subprocess.CompletedProcess[str]) -> str:
     return result.stdout
 
 
+def refused(result: subprocess.CompletedProcess[str], reason: str) -> str:
+    """Exit 1 with ``error: REASON: ...`` first on stderr; returns stderr."""
+    assert result.returncode == 1, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
+    assert result.stderr.startswith(f"error: {reason}: "), result.stderr
+    return result.stderr
+
+
 def new_game(server: Any) -> str:
     game_id = ok(arbiter(server, "new", "enin", "--seat", "Ada", "-q")).strip()
     assert game_id and "\n" not in game_id
     return game_id
 
 
+def stored(server: Any, game_id: str) -> tuple[str, str]:
+    """The seat-0 and spectator tokens the CLI saved for a game."""
+    store = TokenStore()
+    seat = store.seat_token(server.address, game_id, 0)
+    spectator = store.spectator_token(server.address, game_id)
+    assert seat and spectator
+    return seat, spectator
+
+
 def test_rules(arbiter_server: Any) -> None:
     assert "enin" in ok(arbiter(arbiter_server, "rules"))
 
 
-def test_new_shows_commitment(arbiter_server: Any) -> None:
+def test_new_shows_commitment_and_saves_tokens(arbiter_server: Any, cli_home: Path) -> None:
     out = ok(arbiter(arbiter_server, "new", "enin", "--seat", "Ada"))
     assert "game id:" in out and "seed commitment:" in out
+    game_id = out.split("game id:", 1)[1].split()[0]
+    seat, spectator = stored(arbiter_server, game_id)
+    assert f"seat 0 (Ada): {seat}" in out.splitlines()
+    assert f"spectator: {spectator}" in out.splitlines()
+    tokens = cli_home / "tokens.json"
+    assert stat.S_IMODE(tokens.stat().st_mode) == 0o600
+    assert stat.S_IMODE(cli_home.stat().st_mode) == 0o700
 
 
 def test_legal_act_state_history(arbiter_server: Any) -> None:
@@ -75,13 +118,15 @@ def test_legal_act_state_history(arbiter_server: Any) -> None:
     history = ok(arbiter(arbiter_server, "history", game_id)).splitlines()
     assert len(history) >= 2
     assert all(game_id[:8] in line for line in history)
+    public = ok(arbiter(arbiter_server, "history", game_id, "--spectator")).splitlines()
+    assert len(public) == len(history)
 
-    audit = arbiter(arbiter_server, "audit", game_id)
+    audit = arbiter(arbiter_server, "audit", game_id)  # unfinished: the stored token
     assert "Audit PASSED" in ok(audit)
     assert game_id in ok(arbiter(arbiter_server, "games"))
 
 
-def test_refusals_print_reason_and_exit_1(arbiter_server: Any) -> None:
+def test_refusals_print_reason_and_exit_1(arbiter_server: Any, tmp_path: Path) -> None:
     game_id = new_game(arbiter_server)
     version = json.loads(ok(arbiter(arbiter_server, "state", game_id, "--json")))
     stale = int(version.get("version", 0)) + 5
@@ -89,14 +134,41 @@ def test_refusals_print_reason_and_exit_1(arbiter_server: Any) -> None:
         arbiter_server, "act", game_id, '{"name": "end_turn", "args": {}}',
         "--expect-version", str(stale),
     )
-    assert result.returncode == 1
-    assert result.stderr.startswith("error: VERSION_MISMATCH: ")
+    refused(result, "VERSION_MISMATCH")
     illegal = arbiter(arbiter_server, "act", game_id, '{"name": "attack", "args": {}}')
     assert illegal.returncode == 1 and illegal.stderr.startswith("error: ")
     unknown = arbiter(arbiter_server, "state", "00000000-0000-4000-8000-000000000000")
     assert unknown.returncode == 1 and "error: UNKNOWN_GAME" in unknown.stderr
     usage = arbiter(arbiter_server, "act", game_id, "{oops")
     assert usage.returncode == 2
+    # another machine (an empty store) and no admin token: no credential at all
+    elsewhere = {"ARBITER_HOME": str(tmp_path / "elsewhere")}
+    err = refused(arbiter(arbiter_server, "legal", game_id, env=elsewhere), "NO_TOKEN")
+    assert "hint: " in err
+    refused(arbiter(arbiter_server, "state", game_id, "--token", "arb_forged", env=elsewhere),
+            "BAD_TOKEN")
+
+
+def test_another_seats_token_is_refused_with_wrong_seat(arbiter_server: Any) -> None:
+    game_id = new_game(arbiter_server)
+    seat0, spectator = stored(arbiter_server, game_id)
+    before = json.loads(ok(arbiter(arbiter_server, "state", game_id, "--json")))["version"]
+    # Enin is solo, so "another seat" is seat 1 acted for with seat 0's token: the
+    # server checks the credential first and names the seat the token is for.
+    command = '{"name": "roll_start", "args": {}}'
+    err = refused(
+        arbiter(arbiter_server, "act", game_id, command, "--seat", "1", "--token", seat0),
+        "WRONG_SEAT",
+    )
+    assert "seat 0" in err.splitlines()[0] and err.splitlines()[1].startswith("hint: ")
+    refused(arbiter(arbiter_server, "act", game_id, command, "--token", spectator),
+            "SPECTATOR_ONLY")
+    other_game = new_game(arbiter_server)
+    refused(arbiter(arbiter_server, "act", game_id, command,
+                    "--token", stored(arbiter_server, other_game)[0]), "BAD_TOKEN")
+    after = json.loads(ok(arbiter(arbiter_server, "state", game_id, "--json")))["version"]
+    assert after == before, "a refused command records nothing"
+    ok(arbiter(arbiter_server, "act", game_id, command))  # the stored seat-0 token acts
 
 
 def test_simulate_finishes_all_games(arbiter_server: Any) -> None:
@@ -104,33 +176,40 @@ def test_simulate_finishes_all_games(arbiter_server: Any) -> None:
                      timeout=300)
     out = ok(result)
     assert "games finished: 3/3" in out
+    assert "refused" not in out
     assert "3/3 games" in result.stderr  # the progress bar
 
 
 def test_play_to_the_end(arbiter_server: Any) -> None:
     out = ok(arbiter(arbiter_server, "play", "enin", stdin="1\n" * 4000, timeout=300))
+    assert "Token of seat 0 (Adventurer): arb_" in out
     assert "Your choices:" in out and "What happened:" in out
     assert "Game over" in out
     assert "Seed (revealed):" in out
     assert "Audit PASSED" in out
 
 
-def test_play_leaves_cleanly_on_eof(arbiter_server: Any) -> None:
+def test_play_leaves_cleanly_on_eof_and_resumes_with_the_stored_token(
+    arbiter_server: Any,
+) -> None:
     out = ok(arbiter(arbiter_server, "play", "enin", stdin="1\n"))
     assert "resume with: arbiter play enin --game" in out
+    game_id = out.split("--game", 1)[1].split()[0]
+    again = ok(arbiter(arbiter_server, "play", "enin", "--game", game_id, stdin="1\n"))
+    assert f"game {game_id}" in again and "Your choices:" in again
 
 
 def test_tail_catches_up_then_goes_live(arbiter_server: Any) -> None:
     game_id = new_game(arbiter_server)
     recorded = len(ok(arbiter(arbiter_server, "history", game_id)).splitlines())
-    env = dict(os.environ)
     tail = subprocess.Popen(
         [sys.executable, "-m", "clients.cli", "tail", game_id, "--count", str(recorded + 1),
          "--address", arbiter_server.address],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        with ArbiterClient(arbiter_server.address) as client:
+        seat_token, _ = stored(arbiter_server, game_id)
+        with ArbiterClient(arbiter_server.address, token=seat_token) as client:
             legal = client.legal(game_id)
             client.act(game_id, 0, legal.actions[0].command)
         out, err = tail.communicate(timeout=60)
@@ -145,25 +224,61 @@ def test_tail_catches_up_then_goes_live(arbiter_server: Any) -> None:
     assert lines[-1].split()[2] == f"v{recorded + 1}"
 
 
-def test_tail_all_games(arbiter_server: Any) -> None:
-    new_game(arbiter_server)
+def test_tail_of_all_games_needs_the_admin_token(arbiter_server: Any) -> None:
+    game_id = new_game(arbiter_server)
+    err = refused(arbiter(arbiter_server, "tail", "--count", "1", timeout=60), "NO_TOKEN")
+    assert "hint: " in err
+    seat_token, _ = stored(arbiter_server, game_id)
+    refused(arbiter(arbiter_server, "tail", "--count", "1", "--token", seat_token, timeout=60),
+            "ADMIN_ONLY")
+    admin = arbiter_server.admin_token
+    out = ok(arbiter(arbiter_server, "tail", "--count", "1", "--admin-token", admin, timeout=60))
+    assert len(out.splitlines()) == 1
+    out = ok(arbiter(arbiter_server, "tail", "--count", "1", timeout=60,
+                     env={"ARBITER_ADMIN_TOKEN": admin}))
+    assert len(out.splitlines()) == 1
+    Path("data").mkdir()  # what `make run` leaves in the working directory
+    Path("data/admin.token").write_text(admin + "\n")
     out = ok(arbiter(arbiter_server, "tail", "--count", "1", timeout=60))
     assert len(out.splitlines()) == 1
+
+
+def test_audit_of_a_finished_game_needs_no_token(arbiter_server: Any, tmp_path: Path) -> None:
+    with ArbiterClient(arbiter_server.address) as client:
+        finished = playout(client, "enin", ["Ada"], random.Random(3))
+        unfinished = client.create_game("enin", ["Bo"]).game_id
+    assert finished.result is not None
+    nobody = {"ARBITER_HOME": str(tmp_path / "nobody")}
+    assert "Audit PASSED" in ok(arbiter(arbiter_server, "audit", finished.game_id, env=nobody))
+    # a stale credential found by the lookup does not stop a public audit either
+    stale = {**nobody, "ARBITER_TOKEN": "arb_stale"}
+    assert "Audit PASSED" in ok(arbiter(arbiter_server, "audit", finished.game_id, env=stale))
+    refused(arbiter(arbiter_server, "audit", unfinished, env=nobody), "NO_TOKEN")
 
 
 def test_library_sync_and_async(arbiter_server: Any) -> None:
     with ArbiterClient(arbiter_server.address) as client:
         created = client.create_game("enin", ["Ada"])
-        legal = client.legal(created.game_id)
+        assert len(created.seat_tokens) == 1 and created.spectator_token
+        legal = client.legal(created.game_id)  # the remembered seat token
         first = json.loads(legal.actions[0].json)
         response = client.act(created.game_id, 0, first, command_id="fixed-id")
         again = client.act(created.game_id, 0, first, command_id="fixed-id")
         assert again.version == response.version and again.replayed
-        with pytest.raises(ArbiterError) as refused:
+        with pytest.raises(ArbiterError) as refusal:
             client.act(created.game_id, 0, first, expected_version=1)
-        assert refused.value.reason and refused.value.version == response.version
+        assert refusal.value.reason and refusal.value.version == response.version
         events = list(client.history(created.game_id))
         assert [e.version for e in events] == list(range(1, len(events) + 1))
+        with pytest.raises(ArbiterError) as wrong:
+            client.legal(created.game_id, 0, token=created.spectator_token)
+        assert wrong.value.reason == "SPECTATOR_ONLY"
+    with ArbiterClient(arbiter_server.address) as stranger:
+        with pytest.raises(ArbiterError) as none:
+            stranger.state(created.game_id)
+        assert none.value.reason == "NO_TOKEN"
+        admin = stranger.state(created.game_id, token=arbiter_server.admin_token)
+        assert admin.version == response.version
 
     async def run() -> None:
         async with AsyncArbiterClient(arbiter_server.address) as aclient:
@@ -177,5 +292,62 @@ def test_library_sync_and_async(arbiter_server: Any) -> None:
             assert versions[-1] == state.version
             audit = await aclient.audit(game.game_id)
             assert audit.chain_ok
+        async with AsyncArbiterClient(
+            arbiter_server.address, token=arbiter_server.admin_token
+        ) as admin:
+            async for message in admin.subscribe(after=0):  # every game: admin only
+                assert message.WhichOneof("item") in ("event", "status")
+                break
 
     asyncio.run(run())
+
+
+# --- TLS ---------------------------------------------------------------------
+
+
+class TlsServer(ServerProcess):
+    """The server with ARBITER_TLS_CERT/KEY set; readiness is checked over TLS."""
+
+    def __init__(self, data_dir: Path, redis_url: str, cert: Path, key: Path) -> None:
+        super().__init__(data_dir, redis_url,
+                         {"ARBITER_TLS_CERT": str(cert), "ARBITER_TLS_KEY": str(key)})
+        self.ca = cert
+
+    def wait_serving(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        with ArbiterClient(self.address, tls_ca=str(self.ca), timeout=1) as client:
+            while time.monotonic() < deadline:
+                assert self.process is not None
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+                try:
+                    client.list_rules()
+                    return
+                except ArbiterError:
+                    time.sleep(0.1)
+        raise RuntimeError("the TLS server did not answer")
+
+
+@pytest.fixture
+def tls_server(tmp_path: Path, redis_url: str) -> Iterator[TlsServer]:
+    key, cert = self_signed_cert(tmp_path)
+    server = TlsServer(tmp_path / "data", redis_url, cert, key)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_cli_over_tls(tls_server: TlsServer) -> None:
+    ca = str(tls_server.ca)
+    game_id = ok(arbiter(tls_server, "new", "enin", "-q", "--tls-ca", ca)).strip()
+    actions = json.loads(ok(arbiter(tls_server, "legal", game_id, "--json", "--tls-ca", ca)))
+    assert ok(arbiter(tls_server, "act", game_id, json.dumps(actions[0]),
+                      env={"ARBITER_TLS_CA": ca})).startswith("ok: version")
+    assert game_id in ok(arbiter(tls_server, "state", game_id, env={"ARBITER_TLS_CA": ca}))
+    # plaintext, or TLS trusting only the system's roots, cannot talk to it (gRPC
+    # itself may log the failed handshake on stderr before the CLI's error line)
+    for flags in ([], ["--tls"]):
+        result = arbiter(tls_server, "rules", *flags, timeout=60)
+        assert result.returncode == 1 and "error: UNAVAILABLE: " in result.stderr

@@ -57,7 +57,12 @@ def test_create_act_state_legal_history(shared_server: ServerProcess) -> None:
     events = history(stub, created.game_id)
     assert [e.version for e in events] == list(range(1, reply.version + 1))
     assert events[0].type == "Created"
-    assert "seed" not in json.loads(events[0].payload_json), "the seed stays secret until the end"
+    assert json.loads(events[0].payload_json)["seed"], "the admin reads the full record"
+    player = shared_server.stub(created.seat_tokens[0].token)
+    mine = history(player, created.game_id)
+    assert [e.digest for e in mine] == [e.digest for e in events]
+    assert "seed" not in json.loads(mine[0].payload_json), "the seed stays secret until the end"
+    assert mine[0].redacted
     for prev, ev in zip(events, events[1:], strict=False):
         assert ev.prev_digest == prev.digest
     listed = stub.ListGames(game_pb2.ListGamesRequest(rules="enin", limit=500))
@@ -333,3 +338,16 @@ def test_concurrent_writers_never_fork_a_game(fresh_game: tuple[object, str]) ->
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     for prev, ev in zip(events, events[1:], strict=False):
         assert ev.prev_digest == prev.digest
+
+
+def test_a_game_feed_ends_after_the_game_does(shared_server: ServerProcess) -> None:
+    stub = shared_server.stub()
+    game_id = new_game(stub)
+    state = play(stub, game_id, 3000, random.Random(21))
+    assert state.over
+    messages = list(stub.Subscribe(game_pb2.SubscribeRequest(game_id=game_id, after=0)))
+    events = [m.event for m in messages if m.HasField("event")]
+    assert [e.version for e in events] == list(range(1, state.version + 1))
+    assert events[-1].type == "Ended" and messages[-1].status.startswith("ended")
+    late = list(stub.Subscribe(game_pb2.SubscribeRequest(game_id=game_id, after=state.version)))
+    assert [m.status for m in late][-1].startswith("ended")

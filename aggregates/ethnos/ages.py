@@ -1,0 +1,101 @@
+"""Beginning a New Age and the End of an Age.
+
+New Age: one card to each player, a face-up row of twice the players, the rest
+split in two halves with the three Dragons shuffled into the bottom half. The
+first player is random in Age I; later, the least Glory, ties going to the tied
+player closest clockwise starting from the player who drew the third Dragon.
+
+End of an Age: Allies Scatter (hands discarded), then, when the Orcs are in
+play and this is not the last Age, every player with a marker on an Orc Horde
+board decides whether to score it (any order); then ``scoring.score_age``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from aggregates.ethnos import rules as r
+from aggregates.ethnos import scoring
+from aggregates.ethnos.commands import ScoreOrcHorde
+from aggregates.ethnos.data import TABLES
+from aggregates.kernel import Command
+
+if TYPE_CHECKING:
+    from aggregates.ethnos.game import Ethnos
+
+Shuffle = Callable[[list[Any]], list[Any]]
+
+
+def deal_order(shuffle: Shuffle, tribes: list[str], players: int) -> list[int]:
+    """The Allies Deck of a new Age, top first.
+
+    The first ``players`` cards go one to each player, the next ``2 * players``
+    form the face-up row; the rest is split into two halves and the Dragons are
+    shuffled into the bottom one.
+    """
+    cards = shuffle(TABLES.allies(tribes))
+    dealt = 3 * players
+    rest = cards[dealt:]
+    half = len(rest) // 2
+    bottom = shuffle(rest[half:] + TABLES.dragons())
+    return cards[:dealt] + rest[:half] + bottom
+
+
+def deal_seats(first: int, players: int) -> list[int]:
+    """Dealing order: from the first player clockwise."""
+    return [(first + i) % players for i in range(players)]
+
+
+def first_player(glory: list[int], third_dragon_seat: int) -> int:
+    """Least Glory; ties to the tied player closest clockwise from the third Dragon's drawer."""
+    least = min(glory)
+    players = len(glory)
+    for i in range(players):
+        seat = (third_dragon_seat + i) % players
+        if glory[seat] == least:
+            return seat
+    raise AssertionError("unreachable")
+
+
+def begin_age(game: Ethnos, age: int) -> None:
+    players = len(game.seats)
+    assert game.third_dragon_seat is not None
+    first = first_player(game.glory, game.third_dragon_seat)
+    deck = deal_order(game.shuffled, game.tribes, players)
+    game._age_began(age=age, first_player=first, deck=deck)
+    for seat in deal_seats(first, players):
+        game._card_dealt(seat=seat, card=game.deck[0])
+    game._row_turned(cards=game.deck[: 2 * players])
+
+
+def end_age(game: Ethnos, seat: int) -> None:
+    """The third Dragon was drawn by ``seat``: the Age ends at once."""
+    last = game.age == game.ages
+    orc_seats = [] if last else [s for s, board in enumerate(game.orc_boards) if board]
+    game._age_ended(age=game.age, seat=seat, scattered=[list(h) for h in game.hands],
+                    orc_seats=orc_seats)
+    if not orc_seats:
+        close_age(game)
+
+
+def close_age(game: Ethnos) -> None:
+    scoring.score_age(game)
+    if game.age < game.ages:
+        begin_age(game, game.age + 1)
+
+
+def check_orc_horde(game: Ethnos, seat: int, command: ScoreOrcHorde) -> None:
+    r.require_stage(game.stage, (r.ORC_HORDE,), "Scoring the Orc Horde")
+
+
+def orc_horde(game: Ethnos, seat: int, command: ScoreOrcHorde) -> None:
+    game._orc_horde_chosen(seat=seat, score=command.score)
+    if not game.orc_pending:
+        close_age(game)
+
+
+def legal_orc_horde(game: Ethnos, seat: int) -> list[Command]:
+    if seat not in game.orc_pending:
+        return []
+    return [ScoreOrcHorde(score=True), ScoreOrcHorde(score=False)]

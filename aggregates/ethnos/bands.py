@@ -1,0 +1,110 @@
+"""Playing a Band of Allies: which bands are legal, the Leader, the Control marker.
+
+A band is 1..10 cards of one tribe or one colour; Skeletons are wild (they join
+any tribe or colour band) and cannot lead. The Control marker goes to the
+Kingdom of the Leader's colour when the player's markers there are fewer than
+the band's size (2 players: fewer than the band's size in total, all players'
+markers counted). Minotaurs count X+1 for this test; Halflings place none;
+Wingfolk may choose any Kingdom (``tribes.py``).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from aggregates.ethnos import rules as r
+from aggregates.ethnos import tribes
+from aggregates.ethnos.commands import EndBand, PlayBand
+from aggregates.ethnos.data import CARDS, TABLES
+from aggregates.ethnos.kingdoms import marker_kingdom
+from aggregates.kernel import Command, Reason
+
+if TYPE_CHECKING:
+    from aggregates.ethnos.game import Ethnos
+
+
+def is_band(cards: list[int] | tuple[int, ...]) -> bool:
+    """Same tribe or same colour, Skeletons wild; at least one non-Skeleton."""
+    core = [CARDS[c] for c in cards if not CARDS[c].skeleton]
+    if not core or any(c.dragon for c in core):
+        return False
+    return len({c.tribe for c in core}) == 1 or len({c.colour for c in core}) == 1
+
+
+def has_band(hand: list[int]) -> bool:
+    return any(not CARDS[c].skeleton for c in hand)
+
+
+def check_play_band(game: Ethnos, seat: int, command: PlayBand) -> None:
+    r.require_stage(game.stage, (r.TURN, r.CENTAUR), "Playing a band")
+    cards = command.cards
+    if not cards:
+        r.refuse(Reason.BAD_ARGUMENT, "a band has at least one card")
+    if len(set(cards)) != len(cards):
+        r.refuse(Reason.BAD_ARGUMENT, "a card appears twice in the band")
+    if len(cards) > TABLES.band_max:
+        r.refuse(Reason.ILLEGAL_MOVE, f"a band has at most {TABLES.band_max} cards")
+    hand = game.hands[seat]
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        r.refuse(Reason.NOT_HELD, f"card(s) {missing} are not in your hand")
+    if command.leader not in cards:
+        r.refuse(Reason.BAD_ARGUMENT, "the Leader must be one of the band's cards")
+    if CARDS[command.leader].skeleton:
+        r.refuse(Reason.ILLEGAL_MOVE, "a Skeleton cannot be the Leader of a band")
+    if not is_band(cards):
+        r.refuse(Reason.ILLEGAL_MOVE, "a band's cards must share a tribe or a colour "
+                 "(Skeletons are wild)")
+
+
+def play_band(game: Ethnos, seat: int, command: PlayBand) -> None:
+    """Lay down the band, place the marker, use the Leader's ability (then discard)."""
+    cards = sorted(command.cards)
+    leader = command.leader
+    size = len(cards)
+    kingdom = marker_kingdom(game, seat, leader, size)
+    rest = [c for c in game.hands[seat] if c not in cards]
+    steps = tribes.plan_steps(game, seat, leader, size, kingdom is not None, rest)
+    game._band_played(seat=seat, cards=cards, leader=leader, size=size, steps=steps)
+    if kingdom is not None:
+        game._marker_placed(seat=seat, kingdom=kingdom, source="band")
+    tribes.immediate_ability(game, seat, leader, size)
+    tribes.continue_band(game)
+
+
+def legal_bands(hand: list[int]) -> list[PlayBand]:
+    """Every legal band of a hand: each card set once, each non-Skeleton Leader in it.
+
+    Groups the hand by tribe and by colour, adds any subset of the Skeletons, and
+    removes the sets reached twice (a same-tribe set that is also same-colour).
+    """
+    skeletons = sorted(c for c in hand if CARDS[c].skeleton)
+    groups: dict[str, list[int]] = {}
+    for c in sorted(hand):
+        card = CARDS[c]
+        if card.skeleton or card.dragon:
+            continue
+        groups.setdefault("t:" + card.tribe, []).append(c)
+        groups.setdefault("c:" + str(card.colour), []).append(c)
+    extras = [combo for k in range(len(skeletons) + 1) for combo in combinations(skeletons, k)]
+    found: set[tuple[tuple[int, ...], int]] = set()
+    for group in groups.values():
+        for k in range(1, len(group) + 1):
+            for core in combinations(group, k):
+                for extra in extras:
+                    if k + len(extra) > TABLES.band_max:
+                        continue
+                    cards = tuple(sorted(core + extra))
+                    for leader in core:
+                        found.add((cards, leader))
+    return [PlayBand(cards=cards, leader=leader) for cards, leader in sorted(found)]
+
+
+def legal_turn_bands(game: Ethnos) -> list[Command]:
+    return list(legal_bands(game.hands[game.current]))
+
+
+def legal_centaur(game: Ethnos) -> list[Command]:
+    """Centaurs: any band of the rest of the hand, or stop."""
+    return [*legal_bands(game.hands[game.current]), EndBand()]

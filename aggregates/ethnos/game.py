@@ -1,0 +1,393 @@
+"""The Ethnos aggregate: its state, its events, and the command dispatch.
+
+Each command is checked by the module of its rulebook section and then carried
+out there: the module draws, shuffles and triggers the events below, whose
+bodies only change state. Hidden information: the hands and the deck order
+(see ``audience``/``public_form``/``public_setup`` and ``views.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from eventsourcing.domain import event
+
+from aggregates.ethnos import ages, bands, recruit, scoring, tribes, views
+from aggregates.ethnos import rules as r
+from aggregates.ethnos.commands import (
+    COMMANDS,
+    ChooseKingdom,
+    EndBand,
+    KeepCards,
+    PlayBand,
+    RecruitFaceUp,
+    RecruitFromDeck,
+    ScoreOrcHorde,
+    TakeTrollToken,
+)
+from aggregates.ethnos.data import TABLES, TRIBES, size_class
+from aggregates.kernel import (
+    NOBODY,
+    Audience,
+    Command,
+    Decision,
+    DiceTray,
+    Game,
+    Reason,
+    RuleError,
+)
+
+Check = Callable[[Any, int, Any], None]
+Run = Callable[[Any, int, Any], None]
+
+#: command -> (check the rules, carry it out)
+HANDLERS: dict[type[Command], tuple[Check, Run]] = {
+    RecruitFaceUp: (recruit.check_face_up, recruit.face_up),
+    RecruitFromDeck: (recruit.check_from_deck, recruit.from_deck),
+    PlayBand: (bands.check_play_band, bands.play_band),
+    ChooseKingdom: (tribes.check_choose_kingdom, tribes.choose_kingdom),
+    TakeTrollToken: (tribes.check_take_troll_token, tribes.take_troll_token),
+    KeepCards: (tribes.check_keep_cards, tribes.keep_cards),
+    EndBand: (tribes.check_end_band, tribes.end_band),
+    ScoreOrcHorde: (ages.check_orc_horde, ages.orc_horde),
+}
+
+
+def _legal_turn(game: Any) -> list[Command]:
+    return [*recruit.legal_recruits(game), *bands.legal_turn_bands(game)]
+
+
+#: stage -> the function listing the current seat's legal commands
+LEGAL: dict[str, Callable[[Any], list[Command]]] = {
+    r.TURN: _legal_turn,
+    r.WINGFOLK: tribes.legal_choose_kingdom,
+    r.MERFOLK: tribes.legal_choose_kingdom,
+    r.TROLL: tribes.legal_troll,
+    r.CENTAUR: bands.legal_centaur,
+    r.ELVES: tribes.legal_elves,
+}
+
+#: events only their seat may read (a card taken from the deck)
+PRIVATE_EVENTS = frozenset({"CardDealt", "DrewFromDeck"})
+OPTION_KEYS = frozenset({"tribes"})
+
+
+class Ethnos(Game):
+    """Ethnos: recruit Allies of twelve tribes, play Bands, control the six Kingdoms."""
+
+    RULES_ID = "ethnos"
+    TITLE = "Ethnos"
+    RULES_VERSION = "1.0.0"
+    MIN_SEATS = 2
+    MAX_SEATS = 6
+    COMMANDS = COMMANDS
+    CHECK_AGAINST_LEGAL_LIST = False
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """``{"tribes": [names]}``: 6 tribes (5 with 2-3 players); default random."""
+        unknown = set(options) - OPTION_KEYS
+        if unknown:
+            raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")
+        if "tribes" not in options:
+            return {}
+        chosen = options["tribes"]
+        if not isinstance(chosen, list) or not all(isinstance(t, str) for t in chosen):
+            raise RuleError(Reason.BAD_OPTIONS, "tribes must be a list of tribe names")
+        bad = [t for t in chosen if t not in TRIBES]
+        if bad:
+            raise RuleError(Reason.BAD_OPTIONS, f"unknown tribe(s) {bad}; tribes are {TRIBES}")
+        if len(set(chosen)) != len(chosen):
+            raise RuleError(Reason.BAD_OPTIONS, "a tribe is named twice")
+        if len(chosen) not in set(TABLES.tribes_in_game.values()):
+            raise RuleError(Reason.BAD_OPTIONS, "choose 6 tribes (5 with 2-3 players)")
+        return {"tribes": [t for t in TRIBES if t in chosen]}
+
+    @classmethod
+    def decide_setup(
+        cls, dice: DiceTray, seats: list[str], options: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Setup: tribes, Glory tokens per Kingdom, the first player, the Age I deck."""
+        players = len(seats)
+        size = size_class(players)
+        want = TABLES.tribes_in_game[size]
+        if "tribes" in options:
+            chosen = list(options["tribes"])
+            if len(chosen) != want:
+                raise RuleError(Reason.BAD_OPTIONS,
+                                f"{players} players use {want} tribes, not {len(chosen)}")
+        else:
+            picked = set(dice.shuffled(list(TRIBES))[:want])
+            chosen = [t for t in TRIBES if t in picked]
+        pool = [v for v, four_plus in TABLES.glory_tokens if size == "4-6" or not four_plus]
+        pool = dice.shuffled(pool)
+        per = TABLES.tokens_per_kingdom[size]
+        tokens = {
+            k: sorted(pool[i * per: (i + 1) * per]) for i, k in enumerate(TABLES.kingdom_keys)
+        }
+        first = dice.roll(players) - 1
+        deck = ages.deal_order(dice.shuffled, chosen, players)
+        return {"players": players, "tribes": chosen, "glory_tokens": tokens,
+                "first_player": first, "deck": deck}
+
+    @classmethod
+    def public_setup(cls, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """Everything but the deck order and the cards dealt to the players."""
+        players = int(setup["players"])
+        deck = list(setup["deck"])
+        return {
+            "players": players, "tribes": list(setup["tribes"]),
+            "glory_tokens": dict(setup["glory_tokens"]),
+            "first_player": setup["first_player"],
+            "row": deck[players: 3 * players], "deck_size": len(deck) - 3 * players,
+            "hand_counts": [1] * players,
+        }
+
+    def setup(self, setup: dict[str, Any]) -> None:
+        players = len(self.seats)
+        self.tribes: list[str] = list(setup["tribes"])
+        self.ages: int = TABLES.ages[size_class(players)]
+        self.glory_tokens: dict[str, list[int]] = {
+            k: list(v) for k, v in setup["glory_tokens"].items()
+        }
+        self.markers: dict[str, list[int]] = {k: [0] * players for k in TABLES.kingdom_keys}
+        self.glory = [0] * players
+        self.merfolk = [0] * players
+        self.troll_tokens: list[list[int]] = [[] for _ in range(players)]
+        self.trolls_free: list[int] = self._troll_supply()
+        self.giant: int | None = None
+        self.orc_boards: list[list[str]] = [[] for _ in range(players)]
+        self.third_dragon_seat: int | None = None
+        self.last_bands: list[list[int]] = [[] for _ in range(players)]
+        self.over = False
+        first = int(setup["first_player"])
+        deck = list(setup["deck"])
+        self._reset_age(1, first, deck[3 * players:])
+        for i, seat in enumerate(ages.deal_seats(first, players)):
+            self.hands[seat].append(deck[i])
+        self.row.extend(deck[players: 3 * players])
+
+    def _troll_supply(self) -> list[int]:
+        return list(TABLES.troll_tokens) if "trolls" in self.tribes else []
+
+    def _reset_age(self, age: int, first: int, deck: list[int]) -> None:
+        players = len(self.seats)
+        self.age = age
+        self.first_player = first
+        self.current = first
+        self.deck: list[int] = list(deck)
+        self.row: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.bands: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+        self.dragons: list[int] = []
+        self.steps: list[str] = []
+        self.band: dict[str, Any] | None = None
+        self.orc_pending: list[int] = []
+        self.orc_choices: list[bool | None] = [None] * players
+
+    # --------------------------------------------------------------- protocol
+
+    @property
+    def stage(self) -> str:
+        if self.over:
+            return r.OVER
+        if self.orc_pending:
+            return r.ORC_HORDE
+        if self.steps:
+            return self.steps[0]
+        return r.TURN
+
+    def decide(self, seat: int, command: Command) -> None:
+        check, run = HANDLERS[type(command)]
+        check(self, seat, command)
+        run(self, seat, command)
+
+    def pending(self) -> list[Decision]:
+        if self.ended or self.over:
+            return []
+        if self.orc_pending:
+            return [Decision(seat=s, kind=r.ORC_HORDE, prompt=r.PROMPTS[r.ORC_HORDE])
+                    for s in self.orc_pending]
+        return [Decision(seat=self.current, kind=self.stage, prompt=r.PROMPTS[self.stage])]
+
+    def legal_actions(self, seat: int) -> list[Command]:
+        if self.ended or self.over:
+            return []
+        if self.orc_pending:
+            return ages.legal_orc_horde(self, seat)
+        if seat != self.current:
+            return []
+        return LEGAL[self.stage](self)
+
+    def finished(self) -> dict[str, Any] | None:
+        return scoring.outcome(self) if self.over else None
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return views.view(self, seat)
+
+    @classmethod
+    def audience(cls, event_type: str, payload: Mapping[str, Any]) -> Audience:
+        if event_type in PRIVATE_EVENTS:
+            return Audience(frozenset({int(payload["seat"])}))
+        if event_type == "AgeBegan":
+            return NOBODY
+        return super().audience(event_type, payload)
+
+    @classmethod
+    def public_form(cls, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        if event_type in PRIVATE_EVENTS:
+            return {"seat": payload["seat"]}
+        if event_type == "AgeBegan":
+            return {"age": payload["age"], "first_player": payload["first_player"],
+                    "deck_size": len(payload["deck"])}
+        return super().public_form(event_type, payload)
+
+    # ------------------------------------------------------- Beginning an Age
+
+    @event("AgeBegan")
+    def _age_began(self, age: int, first_player: int, deck: list[int]) -> None:
+        self._reset_age(age, first_player, deck)
+
+    @event("CardDealt")
+    def _card_dealt(self, seat: int, card: int) -> None:
+        self.deck.remove(card)
+        self.hands[seat].append(card)
+
+    @event("RowTurned")
+    def _row_turned(self, cards: list[int]) -> None:
+        self.deck = self.deck[len(cards):]
+        self.row.extend(cards)
+
+    # ------------------------------------------------------------- Recruiting
+
+    @event("RecruitedFaceUp")
+    def _recruited_face_up(self, seat: int, card: int) -> None:
+        self.row.remove(card)
+        self.hands[seat].append(card)
+
+    @event("DrewFromDeck")
+    def _drew_from_deck(self, seat: int, card: int) -> None:
+        self.deck.remove(card)
+        self.hands[seat].append(card)
+
+    @event("DragonRevealed")
+    def _dragon_revealed(self, seat: int, card: int) -> None:
+        self.deck.remove(card)
+        self.dragons.append(card)
+
+    @event("TurnEnded")
+    def _turn_ended(self, seat: int, next_seat: int) -> None:
+        self.current = next_seat
+
+    # ---------------------------------------------------------- Playing a Band
+
+    @event("BandPlayed")
+    def _band_played(
+        self, seat: int, cards: list[int], leader: int, size: int, steps: list[str]
+    ) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+        self.bands[seat].append({"cards": list(cards), "leader": leader, "size": size})
+        self.band = {"seat": seat, "leader": leader, "size": size}
+        self.steps = list(steps)
+
+    @event("MarkerPlaced")
+    def _marker_placed(self, seat: int, kingdom: str, source: str) -> None:
+        self.markers[kingdom][seat] += 1
+        if self.steps and self.steps[0] == source:
+            self.steps.pop(0)
+
+    @event("GiantTokenTaken")
+    def _giant_token_taken(self, seat: int, glory: int) -> None:
+        self.giant = seat
+        self.glory[seat] += glory
+
+    @event("MerfolkAdvanced")
+    def _merfolk_advanced(self, seat: int, position: int) -> None:
+        self.merfolk[seat] = position
+
+    @event("OrcMarkerPlaced")
+    def _orc_marker_placed(self, seat: int, colour: str) -> None:
+        self.orc_boards[seat].append(colour)
+
+    @event("TrollTokenTaken")
+    def _troll_token_taken(self, seat: int, value: int) -> None:
+        self.trolls_free.remove(value)
+        self.troll_tokens[seat].append(value)
+        if self.steps and self.steps[0] == r.TROLL:
+            self.steps.pop(0)
+
+    @event("HandDiscarded")
+    def _hand_discarded(self, seat: int, cards: list[int]) -> None:
+        for c in cards:
+            self.hands[seat].remove(c)
+        self.row.extend(cards)
+        self.steps = []
+        self.band = None
+
+    # ------------------------------------------------------- End of an Age
+
+    @event("AgeEnded")
+    def _age_ended(
+        self, age: int, seat: int, scattered: list[list[int]], orc_seats: list[int]
+    ) -> None:
+        for hand in self.hands:
+            self.row.extend(hand)
+        self.hands = [[] for _ in self.seats]
+        self.third_dragon_seat = seat
+        self.orc_pending = list(orc_seats)
+        self.orc_choices = [None] * len(self.seats)
+        self.steps = []
+        self.band = None
+
+    @event("OrcHordeChosen")
+    def _orc_horde_chosen(self, seat: int, score: bool) -> None:
+        self.orc_pending.remove(seat)
+        self.orc_choices[seat] = score
+
+    @event("KingdomScored")
+    def _kingdom_scored(self, kingdom: str, awards: list[int]) -> None:
+        self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
+
+    @event("GiantScored")
+    def _giant_scored(self, seat: int, glory: int) -> None:
+        self.glory[seat] += glory
+
+    @event("MerfolkScored")
+    def _merfolk_scored(self, awards: list[int]) -> None:
+        self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
+
+    @event("OrcHordeScored")
+    def _orc_horde_scored(self, seat: int, colours: list[str], glory: int) -> None:
+        self.glory[seat] += glory
+        self.orc_boards[seat] = []
+
+    @event("SkeletonsRemoved")
+    def _skeletons_removed(self, cards: list[int]) -> None:
+        gone = set(cards)
+        for seat_bands in self.bands:
+            for band in seat_bands:
+                band["cards"] = [c for c in band["cards"] if c not in gone]
+        self.row.extend(cards)
+
+    @event("BandsScored")
+    def _bands_scored(self, awards: list[int]) -> None:
+        self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
+
+    @event("AgeClosed")
+    def _age_closed(self, age: int, final: bool) -> None:
+        self.last_bands = [[b["size"] for b in seat_bands] for seat_bands in self.bands]
+        for seat_bands in self.bands:
+            for band in seat_bands:
+                self.row.extend(band["cards"])
+        self.bands = [[] for _ in self.seats]
+        self.troll_tokens = [[] for _ in self.seats]
+        self.trolls_free = self._troll_supply()
+        self.giant = None
+        self.orc_choices = [None] * len(self.seats)
+        if final:
+            self.over = True

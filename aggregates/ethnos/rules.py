@@ -1,0 +1,40 @@
+"""Shared helpers: stages (the decision the game waits on) and refusals."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from aggregates.kernel import Reason, RuleError
+
+# ``Decision.kind``, in rulebook order.
+TURN = "turn"            # Playing Through an Age: Recruit an Ally or Play a Band
+WINGFOLK = "wingfolk"    # Wingfolk leader: the Kingdom of the Control marker
+MERFOLK = "merfolk"      # Merfolk track space 3/7/12/18: a free Control marker anywhere
+TROLL = "troll"          # Trolls leader: the Troll token to take
+CENTAUR = "centaur"      # Centaurs leader placed a marker: another band, or stop
+ELVES = "elves"          # Elves leader: the cards to keep
+ORC_HORDE = "orc_horde"  # End of an Age (not the last): score the Orc Horde board or keep it
+OVER = "over"
+
+BAND_STEPS = (WINGFOLK, MERFOLK, TROLL, CENTAUR, ELVES)
+
+PROMPTS = {
+    TURN: "Recruit an Ally (recruit_face_up / recruit_from_deck) or Play a Band (play_band)",
+    WINGFOLK: "Wingfolk: place the Control marker in any Kingdom the band is large enough "
+              "for (choose_kingdom)",
+    MERFOLK: "Merfolk: place a free Control marker in any Kingdom (choose_kingdom)",
+    TROLL: "Trolls: take an unclaimed Troll token of value at most X (take_troll_token)",
+    CENTAUR: "Centaurs: play another band from your hand (play_band) or stop (end_band)",
+    ELVES: "Elves: choose up to X cards to keep; the rest is discarded (keep_cards)",
+    ORC_HORDE: "End of the Age: score and clear your Orc Horde board, or keep it "
+               "(score_orc_horde)",
+}
+
+
+def refuse(reason: Reason, message: str) -> NoReturn:
+    raise RuleError(reason, message)
+
+
+def require_stage(stage: str, allowed: tuple[str, ...], what: str) -> None:
+    if stage not in allowed:
+        refuse(Reason.WRONG_PHASE, f"{what} is not possible now: {PROMPTS.get(stage, stage)}")

@@ -1,0 +1,124 @@
+"""Glory at the end of an Age, and the end of the game.
+
+Order (rulebook "The End of an Age"): Glory for the Kingdoms, the Tribes'
+influence (Giants, Merfolk, Orcs; Skeletons leave the bands; Dwarves count
+X+1 and Trolls break ties), Glory for the Bands of Allies; then the bands are
+discarded and the Troll and Giant tokens return (``AgeClosed``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from aggregates.ethnos.data import CARDS, TABLES, size_class
+from aggregates.ethnos.kingdoms import markers_on_board
+
+if TYPE_CHECKING:
+    from aggregates.ethnos.game import Ethnos
+
+
+def troll_total(game: Ethnos, seat: int) -> int:
+    return sum(game.troll_tokens[seat])
+
+
+def place_awards(keys: dict[int, tuple[int, int]], places: list[int], players: int) -> list[int]:
+    """Award ``places`` (1st, 2nd...) by descending key; tied players pool the awards of
+    the places they occupy and split them equally, rounded down."""
+    awards = [0] * players
+    ranked = sorted(keys, key=lambda s: keys[s], reverse=True)
+    place = 0
+    while place < len(ranked):
+        group = [s for s in ranked if keys[s] == keys[ranked[place]]]
+        pool = sum(places[place: place + len(group)])
+        for s in group:
+            awards[s] = pool // len(group)
+        place += len(group)
+    return awards
+
+
+def kingdom_awards(game: Ethnos, kingdom: str) -> list[int]:
+    """Glory for one Kingdom at the end of the current Age."""
+    players = len(game.seats)
+    counts = game.markers[kingdom]
+    tokens = game.glory_tokens[kingdom]  # ascending: spaces I, II, III
+    present = {s: (counts[s], troll_total(game, s)) for s in range(players) if counts[s] > 0}
+    if players == 2 and game.age == game.ages:
+        if len(present) == 1:
+            (only,) = present
+            awards = [0] * players
+            awards[only] = sum(tokens)
+            return awards
+        places = [tokens[-1]]
+    else:
+        places = [tokens[game.age - 1 - p] for p in range(game.age)]
+    return place_awards(present, places, players)
+
+
+def merfolk_awards(game: Ethnos) -> list[int]:
+    players = len(game.seats)
+    value = TABLES.merfolk_age_glory[size_class(players)][game.age - 1]
+    present = {s: (game.merfolk[s], troll_total(game, s))
+               for s in range(players) if game.merfolk[s] > 0}
+    if not present:
+        return [0] * players
+    best = max(present.values())
+    leaders = [s for s, key in present.items() if key == best]
+    awards = [0] * players
+    for s in leaders:
+        awards[s] = value // len(leaders)
+    return awards
+
+
+def band_points(band: dict[str, Any]) -> int:
+    """A band's Glory: its cards (Skeletons already removed), Dwarves +1."""
+    count = len(band["cards"]) + (1 if CARDS[band["leader"]].tribe == "dwarves" else 0)
+    return TABLES.band_points(count)
+
+
+def score_age(game: Ethnos) -> None:
+    players = len(game.seats)
+    last = game.age == game.ages
+    for kingdom in TABLES.kingdom_keys:
+        awards = kingdom_awards(game, kingdom)
+        if any(awards):
+            game._kingdom_scored(kingdom=kingdom, awards=awards)
+    if "giants" in game.tribes and game.giant is not None:
+        value = TABLES.giant_age_glory[size_class(players)][game.age - 1]
+        game._giant_scored(seat=game.giant, glory=value)
+    if "merfolk" in game.tribes:
+        awards = merfolk_awards(game)
+        if any(awards):
+            game._merfolk_scored(awards=awards)
+    if "orcs" in game.tribes:
+        for seat, board in enumerate(game.orc_boards):
+            if board and (last or game.orc_choices[seat]):
+                game._orc_horde_scored(seat=seat, colours=list(board),
+                                       glory=TABLES.orc_glory[len(board)])
+    skeletons = [c for bands in game.bands for b in bands for c in b["cards"]
+                 if CARDS[c].skeleton]
+    if skeletons:
+        game._skeletons_removed(cards=skeletons)
+    awards = [sum(band_points(b) for b in game.bands[s]) for s in range(players)]
+    if any(awards):
+        game._bands_scored(awards=awards)
+    game._age_closed(age=game.age, final=last)
+
+
+def outcome(game: Ethnos) -> dict[str, Any]:
+    """Most Glory; ties: most Control markers on the board, then the largest band of the
+    last Age, the next largest...; then shared."""
+    players = len(game.seats)
+    markers = [markers_on_board(game, s) for s in range(players)]
+
+    def key(s: int) -> tuple[int, int, list[int]]:
+        return (game.glory[s], markers[s], sorted(game.last_bands[s], reverse=True))
+
+    best = max(key(s) for s in range(players))
+    winners = [s for s in range(players) if key(s) == best]
+    return {
+        "result": "finished",
+        "winners": winners,
+        "glory": list(game.glory),
+        "markers": markers,
+        "last_age_bands": [sorted(b, reverse=True) for b in game.last_bands],
+    }

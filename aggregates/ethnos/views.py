@@ -1,0 +1,67 @@
+"""What a seat sees: its own hand; other hands as counts; the deck as a count.
+
+A spectator (``seat=None``) sees no hand. Everything else (the face-up row and
+discards, bands, markers, Glory, the boards and tokens, revealed Dragons) is
+public.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from aggregates.ethnos import rules as r
+from aggregates.ethnos.data import CARDS, TABLES
+
+if TYPE_CHECKING:
+    from aggregates.ethnos.game import Ethnos
+
+
+def cards(ids: list[int]) -> list[dict[str, Any]]:
+    return [CARDS[c].as_view() for c in ids]
+
+
+def view(game: Ethnos, seat: int | None) -> dict[str, Any]:
+    players = len(game.seats)
+    stage = r.OVER if game.ended or game.over else game.stage
+    out: dict[str, Any] = {
+        "stage": stage,
+        "age": game.age,
+        "ages": game.ages,
+        "current": game.current,
+        "first_player": game.first_player,
+        "tribes": list(game.tribes),
+        "kingdoms": [
+            {"key": k.key, "name": k.name, "colour": k.colour,
+             "glory_tokens": list(game.glory_tokens[k.key]),
+             "markers": list(game.markers[k.key])}
+            for k in TABLES.kingdoms
+        ],
+        "glory": list(game.glory),
+        "row": cards(game.row),
+        "deck_size": len(game.deck),
+        "dragons": cards(game.dragons),
+        "hand_counts": [len(h) for h in game.hands],
+        "bands": [
+            [{"cards": cards(b["cards"]), "leader": b["leader"], "size": b["size"]}
+             for b in game.bands[s]]
+            for s in range(players)
+        ],
+        "band_in_play": dict(game.band) if game.band else None,
+        "steps": list(game.steps),
+        "third_dragon_seat": game.third_dragon_seat,
+        "outcome": game.outcome if game.ended else game.finished(),
+    }
+    if seat is not None and 0 <= seat < players:
+        out["seat"] = seat
+        out["hand"] = cards(sorted(game.hands[seat]))
+    if "merfolk" in game.tribes:
+        out["merfolk_track"] = list(game.merfolk)
+    if "trolls" in game.tribes:
+        out["troll_tokens"] = [list(t) for t in game.troll_tokens]
+        out["troll_tokens_free"] = list(game.trolls_free)
+    if "giants" in game.tribes:
+        out["giant_token"] = game.giant
+    if "orcs" in game.tribes:
+        out["orc_horde_boards"] = [list(b) for b in game.orc_boards]
+        out["orc_horde_pending"] = list(game.orc_pending)
+    return out

@@ -1,0 +1,294 @@
+"""Where the ``arbiter`` CLI keeps the tokens of the games it created, and finds tokens.
+
+The store is one JSON file, ``$ARBITER_HOME/tokens.json`` (default
+``~/.arbiter/tokens.json``), readable by its owner only (file 0600, folder
+0700), keyed by server address and then game id::
+
+    {"version": 1,
+     "servers": {"localhost:50051": {"GAME_ID": {
+         "rules": "enin",
+         "seats": {"0": {"name": "Ada", "token": "..."}},
+         "spectator": "..."}}}}
+
+Writes go to a private temporary file that replaces the old one, under an
+advisory lock, so two commands saving at once lose nothing and a reader
+never sees half a file.
+
+``resolve_token`` is the CLI's lookup order for a command about one game:
+``--token``, ``$ARBITER_TOKEN``, the stored token for (address, game, seat)
+(the spectator token for a spectator), then the admin token.
+``admin_token`` finds that: ``--admin-token``, ``$ARBITER_ADMIN_TOKEN``, else
+``./data/admin.token`` (what ``make run`` writes) when the server is on this
+machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+try:  # advisory locking; absent on Windows, where writes are still atomic
+    import fcntl
+except ImportError:  # pragma: no cover - not on the machines we test
+    fcntl = None  # type: ignore[assignment]
+
+FORMAT_VERSION = 1
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+LOCAL_ADMIN_TOKEN = Path("data") / "admin.token"
+LOCAL_HOSTS = {"", "localhost", "ip6-localhost", "::1", "0.0.0.0"}
+
+
+class TokenStoreError(Exception):
+    """The token file exists but cannot be read or written."""
+
+
+def arbiter_home() -> Path:
+    """The CLI's own folder: ``$ARBITER_HOME``, else ``~/.arbiter``."""
+    configured = os.environ.get("ARBITER_HOME")
+    return Path(configured).expanduser() if configured else Path.home() / ".arbiter"
+
+
+def default_store_path() -> Path:
+    """``$ARBITER_HOME/tokens.json``."""
+    return arbiter_home() / "tokens.json"
+
+
+class TokenStore:
+    """The tokens of games, per server address and game id, in one private JSON file."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else default_store_path()
+
+    # --- reading ------------------------------------------------------------
+
+    def load(self) -> dict[str, Any]:
+        """The whole file as a dict (an empty store when there is no file)."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return _empty()
+        except OSError as exc:
+            raise TokenStoreError(f"cannot read {self.path}: {exc.strerror}") from None
+        try:
+            data = json.loads(text) if text.strip() else _empty()
+        except json.JSONDecodeError as exc:
+            raise TokenStoreError(f"{self.path} is not JSON: {exc}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("servers", {}), dict):
+            raise TokenStoreError(f"{self.path} is not a token store")
+        data.setdefault("version", FORMAT_VERSION)
+        data.setdefault("servers", {})
+        return data
+
+    def game(self, address: str, game_id: str) -> dict[str, Any] | None:
+        """The stored entry of one game, or ``None``."""
+        entry = self.load()["servers"].get(address, {}).get(game_id)
+        return entry if isinstance(entry, dict) else None
+
+    def seat_token(self, address: str, game_id: str, seat: int) -> str | None:
+        """The stored token of ``seat`` in that game on that server."""
+        entry = self.game(address, game_id) or {}
+        seat_entry = (entry.get("seats") or {}).get(str(seat))
+        token = seat_entry.get("token") if isinstance(seat_entry, dict) else None
+        return token if isinstance(token, str) and token else None
+
+    def spectator_token(self, address: str, game_id: str) -> str | None:
+        """The stored spectator token of that game on that server."""
+        token = (self.game(address, game_id) or {}).get("spectator")
+        return token if isinstance(token, str) and token else None
+
+    # --- writing ------------------------------------------------------------
+
+    def save_game(
+        self,
+        address: str,
+        game_id: str,
+        seats: Iterable[tuple[int, str, str]],
+        spectator: str = "",
+        rules: str = "",
+    ) -> None:
+        """Store a game's tokens: ``seats`` as ``(seat, name, token)``, and the spectator's."""
+        entry: dict[str, Any] = {
+            "rules": rules,
+            "seats": {str(seat): {"name": name, "token": token} for seat, name, token in seats},
+            "spectator": spectator,
+        }
+        with self._locked():
+            data = self.load()
+            data["servers"].setdefault(address, {})[game_id] = entry
+            self._write(data)
+
+    def save_response(self, address: str, response: Any, rules: str = "") -> None:
+        """Store the tokens of a ``CreateGameResponse``."""
+        self.save_game(
+            address,
+            response.game_id,
+            [(t.seat, t.name, t.token) for t in response.seat_tokens],
+            response.spectator_token,
+            rules or response.state.rules,
+        )
+
+    def forget(self, address: str, game_id: str) -> bool:
+        """Drop a game's tokens; whether there were any."""
+        with self._locked():
+            data = self.load()
+            games = data["servers"].get(address, {})
+            if game_id not in games:
+                return False
+            del games[game_id]
+            if not games:
+                del data["servers"][address]
+            self._write(data)
+            return True
+
+    def _ensure_dir(self) -> None:
+        folder = self.path.parent
+        if not folder.exists():
+            folder.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+            os.chmod(folder, DIR_MODE)  # mkdir's mode is filtered by the umask
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        fd = self._open_lock()
+        try:
+            if fd is not None and fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)  # closing releases the lock
+
+    def _open_lock(self) -> int | None:
+        try:
+            self._ensure_dir()
+            if fcntl is None:  # pragma: no cover
+                return None
+            lock_path = self.path.with_name(self.path.name + ".lock")
+            return os.open(lock_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+        except OSError as exc:
+            raise TokenStoreError(f"cannot write {self.path}: {exc.strerror}") from None
+
+    def _write(self, data: Mapping[str, Any]) -> None:
+        text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+        try:
+            # mkstemp creates the file 0600 whatever the umask, so no token is
+            # ever readable by others, not even for a moment.
+            fd, temp = tempfile.mkstemp(prefix=".tokens-", dir=self.path.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.chmod(temp, FILE_MODE)
+                os.replace(temp, self.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+                raise
+        except OSError as exc:
+            raise TokenStoreError(f"cannot write {self.path}: {exc.strerror}") from None
+
+
+def _empty() -> dict[str, Any]:
+    return {"version": FORMAT_VERSION, "servers": {}}
+
+
+# --- lookup order -------------------------------------------------------------
+
+
+def is_local_address(address: str) -> bool:
+    """Whether a gRPC target (``HOST:PORT``, ``[::1]:PORT``, ``ipv4:...``, ``unix:...``)
+    names this machine."""
+    text = address.strip().lower()
+    if text.startswith(("unix:", "unix-abstract:")):
+        return True
+    for prefix in ("dns:///", "dns:", "ipv4:", "ipv6:"):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    if text.startswith("["):
+        host = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:
+        host = text.split(":", 1)[0]
+    else:
+        host = text
+    return host in LOCAL_HOSTS or host.startswith("127.")
+
+
+def admin_token(
+    explicit: str | None = None,
+    address: str = "",
+    local_file: Path | None = None,
+) -> str | None:
+    """The admin token: ``explicit`` (``--admin-token``), ``$ARBITER_ADMIN_TOKEN``,
+    else the local server's ``./data/admin.token`` if readable.
+
+    The file is only read for a server on this machine (``address`` on the
+    loopback, or empty): a local secret is never sent to a remote server.
+    """
+    if explicit:
+        return explicit
+    env = os.environ.get("ARBITER_ADMIN_TOKEN")
+    if env:
+        return env
+    if address and not is_local_address(address):
+        return None
+    try:
+        text = (local_file or LOCAL_ADMIN_TOKEN).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text or None
+
+
+def resolve_token(
+    address: str,
+    game_id: str,
+    seat: int = 0,
+    spectator: bool = False,
+    *,
+    explicit: str | None = None,
+    store: TokenStore | None = None,
+    admin: str | None = None,
+    admin_file: Path | None = None,
+) -> str | None:
+    """The token for a command about ``game_id`` as ``seat`` (or a spectator).
+
+    In order: ``explicit`` (``--token``), ``$ARBITER_TOKEN``, the stored
+    token for (address, game, seat) or, for a spectator, the game's stored
+    spectator token (else any of its stored seat tokens), then the admin
+    token (see ``admin_token``; ``admin`` is ``--admin-token``).
+    """
+    if explicit:
+        return explicit
+    env = os.environ.get("ARBITER_TOKEN")
+    if env:
+        return env
+    if game_id:
+        stored = _stored_token(store or TokenStore(), address, game_id, seat, spectator)
+        if stored:
+            return stored
+    return admin_token(admin, address, admin_file)
+
+
+def _stored_token(
+    store: TokenStore, address: str, game_id: str, seat: int, spectator: bool
+) -> str | None:
+    try:
+        if not spectator:
+            return store.seat_token(address, game_id, seat)
+        entry = store.game(address, game_id) or {}
+    except TokenStoreError:
+        return None  # a broken store must not stop the other sources from working
+    spectator_token = entry.get("spectator")
+    if isinstance(spectator_token, str) and spectator_token:
+        return spectator_token
+    for seat_entry in (entry.get("seats") or {}).values():
+        token = seat_entry.get("token") if isinstance(seat_entry, dict) else None
+        if isinstance(token, str) and token:
+            return token
+    return None

@@ -1,0 +1,183 @@
+"""Random legal playouts of Ethnos, checked after every command.
+
+Bots use only ``legal_actions``: they pick a seat the game waits on, then
+uniformly a legal command *name*, then one of that name's arguments. After
+every command: cards are conserved across deck, row (face-up cards and
+discards), hands, bands and revealed Dragons; the hand limit holds; every
+Control marker came from a legal band (or a Merfolk space); Glory never falls.
+Every game is audited and rebuilt from its events alone.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import random
+from typing import Any
+
+import pytest
+
+from aggregates.ethnos import Ethnos
+from aggregates.ethnos.commands import (
+    COMMANDS,
+    ChooseKingdom,
+    KeepCards,
+    PlayBand,
+    RecruitFaceUp,
+    ScoreOrcHorde,
+    TakeTrollToken,
+)
+from aggregates.ethnos.data import CARDS, TABLES
+from aggregates.ethnos.testing import all_cards
+from aggregates.kernel import Command, RuleError, event_type, payload_of
+from aggregates.kernel.audit import audit
+
+GAMES_PER_COUNT = 100
+MAX_COMMANDS = 5000
+
+
+def check_markers(
+    game: Ethnos, before: dict[str, list[int]], events: list[Any], band: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """Every marker placed follows from a legal band (or a Merfolk space).
+
+    ``band`` is the last band played (a follow-up decision may place its marker);
+    the band context after these events is returned."""
+    players = len(game.seats)
+    running = copy.deepcopy(before)
+    for ev in events:
+        name, p = event_type(ev), payload_of(ev)
+        if name == "BandPlayed":
+            band = p
+        elif name == "MarkerPlaced":
+            assert band is not None and band["seat"] == p["seat"]
+            leader = CARDS[band["leader"]]
+            kingdom, seat = p["kingdom"], p["seat"]
+            there = sum(running[kingdom]) if players == 2 else running[kingdom][seat]
+            if p["source"] == "band":
+                assert leader.tribe not in ("halflings", "wingfolk")
+                assert leader.colour is not None and kingdom == TABLES.kingdom_of(leader.colour)
+                assert there < band["size"] + (1 if leader.tribe == "minotaurs" else 0)
+            elif p["source"] == "wingfolk":
+                assert leader.tribe == "wingfolk" and there < band["size"]
+            else:
+                assert p["source"] == "merfolk" and leader.tribe == "merfolk"
+            running[kingdom][seat] += 1
+    assert running == game.markers
+    return band
+
+
+def check_invariants(game: Ethnos, full: list[int], glory_before: list[int]) -> None:
+    assert all_cards(game) == full
+    for hand in game.hands:
+        assert len(hand) <= TABLES.hand_limit or sum(CARDS[c].skeleton for c in hand) >= 10
+    assert all(a >= b for a, b in zip(game.glory, glory_before, strict=True))
+    assert len(game.dragons) <= 3
+    assert game.ended or game.orc_pending or len(game.dragons) < 3
+    assert sum(len(t) for t in game.troll_tokens) + len(game.trolls_free) == (
+        6 if "trolls" in game.tribes else 0)
+    if game.ended:
+        assert game.pending() == [] and all(game.legal_actions(s) == []
+                                            for s in range(len(game.seats)))
+        assert game.outcome is not None and game.outcome["winners"]
+    else:
+        waiting = {d.seat for d in game.pending()}
+        assert waiting
+        for seat in range(len(game.seats)):
+            assert bool(game.legal_actions(seat)) == (seat in waiting)
+
+
+def playout(seed: int, players: int) -> tuple[Ethnos, list[Any]]:
+    bot = random.Random(seed)
+    game = Ethnos.start([f"p{i}" for i in range(players)], seed=f"{seed * 7 + players:064x}")
+    events = list(game.collect_events())
+    full = sorted(TABLES.allies(game.tribes) + TABLES.dragons())
+    band: dict[str, Any] | None = None
+    for n in range(MAX_COMMANDS):
+        if game.ended:
+            break
+        seat = bot.choice(game.pending()).seat
+        actions = game.legal_actions(seat)
+        name = bot.choice(sorted({a.NAME for a in actions}))
+        command = bot.choice([a for a in actions if a.NAME == name])
+        markers = {k: list(v) for k, v in game.markers.items()}
+        glory = list(game.glory)
+        game.act(seat, command, f"cmd-{n}")
+        new = game.collect_events()
+        events.extend(new)
+        band = check_markers(game, markers, new, band)
+        check_invariants(game, full, glory)
+    return game, events
+
+
+def replay_matches(game: Ethnos, events: list[Any]) -> None:
+    report = audit(events, Ethnos)
+    assert report.ok, report.problems
+    rebuilt = functools.reduce(lambda agg, ev: ev.mutate(agg), events, None)
+    assert rebuilt is not None
+    for seat in (None, *range(len(game.seats))):
+        assert rebuilt.view(seat) == game.view(seat)
+    assert rebuilt.version == game.version and rebuilt.head == game.head
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_playouts_end_and_replay(players: int) -> None:
+    ages = TABLES.ages["2-3" if players <= 3 else "4-6"]
+    tribes_seen: set[str] = set()
+    for seed in range(GAMES_PER_COUNT):
+        game, events = playout(seed, players)
+        assert game.ended, f"seed {seed} did not end in {MAX_COMMANDS} commands"
+        assert game.age == ages
+        tribes_seen.update(game.tribes)
+        replay_matches(game, events)
+    assert tribes_seen == set(TABLES.tribe_names)
+
+
+def junk_commands(bot: random.Random, game: Ethnos, seat: int) -> list[Command]:
+    hand = game.hands[seat]
+    any_card = bot.randrange(len(CARDS) + 3) - 1
+    cards = tuple(bot.sample(hand, min(len(hand), bot.randint(0, 3))))
+    return [
+        RecruitFaceUp(card=any_card),
+        PlayBand(cards=cards, leader=cards[0] if cards else any_card),
+        PlayBand(cards=(*cards, any_card), leader=any_card),
+        ChooseKingdom(kingdom=bot.choice([*TABLES.kingdom_keys, "atlantis"])),
+        TakeTrollToken(value=bot.randint(0, 8)),
+        KeepCards(cards=cards),
+        ScoreOrcHorde(score=bot.random() < 0.5),
+        *(cls() for cls in COMMANDS.by_name.values() if not dataclasses.fields(cls)),
+    ]
+
+
+def normal(command: Command) -> Command:
+    """Card lists are accepted in any order; the legal list has them sorted."""
+    if isinstance(command, PlayBand):
+        return PlayBand(cards=tuple(sorted(command.cards)), leader=command.leader)
+    if isinstance(command, KeepCards):
+        return KeepCards(cards=tuple(sorted(command.cards)))
+    return command
+
+
+def test_every_legal_action_is_accepted_and_others_refused() -> None:
+    for seed in range(12):
+        bot = random.Random(seed)
+        game = Ethnos.start([f"p{i}" for i in range(2 + seed % 5)], seed=f"{seed + 900:064x}")
+        game.collect_events()
+        while not game.ended and game.commands_applied < 150:
+            seat = bot.choice(game.pending()).seat
+            legal = game.legal_actions(seat)
+            for command in bot.sample(legal, min(len(legal), 25)):
+                trial = copy.deepcopy(game)
+                trial.act(seat, command)  # listed actions are accepted
+            for command in junk_commands(bot, game, seat):
+                if normal(command) in legal:
+                    continue
+                version = game.version
+                with pytest.raises(RuleError):
+                    game.act(seat, command)
+                assert game.version == version
+            assert game.legal_actions(seat) == legal
+            name = bot.choice(sorted({a.NAME for a in legal}))
+            game.act(seat, bot.choice([a for a in legal if a.NAME == name]))
+            game.collect_events()

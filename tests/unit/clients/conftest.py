@@ -1,0 +1,157 @@
+"""A fake in-process GameService that records the credential of every call.
+
+Fast enough for unit tests (no store, no Redis, no rules): it answers every
+RPC with a small fixed reply, issues predictable tokens from CreateGame, and
+can refuse chosen tokens with a chosen status and reason code.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from concurrent import futures
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from arbiter.v1 import game_pb2, game_pb2_grpc
+
+from tests.unit.clients.support import isolate_credentials
+
+
+@dataclass
+class Call:
+    method: str
+    authorization: str | None
+    request: Any
+
+
+@dataclass
+class FakeGameService(game_pb2_grpc.GameServiceServicer):
+    """Records ``Call``s; ``refuse`` maps a token to (status, reason) to refuse it with."""
+
+    calls: list[Call] = field(default_factory=list)
+    refuse: dict[str, tuple[grpc.StatusCode, str]] = field(default_factory=dict)
+    over: bool = False
+    playable_seat: int | None = None  # offer this seat one move; the game ends after it
+    ended: set[str] = field(default_factory=set)
+    seats: dict[str, list[str]] = field(default_factory=dict)
+    _ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+
+    def _note(self, method: str, request: Any, context: grpc.ServicerContext) -> None:
+        metadata = dict(context.invocation_metadata())
+        authorization = metadata.get("authorization")
+        self.calls.append(Call(method, authorization, request))
+        token = (authorization or "").removeprefix("Bearer ")
+        if token in self.refuse:
+            code, reason = self.refuse[token]
+            context.set_trailing_metadata((("arbiter-reason", reason),))
+            context.abort(code, f"{reason}: refused by the fake")
+
+    def tokens(self, method: str | None = None) -> list[str | None]:
+        """The bare tokens sent, in call order (of one method, if given)."""
+        return [
+            c.authorization.removeprefix("Bearer ") if c.authorization else None
+            for c in self.calls if method is None or c.method == method
+        ]
+
+    def _state(self, game_id: str) -> game_pb2.GameState:
+        over = self.over or game_id in self.ended
+        outcome = '{"result": "won"}' if over else ""
+        return game_pb2.GameState(
+            game_id=game_id, rules="enin", version=1, over=over, outcome_json=outcome,
+            seats=self.seats.get(game_id, ["Ada"]),
+        )
+
+    def ListRules(self, request: Any, context: Any) -> game_pb2.ListRulesResponse:
+        self._note("ListRules", request, context)
+        info = game_pb2.RulesInfo(id="enin", title="The Land of Enin", min_seats=1, max_seats=2)
+        return game_pb2.ListRulesResponse(rules=[info])
+
+    def CreateGame(self, request: Any, context: Any) -> game_pb2.CreateGameResponse:
+        self._note("CreateGame", request, context)
+        game_id = f"game-{next(self._ids)}"
+        self.seats[game_id] = list(request.seats)
+        tokens = [
+            game_pb2.SeatToken(seat=n, name=name, token=f"seat{n}-{game_id}")
+            for n, name in enumerate(request.seats)
+        ]
+        return game_pb2.CreateGameResponse(
+            game_id=game_id, version=1, seed_commitment="c0ffee", rules_version="1",
+            state=self._state(game_id), seat_tokens=tokens, spectator_token=f"spec-{game_id}",
+        )
+
+    def Act(self, request: Any, context: Any) -> game_pb2.ActResponse:
+        self._note("Act", request, context)
+        self.ended.add(request.game_id)
+        return game_pb2.ActResponse(version=2, state=self._state(request.game_id))
+
+    def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
+        self._note("GetState", request, context)
+        return self._state(request.game_id)
+
+    def LegalActions(self, request: Any, context: Any) -> game_pb2.LegalActionsResponse:
+        self._note("LegalActions", request, context)
+        if request.seat != self.playable_seat or request.game_id in self.ended:
+            return game_pb2.LegalActionsResponse(version=1)
+        command = game_pb2.Command()
+        command.enin.roll_start.SetInParent()
+        move = game_pb2.LegalAction(
+            command=command, json='{"name": "roll_start", "args": {}}', label="roll"
+        )
+        return game_pb2.LegalActionsResponse(version=1, actions=[move])
+
+    def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
+        self._note("History", request, context)
+        yield game_pb2.Event(game_id=request.game_id, version=1, type="Created")
+
+    def Subscribe(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
+        self._note("Subscribe", request, context)
+        event = game_pb2.Event(game_id=request.game_id or "game-x", version=1, type="Created")
+        yield game_pb2.FeedMessage(event=event)
+
+    def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
+        self._note("Audit", request, context)
+        return game_pb2.AuditResponse(chain_ok=True, dice_ok=True, replay_ok=True, over=True)
+
+    def ListGames(self, request: Any, context: Any) -> game_pb2.ListGamesResponse:
+        self._note("ListGames", request, context)
+        return game_pb2.ListGamesResponse()
+
+
+@dataclass
+class FakeServer:
+    address: str
+    service: FakeGameService
+
+
+def start_fake(
+    credentials: grpc.ServerCredentials | None = None,
+) -> tuple[grpc.Server, FakeServer]:
+    service = FakeGameService()
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    game_pb2_grpc.add_GameServiceServicer_to_server(service, server)
+    if credentials is None:
+        port = server.add_insecure_port("127.0.0.1:0")
+    else:
+        port = server.add_secure_port("127.0.0.1:0", credentials)
+    server.start()
+    return server, FakeServer(f"127.0.0.1:{port}", service)
+
+
+@pytest.fixture
+def fake_server() -> Iterator[FakeServer]:
+    server, fake = start_fake()
+    try:
+        yield fake
+    finally:
+        server.stop(None)
+
+
+@pytest.fixture(autouse=True)
+def clean_auth_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No credential from the developer's shell, a private ARBITER_HOME (returned)
+    and a cwd without ``./data/admin.token``."""
+    return isolate_credentials(monkeypatch, tmp_path)

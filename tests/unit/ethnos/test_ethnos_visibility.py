@@ -1,0 +1,118 @@
+"""Hidden information: hands and the deck order (DESIGN principle 4).
+
+Audiences, public forms and views never reveal another seat's hand or the deck
+order; face-up picks, bands, discards and Dragons are public."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from aggregates.ethnos import Ethnos
+from aggregates.ethnos.commands import PlayBand, RecruitFaceUp, RecruitFromDeck
+from aggregates.ethnos.testing import dragons_in_deck, new_game, pick, set_hand, stack
+from aggregates.kernel import EVERYONE, NOBODY, Audience, event_type, payload_of
+
+
+def visible(ev, seat: int | None) -> dict:  # type: ignore[no-untyped-def]
+    """What ``seat`` may read of an event (the kernel's rule)."""
+    name, payload = event_type(ev), payload_of(ev)
+    if Ethnos.audience(name, payload).includes(seat):
+        return payload
+    return Ethnos.public_form(name, payload)
+
+
+def test_creation_event_hides_deck_and_hands__rulebook_Setup() -> None:
+    g = Ethnos.start(["a", "b", "c"], seed="9" * 64)
+    created = g.collect_events()[0]
+    payload = payload_of(created)
+    assert Ethnos.audience("Created", payload) == NOBODY
+    public = Ethnos.public_form("Created", payload)
+    assert "seed" not in public and "deck" not in public["setup"]
+    assert public["setup"]["row"] == g.row and public["setup"]["deck_size"] == len(g.deck)
+    assert public["setup"]["hand_counts"] == [1, 1, 1]
+    text = json.dumps(public)
+    assert str(g.deck[:5])[1:-1] not in text
+
+
+def test_deck_draw_is_private_to_the_drawer__rulebook_Recruiting_Allies() -> None:
+    g = new_game(4, current=0)
+    ev = [e for e in (g.act(0, RecruitFromDeck()) or g.collect_events())
+          if event_type(e) == "DrewFromDeck"][0]
+    payload = payload_of(ev)
+    assert Ethnos.audience("DrewFromDeck", payload) == Audience(frozenset({0}))
+    assert visible(ev, 0)["card"] == payload["card"]
+    for seat in (1, 2, 3, None):
+        assert visible(ev, seat) == {"seat": 0}
+
+
+def test_face_up_recruit_bands_discards_and_dragons_are_public__rulebook_Dragon_Cards() -> None:
+    g = new_game(4, current=0)
+    g.act(0, RecruitFaceUp(card=g.row[0]))
+    d = pick("dwarves", "red", 1)
+    set_hand(g, 1, d + pick("elves", "blue", 1))
+    g.act(1, PlayBand(cards=tuple(d), leader=d[0]))
+    stack(g, dragons_in_deck(g)[:1])
+    g.act(2, RecruitFromDeck())
+    for ev in g.collect_events():
+        name = event_type(ev)
+        if name in ("RecruitedFaceUp", "BandPlayed", "HandDiscarded", "DragonRevealed",
+                    "MarkerPlaced", "TurnEnded"):
+            assert Ethnos.audience(name, payload_of(ev)) == EVERYONE
+
+
+def test_new_age_reshuffle_visible_to_nobody_with_only_counts__rulebook_A_New_Age_Dawns(
+) -> None:
+    g = new_game(4, current=0)
+    stack(g, dragons_in_deck(g))
+    g.act(0, RecruitFromDeck())
+    evs = g.collect_events()
+    began = next(e for e in evs if event_type(e) == "AgeBegan")
+    assert Ethnos.audience("AgeBegan", payload_of(began)) == NOBODY
+    public = Ethnos.public_form("AgeBegan", payload_of(began))
+    assert set(public) == {"age", "first_player", "deck_size"}
+    dealt = [e for e in evs if event_type(e) == "CardDealt"]
+    assert len(dealt) == 4
+    for ev in dealt:
+        seat = payload_of(ev)["seat"]
+        assert visible(ev, seat)["card"] in g.hands[seat]
+        assert visible(ev, (seat + 1) % 4) == {"seat": seat}
+
+
+def test_views_show_only_own_hand__rulebook_Playing_Through_An_Age() -> None:
+    g = new_game(4, current=0)
+    for seat in range(4):
+        v = g.view(seat)
+        assert [c["id"] for c in v["hand"]] == sorted(g.hands[seat])
+        assert v["hand_counts"] == [len(h) for h in g.hands]
+        assert "deck" not in v and v["deck_size"] == len(g.deck)
+        others = {c for s, h in enumerate(g.hands) if s != seat for c in h}
+        assert not others & {c["id"] for c in v["hand"]}
+    spectator = g.view(None)
+    assert "hand" not in spectator
+
+
+def test_no_event_leaks_a_hand_or_the_deck_in_random_play() -> None:
+    """Every card id a seat can read was public, or was that seat's own draw."""
+    for seed in range(4):
+        bot = random.Random(seed)
+        g = Ethnos.start(["a", "b", "c", "d"], seed=f"{seed + 50:064x}")
+        evs = list(g.collect_events())
+        for _ in range(120):
+            if g.ended:
+                break
+            seat = g.pending()[0].seat
+            legal = g.legal_actions(seat)
+            name = bot.choice(sorted({a.NAME for a in legal}))
+            g.act(seat, bot.choice([a for a in legal if name == a.NAME]))
+            evs += g.collect_events()
+        for ev in evs:
+            name, payload = event_type(ev), payload_of(ev)
+            for seat in (0, 1, 2, 3, None):
+                seen = visible(ev, seat)
+                if name in ("CardDealt", "DrewFromDeck") and payload["seat"] != seat:
+                    assert "card" not in seen
+                if name == "AgeBegan":
+                    assert "deck" not in seen
+                if name == "Created":
+                    assert "deck" not in seen["setup"] and "hands" not in seen["setup"]

@@ -1,0 +1,107 @@
+"""The wire contract (ethnos.proto), the aggregate protocol, and audit of played games."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from aggregates.catalog import GAMES
+from aggregates.ethnos import Ethnos
+from aggregates.ethnos.commands import COMMANDS
+from aggregates.ethnos.data import TABLES
+from aggregates.kernel import Reason, RuleError
+from aggregates.kernel.audit import audit
+
+PROTO = Path(__file__).resolve().parents[3] / "protos" / "arbiter" / "v1" / "ethnos.proto"
+
+
+def test_commands_match_ethnos_proto_oneof() -> None:
+    text = PROTO.read_text()
+    oneof = re.findall(r"^\s+(\w+) (\w+) = \d+;", text.split("oneof command")[1], re.M)
+    assert [name for _, name in oneof] == COMMANDS.names()
+    for message, name in oneof:
+        body = re.search(rf"message {message} {{([^}}]*)}}", text)
+        assert body is not None
+        fields = re.findall(r"(\w+) (\w+) = \d+;", body.group(1))
+        cls = COMMANDS.by_name[name]
+        assert [f.name for f in dataclasses.fields(cls)] == [f for _, f in fields]
+
+
+def test_kingdom_enum_matches_the_data() -> None:
+    text = PROTO.read_text()
+    body = re.search(r"enum EthnosKingdom {([^}]*)}", text)
+    assert body is not None
+    names = [n.lower() for n in re.findall(r"(\w+) = [1-9]", body.group(1))]
+    assert names == list(TABLES.kingdom_keys)
+
+
+def test_wire_round_trip() -> None:
+    from clients import wire
+
+    for command in (COMMANDS.parse("play_band", {"cards": [3, 5], "leader": 5}),
+                    COMMANDS.parse("choose_kingdom", {"kingdom": "duris"}),
+                    COMMANDS.parse("score_orc_horde", {"score": False}),
+                    COMMANDS.parse("keep_cards", {"cards": []}),
+                    COMMANDS.parse("end_band", {})):
+        rules, action = wire.command_to_json(wire.json_to_command("ethnos", command.to_json()))
+        assert rules == "ethnos"
+        assert COMMANDS.parse(action["name"], action["args"]) == command
+
+
+def test_class_settings_and_catalog() -> None:
+    assert (Ethnos.RULES_ID, Ethnos.TITLE, Ethnos.RULES_VERSION) == ("ethnos", "Ethnos", "1.0.0")
+    assert (Ethnos.MIN_SEATS, Ethnos.MAX_SEATS) == (2, 6)
+    assert Ethnos.CHECK_AGAINST_LEGAL_LIST is False
+    assert GAMES["ethnos"] is Ethnos
+
+
+def test_wire_args_are_type_checked() -> None:
+    for name, args in (("recruit_face_up", {"card": "2"}), ("play_band", {"cards": 3}),
+                       ("play_band", {"cards": [1], "leader": True}),
+                       ("choose_kingdom", {"kingdom": 4}), ("score_orc_horde", {"score": 1}),
+                       ("end_band", {"x": 1}), ("keep_cards", {})):
+        with pytest.raises(RuleError) as e:
+            COMMANDS.parse(name, args)
+        assert e.value.reason == Reason.BAD_ARGUMENT
+
+
+def play(seed: int, players: int, limit: int = 2000) -> tuple[Ethnos, list]:  # type: ignore[type-arg]
+    bot = random.Random(seed)
+    g = Ethnos.start([f"p{i}" for i in range(players)], seed=f"{seed + 1000:064x}")
+    evs = list(g.collect_events())
+    for i in range(limit):
+        if g.ended:
+            break
+        seat = bot.choice(g.pending()).seat
+        actions = g.legal_actions(seat)
+        name = bot.choice(sorted({a.NAME for a in actions}))
+        g.act(seat, bot.choice([a for a in actions if name == a.NAME]), f"c{i}")
+        evs += g.collect_events()
+    return g, evs
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_played_games_audit_ok_and_rebuild(players: int) -> None:
+    g, evs = play(players, players)
+    assert g.ended
+    report = audit(evs, Ethnos)
+    assert report.ok, report.problems
+    assert report.commands == g.commands_applied
+    rebuilt = functools.reduce(lambda agg, ev: ev.mutate(agg), evs, None)
+    assert rebuilt is not None and rebuilt.view(0) == g.view(0)
+
+
+def test_unknown_seat_and_game_over() -> None:
+    g, _ = play(1, 2)
+    with pytest.raises(RuleError) as e:
+        g.act(0, COMMANDS.parse("recruit_from_deck", {}))
+    assert e.value.reason == Reason.GAME_OVER
+    g2 = Ethnos.start(["a", "b"], seed="1" * 64)
+    with pytest.raises(RuleError) as e:
+        g2.act(5, COMMANDS.parse("recruit_from_deck", {}))
+    assert e.value.reason == Reason.UNKNOWN_SEAT
