@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,3 +55,21 @@ def postgres_url() -> str | None:
             return url
     except Exception:
         return None
+
+
+@pytest.fixture
+def postgres_schema() -> Iterator[tuple[str, str]]:
+    """(url, schema): a fresh PostgreSQL schema for one test, dropped afterwards."""
+    url = postgres_url()
+    if url is None:
+        pytest.skip("PostgreSQL is not reachable at ARBITER_TEST_POSTGRES_URL / 127.0.0.1:5432")
+    import psycopg
+
+    schema = f"arbiter_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield url, schema
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')

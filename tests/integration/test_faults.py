@@ -24,7 +24,6 @@ import redis
 from arbiter.v1 import game_pb2
 
 from service.redis_server import PrivateRedis, free_port
-from tests.conftest import postgres_url
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import new_game
 
@@ -215,15 +214,10 @@ def test_kill9_soak_loses_nothing(tmp_path: Path, redis_url: str) -> None:
 
 
 @pytest.mark.postgres
-def test_two_servers_on_one_postgres_store(tmp_path: Path, redis_url: str) -> None:
-    url = postgres_url()
-    if url is None:
-        pytest.skip("PostgreSQL is not reachable at 127.0.0.1:5432")
-    import psycopg
-
-    schema = f"arbiter_two_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
+def test_two_servers_on_one_postgres_store(
+    tmp_path: Path, redis_url: str, postgres_schema: tuple[str, str]
+) -> None:
+    url, schema = postgres_schema
     shared = {"ARBITER_DATABASE_URL": url, "ARBITER_POSTGRES_SCHEMA": schema,
               "ARBITER_SECRET": "shared-secret", "ARBITER_ADMIN_TOKEN": "shared-admin"}
     servers = [ServerProcess(tmp_path / f"s{n}", redis_url, shared) for n in range(2)]
@@ -265,8 +259,6 @@ def test_two_servers_on_one_postgres_store(tmp_path: Path, redis_url: str) -> No
         tap.stopping.set()
         for server in servers:
             server.stop()
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def test_redis_outage_then_every_event_is_published(tmp_path: Path) -> None:

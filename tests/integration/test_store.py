@@ -8,8 +8,6 @@ events) has the same version, head digest and view, and still audits clean.
 from __future__ import annotations
 
 import random
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,24 +56,12 @@ def test_sqlite_reload_with_snapshots(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def postgres_env() -> Iterator[dict[str, str]]:
-    url = postgres_url()
-    if url is None:
-        pytest.skip("PostgreSQL is not reachable at ARBITER_TEST_POSTGRES_URL / 127.0.0.1:5432")
-    import psycopg
-
-    schema = f"arbiter_test_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    import os
-
-    os.environ["ARBITER_POSTGRES_SCHEMA"] = schema
-    try:
-        yield Settings(database_url=url).store_env()
-    finally:
-        os.environ.pop("ARBITER_POSTGRES_SCHEMA", None)
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+def postgres_env(
+    postgres_schema: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> dict[str, str]:
+    url, schema = postgres_schema
+    monkeypatch.setenv("ARBITER_POSTGRES_SCHEMA", schema)
+    return Settings(database_url=url).store_env()
 
 
 @pytest.mark.postgres
