@@ -68,7 +68,10 @@ def check_markers(
     return band
 
 
-def check_invariants(game: Ethnos, full: list[int], glory_before: list[int]) -> None:
+def check_invariants(
+    game: Ethnos, full: list[int], glory_before: list[int]
+) -> dict[int, list[Command]]:
+    """The invariants; returns the legal actions of every seat the game waits on."""
     assert all_cards(game) == full
     for hand in game.hands:
         assert len(hand) <= TABLES.hand_limit or sum(CARDS[c].skeleton for c in hand) >= 10
@@ -77,15 +80,17 @@ def check_invariants(game: Ethnos, full: list[int], glory_before: list[int]) -> 
     assert game.ended or game.orc_pending or len(game.dragons) < 3
     assert sum(len(t) for t in game.troll_tokens) + len(game.trolls_free) == (
         6 if "trolls" in game.tribes else 0)
+    seats = range(len(game.seats))
     if game.ended:
-        assert game.pending() == [] and all(game.legal_actions(s) == []
-                                            for s in range(len(game.seats)))
+        assert game.pending() == [] and all(game.legal_actions(s) == [] for s in seats)
         assert game.outcome is not None and game.outcome["winners"]
-    else:
-        waiting = {d.seat for d in game.pending()}
-        assert waiting
-        for seat in range(len(game.seats)):
-            assert bool(game.legal_actions(seat)) == (seat in waiting)
+        return {}
+    waiting = {d.seat for d in game.pending()}
+    assert waiting
+    legal = {seat: game.legal_actions(seat) for seat in waiting}
+    assert all(legal.values())
+    assert all(game.legal_actions(s) == [] for s in seats if s not in waiting)
+    return legal
 
 
 def playout(seed: int, players: int) -> tuple[Ethnos, list[Any]]:
@@ -94,20 +99,21 @@ def playout(seed: int, players: int) -> tuple[Ethnos, list[Any]]:
     events = list(game.collect_events())
     full = sorted(TABLES.allies(game.tribes) + TABLES.dragons())
     band: dict[str, Any] | None = None
+    legal = {d.seat: game.legal_actions(d.seat) for d in game.pending()}
     for n in range(MAX_COMMANDS):
         if game.ended:
             break
-        seat = bot.choice(game.pending()).seat
-        actions = game.legal_actions(seat)
+        seat = bot.choice(sorted(legal))
+        actions = legal[seat]
         name = bot.choice(sorted({a.NAME for a in actions}))
-        command = bot.choice([a for a in actions if a.NAME == name])
+        command = bot.choice([a for a in actions if name == a.NAME])
         markers = {k: list(v) for k, v in game.markers.items()}
         glory = list(game.glory)
         game.act(seat, command, f"cmd-{n}")
         new = game.collect_events()
         events.extend(new)
         band = check_markers(game, markers, new, band)
-        check_invariants(game, full, glory)
+        legal = check_invariants(game, full, glory)
     return game, events
 
 
@@ -179,5 +185,5 @@ def test_every_legal_action_is_accepted_and_others_refused() -> None:
                 assert game.version == version
             assert game.legal_actions(seat) == legal
             name = bot.choice(sorted({a.NAME for a in legal}))
-            game.act(seat, bot.choice([a for a in legal if a.NAME == name]))
+            game.act(seat, bot.choice([a for a in legal if name == a.NAME]))
             game.collect_events()
