@@ -58,10 +58,16 @@ def first_player(glory: list[int], third_dragon_seat: int) -> int:
     raise AssertionError("unreachable")
 
 
-def begin_age(game: Ethnos, age: int) -> None:
+def begin_age(game: Ethnos, age: int, first: int | None = None) -> None:
+    """Beginning a New Age: the deck (Dragons in the bottom half), one card each, the row.
+
+    The First Age's first player was chosen at random in the setup; later
+    Ages start with the least Glory (``first_player``).
+    """
     players = len(game.seats)
-    assert game.third_dragon_seat is not None
-    first = first_player(game.glory, game.third_dragon_seat)
+    if first is None:
+        assert game.third_dragon_seat is not None
+        first = first_player(game.glory, game.third_dragon_seat)
     deck = deal_order(game.shuffled, game.tribes, players)
     game._age_began(age=age, first_player=first, deck=deck)
     for seat in deal_seats(first, players):

@@ -129,22 +129,8 @@ class Ethnos(Game):
             k: sorted(pool[i * per: (i + 1) * per]) for i, k in enumerate(TABLES.kingdom_keys)
         }
         first = dice.roll(players) - 1
-        deck = ages.deal_order(dice.shuffled, chosen, players)
         return {"players": players, "tribes": chosen, "glory_tokens": tokens,
-                "first_player": first, "deck": deck}
-
-    @classmethod
-    def public_setup(cls, setup: Mapping[str, Any]) -> dict[str, Any]:
-        """Everything but the deck order and the cards dealt to the players."""
-        players = int(setup["players"])
-        deck = list(setup["deck"])
-        return {
-            "players": players, "tribes": list(setup["tribes"]),
-            "glory_tokens": dict(setup["glory_tokens"]),
-            "first_player": setup["first_player"],
-            "row": deck[players: 3 * players], "deck_size": len(deck) - 3 * players,
-            "hand_counts": [1] * players,
-        }
+                "first_player": first}
 
     def setup(self, setup: dict[str, Any]) -> None:
         players = len(self.seats)
@@ -163,12 +149,11 @@ class Ethnos(Game):
         self.third_dragon_seat: int | None = None
         self.last_bands: list[list[int]] = [[] for _ in range(players)]
         self.over = False
-        first = int(setup["first_player"])
-        deck = list(setup["deck"])
-        self._reset_age(1, first, deck[3 * players:])
-        for i, seat in enumerate(ages.deal_seats(first, players)):
-            self.hands[seat].append(deck[i])
-        self.row.extend(deck[players: 3 * players])
+        self._reset_age(0, int(setup["first_player"]), [])
+
+    def begin(self) -> None:
+        """Beginning the First Age: shuffle, deal one card each, turn over the row."""
+        ages.begin_age(self, 1, first=self.first_player)
 
     def _troll_supply(self) -> list[int]:
         return list(TABLES.troll_tokens) if "trolls" in self.tribes else []

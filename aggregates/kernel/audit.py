@@ -115,7 +115,8 @@ def check_replay(events: Sequence[Any], game_class: type[Game], report: AuditRep
     if not isinstance(game, game_class):
         report.fail("replay", "the creation event is for another game")
         return
-    produced: list[Any] = []
+    game.begin()
+    produced: list[Any] = list(game.collect_events())
     for ev in events[1:]:
         command = ev.meta.get("cmd")
         if command is None:

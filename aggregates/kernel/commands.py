@@ -9,6 +9,7 @@ and sizes strictly before any rule sees them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
@@ -45,8 +46,7 @@ class Command:
         """Build the command from wire arguments, refusing anything ill-typed."""
         if not isinstance(args, Mapping):
             raise RuleError(Reason.BAD_ARGUMENT, f"{cls.NAME}: arguments must be an object")
-        hints = typing.get_type_hints(cls)
-        fields = {f.name: f for f in dataclasses.fields(cls)}
+        hints, fields = _signature(cls)  # type: ignore[arg-type]
         unknown = set(args) - set(fields)
         if unknown:
             raise RuleError(
@@ -60,6 +60,12 @@ class Command:
                 raise RuleError(Reason.BAD_ARGUMENT, f"{cls.NAME}: missing argument {name!r}")
             values[name] = _check(cls.NAME, name, hints[name], args[name])
         return cls(**values)
+
+
+@functools.cache
+def _signature(cls: type[Command]) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
+    """A command class's argument types and fields, read once (parsing is hot)."""
+    return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls)}
 
 
 def _jsonable(value: Any) -> Any:

@@ -119,7 +119,7 @@ class Game(Aggregate):
         try:
             # The library's metaclass call would look for the __init__ of the
             # subclass; every game shares the kernel's creation event instead.
-            return cls._create(
+            game = cls._create(
                 cls.Created,  # type: ignore[attr-defined]
                 rules=cls.RULES_ID,
                 rules_version=cls.RULES_VERSION,
@@ -132,6 +132,8 @@ class Game(Aggregate):
             )
         finally:
             _creation_meta.reset(token)
+        game.begin()
+        return game
 
     @classmethod
     def _create(cls, event_class: Any, *, id: Any = None, **kwargs: Any) -> Self:  # noqa: A002
@@ -193,6 +195,14 @@ class Game(Aggregate):
 
     def setup(self, setup: dict[str, Any]) -> None:
         """Evolve: set the starting state from the recorded setup."""
+
+    def begin(self) -> None:
+        """Decide: the events that open play, right after creation.
+
+        Dealing belongs here rather than in the setup, so each card dealt is
+        its own event with its own audience (its receiver), like later deals.
+        These events carry no command; an audit replays them from here too.
+        """
 
     def decide(self, seat: int, command: Command) -> None:
         """Validate ``command`` for ``seat`` and trigger the events it causes."""

@@ -149,3 +149,34 @@ def test_a_retried_create_returns_the_same_game_and_tokens(shared_server: Server
     assert first.game_id == second.game_id
     assert list(first.seat_tokens) == list(second.seat_tokens)
     assert first.spectator_token == second.spectator_token
+
+
+def test_in_a_multi_seat_game_no_seat_acts_or_reads_for_another(
+    shared_server: ServerProcess,
+) -> None:
+    created = shared_server.stub("").CreateGame(
+        game_pb2.CreateGameRequest(rules="ethnos", seats=["ann", "bob", "cy"]))
+    state = shared_server.stub().GetState(
+        game_pb2.GetStateRequest(game_id=created.game_id, spectator=True))
+    turn = state.pending[0].seat
+    other = (turn + 1) % 3
+    mover = shared_server.stub(created.seat_tokens[turn].token)
+    legal = mover.LegalActions(game_pb2.LegalActionsRequest(game_id=created.game_id, seat=turn))
+    intruder = shared_server.stub(created.seat_tokens[other].token)
+    request = game_pb2.ActRequest(game_id=created.game_id, seat=turn,
+                                  command=legal.actions[0].command)
+    assert refusal(lambda: intruder.Act(request)) == (
+        grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT")
+    for call in (
+        lambda: intruder.GetState(game_pb2.GetStateRequest(game_id=created.game_id, seat=turn)),
+        lambda: intruder.LegalActions(
+            game_pb2.LegalActionsRequest(game_id=created.game_id, seat=turn)),
+        lambda: list(intruder.History(
+            game_pb2.HistoryRequest(game_id=created.game_id, seat=turn))),
+    ):
+        assert refusal(call) == (grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT")
+    out_of_turn = game_pb2.ActRequest(game_id=created.game_id, seat=other,
+                                      command=legal.actions[0].command)
+    assert refusal(lambda: intruder.Act(out_of_turn)) == (
+        grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN")
+    assert mover.Act(request).version > state.version

@@ -180,6 +180,16 @@ def test_simulate_finishes_all_games(arbiter_server: Any) -> None:
     assert "3/3 games" in result.stderr  # the progress bar
 
 
+@pytest.mark.parametrize("players", [2, 5])
+def test_simulate_ethnos_for_n_players(arbiter_server: Any, players: int) -> None:
+    """Issue 3: `arbiter simulate ethnos --players N` plays whole games through the server."""
+    result = arbiter(arbiter_server, "simulate", "ethnos", "--games", "2", "--players",
+                     str(players), "--seed", "3", timeout=300)
+    out = ok(result)
+    assert "games finished: 2/2" in out
+    assert "refused" not in out
+
+
 def test_play_to_the_end(arbiter_server: Any) -> None:
     out = ok(arbiter(arbiter_server, "play", "enin", stdin="1\n" * 4000, timeout=300))
     assert "Token of seat 0 (Adventurer): arb_" in out

@@ -22,16 +22,26 @@ def visible(ev, seat: int | None) -> dict:  # type: ignore[no-untyped-def]
     return Ethnos.public_form(name, payload)
 
 
-def test_creation_event_hides_deck_and_hands__rulebook_Setup() -> None:
+def test_creation_and_first_deal_hide_deck_and_hands__rulebook_Setup() -> None:
+    """Beginning the First Age: the deck order is read by nobody, each dealt card
+    by its receiver only, the face-up row by everyone."""
     g = Ethnos.start(["a", "b", "c"], seed="9" * 64)
-    created = g.collect_events()[0]
-    payload = payload_of(created)
-    assert Ethnos.audience("Created", payload) == NOBODY
-    public = Ethnos.public_form("Created", payload)
-    assert "seed" not in public and "deck" not in public["setup"]
-    assert public["setup"]["row"] == g.row and public["setup"]["deck_size"] == len(g.deck)
-    assert public["setup"]["hand_counts"] == [1, 1, 1]
-    text = json.dumps(public)
+    events = g.collect_events()
+    created = payload_of(events[0])
+    assert Ethnos.audience("Created", created) == NOBODY
+    assert "deck" not in created["setup"] and "seed" not in Ethnos.public_form("Created", created)
+    kinds = [event_type(e) for e in events[1:]]
+    assert kinds == ["AgeBegan", "CardDealt", "CardDealt", "CardDealt", "RowTurned"]
+    began = payload_of(events[1])
+    assert Ethnos.audience("AgeBegan", began) == NOBODY
+    assert Ethnos.public_form("AgeBegan", began)["deck_size"] == len(began["deck"])
+    for ev in events[2:5]:
+        dealt = payload_of(ev)
+        assert Ethnos.audience("CardDealt", dealt) == Audience(frozenset({dealt["seat"]}))
+        assert dealt["card"] in g.hands[dealt["seat"]]
+        assert visible(ev, (dealt["seat"] + 1) % 3) == {"seat": dealt["seat"]}
+    assert payload_of(events[5])["cards"] == g.row and len(g.row) == 6
+    text = json.dumps([visible(e, None) for e in events])
     assert str(g.deck[:5])[1:-1] not in text
 
 
