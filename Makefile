@@ -25,7 +25,7 @@ run: install
 	$(BIN)/arbiter serve --address localhost:50051 --data-dir ./data
 
 test: install
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -rs -p no:cacheprovider
 
 lint: install
 	$(BIN)/ruff check aggregates service clients tests
