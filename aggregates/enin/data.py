@@ -9,21 +9,18 @@ Set ``ENIN_DATA`` to the path of a replacement file to load another copy.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import re
 from pathlib import Path
 from typing import Any
+
+from aggregates.kernel.data import DataError, integer, read_json, validator
 
 DATA_FILE = Path(__file__).parent / "data" / "enin.json"
 
 MARKET_ITEMS = ("potion_of_healing", "potion_of_strength", "potion_of_fate", "map_of_enin")
 MAGIC_ITEMS = ("damask_sword", "helm_of_vitality", "ring_of_reward", "shield_of_nines")
 QUEST_ITEMS = ("key", "watchword", "maiden", "lodestone", "lost_book")
-
-
-class DataError(ValueError):
-    """The Enin data file is malformed."""
 
 
 _TERM = re.compile(r"^(\d*)D(\d+)$")
@@ -218,10 +215,7 @@ def _covers(ranges: list[Range], sides: int, where: str) -> None:
 
 
 def _int(raw: dict[str, Any], key: str, where: str, low: int = 0) -> int:
-    value = raw.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise DataError(f"{where}: {key} must be an integer >= {low}, not {value!r}")
-    return value
+    return integer(raw.get(key), f"{where}: {key}", low)
 
 
 def _monster(raw: dict[str, Any], where: str) -> Monster:
@@ -235,151 +229,148 @@ def _monster(raw: dict[str, Any], where: str) -> Monster:
     )
 
 
+@validator("Enin")
 def load(raw: dict[str, Any]) -> Tables:  # noqa: C901 - one pass over the whole file
     """Validate the parsed JSON and build the tables."""
-    try:
-        caps = raw["caps"]
-        levels = tuple(
-            Level(
-                level=_int(lv, "level", "levels", 1), xp=_int(lv, "xp", "levels"),
-                attack_bonus=int(lv.get("attack_bonus", 0)), hp_bonus=int(lv.get("hp_bonus", 0)),
-            )
-            for lv in raw["levels"]
+    caps = raw["caps"]
+    levels = tuple(
+        Level(
+            level=_int(lv, "level", "levels", 1), xp=_int(lv, "xp", "levels"),
+            attack_bonus=int(lv.get("attack_bonus", 0)), hp_bonus=int(lv.get("hp_bonus", 0)),
         )
-        if [lv.level for lv in levels] != list(range(1, len(levels) + 1)) or levels[0].xp != 0:
-            raise DataError("levels must be numbered 1.. with level 1 at 0 XP")
-        if any(a.xp >= b.xp for a, b in zip(levels, levels[1:], strict=False)):
-            raise DataError("level thresholds must rise")
-        level_keys = {lv.level for lv in levels}
+        for lv in raw["levels"]
+    )
+    if [lv.level for lv in levels] != list(range(1, len(levels) + 1)) or levels[0].xp != 0:
+        raise DataError("levels must be numbered 1.. with level 1 at 0 XP")
+    if any(a.xp >= b.xp for a, b in zip(levels, levels[1:], strict=False)):
+        raise DataError("level thresholds must rise")
+    level_keys = {lv.level for lv in levels}
 
-        start = tuple(
-            (_range(row["roll"], "start_table"), _int(row, "location", "start_table", 1))
-            for row in raw["start_table"]
+    start = tuple(
+        (_range(row["roll"], "start_table"), _int(row, "location", "start_table", 1))
+        for row in raw["start_table"]
+    )
+    _covers([r for r, _ in start], 10, "start_table")
+
+    chain = tuple(raw["quest_chain"])
+    if chain != QUEST_ITEMS:
+        raise DataError(f"quest_chain must be {QUEST_ITEMS}")
+
+    cards: dict[str, dict[int, tuple[Monster, ...]]] = {}
+    for card, bands in raw["encounter_cards"].items():
+        cards[card] = {}
+        for band, rows in bands.items():
+            where = f"encounter_cards.{card}.{band}"
+            band_rows = tuple(_monster(m, where) for m in rows)
+            _covers([m.roll for m in band_rows], 10, where)
+            cards[card][int(band)] = band_rows
+        if set(cards[card]) != level_keys:
+            raise DataError(f"encounter card {card} needs one band per level")
+    monsters = {k: _monster(m, f"monsters.{k}") for k, m in raw["monsters"].items()}
+
+    locations: dict[int, Location] = {}
+    for loc in raw["locations"]:
+        where = f"location {loc.get('number')}"
+        chart = []
+        for row in loc["chart"]:
+            action = row["action"]
+            if action not in ("rest", "encounter", "monster", "bandits", "treasure", "trap"):
+                raise DataError(f"{where}: unknown action {action!r}")
+            if action == "encounter" and row.get("card") not in cards:
+                raise DataError(f"{where}: unknown encounter card {row.get('card')!r}")
+            if action == "monster" and row.get("monster") not in monsters:
+                raise DataError(f"{where}: unknown monster {row.get('monster')!r}")
+            chart.append(ChartRow(
+                roll=_range(row["roll"], where), action=action,
+                hp=int(row.get("hp", 0)), card=row.get("card", ""),
+                monster=row.get("monster", ""),
+                dice=Dice.parse(row["dice"]) if "dice" in row else None,
+                count=int(row.get("count", 0)),
+            ))
+        q = loc["quest"]
+        if q["item"] not in QUEST_ITEMS or not set(q["requires"]) <= set(QUEST_ITEMS):
+            raise DataError(f"{where}: unknown quest item")
+        ranges = {int(k): _range(v, where) for k, v in q["ranges"].items()}
+        if set(ranges) != level_keys or any(r.low < 1 or r.high > 10 for r in ranges.values()):
+            raise DataError(f"{where}: quest ranges need one 1..10 range per level")
+        location = Location(
+            number=_int(loc, "number", where, 1), key=loc["key"], name=loc["name"],
+            chart=tuple(chart),
+            quest=QuestAttempt(q["item"], tuple(q["requires"]), q["text"], ranges),
         )
-        _covers([r for r, _ in start], 10, "start_table")
+        locations[location.number] = location
+    if sorted(locations) != list(range(1, len(locations) + 1)):
+        raise DataError("locations must be numbered 1..n in a row")
+    market_location = _int(raw, "market_location", "market_location", 1)
+    for number, location in locations.items():
+        if number == market_location:
+            if location.chart:
+                raise DataError("the market town has no questing chart")
+        else:
+            _covers([row.roll for row in location.chart], 10, f"location {number} chart")
+    if any(loc not in locations for _, loc in start):
+        raise DataError("start table names an unknown location")
+    if sorted(loc.quest.item for loc in locations.values()) != sorted(QUEST_ITEMS):
+        raise DataError("every quest item needs exactly one location")
 
-        chain = tuple(raw["quest_chain"])
-        if chain != QUEST_ITEMS:
-            raise DataError(f"quest_chain must be {QUEST_ITEMS}")
+    traps = tuple(
+        Trap(_range(t["roll"], "traps"), t["trap"], t["name"], int(t.get("hp", 0)))
+        for t in raw["traps"]
+    )
+    if sorted(t.trap for t in traps) != ["imp", "poison_gas", "spiked_pit"]:
+        raise DataError("traps must be poison_gas, spiked_pit and imp")
+    trap_rows = [r for loc in locations.values() for r in loc.chart if r.action == "trap"]
+    trap_dice = trap_rows[0].dice if trap_rows and trap_rows[0].dice else Dice.parse("1D6")
+    if len(trap_dice.sides) != 1 or trap_dice.bonus:
+        raise DataError("the trap roll must be one die")
+    _covers([t.roll for t in traps], trap_dice.sides[0], "traps")
 
-        cards: dict[str, dict[int, tuple[Monster, ...]]] = {}
-        for card, bands in raw["encounter_cards"].items():
-            cards[card] = {}
-            for band, rows in bands.items():
-                where = f"encounter_cards.{card}.{band}"
-                band_rows = tuple(_monster(m, where) for m in rows)
-                _covers([m.roll for m in band_rows], 10, where)
-                cards[card][int(band)] = band_rows
-            if set(cards[card]) != level_keys:
-                raise DataError(f"encounter card {card} needs one band per level")
-        monsters = {k: _monster(m, f"monsters.{k}") for k, m in raw["monsters"].items()}
-
-        locations: dict[int, Location] = {}
-        for loc in raw["locations"]:
-            where = f"location {loc.get('number')}"
-            chart = []
-            for row in loc["chart"]:
-                action = row["action"]
-                if action not in ("rest", "encounter", "monster", "bandits", "treasure", "trap"):
-                    raise DataError(f"{where}: unknown action {action!r}")
-                if action == "encounter" and row.get("card") not in cards:
-                    raise DataError(f"{where}: unknown encounter card {row.get('card')!r}")
-                if action == "monster" and row.get("monster") not in monsters:
-                    raise DataError(f"{where}: unknown monster {row.get('monster')!r}")
-                chart.append(ChartRow(
-                    roll=_range(row["roll"], where), action=action,
-                    hp=int(row.get("hp", 0)), card=row.get("card", ""),
-                    monster=row.get("monster", ""),
-                    dice=Dice.parse(row["dice"]) if "dice" in row else None,
-                    count=int(row.get("count", 0)),
-                ))
-            q = loc["quest"]
-            if q["item"] not in QUEST_ITEMS or not set(q["requires"]) <= set(QUEST_ITEMS):
-                raise DataError(f"{where}: unknown quest item")
-            ranges = {int(k): _range(v, where) for k, v in q["ranges"].items()}
-            if set(ranges) != level_keys or any(r.low < 1 or r.high > 10 for r in ranges.values()):
-                raise DataError(f"{where}: quest ranges need one 1..10 range per level")
-            location = Location(
-                number=_int(loc, "number", where, 1), key=loc["key"], name=loc["name"],
-                chart=tuple(chart),
-                quest=QuestAttempt(q["item"], tuple(q["requires"]), q["text"], ranges),
-            )
-            locations[location.number] = location
-        if sorted(locations) != list(range(1, len(locations) + 1)):
-            raise DataError("locations must be numbered 1..n in a row")
-        market_location = _int(raw, "market_location", "market_location", 1)
-        for number, location in locations.items():
-            if number == market_location:
-                if location.chart:
-                    raise DataError("the market town has no questing chart")
-            else:
-                _covers([row.roll for row in location.chart], 10, f"location {number} chart")
-        if any(loc not in locations for _, loc in start):
-            raise DataError("start table names an unknown location")
-        if sorted(loc.quest.item for loc in locations.values()) != sorted(QUEST_ITEMS):
-            raise DataError("every quest item needs exactly one location")
-
-        traps = tuple(
-            Trap(_range(t["roll"], "traps"), t["trap"], t["name"], int(t.get("hp", 0)))
-            for t in raw["traps"]
+    treasure = tuple(
+        TreasureRow(
+            _range(t["roll"], "treasure"), t["find"], t["name"],
+            Dice.parse(t["dice"]) if "dice" in t else None,
         )
-        if sorted(t.trap for t in traps) != ["imp", "poison_gas", "spiked_pit"]:
-            raise DataError("traps must be poison_gas, spiked_pit and imp")
-        trap_rows = [r for loc in locations.values() for r in loc.chart if r.action == "trap"]
-        trap_dice = trap_rows[0].dice if trap_rows and trap_rows[0].dice else Dice.parse("1D6")
-        if len(trap_dice.sides) != 1 or trap_dice.bonus:
-            raise DataError("the trap roll must be one die")
-        _covers([t.roll for t in traps], trap_dice.sides[0], "traps")
+        for t in raw["treasure"]
+    )
+    _covers([t.roll for t in treasure], 10, "treasure")
+    if any(t.find not in ("gold", "magic_item") or (t.find == "gold") != bool(t.dice)
+           for t in treasure):
+        raise DataError("treasure rows find gold (with dice) or a magic item")
 
-        treasure = tuple(
-            TreasureRow(
-                _range(t["roll"], "treasure"), t["find"], t["name"],
-                Dice.parse(t["dice"]) if "dice" in t else None,
-            )
-            for t in raw["treasure"]
+    magic = {
+        m["item"]: MagicItem(
+            item=m["item"], name=m["name"], attack=int(m["attack"]), hp=int(m["hp"]),
+            luck=int(m["luck"]), poison_resist=bool(m["poison_resist"]),
+            reroll=bool(m["reroll"]),
         )
-        _covers([t.roll for t in treasure], 10, "treasure")
-        if any(t.find not in ("gold", "magic_item") or (t.find == "gold") != bool(t.dice)
-               for t in treasure):
-            raise DataError("treasure rows find gold (with dice) or a magic item")
+        for m in raw["magic_items"]
+    }
+    if tuple(magic) != MAGIC_ITEMS:
+        raise DataError(f"magic items must be {MAGIC_ITEMS}")
+    market = {
+        m["item"]: MarketItem(m["item"], m["name"], _int(m, "price", "market", 1), m["effect"])
+        for m in raw["market"]
+    }
+    if tuple(market) != MARKET_ITEMS or sorted(m.effect for m in market.values()) != [
+        "heal", "luck", "map", "strength",
+    ]:
+        raise DataError(f"market items must be {MARKET_ITEMS} with one effect each")
 
-        magic = {
-            m["item"]: MagicItem(
-                item=m["item"], name=m["name"], attack=int(m["attack"]), hp=int(m["hp"]),
-                luck=int(m["luck"]), poison_resist=bool(m["poison_resist"]),
-                reroll=bool(m["reroll"]),
-            )
-            for m in raw["magic_items"]
-        }
-        if tuple(magic) != MAGIC_ITEMS:
-            raise DataError(f"magic items must be {MAGIC_ITEMS}")
-        market = {
-            m["item"]: MarketItem(m["item"], m["name"], _int(m, "price", "market", 1), m["effect"])
-            for m in raw["market"]
-        }
-        if tuple(market) != MARKET_ITEMS or sorted(m.effect for m in market.values()) != [
-            "heal", "luck", "map", "strength",
-        ]:
-            raise DataError(f"market items must be {MARKET_ITEMS} with one effect each")
-
-        return Tables(
-            hp_max=_int(caps, "hp_max", "caps", 1), luck_max=_int(caps, "luck_max", "caps", 1),
-            xp_max=_int(caps, "xp_max", "caps", 1), gold_max=_int(caps, "gold_max", "caps", 1),
-            gold_min=_int(caps, "gold_min", "caps"),
-            setup_hp=Dice.parse(raw["setup"]["hp"]), setup_luck=Dice.parse(raw["setup"]["luck"]),
-            levels=levels, poison_attack_penalty=_int(raw, "poison_attack_penalty", "poison"),
-            start_table=start, quest_chain=chain, locations=locations,
-            market_location=market_location, traps=traps, trap_dice=trap_dice,
-            encounter_cards=cards, monsters=monsters, treasure=treasure,
-            magic_items=magic, market=market,
-        )
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise DataError(f"malformed Enin data: {exc!r}") from exc
+    return Tables(
+        hp_max=_int(caps, "hp_max", "caps", 1), luck_max=_int(caps, "luck_max", "caps", 1),
+        xp_max=_int(caps, "xp_max", "caps", 1), gold_max=_int(caps, "gold_max", "caps", 1),
+        gold_min=_int(caps, "gold_min", "caps"),
+        setup_hp=Dice.parse(raw["setup"]["hp"]), setup_luck=Dice.parse(raw["setup"]["luck"]),
+        levels=levels, poison_attack_penalty=_int(raw, "poison_attack_penalty", "poison"),
+        start_table=start, quest_chain=chain, locations=locations,
+        market_location=market_location, traps=traps, trap_dice=trap_dice,
+        encounter_cards=cards, monsters=monsters, treasure=treasure,
+        magic_items=magic, market=market,
+    )
 
 
 def load_file(path: Path | str) -> Tables:
-    with open(path, encoding="utf-8") as f:
-        return load(json.load(f))
+    return load(read_json(path))
 
 
 def lookup(rows: Any, roll: int) -> Any:

@@ -12,11 +12,12 @@ Card identity is the integer ``id`` (its index in ``cards``).
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from aggregates.kernel.data import DataError, integer, read_json, validator
 
 DATA_FILE = Path(__file__).parent / "data" / "ethnos.json"
 
@@ -26,10 +27,6 @@ TRIBES = (
 )
 DRAGON = "dragon"
 SMALL, LARGE = "2-3", "4-6"
-
-
-class DataError(ValueError):
-    """The Ethnos data file is malformed."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,10 +101,7 @@ def size_class(players: int) -> str:
     return SMALL if players <= 3 else LARGE
 
 
-def _int(value: Any, where: str, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise DataError(f"{where} must be an integer >= {low}")
-    return value
+_int = integer
 
 
 def _ints(value: Any, where: str, low: int = 0) -> tuple[int, ...]:
@@ -122,97 +116,94 @@ def _by_class(value: Any, where: str) -> dict[str, Any]:
     return value
 
 
+@validator("Ethnos")
 def load(raw: dict[str, Any]) -> Tables:  # noqa: C901 - one pass over the whole file
-    try:
-        designed = raw["designed"]
-        if not isinstance(designed, str) or "DESIGNED" not in designed:
-            raise DataError("the header field 'designed' must say the data is DESIGNED")
-        kingdoms = tuple(
-            Kingdom(key=k["key"], name=k["name"], colour=k["colour"]) for k in raw["kingdoms"]
-        )
-        colours = [k.colour for k in kingdoms]
-        if len(kingdoms) != 6 or len(set(colours)) != 6 or len({k.key for k in kingdoms}) != 6:
-            raise DataError("six kingdoms with six distinct colours are needed")
-        tribe_names = {t["key"]: t["name"] for t in raw["tribes"]}
-        if tuple(tribe_names) != TRIBES:
-            raise DataError(f"the tribes must be {TRIBES} in that order")
-        cards: list[Card] = []
-        for i, c in enumerate(raw["cards"]):
-            if c["id"] != i:
-                raise DataError(f"card {i} has id {c['id']}: ids are the card's index")
-            tribe, colour = c["tribe"], c["colour"]
-            if tribe not in TRIBES and tribe != DRAGON:
-                raise DataError(f"card {i}: unknown tribe {tribe!r}")
-            colourless = tribe in ("skeletons", DRAGON)
-            if colourless and colour is not None:
-                raise DataError(f"card {i}: {tribe} have no colour")
-            if not colourless and colour not in colours:
-                raise DataError(f"card {i}: unknown colour {colour!r}")
-            cards.append(Card(id=i, tribe=tribe, colour=colour))
-        per_tribe = Counter(c.tribe for c in cards)
-        if per_tribe[DRAGON] != 3:
-            raise DataError("there are exactly 3 Dragon cards")
-        for tribe in TRIBES:
-            want = 24 if tribe == "halflings" else 12
-            if per_tribe[tribe] != want:
-                raise DataError(f"{tribe} have {want} cards, not {per_tribe[tribe]}")
-            if tribe != "skeletons":
-                per_colour = Counter(c.colour for c in cards if c.tribe == tribe)
-                if set(per_colour.values()) != {want // 6} or len(per_colour) != 6:
-                    raise DataError(f"{tribe}: {want // 6} cards of each colour")
-        tokens = tuple((_int(t["value"], "glory token"), bool(t["four_plus"]))
-                       for t in raw["glory_tokens"])
-        per_kingdom = {k: _int(v, "glory_tokens_per_kingdom", 1)
-                       for k, v in _by_class(raw["glory_tokens_per_kingdom"], "tokens").items()}
-        if len(tokens) != 6 * per_kingdom[LARGE]:
-            raise DataError("one glory token per Glory space (six kingdoms)")
-        if len([t for t in tokens if not t[1]]) != 6 * per_kingdom[SMALL]:
-            raise DataError("without the 4+ tokens, one per Glory space of the 2-3 player game")
-        ages = {k: _int(v, "ages", 1) for k, v in _by_class(raw["ages"], "ages").items()}
-        if ages[SMALL] > per_kingdom[SMALL] or ages[LARGE] > per_kingdom[LARGE]:
-            raise DataError("an Age needs a glory token per place scored")
-        in_game = {k: _int(v, "tribes_in_game", 1)
-                   for k, v in _by_class(raw["tribes_in_game"], "tribes").items()}
-        giant = raw["giant"]
-        giant_age = {k: _ints(v, "giant age_glory")
-                     for k, v in _by_class(giant["age_glory"], "giant").items()}
-        merfolk = raw["merfolk"]
-        merfolk_age = {k: _ints(v, "merfolk age_glory")
-                       for k, v in _by_class(merfolk["age_glory"], "merfolk").items()}
-        for name, table in (("giant", giant_age), ("merfolk", merfolk_age)):
-            if any(len(table[k]) != ages[k] for k in (SMALL, LARGE)):
-                raise DataError(f"{name} age_glory needs one value per Age")
-        spaces = _ints(merfolk["marker_spaces"], "merfolk marker_spaces", 1)
-        track_max = _int(merfolk["track_max"], "merfolk track_max", 1)
-        if list(spaces) != sorted(set(spaces)) or spaces[-1] > track_max:
-            raise DataError("merfolk marker spaces ascend within the track")
-        orc = _ints(raw["orc_horde_glory"], "orc_horde_glory")
-        if len(orc) != 7 or orc[0] != 0:
-            raise DataError("orc_horde_glory lists 0..6 colours, 0 for none")
-        band_glory = _ints(raw["band_glory"], "band_glory")
-        if band_glory[0] != 0 or list(band_glory) != sorted(band_glory):
-            raise DataError("band_glory starts at 0 (no cards) and never falls")
-        trolls = _ints(raw["troll_tokens"], "troll_tokens", 1)
-        if len(set(trolls)) != len(trolls):
-            raise DataError("troll token values are distinct")
-        return Tables(
-            designed=designed,
-            hand_limit=_int(raw["hand_limit"], "hand_limit", 1),
-            band_max=_int(raw["band_max"], "band_max", 1),
-            kingdoms=kingdoms, tribe_names=tribe_names, tribes_in_game=in_game, ages=ages,
-            tokens_per_kingdom=per_kingdom, cards=tuple(cards), glory_tokens=tokens,
-            troll_tokens=trolls, band_glory=band_glory,
-            giant_immediate=_int(giant["immediate_glory"], "giant immediate_glory"),
-            giant_age_glory=giant_age, merfolk_max=track_max, merfolk_spaces=spaces,
-            merfolk_age_glory=merfolk_age, orc_glory=orc,
-        )
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise DataError(f"malformed Ethnos data: {exc!r}") from exc
+    designed = raw["designed"]
+    if not isinstance(designed, str) or "DESIGNED" not in designed:
+        raise DataError("the header field 'designed' must say the data is DESIGNED")
+    kingdoms = tuple(
+        Kingdom(key=k["key"], name=k["name"], colour=k["colour"]) for k in raw["kingdoms"]
+    )
+    colours = [k.colour for k in kingdoms]
+    if len(kingdoms) != 6 or len(set(colours)) != 6 or len({k.key for k in kingdoms}) != 6:
+        raise DataError("six kingdoms with six distinct colours are needed")
+    tribe_names = {t["key"]: t["name"] for t in raw["tribes"]}
+    if tuple(tribe_names) != TRIBES:
+        raise DataError(f"the tribes must be {TRIBES} in that order")
+    cards: list[Card] = []
+    for i, c in enumerate(raw["cards"]):
+        if c["id"] != i:
+            raise DataError(f"card {i} has id {c['id']}: ids are the card's index")
+        tribe, colour = c["tribe"], c["colour"]
+        if tribe not in TRIBES and tribe != DRAGON:
+            raise DataError(f"card {i}: unknown tribe {tribe!r}")
+        colourless = tribe in ("skeletons", DRAGON)
+        if colourless and colour is not None:
+            raise DataError(f"card {i}: {tribe} have no colour")
+        if not colourless and colour not in colours:
+            raise DataError(f"card {i}: unknown colour {colour!r}")
+        cards.append(Card(id=i, tribe=tribe, colour=colour))
+    per_tribe = Counter(c.tribe for c in cards)
+    if per_tribe[DRAGON] != 3:
+        raise DataError("there are exactly 3 Dragon cards")
+    for tribe in TRIBES:
+        want = 24 if tribe == "halflings" else 12
+        if per_tribe[tribe] != want:
+            raise DataError(f"{tribe} have {want} cards, not {per_tribe[tribe]}")
+        if tribe != "skeletons":
+            per_colour = Counter(c.colour for c in cards if c.tribe == tribe)
+            if set(per_colour.values()) != {want // 6} or len(per_colour) != 6:
+                raise DataError(f"{tribe}: {want // 6} cards of each colour")
+    tokens = tuple((_int(t["value"], "glory token"), bool(t["four_plus"]))
+                   for t in raw["glory_tokens"])
+    per_kingdom = {k: _int(v, "glory_tokens_per_kingdom", 1)
+                   for k, v in _by_class(raw["glory_tokens_per_kingdom"], "tokens").items()}
+    if len(tokens) != 6 * per_kingdom[LARGE]:
+        raise DataError("one glory token per Glory space (six kingdoms)")
+    if len([t for t in tokens if not t[1]]) != 6 * per_kingdom[SMALL]:
+        raise DataError("without the 4+ tokens, one per Glory space of the 2-3 player game")
+    ages = {k: _int(v, "ages", 1) for k, v in _by_class(raw["ages"], "ages").items()}
+    if ages[SMALL] > per_kingdom[SMALL] or ages[LARGE] > per_kingdom[LARGE]:
+        raise DataError("an Age needs a glory token per place scored")
+    in_game = {k: _int(v, "tribes_in_game", 1)
+               for k, v in _by_class(raw["tribes_in_game"], "tribes").items()}
+    giant = raw["giant"]
+    giant_age = {k: _ints(v, "giant age_glory")
+                 for k, v in _by_class(giant["age_glory"], "giant").items()}
+    merfolk = raw["merfolk"]
+    merfolk_age = {k: _ints(v, "merfolk age_glory")
+                   for k, v in _by_class(merfolk["age_glory"], "merfolk").items()}
+    for name, table in (("giant", giant_age), ("merfolk", merfolk_age)):
+        if any(len(table[k]) != ages[k] for k in (SMALL, LARGE)):
+            raise DataError(f"{name} age_glory needs one value per Age")
+    spaces = _ints(merfolk["marker_spaces"], "merfolk marker_spaces", 1)
+    track_max = _int(merfolk["track_max"], "merfolk track_max", 1)
+    if list(spaces) != sorted(set(spaces)) or spaces[-1] > track_max:
+        raise DataError("merfolk marker spaces ascend within the track")
+    orc = _ints(raw["orc_horde_glory"], "orc_horde_glory")
+    if len(orc) != 7 or orc[0] != 0:
+        raise DataError("orc_horde_glory lists 0..6 colours, 0 for none")
+    band_glory = _ints(raw["band_glory"], "band_glory")
+    if band_glory[0] != 0 or list(band_glory) != sorted(band_glory):
+        raise DataError("band_glory starts at 0 (no cards) and never falls")
+    trolls = _ints(raw["troll_tokens"], "troll_tokens", 1)
+    if len(set(trolls)) != len(trolls):
+        raise DataError("troll token values are distinct")
+    return Tables(
+        designed=designed,
+        hand_limit=_int(raw["hand_limit"], "hand_limit", 1),
+        band_max=_int(raw["band_max"], "band_max", 1),
+        kingdoms=kingdoms, tribe_names=tribe_names, tribes_in_game=in_game, ages=ages,
+        tokens_per_kingdom=per_kingdom, cards=tuple(cards), glory_tokens=tokens,
+        troll_tokens=trolls, band_glory=band_glory,
+        giant_immediate=_int(giant["immediate_glory"], "giant immediate_glory"),
+        giant_age_glory=giant_age, merfolk_max=track_max, merfolk_spaces=spaces,
+        merfolk_age_glory=merfolk_age, orc_glory=orc,
+    )
 
 
 def load_file(path: Path | str) -> Tables:
-    with open(path, encoding="utf-8") as f:
-        return load(json.load(f))
+    return load(read_json(path))
 
 
 TABLES = load_file(os.environ.get("ETHNOS_DATA") or DATA_FILE)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
-import re
-from pathlib import Path
 
 import pytest
 
@@ -13,20 +10,6 @@ from aggregates.enin import Enin
 from aggregates.enin.commands import COMMANDS
 from aggregates.kernel import Reason, RuleError
 from aggregates.kernel.audit import audit
-
-PROTO = Path(__file__).resolve().parents[3] / "protos" / "arbiter" / "v1" / "enin.proto"
-
-
-def test_commands_match_enin_proto_oneof() -> None:
-    text = PROTO.read_text()
-    oneof = re.findall(r"^\s+(\w+) (\w+) = \d+;", text.split("oneof command")[1], re.M)
-    assert [name for _, name in oneof] == COMMANDS.names()
-    for message, name in oneof:
-        body = re.search(rf"message {message} {{([^}}]*)}}", text)
-        assert body is not None
-        fields = re.findall(r"(\w+) (\w+) = \d+;", body.group(1))
-        cls = COMMANDS.by_name[name]
-        assert [f.name for f in dataclasses.fields(cls)] == [f for _, f in fields]
 
 
 def test_class_settings() -> None:
