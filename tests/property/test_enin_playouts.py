@@ -9,7 +9,6 @@ Every game is then audited and rebuilt from its events alone.
 from __future__ import annotations
 
 import copy
-import functools
 import random
 from typing import Any
 
@@ -29,7 +28,7 @@ from aggregates.enin.commands import (
 )
 from aggregates.enin.data import TABLES
 from aggregates.kernel import Command, RuleError
-from aggregates.kernel.audit import audit
+from tests.property.replay import assert_replays
 
 MAX_COMMANDS = 3000
 CHAIN = list(TABLES.quest_chain)
@@ -102,12 +101,7 @@ def playout(seed: int, chooser: Any) -> tuple[Enin, list[Any]]:
 
 
 def replay_matches(game: Enin, events: list[Any]) -> None:
-    report = audit(events, Enin)
-    assert report.ok, report.problems
-    rebuilt = functools.reduce(lambda agg, ev: ev.mutate(agg), events, None)
-    assert rebuilt is not None
-    assert rebuilt.view(0) == game.view(0)
-    assert rebuilt.version == game.version and rebuilt.head == game.head
+    assert_replays(game, events)
 
 
 @pytest.mark.parametrize("chunk", range(6))

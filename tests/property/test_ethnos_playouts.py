@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
 import random
 from typing import Any
 
@@ -31,7 +30,7 @@ from aggregates.ethnos.commands import (
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.testing import all_cards
 from aggregates.kernel import Command, RuleError, event_type, payload_of
-from aggregates.kernel.audit import audit
+from tests.property.replay import assert_replays
 
 GAMES_PER_COUNT = 100
 MAX_COMMANDS = 5000
@@ -118,13 +117,7 @@ def playout(seed: int, players: int) -> tuple[Ethnos, list[Any]]:
 
 
 def replay_matches(game: Ethnos, events: list[Any]) -> None:
-    report = audit(events, Ethnos)
-    assert report.ok, report.problems
-    rebuilt = functools.reduce(lambda agg, ev: ev.mutate(agg), events, None)
-    assert rebuilt is not None
-    for seat in (None, *range(len(game.seats))):
-        assert rebuilt.view(seat) == game.view(seat)
-    assert rebuilt.version == game.version and rebuilt.head == game.head
+    assert_replays(game, events)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
