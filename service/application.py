@@ -172,8 +172,9 @@ class ArbiterApp(Application):
         with self._lock(parse_game_id(game_id)):
             for _ in range(SAVE_ATTEMPTS):
                 game = self.game(game_id)
-                if command_id and command_id in game.command_ids:
-                    return self._original_result(game, command_id)
+                first = game.command_version(seat, command_id) if command_id else None
+                if first is not None:
+                    return self._original_result(game, first)
                 if expected_version and game.version != expected_version:
                     raise ServiceError(
                         "ABORTED", "VERSION_MISMATCH",
@@ -198,8 +199,7 @@ class ArbiterApp(Application):
                 return ActResult(game, new_events, positions, replayed=False)
         raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
 
-    def _original_result(self, game: Game, command_id: str) -> ActResult:
-        first = game.command_ids[command_id]
+    def _original_result(self, game: Game, first: int) -> ActResult:
         events: list[Any] = []
         for ev in self.game_events(str(game.id), after=first - 1):
             if events and "cmd" in ev.meta:

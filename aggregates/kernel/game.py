@@ -317,7 +317,8 @@ class Game(Aggregate):
     def _follow_chain(self, meta: Mapping[str, Any], version: int) -> None:
         """Evolve the kernel's bookkeeping from an event's meta record.
 
-        ``command_ids`` maps a client command id to the version of the first
+        ``command_ids`` maps a seat's client command id (``"seat:id"``, so one
+        seat can never replay or block another's) to the version of the first
         event it caused; its events run up to the next event that carries a
         command. That is all exactly-once needs to return the original result.
         """
@@ -327,7 +328,7 @@ class Game(Aggregate):
         if command is not None:
             self.commands_applied += 1
             if "id" in command:
-                self.command_ids[command["id"]] = version
+                self.command_ids[command_key(command["seat"], command["id"])] = version
 
     @classmethod
     def _check_seats(cls, seats: list[str]) -> None:
@@ -343,6 +344,10 @@ class Game(Aggregate):
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):
             raise RuleError(Reason.UNKNOWN_SEAT, f"no seat {seat} in a {len(self.seats)}-seat game")
+
+    def command_version(self, seat: int, command_id: str) -> int | None:
+        """The first version recorded for a seat's command id, if it was applied."""
+        return self.command_ids.get(command_key(seat, command_id))
 
     def waiting_on(self) -> list[int]:
         return sorted({d.seat for d in self.pending()})
@@ -377,3 +382,7 @@ def fisher_yates(items: list[Any], roll: Callable[[int], int]) -> list[Any]:
         j = roll(i + 1) - 1
         result[i], result[j] = result[j], result[i]
     return result
+
+
+def command_key(seat: int, command_id: str) -> str:
+    return f"{seat}:{command_id}"

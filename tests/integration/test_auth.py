@@ -180,3 +180,22 @@ def test_in_a_multi_seat_game_no_seat_acts_or_reads_for_another(
     assert refusal(lambda: intruder.Act(out_of_turn)) == (
         grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN")
     assert mover.Act(request).version > state.version
+
+
+def test_command_ids_belong_to_their_seat(shared_server: ServerProcess) -> None:
+    """Exactly-once is per seat: reusing another seat's command id replays nothing of it."""
+    created = shared_server.stub("").CreateGame(
+        game_pb2.CreateGameRequest(rules="ethnos", seats=["ann", "bob"]))
+    stubs = [shared_server.stub(t.token) for t in created.seat_tokens]
+    movers = []
+    for _ in range(2):
+        state = stubs[0].GetState(game_pb2.GetStateRequest(game_id=created.game_id, seat=0))
+        seat = state.pending[0].seat
+        legal = stubs[seat].LegalActions(
+            game_pb2.LegalActionsRequest(game_id=created.game_id, seat=seat))
+        reply = stubs[seat].Act(game_pb2.ActRequest(
+            game_id=created.game_id, seat=seat, command=legal.actions[0].command,
+            command_id="same-id"))
+        assert not reply.replayed, f"seat {seat} got another seat's result"
+        movers.append(seat)
+    assert movers[0] != movers[1], "a recruit passes the turn, so both seats used the id"
