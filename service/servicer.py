@@ -23,7 +23,7 @@ from aggregates.catalog import GAMES
 from aggregates.kernel import Game, Reason, RuleError
 from clients.wire import WireError, command_to_json, json_to_command
 from service import auth
-from service.application import ArbiterApp, parse_game_id
+from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import FeedHub
@@ -152,11 +152,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def Act(self, request: Any, context: Any) -> game_pb2.ActResponse:
-        parse_game_id(request.game_id)
-        rules, action = command_to_json(request.command)
         game = self.app.game(request.game_id)
         principal, token = self._caller(context, game)
         auth.require_seat(principal, token, request.seat)
+        rules, action = command_to_json(request.command)
         if rules != game.RULES_ID:
             raise ServiceError(
                 "INVALID_ARGUMENT", "WRONG_GAME",
