@@ -172,11 +172,13 @@ def legal_fight_or_flee(game: Enin) -> list[Command]:
 
 
 def legal_roll(game: Enin) -> list[Command]:
-    actions: list[Command] = []
-    for i, die in enumerate(game.table):
-        low = -min(game.luck, adjusted(die))
-        actions.extend(SpendLuck(die=i, amount=a) for a in range(low, game.luck + 1) if a)
+    """Stand on the dice first (a menu's option 1), then the Shield's re-rolls, then
+    luck on each die: +1.. up to the luck held, then -1.. down to 0 on the die."""
+    actions: list[Command] = [AcceptRoll()]
     if has_reroll(game) and not game.shield_used:
         actions.extend(Reroll(die=i) for i in range(len(game.table)))
-    actions.append(AcceptRoll())
+    for i, die in enumerate(game.table):
+        actions.extend(SpendLuck(die=i, amount=a) for a in range(1, game.luck + 1))
+        lowest = min(game.luck, adjusted(die))
+        actions.extend(SpendLuck(die=i, amount=-a) for a in range(1, lowest + 1))
     return actions

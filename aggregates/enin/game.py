@@ -266,6 +266,7 @@ class Enin(Game):
     def _xp_rolled(self, value: int) -> None:
         self.table = [{"sides": 10, "rolled": value, "luck": 0}]
         self.stage = r.XP_ROLL
+        self.last_outcome += f" XP roll {value}."
 
     @event("XpGained")
     def _xp_gained(self, dice: list[int], amount: int, xp: int) -> None:

@@ -32,11 +32,11 @@ PROMPTS = {
     QUESTING: "Questing Phase: roll 1D10 on the location chart (quest)",
     TOWN: "Nigh Towns: buy one item, try to steal the Key, or leave (buy/steal_key/leave_town)",
     COMBAT: "Combat: roll 2D10 to attack (attack)",
-    ATTACK_ROLL: "Combat: adjust the attack dice with luck or the Shield, or stand "
-                 "(spend_luck/reroll/accept_roll)",
+    ATTACK_ROLL: "Combat: stand on the attack dice, or adjust them with the Shield or luck "
+                 "(accept_roll/reroll/spend_luck)",
     FIGHT_OR_FLEE: "Combat: you lost the exchange; fight on or flee (attack/flee)",
-    XP_ROLL: "Victory: adjust the 1D10 XP roll with luck or the Shield, or stand "
-             "(spend_luck/reroll/accept_roll)",
+    XP_ROLL: "Victory: stand on the 1D10 XP roll, or adjust it with the Shield or luck "
+             "(accept_roll/reroll/spend_luck)",
     CHOOSE_TREASURE: "Treasure: choose the magic item you found (choose_treasure)",
     LOSE_ITEM: "Trap: the Imp takes one magic item of your choice (lose_item)",
     QUEST_ATTEMPT: "Quest: attempt the quest here, or end the turn (attempt_quest/end_turn)",

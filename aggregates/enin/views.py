@@ -43,7 +43,8 @@ def view(game: Enin) -> dict[str, Any]:
         "attack_modifier": attack_modifier(game),
         "encounter": encounter,
         "dice": dice,
-        "shield_used": game.shield_used,
+        # "Once during an encounter": outside one the Shield is ready again.
+        "shield_used": game.shield_used and game.encounter is not None,
         "treasure_left": game.treasure_left,
         "treasure_choices": list(game.treasure_choices),
         "last_purchase": game.last_purchase,
