@@ -37,6 +37,7 @@ from clients.tokens import (
     default_store_path,
     resolve_token,
 )
+from clients.verify import verify_history
 from clients.wire import WireError, parse_json_command
 
 
@@ -278,6 +279,20 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a finished game's chain and dice here, from its History, without trusting Audit."""
+    token = _game_token(args, args.game_id, spectator=True)
+    with _client(args) as client:
+        result = verify_history(
+            client.history(args.game_id, spectator=True, token=token)
+        )
+    _print(f"events: {result.events}   dice re-derived: {result.dice}")
+    for problem in result.problems:
+        _print(f"  problem: {problem}")
+    _print("Verification PASSED" if result.ok else "Verification FAILED")
+    return 0 if result.ok else 1
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     with _client(args) as client:
         games = []
@@ -410,6 +425,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=int, default=0, metavar="N", help="stop after N events")
 
     p = add("audit", cmd_audit, "re-verify a game: hash chain, dice, replay")
+    p.add_argument("game_id", metavar="GAME_ID")
+
+    p = add("verify", cmd_verify, "check a finished game's hash chain and dice locally")
     p.add_argument("game_id", metavar="GAME_ID")
 
     p = add("games", cmd_games, "list the games in the store")

@@ -67,6 +67,7 @@ def to_proto(
         redacted=redacted,
         rules=game_cls.RULES_ID,
         command_id=(domain_event.meta.get("cmd") or {}).get("id", ""),
+        meta_json=dumps(domain_event.meta) if reader.full else "",
     )
 
 

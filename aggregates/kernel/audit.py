@@ -49,14 +49,20 @@ def audit(events: Sequence[Any], game_class: type[Game]) -> AuditReport:
     if not events:
         report.fail("chain", "no events")
         return report
-    check_chain(events, report)
     seed = payload_of(events[0]).get("seed", "")
+    check_chain(events, seed, report)
     check_dice(events, seed, report)
     check_replay(events, game_class, report)
     return report
 
 
-def check_chain(events: Sequence[Any], report: AuditReport) -> None:
+def check_chain(events: Sequence[Any], seed: str, report: AuditReport) -> None:
+    """Every digest recomputed (with its seed-derived salt) and linked to the one before."""
+    try:
+        bytes.fromhex(seed)
+    except ValueError:
+        report.fail("chain", "the seed is not hex")
+        return
     prev = chain.GENESIS
     for expected_version, ev in enumerate(events, start=1):
         meta = ev.meta
@@ -71,6 +77,7 @@ def check_chain(events: Sequence[Any], report: AuditReport) -> None:
         recomputed = chain.digest(
             prev, str(ev.originator_id), ev.originator_version, event_type(ev),
             ev.timestamp.isoformat(), payload_of(ev), meta,
+            chain.salt(seed, ev.originator_version),
         )
         if recomputed != meta.get("digest"):
             report.fail("chain", f"version {ev.originator_version} digest does not match")

@@ -1,14 +1,21 @@
 """The hash chain over a game's events.
 
 Each event's digest is SHA-256 over a canonical JSON of the previous digest,
-the game id, the version, the event type, its time, its payload and the kernel
-metadata (dice drawn, the command that caused it). Changing, dropping or
-reordering any stored event breaks every digest after it.
+the game id, the version, the event type, its time, its payload, the kernel
+metadata (dice drawn, the command that caused it) and a salt. Changing,
+dropping or reordering any stored event breaks every digest after it.
+
+Every reader gets every digest, but not every payload: a card drawn in secret
+is one of a few dozen values, so an unsalted digest would give it away to
+anyone who hashes the candidates. The salt is derived from the game's secret
+seed (``salt(seed, version)``), so nobody can run that search before the seed
+is revealed at the end, and anyone can recompute every digest after it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from typing import Any
 
@@ -20,6 +27,12 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
+def salt(seed_hex: str, version: int) -> str:
+    """The secret salt of one event's digest, derived from the game's seed."""
+    key = bytes.fromhex(seed_hex)
+    return hmac.new(key, f"arbiter/chain/v1/{version}".encode("ascii"), hashlib.sha256).hexdigest()
+
+
 def digest(
     prev: str,
     game_id: str,
@@ -28,6 +41,7 @@ def digest(
     timestamp: str,
     payload: dict[str, Any],
     meta: dict[str, Any],
+    salted: str,
 ) -> str:
     """The digest of one event, chained onto ``prev``."""
     body = canonical(
@@ -39,6 +53,7 @@ def digest(
             "time": timestamp,
             "payload": payload,
             "meta": {k: v for k, v in meta.items() if k not in ("digest", "prev")},
+            "salt": salted,
         }
     )
     return hashlib.sha256(body.encode("ascii")).hexdigest()

@@ -144,7 +144,7 @@ class Game(Aggregate):
         meta["prev"] = chain.GENESIS
         meta["digest"] = chain.digest(
             chain.GENESIS, str(id), 1, event_class.__name__, timestamp.isoformat(),
-            payload, meta,
+            payload, meta, chain.salt(kwargs["seed"], 1),
         )
         return super()._create(event_class, id=id, timestamp=timestamp, meta=meta, **kwargs)
 
@@ -310,7 +310,7 @@ class Game(Aggregate):
         meta["prev"] = self.head
         meta["digest"] = chain.digest(
             self.head, str(self.id), self.version + 1, event_class.__name__,
-            timestamp.isoformat(), payload, meta,
+            timestamp.isoformat(), payload, meta, chain.salt(self.seed, self.version + 1),
         )
         super().trigger_event(event_class, timestamp=timestamp, meta=meta, **kwargs)
 

@@ -361,3 +361,18 @@ def test_cli_over_tls(tls_server: TlsServer) -> None:
     for flags in ([], ["--tls"]):
         result = arbiter(tls_server, "rules", *flags, timeout=60)
         assert result.returncode == 1 and "error: UNAVAILABLE: " in result.stderr
+
+
+def test_verify_checks_a_finished_game_locally(arbiter_server: Any) -> None:
+    """`arbiter verify`: the hash chain and every die re-derived on the client."""
+    game_id = new_game(arbiter_server)
+    unfinished = arbiter(arbiter_server, "verify", game_id)
+    assert unfinished.returncode == 1 and "Verification FAILED" in unfinished.stdout
+    seat, _ = stored(arbiter_server, game_id)
+    for _ in range(3000):
+        legal = json.loads(ok(arbiter(arbiter_server, "legal", game_id, "--json")) or "[]")
+        if not legal:
+            break
+        ok(arbiter(arbiter_server, "act", game_id, json.dumps(legal[0]), "--token", seat))
+    out = ok(arbiter(arbiter_server, "verify", game_id))
+    assert "Verification PASSED" in out and "dice re-derived" in out

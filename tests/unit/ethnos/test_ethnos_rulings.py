@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aggregates.ethnos.commands import KeepCards, PlayBand
+from aggregates.ethnos.commands import KeepCards, PlayBand, TakeTrollToken
 from aggregates.ethnos.scoring import kingdom_awards, merfolk_awards, outcome
 from aggregates.ethnos.testing import act, end_age, new_game, pick, set_hand
 
@@ -80,3 +80,20 @@ def test_band_size_for_the_last_age_tiebreak_includes_skeletons__ruling_game_end
     assert g.ended and g.outcome is not None
     assert g.outcome["last_age_bands"][0] == [3]
     assert g.glory[0] >= 1  # scored as 1 Dwarf (+1): 2 cards -> 1 Glory (+ Kingdom Glory)
+
+
+def test_abilities_that_can_only_help_are_not_declined__ruling_abilities_automatic() -> None:
+    """Rulebook "Playing A Band": "You may use the ability on your Leader's card". The
+    Troll token (when one of value <= X is free) and a Merfolk free marker are taken
+    without an option to decline: declining could never gain anything."""
+    g = new_game(4, T6, current=0)
+    t = pick("trolls", "red", 2)
+    set_hand(g, 0, t)
+    act(g, 0, PlayBand(cards=tuple(t), leader=t[0]))
+    assert {a.NAME for a in g.legal_actions(0)} == {"take_troll_token"}
+    act(g, 0, TakeTrollToken(value=2))
+    m = pick("merfolk", "blue", 2) + pick("merfolk", "red", 1)
+    set_hand(g, 1, m)
+    names = act(g, 1, PlayBand(cards=tuple(m), leader=m[0]))
+    assert "MerfolkAdvanced" in names and g.merfolk[1] == 3
+    assert {a.NAME for a in g.legal_actions(1)} == {"choose_kingdom"}

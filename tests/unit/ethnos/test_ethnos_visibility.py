@@ -10,8 +10,9 @@ import random
 
 from aggregates.ethnos import Ethnos
 from aggregates.ethnos.commands import PlayBand, RecruitFaceUp, RecruitFromDeck
+from aggregates.ethnos.data import CARDS
 from aggregates.ethnos.testing import dragons_in_deck, new_game, pick, set_hand, stack
-from aggregates.kernel import EVERYONE, NOBODY, Audience, event_type, payload_of
+from aggregates.kernel import EVERYONE, NOBODY, Audience, chain, event_type, payload_of
 
 
 def visible(ev, seat: int | None) -> dict:  # type: ignore[no-untyped-def]
@@ -126,3 +127,39 @@ def test_no_event_leaks_a_hand_or_the_deck_in_random_play() -> None:
                     assert "deck" not in seen
                 if name == "Created":
                     assert "deck" not in seen["setup"] and "hands" not in seen["setup"]
+
+
+def _recoverable_card(ev, salt: str) -> int | None:  # type: ignore[no-untyped-def]
+    """The card of a private event, searched from what every reader gets (digest, prev,
+    version, type, time, public form, command id, the dice record's public shape)
+    with a guessed digest salt; None when no candidate hashes to the digest."""
+    name, public = event_type(ev), payload_of(ev)
+    meta: dict = {"draws": ev.meta["draws"], "rng": ev.meta["rng"]}
+    if "cmd" in ev.meta:
+        meta["cmd"] = ev.meta["cmd"]
+    for card in range(len(CARDS)):
+        guess = chain.digest(ev.meta["prev"], str(ev.originator_id), ev.originator_version,
+                             name, ev.timestamp.isoformat(),
+                             {"seat": public["seat"], "card": card}, meta, salt)
+        if guess == ev.meta["digest"]:
+            return card
+    return None
+
+
+def test_private_card_is_not_recoverable_from_the_public_digest__rulebook_Recruiting_Allies(
+) -> None:
+    """Every reader gets each event's digest, which covers the private payload: a dealt
+    or drawn card (one of a few dozen ids) must not be found by hashing each candidate.
+    The kernel salts each digest with a secret derived from the seed; with the seed
+    (revealed at the end) the same search finds every card, so the search is sound."""
+    g = Ethnos.start(["a", "b", "c", "d"], seed="7" * 64)
+    evs = list(g.collect_events())
+    g.act(g.current, RecruitFromDeck(), "cmd-1")
+    evs += g.collect_events()
+    private = [e for e in evs if event_type(e) in ("CardDealt", "DrewFromDeck")]
+    assert len(private) == 5
+    for ev in private:
+        for guess in ("", g.commitment, "0" * 64):
+            assert _recoverable_card(ev, guess) is None
+        revealed = chain.salt(g.seed, ev.originator_version)
+        assert _recoverable_card(ev, revealed) == payload_of(ev)["card"]
