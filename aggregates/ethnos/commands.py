@@ -67,7 +67,14 @@ class ScoreOrcHorde(Command):
     score: bool
 
 
+@dataclasses.dataclass(frozen=True)
+class WizardsDraw(Command):
+    NAME = "wizards_draw"
+    LABEL = "Wizards: draw X cards from the Allies Deck (true) or not (false)"
+    draw: bool
+
+
 COMMANDS = CommandSet(
     RecruitFaceUp, RecruitFromDeck, PlayBand, ChooseKingdom, TakeTrollToken, KeepCards,
-    EndBand, ScoreOrcHorde,
+    EndBand, ScoreOrcHorde, WizardsDraw,
 )

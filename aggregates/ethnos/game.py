@@ -25,6 +25,7 @@ from aggregates.ethnos.commands import (
     RecruitFromDeck,
     ScoreOrcHorde,
     TakeTrollToken,
+    WizardsDraw,
 )
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
 from aggregates.kernel import (
@@ -51,6 +52,7 @@ HANDLERS: dict[type[Command], tuple[Check, Run]] = {
     KeepCards: (tribes.check_keep_cards, tribes.keep_cards),
     EndBand: (tribes.check_end_band, tribes.end_band),
     ScoreOrcHorde: (ages.check_orc_horde, ages.orc_horde),
+    WizardsDraw: (tribes.check_wizards_draw, tribes.wizards_draw),
 }
 
 
@@ -66,6 +68,7 @@ LEGAL: dict[str, Callable[[Any], list[Command]]] = {
     r.TROLL: tribes.legal_troll,
     r.CENTAUR: bands.legal_centaur,
     r.ELVES: tribes.legal_elves,
+    r.WIZARDS: tribes.legal_wizards,
 }
 
 #: events only their seat may read (a card taken from the deck)
@@ -172,6 +175,7 @@ class Ethnos(Game):
         self.band: dict[str, Any] | None = None
         self.orc_pending: list[int] = []
         self.orc_choices: list[bool | None] = [None] * players
+        self.wizards_x = 0
 
     # --------------------------------------------------------------- protocol
 
@@ -305,6 +309,16 @@ class Ethnos(Game):
         self.troll_tokens[seat].append(value)
         if self.steps and self.steps[0] == r.TROLL:
             self.steps.pop(0)
+
+    @event("WizardsOffered")
+    def _wizards_offered(self, seat: int, x: int) -> None:
+        self.steps = [r.WIZARDS]
+        self.wizards_x = x
+
+    @event("WizardsAnswered")
+    def _wizards_answered(self, seat: int, draw: bool) -> None:
+        self.steps = []
+        self.wizards_x = 0
 
     @event("HandDiscarded")
     def _hand_discarded(self, seat: int, cards: list[int]) -> None:

@@ -13,6 +13,7 @@ MERFOLK = "merfolk"      # Merfolk track space 3/7/12/18: a free Control marker 
 TROLL = "troll"          # Trolls leader: the Troll token to take
 CENTAUR = "centaur"      # Centaurs leader placed a marker: another band, or stop
 ELVES = "elves"          # Elves leader: the cards to keep
+WIZARDS = "wizards"      # Wizards leader, after the discard: draw X cards, or not
 ORC_HORDE = "orc_horde"  # End of an Age (not the last): score the Orc Horde board or keep it
 OVER = "over"
 
@@ -26,6 +27,7 @@ PROMPTS = {
     TROLL: "Trolls: take an unclaimed Troll token of value at most X (take_troll_token)",
     CENTAUR: "Centaurs: play another band from your hand (play_band) or stop (end_band)",
     ELVES: "Elves: choose up to X cards to keep; the rest is discarded (keep_cards)",
+    WIZARDS: "Wizards: draw X cards from the Allies Deck, or not (wizards_draw)",
     ORC_HORDE: "End of the Age: score and clear your Orc Horde board, or keep it "
                "(score_orc_horde)",
 }

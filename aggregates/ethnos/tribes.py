@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING
 
 from aggregates.ethnos import recruit
 from aggregates.ethnos import rules as r
-from aggregates.ethnos.commands import ChooseKingdom, EndBand, KeepCards, TakeTrollToken
+from aggregates.ethnos.commands import (
+    ChooseKingdom,
+    EndBand,
+    KeepCards,
+    TakeTrollToken,
+    WizardsDraw,
+)
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.kingdoms import can_place
 from aggregates.kernel import Command, Reason
@@ -87,10 +93,28 @@ def finish_band(game: Ethnos, kept: list[int]) -> None:
     discard = [c for c in game.hands[seat] if c not in kept]
     game._hand_discarded(seat=seat, cards=discard)
     if CARDS[leader].tribe == "wizards":
-        for _ in range(size):
+        game._wizards_offered(seat=seat, x=size)  # "you may use the ability"
+        return
+    recruit.end_turn(game)
+
+
+def check_wizards_draw(game: Ethnos, seat: int, command: WizardsDraw) -> None:
+    r.require_stage(game.stage, (r.WIZARDS,), "The Wizards' draw")
+
+
+def wizards_draw(game: Ethnos, seat: int, command: WizardsDraw) -> None:
+    """Draw X cards (Dragons revealed and replaced; the third ends the Age), or none."""
+    x = game.wizards_x
+    game._wizards_answered(seat=seat, draw=command.draw)
+    if command.draw:
+        for _ in range(x):
             if not recruit.draw_card(game, seat):
                 return  # the third Dragon ended the Age
     recruit.end_turn(game)
+
+
+def legal_wizards(game: Ethnos) -> list[Command]:
+    return [WizardsDraw(draw=True), WizardsDraw(draw=False)]
 
 
 # --------------------------------------------------------- follow-up decisions

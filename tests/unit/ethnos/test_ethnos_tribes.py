@@ -13,6 +13,7 @@ from aggregates.ethnos.commands import (
     RecruitFromDeck,
     ScoreOrcHorde,
     TakeTrollToken,
+    WizardsDraw,
 )
 from aggregates.ethnos.testing import (
     act,
@@ -382,9 +383,23 @@ def test_wizards_draw_x_after_discarding__ruling_Wizards() -> None:
     set_hand(g, 0, wz + rest)
     top = g.deck[:2]
     names = act(g, 0, band(*wz))
-    assert names == ["BandPlayed", "MarkerPlaced", "HandDiscarded", "DrewFromDeck",
-                     "DrewFromDeck", "TurnEnded"]
+    assert names == ["BandPlayed", "MarkerPlaced", "HandDiscarded", "WizardsOffered"]
+    assert g.stage == "wizards" and g.legal_actions(0) == [WizardsDraw(True), WizardsDraw(False)]
+    names = act(g, 0, WizardsDraw(draw=True))
+    assert names == ["WizardsAnswered", "DrewFromDeck", "DrewFromDeck", "TurnEnded"]
     assert sorted(g.hands[0]) == sorted(top) and rest[0] in g.row
+
+
+def test_wizards_draw_is_optional__rulebook_Playing_A_Band_you_may_use_the_ability() -> None:
+    """"You may use the ability on your Leader's card": a Wizards player who fears the
+    third Dragon may decline the draw."""
+    g = new_game(4, CENT, current=0)
+    wz = pick("wizards", "red", 2)
+    set_hand(g, 0, wz)
+    deck = list(g.deck)
+    act(g, 0, band(*wz))
+    assert act(g, 0, WizardsDraw(draw=False)) == ["WizardsAnswered", "TurnEnded"]
+    assert g.hands[0] == [] and g.deck == deck and g.current == 1
 
 
 def test_wizard_dragon_is_replaced__ruling_Wizards() -> None:
@@ -394,7 +409,8 @@ def test_wizard_dragon_is_replaced__ruling_Wizards() -> None:
     dragon = dragons_in_deck(g)[0]
     ally = pick("elves", "gray", 1)
     stack(g, [dragon, *ally])
-    names = act(g, 0, band(*wz))
+    act(g, 0, band(*wz))
+    names = act(g, 0, WizardsDraw(draw=True))
     assert names[-3:] == ["DragonRevealed", "DrewFromDeck", "TurnEnded"]
     assert g.hands[0] == ally
 
@@ -407,8 +423,10 @@ def test_wizard_drawing_the_third_dragon_ends_the_age__ruling_Wizards() -> None:
     d = dragons_in_deck(g)
     ally = pick("elves", "gray", 1)
     stack(g, [*ally, *d])
-    names = act(g, 0, band(*wz))
-    assert names[:8] == ["BandPlayed", "MarkerPlaced", "HandDiscarded", "DrewFromDeck",
-                         "DragonRevealed", "DragonRevealed", "DragonRevealed", "AgeEnded"]
+    names = act(g, 0, band(*wz)) + act(g, 0, WizardsDraw(draw=True))
+    assert names[:9] == ["BandPlayed", "MarkerPlaced", "HandDiscarded", "WizardsOffered",
+                         "WizardsAnswered", "DrewFromDeck",
+                         "DragonRevealed", "DragonRevealed", "DragonRevealed"]
+    assert names[9] == "AgeEnded"
     assert "TurnEnded" not in names and g.age == 2 and g.third_dragon_seat == 0
     assert all_cards(g) == before
