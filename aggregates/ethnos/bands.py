@@ -32,10 +32,6 @@ def is_band(cards: list[int] | tuple[int, ...]) -> bool:
     return len({c.tribe for c in core}) == 1 or len({c.colour for c in core}) == 1
 
 
-def has_band(hand: list[int]) -> bool:
-    return any(not CARDS[c].skeleton for c in hand)
-
-
 def check_play_band(game: Ethnos, seat: int, command: PlayBand) -> None:
     r.require_stage(game.stage, (r.TURN, r.CENTAUR), "Playing a band")
     cards = command.cards
