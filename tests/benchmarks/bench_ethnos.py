@@ -23,7 +23,7 @@ def random_game(seed: int, players: int = 4) -> Ethnos:
         seat = game.waiting_on()[0]
         actions = game.legal_actions(seat)
         name = chooser.choice(sorted({a.NAME for a in actions}))
-        game.act(seat, chooser.choice([a for a in actions if a.NAME == name]))
+        game.act(seat, chooser.choice([a for a in actions if name == a.NAME]))
     return game
 
 
