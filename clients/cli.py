@@ -307,10 +307,14 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from clients.play import Player
 
+    if args.rules == "ethnos":
+        return _play_ethnos(args)
+    if args.players or args.bot_seed is not None:
+        raise UsageError(f"--players and --bot-seed are for ethnos; {args.rules} is played alone")
     with _client(args) as client:
         game_id = args.game
         if not game_id:
-            response = client.create_game(args.rules, [args.name])
+            response = client.create_game(args.rules, [args.name or "Adventurer"])
             game_id = response.game_id
             _save_tokens(args, response, args.rules)
             _print(f"New {args.rules} game {game_id}")
@@ -322,6 +326,61 @@ def cmd_play(args: argparse.Namespace) -> int:
             if token:  # the player's calls all go out with it
                 client.add_tokens(game_id, {args.seat: token})
         return Player(client, game_id, args.seat, sys.stdin, sys.stdout).run()
+
+
+def _stored_seat_token(args: argparse.Namespace, game_id: str, seat: int) -> str | None:
+    try:
+        return _store().seat_token(_address(args), game_id, seat)
+    except TokenStoreError:
+        return None
+
+
+def _play_ethnos(args: argparse.Namespace) -> int:
+    """The person at --seat, random bots (each with its own stored seat token) elsewhere."""
+    import random
+
+    from clients.play_ethnos import EthnosPlayer, ethnos_seat_names
+
+    rng = random.Random(args.bot_seed)
+    with _client(args) as client:
+        game_id = args.game
+        if not game_id:
+            players = args.players or 3
+            if not 2 <= players <= 6:
+                raise UsageError("Ethnos is for 2 to 6 players (--players)")
+            if not 0 <= args.seat < players:
+                raise UsageError(f"--seat must be a seat of the game: 0 to {players - 1}")
+            seats = ethnos_seat_names(players, args.seat, args.name or "Player")
+            response = client.create_game("ethnos", seats)
+            game_id = response.game_id
+            _save_tokens(args, response, "ethnos")
+            _print(f"New ethnos game {game_id} for {players} players; you play seat "
+                   f"{args.seat}, random bots the others")
+            _print(f"Seed commitment: {response.seed_commitment}")
+            for token in response.seat_tokens:
+                if token.seat == args.seat:
+                    _print(f"Token of seat {token.seat} ({token.name}): {token.token}")
+            if response.spectator_token:
+                _print(f"Token of spectator: {response.spectator_token}")
+            if response.seat_tokens:
+                _print(f"(the bots' seat tokens are saved in {default_store_path()})")
+            bots = [s for s in range(players) if s != args.seat]
+        else:
+            if args.players:
+                raise UsageError("--players is for a new game; a resumed game keeps its players")
+            token = _game_token(args, game_id, args.seat)
+            if token:  # the person's calls all go out with it
+                client.add_tokens(game_id, {args.seat: token})
+            state = client.state(game_id, args.seat)
+            bots = []
+            for seat in range(len(state.seats)):
+                bot_token = _stored_seat_token(args, game_id, seat)
+                if seat != args.seat and bot_token:
+                    client.add_tokens(game_id, {seat: bot_token})
+                    bots.append(seat)
+        return EthnosPlayer(
+            client, game_id, args.seat, sys.stdin, sys.stdout, bots=bots, rng=rng
+        ).run()
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -435,10 +494,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=0, help="at most this many")
 
     p = add("play", cmd_play, "play a game interactively in the terminal")
-    p.add_argument("rules", metavar="GAME", choices=["enin"], help="enin")
+    p.add_argument("rules", metavar="GAME", choices=["enin", "ethnos"],
+                   help="enin (solo), or ethnos (you against random bots)")
     p.add_argument("--game", metavar="GAME_ID", help="resume this game instead of a new one")
-    p.add_argument("--seat", type=int, default=0)
-    p.add_argument("--name", default="Adventurer", help="your seat's name in a new game")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--name", default=None,
+                   help="your seat's name in a new game (default Adventurer; ethnos: Player)")
+    p.add_argument("--players", type=int, default=0, metavar="N",
+                   help="ethnos: players in a new game, you and N-1 bots (default 3)")
+    p.add_argument("--bot-seed", type=int, default=None, metavar="S",
+                   help="ethnos: seed of the bots' random choices (the server's dice stay its own)")
 
     p = add("simulate", cmd_simulate, "random legal playouts through the server")
     p.add_argument("game", metavar="GAME")

@@ -229,10 +229,243 @@ def render_other(view: Mapping[str, Any], known: Iterable[str]) -> list[str]:
     return lines
 
 
-def render_view(rules: str, view: Mapping[str, Any]) -> list[str]:
-    """A game's view: Enin gets its card-table screen, any other game a key list."""
+# --- Ethnos view -------------------------------------------------------------
+
+
+def ethnos_card(card: Any) -> str:
+    """One Ally card as ``Centaurs (red)``; Skeletons are wild, Dragons colourless."""
+    if not isinstance(card, Mapping):
+        return format_value(card)
+    tribe = str(card.get("tribe") or "?")
+    if tribe == "dragon":
+        return "Dragon"
+    colour = card.get("colour")
+    if tribe == "skeletons" or not colour:
+        return f"{tribe.capitalize()} (wild)" if tribe == "skeletons" else tribe.capitalize()
+    return f"{tribe.capitalize()} ({colour})"
+
+
+def ethnos_hand_order(hand: Any) -> list[dict[str, Any]]:
+    """A hand in the order it is numbered on screen: by tribe, then colour, Skeletons last.
+
+    Grouping a tribe together makes bands easy to spot; Skeletons (which can
+    never lead) go last, so hand card 1 is always a card that can lead a band.
+    """
+    cards = [c for c in hand if isinstance(c, dict)] if isinstance(hand, list) else []
+    return sorted(cards, key=lambda c: (
+        c.get("tribe") == "skeletons", str(c.get("tribe")), str(c.get("colour")),
+        c.get("id") if isinstance(c.get("id"), int) else 0,
+    ))
+
+
+def seat_names(count: int, seats: Sequence[str] = (), me: int | None = None) -> list[str]:
+    """Each seat's name for the screen; the viewer's own seat is ``You``."""
+    names = []
+    for seat in range(count):
+        if seat == me:
+            names.append("You")
+        elif seat < len(seats) and seats[seat]:
+            names.append(seats[seat])
+        else:
+            names.append(f"Seat {seat}")
+    return names
+
+
+def numbered_columns(items: Sequence[str], per_line: int = 3, width: int = 24) -> list[str]:
+    """``1. a   2. b   3. c`` laid out a few per line (numbers from 1)."""
+    cells = [f"{n:>2}. {item}" for n, item in enumerate(items, 1)]
+    return [
+        "  " + "".join(cell.ljust(width) for cell in cells[i: i + per_line]).rstrip()
+        for i in range(0, len(cells), per_line)
+    ]
+
+
+def _per_seat(values: Any, names: Sequence[str], fmt: Callable[[Any], str] = str) -> str:
+    if not isinstance(values, list):
+        return format_value(values)
+    return ", ".join(
+        f"{names[i] if i < len(names) else f'Seat {i}'} {fmt(v)}" for i, v in enumerate(values)
+    )
+
+
+def wrap_units(head: str, units: Sequence[str], width: int = 96, sep: str = "; ") -> list[str]:
+    """``head`` then ``units`` joined by ``sep``, wrapped between units, never inside one."""
+    lines: list[str] = []
+    line = head
+    for index, unit in enumerate(units):
+        piece = unit + (sep.rstrip() if index < len(units) - 1 else "")
+        if line.strip() and line != head and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = "      " + piece
+        else:
+            line += ("" if line == head else " ") + piece
+    lines.append(line)
+    return lines
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _seat_name(seat: Any, names: Sequence[str]) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return names[seat] if 0 <= seat < len(names) else f"Seat {seat}"
+    return "nobody"
+
+
+def render_ethnos_band(band: Mapping[str, Any]) -> str:
+    """A band in play: ``3 cards led by Giants (blue): Giants (blue), Skeletons (wild)``."""
+    cards = [c for c in band.get("cards", []) if isinstance(c, dict)]
+    leader = next((c for c in cards if c.get("id") == band.get("leader")), None)
+    size = band.get("size", len(cards))
+    led = ethnos_card(leader) if leader is not None else f"card {band.get('leader')}"
+    others = [ethnos_card(c) for c in cards if c is not leader]
+    return f"{size} led by {led}" + (f" + {', '.join(others)}" if others else "")
+
+
+ETHNOS_VIEW_KEYS = {
+    "stage", "age", "ages", "current", "first_player", "tribes", "kingdoms", "glory", "row",
+    "deck_size", "dragons", "hand_counts", "bands", "band_in_play", "steps",
+    "third_dragon_seat", "outcome", "seat", "hand", "merfolk_track", "troll_tokens",
+    "troll_tokens_free", "giant_token", "orc_horde_boards", "orc_horde_pending",
+}
+
+
+def render_ethnos_kingdoms(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The six Kingdoms: colour, Glory tokens (I, II, III) and everyone's Control markers."""
+    kingdoms = [k for k in view.get("kingdoms", []) if isinstance(k, dict)]
+    if not kingdoms:
+        return []
+    width = [max(5, len(n[:8])) for n in names]
+    header = f"  {'Kingdom':<9} {'Colour':<7} {'Glory':<9}" + "".join(
+        f" {n[:8]:>{w}}" for n, w in zip(names, width, strict=True)
+    )
+    lines = [header.rstrip()]
+    for k in kingdoms:
+        tokens = " ".join(str(t) for t in k.get("glory_tokens", []))
+        markers = k.get("markers", [])
+        cells = "".join(
+            f" {markers[i] if i < len(markers) else '-':>{w}}" for i, w in enumerate(width)
+        )
+        lines.append(f"  {str(k.get('name', k.get('key', '?'))):<9} "
+                     f"{str(k.get('colour', '')):<7} {tokens:<9}{cells}".rstrip())
+    return lines
+
+
+def render_ethnos_view(view: Mapping[str, Any], seats: Sequence[str] = ()) -> list[str]:
+    """The Ethnos table as one seat (or a spectator) sees it.
+
+    Age, Glory, the Kingdoms (Glory tokens, Control markers), the face-up row
+    and the seat's hand (both numbered, as the play prompts number them), the
+    bands in play, Dragons, deck, hand sizes and the tribes' boards and tokens.
+    """
+    me = view.get("seat") if isinstance(view.get("seat"), int) else None
+    glory = _list(view.get("glory"))
+    count = max(len(glory), len(seats), len(_list(view.get("hand_counts"))))
+    names = seat_names(count, seats, me)
+    stage = view.get("stage")
+    header = f"Age {view.get('age', '?')} of {view.get('ages', '?')}"
+    if stage == "over":
+        header += " - the game is over"
+    elif stage:
+        header += (f" - {_seat_name(view.get('current'), names)} to play"
+                   f" ({humanize(str(stage))})")
+    lines = [header]
+    if view.get("tribes"):
+        lines.append("Tribes: " + ", ".join(str(t).capitalize() for t in view["tribes"]))
+    lines.append("Glory: " + _per_seat(glory, names))
+    lines.append("Kingdoms (Glory tokens I/II/III; Control markers per player):")
+    lines.extend(render_ethnos_kingdoms(view, names))
+    row = _list(view.get("row"))
+    if stage != "over":  # at the end every card lies face up: no row worth reading
+        lines.append(f"Face-up row ({_plural(len(row), 'card')}):")
+        lines.extend(numbered_columns([ethnos_card(c) for c in row]) or ["  (empty)"])
+    if "hand" in view and stage != "over":
+        hand = ethnos_hand_order(view.get("hand"))
+        lines.append(f"Your hand ({_plural(len(hand), 'card')}):")
+        lines.extend(numbered_columns([ethnos_card(c) for c in hand]) or ["  (empty)"])
+    bands = _list(view.get("bands"))
+    lines.append("Bands in play this Age:")
+    any_band = False
+    for seat, seat_bands in enumerate(bands):
+        if seat_bands:
+            any_band = True
+            listed = [render_ethnos_band(b) for b in seat_bands if isinstance(b, dict)]
+            lines.extend(wrap_units(f"  {_seat_name(seat, names)}: ", listed))
+    if not any_band:
+        lines.append("  (none)")
+    dragons = _list(view.get("dragons"))
+    lines.append(f"Dragons revealed: {len(dragons)} of 3   "
+                 f"Allies Deck: {view.get('deck_size', '?')} cards")
+    counts = view.get("hand_counts")
+    if isinstance(counts, list):
+        others = [(i, n) for i, n in enumerate(counts) if i != me]
+        lines.append("Cards in hand: " + ", ".join(
+            f"{_seat_name(i, names)} {n}" for i, n in others))
+    lines.extend(_render_ethnos_boards(view, names))
+    steps = view.get("steps")
+    if steps and stage != "over":
+        lines.append("Still to resolve for this band: " + format_value(steps))
+    lines.extend(render_other(view, ETHNOS_VIEW_KEYS))
+    return lines
+
+
+def _render_ethnos_boards(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The tribes' special boards and tokens, for the tribes in play."""
+    lines = []
+    if "merfolk_track" in view:
+        lines.append("Merfolk track: " + _per_seat(view["merfolk_track"], names))
+    if "troll_tokens" in view:
+        held = _per_seat(view["troll_tokens"], names,
+                         lambda t: "[" + " ".join(str(v) for v in t) + "]" if t else "-")
+        free = " ".join(str(v) for v in view.get("troll_tokens_free") or []) or "none"
+        lines.append(f"Troll tokens: {held}; unclaimed: {free}")
+    if "giant_token" in view:
+        lines.append(f"Giant token: {_seat_name(view['giant_token'], names)}")
+    if "orc_horde_boards" in view:
+        boards = _per_seat(view["orc_horde_boards"], names,
+                           lambda b: "[" + " ".join(str(c) for c in b) + "]" if b else "-")
+        lines.append(f"Orc Horde boards: {boards}")
+        pending = view.get("orc_horde_pending")
+        if pending:
+            lines.append("Deciding on their Orc Horde: "
+                         + ", ".join(_seat_name(s, names) for s in pending))
+    return lines
+
+
+def render_ethnos_outcome(outcome: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The end of an Ethnos game: Glory per seat, markers, and the winner(s)."""
+    lines = ["Game over."]
+    glory = outcome.get("glory")
+    if isinstance(glory, list):
+        lines.append("Final Glory: " + _per_seat(glory, names))
+    markers = outcome.get("markers")
+    if isinstance(markers, list):
+        lines.append("Control markers on the board: " + _per_seat(markers, names))
+    winners = [w for w in outcome.get("winners") or [] if isinstance(w, int)]
+    if winners:
+        best = glory[winners[0]] if isinstance(glory, list) and winners[0] < len(glory) else "?"
+        who = ", ".join(_seat_name(w, names) for w in winners)
+        label = "Winner" if len(winners) == 1 else "Winners (tied)"
+        lines.append(f"{label}: {who} with {best} Glory")
+    rest = {k: v for k, v in outcome.items()
+            if k not in ("result", "glory", "markers", "winners", "last_age_bands")}
+    lines.extend(render_other(rest, ()))
+    return lines
+
+
+def render_view(
+    rules: str, view: Mapping[str, Any], seats: Sequence[str] = ()
+) -> list[str]:
+    """A game's view: Enin and Ethnos get their table screens, any other game a key list."""
     if rules == "enin":
         return render_enin_view(view)
+    if rules == "ethnos":
+        return render_ethnos_view(view, seats)
     return render_other(view, ())
 
 
@@ -265,7 +498,7 @@ def render_state(state: game_pb2.GameState) -> str:
         f"Game {state.game_id}  ({state.rules} {state.rules_version})  version {state.version}",
         "Seats: " + (", ".join(f"{i}={name}" for i, name in enumerate(state.seats)) or "-"),
     ]
-    lines.extend(render_view(state.rules, loads_object(state.view_json)))
+    lines.extend(render_view(state.rules, loads_object(state.view_json), state.seats))
     if state.over:
         lines.append(render_outcome(loads_object(state.outcome_json)))
         if state.seed:

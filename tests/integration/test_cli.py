@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import stat
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from clients.client import ArbiterClient, ArbiterError, AsyncArbiterClient
 from clients.simulate import playout
 from clients.tokens import TokenStore
 from tests.integration.conftest import ServerProcess
+from tests.integration.helpers import play
 from tests.unit.clients.support import isolate_credentials, self_signed_cert
 
 pytestmark = pytest.mark.integration
@@ -209,6 +211,40 @@ def test_play_leaves_cleanly_on_eof_and_resumes_with_the_stored_token(
     assert f"game {game_id}" in again and "Your choices:" in again
 
 
+def test_play_ethnos_to_the_end_against_bots(arbiter_server: Any) -> None:
+    """`arbiter play ethnos`: the person's seat through stdin, random bots at the others.
+
+    Answering 1 to every prompt always makes progress (option 1 is always legal;
+    hand card 1 alone is always a band), so a bounded script finishes the game.
+    """
+    result = arbiter(arbiter_server, "play", "ethnos", "--players", "3", "--bot-seed", "1",
+                     stdin="1\n" * 3000, timeout=120)
+    out = ok(result)
+    assert "New ethnos game" in out and "Token of seat 0 (Player): arb_" in out
+    assert "Your turn: recruit an Ally or play a band?" in out
+    assert "Kingdoms (Glory tokens" in out and "Your hand (" in out and "Face-up row (" in out
+    assert "What happened:" in out and "You draw " in out
+    # the bots' moves are told, their draws only in public form
+    assert re.search(r"Bot \d draws a card from the Allies Deck\.", out)
+    assert not re.search(r"Bot \d draws [A-Z]\w+ \(", out)
+    assert "Game over." in out and "Final Glory: You " in out
+    assert "Winner: " in out or "Winners (tied): " in out
+    assert "Seed (revealed):" in out and "Audit PASSED" in out
+    assert "Refused" not in out and "refused" not in out
+
+
+def test_play_ethnos_quits_and_resumes_with_the_stored_bot_tokens(arbiter_server: Any) -> None:
+    out = ok(arbiter(arbiter_server, "play", "ethnos", "--players", "2", "--seat", "1",
+                     stdin="q\n"))
+    assert "resume with: arbiter play ethnos --game" in out
+    game_id = out.split("--game", 1)[1].split()[0]
+    assert out.rstrip().endswith("--seat 1")
+    again = ok(arbiter(arbiter_server, "play", "ethnos", "--game", game_id, "--seat", "1",
+                       stdin="1\n" * 3000, timeout=120))
+    assert f"game {game_id}" in again and "Your turn" in again
+    assert "Audit PASSED" in again
+
+
 def test_tail_catches_up_then_goes_live(arbiter_server: Any) -> None:
     game_id = new_game(arbiter_server)
     recorded = len(ok(arbiter(arbiter_server, "history", game_id)).splitlines())
@@ -369,10 +405,6 @@ def test_verify_checks_a_finished_game_locally(arbiter_server: Any) -> None:
     unfinished = arbiter(arbiter_server, "verify", game_id)
     assert unfinished.returncode == 1 and "Verification FAILED" in unfinished.stdout
     seat, _ = stored(arbiter_server, game_id)
-    for _ in range(3000):
-        legal = json.loads(ok(arbiter(arbiter_server, "legal", game_id, "--json")) or "[]")
-        if not legal:
-            break
-        ok(arbiter(arbiter_server, "act", game_id, json.dumps(legal[0]), "--token", seat))
+    assert play(arbiter_server.stub(seat), game_id, 3000, random.Random(4)).over
     out = ok(arbiter(arbiter_server, "verify", game_id))
     assert "Verification PASSED" in out and "dice re-derived" in out
