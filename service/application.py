@@ -9,6 +9,7 @@ version it acted on, is refused with the current one.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import secrets
 import threading
@@ -31,6 +32,8 @@ MAX_JSON_DEPTH = 8
 MAX_ID = 64
 SAVE_ATTEMPTS = 8
 GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
+#: How long a retried CreateGame (same request_id) gets the game's tokens again.
+RETRY_WINDOW = datetime.timedelta(minutes=10)
 
 
 class GameLogged(DomainEvent):
@@ -78,6 +81,8 @@ class ArbiterApp(Application):
 
     def game(self, game_id: str) -> Game:
         gid = parse_game_id(game_id)
+        if gid == GAMES_LOG_ID:
+            raise unknown_game(game_id)  # the catalogue's log, not an aggregate
         try:
             game: Any = self.repository.get(gid)
         except AggregateNotFoundError:
@@ -131,18 +136,22 @@ class ArbiterApp(Application):
         if cls is None:
             raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
         check_id("request_id", request_id)
+        check_seat_names(seats)
         options = parse_options(options_json)
         if request_id:
             game_id = uuid.uuid5(GAMES_LOG_ID, f"{rules}/{request_id}")
-            try:
-                return self.game(str(game_id))
-            except ServiceError:
-                pass
+            existing = self._existing(game_id)
+            if existing is not None:
+                return self._retried(existing, seats, options)
         else:
             game_id = uuid.uuid4()
-        game = cls.start(list(seats), options, game_id=game_id)
-        access = self.credentials.issue(game.id, len(game.seats))
         for _ in range(SAVE_ATTEMPTS):
+            # A fresh game and access record on every attempt: ``save`` collects
+            # (empties) their pending events even when the store refuses them,
+            # so saving the same objects again would record the catalogue entry
+            # alone, naming a game that was never stored.
+            game = cls.start(list(seats), options, game_id=game_id)
+            access = self.credentials.issue(game.id, len(game.seats))
             logged = self.games_log.trigger_event(
                 game_id=game.id, rules=rules, seats=list(seats), request_id=request_id
             )
@@ -150,14 +159,45 @@ class ArbiterApp(Application):
                 self.save(game, access, logged)
             except IntegrityError:
                 if request_id:
-                    try:
-                        return self.game(str(game_id))
-                    except ServiceError:
-                        pass
+                    existing = self._existing(game_id)
+                    if existing is not None:
+                        return self._retried(existing, seats, options)
                 continue
             self.saved.set()
             return game
         raise ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy; retry")
+
+    def _existing(self, game_id: uuid.UUID) -> Game | None:
+        try:
+            return self.game(str(game_id))
+        except ServiceError:
+            return None
+
+    @staticmethod
+    def _retried(game: Game, seats: list[str], options: dict[str, Any]) -> Game:
+        """The game a retried ``CreateGame`` made, if this really is its retry.
+
+        A retry gets the game's tokens again, so the request id is as good as
+        every seat's token: it must not hand them out once play has begun (the
+        client that lost the reply has no token, so nobody can have played but
+        someone else), nor long after the creation, nor to a different request
+        that happens to reuse the id (which would silently get a game with
+        other seats or options than it asked for).
+        """
+        if game.seats != list(seats) or game.options != type(game).check_options(dict(options)):
+            raise ServiceError(
+                "ALREADY_EXISTS", "REQUEST_ID_USED",
+                "this request_id already created a game with other seats or options",
+                game.version,
+            )
+        age = datetime.datetime.now(datetime.UTC) - game.created_on
+        if game.commands_applied or age > RETRY_WINDOW:
+            raise ServiceError(
+                "ALREADY_EXISTS", "REQUEST_ID_USED",
+                "this request_id's game is under way; its tokens are not issued again",
+                game.version,
+            )
+        return game
 
     def act(
         self,
@@ -236,16 +276,49 @@ def parse_options(text: str) -> dict[str, Any]:
     if not text:
         return {}
     if len(text) > MAX_OPTIONS_JSON:
-        raise ServiceError("RESOURCE_EXHAUSTED", "TOO_LARGE", "options_json is over 4 KiB")
+        raise bad_request("BAD_OPTIONS", f"options_json is over {MAX_OPTIONS_JSON} bytes")
+    if _bracket_depth(text) > MAX_JSON_DEPTH:
+        # Checked before parsing: the JSON decoder recurses once per level and
+        # fails with a RecursionError (an UNKNOWN status) past ~1000 of them.
+        raise bad_request("BAD_OPTIONS", f"options_json nests deeper than {MAX_JSON_DEPTH}")
     try:
         value = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise bad_request("BAD_OPTIONS", f"options_json is not JSON: {exc}") from None
     if not isinstance(value, dict):
         raise bad_request("BAD_OPTIONS", "options_json must be a JSON object")
     if json_depth(value) > MAX_JSON_DEPTH:
         raise bad_request("BAD_OPTIONS", f"options_json nests deeper than {MAX_JSON_DEPTH}")
     return value
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` outside strings: an upper bound of the JSON depth."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def check_seat_names(seats: list[str]) -> None:
+    """Seat names are shown to everyone (ListGames, every client's screen): printable only."""
+    for name in seats:
+        if isinstance(name, str) and not name.isprintable():
+            raise bad_request("BAD_SEATS", "seat names must be printable characters")
 
 
 def json_depth(value: Any) -> int:

@@ -21,6 +21,9 @@ class Settings:
     database_url: str = ""
     max_message_bytes: int = 64 * 1024
     max_workers: int = 64
+    #: Open History/Subscribe streams at most; each holds a worker thread, so
+    #: this stays below ``max_workers`` to keep threads for unary calls.
+    max_streams: int = 48
     snapshot_interval: int = 100
     tls_cert: str = ""
     tls_key: str = ""

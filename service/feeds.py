@@ -81,7 +81,17 @@ class FeedHub(threading.Thread):
         try:
             message = json.loads(data)
             game_id, version, position = message["game_id"], message["version"], message["position"]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return
+        # Anyone who can publish on the Redis may send anything: a message of the
+        # wrong shape must not raise in (and so end) this thread.
+        if not (
+            isinstance(game_id, str)
+            and type(version) is int
+            and type(position) is int
+            and 0 < version < 1 << 63
+            and 0 < position < 1 << 63
+        ):
             return
         with self.cond:
             if version > self.latest_version.get(game_id, 0):
@@ -90,6 +100,11 @@ class FeedHub(threading.Thread):
                 self.latest_version[game_id] = version
             self.latest_position = max(self.latest_position, position)
             self.cond.notify_all()
+
+    def version_of(self, game_id: str) -> int:
+        """The newest version of a game announced on Redis so far (0: none)."""
+        with self.cond:
+            return self.latest_version.get(game_id, 0)
 
     def wake(self) -> None:
         """Wake every waiting stream, e.g. when a client has gone away."""

@@ -21,7 +21,7 @@ from service.config import Settings
 from service.feeds import FeedHub
 from service.redis_server import PrivateRedis
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
-from service.servicer import GameServicer
+from service.servicer import GameServicer, StreamCap
 
 log = logging.getLogger("arbiter")
 SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -47,8 +47,10 @@ class Server:
         self.relay = FeedRelay(self.app, redis_url, self._positions())
         self.hub = FeedHub(redis_url)
         limit = settings.max_message_bytes
+        streams = max(1, min(settings.max_streams, settings.max_workers - 8))
         self.grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
+            interceptors=[StreamCap(streams)],
             options=[
                 ("grpc.max_receive_message_length", limit),
                 ("grpc.max_send_message_length", 16 * 1024 * 1024),

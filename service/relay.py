@@ -173,10 +173,29 @@ class FeedRelay(threading.Thread):
                 self.stopping.wait(backoff)
                 backoff = min(backoff * 2, 2.0)
                 continue
+            except Exception:
+                # The store (or the position table) failed. A relay thread that
+                # died here would keep its lease (the lock file or the advisory
+                # lock) for as long as the process lives, and nobody would
+                # publish again: give the lease up and start over from the
+                # recorded position instead.
+                log.exception("feed relay: publishing failed; will retry")
+                self.healthy = False
+                self._resign()
+                self.stopping.wait(backoff)
+                backoff = min(backoff * 2, 2.0)
+                continue
             if not moved:
                 self.app.saved.wait(0.25)
                 self.app.saved.clear()
         self.positions.release()
+
+    def _resign(self) -> None:
+        self.leader = False
+        try:
+            self.positions.release()
+        except Exception as exc:  # a broken connection is gone anyway
+            log.warning("feed relay: releasing the relay lease failed (%s)", exc)
 
     def _lead(self) -> bool:
         """Become (or stay) the one relay that publishes; load its position once."""

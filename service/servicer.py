@@ -43,7 +43,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def refusals(method: F) -> F:
-    """Turn rule and service errors into statuses with reason trailers."""
+    """Turn rule and service errors into statuses with reason trailers.
+
+    Anything else is a bug: it is logged and leaves as ``INTERNAL`` with a
+    generic sentence, never with the exception's text (which could name a
+    private card or the seed).
+    """
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
@@ -54,6 +59,9 @@ def refusals(method: F) -> F:
             return result
         except (ServiceError, RuleError, WireError) as exc:
             _abort(context, exc)
+        except Exception:
+            log.exception("%s failed", method.__name__)
+            _abort(context, INTERNAL)
 
     return wrapper  # type: ignore[return-value]
 
@@ -63,6 +71,73 @@ def _guard_stream(stream: Iterator[Any], context: grpc.ServicerContext) -> Itera
         yield from stream
     except (ServiceError, RuleError, WireError) as exc:
         _abort(context, exc)
+    except Exception:
+        log.exception("a stream failed")
+        _abort(context, INTERNAL)
+
+
+class StreamCap(grpc.ServerInterceptor):  # type: ignore[misc]
+    """A cap on open response streams, of every service the server hosts.
+
+    The sync gRPC server runs every call on a thread of one fixed pool, and a
+    response stream holds its thread for as long as it is open (a feed or a
+    health watch, for ever; a History, for as long as its reader is slow).
+    Without a cap, anyone able to create a game (no token needed) could open
+    enough feeds with its spectator token, or anyone at all enough health
+    watches, to take every thread and wedge every other call. Beyond the cap a
+    stream is refused with ``RESOURCE_EXHAUSTED``/``TOO_MANY_STREAMS``; unary
+    calls always keep threads of their own.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.slots = StreamSlots(limit)
+
+    def intercept_service(self, continuation: Any, details: Any) -> Any:
+        handler = continuation(details)
+        if handler is None or not handler.response_streaming:
+            return handler
+        if handler.request_streaming:
+            behaviour, factory = handler.stream_stream, grpc.stream_stream_rpc_method_handler
+        else:
+            behaviour, factory = handler.unary_stream, grpc.unary_stream_rpc_method_handler
+        slots = self.slots
+
+        def capped(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            try:
+                slots.take()
+            except ServiceError as exc:
+                _abort(context, exc)
+            try:
+                yield from behaviour(request, context)
+            finally:
+                slots.give_back()
+
+        return factory(
+            capped,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+
+
+class StreamSlots:
+    """So many open streams at most; taking one more is refused."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._free = threading.BoundedSemaphore(limit)
+
+    def take(self) -> None:
+        if not self._free.acquire(blocking=False):
+            raise ServiceError(
+                "RESOURCE_EXHAUSTED", "TOO_MANY_STREAMS",
+                f"this server has {self.limit} open streams; retry later",
+            )
+
+    def give_back(self) -> None:
+        self._free.release()
+
+
+INTERNAL = ServiceError("INTERNAL", "INTERNAL", "the server failed; the error is logged")
 
 
 def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
@@ -261,6 +336,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if status != self.hub.status:
                 status = self.hub.status
                 yield game_pb2.FeedMessage(status=status)
+            # What Redis had announced before this read is in the store by now
+            # (the relay publishes after commit), so only a newer announcement
+            # is a reason to read again; one the store does not have (a forged
+            # or foreign message) must not make the stream spin.
+            announced = self.hub.version_of(request.game_id)
             new_events = self.app.game_events(request.game_id, after=last)
             if new_events:
                 over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
@@ -278,7 +358,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
-            self.hub.wait_game(request.game_id, last, gone)
+            self.hub.wait_game(request.game_id, max(last, announced), gone)
 
     def _subscribe_all(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
         """Every game's events by global position: public forms only."""
@@ -291,6 +371,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if status != self.hub.status:
                 status = self.hub.status
                 yield game_pb2.FeedMessage(status=status)
+            announced = self.hub.latest_position
             notifications = self.app.notifications(last)
             for notification in notifications:
                 last = notification.id
@@ -307,15 +388,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
-            self.hub.wait_all(last, gone)
+            self.hub.wait_all(max(last, announced), gone)
 
     # ------------------------------------------------------------- helpers
 
     def _closing(self, context: Any) -> bool:
         """When the server drains, end open feeds with UNAVAILABLE so clients reconnect."""
         if self.hub.stopping.is_set():
-            context.set_trailing_metadata((("arbiter-reason", "SHUTTING_DOWN"),))
-            context.abort(grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN: the server is stopping")
+            raise ServiceError("UNAVAILABLE", "SHUTTING_DOWN", "the server is stopping")
         return False
 
     def _watch_cancel(self, context: Any) -> Callable[[], bool]:
