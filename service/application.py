@@ -75,6 +75,7 @@ class ArbiterApp(Application):
         self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._audits: dict[tuple[uuid.UUID, int], AuditReport] = {}
         self.saved = threading.Event()
 
     # ------------------------------------------------------------------ reads
@@ -117,8 +118,19 @@ class ArbiterApp(Application):
         return found
 
     def audit(self, game_id: str) -> tuple[Game, AuditReport]:
+        """Re-verify a game; the report is kept per (game, version), since a replay
+        of a long game is costly and a recorded version never changes."""
         game = self.game(game_id)
-        return game, audit(self.game_events(game_id), type(game))
+        key = (game.id, game.version)
+        with self._locks_guard:
+            report = self._audits.get(key)
+        if report is None:
+            report = audit(self.game_events(game_id, upto=game.version), type(game))
+            with self._locks_guard:
+                if len(self._audits) > 1000:
+                    self._audits.clear()
+                self._audits[key] = report
+        return game, report
 
     # ----------------------------------------------------------------- writes
 
@@ -136,7 +148,6 @@ class ArbiterApp(Application):
         if cls is None:
             raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
         check_id("request_id", request_id)
-        check_seat_names(seats)
         options = parse_options(options_json)
         if request_id:
             game_id = uuid.uuid5(GAMES_LOG_ID, f"{rules}/{request_id}")
@@ -312,13 +323,6 @@ def _bracket_depth(text: str) -> int:
         elif char in "]}":
             depth -= 1
     return deepest
-
-
-def check_seat_names(seats: list[str]) -> None:
-    """Seat names are shown to everyone (ListGames, every client's screen): printable only."""
-    for name in seats:
-        if isinstance(name, str) and not name.isprintable():
-            raise bad_request("BAD_SEATS", "seat names must be printable characters")
 
 
 def json_depth(value: Any) -> int:

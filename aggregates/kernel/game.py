@@ -340,6 +340,9 @@ class Game(Aggregate):
         for name in seats:
             if not isinstance(name, str) or not 0 < len(name) <= MAX_SEAT_NAME:
                 raise RuleError(Reason.BAD_SEATS, "seat names are 1..64 characters")
+            if not name.isprintable():
+                # Names reach every client's screen: no escapes, newlines or overrides.
+                raise RuleError(Reason.BAD_SEATS, "seat names must be printable characters")
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):
