@@ -421,7 +421,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             game_id=str(game.id), rules=game.RULES_ID, version=game.version,
             over=game.ended, outcome_json=json.dumps(game.outcome or {}),
             pending=[
-                game_pb2.Decision(seat=d.seat, kind=d.kind, prompt=d.prompt)
+                game_pb2.Decision(seat=d.seat, kind=d.kind, prompt=d.prompt, hidden=d.hidden)
                 for d in game.pending()
             ],
             view_json=dumps(game.view(reader.seat)),
