@@ -20,10 +20,10 @@ class Settings:
     redis_url: str = ""
     database_url: str = ""
     max_message_bytes: int = 64 * 1024
-    max_workers: int = 64
+    max_workers: int = 256
     #: Open History/Subscribe streams at most; each holds a worker thread, so
     #: this stays below ``max_workers`` to keep threads for unary calls.
-    max_streams: int = 48
+    max_streams: int = 224
     snapshot_interval: int = 100
     tls_cert: str = ""
     tls_key: str = ""
@@ -38,6 +38,8 @@ class Settings:
             or os.environ.get("DATABASE_URL", ""),
             tls_cert=os.environ.get("ARBITER_TLS_CERT", ""),
             tls_key=os.environ.get("ARBITER_TLS_KEY", ""),
+            max_workers=_positive("ARBITER_MAX_WORKERS", cls.max_workers),
+            max_streams=_positive("ARBITER_MAX_STREAMS", cls.max_streams),
         )
 
     def store_env(self) -> dict[str, str]:
@@ -97,3 +99,13 @@ def apply_libpq_options(query: str) -> None:
         if key not in LIBPQ_OPTIONS:
             raise ValueError(f"unsupported PostgreSQL URL option {key!r}")
         os.environ[LIBPQ_OPTIONS[key]] = values[-1]
+
+
+def _positive(name: str, default: int) -> int:
+    """A positive whole number from the environment, or the default."""
+    text = os.environ.get(name, "")
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"{name} must be a positive whole number, not {text!r}")
+    return int(text)

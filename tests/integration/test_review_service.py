@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import grpc
 import pytest
@@ -21,10 +22,14 @@ def reason(error: grpc.RpcError) -> str:
     return dict(error.trailing_metadata() or ()).get("arbiter-reason", "")
 
 
-def test_open_feeds_cannot_starve_every_other_call(arbiter_server: ServerProcess) -> None:
+def test_open_feeds_cannot_starve_every_other_call(tmp_path: Path, redis_url: str) -> None:
     """Anyone may create a game and so hold a spectator token; a feed holds a
     server thread while open. Opening more feeds than the server has threads
-    used to wedge every call of every client (here: ListRules never answered)."""
+    used to wedge every call of every client (here: ListRules never answered).
+    The server runs with a small pool (64 threads, 48 streams) to show it."""
+    arbiter_server = ServerProcess(tmp_path / "data", redis_url,
+                                   {"ARBITER_MAX_WORKERS": "64", "ARBITER_MAX_STREAMS": "48"})
+    arbiter_server.start()
     anyone = arbiter_server.stub("")
     created = anyone.CreateGame(game_pb2.CreateGameRequest(rules="enin"))
     watcher = arbiter_server.stub(created.spectator_token)
@@ -60,6 +65,7 @@ def test_open_feeds_cannot_starve_every_other_call(arbiter_server: ServerProcess
         assert again.error is None
     finally:
         again.close()
+        arbiter_server.stop()
 
 
 def test_deeply_nested_options_are_refused_as_bad_options(shared_server: ServerProcess) -> None:
