@@ -64,10 +64,14 @@ class ArbiterApp(Application):
         snapshot_interval: int = 100,
         credentials: Credentials | None = None,
     ):
-        # The library reads this class setting in __init__; set per instance.
+        # Snapshots every ``snapshot_interval`` events keep long games fast to
+        # load. The library only builds a snapshot store when its environment
+        # says so (or the class, not the instance, has intervals): say so.
         self.snapshotting_intervals = {  # type: ignore[misc]
             cls: snapshot_interval for cls in GAMES.values()
         }
+        env = dict(env or {})
+        env.setdefault("IS_SNAPSHOTTING_ENABLED", "y" if snapshot_interval > 0 else "")
         super().__init__(env)
         self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameLogged

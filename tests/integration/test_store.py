@@ -8,6 +8,7 @@ events) has the same version, head digest and view, and still audits clean.
 from __future__ import annotations
 
 import random
+import uuid
 from pathlib import Path
 
 import pytest
@@ -30,22 +31,31 @@ def play_long(app: ArbiterApp, game_id: str, rnd: random.Random, limit: int = 30
         app.act(game_id, seat, action.to_json())
 
 
+#: Every served game, with the seats to play it with.
+GAMES_TO_STORE = [("enin", ["solo"]), ("ethnos", ["a", "b", "c"])]
+
+
 def check_reload(env: dict[str, str]) -> None:
     app = ArbiterApp(env, snapshot_interval=10)
     ids = []
-    for n in range(3):
-        game = app.create_game("enin", ["solo"])
-        play_long(app, str(game.id), random.Random(n))
-        ids.append(str(game.id))
+    for rules, seats in GAMES_TO_STORE:
+        for n in range(2):
+            game = app.create_game(rules, seats)
+            play_long(app, str(game.id), random.Random(n), limit=400)
+            ids.append(str(game.id))
     fresh = ArbiterApp(env, snapshot_interval=10)
     for gid in ids:
         before, after = app.game(gid), fresh.game(gid)
         assert (after.version, after.head) == (before.version, before.head)
-        assert after.view(0) == before.view(0)
+        for seat in (None, *range(len(before.seats))):
+            assert after.view(seat) == before.view(seat)
         assert before.version > 10, "the game was long enough to be snapshotted"
+        assert fresh.snapshots is not None
+        latest = list(fresh.snapshots.get(uuid.UUID(gid), desc=True, limit=1))
+        assert latest and latest[0].originator_version > 1, "a snapshot was taken"
         _, report = fresh.audit(gid)
         assert report.ok, report.problems
-    listed = {str(e.game_id) for e in fresh.list_games("enin", limit=1000)}
+    listed = {str(e.game_id) for e in fresh.list_games(limit=1000)}
     assert set(ids) <= listed
     app.close()
     fresh.close()
