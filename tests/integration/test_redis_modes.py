@@ -110,3 +110,28 @@ def test_redis_returning_resumes_live_delivery(tmp_path: Path) -> None:
         server.stop()
         if private is not None:
             private.stop()
+
+
+def test_private_redis_dies_with_a_killed_server(tmp_path: Path) -> None:
+    """kill -9 leaves no orphan: the kernel stops the private Redis with its parent."""
+    import re
+    import signal
+    import time
+
+    server = ServerProcess(tmp_path / "data", redis_url="")
+    server.start()
+    url = re.search(r"private Redis at (\S+)", server.log_path.read_text())
+    assert url is not None
+    client = redis.Redis.from_url(url.group(1), socket_connect_timeout=1)
+    assert client.ping()
+    server.process.send_signal(signal.SIGKILL)  # type: ignore[union-attr]
+    server.process.wait()  # type: ignore[union-attr]
+    deadline = time.monotonic() + 10
+    alive = True
+    while alive and time.monotonic() < deadline:
+        try:
+            client.ping()
+            time.sleep(0.2)
+        except redis.RedisError:
+            alive = False
+    assert not alive, "the private Redis outlived its server"
