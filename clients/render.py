@@ -25,8 +25,6 @@ ENIN_LOCATIONS: dict[int, str] = {
     5: "The Lost Wastes",
 }
 
-ENIN_QUEST_ITEMS = ("key", "watchword", "maiden", "lodestone", "lost_book")
-
 
 def loads_object(text: str) -> dict[str, Any]:
     """Decode a JSON object field; empty or non-object text becomes ``{}``.
@@ -534,8 +532,6 @@ def render_legal(actions: Sequence[game_pb2.LegalAction]) -> str:
         f"{index:>3}. {action.label or action.json}\n       {action.json}"
         for index, action in enumerate(actions, 1)
     )
-
-
 
 
 def describe_command_json(text: str) -> str:

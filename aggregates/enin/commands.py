@@ -14,99 +14,114 @@ from aggregates.kernel import Command, CommandSet
 
 @dataclasses.dataclass(frozen=True)
 class RollStart(Command):
+    """Roll 1D10 on the start table."""
+
     NAME = "roll_start"
-    LABEL = "Roll 1D10 on the start table"
 
 
 @dataclasses.dataclass(frozen=True)
 class Travel(Command):
+    """Travel to a location."""
+
     NAME = "travel"
-    LABEL = "Travel to a location"
     to: int
 
 
 @dataclasses.dataclass(frozen=True)
 class Quest(Command):
+    """Roll 1D10 on the location chart."""
+
     NAME = "quest"
-    LABEL = "Roll 1D10 on the location chart"
 
 
 @dataclasses.dataclass(frozen=True)
 class Buy(Command):
+    """Buy one item at the market."""
+
     NAME = "buy"
-    LABEL = "Buy one item at the market"
     item: str
 
 
 @dataclasses.dataclass(frozen=True)
 class StealKey(Command):
+    """Try to steal the Key from the library of the elders."""
+
     NAME = "steal_key"
-    LABEL = "Try to steal the Key from the library of the elders"
 
 
 @dataclasses.dataclass(frozen=True)
 class LeaveTown(Command):
+    """Leave the Nigh Towns without buying or stealing."""
+
     NAME = "leave_town"
-    LABEL = "Leave the Nigh Towns without buying or stealing"
 
 
 @dataclasses.dataclass(frozen=True)
 class Attack(Command):
+    """Attack: roll 2D10 (fight on)."""
+
     NAME = "attack"
-    LABEL = "Attack: roll 2D10 (fight on)"
 
 
 @dataclasses.dataclass(frozen=True)
 class SpendLuck(Command):
+    """Spend luck on a die."""
+
     NAME = "spend_luck"
-    LABEL = "Spend luck on a die"
     die: int
     amount: int
 
 
 @dataclasses.dataclass(frozen=True)
 class Reroll(Command):
+    """Re-roll a D10 with the Shield of Nines."""
+
     NAME = "reroll"
-    LABEL = "Re-roll a D10 with the Shield of Nines"
     die: int
 
 
 @dataclasses.dataclass(frozen=True)
 class AcceptRoll(Command):
+    """Stand on the dice."""
+
     NAME = "accept_roll"
-    LABEL = "Stand on the dice"
 
 
 @dataclasses.dataclass(frozen=True)
 class Flee(Command):
+    """Flee, paying the printed penalty."""
+
     NAME = "flee"
-    LABEL = "Flee, paying the printed penalty"
 
 
 @dataclasses.dataclass(frozen=True)
 class ChooseTreasure(Command):
+    """Choose the magic item found."""
+
     NAME = "choose_treasure"
-    LABEL = "Choose the magic item found"
     item: str
 
 
 @dataclasses.dataclass(frozen=True)
 class LoseItem(Command):
+    """Choose the magic item the Imp takes."""
+
     NAME = "lose_item"
-    LABEL = "Choose the magic item the Imp takes"
     item: str
 
 
 @dataclasses.dataclass(frozen=True)
 class AttemptQuest(Command):
+    """Attempt the quest here."""
+
     NAME = "attempt_quest"
-    LABEL = "Attempt the quest here"
 
 
 @dataclasses.dataclass(frozen=True)
 class EndTurn(Command):
+    """End the Questing Phase."""
+
     NAME = "end_turn"
-    LABEL = "End the Questing Phase"
 
 
 COMMANDS = CommandSet(

@@ -71,9 +71,6 @@ class Range:
     def __contains__(self, roll: object) -> bool:
         return isinstance(roll, int) and self.low <= roll <= self.high
 
-    def as_list(self) -> list[int]:
-        return [self.low, self.high]
-
 
 @dataclasses.dataclass(frozen=True)
 class Monster:

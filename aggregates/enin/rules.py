@@ -20,10 +20,6 @@ LOSE_ITEM = "lose_item"              # the Imp: choose the magic item to lose
 QUEST_ATTEMPT = "quest_attempt"      # after the action: attempt the quest or end the turn
 OVER = "over"
 
-STAGES = (
-    START, TRAVEL, QUESTING, TOWN, COMBAT, ATTACK_ROLL, FIGHT_OR_FLEE, XP_ROLL,
-    CHOOSE_TREASURE, LOSE_ITEM, QUEST_ATTEMPT,
-)
 ROLL_STAGES = (ATTACK_ROLL, XP_ROLL)
 
 PROMPTS = {

@@ -17,7 +17,6 @@ WIZARDS = "wizards"      # Wizards leader, after the discard: draw X cards, or n
 ORC_HORDE = "orc_horde"  # End of an Age (not the last): score the Orc Horde board or keep it
 OVER = "over"
 
-BAND_STEPS = (WINGFOLK, MERFOLK, TROLL, CENTAUR, ELVES)
 
 PROMPTS = {
     TURN: "Recruit an Ally (recruit_face_up / recruit_from_deck) or Play a Band (play_band)",

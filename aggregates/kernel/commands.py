@@ -25,7 +25,6 @@ class Command:
     """Base of every game's commands. ``NAME`` is the wire name (snake_case)."""
 
     NAME: ClassVar[str] = ""
-    LABEL: ClassVar[str] = ""
 
     def args(self) -> dict[str, Any]:
         """The arguments as JSON-ready values (tuples become lists)."""
