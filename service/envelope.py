@@ -14,7 +14,7 @@ from typing import Any
 from arbiter.v1 import game_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from aggregates.kernel import Game, event_type, payload_of
+from aggregates.kernel import Game, event_type, payload_of, recorded_audience
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,10 +40,12 @@ def visible_payload(
     """The payload ``reader`` may see, whether it was redacted, and the audience."""
     kind = event_type(domain_event)
     payload = payload_of(domain_event)
-    audience = game_cls.audience(kind, payload)
+    # Decided when the event was triggered and recorded in its meta (games
+    # recorded before Kernel 2 are upcast from the class-level rules).
+    audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
     if reader.full or audience.includes(reader.seat):
         return payload, False, audience
-    return game_cls.public_form(kind, payload), True, audience
+    return public, True, audience
 
 
 def to_proto(

@@ -20,7 +20,7 @@ from typing import Any
 
 from aggregates.kernel import chain, rng
 from aggregates.kernel.errors import RuleError
-from aggregates.kernel.game import Game, event_type, payload_of
+from aggregates.kernel.game import DEFAULT_COMMAND, Game, event_type, payload_of
 
 
 @dataclasses.dataclass
@@ -130,8 +130,11 @@ def check_replay(events: Sequence[Any], game_class: type[Game], report: AuditRep
             continue
         report.commands += 1
         try:
-            parsed = game_class.COMMANDS.parse(command["name"], command["args"])
-            game.act(command["seat"], parsed, command.get("id", ""))
+            if command["name"] == DEFAULT_COMMAND:
+                game.act_default(command["seat"])
+            else:
+                parsed = game_class.COMMANDS.parse(command["name"], command["args"])
+                game.act(command["seat"], parsed, command.get("id", ""))
         except RuleError as exc:
             # The reason code only: the rule's sentence may quote private arguments.
             report.fail(

@@ -30,12 +30,23 @@ class Reason(StrEnum):
     MISSING_QUEST_ITEM = "MISSING_QUEST_ITEM"
     SHIELD_USED = "SHIELD_USED"
     NO_SUCH_DIE = "NO_SUCH_DIE"
+    STALE_DECISION = "STALE_DECISION"
+    NO_DEFAULT = "NO_DEFAULT"
+
+
+class GameReason(StrEnum):
+    """Base of a game's own reason codes (declared in its package, listed in
+    its ``REASONS``): the kernel's enum holds only what every game shares."""
 
 
 class RuleError(Exception):
-    """A command the rules refuse. Raised before any event is triggered."""
+    """A command the rules refuse. Raised before any event is triggered.
 
-    def __init__(self, reason: Reason, message: str) -> None:
+    ``reason`` is a kernel ``Reason`` or one of the game's own ``GameReason``
+    codes; both are strings on the wire.
+    """
+
+    def __init__(self, reason: StrEnum, message: str) -> None:
         super().__init__(f"{reason.value}: {message}")
         self.reason = reason
         self.message = message

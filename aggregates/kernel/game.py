@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import uuid
+import zlib
 from collections.abc import Callable, Mapping
 from typing import Any, Self
 
@@ -20,49 +21,23 @@ from eventsourcing.domain import Aggregate, event
 
 from aggregates.kernel import chain, rng
 from aggregates.kernel.commands import Command, CommandSet
+from aggregates.kernel.decisions import Choice, Decision, PickOne
 from aggregates.kernel.errors import Reason, RuleError
+from aggregates.kernel.flow import Flow  # noqa: F401 - named in a type comment
+from aggregates.kernel.present import Screen, generic_screen
+from aggregates.kernel.seating import EVERYONE, NOBODY, Audience, Seating
 
 #: Event attributes owned by the library or the kernel, not the game's payload.
 KERNEL_FIELDS = frozenset(
     {"originator_id", "originator_version", "timestamp", "originator_topic", "meta"}
 )
 MAX_SEAT_NAME = 64
+#: The recorded command name of a default applied when a clock ran out.
+DEFAULT_COMMAND = "__default__"
 
 _creation_meta: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar(
     "_creation_meta"
 )
-
-
-@dataclasses.dataclass(frozen=True)
-class Decision:
-    """One seat the game is waiting on, and what for.
-
-    ``hidden`` marks a simultaneous secret choice (e.g. a face-down deploy):
-    the others learn only that the seat has chosen.
-    """
-
-    seat: int
-    kind: str
-    prompt: str
-    hidden: bool = False
-
-
-@dataclasses.dataclass(frozen=True)
-class Audience:
-    """Who may read an event's private form: everyone, or a set of seats."""
-
-    seats: frozenset[int] | None = None
-
-    @property
-    def everyone(self) -> bool:
-        return self.seats is None
-
-    def includes(self, seat: int | None) -> bool:
-        return self.seats is None or (seat is not None and seat in self.seats)
-
-
-EVERYONE = Audience()
-NOBODY = Audience(frozenset())
 
 
 def payload_of(domain_event: Any) -> dict[str, Any]:
@@ -89,6 +64,19 @@ class Game(Aggregate):
     #: Check every command against ``legal_actions`` as a last guard. A game
     #: whose action space is too large to list turns this off and validates itself.
     CHECK_AGAINST_LEGAL_LIST = True
+    #: The game's stages and moves (``aggregates.kernel.flow``); with it, the
+    #: kernel dispatches commands and lists legal ones, given ``stage_of``.
+    FLOW = None  # type: Flow | None
+    #: The game's own reason codes (a ``GameReason`` enum's members).
+    REASONS = ()  # type: tuple[str, ...]
+    #: "sequential", "simultaneous" or "mixed" (OpenSpiel's dynamics).
+    DYNAMICS = "sequential"
+    #: JSON schema of the creation options, served by ``ListRules``.
+    OPTIONS_SCHEMA = {  # noqa: RUF012
+        "type": "object", "properties": {}, "additionalProperties": False,
+    }
+    #: A short summary for lobbies and ``arbiter rules``.
+    SUMMARY = ""
 
     class Event(Aggregate.Event):
         """Every game event carries the kernel's ``meta`` record."""
@@ -174,6 +162,8 @@ class Game(Aggregate):
         self.command_ids: dict[str, int] = {}
         self._draws: list[list[int]] = []
         self._command: dict[str, Any] | None = None
+        self.last_acted: dict[str, int] = {}
+        self.collecting: dict[str, Any] | None = None
         self._follow_chain(meta, 1)
         self.setup(setup)
 
@@ -204,17 +194,83 @@ class Game(Aggregate):
         These events carry no command; an audit replays them from here too.
         """
 
-    def decide(self, seat: int, command: Command) -> None:
-        """Validate ``command`` for ``seat`` and trigger the events it causes."""
+    def stage_of(self, seat: int) -> str:
+        """The stage ``seat`` is in now (a ``FLOW`` prompt key); games with a FLOW."""
         raise NotImplementedError
+
+    def decide(self, seat: int, command: Command) -> None:
+        """Validate ``command`` for ``seat`` and trigger the events it causes.
+
+        With a ``FLOW``, the kernel routes it: the stage, the move's check, its run.
+        """
+        if self.FLOW is None:
+            raise NotImplementedError
+        self.FLOW.decide(self, self.stage_of(seat), seat, command)
 
     def pending(self) -> list[Decision]:
         """The seats the game waits on now (empty when the game is over)."""
         raise NotImplementedError
 
     def legal_actions(self, seat: int) -> list[Command]:
-        """Every command ``seat`` may send now."""
-        raise NotImplementedError
+        """Every command ``seat`` may send now (with a ``FLOW``: its stage's moves)."""
+        if self.FLOW is None:
+            raise NotImplementedError
+        if self.ended or not any(d.seat == seat for d in self.pending()):
+            return []
+        return self.FLOW.legal(self, self.stage_of(seat), seat)
+
+    def choices(self, seat: int) -> list[Choice]:
+        """How ``seat``'s answers are built: by default, one of the legal list.
+
+        A game whose legal list is too long to send in full returns structures
+        (``PickCards``, ``Assign``, ``Number``) and ``legal_list_complete``
+        False for this seat.
+        """
+        return [PickOne()]
+
+    def legal_list_complete(self, seat: int) -> bool:
+        """Whether ``legal_actions`` lists every legal command (else the choices
+        describe the rest and the server checks each combination)."""
+        return True
+
+    def seating(self) -> Seating:
+        """Who controls which position, and the teams (default: one each, no teams)."""
+        return Seating.one_each(len(self.seats))
+
+    # ---------------------------------------------------------- presentation
+
+    def present(self, seat: int | None) -> Screen:
+        """What ``seat`` (None: a spectator) sees, in the kernel's presentation
+        vocabulary. Games override it; the default lists the view's keys."""
+        return generic_screen(self.view(seat))
+
+    def action_label(self, command: Command) -> str:
+        """A command in the game's own words, for menus (OpenSpiel's
+        ``action_to_string``)."""
+        return command.label()
+
+    @classmethod
+    def describe(cls, event_type: str, payload: Mapping[str, Any],
+                 seats: list[str]) -> str:
+        """One event in the game's own words, from the payload its reader got
+        (the private or the public form). The default names the event."""
+        words = [event_type]
+        for key, value in payload.items():
+            if key in ("setup", "seed", "commitment"):
+                continue
+            words.append(f"{key}={value}")
+        return " ".join(words) if len(words) < 8 else event_type
+
+    @classmethod
+    def metadata(cls) -> dict[str, Any]:
+        """The game's metadata, declared once: served by ``ListRules``."""
+        return {
+            "id": cls.RULES_ID, "title": cls.TITLE, "version": cls.RULES_VERSION,
+            "min_seats": cls.MIN_SEATS, "max_seats": cls.MAX_SEATS,
+            "dynamics": cls.DYNAMICS, "summary": cls.SUMMARY,
+            "commands": cls.COMMANDS.names(), "reasons": list(cls.REASONS),
+            "options_schema": cls.OPTIONS_SCHEMA,
+        }
 
     def finished(self) -> dict[str, Any] | None:
         """The outcome once the rules say the game is over, else None."""
@@ -223,6 +279,12 @@ class Game(Aggregate):
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as ``seat`` may see it (``None``: a spectator)."""
         raise NotImplementedError
+
+    def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:
+        """Who may read an event about to be triggered, decided now, with the
+        state at hand (zones, teams); recorded in the event's meta. Defaults to
+        the class-level rule ``audience``."""
+        return type(self).audience(event_type, payload)
 
     @classmethod
     def audience(cls, event_type: str, payload: Mapping[str, Any]) -> Audience:
@@ -247,20 +309,39 @@ class Game(Aggregate):
 
     # ------------------------------------------------------------- commands
 
-    def act(self, seat: int, command: Command, command_id: str = "") -> None:
-        """A seat's move: checked by the kernel, decided by the game, recorded."""
+    def act(
+        self, seat: int, command: Command, command_id: str = "", decision_id: str = ""
+    ) -> None:
+        """A seat's move: checked by the kernel, decided by the game, recorded.
+
+        ``decision_id``, when given, must name a decision pending for the seat
+        now: staleness is judged per decision, so seats choosing at once never
+        make each other's answers stale.
+        """
         self._draws = []
         self._command = None
+        self._audience: tuple[Audience | None, dict[str, Any] | None] | None = None
         if self.ended:
             raise RuleError(Reason.GAME_OVER, "the game is over")
         self._check_seat(seat)
         if type(command) not in self.COMMANDS.by_name.values():
             raise RuleError(Reason.UNKNOWN_COMMAND, f"{self.RULES_ID} has no {command.NAME!r}")
-        if not any(d.seat == seat for d in self.pending()):
+        mine = [d for d in self.pending_decisions() if d.seat == seat]
+        if not mine:
             raise RuleError(Reason.NOT_YOUR_TURN, f"the game is not waiting on seat {seat}")
+        if decision_id and decision_id not in {d.id for d in mine}:
+            raise RuleError(
+                Reason.STALE_DECISION,
+                f"decision {decision_id!r} is no longer pending; seat {seat} is asked: "
+                + "; ".join(f"{d.id}: {d.prompt}" for d in mine),
+            )
         self._command = {"seat": seat, "name": command.NAME, "args": command.args()}
         if command_id:
             self._command["id"] = command_id
+        self._carry_out(seat, command)
+
+    def _carry_out(self, seat: int, command: Command) -> None:
+        """Decide the command, refuse it if it changes nothing, end the game if over."""
         before = self.version
         self.decide(seat, command)
         if self.version == before:
@@ -273,6 +354,117 @@ class Game(Aggregate):
         """The last guard: the command must be on the legal list."""
         if self.CHECK_AGAINST_LEGAL_LIST and command not in self.legal_actions(seat):
             raise RuleError(Reason.ILLEGAL_MOVE, f"{command.label()} is not legal now")
+
+    def pending_decisions(self) -> list[Decision]:
+        """``pending()`` with every decision's id filled in.
+
+        A game may give its decisions ids; otherwise the id is the seat, the
+        kind, the version of the seat's own last command and a checksum of the
+        prompt: it changes when the seat acts or is asked something new, and
+        not when other seats act, so simultaneous answers never go stale.
+        """
+        out = []
+        acted = getattr(self, "last_acted", {})
+        for d in self.pending():
+            since = acted.get(str(d.seat), 0)
+            own = f".{d.id}" if d.id else ""
+            ident = f"{d.seat}.{d.kind}.{since}.{zlib.crc32(d.prompt.encode()):08x}{own}"
+            out.append(dataclasses.replace(d, id=ident))
+        return out
+
+    def act_default(self, seat: int) -> None:
+        """A clock ran out on ``seat``: apply its decision's declared default.
+
+        ``pass``: the game's ``pass_command``; ``random``: a legal command
+        picked with a recorded die, so a replay and an audit agree. Recorded
+        as a ``DefaultApplied`` event before the command's own events.
+        """
+        self._draws = []
+        self._audience = None
+        if self.ended:
+            raise RuleError(Reason.GAME_OVER, "the game is over")
+        self._check_seat(seat)
+        mine = [d for d in self.pending_decisions() if d.seat == seat and d.default]
+        if not mine:
+            raise RuleError(Reason.NO_DEFAULT, f"seat {seat} has no decision with a default")
+        decision = mine[0]
+        if decision.default == "pass":
+            command = self.pass_command(seat)
+        else:
+            options = self.legal_actions(seat)
+            if not options:
+                raise RuleError(Reason.NO_DEFAULT, f"seat {seat} has no legal command")
+            command = options[self.roll(len(options)) - 1]
+        self._command = {"seat": seat, "name": DEFAULT_COMMAND, "args": {}}
+        self._default_applied(seat=seat, decision=decision.id, default=str(decision.default),
+                              command=command.to_json())
+        self._carry_out(seat, command)
+
+    def pass_command(self, seat: int) -> Command:
+        """The command that passes for ``seat`` (games whose defaults pass)."""
+        raise RuleError(Reason.NO_DEFAULT, f"{self.RULES_ID} has no pass for seat {seat}")
+
+    @event("DefaultApplied")
+    def _default_applied(self, seat: int, decision: str, default: str,
+                         command: dict[str, Any]) -> None:
+        pass
+
+    # ------------------------------------------------ simultaneous hidden choices
+
+    def open_choices(self, kind: str, seats: list[int]) -> None:
+        """Decide: every seat of ``seats`` now makes a hidden ``kind`` choice."""
+        self._choices_opened(kind=kind, seats=list(seats))
+
+    def collect(self, seat: int, choice: Any) -> dict[int, Any] | None:
+        """Decide: record ``seat``'s hidden choice (only it may read it); when
+        it is the last, reveal them all in one event and return them."""
+        assert self.collecting is not None, "no simultaneous choice is open"
+        self.emit("ChoiceMade", audience=Audience(frozenset({seat})),
+                  public={"seat": seat, "kind": self.collecting["kind"]},
+                  seat=seat, kind=self.collecting["kind"], choice=choice)
+        if any(str(s) not in self.collecting["chosen"] for s in self.collecting["seats"]):
+            return None
+        chosen = {int(s): c for s, c in self.collecting["chosen"].items()}
+        self._choices_revealed(kind=self.collecting["kind"],
+                               choices={str(s): c for s, c in sorted(chosen.items())})
+        return chosen
+
+    def waiting_to_choose(self) -> list[int]:
+        """The seats of the open simultaneous choice that have not chosen yet."""
+        if not self.collecting:
+            return []
+        return [s for s in self.collecting["seats"] if str(s) not in self.collecting["chosen"]]
+
+    @event("ChoicesOpened")
+    def _choices_opened(self, kind: str, seats: list[int]) -> None:
+        self.collecting = {"kind": kind, "seats": list(seats), "chosen": {}}
+
+    @event("ChoiceMade")
+    def _choice_made(self, seat: int, kind: str, choice: Any) -> None:
+        assert self.collecting is not None
+        self.collecting["chosen"][str(seat)] = choice
+
+    @event("ChoicesRevealed")
+    def _choices_revealed(self, kind: str, choices: dict[str, Any]) -> None:
+        self.collecting = None
+
+    # ----------------------------------------------------------- recording
+
+    def emit(self, event_name: str, *, audience: Audience | None = None,
+             public: Mapping[str, Any] | None = None, **payload: Any) -> None:
+        """Decide: record the game's event ``event_name`` with this payload.
+
+        Rules modules call this rather than the aggregate's private event
+        methods, so they never import the aggregate class. ``audience`` (and
+        the ``public`` form others get) may be given here, decided with the
+        state at hand; otherwise ``audience_of``/``public_form`` decide.
+        """
+        event_class = getattr(type(self), event_name, None)
+        if not isinstance(event_class, type) or not issubclass(event_class, Game.Event):
+            raise TypeError(f"{type(self).__name__} has no event {event_name!r}")
+        self._audience = (audience, None if public is None else dict(public))
+        self.trigger_event(event_class, **payload)
+
 
     def roll(self, sides: int) -> int:
         """Draw one die for the event about to be triggered (decide phase only)."""
@@ -307,6 +499,14 @@ class Game(Aggregate):
         self._draws = []
         timestamp = event_class.create_timestamp()
         payload = {k: v for k, v in kwargs.items() if k not in KERNEL_FIELDS}
+        chosen, self._audience = getattr(self, "_audience", None), None
+        audience, public = chosen if chosen is not None else (None, None)
+        if audience is None:
+            audience = self.audience_of(event_class.__name__, payload)
+        meta["aud"] = audience.to_meta()
+        if not audience.everyone:
+            meta["pub"] = (public if public is not None
+                           else type(self).public_form(event_class.__name__, payload))
         meta["prev"] = self.head
         meta["digest"] = chain.digest(
             self.head, str(self.id), self.version + 1, event_class.__name__,
@@ -327,6 +527,9 @@ class Game(Aggregate):
         command = meta.get("cmd")
         if command is not None:
             self.commands_applied += 1
+            if not hasattr(self, "last_acted"):
+                self.last_acted = {}  # a game recorded before Kernel 2
+            self.last_acted[str(command["seat"])] = version
             if "id" in command:
                 self.command_ids[command_key(command["seat"], command["id"])] = version
 
@@ -351,6 +554,13 @@ class Game(Aggregate):
     def command_version(self, seat: int, command_id: str) -> int | None:
         """The first version recorded for a seat's command id, if it was applied."""
         return self.command_ids.get(command_key(seat, command_id))
+
+    def kernel_audience(self, event_type: str, payload: Mapping[str, Any],
+                        meta: Mapping[str, Any]) -> tuple[Audience, dict[str, Any]]:
+        """A stored event's audience and public form: as recorded in its meta
+        when the event was triggered, else (a game recorded before Kernel 2)
+        as the class-level rules say."""
+        return recorded_audience(type(self), event_type, payload, meta)
 
     def waiting_on(self) -> list[int]:
         return sorted({d.seat for d in self.pending()})
@@ -385,6 +595,18 @@ def fisher_yates(items: list[Any], roll: Callable[[int], int]) -> list[Any]:
         j = roll(i + 1) - 1
         result[i], result[j] = result[j], result[i]
     return result
+
+
+def recorded_audience(
+    game_cls: type[Game], event_type: str, payload: Mapping[str, Any], meta: Mapping[str, Any]
+) -> tuple[Audience, dict[str, Any]]:
+    """An event's audience and public form, read from its meta when recorded
+    there (Kernel 2), else upcast from the game's class-level rules."""
+    if "aud" in meta and event_type != "Created":
+        audience = Audience.from_meta(meta["aud"])
+        return audience, dict(meta.get("pub") or {})
+    audience = game_cls.audience(event_type, payload)
+    return audience, (game_cls.public_form(event_type, payload) if not audience.everyone else {})
 
 
 def command_key(seat: int, command_id: str) -> str:

@@ -134,9 +134,8 @@ def _recoverable_card(ev, salt: str) -> int | None:  # type: ignore[no-untyped-d
     version, type, time, public form, command id, the dice record's public shape)
     with a guessed digest salt; None when no candidate hashes to the digest."""
     name, public = event_type(ev), payload_of(ev)
-    meta: dict = {"draws": ev.meta["draws"], "rng": ev.meta["rng"]}
-    if "cmd" in ev.meta:
-        meta["cmd"] = ev.meta["cmd"]
+    # The audience and public form recorded in meta are public too (Kernel 2).
+    meta: dict = {k: v for k, v in ev.meta.items() if k not in ("digest", "prev")}
     for card in range(len(CARDS)):
         guess = chain.digest(ev.meta["prev"], str(ev.originator_id), ev.originator_version,
                              name, ev.timestamp.isoformat(),
