@@ -221,6 +221,7 @@ class ArbiterApp(Application):
         action: Mapping[str, Any],
         expected_version: int = 0,
         command_id: str = "",
+        decision_id: str = "",
     ) -> ActResult:
         """Decide a command against the newest state; save it or refuse it whole."""
         check_id("command_id", command_id)
@@ -238,7 +239,7 @@ class ArbiterApp(Application):
                     )
                 try:
                     command = game.COMMANDS.parse(str(action.get("name")), action.get("args", {}))
-                    game.act(seat, command, command_id)
+                    game.act(seat, command, command_id, decision_id)
                 except RuleError as exc:
                     exc.version = game.version  # type: ignore[attr-defined]
                     raise

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+from collections.abc import Sequence
 from typing import Any
 
 from arbiter.v1 import game_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from aggregates.kernel import Game, event_type, payload_of, recorded_audience
+
+log = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,7 +53,8 @@ def visible_payload(
 
 
 def to_proto(
-    game_cls: type[Game], domain_event: Any, reader: Reader, position: int = 0
+    game_cls: type[Game], domain_event: Any, reader: Reader, position: int = 0,
+    seats: Sequence[str] = (),
 ) -> game_pb2.Event:
     payload, redacted, audience = visible_payload(game_cls, domain_event, reader)
     stamp = Timestamp()
@@ -70,6 +75,7 @@ def to_proto(
         rules=game_cls.RULES_ID,
         command_id=(domain_event.meta.get("cmd") or {}).get("id", ""),
         meta_json=dumps(domain_event.meta) if reader.full else "",
+        text=describe(game_cls, event_type(domain_event), payload, list(seats)),
     )
 
 
@@ -95,3 +101,12 @@ def to_public_json(game_cls: type[Game], domain_event: Any, position: int) -> st
 
 def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def describe(game_cls: type[Game], kind: str, payload: dict[str, Any], seats: list[str]) -> str:
+    """The game's sentence for an event; a game's wording bug never fails a read."""
+    try:
+        return game_cls.describe(kind, payload, seats)
+    except Exception:  # noqa: BLE001 - the envelope still carries the payload
+        log.exception("%s.describe failed for %s", game_cls.__name__, kind)
+        return kind

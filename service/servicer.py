@@ -20,7 +20,7 @@ import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 
 from aggregates.catalog import GAMES
-from aggregates.kernel import Game, Reason, RuleError
+from aggregates.kernel import Decision, Game, Reason, RuleError
 from clients.wire import WireError, command_to_json, json_to_command
 from service import auth
 from service.application import ArbiterApp
@@ -145,6 +145,8 @@ def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
         status, reason, message, version = exc.status, exc.reason, exc.message, exc.version
     elif isinstance(exc, RuleError):
         status = "INVALID_ARGUMENT" if exc.reason in INVALID_REASONS else "FAILED_PRECONDITION"
+        if exc.reason == Reason.STALE_DECISION:
+            status = "ABORTED"  # as VERSION_MISMATCH: read again, then decide
         reason, message = exc.reason.value, exc.message
         version = getattr(exc, "version", 0)
     else:
@@ -192,7 +194,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 game_pb2.RulesInfo(
                     id=cls.RULES_ID, title=cls.TITLE, version=cls.RULES_VERSION,
                     min_seats=cls.MIN_SEATS, max_seats=cls.MAX_SEATS,
-                    commands=cls.COMMANDS.names(), options_schema_json="{}",
+                    commands=cls.COMMANDS.names(),
+                    options_schema_json=dumps(cls.OPTIONS_SCHEMA),
+                    dynamics=cls.DYNAMICS, summary=cls.SUMMARY, reasons=list(cls.REASONS),
                 )
                 for cls in GAMES.values()
             ]
@@ -238,14 +242,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             )
         result = self.app.act(
             request.game_id, request.seat, action,
-            request.expected_version, request.command_id,
+            request.expected_version, request.command_id, request.decision_id,
         )
         reader = Reader(request.seat).for_game(result.game.ended)
         cls = type(result.game)
         return game_pb2.ActResponse(
             version=result.game.version,
             events=[
-                to_proto(cls, ev, reader, result.positions.get(ev.originator_version, 0))
+                to_proto(cls, ev, reader, result.positions.get(ev.originator_version, 0),
+                         result.game.seats)
                 for ev in result.events
             ],
             state=self._state(result.game, reader),
@@ -269,10 +274,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 game_pb2.LegalAction(
                     command=json_to_command(game.RULES_ID, a.to_json()),
                     json=dumps(a.to_json()),
-                    label=a.label(),
+                    label=game.action_label(a),
                 )
                 for a in actions
             ],
+            decisions=[
+                decision_proto(game, d) for d in game.pending_decisions()
+                if d.seat == request.seat
+            ],
+            complete=game.ended or game.legal_list_complete(request.seat),
         )
 
     @refusals
@@ -312,7 +322,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         game = self.app.game(request.game_id)
         reader = self._reader(context, game, request.seat, request.spectator)
         for ev in self.app.game_events(request.game_id, after=request.after_version):
-            yield to_proto(type(game), ev, reader)
+            yield to_proto(type(game), ev, reader, seats=game.seats)
 
     @refusals
     def Subscribe(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
@@ -345,7 +355,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if new_events:
                 over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
                 for ev in new_events:
-                    yield game_pb2.FeedMessage(event=to_proto(cls, ev, reader.for_game(over)))
+                    yield game_pb2.FeedMessage(
+                        event=to_proto(cls, ev, reader.for_game(over), seats=game.seats))
                     last = ev.originator_version
                 if over:
                     yield game_pb2.FeedMessage(status=ENDED)
@@ -421,10 +432,22 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             game_id=str(game.id), rules=game.RULES_ID, version=game.version,
             over=game.ended, outcome_json=json.dumps(game.outcome or {}),
             pending=[
-                game_pb2.Decision(seat=d.seat, kind=d.kind, prompt=d.prompt, hidden=d.hidden)
-                for d in game.pending()
+                decision_proto(game, d, with_choices=reader.full or reader.seat == d.seat)
+                for d in game.pending_decisions()
             ],
             view_json=dumps(game.view(reader.seat)),
+            screen_json=dumps(game.present(reader.seat).to_json()),
             seed_commitment=game.commitment, seed=game.seed if game.ended else "",
             head_digest=game.head, seats=game.seats, rules_version=game.rules_version,
         )
+
+
+def decision_proto(game: Game, d: Decision, with_choices: bool = True) -> game_pb2.Decision:
+    """A pending decision on the wire; its choice structures only for its seat
+    (they may name the seat's hidden cards)."""
+    return game_pb2.Decision(
+        seat=d.seat, kind=d.kind, prompt=d.prompt, hidden=d.hidden, id=d.id,
+        choices_json=dumps([c.to_json() for c in game.choices(d.seat)]
+                           if with_choices else []),
+        deadline_seconds=d.deadline or 0.0, default=d.default or "",
+    )
