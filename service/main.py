@@ -17,6 +17,7 @@ from grpc_reflection.v1alpha import reflection
 
 from service.application import ArbiterApp
 from service.auth import Credentials
+from service.clock import ClockKeeper
 from service.config import Settings
 from service.feeds import FeedHub
 from service.redis_server import PrivateRedis
@@ -44,6 +45,8 @@ class Server:
             settings.store_env(), settings.snapshot_interval,
             Credentials.configure(settings.data_dir),
         )
+        self.clock = ClockKeeper(self.app)
+        self.app.on_clocked = self.clock.watch
         self.relay = FeedRelay(self.app, redis_url, self._positions())
         self.hub = FeedHub(redis_url)
         limit = settings.max_message_bytes
@@ -87,6 +90,7 @@ class Server:
         return PositionFile(self.settings.data_dir / "relay.position")
 
     def start(self) -> None:
+        self.clock.start()
         self.relay.start()
         self.hub.start()
         self.grpc.start()
@@ -98,6 +102,7 @@ class Server:
     def stop(self) -> None:
         """Drain in-flight calls, then stop the relay, the hub and any private Redis."""
         self.health.enter_graceful_shutdown()
+        self.clock.stop()
         self.hub.stop()
         self.grpc.stop(GRACE_SECONDS).wait()
         self.relay.stop()
