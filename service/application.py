@@ -71,7 +71,7 @@ class ArbiterApp(Application):
             cls: snapshot_interval for cls in GAMES.values()
         }
         env = dict(env or {})
-        env.setdefault("IS_SNAPSHOTTING_ENABLED", "y" if snapshot_interval > 0 else "")
+        env.setdefault("IS_SNAPSHOTTING_ENABLED", "y" if snapshot_interval > 0 else "n")
         super().__init__(env)
         self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameLogged
