@@ -14,11 +14,13 @@ The operator's admin token comes from configuration and may do everything.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import hashlib
 import hmac
 import os
 import secrets
+import tempfile
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +28,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
+from service.config import MIN_SECRET_BYTES, ConfigError
 from service.errors import ServiceError
 
 ACCESS_NAMESPACE = uuid.UUID("6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10")
@@ -77,9 +80,15 @@ class Credentials:
         """From ARBITER_SECRET / ARBITER_ADMIN_TOKEN, else files made in the data dir.
 
         Several servers on one store must share ARBITER_SECRET (for retried
-        CreateGame calls) and ARBITER_ADMIN_TOKEN.
+        CreateGame calls) and ARBITER_ADMIN_TOKEN. A secret under
+        ``MIN_SECRET_BYTES`` (an empty or cut-short file, a short variable) is
+        refused with ``ConfigError``: every seat token would be forgeable.
         """
-        secret = os.environ.get("ARBITER_SECRET", "") or _file_secret(data_dir / "secret")
+        secret = os.environ.get("ARBITER_SECRET", "")
+        if secret:
+            _check_length("ARBITER_SECRET", secret)
+        else:
+            secret = _file_secret(data_dir / "secret")
         admin = os.environ.get("ARBITER_ADMIN_TOKEN", "") or _file_secret(
             data_dir / "admin.token"
         )
@@ -164,15 +173,60 @@ def require_admin(principal: Principal, token: str) -> None:
         raise ServiceError("PERMISSION_DENIED", "ADMIN_ONLY", "this call needs the admin token")
 
 
+def _check_length(name: str, value: str) -> None:
+    size = len(value.encode("utf-8"))
+    if size < MIN_SECRET_BYTES:
+        raise ConfigError(
+            f"{name} is {size} bytes long; it must be at least {MIN_SECRET_BYTES} "
+            "(make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+
+
 def _file_secret(path: Path) -> str:
-    """A secret kept in a 0600 file, made on first use."""
+    """A secret kept in a 0600 file, made on first use (whole or not at all)."""
     try:
-        return path.read_text().strip()
+        value = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    value = secrets.token_urlsafe(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(value + "\n")
+        value = write_new_secret(path, secrets.token_urlsafe(32))
+    size = len(value.encode("utf-8"))
+    if size < MIN_SECRET_BYTES:
+        raise ConfigError(
+            f"{path} holds {size} bytes, under the {MIN_SECRET_BYTES} a secret needs "
+            "(cut short by a full disk or a crash?); tokens derived from it could be "
+            "forged. Remove the file to have a new one made, or set "
+            f"ARBITER_{path.name.replace('.', '_').upper()}"
+        )
     return value
+
+
+def write_new_secret(path: Path, value: str) -> str:
+    """Write ``value`` to ``path`` unless it exists, never half: a 0600 temporary
+    file beside it, fsync, a no-overwrite rename (a hard link), fsync the folder.
+    Returns the file's secret (another process's, if it made the file first)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), 0o600)
+            handle.write(value + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temp, path)  # atomic, and never replaces a secret already in use
+        except FileExistsError:
+            return path.read_text(encoding="utf-8").strip()
+        except OSError:  # a file system without hard links
+            os.replace(temp, path)
+        _fsync_dir(path.parent)
+        return value
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
