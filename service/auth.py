@@ -8,7 +8,12 @@ nor the timing of a refusal tells an attacker a token. Tokens are derived with
 HMAC from the server secret, so a retried ``CreateGame`` (same request id)
 returns the same tokens without the server ever storing them.
 
-The operator's admin token comes from configuration and may do everything.
+A request id belongs to its caller (``Credentials.creator``): the game id it
+makes is an HMAC of (rules, caller, request id) under the secret, so it is
+neither computable by others nor reachable by another caller reusing the id.
+
+The operator's admin token comes from configuration and may do everything;
+an optional creator token, when configured, is needed to create games.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
+import json
 import os
 import secrets
 import tempfile
@@ -71,9 +77,10 @@ NOBODY = Principal()
 class Credentials:
     """Issues and checks tokens. One instance per server process."""
 
-    def __init__(self, secret: bytes, admin_token: str) -> None:
+    def __init__(self, secret: bytes, admin_token: str, creator_token: str = "") -> None:
         self._secret = secret
         self._admin_hash = digest(admin_token) if admin_token else ""
+        self._creator_hash = digest(creator_token) if creator_token else ""
 
     @classmethod
     def configure(cls, data_dir: Path) -> Credentials:
@@ -92,7 +99,7 @@ class Credentials:
         admin = os.environ.get("ARBITER_ADMIN_TOKEN", "") or _file_secret(
             data_dir / "admin.token"
         )
-        return cls(secret.encode("utf-8"), admin)
+        return cls(secret.encode("utf-8"), admin, _creator_token())
 
     # ---------------------------------------------------------------- issue
 
@@ -113,7 +120,43 @@ class Credentials:
             spectator_hash=digest(self.spectator_token(game_id)),
         )
 
+    def game_id(self, rules: str, caller: str, request_id: str) -> uuid.UUID:
+        """The id of the game ``caller``'s ``request_id`` creates: keyed with the
+        secret, so nobody can compute it (or match ``ListGames`` ids) offline,
+        and scoped to the caller, so another caller's same request id is
+        another game."""
+        message = json.dumps(["game", rules, caller, request_id]).encode("utf-8")
+        mac = hmac.new(self._secret, message, hashlib.sha256).digest()
+        return uuid.UUID(bytes=mac[:16], version=4)
+
     # ---------------------------------------------------------------- check
+
+    @property
+    def creator_required(self) -> bool:
+        return bool(self._creator_hash)
+
+    def creator(self, token: str, peer: str) -> str:
+        """Who is creating a game, as the scope of its request id; or refuse.
+
+        The admin token is "admin" and the creator token "creator". When no
+        creator credential is required, any other bearer token the caller
+        sends is its own key (its hash under the secret), and a caller with
+        no token is its network address (the peer's IP, without the port).
+        """
+        if self.is_admin(token):
+            return "admin"
+        if self._creator_hash and hmac.compare_digest(digest(token), self._creator_hash):
+            return "creator"
+        if self._creator_hash:
+            raise ServiceError(
+                "UNAUTHENTICATED", "CREATOR_REQUIRED",
+                "this server creates games only for its creator token (or the admin token)"
+                + ("; that token is neither" if token else ""),
+            )
+        if token:
+            key = hmac.new(self._secret, b"caller:" + token.encode("utf-8"), hashlib.sha256)
+            return "key:" + key.hexdigest()
+        return "peer:" + peer_host(peer)
 
     def is_admin(self, token: str) -> bool:
         return bool(self._admin_hash) and hmac.compare_digest(digest(token), self._admin_hash)
@@ -171,6 +214,29 @@ def require_admin(principal: Principal, token: str) -> None:
         if not token:
             raise ServiceError("UNAUTHENTICATED", "NO_TOKEN", "this call needs the admin token")
         raise ServiceError("PERMISSION_DENIED", "ADMIN_ONLY", "this call needs the admin token")
+
+
+def peer_host(peer: str) -> str:
+    """A gRPC peer (``ipv4:10.0.0.5:40412``, ``ipv6:[::1]:5000``) without its port."""
+    if peer.startswith(("ipv4:", "ipv6:")):
+        return peer.rsplit(":", 1)[0]
+    return peer
+
+
+def _creator_token() -> str:
+    """ARBITER_CREATOR_TOKEN, else the file ARBITER_CREATOR_TOKEN_FILE names, else "" (none)."""
+    token = os.environ.get("ARBITER_CREATOR_TOKEN", "")
+    name = "ARBITER_CREATOR_TOKEN"
+    path = os.environ.get("ARBITER_CREATOR_TOKEN_FILE", "")
+    if not token and path:
+        name = path
+        try:
+            token = Path(path).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read ARBITER_CREATOR_TOKEN_FILE {path}: {exc}") from None
+    if token:
+        _check_length(name, token)
+    return token
 
 
 def _check_length(name: str, value: str) -> None:

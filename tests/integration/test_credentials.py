@@ -5,14 +5,21 @@ unguessable; an operator may require a creator credential."""
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import grpc
 import pytest
+from arbiter.v1 import game_pb2
 
+from clients.client import ArbiterClient, ArbiterError
+from service.application import GAMES_LOG_ID
 from service.redis_server import free_port
-from tests.integration.conftest import ROOT
+from tests.integration.conftest import ROOT, ServerProcess
 
 pytestmark = pytest.mark.integration
 
@@ -56,3 +63,93 @@ def test_a_server_refuses_to_start_with_a_short_arbiter_secret(
     assert result.returncode != 0
     assert "ARBITER_SECRET is 12 bytes long; it must be at least 32" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# --- request ids and creators (item 2) ---------------------------------------
+
+ROUND = game_pb2.CreateGameRequest(rules="enin", seats=["Ada"], request_id="round3-table7")
+
+
+def refusal(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.RpcError) as info:
+        call()
+    return info.value.code(), dict(info.value.trailing_metadata() or ())["arbiter-reason"]
+
+
+def test_a_squatted_request_id_never_hands_over_the_platforms_game(
+    arbiter_server: ServerProcess,
+) -> None:
+    attacker = arbiter_server.stub("attacker-" + secrets.token_urlsafe(24))
+    squatted = attacker.CreateGame(ROUND)
+    platform = arbiter_server.stub("platform-" + secrets.token_urlsafe(24))
+    mine = platform.CreateGame(ROUND)
+    anonymous = arbiter_server.stub("").CreateGame(ROUND)
+    ids = {squatted.game_id, mine.game_id, anonymous.game_id}
+    assert len(ids) == 3  # one game per caller
+    assert uuid.uuid5(GAMES_LOG_ID, "enin/round3-table7") not in {uuid.UUID(i) for i in ids}
+    # each caller's retry is its own game again, with the same tokens
+    assert platform.CreateGame(ROUND).seat_tokens == mine.seat_tokens
+    assert attacker.CreateGame(ROUND).game_id == squatted.game_id
+    assert arbiter_server.stub("").CreateGame(ROUND).game_id == anonymous.game_id
+    # and the attacker's tokens do nothing to the platform's game
+    request = game_pb2.GetStateRequest(game_id=mine.game_id, seat=0)
+    for token in (squatted.seat_tokens[0].token, squatted.spectator_token):
+        status, _ = refusal(lambda t=token: arbiter_server.stub(t).GetState(request))
+        assert status == grpc.StatusCode.UNAUTHENTICATED
+
+
+@pytest.fixture
+def creator_server(tmp_path: Path, redis_url: str) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path / "data", redis_url,
+                           {"ARBITER_CREATOR_TOKEN": CREATOR_TOKEN})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+CREATOR_TOKEN = "creator-" + secrets.token_urlsafe(32)
+
+
+def test_an_operator_can_require_a_creator_credential(
+    creator_server: ServerProcess, tmp_path: Path
+) -> None:
+    request = game_pb2.CreateGameRequest(rules="enin", seats=["Ada"])
+    for token in ("", "arb_" + "A" * 43):
+        stub = creator_server.stub(token)
+        assert refusal(lambda s=stub: s.CreateGame(request)) == (
+            grpc.StatusCode.UNAUTHENTICATED, "CREATOR_REQUIRED")
+    assert creator_server.stub(CREATOR_TOKEN).CreateGame(request).game_id
+    assert creator_server.stub().CreateGame(request).game_id  # the admin token too
+    with ArbiterClient(creator_server.address, creator_token=CREATOR_TOKEN) as client:
+        created = client.create_game("enin", ["Bo"])
+        assert client.state(created.game_id, 0).game_id == created.game_id
+    with ArbiterClient(creator_server.address) as client:
+        assert client.create_game("enin", ["Cy"], creator_token=CREATOR_TOKEN).game_id
+        with pytest.raises(ArbiterError) as info:
+            client.create_game("enin", ["Cy"])
+        assert info.value.reason == "CREATOR_REQUIRED"
+
+
+def test_the_cli_passes_the_creator_credential(
+    creator_server: ServerProcess, tmp_path: Path
+) -> None:
+    env = {**os.environ, "ARBITER_HOME": str(tmp_path / "home")}
+    env.pop("ARBITER_CREATOR_TOKEN", None)
+
+    def arbiter(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "clients.cli", *args, "--address", creator_server.address],
+            capture_output=True, text=True, timeout=60, cwd=tmp_path, env={**env, **extra},
+        )
+
+    refused = arbiter("new", "enin", "-q")
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("error: CREATOR_REQUIRED: ")
+    assert "--creator-token" in refused.stderr
+    flag = arbiter("new", "enin", "-q", "--creator-token", CREATOR_TOKEN)
+    assert flag.returncode == 0, flag.stderr
+    variable = arbiter("new", "enin", "-q", ARBITER_CREATOR_TOKEN=CREATOR_TOKEN)
+    assert variable.returncode == 0, variable.stderr
+    assert uuid.UUID(flag.stdout.strip()) != uuid.UUID(variable.stdout.strip())

@@ -12,6 +12,7 @@ import pytest
 
 from service.auth import Credentials
 from service.config import MIN_SECRET_BYTES, ConfigError, Settings
+from service.errors import ServiceError
 
 
 def test_sqlite_is_the_default(tmp_path: Path) -> None:
@@ -119,3 +120,49 @@ def test_a_short_arbiter_secret_is_refused(
     monkeypatch.setenv("ARBITER_SECRET", "x" * MIN_SECRET_BYTES)
     Credentials.configure(tmp_path)
     assert not (tmp_path / "secret").exists()
+
+
+@pytest.mark.usefixtures("no_secret_env")
+def test_the_creator_token_comes_from_the_environment_or_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert not Credentials.configure(tmp_path).creator_required
+    token = "c" * MIN_SECRET_BYTES
+    monkeypatch.setenv("ARBITER_CREATOR_TOKEN", token)
+    credentials = Credentials.configure(tmp_path)
+    assert credentials.creator_required
+    assert credentials.creator(token, "ipv4:1.2.3.4:5") == "creator"
+    monkeypatch.delenv("ARBITER_CREATOR_TOKEN")
+    path = tmp_path / "creator.token"
+    monkeypatch.setenv("ARBITER_CREATOR_TOKEN_FILE", str(path))
+    with pytest.raises(ConfigError, match="cannot read ARBITER_CREATOR_TOKEN_FILE"):
+        Credentials.configure(tmp_path)
+    path.write_text("short\n")
+    with pytest.raises(ConfigError, match="5 bytes long"):
+        Credentials.configure(tmp_path)
+    path.write_text(token + "\n")
+    assert Credentials.configure(tmp_path).creator(token, "") == "creator"
+    monkeypatch.setenv("ARBITER_CREATOR_TOKEN", "short")
+    with pytest.raises(ConfigError, match="ARBITER_CREATOR_TOKEN is 5 bytes long"):
+        Credentials.configure(tmp_path)
+
+
+def test_a_request_id_belongs_to_its_caller() -> None:
+    credentials = Credentials(b"s" * 32, "admin-token")
+    callers = {
+        credentials.creator("admin-token", "ipv4:10.0.0.1:1"),
+        credentials.creator("key-one", "ipv4:10.0.0.1:1"),
+        credentials.creator("key-two", "ipv4:10.0.0.1:1"),
+        credentials.creator("", "ipv4:10.0.0.1:1"),
+        credentials.creator("", "ipv6:[::1]:1"),
+    }
+    assert len(callers) == 5 and "admin" in callers
+    # the anonymous caller is its address, whatever port it calls from
+    assert credentials.creator("", "ipv4:10.0.0.1:1") == credentials.creator("", "ipv4:10.0.0.1:9")
+    ids = {credentials.game_id("enin", caller, "round3-table7") for caller in callers}
+    assert len(ids) == 5
+    other_secret = Credentials(b"t" * 32, "admin-token")
+    assert other_secret.game_id("enin", "admin", "r") != credentials.game_id("enin", "admin", "r")
+    with pytest.raises(ServiceError) as info:
+        Credentials(b"s" * 32, "", creator_token="c" * 32).creator("", "ipv4:10.0.0.1:1")
+    assert (info.value.status, info.value.reason) == ("UNAUTHENTICATED", "CREATOR_REQUIRED")
