@@ -14,10 +14,13 @@ from pathlib import Path
 
 import grpc
 import pytest
-from arbiter.v1 import game_pb2
+from arbiter.v1 import enin_pb2, game_pb2
 
+from aggregates.catalog import GAMES
 from clients.client import ArbiterClient, ArbiterError
-from service.application import GAMES_LOG_ID
+from service.application import GAMES_LOG_ID, ArbiterApp
+from service.auth import Credentials
+from service.config import Settings
 from service.redis_server import free_port
 from tests.integration.conftest import ROOT, ServerProcess
 
@@ -68,6 +71,7 @@ def test_a_server_refuses_to_start_with_a_short_arbiter_secret(
 # --- request ids and creators (item 2) ---------------------------------------
 
 ROUND = game_pb2.CreateGameRequest(rules="enin", seats=["Ada"], request_id="round3-table7")
+ROLL = game_pb2.Command(enin=enin_pb2.EninCommand(roll_start=enin_pb2.EninCommand.RollStart()))
 
 
 def refusal(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
@@ -153,3 +157,30 @@ def test_the_cli_passes_the_creator_credential(
     variable = arbiter("new", "enin", "-q", ARBITER_CREATOR_TOKEN=CREATOR_TOKEN)
     assert variable.returncode == 0, variable.stderr
     assert uuid.UUID(flag.stdout.strip()) != uuid.UUID(variable.stdout.strip())
+
+
+def test_games_stored_before_the_upgrade_keep_working(tmp_path: Path, redis_url: str) -> None:
+    """A store written with the old, public ids (uuid5 of rules/request_id)."""
+    secret = "s" * 40
+    data = tmp_path / "data"
+    data.mkdir()
+    credentials = Credentials(secret.encode(), "")
+    app = ArbiterApp(Settings(data_dir=data).store_env(), credentials=credentials)
+    old_id = uuid.uuid5(GAMES_LOG_ID, "enin/round3-table7")
+    game = GAMES["enin"].start(["Ada"], {}, game_id=old_id)
+    logged = app.games_log.trigger_event(
+        game_id=game.id, rules="enin", seats=["Ada"], request_id="round3-table7")
+    app.save(game, credentials.issue(game.id, 1), logged)
+    app.close()
+    server = ServerProcess(data, redis_url, {"ARBITER_SECRET": secret})
+    server.start()
+    try:
+        player = server.stub(credentials.seat_token(old_id, 0))
+        request = game_pb2.ActRequest(game_id=str(old_id), seat=0, command=ROLL)
+        assert player.Act(request).version > 1
+        listed = server.stub("").ListGames(game_pb2.ListGamesRequest())
+        assert [g.game_id for g in listed.games] == [str(old_id)]
+        # a retry of a request made before the upgrade is a new game (documented)
+        assert server.stub("").CreateGame(ROUND).game_id != str(old_id)
+    finally:
+        server.stop()
