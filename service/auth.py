@@ -251,9 +251,13 @@ def _check_length(name: str, value: str) -> None:
 def _file_secret(path: Path) -> str:
     """A secret kept in a 0600 file, made on first use (whole or not at all)."""
     try:
-        value = path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        value = write_new_secret(path, secrets.token_urlsafe(32))
+        try:
+            value = path.read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            value = write_new_secret(path, secrets.token_urlsafe(32))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not text"
+        raise ConfigError(f"cannot read or make {path}: {reason}") from None
     size = len(value.encode("utf-8"))
     if size < MIN_SECRET_BYTES:
         raise ConfigError(

@@ -92,7 +92,7 @@ def test_a_full_disk_leaves_no_empty_secret_file(
 ) -> None:
     with monkeypatch.context() as patch:
         patch.setattr(os, "fdopen", FullDisk)
-        with pytest.raises(OSError):
+        with pytest.raises(ConfigError, match="secret: No space left on device"):
             Credentials.configure(tmp_path)
     assert list(tmp_path.iterdir()) == []  # no 0-byte secret, no temporary file
     Credentials.configure(tmp_path)  # the disk is freed: a whole secret is made
