@@ -57,6 +57,8 @@ AUTH_HINTS = {
                       "acting or reading a seat needs that seat's token",
     "ADMIN_ONLY": "this needs the admin token: --admin-token or $ARBITER_ADMIN_TOKEN "
                   "(a local server without one writes it to DATA_DIR/admin.token)",
+    "CREATOR_REQUIRED": "this server creates games only with its creator token: "
+                        "--creator-token or $ARBITER_CREATOR_TOKEN",
 }
 
 
@@ -67,7 +69,8 @@ def _address(args: argparse.Namespace) -> str:
 def _client(args: argparse.Namespace) -> ArbiterClient:
     try:
         return ArbiterClient(
-            _address(args), token=args.token or None, tls_ca=args.tls_ca or None, tls=args.tls
+            _address(args), token=args.token or None, tls_ca=args.tls_ca or None, tls=args.tls,
+            creator_token=args.creator_token or None,
         )
     except OSError as exc:
         raise UsageError(f"cannot read the TLS CA file {args.tls_ca}: {exc.strerror}") from None
@@ -408,6 +411,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--admin-token", default=None, metavar="TOKEN",
         help="the admin token (default: $ARBITER_ADMIN_TOKEN, else ./data/admin.token "
              "for a server on this machine)",
+    )
+    client.add_argument(
+        "--creator-token", default=None, metavar="TOKEN",
+        help="credential for creating games on a server that requires one "
+             "(default: $ARBITER_CREATOR_TOKEN)",
     )
     client.add_argument(
         "--tls-ca", default=None, metavar="PATH",

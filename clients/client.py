@@ -141,6 +141,12 @@ def default_token() -> str | None:
     return os.environ.get("ARBITER_TOKEN") or None
 
 
+def default_creator_token() -> str | None:
+    """The credential for creating games on a server that requires one:
+    ``$ARBITER_CREATOR_TOKEN``, else none."""
+    return os.environ.get("ARBITER_CREATOR_TOKEN") or None
+
+
 def default_tls_ca() -> str | None:
     """A PEM file of trusted roots for TLS: ``$ARBITER_TLS_CA``, else none."""
     return os.environ.get("ARBITER_TLS_CA") or None
@@ -323,7 +329,9 @@ class _ClientState:
     else the token this client remembered for that game and seat (from its
     own ``create_game``, or ``add_tokens``; a spectator call uses the game's
     spectator token, else any seat token of the game), else the client's
-    ``token``.
+    ``token``. ``create_game`` carries the creator credential instead: the
+    call's ``creator_token``, else its ``token``, else the client's
+    ``creator_token`` (default ``$ARBITER_CREATOR_TOKEN``), else ``token``.
     """
 
     def __init__(
@@ -339,6 +347,7 @@ class _ClientState:
         self.tls_ca = tls_ca if tls_ca is not None else default_tls_ca()
         self.tls = tls
         self.timeout = timeout
+        self.creator_token = default_creator_token()
         self._rules_of: dict[str, str] = {}
         self._seat_tokens: dict[tuple[str, int], str] = {}
         self._spectator_tokens: dict[str, str] = {}
@@ -405,6 +414,13 @@ class _ClientState:
     ) -> Metadata:
         return auth_metadata(self.token_for(token, game_id, seat, spectator))
 
+    def _creator_metadata(self, token: str | None, creator_token: str | None) -> Metadata:
+        """CreateGame's credential (see the class's docstring)."""
+        for credential in (creator_token, token, self.creator_token):
+            if credential is not None:
+                return auth_metadata(credential or None)
+        return self._metadata(None)
+
 
 class ArbiterClient(_ClientState):
     """A blocking client; use as a context manager to close the channel.
@@ -417,7 +433,9 @@ class ArbiterClient(_ClientState):
     metadata; every method also takes ``token=`` for that call alone, and the
     tokens of games this client created are used for them automatically.
     ``tls_ca`` (default ``$ARBITER_TLS_CA``) is a PEM file of trusted roots;
-    ``tls=True`` without one trusts the system's roots.
+    ``tls=True`` without one trusts the system's roots. ``creator_token``
+    (default ``$ARBITER_CREATOR_TOKEN``) is what ``create_game`` sends to a
+    server that requires a creator credential.
     """
 
     def __init__(
@@ -429,8 +447,11 @@ class ArbiterClient(_ClientState):
         *,
         channel: grpc.Channel | None = None,
         timeout: float | None = 30.0,
+        creator_token: str | None = None,
     ) -> None:
         super().__init__(address, token, tls_ca, tls, timeout)
+        if creator_token is not None:
+            self.creator_token = creator_token or None
         if channel is None:
             credentials = channel_credentials(self.tls_ca, self.tls)
             channel = (
@@ -474,14 +495,18 @@ class ArbiterClient(_ClientState):
         request_id: str = "",
         *,
         token: str | None = None,
+        creator_token: str | None = None,
     ) -> game_pb2.CreateGameResponse:
         """Create a game of ``rules`` with the named seats (their count is the player count).
 
+        ``creator_token`` is the credential of a server that requires one to
+        create games (default: the client's ``creator_token``). A retried
+        ``request_id`` returns the same game only with the same credential.
         The response's seat and spectator tokens are remembered for later calls.
         """
         request = build_create_request(rules, seats, options, request_id)
         response: game_pb2.CreateGameResponse = self._call(
-            self._stub.CreateGame, request, self._metadata(token)
+            self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
         )
         self._remember_created(response, rules)
         return response
@@ -641,8 +666,11 @@ class AsyncArbiterClient(_ClientState):
         *,
         channel: grpc.aio.Channel | None = None,
         timeout: float | None = 30.0,
+        creator_token: str | None = None,
     ) -> None:
         super().__init__(address, token, tls_ca, tls, timeout)
+        if creator_token is not None:
+            self.creator_token = creator_token or None
         if channel is None:
             credentials = channel_credentials(self.tls_ca, self.tls)
             channel = (
@@ -687,11 +715,13 @@ class AsyncArbiterClient(_ClientState):
         request_id: str = "",
         *,
         token: str | None = None,
+        creator_token: str | None = None,
     ) -> game_pb2.CreateGameResponse:
-        """Create a game of ``rules`` with the named seats; its tokens are remembered."""
+        """Create a game of ``rules`` with the named seats; its tokens are remembered.
+        ``creator_token`` as in ``ArbiterClient.create_game``."""
         request = build_create_request(rules, seats, options, request_id)
         response: game_pb2.CreateGameResponse = await self._call(
-            self._stub.CreateGame, request, self._metadata(token)
+            self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
         )
         self._remember_created(response, rules)
         return response

@@ -174,15 +174,29 @@ class ArbiterApp(Application):
         return access if isinstance(access, GameAccess) else None
 
     def create_game(
-        self, rules: str, seats: list[str], options_json: str = "", request_id: str = ""
+        self,
+        rules: str,
+        seats: list[str],
+        options_json: str = "",
+        request_id: str = "",
+        caller: str = "",
     ) -> Game:
+        """A new game; or, for a retried ``request_id`` of the same ``caller`` (see
+        ``Credentials.creator``), the game that request made.
+
+        The game id of a request id is keyed with the server secret and the
+        caller, so it cannot be computed by anyone else, and another caller
+        using the same request id gets a game of its own. (Games created
+        before this keying keep their ids; a request made before it is not
+        recognised when retried after it.)
+        """
         cls = GAMES.get(rules)
         if cls is None:
             raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
         check_id("request_id", request_id)
         options = parse_options(options_json)
         if request_id:
-            game_id = uuid.uuid5(GAMES_LOG_ID, f"{rules}/{request_id}")
+            game_id = self.credentials.game_id(rules, caller, request_id)
             existing = self._existing(game_id)
             if existing is not None:
                 return self._retried(existing, seats, options)
