@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.enin import rules as r
+from aggregates.enin import stages as r
 from aggregates.enin.commands import LeaveTown, LoseItem, Quest
 from aggregates.enin.data import TABLES
 from aggregates.enin.testing import act, d10, new_game, rig
