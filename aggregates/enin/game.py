@@ -3,21 +3,24 @@
 Commands are routed by the kernel through ``FLOW`` (``flow.py``): the stage,
 the phase module's check, the legal list, then the phase module's run, which
 rolls the dice and records events with ``emit``. The event bodies below only
-change state.
+change state. Presentation (screens, labels, event sentences) is in
+``presentation.py``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from eventsourcing.domain import event
 
+from aggregates.enin import presentation, views
 from aggregates.enin import stages as s
-from aggregates.enin import views
 from aggregates.enin.commands import COMMANDS
 from aggregates.enin.data import TABLES
 from aggregates.enin.flow import FLOW
-from aggregates.kernel import Decision, DiceTray, Game
+from aggregates.kernel import Choice, Command, Decision, DiceTray, Game
+from aggregates.kernel.present import Screen
 
 
 def stage_at(location: int) -> str:
@@ -85,6 +88,9 @@ class Enin(Game):
             return []
         return [Decision(seat=0, kind=self.stage, prompt=s.PROMPTS[self.stage])]
 
+    def choices(self, seat: int) -> list[Choice]:
+        return presentation.choices(self, seat)
+
     def finished(self) -> dict[str, Any] | None:
         if self.won:
             return {"result": "won", "reason": "found the Lost Book", "turns": self.turn}
@@ -94,6 +100,19 @@ class Enin(Game):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self)
+
+    # ----------------------------------------------------------- presentation
+
+    def present(self, seat: int | None) -> Screen:
+        return presentation.present(self)
+
+    def action_label(self, command: Command) -> str:
+        return presentation.action_label(self, command)
+
+    @classmethod
+    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
+        sentence = presentation.describe(event_type, payload)
+        return sentence if sentence is not None else super().describe(event_type, payload, seats)
 
     # ----------------------------------------------------------- Travel Phase
 
@@ -166,17 +185,27 @@ class Enin(Game):
     def _attack_rolled(self, dice: list[int]) -> None:
         self.table = [{"sides": 10, "rolled": d, "luck": 0} for d in dice]
         self.stage = s.ATTACK_ROLL
-        self.last_outcome = f"You attack: {dice}."
+        self.last_outcome = f"You attack: the dice show {dice_line(self.table)}."
 
     @event("LuckSpent")
     def _luck_spent(self, die: int, amount: int, luck: int) -> None:
         self.table[die]["luck"] += amount
         self.luck = luck
+        self.last_outcome = (
+            f"You spend {abs(amount)} luck ({amount:+d}) on "
+            f"{presentation.die_name(die, len(self.table))}: "
+            f"the dice show {dice_line(self.table)}; luck {luck}."
+        )
 
     @event("Rerolled")
     def _rerolled(self, die: int, value: int) -> None:
         self.table[die] = {"sides": 10, "rolled": value, "luck": 0}
         self.shield_used = True
+        self.last_outcome = (
+            f"The Shield of Nines re-rolls {presentation.die_name(die, len(self.table))}: "
+            f"{value}. "
+            f"The dice show {dice_line(self.table)}."
+        )
 
     @event("ExchangeWon")
     def _exchange_won(self, dice: list[int], modifier: int, total: int, att: int) -> None:
@@ -289,8 +318,10 @@ class Enin(Game):
     @event("QuestAttempted")
     def _quest_attempted(self, item: str, roll: int, low: int, high: int, success: bool) -> None:
         verdict = "success" if success else "failure"
-        self.last_outcome = f"Attempt to gain the {item.replace('_', ' ')}: {roll} " \
-            f"(needs {low}-{high}) - {verdict}."
+        self.last_outcome = (
+            f"Attempt to gain the {item.replace('_', ' ')}: {roll} "
+            f"(needs {presentation.range_text(low, high)}) - {verdict}."
+        )
 
     @event("QuestItemGained")
     def _quest_item_gained(self, item: str) -> None:
@@ -306,3 +337,7 @@ class Enin(Game):
         self.encounter = None
         self.table = []
 
+
+def dice_line(table: list[dict[str, int]]) -> str:
+    """The dice on the table as they stand (luck included), e.g. ``7 and 3``."""
+    return presentation.dice_text([d["rolled"] + d["luck"] for d in table])
