@@ -19,6 +19,7 @@ from aggregates.enin import stages as s
 from aggregates.enin.commands import COMMANDS
 from aggregates.enin.data import TABLES
 from aggregates.enin.flow import FLOW
+from aggregates.enin.reasons import EninReason
 from aggregates.kernel import Choice, Command, Decision, DiceTray, Game
 from aggregates.kernel.present import Screen
 
@@ -38,6 +39,17 @@ class Enin(Game):
     MAX_SEATS = 1
     COMMANDS = COMMANDS
     FLOW = FLOW
+    REASONS = tuple(r.value for r in EninReason)
+    DYNAMICS = "sequential"
+    #: Enin takes no options.
+    OPTIONS_SCHEMA = {  # noqa: RUF012
+        "type": "object", "properties": {}, "additionalProperties": False,
+    }
+    SUMMARY = (
+        "A solo quest: travel the five lands of Enin, fight their monsters, buy and "
+        "find magic, and gain the Key, the Watchword, the Maiden and the Lodestone "
+        "to find the Lost Book before your HP run out."
+    )
 
     # ------------------------------------------------------------------ setup
 

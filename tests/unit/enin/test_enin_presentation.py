@@ -174,6 +174,18 @@ def test_choices_without_luck_are_the_list_alone() -> None:
     act(g, AcceptRoll())
 
 
+def test_metadata_declared_once() -> None:
+    meta = Enin.metadata()
+    assert meta["options_schema"] == {"type": "object", "properties": {},
+                                      "additionalProperties": False}
+    assert meta["dynamics"] == "sequential" and "Lost Book" in meta["summary"]
+    assert meta["reasons"] == [
+        "NOT_ENOUGH_GOLD", "NOT_ENOUGH_LUCK", "NOT_ADJACENT", "REPEAT_PURCHASE",
+        "ALREADY_HELD", "NOT_HELD", "MISSING_QUEST_ITEM", "SHIELD_USED", "NO_SUCH_DIE"]
+    assert set(meta["commands"]) == set(COMMANDS.names())
+    json.dumps(meta)
+
+
 def test_enin_refusals_carry_enin_reason_codes() -> None:
     g = new_game(location=1, stage=r.TRAVEL)
     with pytest.raises(RuleError) as e:
