@@ -8,6 +8,7 @@ file renames its locations, items and monsters everywhere at once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -188,10 +189,15 @@ def present(game: EninState) -> Screen:
         Cards("Quest items", tuple(Card(i, item_name(i)) for i in game.quest_items)),
     )
     return screen(
-        section("Now", Note(outcome_sentence(game) if over else s.PROMPTS[game.stage])),
+        section("Now", Note(outcome_sentence(game) if over else prompt_words(game.stage))),
         character, land, items, encounter_section(game), treasure_section(game),
         section("Last", Note(game.last_outcome)) if game.last_outcome else None,
     )
+
+
+def prompt_words(stage: str) -> str:
+    """The stage's prompt for people: without the trailing list of command names."""
+    return re.sub(r"\s*\([a-z_/]+\)$", "", s.PROMPTS[stage]) + "."
 
 
 def outcome_sentence(game: EninState) -> str:
@@ -324,7 +330,7 @@ def choices(game: EninState, seat: int) -> list[Choice]:
     as a number in range (up to the luck held, down to 0 on the die)."""
     if game.ended or game.finished() is not None:
         return [PickOne()]
-    out: list[Choice] = [PickOne(prompt=s.PROMPTS[game.stage])]
+    out: list[Choice] = [PickOne(prompt=prompt_words(game.stage))]
     if game.stage not in s.ROLL_STAGES:
         return out
     count = len(game.table)

@@ -13,6 +13,7 @@ from aggregates.enin import Enin
 from aggregates.enin import stages as r
 from aggregates.enin.commands import COMMANDS, AcceptRoll, Attack, Reroll, SpendLuck
 from aggregates.enin.data import TABLES
+from aggregates.enin.presentation import prompt_words
 from aggregates.enin.reasons import EninReason
 from aggregates.enin.testing import act, d10, events, in_combat, new_game, rig
 from aggregates.kernel import Number, PickOne, Reason, RuleError, event_type, payload_of
@@ -148,7 +149,7 @@ def test_event_sentences_read_the_tables() -> None:
 
 def test_choices_pick_one_and_luck_as_a_number_in_range__rulebook_Luck() -> None:
     g = new_game(location=1, hp=8, luck=3)
-    assert g.choices(0) == [PickOne(prompt=r.PROMPTS[r.TRAVEL])]
+    assert g.choices(0) == [PickOne(prompt=prompt_words(r.TRAVEL))]
     in_combat(g, {"att": 30})
     rig(g, *d10(1, 6))
     act(g, Attack())
@@ -170,7 +171,7 @@ def test_choices_without_luck_are_the_list_alone() -> None:
     in_combat(g, {"att": 30})
     rig(g, *d10(4, 6))
     act(g, Attack())
-    assert g.choices(0) == [PickOne(prompt=r.PROMPTS[r.ATTACK_ROLL])]
+    assert g.choices(0) == [PickOne(prompt=prompt_words(r.ATTACK_ROLL))]
     act(g, AcceptRoll())
 
 
