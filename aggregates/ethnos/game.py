@@ -8,68 +8,25 @@ bodies only change state. Hidden information: the hands and the deck order
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.ethnos import ages, bands, recruit, scoring, tribes, views
+from aggregates.ethnos import ages, scoring, views
 from aggregates.ethnos import rules as r
-from aggregates.ethnos.commands import (
-    COMMANDS,
-    ChooseKingdom,
-    EndBand,
-    KeepCards,
-    PlayBand,
-    RecruitFaceUp,
-    RecruitFromDeck,
-    ScoreOrcHorde,
-    TakeTrollToken,
-    WizardsDraw,
-)
+from aggregates.ethnos.commands import COMMANDS
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
+from aggregates.ethnos.flow import FLOW
 from aggregates.kernel import (
     NOBODY,
     Audience,
-    Command,
     Decision,
     DiceTray,
     Game,
     Reason,
     RuleError,
 )
-
-Check = Callable[[Any, int, Any], None]
-Run = Callable[[Any, int, Any], None]
-
-#: command -> (check the rules, carry it out)
-HANDLERS: dict[type[Command], tuple[Check, Run]] = {
-    RecruitFaceUp: (recruit.check_face_up, recruit.face_up),
-    RecruitFromDeck: (recruit.check_from_deck, recruit.from_deck),
-    PlayBand: (bands.check_play_band, bands.play_band),
-    ChooseKingdom: (tribes.check_choose_kingdom, tribes.choose_kingdom),
-    TakeTrollToken: (tribes.check_take_troll_token, tribes.take_troll_token),
-    KeepCards: (tribes.check_keep_cards, tribes.keep_cards),
-    EndBand: (tribes.check_end_band, tribes.end_band),
-    ScoreOrcHorde: (ages.check_orc_horde, ages.orc_horde),
-    WizardsDraw: (tribes.check_wizards_draw, tribes.wizards_draw),
-}
-
-
-def _legal_turn(game: Any) -> list[Command]:
-    return [*recruit.legal_recruits(game), *bands.legal_turn_bands(game)]
-
-
-#: stage -> the function listing the current seat's legal commands
-LEGAL: dict[str, Callable[[Any], list[Command]]] = {
-    r.TURN: _legal_turn,
-    r.WINGFOLK: tribes.legal_choose_kingdom,
-    r.MERFOLK: tribes.legal_choose_kingdom,
-    r.TROLL: tribes.legal_troll,
-    r.CENTAUR: bands.legal_centaur,
-    r.ELVES: tribes.legal_elves,
-    r.WIZARDS: tribes.legal_wizards,
-}
 
 #: events only their seat may read (a card taken from the deck)
 PRIVATE_EVENTS = frozenset({"CardDealt", "DrewFromDeck"})
@@ -86,6 +43,8 @@ class Ethnos(Game):
     MAX_SEATS = 6
     COMMANDS = COMMANDS
     CHECK_AGAINST_LEGAL_LIST = False
+    FLOW = FLOW
+    REASONS = r.REASONS
 
     # ------------------------------------------------------------------ setup
 
@@ -189,10 +148,9 @@ class Ethnos(Game):
             return self.steps[0]
         return r.TURN
 
-    def decide(self, seat: int, command: Command) -> None:
-        check, run = HANDLERS[type(command)]
-        check(self, seat, command)
-        run(self, seat, command)
+    def stage_of(self, seat: int) -> str:
+        """Every seat the game waits on is in the one stage of the moment."""
+        return self.stage
 
     def pending(self) -> list[Decision]:
         if self.ended or self.over:
@@ -201,15 +159,6 @@ class Ethnos(Game):
             return [Decision(seat=s, kind=r.ORC_HORDE, prompt=r.PROMPTS[r.ORC_HORDE])
                     for s in self.orc_pending]
         return [Decision(seat=self.current, kind=self.stage, prompt=r.PROMPTS[self.stage])]
-
-    def legal_actions(self, seat: int) -> list[Command]:
-        if self.ended or self.over:
-            return []
-        if self.orc_pending:
-            return ages.legal_orc_horde(self, seat)
-        if seat != self.current:
-            return []
-        return LEGAL[self.stage](self)
 
     def finished(self) -> dict[str, Any] | None:
         return scoring.outcome(self) if self.over else None

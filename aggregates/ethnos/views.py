@@ -7,20 +7,18 @@ public.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aggregates.ethnos import rules as r
 from aggregates.ethnos.data import CARDS, TABLES
-
-if TYPE_CHECKING:
-    from aggregates.ethnos.game import Ethnos
+from aggregates.ethnos.state import State
 
 
 def cards(ids: list[int]) -> list[dict[str, Any]]:
     return [CARDS[c].as_view() for c in ids]
 
 
-def view(game: Ethnos, seat: int | None) -> dict[str, Any]:
+def view(game: State, seat: int | None) -> dict[str, Any]:
     players = len(game.seats)
     stage = r.OVER if game.ended or game.over else game.stage
     out: dict[str, Any] = {
