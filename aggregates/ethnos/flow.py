@@ -23,7 +23,8 @@ from aggregates.ethnos.commands import (
     TakeTrollToken,
     WizardsDraw,
 )
-from aggregates.kernel import Command, Flow, Move, Reason, RuleError
+from aggregates.ethnos.present import hand_order
+from aggregates.kernel import Choice, Command, Flow, Move, PickCards, PickOne, Reason, RuleError
 
 #: What each command does, in the words of its rulebook section (for refusals).
 WHAT = {
@@ -72,3 +73,36 @@ FLOW = EthnosFlow(r.PROMPTS, [
     Move(WizardsDraw, (r.WIZARDS,), _nothing, tribes.wizards_draw, tribes.legal_wizards),
     Move(ScoreOrcHorde, (r.ORC_HORDE,), _nothing, ages.orc_horde, ages.legal_orc_horde),
 ])
+
+
+# ------------------------------------------------------------------ choices
+
+#: Above this many legal commands the list is not worth sending in full: the
+#: ``PickCards`` choice describes the bands and the server checks each one.
+LIST_LIMIT = 256
+
+BAND_PROMPT = ("Play a Band: pick 1 to 10 cards of your hand of one tribe or one colour "
+               "(Skeletons are wild), and the Leader among them (not a Skeleton)")
+
+
+def choices(game: Any, seat: int) -> list[Choice]:
+    """How ``seat``'s answers are built: a band is picked from the hand (cards and
+    a Leader); every other answer is one of the legal list."""
+    stage = game.stage_of(seat)
+    hand = game.hands[seat] if 0 <= seat < len(game.hands) else []
+    prompt = FLOW.prompt(stage)
+    if stage not in (r.TURN, r.CENTAUR) or not bands.legal_play_band(game, seat):
+        return [PickOne(prompt)]
+    pick = PickCards(command=PlayBand.NAME, arg="cards", options=tuple(hand_order(hand)),
+                     low=1, high=len(hand), zone="hand", mark="leader", prompt=BAND_PROMPT)
+    others = [a for a in FLOW.legal(game, stage, seat) if not isinstance(a, PlayBand)]
+    return [PickOne(prompt), pick] if others else [pick]
+
+
+def list_complete(game: Any, seat: int) -> bool:
+    """False when ``seat`` may play a band and its bands are too many to list
+    (``LIST_LIMIT``): the ``PickCards`` choice then describes them."""
+    stage = game.stage_of(seat)
+    if stage not in (r.TURN, r.CENTAUR):
+        return True
+    return len(bands.legal_play_band(game, seat)) <= LIST_LIMIT

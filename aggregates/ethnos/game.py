@@ -13,7 +13,7 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.ethnos import ages, scoring, views
+from aggregates.ethnos import ages, flow, present, scoring, views
 from aggregates.ethnos import rules as r
 from aggregates.ethnos.commands import COMMANDS
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
@@ -21,12 +21,15 @@ from aggregates.ethnos.flow import FLOW
 from aggregates.kernel import (
     NOBODY,
     Audience,
+    Choice,
+    Command,
     Decision,
     DiceTray,
     Game,
     Reason,
     RuleError,
 )
+from aggregates.kernel.present import Screen
 
 #: events only their seat may read (a card taken from the deck)
 PRIVATE_EVENTS = frozenset({"CardDealt", "DrewFromDeck"})
@@ -156,9 +159,32 @@ class Ethnos(Game):
         if self.ended or self.over:
             return []
         if self.orc_pending:
-            return [Decision(seat=s, kind=r.ORC_HORDE, prompt=r.PROMPTS[r.ORC_HORDE])
+            return [Decision(seat=s, kind=r.ORC_HORDE, prompt=r.PROMPTS[r.ORC_HORDE],
+                             choices=tuple(self.choices(s)))
                     for s in self.orc_pending]
-        return [Decision(seat=self.current, kind=self.stage, prompt=r.PROMPTS[self.stage])]
+        return [Decision(seat=self.current, kind=self.stage, prompt=r.PROMPTS[self.stage],
+                         choices=tuple(self.choices(self.current)))]
+
+    def choices(self, seat: int) -> list[Choice]:
+        """A band is picked from the hand (``PickCards``: cards and a Leader); any
+        other answer is one of the legal list (``PickOne``)."""
+        return flow.choices(self, seat)
+
+    def legal_list_complete(self, seat: int) -> bool:
+        return flow.list_complete(self, seat)
+
+    # ------------------------------------------------------------ presentation
+
+    def present(self, seat: int | None) -> Screen:
+        return present.present(self, seat)
+
+    def action_label(self, command: Command) -> str:
+        return present.action_label(self, command)
+
+    @classmethod
+    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
+        said = present.describe(event_type, payload, seats)
+        return said if said is not None else super().describe(event_type, payload, seats)
 
     def finished(self) -> dict[str, Any] | None:
         return scoring.outcome(self) if self.over else None
