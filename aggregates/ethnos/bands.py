@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from aggregates.ethnos import tribes
+from aggregates.ethnos import abilities, tribes
+from aggregates.ethnos.abilities import WILD
 from aggregates.ethnos.commands import EndBand, PlayBand
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.kingdoms import marker_kingdom
@@ -23,7 +24,7 @@ from aggregates.kernel import Command, Reason, RuleError
 
 def is_band(cards: list[int] | tuple[int, ...]) -> bool:
     """Same tribe or same colour, Skeletons wild; at least one non-Skeleton."""
-    core = [CARDS[c] for c in cards if not CARDS[c].skeleton]
+    core = [CARDS[c] for c in cards if CARDS[c].tribe not in WILD]
     if not core or any(c.dragon for c in core):
         return False
     return len({c.tribe for c in core}) == 1 or len({c.colour for c in core}) == 1
@@ -43,7 +44,7 @@ def check_play_band(game: State, seat: int, command: PlayBand) -> None:
         raise RuleError(EthnosReason.NOT_HELD, f"card(s) {missing} are not in your hand")
     if command.leader not in cards:
         raise RuleError(Reason.BAD_ARGUMENT, "the Leader must be one of the band's cards")
-    if CARDS[command.leader].skeleton:
+    if abilities.card_has(command.leader, "cannot_lead"):
         raise RuleError(Reason.ILLEGAL_MOVE, "a Skeleton cannot be the Leader of a band")
     if not is_band(cards):
         raise RuleError(Reason.ILLEGAL_MOVE, "a band's cards must share a tribe or a "
@@ -61,7 +62,7 @@ def play_band(game: State, seat: int, command: PlayBand) -> None:
     game.emit("BandPlayed", seat=seat, cards=cards, leader=leader, size=size, steps=steps)
     if kingdom is not None:
         game.emit("MarkerPlaced", seat=seat, kingdom=kingdom, source="band")
-    tribes.immediate_ability(game, seat, leader, size)
+    tribes.immediate_ability(game, seat, leader, size, kingdom is not None)
     tribes.continue_band(game)
 
 
@@ -71,11 +72,11 @@ def legal_bands(hand: list[int]) -> list[PlayBand]:
     Groups the hand by tribe and by colour, adds any subset of the Skeletons, and
     removes the sets reached twice (a same-tribe set that is also same-colour).
     """
-    skeletons = sorted(c for c in hand if CARDS[c].skeleton)
+    skeletons = sorted(c for c in hand if CARDS[c].tribe in WILD)
     groups: dict[str, list[int]] = {}
     for c in sorted(hand):
         card = CARDS[c]
-        if card.skeleton or card.dragon:
+        if card.tribe in WILD or card.dragon:
             continue
         groups.setdefault("t:" + card.tribe, []).append(c)
         groups.setdefault("c:" + str(card.colour), []).append(c)

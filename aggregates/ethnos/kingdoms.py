@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from aggregates.ethnos import abilities
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.state import State
 
 
 def marker_size(leader: int, size: int) -> int:
     """The band's size for the marker test (Minotaurs: X+1)."""
-    return size + 1 if CARDS[leader].tribe == "minotaurs" else size
+    return abilities.modified("marker_size", leader, size)
 
 
 def can_place(game: State, seat: int, kingdom: str, size: int) -> bool:
@@ -23,8 +24,8 @@ def marker_kingdom(game: State, seat: int, leader: int, size: int) -> str | None
 
     Halflings place none; Wingfolk choose (``tribes.py``).
     """
-    tribe = CARDS[leader].tribe
-    if tribe in ("halflings", "wingfolk"):
+    if abilities.leader_has(leader, "no_marker") or abilities.leader_has(
+            leader, "marker_anywhere"):
         return None
     colour = CARDS[leader].colour
     assert colour is not None

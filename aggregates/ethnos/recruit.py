@@ -7,7 +7,7 @@ another card is drawn; the third Dragon ends the Age at once (``ages.py``).
 
 from __future__ import annotations
 
-from aggregates.ethnos import ages
+from aggregates.ethnos import abilities, ages
 from aggregates.ethnos.commands import RecruitFaceUp, RecruitFromDeck
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.state import State
@@ -15,8 +15,10 @@ from aggregates.kernel import Command, Reason, RuleError
 
 
 def can_recruit(hand: list[int]) -> bool:
-    """Below the hand limit; or (ruling) a hand of only Skeletons, which can play no band."""
-    return len(hand) < TABLES.hand_limit or all(CARDS[c].skeleton for c in hand)
+    """Below the hand limit; or (ruling) a hand of only Skeletons, which can play no band
+    (no card of it can lead)."""
+    return len(hand) < TABLES.hand_limit or all(
+        abilities.card_has(c, "cannot_lead") for c in hand)
 
 
 def _check_recruit(game: State, seat: int) -> None:

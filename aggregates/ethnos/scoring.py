@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.ethnos.data import CARDS, TABLES, size_class
+from aggregates.ethnos import abilities
+from aggregates.ethnos.data import TABLES, size_class
 from aggregates.ethnos.kingdoms import markers_on_board
 from aggregates.ethnos.state import State
 
@@ -69,7 +70,7 @@ def merfolk_awards(game: State) -> list[int]:
 
 def band_points(band: dict[str, Any]) -> int:
     """A band's Glory: its cards (Skeletons already removed), Dwarves +1."""
-    count = len(band["cards"]) + (1 if CARDS[band["leader"]].tribe == "dwarves" else 0)
+    count = abilities.modified("band_scoring_size", band["leader"], len(band["cards"]))
     return TABLES.band_points(count)
 
 
@@ -93,7 +94,7 @@ def score_age(game: State) -> None:
                 game.emit("OrcHordeScored", seat=seat, colours=list(board),
                                        glory=TABLES.orc_glory[len(board)])
     skeletons = [c for bands in game.bands for b in bands for c in b["cards"]
-                 if CARDS[c].skeleton]
+                 if abilities.card_has(c, "leaves_before_band_scoring")]
     if skeletons:
         game.emit("SkeletonsRemoved", cards=skeletons)
     awards = [sum(band_points(b) for b in game.bands[s]) for s in range(players)]

@@ -10,9 +10,11 @@ queue is empty the band ends: the rest of the hand is discarded face up
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from itertools import combinations
+from typing import Any
 
-from aggregates.ethnos import recruit
+from aggregates.ethnos import abilities, recruit
 from aggregates.ethnos import rules as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
@@ -25,25 +27,105 @@ from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.kingdoms import can_place
 from aggregates.ethnos.rules import EthnosReason
 from aggregates.ethnos.state import State
-from aggregates.kernel import Command, Reason, RuleError
+from aggregates.kernel import Command, Effect, Reason, RuleError
+from aggregates.kernel.effects import Verb, resolve
+
+# ------------------------------------------------------------------ the verbs
+#
+# Each triggered ability's ``change`` (``data/abilities.json``) is a verb here.
+# ``PLANS`` say which follow-up decisions a verb will ask of the seat (queued
+# in ``BandPlayed.steps`` before the band is recorded); ``VERBS`` make the
+# automatic changes once the band's marker is placed (kernel ``resolve``).
+
+Facts = Mapping[str, Any]
+Plan = Callable[[State, int, Effect, Facts], list[str]]
+
+
+def _plan_anywhere(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+    """Wingfolk: the Kingdom of the marker is chosen (if the band fits one)."""
+    return [r.WINGFOLK] if wingfolk_kingdoms(game, seat, facts["size"]) else []
+
+
+def _plan_merfolk(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+    """Merfolk: one free marker per marker space reached or passed."""
+    return [r.MERFOLK] * len(merfolk_spaces(game.merfolk[seat], facts["size"]))
+
+
+def _plan_troll(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+    return [r.TROLL] if any(v <= facts["size"] for v in game.trolls_free) else []
+
+
+def _plan_centaur(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+    """Centaurs: another band, if the rest of the hand has a card that can lead one."""
+    rest = facts["rest"]
+    return [r.CENTAUR] if any(not abilities.card_has(c, "cannot_lead") for c in rest) else []
+
+
+def _plan_elves(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+    return [r.ELVES] if facts["rest"] else []
+
+
+PLANS: dict[str, Plan] = {
+    "place_marker_anywhere": _plan_anywhere,
+    "advance_merfolk": _plan_merfolk,
+    "take_troll_token": _plan_troll,
+    "play_another_band": _plan_centaur,
+    "keep_cards": _plan_elves,
+}
+
+
+def _take_giant_token(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+    if larger_than_others(game, seat, facts["size"], effect.condition["leader_tribe"]):
+        game.emit("GiantTokenTaken", seat=seat, glory=TABLES.giant_immediate)
+
+
+def _advance_merfolk(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+    position = min(game.merfolk[seat] + facts["size"], TABLES.merfolk_max)
+    if position != game.merfolk[seat]:
+        game.emit("MerfolkAdvanced", seat=seat, position=position)
+
+
+def _place_orc_marker(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+    colour = facts["leader_colour"]
+    if colour and colour not in game.orc_boards[seat]:
+        game.emit("OrcMarkerPlaced", seat=seat, colour=colour)
+
+
+def _offer_draw(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+    """Wizards: "you may use the ability": the seat answers ``wizards_draw``."""
+    game.emit("WizardsOffered", seat=seat, x=facts["size"])
+
+
+def _asked(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+    """A choice planned as a follow-up decision: nothing happens by itself."""
+
+
+VERBS: dict[str, Verb] = {
+    "take_giant_token": _take_giant_token,
+    "advance_merfolk": _advance_merfolk,
+    "place_orc_marker": _place_orc_marker,
+    "draw_cards": _offer_draw,
+    "place_marker_anywhere": _asked,
+    "take_troll_token": _asked,
+    "play_another_band": _asked,
+    "keep_cards": _asked,
+}
+
+_unverbed = set(abilities.CHANGES) - set(VERBS)
+assert not _unverbed, f"abilities without a verb: {_unverbed}"
 
 
 def plan_steps(
     game: State, seat: int, leader: int, size: int, placed: bool, rest: list[int]
 ) -> list[str]:
     """The decisions the Leader's ability will ask for, in order."""
-    tribe = CARDS[leader].tribe
-    if tribe == "wingfolk":
-        return [r.WINGFOLK] if wingfolk_kingdoms(game, seat, size) else []
-    if tribe == "merfolk":
-        return [r.MERFOLK] * len(merfolk_spaces(game.merfolk[seat], size))
-    if tribe == "trolls":
-        return [r.TROLL] if any(v <= size for v in game.trolls_free) else []
-    if tribe == "centaurs":
-        return [r.CENTAUR] if placed and any(not CARDS[c].skeleton for c in rest) else []
-    if tribe == "elves":
-        return [r.ELVES] if rest else []
-    return []
+    facts = {**abilities.band_facts(leader, size, placed), "rest": rest}
+    steps: list[str] = []
+    for effect in abilities.triggered("BandPlayed", facts):
+        plan = PLANS.get(effect.change)
+        if plan is not None:
+            steps.extend(plan(game, seat, effect, facts))
+    return steps
 
 
 def wingfolk_kingdoms(game: State, seat: int, size: int) -> list[str]:
@@ -56,26 +138,26 @@ def merfolk_spaces(position: int, size: int) -> list[int]:
     return [s for s in TABLES.merfolk_spaces if position < s <= new]
 
 
-def giant_takes_token(game: State, seat: int, size: int) -> bool:
-    """Larger than every other Giant-led band in play this Age (the new one excluded)."""
+def larger_than_others(game: State, seat: int, size: int, tribe: str) -> bool:
+    """Larger than every other band led by ``tribe`` in play this Age (the new one
+    excluded): the Giants' test."""
     this = game.bands[seat][-1]
     others = [
         b["size"] for bands in game.bands for b in bands
-        if b is not this and CARDS[b["leader"]].tribe == "giants"
+        if b is not this and CARDS[b["leader"]].tribe == tribe
     ]
     return all(size > o for o in others)
 
 
-def immediate_ability(game: State, seat: int, leader: int, size: int) -> None:
-    card = CARDS[leader]
-    if card.tribe == "giants" and giant_takes_token(game, seat, size):
-        game.emit("GiantTokenTaken", seat=seat, glory=TABLES.giant_immediate)
-    elif card.tribe == "merfolk":
-        position = min(game.merfolk[seat] + size, TABLES.merfolk_max)
-        if position != game.merfolk[seat]:
-            game.emit("MerfolkAdvanced", seat=seat, position=position)
-    elif card.tribe == "orcs" and card.colour and card.colour not in game.orc_boards[seat]:
-        game.emit("OrcMarkerPlaced", seat=seat, colour=card.colour)
+def giant_takes_token(game: State, seat: int, size: int) -> bool:
+    return larger_than_others(game, seat, size, "giants")
+
+
+def immediate_ability(game: State, seat: int, leader: int, size: int, placed: bool) -> None:
+    """The automatic changes of the Leader's ability, once its marker is placed."""
+    facts = abilities.band_facts(leader, size, placed)
+    for effect in abilities.triggered("BandPlayed", facts):
+        resolve(VERBS, game, seat, effect, facts)
 
 
 def continue_band(game: State) -> None:
@@ -85,15 +167,16 @@ def continue_band(game: State) -> None:
 
 
 def finish_band(game: State, kept: list[int]) -> None:
-    """Discard the rest of the hand face up; Wizards then draw X; the turn passes."""
+    """Discard the rest of the hand face up; Wizards may then draw X; the turn passes."""
     assert game.band is not None
     seat, leader, size = game.band["seat"], game.band["leader"], game.band["size"]
     discard = [c for c in game.hands[seat] if c not in kept]
     game.emit("HandDiscarded", seat=seat, cards=discard)
-    if CARDS[leader].tribe == "wizards":
-        game.emit("WizardsOffered", seat=seat, x=size)  # "you may use the ability"
-        return
-    recruit.end_turn(game)
+    after = abilities.triggered("HandDiscarded", abilities.band_facts(leader, size))
+    for effect in after:
+        resolve(VERBS, game, seat, effect, abilities.band_facts(leader, size))
+    if not game.steps:
+        recruit.end_turn(game)
 
 
 def wizards_draw(game: State, seat: int, command: WizardsDraw) -> None:
