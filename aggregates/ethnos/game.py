@@ -13,13 +13,12 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.ethnos import ages, flow, present, scoring, views
+from aggregates.ethnos import ages, flow, present, scoring, views, zones
 from aggregates.ethnos import rules as r
 from aggregates.ethnos.commands import COMMANDS
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
 from aggregates.ethnos.flow import FLOW
 from aggregates.kernel import (
-    NOBODY,
     Audience,
     Choice,
     Command,
@@ -31,8 +30,6 @@ from aggregates.kernel import (
 )
 from aggregates.kernel.present import Screen
 
-#: events only their seat may read (a card taken from the deck)
-PRIVATE_EVENTS = frozenset({"CardDealt", "DrewFromDeck"})
 OPTION_KEYS = frozenset({"tribes"})
 
 
@@ -48,6 +45,28 @@ class Ethnos(Game):
     CHECK_AGAINST_LEGAL_LIST = False
     FLOW = FLOW
     REASONS = r.REASONS
+    #: turns in order, but at the end of an Age every seat with an Orc Horde
+    #: marker decides at once, in any order
+    DYNAMICS = "mixed"
+    OPTIONS_SCHEMA = {  # noqa: RUF012
+        "type": "object",
+        "properties": {
+            "tribes": {
+                "description": "The tribes in play: 6 (5 with 2-3 players); "
+                               "default: chosen at random with the setup dice.",
+                "type": "array",
+                "items": {"enum": list(TRIBES)},
+                "uniqueItems": True,
+                "minItems": min(TABLES.tribes_in_game.values()),
+                "maxItems": max(TABLES.tribes_in_game.values()),
+            },
+        },
+        "additionalProperties": False,
+    }
+    SUMMARY = ("Recruit Allies of the twelve tribes and play them in Bands (one tribe or "
+               "one colour) to place Control markers in the six Kingdoms; each band's "
+               "Leader uses its tribe's ability. Glory is scored for the Kingdoms and the "
+               "bands at the end of each Age, which comes when the third Dragon is drawn.")
 
     # ------------------------------------------------------------------ setup
 
@@ -192,21 +211,22 @@ class Ethnos(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
+    def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:
+        """Decided when the event is triggered, from the zones its cards move
+        between (``zones.py``), and recorded in its meta."""
+        return type(self).audience(event_type, payload)
+
     @classmethod
     def audience(cls, event_type: str, payload: Mapping[str, Any]) -> Audience:
-        if event_type in PRIVATE_EVENTS:
-            return Audience(frozenset({int(payload["seat"])}))
-        if event_type == "AgeBegan":
-            return NOBODY
-        return super().audience(event_type, payload)
+        """The same rule, for events recorded before Kernel 2 (no audience in meta)."""
+        if event_type == "Created":
+            return super().audience(event_type, payload)
+        return zones.audience(event_type, payload)
 
     @classmethod
     def public_form(cls, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
-        if event_type in PRIVATE_EVENTS:
-            return {"seat": payload["seat"]}
-        if event_type == "AgeBegan":
-            return {"age": payload["age"], "first_player": payload["first_player"],
-                    "deck_size": len(payload["deck"])}
+        if event_type in zones.HIDDEN_FIELDS:
+            return zones.public_form(event_type, payload)
         return super().public_form(event_type, payload)
 
     # ------------------------------------------------------- Beginning an Age

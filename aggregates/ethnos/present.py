@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from aggregates.ethnos import rules as r
+from aggregates.ethnos import zones
 from aggregates.ethnos.commands import (
     ChooseKingdom,
     EndBand,
@@ -184,8 +185,9 @@ def present(game: State, seat: int | None) -> Screen:
         f"Face-up row ({_plural(len(game.row), 'card')})",
         tuple(face(c) for c in game.row), zone="row", numbered=True))
     hand = None
-    if me is not None and not over:
-        mine = hand_order(game.hands[me])
+    own = zones.zones(game).seen_by(zones.hand(me), me) if me is not None else None
+    if own is not None and not over:
+        mine = hand_order(own)
         hand = section("Your hand", Cards(
             f"Your hand ({_plural(len(mine), 'card')})",
             tuple(face(c, hint=True) for c in mine), zone="hand", numbered=True))
@@ -201,7 +203,7 @@ def present(game: State, seat: int | None) -> Screen:
     )
     deck = section(
         "Allies Deck",
-        Cards("Allies Deck", count=len(game.deck), zone="deck"),
+        Cards("Allies Deck", count=len(game.deck), zone=zones.DECK),
         Cards("Dragons revealed", tuple(face(c) for c in game.dragons), zone="dragons"),
         Note("Still to resolve for this band: " + ", ".join(game.steps))
         if game.steps and not over else None,
