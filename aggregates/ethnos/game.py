@@ -1,9 +1,12 @@
-"""The Ethnos aggregate: its state, its events, and the command dispatch.
+"""The Ethnos aggregate: its state and its events (evolve), on Kernel 2.
 
-Each command is checked by the module of its rulebook section and then carried
-out there: the module draws, shuffles and triggers the events below, whose
-bodies only change state. Hidden information: the hands and the deck order
-(see ``audience``/``public_form``/``public_setup`` and ``views.py``).
+The kernel routes each command through ``FLOW`` (``flow.py``: the stage's
+moves, their checks and runs) with the seat's stage (``stage_of``). The rules
+modules decide on the state they are given (``state.State``) and record events
+with ``emit``; the ``@event`` bodies below only change state. This module
+imports them, never the reverse. Hidden information (the hands, the deck
+order) follows from the zones (``zones.py``); what a reader sees is drawn by
+``present.py``; the tribes' abilities are data (``abilities.py``).
 """
 
 from __future__ import annotations
