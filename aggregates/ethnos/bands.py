@@ -66,6 +66,11 @@ def play_band(game: State, seat: int, command: PlayBand) -> None:
     tribes.continue_band(game)
 
 
+def can_play_band(hand: list[int]) -> bool:
+    """Whether the hand holds any band: a card that can lead is a band of one."""
+    return any(not abilities.card_has(c, "cannot_lead") and not CARDS[c].dragon for c in hand)
+
+
 def legal_bands(hand: list[int]) -> list[PlayBand]:
     """Every legal band of a hand: each card set once, each non-Skeleton Leader in it.
 

@@ -87,15 +87,16 @@ BAND_PROMPT = ("Play a Band: pick 1 to 10 cards of your hand of one tribe or one
 
 def choices(game: Any, seat: int) -> list[Choice]:
     """How ``seat``'s answers are built: a band is picked from the hand (cards and
-    a Leader); every other answer is one of the legal list."""
+    a Leader); every other answer is one of the legal list. Cheap: it lists no band
+    (any card that can lead is a band of one)."""
     stage = game.stage_of(seat)
     hand = game.hands[seat] if 0 <= seat < len(game.hands) else []
     prompt = FLOW.prompt(stage)
-    if stage not in (r.TURN, r.CENTAUR) or not bands.legal_play_band(game, seat):
+    if stage not in (r.TURN, r.CENTAUR) or not bands.can_play_band(hand):
         return [PickOne(prompt)]
     pick = PickCards(command=PlayBand.NAME, arg="cards", options=tuple(hand_order(hand)),
                      low=1, high=len(hand), zone="hand", mark="leader", prompt=BAND_PROMPT)
-    others = [a for a in FLOW.legal(game, stage, seat) if not isinstance(a, PlayBand)]
+    others = stage == r.CENTAUR or recruit.can_recruit(hand)  # end_band, or a recruit
     return [PickOne(prompt), pick] if others else [pick]
 
 

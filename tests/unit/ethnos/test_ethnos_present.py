@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from aggregates.ethnos import Ethnos
 from aggregates.ethnos import rules as r
 from aggregates.ethnos.commands import (
@@ -21,7 +23,7 @@ from aggregates.ethnos.commands import (
 )
 from aggregates.ethnos.flow import LIST_LIMIT
 from aggregates.ethnos.testing import new_game, pick, set_hand
-from aggregates.kernel import PickCards, PickOne, event_type, payload_of
+from aggregates.kernel import PickCards, PickOne, Reason, RuleError, event_type, payload_of
 from aggregates.kernel.present import validate_screen
 
 
@@ -143,3 +145,33 @@ def test_legal_list_is_marked_incomplete_for_huge_hands() -> None:
     assert not g.legal_list_complete(0)
     assert [type(c) for c in g.choices(0)] == [PickCards]  # ten cards: no recruiting
     assert g.stage_of(0) == r.TURN
+
+
+def test_choices_agree_with_the_legal_list_in_random_play() -> None:
+    for seed in range(5):
+        bot = random.Random(seed)
+        g = Ethnos.start([f"P{i}" for i in range(2 + seed)], seed=f"{seed + 700:064x}")
+        while not g.ended:
+            for d in g.pending():
+                legal = g.legal_actions(d.seat)
+                kinds = [type(c) for c in g.choices(d.seat)]
+                bands = [a for a in legal if isinstance(a, PlayBand)]
+                assert (PickCards in kinds) == bool(bands)
+                assert (PickOne in kinds) == (len(bands) < len(legal))
+                for c in g.choices(d.seat):
+                    if isinstance(c, PickCards):
+                        assert sorted(c.options) == sorted(g.hands[d.seat])
+                        assert {x for a in bands for x in a.cards} <= set(c.options)
+            seat = bot.choice(g.pending()).seat
+            legal = g.legal_actions(seat)
+            name = bot.choice(sorted({a.NAME for a in legal}))
+            g.act(seat, bot.choice([a for a in legal if name == a.NAME]))
+
+
+def test_wrong_phase_names_the_move_and_what_is_awaited() -> None:
+    g = new_game(4, current=0)
+    with pytest.raises(RuleError) as e:
+        g.act(0, TakeTrollToken(value=1))
+    assert e.value.reason == Reason.WRONG_PHASE
+    assert e.value.message == ("Taking a Troll token (take_troll_token) is not possible now: "
+                               + r.PROMPTS[r.TURN])
