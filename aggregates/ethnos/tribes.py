@@ -1,11 +1,13 @@
-"""The Leaders' abilities while a band is played (X = the band's size).
+"""The verbs of the Leaders' abilities while a band is played (X = the band's size).
 
-Automatic abilities happen with the band (Giants, Merfolk advance, Orcs);
-the choices the abilities give are follow-up decisions of the same seat, queued
-as ``game.steps`` when the band is played (Wingfolk kingdom, Merfolk free
-markers, Troll token, Centaurs' further band, Elves' cards to keep). When the
-queue is empty the band ends: the rest of the hand is discarded face up
-(except what Elves keep), Wizards draw X cards, and the turn passes.
+Which ability fires, and when, is data (``abilities.py``, ``data/abilities.json``);
+this module keeps what each ``change`` does. Automatic changes happen with the
+band (Giants, Merfolk advance, Orcs); the choices abilities give are follow-up
+decisions of the same seat, queued as ``game.steps`` when the band is played
+(Wingfolk kingdom, Merfolk free markers, Troll token, Centaurs' further band,
+Elves' cards to keep). When the queue is empty the band ends: the rest of the
+hand is discarded face up (except what Elves keep), Wizards may draw X cards,
+and the turn passes.
 """
 
 from __future__ import annotations
