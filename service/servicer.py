@@ -275,6 +275,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         game = self.app.game(request.game_id)
         self._authorize_read(context, game, request.seat, spectator=False)
         actions = [] if game.ended else game.legal_actions(request.seat)
+        complete = game.ended or game.legal_list_complete(request.seat)
+        if not complete:
+            # Too many to send: the commands a choice structure builds are
+            # described by it alone; the rest are listed.
+            built = {getattr(c, "command", None) for c in game.choices(request.seat)}
+            actions = [a for a in actions if a.NAME not in built]
         return game_pb2.LegalActionsResponse(
             version=game.version,
             actions=[
@@ -289,7 +295,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 decision_proto(game, d) for d in game.pending_decisions()
                 if d.seat == request.seat
             ],
-            complete=game.ended or game.legal_list_complete(request.seat),
+            complete=complete,
         )
 
     @refusals

@@ -129,11 +129,14 @@ class EffectBook:
                 total += int(e.params.get("amount", 0))
         return total
 
-    def has_keyword(self, keyword: str, in_force: Iterable[str]) -> bool:
-        """Whether a static keyword (Swift, Stealth...) is among the effects in force."""
+    def has_keyword(self, keyword: str, in_force: Iterable[str],
+                    facts: Mapping[str, Any] | None = None) -> bool:
+        """Whether a static keyword (Swift, Stealth...) is among the effects in
+        force (and, given facts, whose condition holds for them)."""
         return any(
             (e := self.by_name.get(n)) is not None and e.change == "keyword"
             and e.params.get("keyword") == keyword
+            and (facts is None or e.applies(facts))
             for n in in_force
         )
 

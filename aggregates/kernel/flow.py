@@ -39,9 +39,11 @@ class Move:
 
     command: type[Command]
     stages: tuple[str, ...]
-    check: Check
+    check: Check | None
     run: Run
     legal: Lister | None = None
+    #: The move in the rulebook's words ("Playing a Band"), for refusals.
+    what: str = ""
 
 
 class Flow:
@@ -69,16 +71,17 @@ class Flow:
         """Refuse a command sent outside its stages, naming what is awaited."""
         move = self.moves[type(command)]
         if stage not in move.stages:
+            what = f"{move.what} ({command.NAME})" if move.what else command.NAME
             raise RuleError(
-                Reason.WRONG_PHASE,
-                f"{command.NAME} is not possible now: {self.prompt(stage)}",
+                Reason.WRONG_PHASE, f"{what} is not possible now: {self.prompt(stage)}"
             )
 
     def decide(self, state: Any, stage: str, seat: int, command: Command) -> None:
         """Route a command: its stage, then its rules, then its events."""
         self.require_stage(stage, command)
         move = self.moves[type(command)]
-        move.check(state, seat, command)
+        if move.check is not None:
+            move.check(state, seat, command)
         move.run(state, seat, command)
 
     def legal(self, state: Any, stage: str, seat: int) -> list[Command]:

@@ -232,8 +232,12 @@ class Game(Aggregate):
         return [PickOne()]
 
     def legal_list_complete(self, seat: int) -> bool:
-        """Whether ``legal_actions`` lists every legal command (else the choices
-        describe the rest and the server checks each combination)."""
+        """Whether the list ``LegalActions`` sends is every legal command.
+
+        False means the list was left short because it is too long to send
+        (thousands of bands): the choice structures describe every answer,
+        and the server checks each combination sent.
+        """
         return True
 
     def seating(self) -> Seating:
@@ -372,7 +376,8 @@ class Game(Aggregate):
             since = acted.get(str(d.seat), 0)
             own = f".{d.id}" if d.id else ""
             ident = f"{d.seat}.{d.kind}.{since}.{zlib.crc32(d.prompt.encode()):08x}{own}"
-            out.append(dataclasses.replace(d, id=ident))
+            out.append(dataclasses.replace(
+                d, id=ident, choices=d.choices or tuple(self.choices(d.seat))))
         return out
 
     def act_default(self, seat: int) -> None:

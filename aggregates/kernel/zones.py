@@ -96,7 +96,7 @@ class Zones:
         if self.spec(source).visibility in (Visibility.COUNT_ONLY, Visibility.SECRET):
             return b
         if a.everyone:
-            return b
+            return Audience()  # the card was in plain sight before it moved
         if b.everyone:
             return Audience()  # the card is now in plain sight
         assert a.seats is not None and b.seats is not None

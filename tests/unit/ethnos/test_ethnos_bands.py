@@ -12,6 +12,7 @@ from aggregates.ethnos import rules as r
 from aggregates.ethnos.bands import is_band, legal_bands
 from aggregates.ethnos.commands import PlayBand, RecruitFromDeck
 from aggregates.ethnos.data import CARDS, TABLES
+from aggregates.ethnos.rules import EthnosReason
 from aggregates.ethnos.testing import act, new_game, pick, set_hand
 from aggregates.kernel import Reason, RuleError
 
@@ -57,9 +58,9 @@ def test_band_refusals() -> None:
     set_hand(g, 0, [a])
     assert refused(g, 0, PlayBand(cards=(), leader=a)) == Reason.BAD_ARGUMENT
     assert refused(g, 0, PlayBand(cards=(a, a), leader=a)) == Reason.BAD_ARGUMENT
-    assert refused(g, 0, PlayBand(cards=(a, b), leader=a)) == Reason.NOT_HELD
+    assert refused(g, 0, PlayBand(cards=(a, b), leader=a)) == EthnosReason.NOT_HELD
     assert refused(g, 0, PlayBand(cards=(a,), leader=b)) == Reason.BAD_ARGUMENT
-    assert refused(g, 0, PlayBand(cards=(9999,), leader=9999)) == Reason.NOT_HELD
+    assert refused(g, 0, PlayBand(cards=(9999,), leader=9999)) == EthnosReason.NOT_HELD
 
 
 def test_marker_needs_fewer_markers_than_band_size__rulebook_Playing_A_Band() -> None:

@@ -15,6 +15,7 @@ from aggregates.ethnos.commands import (
     TakeTrollToken,
     WizardsDraw,
 )
+from aggregates.ethnos.rules import EthnosReason
 from aggregates.ethnos.testing import (
     act,
     all_cards,
@@ -130,7 +131,7 @@ def test_elves_keep_up_to_x_cards__ruling_Elves() -> None:
     legal = g.legal_actions(0)
     assert len(legal) == 1 + 3 + 3  # keep 0, 1 or 2 of 3
     assert refused(g, 0, KeepCards(cards=tuple(rest))) == Reason.ILLEGAL_MOVE
-    assert refused(g, 0, KeepCards(cards=(e[0],))) == Reason.NOT_HELD
+    assert refused(g, 0, KeepCards(cards=(e[0],))) == EthnosReason.NOT_HELD
     names = act(g, 0, KeepCards(cards=(rest[0], rest[2])))
     assert names == ["HandDiscarded", "TurnEnded"]
     assert sorted(g.hands[0]) == sorted([rest[0], rest[2]]) and rest[1] in g.row
