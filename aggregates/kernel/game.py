@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Callable, Mapping
 from typing import Any, Self
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, decorated_funcs, event
 
 from aggregates.kernel import chain, rng
 from aggregates.kernel.commands import Command, CommandSet
@@ -396,6 +396,12 @@ class Game(Aggregate):
                 raise RuleError(Reason.NO_DEFAULT, f"seat {seat} has no legal command")
             command = options[self.roll(len(options)) - 1]
         self._command = {"seat": seat, "name": DEFAULT_COMMAND, "args": {}}
+        # The command chosen for the seat is the seat's own business until its
+        # events tell the table what they may know (a random bid for a hidden
+        # choice must not be read by the others before the reveal).
+        self._audience = (Audience(frozenset({seat})),
+                          {"seat": seat, "decision": decision.id,
+                           "default": str(decision.default)})
         self._default_applied(seat=seat, decision=decision.id, default=str(decision.default),
                               command=command.to_json())
         self._carry_out(seat, command)
@@ -462,9 +468,15 @@ class Game(Aggregate):
         event_class = getattr(type(self), event_name, None)
         if not isinstance(event_class, type) or not issubclass(event_class, Game.Event):
             raise TypeError(f"{type(self).__name__} has no event {event_name!r}")
+        # The library redefines an inherited event class in each subclass, but
+        # only the class its ``@event`` method declared knows that method: an
+        # event the kernel (or a game's base class) declares is triggered as
+        # that class, as calling its method would (``ChoiceMade`` from ``collect``).
+        event_class = next(
+            (k for k in event_class.__mro__ if k in decorated_funcs), event_class
+        )
         self._audience = (audience, None if public is None else dict(public))
         self.trigger_event(event_class, **payload)
-
 
     def roll(self, sides: int) -> int:
         """Draw one die for the event about to be triggered (decide phase only)."""
