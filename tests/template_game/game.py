@@ -196,22 +196,18 @@ class Template(Game):
                              f"{POSITIONS[p]}: snatch {card} from "
                              f"{POSITIONS[self.window['claimer']]} or let it go",
                              id=f"w{self.window['serial']}", position=p,
+                             choices=(PickOne(FLOW.prompt("react")),),
                              deadline=deadline("react"), default="pass")]
         if self.passing:
             p = kflow.priority(self.passing)
             return [Decision(controller[p], "claim", f"{POSITIONS[p]}: {FLOW.prompt('claim')}",
-                             position=p, deadline=deadline("claim"), default="pass")]
+                             position=p, choices=tuple(shore.choices(self, p)),
+                             deadline=deadline("claim"), default="pass")]
         return []
 
     def choices(self, seat: int) -> list[Choice]:
-        if not any(d.seat == seat for d in self.pending()):
-            return []
-        stage = self.stage_of(seat)
-        if stage == "bid":
-            return [bidding.choice(self, seat)]
-        if stage == "claim":
-            return shore.choices(self, seat)
-        return [PickOne("snatch or let it go")]
+        """The choice structures of the seat's pending decision (none: not asked)."""
+        return [c for d in self.pending() if d.seat == seat for c in d.choices]
 
     def pass_command(self, seat: int) -> Command:
         if self.stage_of(seat) == "react":

@@ -56,11 +56,11 @@ def present(state: Any, reader: int | None) -> Screen:
     zones = state.table_zones()
     seating = state.seating()
     mine = seating.positions_of(reader) if reader is not None else []
-    who = [f"{POSITIONS[p]} ({state.seats[seating.controller[p]]})" for p in range(4)]
+    who = [state.seats[seating.controller[p]] for p in range(4)]
     table = section(
-        f"Round {max(state.round, 1)} of {state.rounds}",
+        "The table",
         Note(prompt_line(state)),
-        Track("Coins", per_seat=tuple(state.coins)),
+        Track("Round", max(state.round, 1), maximum=state.rounds),
         cards_item("The shore", zones, SHORE, reader, numbered=True),
         cards_item("The deck", zones, DECK, reader),
         cards_item("Discarded", zones, DISCARD, reader),
@@ -72,11 +72,10 @@ def present(state: Any, reader: int | None) -> Screen:
     vaults = section("Vaults (face down: partners see them)",
                      *(cards_item(f"{TEAM_NAMES[t]} vault", zones, vault(t), reader)
                        for t in range(2)))
-    players = section("Positions", Table("Who plays where", ("position", "player", "team", "bid"),
-                                         tuple((POSITIONS[p], who[p],
-                                                TEAM_NAMES[team_of_position(p)],
-                                                "-" if state.bids is None else state.bids[p])
-                                               for p in range(4))))
+    players = section("Positions", Table(
+        "Who plays where", ("position", "player", "team", "coins", "bid"),
+        tuple((POSITIONS[p], who[p], TEAM_NAMES[team_of_position(p)], state.coins[p],
+               "-" if state.bids is None else state.bids[p]) for p in range(4))))
     return screen(table, hands, others, vaults, players)
 
 
@@ -131,7 +130,8 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> s
         return "Everyone bids in secret"
     if event_type == "ChoiceMade":
         if "choice" in payload:
-            return f"{seats[payload['seat']]} bids {payload['choice']} (only you see this)"
+            bids = ", ".join(str(b) for b in payload["choice"])
+            return f"{seats[payload['seat']]} bids {bids} (only you see this)"
         return f"{seats[payload['seat']]} has bid"
     if event_type == "ChoicesRevealed":
         return "The bids are revealed: " + "; ".join(

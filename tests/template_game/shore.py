@@ -133,9 +133,8 @@ def legal_pass(state: Any, seat: int) -> list[Command]:
     return [PassPriority()]
 
 
-def choices(state: Any, seat: int) -> list[Any]:
+def choices(state: Any, position: int) -> list[Any]:
     """One of the list, or built: k cards of the hand to bank, a dive depth."""
-    position = state.acting_position(seat)
     held = sorted(state.zones[hand(position)])
     out: list[Any] = [PickOne("claim a shore card, or pass")]
     if held:

@@ -387,7 +387,7 @@ def test_present_label_and_describe() -> None:
     data = game.present(1).to_json()
     assert validate_screen(data) == []
     titles = [s["title"] for s in data["sections"]]
-    assert titles[:3] == ["Round 1 of 3", "Your hands", "Other hands"]
+    assert titles[:3] == ["The table", "Your hands", "Other hands"]
     yours = data["sections"][1]["items"]
     assert [i["label"] for i in yours] == ["East's hand", "West's hand"]
     assert all("cards" in i for i in yours)
