@@ -17,12 +17,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
 
-from clients.client import ArbiterClient, ArbiterError, default_address
+from clients.client import ArbiterClient, ArbiterError, default_address, message_to_dict
 from clients.render import (
-    describe_event,
-    loads_object,
+    event_text,
     render_audit,
     render_event_line,
     render_games,
@@ -59,6 +57,8 @@ AUTH_HINTS = {
                       "acting or reading a seat needs that seat's token",
     "ADMIN_ONLY": "this needs the admin token: --admin-token or $ARBITER_ADMIN_TOKEN "
                   "(a local server without one writes it to DATA_DIR/admin.token)",
+    "CREATOR_REQUIRED": "this server creates games only with its creator token: "
+                        "--creator-token or $ARBITER_CREATOR_TOKEN",
 }
 
 
@@ -69,7 +69,8 @@ def _address(args: argparse.Namespace) -> str:
 def _client(args: argparse.Namespace) -> ArbiterClient:
     try:
         return ArbiterClient(
-            _address(args), token=args.token or None, tls_ca=args.tls_ca or None, tls=args.tls
+            _address(args), token=args.token or None, tls_ca=args.tls_ca or None, tls=args.tls,
+            creator_token=args.creator_token or None,
         )
     except OSError as exc:
         raise UsageError(f"cannot read the TLS CA file {args.tls_ca}: {exc.strerror}") from None
@@ -196,25 +197,23 @@ def cmd_act(args: argparse.Namespace) -> int:
     note = " (replayed: the original result of this command id)" if response.replayed else ""
     _print(f"ok: version {response.version}{note}")
     for event in response.events:
-        _print(f"  v{event.version} {describe_event(event.type, loads_object(event.payload_json))}")
+        _print(f"  v{event.version} {event_text(event)}")
     state = response.state
     if state.over:
         _print(f"game over: {state.outcome_json}")
     return 0
 
 
-def _state_json(state: Any) -> str:
-    data = json_format.MessageToDict(state, preserving_proto_field_name=True)
-    data["view"] = loads_object(data.pop("view_json", ""))
-    data["outcome"] = loads_object(data.pop("outcome_json", ""))
-    return json.dumps(data, indent=2, sort_keys=True)
+def _json(message: Any) -> str:
+    """A reply as JSON for machines: every field, typed (see ``message_to_dict``)."""
+    return json.dumps(message_to_dict(message), indent=2, sort_keys=True)
 
 
 def cmd_state(args: argparse.Namespace) -> int:
     with _client(args) as client:
         token = _game_token(args, args.game_id, args.seat, args.spectator)
         state = client.state(args.game_id, args.seat, args.spectator, token=token)
-    _print(_state_json(state) if args.json else render_state(state))
+    _print(_json(state) if args.json else render_state(state))
     return 0
 
 
@@ -223,10 +222,10 @@ def cmd_legal(args: argparse.Namespace) -> int:
         token = _game_token(args, args.game_id, args.seat)
         legal = client.legal(args.game_id, args.seat, token=token)
     if args.json:
-        _print(json.dumps([loads_object(a.json) for a in legal.actions]))
+        _print(_json(legal))
         return 0
     _print(f"version {legal.version}, seat {args.seat}:")
-    _print(render_legal(list(legal.actions)))
+    _print(render_legal(list(legal.actions), list(legal.decisions), legal.complete))
     return 0
 
 
@@ -305,64 +304,38 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from clients.play import Player
-
-    if args.rules == "ethnos":
-        return _play_ethnos(args)
-    if args.players or args.bot_seed is not None:
-        raise UsageError(f"--players and --bot-seed are for ethnos; {args.rules} is played alone")
-    with _client(args) as client:
-        game_id = args.game
-        if not game_id:
-            response = client.create_game(args.rules, [args.name or "Adventurer"])
-            game_id = response.game_id
-            _save_tokens(args, response, args.rules)
-            _print(f"New {args.rules} game {game_id}")
-            _print(f"Seed commitment: {response.seed_commitment}")
-            for line in _token_lines(response):
-                _print(f"Token of {line}")
-        else:
-            token = _game_token(args, game_id, args.seat)
-            if token:  # the player's calls all go out with it
-                client.add_tokens(game_id, {args.seat: token})
-        return Player(client, game_id, args.seat, sys.stdin, sys.stdout).run()
-
-
-def _stored_seat_token(args: argparse.Namespace, game_id: str, seat: int) -> str | None:
-    try:
-        return _store().seat_token(_address(args), game_id, seat)
-    except TokenStoreError:
-        return None
-
-
-def _play_ethnos(args: argparse.Namespace) -> int:
-    """The person at --seat, random bots (each with its own stored seat token) elsewhere."""
+    """The person at --seat; random bots (each with its own seat token) at the others."""
     import random
 
-    from clients.play_ethnos import EthnosPlayer, ethnos_seat_names
+    from clients.play import Player, seat_names
 
     rng = random.Random(args.bot_seed)
     with _client(args) as client:
         game_id = args.game
         if not game_id:
-            players = args.players or 3
-            if not 2 <= players <= 6:
-                raise UsageError("Ethnos is for 2 to 6 players (--players)")
+            info = _rules_info(client, args.rules)
+            players = args.players or max(1, info.min_seats)
+            low, high = max(1, info.min_seats), max(1, info.min_seats, info.max_seats)
+            if not low <= players <= high:
+                span = f"{low}" if low == high else f"{low} to {high}"
+                raise UsageError(f"{info.title or args.rules} is for {span} "
+                                 f"player{'' if span == '1' else 's'} (--players)")
             if not 0 <= args.seat < players:
                 raise UsageError(f"--seat must be a seat of the game: 0 to {players - 1}")
-            seats = ethnos_seat_names(players, args.seat, args.name or "Player")
-            response = client.create_game("ethnos", seats)
+            seats = seat_names(players, args.seat, args.name or "Player")
+            response = client.create_game(args.rules, seats)
             game_id = response.game_id
-            _save_tokens(args, response, "ethnos")
-            _print(f"New ethnos game {game_id} for {players} players; you play seat "
-                   f"{args.seat}, random bots the others")
+            _save_tokens(args, response, args.rules)
+            who = (f" for {players} players; you play seat {args.seat}, random bots the others"
+                   if players > 1 else "")
+            _print(f"New {args.rules} game {game_id}{who}")
             _print(f"Seed commitment: {response.seed_commitment}")
             for token in response.seat_tokens:
                 if token.seat == args.seat:
                     _print(f"Token of seat {token.seat} ({token.name}): {token.token}")
             if response.spectator_token:
                 _print(f"Token of spectator: {response.spectator_token}")
-            if response.seat_tokens:
+            if players > 1 and response.seat_tokens:
                 _print(f"(the bots' seat tokens are saved in {default_store_path()})")
             bots = [s for s in range(players) if s != args.seat]
         else:
@@ -372,15 +345,35 @@ def _play_ethnos(args: argparse.Namespace) -> int:
             if token:  # the person's calls all go out with it
                 client.add_tokens(game_id, {args.seat: token})
             state = client.state(game_id, args.seat)
+            if state.rules != args.rules:
+                raise UsageError(f"game {game_id} is a game of {state.rules}, not "
+                                 f"{args.rules}: arbiter play {state.rules} --game {game_id}")
             bots = []
             for seat in range(len(state.seats)):
                 bot_token = _stored_seat_token(args, game_id, seat)
                 if seat != args.seat and bot_token:
                     client.add_tokens(game_id, {seat: bot_token})
                     bots.append(seat)
-        return EthnosPlayer(
+        return Player(
             client, game_id, args.seat, sys.stdin, sys.stdout, bots=bots, rng=rng
         ).run()
+
+
+def _rules_info(client: ArbiterClient, rules: str) -> Any:
+    """The server's ``RulesInfo`` of a game; a usage error naming the others if none."""
+    known = client.list_rules()
+    for info in known:
+        if info.id == rules:
+            return info
+    names = ", ".join(info.id for info in known) or "none"
+    raise UsageError(f"the server plays no {rules!r} (it plays: {names})")
+
+
+def _stored_seat_token(args: argparse.Namespace, game_id: str, seat: int) -> str | None:
+    try:
+        return _store().seat_token(_address(args), game_id, seat)
+    except TokenStoreError:
+        return None
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -418,6 +411,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--admin-token", default=None, metavar="TOKEN",
         help="the admin token (default: $ARBITER_ADMIN_TOKEN, else ./data/admin.token "
              "for a server on this machine)",
+    )
+    client.add_argument(
+        "--creator-token", default=None, metavar="TOKEN",
+        help="credential for creating games on a server that requires one "
+             "(default: $ARBITER_CREATOR_TOKEN)",
     )
     client.add_argument(
         "--tls-ca", default=None, metavar="PATH",
@@ -494,16 +492,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=0, help="at most this many")
 
     p = add("play", cmd_play, "play a game interactively in the terminal")
-    p.add_argument("rules", metavar="GAME", choices=["enin", "ethnos"],
-                   help="enin (solo), or ethnos (you against random bots)")
+    p.add_argument("rules", metavar="GAME",
+                   help="rules id (see `arbiter rules`), e.g. enin or ethnos")
     p.add_argument("--game", metavar="GAME_ID", help="resume this game instead of a new one")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--name", default=None,
-                   help="your seat's name in a new game (default Adventurer; ethnos: Player)")
+                   help="your seat's name in a new game (default Player)")
     p.add_argument("--players", type=int, default=0, metavar="N",
-                   help="ethnos: players in a new game, you and N-1 bots (default 3)")
+                   help="players in a new game, you and N-1 random bots "
+                        "(default: the game's minimum)")
     p.add_argument("--bot-seed", type=int, default=None, metavar="S",
-                   help="ethnos: seed of the bots' random choices (the server's dice stay its own)")
+                   help="seed of the bots' random choices (the server's dice stay its own)")
 
     p = add("simulate", cmd_simulate, "random legal playouts through the server")
     p.add_argument("game", metavar="GAME")

@@ -8,6 +8,13 @@ command id per move (so a retry after a dropped connection is exactly-once),
 one retry on ``UNAVAILABLE`` with that same id, the caller's credential as
 ``authorization: Bearer <token>`` metadata on every call (remembering the
 tokens of the games it creates), and TLS channels.
+
+Replies are the generated messages themselves, so every field the server
+sends is there: ``GameState.screen_json`` (the game's own screen),
+``Event.text`` (the event in the game's words), ``LegalActionsResponse``'s
+``decisions`` (each with ``id`` and ``choices_json``) and ``complete``.
+``screen_of``, ``choices_of`` and ``message_to_dict`` decode them; ``act``
+takes ``decision_id=`` to answer one decision.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ from typing import Any, TypeAlias
 import grpc
 import grpc.aio
 from arbiter.v1 import game_pb2, game_pb2_grpc
+from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 
 from clients.wire import json_to_command
 
@@ -131,6 +141,12 @@ def default_token() -> str | None:
     return os.environ.get("ARBITER_TOKEN") or None
 
 
+def default_creator_token() -> str | None:
+    """The credential for creating games on a server that requires one:
+    ``$ARBITER_CREATOR_TOKEN``, else none."""
+    return os.environ.get("ARBITER_CREATOR_TOKEN") or None
+
+
 def default_tls_ca() -> str | None:
     """A PEM file of trusted roots for TLS: ``$ARBITER_TLS_CA``, else none."""
     return os.environ.get("ARBITER_TLS_CA") or None
@@ -158,6 +174,68 @@ def channel_credentials(
     return None
 
 
+# --- replies as plain data ----------------------------------------------------
+
+_INT64 = (FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT64,
+          FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_SFIXED64)
+
+
+def _decoded(text: str) -> Any:
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _typed(descriptor: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """64-bit integers as numbers (proto JSON writes them as strings), and every
+    JSON-text field (``view_json``, ``json``...) decoded, named without ``_json``."""
+    for field in descriptor.fields:
+        if field.name not in data:
+            continue
+        value = data[field.name]
+        repeated = isinstance(value, list)
+        if field.type in _INT64:
+            data[field.name] = [int(v) for v in value] if repeated else int(value)
+        elif field.type == FieldDescriptor.TYPE_MESSAGE:
+            sub = field.message_type
+            if repeated and isinstance(value, list):
+                data[field.name] = [_typed(sub, v) if isinstance(v, dict) else v for v in value]
+            elif isinstance(value, dict):
+                data[field.name] = _typed(sub, value)
+        elif field.type == FieldDescriptor.TYPE_STRING and not repeated and (
+            field.name == "json" or field.name.endswith("_json")
+        ):
+            key = field.name.removesuffix("_json")
+            del data[field.name]
+            data[key] = _decoded(value)
+    return data
+
+
+def message_to_dict(message: Message) -> dict[str, Any]:
+    """A reply as plain data: every field, defaults included (a ``seat`` of 0, an
+    empty list), field names as in the proto, versions as integers, JSON-text
+    fields decoded (``view_json`` -> ``view``, ``screen_json`` -> ``screen``)."""
+    data = json_format.MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+    return _typed(message.DESCRIPTOR, data)
+
+
+def screen_of(state: game_pb2.GameState) -> dict[str, Any]:
+    """The game's screen for the reader: ``{"sections": [...]}`` (empty when none)."""
+    value = _decoded(state.screen_json)
+    return value if isinstance(value, dict) else {}
+
+
+def choices_of(decision: game_pb2.Decision) -> list[dict[str, Any]]:
+    """A decision's choice structures (``pick_one``, ``pick_cards``, ``assign``, ``number``)."""
+    value = _decoded(decision.choices_json)
+    return [c for c in value if isinstance(c, dict)] if isinstance(value, list) else []
+
+
 # --- requests, shared by the sync and asyncio clients ------------------------
 
 
@@ -180,8 +258,13 @@ def build_act_request(
     command: CommandLike,
     expected_version: int = 0,
     command_id: str = "",
+    decision_id: str = "",
 ) -> game_pb2.ActRequest:
-    """The ``ActRequest`` for a typed command or a ``{"name", "args"}`` dict."""
+    """The ``ActRequest`` for a typed command or a ``{"name", "args"}`` dict.
+
+    ``decision_id`` names the pending decision the command answers
+    (``Decision.id``): staleness is then judged for that decision alone.
+    """
     if isinstance(command, game_pb2.Command):
         typed = command
     else:
@@ -192,6 +275,7 @@ def build_act_request(
         command=typed,
         expected_version=expected_version,
         command_id=command_id or new_command_id(),
+        decision_id=decision_id,
     )
 
 
@@ -245,7 +329,9 @@ class _ClientState:
     else the token this client remembered for that game and seat (from its
     own ``create_game``, or ``add_tokens``; a spectator call uses the game's
     spectator token, else any seat token of the game), else the client's
-    ``token``.
+    ``token``. ``create_game`` carries the creator credential instead: the
+    call's ``creator_token``, else its ``token``, else the client's
+    ``creator_token`` (default ``$ARBITER_CREATOR_TOKEN``), else ``token``.
     """
 
     def __init__(
@@ -261,6 +347,7 @@ class _ClientState:
         self.tls_ca = tls_ca if tls_ca is not None else default_tls_ca()
         self.tls = tls
         self.timeout = timeout
+        self.creator_token = default_creator_token()
         self._rules_of: dict[str, str] = {}
         self._seat_tokens: dict[tuple[str, int], str] = {}
         self._spectator_tokens: dict[str, str] = {}
@@ -327,6 +414,13 @@ class _ClientState:
     ) -> Metadata:
         return auth_metadata(self.token_for(token, game_id, seat, spectator))
 
+    def _creator_metadata(self, token: str | None, creator_token: str | None) -> Metadata:
+        """CreateGame's credential (see the class's docstring)."""
+        for credential in (creator_token, token, self.creator_token):
+            if credential is not None:
+                return auth_metadata(credential or None)
+        return self._metadata(None)
+
 
 class ArbiterClient(_ClientState):
     """A blocking client; use as a context manager to close the channel.
@@ -339,7 +433,9 @@ class ArbiterClient(_ClientState):
     metadata; every method also takes ``token=`` for that call alone, and the
     tokens of games this client created are used for them automatically.
     ``tls_ca`` (default ``$ARBITER_TLS_CA``) is a PEM file of trusted roots;
-    ``tls=True`` without one trusts the system's roots.
+    ``tls=True`` without one trusts the system's roots. ``creator_token``
+    (default ``$ARBITER_CREATOR_TOKEN``) is what ``create_game`` sends to a
+    server that requires a creator credential.
     """
 
     def __init__(
@@ -351,8 +447,11 @@ class ArbiterClient(_ClientState):
         *,
         channel: grpc.Channel | None = None,
         timeout: float | None = 30.0,
+        creator_token: str | None = None,
     ) -> None:
         super().__init__(address, token, tls_ca, tls, timeout)
+        if creator_token is not None:
+            self.creator_token = creator_token or None
         if channel is None:
             credentials = channel_credentials(self.tls_ca, self.tls)
             channel = (
@@ -396,14 +495,18 @@ class ArbiterClient(_ClientState):
         request_id: str = "",
         *,
         token: str | None = None,
+        creator_token: str | None = None,
     ) -> game_pb2.CreateGameResponse:
         """Create a game of ``rules`` with the named seats (their count is the player count).
 
+        ``creator_token`` is the credential of a server that requires one to
+        create games (default: the client's ``creator_token``). A retried
+        ``request_id`` returns the same game only with the same credential.
         The response's seat and spectator tokens are remembered for later calls.
         """
         request = build_create_request(rules, seats, options, request_id)
         response: game_pb2.CreateGameResponse = self._call(
-            self._stub.CreateGame, request, self._metadata(token)
+            self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
         )
         self._remember_created(response, rules)
         return response
@@ -422,13 +525,19 @@ class ArbiterClient(_ClientState):
         expected_version: int = 0,
         command_id: str = "",
         *,
+        decision_id: str = "",
         token: str | None = None,
     ) -> game_pb2.ActResponse:
-        """Send one move; retried once with the same id if the server was unavailable."""
+        """Send one move; retried once with the same id if the server was unavailable.
+
+        ``decision_id`` names the decision it answers (from ``legal().decisions``).
+        """
         token = self.token_for(token, game_id, seat)
         typed = isinstance(command, game_pb2.Command)
         rules = "" if typed else self.rules_of(game_id, token=token)
-        request = build_act_request(rules, game_id, seat, command, expected_version, command_id)
+        request = build_act_request(
+            rules, game_id, seat, command, expected_version, command_id, decision_id
+        )
         metadata = auth_metadata(token)
         try:
             response: game_pb2.ActResponse = self._call(self._stub.Act, request, metadata)
@@ -557,8 +666,11 @@ class AsyncArbiterClient(_ClientState):
         *,
         channel: grpc.aio.Channel | None = None,
         timeout: float | None = 30.0,
+        creator_token: str | None = None,
     ) -> None:
         super().__init__(address, token, tls_ca, tls, timeout)
+        if creator_token is not None:
+            self.creator_token = creator_token or None
         if channel is None:
             credentials = channel_credentials(self.tls_ca, self.tls)
             channel = (
@@ -603,11 +715,13 @@ class AsyncArbiterClient(_ClientState):
         request_id: str = "",
         *,
         token: str | None = None,
+        creator_token: str | None = None,
     ) -> game_pb2.CreateGameResponse:
-        """Create a game of ``rules`` with the named seats; its tokens are remembered."""
+        """Create a game of ``rules`` with the named seats; its tokens are remembered.
+        ``creator_token`` as in ``ArbiterClient.create_game``."""
         request = build_create_request(rules, seats, options, request_id)
         response: game_pb2.CreateGameResponse = await self._call(
-            self._stub.CreateGame, request, self._metadata(token)
+            self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
         )
         self._remember_created(response, rules)
         return response
@@ -626,13 +740,19 @@ class AsyncArbiterClient(_ClientState):
         expected_version: int = 0,
         command_id: str = "",
         *,
+        decision_id: str = "",
         token: str | None = None,
     ) -> game_pb2.ActResponse:
-        """Send one move; retried once with the same id if the server was unavailable."""
+        """Send one move; retried once with the same id if the server was unavailable.
+
+        ``decision_id`` names the decision it answers (from ``legal().decisions``).
+        """
         token = self.token_for(token, game_id, seat)
         typed = isinstance(command, game_pb2.Command)
         rules = "" if typed else await self.rules_of(game_id, token=token)
-        request = build_act_request(rules, game_id, seat, command, expected_version, command_id)
+        request = build_act_request(
+            rules, game_id, seat, command, expected_version, command_id, decision_id
+        )
         metadata = auth_metadata(token)
         try:
             response: game_pb2.ActResponse = await self._call(self._stub.Act, request, metadata)

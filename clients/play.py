@@ -1,51 +1,84 @@
-"""Interactive terminal play against a running server (``arbiter play enin``).
+"""Interactive terminal play against a running server (``arbiter play GAME``).
 
-The loop knows nothing of any game's rules: it shows the seat's view, numbers
-the choices LegalActions offers, sends the chosen typed command with the
-version it was chosen at, and describes the events that came back. So what a
-person can do here is exactly what the server says is legal, nothing more.
+One loop for every game. The person plays one seat; random bots play the
+seats this terminal holds tokens for. Each step draws the game's screen (the
+game's own ``screen_json``), tells the events since the last step (each
+event's ``text``, read from History as the person's seat, so other players'
+secrets stay hidden) and asks the person's pending decisions through
+``LegalActions``: a numbered menu of the listed actions in the game's words,
+and for a choice structure its answer (cards of a zone by number, a slot per
+item, a number in a range), built into a command with the kernel's
+semantics. The server judges every answer; a refusal is shown in its words
+and the question asked again. The loop holds no line of any game's rules.
 """
 
 from __future__ import annotations
 
+import random
 import time
-from typing import TextIO
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
 
 from arbiter.v1 import game_pb2
 
+from clients.choices import (
+    CardId,
+    Option,
+    SelectionError,
+    bot_move,
+    build_assign,
+    build_number,
+    build_pick_cards,
+    check_count,
+    mark_name,
+    menu,
+    parse_cards,
+    parse_menu_number,
+)
 from clients.client import ArbiterClient, ArbiterError
 from clients.render import (
-    describe_event,
+    card_names,
+    event_text,
     loads_object,
+    numbered,
     render_audit,
-    render_choices,
+    render_game_screen,
     render_outcome,
     render_pending,
-    render_view,
+    screen_cards,
+    seat_name,
 )
 
 QUIT_WORDS = {"q", "quit", "exit"}
+BACK_WORDS = {"b", "back"}
+NONE_WORDS = {"none", "-", "nothing"}
+YES_WORDS = {"", "1", "y", "yes", "ok"}
+MAX_BOT_REFUSALS = 100
 
 
-def parse_choice(text: str, count: int) -> int | None:
-    """A 1-based menu number as a 0-based index; ``None`` when not a valid choice."""
-    text = text.strip()
-    if not text.isdigit():
-        return None
-    number = int(text)
-    return number - 1 if 1 <= number <= count else None
+class _Quit(Exception):
+    """The person left (a quit word or the end of input)."""
 
 
-def describe_events(events: list[game_pb2.Event]) -> list[str]:
-    """What happened, one line per event, in words."""
-    return [
-        f"  * {describe_event(event.type, loads_object(event.payload_json))}"
-        for event in events
-    ]
+class _Back(Exception):
+    """The person asked to go back to the menu."""
+
+
+def seat_names(players: int, seat: int, name: str) -> list[str]:
+    """Seat names of a new game: the person's at ``seat``, ``Bot 1``... elsewhere."""
+    names, bot = [], 0
+    for s in range(players):
+        if s == seat:
+            names.append(name)
+        else:
+            bot += 1
+            names.append(f"Bot {bot}")
+    return names
 
 
 class Player:
-    """One person at one seat of one game, reading choices from ``stdin``."""
+    """One person at one seat of one game, reading answers from ``stdin``;
+    random bots (seeded by ``rng``) at the seats in ``bots``."""
 
     def __init__(
         self,
@@ -54,6 +87,8 @@ class Player:
         seat: int,
         stdin: TextIO,
         stdout: TextIO,
+        bots: Sequence[int] = (),
+        rng: random.Random | None = None,
         poll_seconds: float = 1.0,
     ) -> None:
         self.client = client
@@ -61,8 +96,13 @@ class Player:
         self.seat = seat
         self.stdin = stdin
         self.stdout = stdout
+        self.bots = sorted(set(bots) - {seat})
+        self.rng = rng or random.Random()
         self.poll_seconds = poll_seconds
         self.echo = not _isatty(stdin)
+        self.seen = 0
+
+    # -- output and input
 
     def say(self, *lines: str) -> None:
         """Write lines and flush, so a piped transcript is never behind the game."""
@@ -70,36 +110,62 @@ class Player:
             self.stdout.write(line + "\n")
         self.stdout.flush()
 
-    def show(self, state: game_pb2.GameState) -> None:
-        """The screen: the view, and who the game waits on."""
-        self.say("", f"--- {state.rules} game {state.game_id}, version {state.version} ---")
-        self.say(*render_view(state.rules, loads_object(state.view_json)))
-        others = [d for d in state.pending if d.seat != self.seat]
-        if others:
-            self.say(*render_pending(others, state.seats))
+    def read(self, question: str, back: bool = False) -> str:
+        """One answer, stripped; raises ``_Quit`` (end of input, a quit word) or
+        ``_Back`` (a back word, where going back is offered)."""
+        self.stdout.write(question)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.say("")
+            raise _Quit
+        text = line.strip()
+        if self.echo:
+            self.say(text)
+        if text.lower() in QUIT_WORDS:
+            raise _Quit
+        if back and text.lower() in BACK_WORDS:
+            raise _Back
+        return text
 
-    def ask(self, actions: list[game_pb2.LegalAction]) -> int | None:
-        """Read a choice; ``None`` on end of input or a quit word."""
-        self.say("Your choices:", *render_choices(actions))
+    def choose(self, title: str, labels: Sequence[str], back: bool = False) -> int:
+        """A numbered menu; the 0-based choice. One entry is announced and taken on Enter."""
+        extra = ", b to go back" if back else ""
+        if len(labels) == 1:
+            self.say(f"{title} {labels[0]}")
+            while True:
+                text = self.read(f"Press Enter to take it (q to quit{extra}): ", back)
+                if text.lower() in YES_WORDS:
+                    return 0
+                self.say("Press Enter to take it, or q to quit.")
+        self.say(title, *numbered(labels))
         while True:
-            self.stdout.write(f"Choose 1-{len(actions)} (q to quit): ")
-            self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
-                self.say("")
-                return None
-            if self.echo:
-                self.say(line.strip())
-            if line.strip().lower() in QUIT_WORDS:
-                return None
-            choice = parse_choice(line, len(actions))
+            text = self.read(f"Choose a number, 1 to {len(labels)} (q to quit{extra}): ", back)
+            choice = parse_menu_number(text, len(labels))
             if choice is not None:
                 return choice
-            self.say(f"Please answer with a number from 1 to {len(actions)}.")
+            self.say(f"Please answer with a number from 1 to {len(labels)}.")
+
+    # -- screens and reports
+
+    def show(self, state: game_pb2.GameState) -> None:
+        """The screen, then what happened since the last one."""
+        self.say("", f"--- {state.rules} game {state.game_id}, version {state.version} ---")
+        self.say(*render_game_screen(state))
+        self.report()
+
+    def report(self) -> None:
+        """Tell the events since the last report, as the person's seat may see them."""
+        lines = []
+        for event in self.client.history(self.game_id, self.seat, after_version=self.seen):
+            self.seen = max(self.seen, event.version)
+            lines.append(f"  * {event_text(event)}")
+        if lines:
+            self.say("What happened:", *lines)
 
     def finish(self, state: game_pb2.GameState) -> None:
         """The end: outcome, the revealed seed, and the server's audit of the game."""
-        self.say("", render_outcome(loads_object(state.outcome_json)))
+        self.say("", render_outcome(loads_object(state.outcome_json), list(state.seats)))
         if state.seed:
             self.say(f"Seed (revealed): {state.seed}")
         self.say(f"Seed commitment: {state.seed_commitment}")
@@ -108,42 +174,205 @@ class Player:
         except ArbiterError as exc:
             self.say(f"Audit unavailable: {exc}")
 
+    def leave(self, state: game_pb2.GameState) -> int:
+        seat = f" --seat {self.seat}" if self.seat else ""
+        self.say(f"Left game {self.game_id} at version {state.version}; "
+                 f"resume with: arbiter play {state.rules} --game {self.game_id}{seat}")
+        return 0
+
+    # -- the loop
+
     def run(self) -> int:
-        """Play until the game ends (0) or the person leaves (0)."""
+        """Play until the game ends (0), the person leaves (0) or the bots are stuck (1)."""
         state = self.client.state(self.game_id, self.seat)
-        shown_version = -1
+        self.seen = state.version
+        shown = -1
+        waited = -1
+        refusals = 0
         while True:
             if state.over:
                 self.show(state)
                 self.finish(state)
                 return 0
-            if state.version != shown_version:
-                self.show(state)
-                shown_version = state.version
-            legal = self.client.legal(self.game_id, self.seat)
-            actions = list(legal.actions)
-            if not actions:
-                time.sleep(self.poll_seconds)
+            waiting = sorted({d.seat for d in state.pending})
+            if self.seat in waiting:
+                if state.version != shown:
+                    self.show(state)
+                    shown = state.version
+                try:
+                    self.turn(state)
+                except _Quit:
+                    return self.leave(state)
                 state = self.client.state(self.game_id, self.seat)
                 continue
-            choice = self.ask(actions)
-            if choice is None:
-                self.say(f"Left game {self.game_id} at version {state.version}; "
-                         f"resume with: arbiter play {state.rules} --game {self.game_id}")
-                return 0
+            bot = next((s for s in waiting if s in self.bots), None)
+            if bot is not None:
+                refusals = 0 if self.bot_turn(bot) else refusals + 1
+                if refusals >= MAX_BOT_REFUSALS:
+                    self.say(f"The bots cannot move (game {self.game_id} is stuck).")
+                    return 1
+                state = self.client.state(self.game_id, self.seat)
+                continue
+            if state.version != waited:  # seats this terminal does not play
+                self.report()
+                self.say(*render_pending(state.pending, state.seats))
+                waited = state.version
+            time.sleep(self.poll_seconds)
+            state = self.client.state(self.game_id, self.seat)
+
+    def bot_turn(self, seat: int) -> bool:
+        """One random move of a bot; False when it could not move or was refused."""
+        try:
+            legal = self.client.legal(self.game_id, seat)
+        except ArbiterError as exc:
+            self.say(f"{seat_name(seat)} cannot see its moves: {exc}")
+            return False
+        move = bot_move(legal, self.rng)
+        if move is None:
+            return False
+        try:
+            self.client.act(self.game_id, seat, move.command, decision_id=move.decision_id,
+                            expected_version=0 if move.decision_id else legal.version)
+        except ArbiterError:
+            return False  # a guessed answer the rules refuse; the bot tries again
+        return True
+
+    # -- the person's decisions
+
+    def turn(self, state: game_pb2.GameState) -> None:
+        """Ask one decision of the person and send it; a refusal is shown as is."""
+        legal = self.client.legal(self.game_id, self.seat)
+        options = menu(legal)
+        if not options:
+            time.sleep(self.poll_seconds)
+            return
+        prompts = list(dict.fromkeys(d.prompt for d in legal.decisions if d.prompt))
+        for prompt in prompts:
+            self.say(f"Your decision: {prompt}")
+        screen = loads_object(state.screen_json)
+        while True:
+            index = self.choose("Your choices:" if len(options) > 1 else "Your only choice:",
+                                [o.label for o in options])
+            option = options[index]
             try:
-                response = self.client.act(
-                    self.game_id, self.seat, actions[choice].command,
-                    expected_version=legal.version,
-                )
-            except ArbiterError as exc:
-                self.say(f"Refused: {exc}")
-                state = self.client.state(self.game_id, self.seat)
+                command = self.answer(option, screen)
+            except _Back:
                 continue
-            self.say("", "What happened:", *describe_events(list(response.events)))
-            state = response.state if response.state.game_id else self.client.state(
-                self.game_id, self.seat
+            break
+        try:
+            self.client.act(
+                self.game_id, self.seat, command, decision_id=option.decision_id,
+                expected_version=0 if option.decision_id else legal.version,
             )
+        except ArbiterError as exc:
+            self.say(f"Refused: {exc.message or exc.reason}")
+
+    def answer(
+        self, option: Option, screen: Mapping[str, Any]
+    ) -> game_pb2.Command | dict[str, Any]:
+        """The command of a menu entry: the listed one, or one built from the answer."""
+        if option.action is not None:
+            return option.action.command
+        choice = option.choice or {}
+        kind = choice.get("kind")
+        if kind == "pick_cards":
+            return self.ask_cards(choice, screen)
+        if kind == "assign":
+            return self.ask_assign(choice, screen)
+        return self.ask_number(choice)
+
+    def ask_cards(self, choice: Mapping[str, Any], screen: Mapping[str, Any]) -> dict[str, Any]:
+        """Cards of a zone by their numbers (or ids), and the marked one if asked."""
+        options: list[CardId] = list(choice.get("options") or [])
+        names = card_names(screen)
+        zone = str(choice.get("zone") or "")
+        shown = screen_cards(screen, zone)
+        numbering: list[CardId] = [c["id"] for c in shown if "id" in c] if shown else options
+        if not _numbered_on_screen(screen, zone):
+            self.say("Cards:", *numbered([names.get(str(c), str(c)) for c in numbering]))
+        low, high = int(choice.get("low", 0)), int(choice.get("high", 0))
+        mark = mark_name(choice)
+        hints = ["their numbers (e.g. 1 3 4)" if high > 1 else "its number"]
+        if mark and high > 1:
+            hints.append(f"a * after the {mark.lower()}")
+        if low == 0:
+            hints.append("none for no card")
+        question = (f"Which card{'s' if high > 1 else ''}? Type {', '.join(hints)}; "
+                    "b to go back, q to quit: ")
+        picked: list[CardId] = []
+        marked: CardId | None = None
+        while True:
+            text = self.read(question, back=True)
+            try:
+                picked, marked = ([], None) if text.lower() in NONE_WORDS else parse_cards(
+                    text, numbering, options)
+            except SelectionError as exc:
+                self.say(f"{exc}.")
+                continue
+            problem = check_count(len(picked), low, high)
+            if problem:
+                self.say(problem)
+                continue
+            break
+        if mark and marked is None and picked:
+            marked = self.ask_mark(mark, picked, names)
+        return build_pick_cards(choice, picked, marked)
+
+    def ask_mark(self, mark: str, picked: Sequence[CardId], names: Mapping[str, str]) -> CardId:
+        """Which picked card gets the mark (the only one needs no question)."""
+        labels = [names.get(str(c), str(c)) for c in picked]
+        if len(picked) == 1:
+            self.say(f"{mark}: {labels[0]}.")
+            return picked[0]
+        return picked[self.choose(f"Which card is the {mark.lower()}?", labels, back=True)]
+
+    def ask_assign(self, choice: Mapping[str, Any], screen: Mapping[str, Any]) -> dict[str, Any]:
+        """One slot per item, asked item by item."""
+        names = card_names(screen)
+        items = list(choice.get("items") or [])
+        slots = list(choice.get("slots") or [])
+        labels = [names.get(str(s), str(s)) for s in slots]
+        if len(slots) == 1:
+            self.say(f"Everything goes to {labels[0]}.")
+            return build_assign(choice, [slots[0]] * len(items))
+        self.say("Slots:", *numbered(labels))
+        answer: list[CardId] = []
+        for item in items:
+            while True:
+                text = self.read(f"{names.get(str(item), str(item))}: which slot "
+                                 f"(1 to {len(slots)}; b to go back, q to quit)? ", back=True)
+                index = parse_menu_number(text, len(slots))
+                if index is not None:
+                    answer.append(slots[index])
+                    break
+                self.say(f"Please answer with a number from 1 to {len(slots)}.")
+        return build_assign(choice, answer)
+
+    def ask_number(self, choice: Mapping[str, Any]) -> dict[str, Any]:
+        """A number in the choice's range (a range of one is taken on Enter)."""
+        low, high = int(choice.get("low", 0)), int(choice.get("high", 0))
+        if low == high:
+            self.choose("The only number allowed:", [str(low)], back=True)
+            return build_number(choice, low)
+        while True:
+            text = self.read(f"A number from {low} to {high} (b to go back, q to quit): ",
+                             back=True)
+            try:
+                value = int(text)
+            except ValueError:
+                value = low - 1
+            if low <= value <= high:
+                return build_number(choice, value)
+            self.say(f"Please answer with a number from {low} to {high}.")
+
+
+def _numbered_on_screen(screen: Mapping[str, Any], zone: str) -> bool:
+    for section in screen.get("sections") or []:
+        for item in section.get("items") or [] if isinstance(section, Mapping) else []:
+            if (isinstance(item, Mapping) and item.get("kind") == "cards" and zone
+                    and item.get("zone") == zone and item.get("numbered")):
+                return True
+    return False
 
 
 def _isatty(stream: TextIO) -> bool:

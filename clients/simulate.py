@@ -16,6 +16,7 @@ from typing import TextIO
 
 from arbiter.v1 import game_pb2
 
+from clients.choices import bot_move
 from clients.client import ArbiterClient, ArbiterError
 from clients.render import loads_object
 
@@ -155,10 +156,12 @@ def playout(
             run.stuck = True
             return run
         seat, legal = choice
-        action = rng.choice(list(legal.actions))
+        move = bot_move(legal, rng, explore=False)  # the listed actions only
+        assert move is not None
         try:
             response = client.act(
-                game_id, seat, action.command, expected_version=legal.version,
+                game_id, seat, move.command, decision_id=move.decision_id,
+                expected_version=0 if move.decision_id else legal.version,
                 token=tokens.get(seat),
             )
         except ArbiterError:

@@ -18,15 +18,17 @@ never sees half a file.
 ``--token``, ``$ARBITER_TOKEN``, the stored token for (address, game, seat)
 (the spectator token for a spectator), then the admin token.
 ``admin_token`` finds that: ``--admin-token``, ``$ARBITER_ADMIN_TOKEN``, else
-``./data/admin.token`` (what ``make run`` writes) when the server is on this
-machine.
+``./data/admin.token`` (what ``make run`` writes) when the server is at a
+loopback address (``is_local_address``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import os
+import socket
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -41,7 +43,8 @@ FORMAT_VERSION = 1
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 LOCAL_ADMIN_TOKEN = Path("data") / "admin.token"
-LOCAL_HOSTS = {"", "localhost", "ip6-localhost", "::1", "0.0.0.0"}
+#: Names that count as local only when every address they resolve to is loopback.
+LOOPBACK_NAMES = {"localhost", "ip6-localhost", "ip6-loopback"}
 
 
 class TokenStoreError(Exception):
@@ -203,21 +206,55 @@ def _empty() -> dict[str, Any]:
 
 def is_local_address(address: str) -> bool:
     """Whether a gRPC target (``HOST:PORT``, ``[::1]:PORT``, ``ipv4:...``, ``unix:...``)
-    names this machine."""
+    is on this machine's loopback, so that a local secret may be sent to it.
+
+    Only a literal loopback address (127.0.0.0/8, ::1) or a Unix socket counts,
+    and ``localhost`` when every address it resolves to is loopback. Any other
+    name is not local, whatever it looks like (``127.attacker.example``) or
+    resolves to now (DNS can answer differently when gRPC connects).
+    """
     text = address.strip().lower()
     if text.startswith(("unix:", "unix-abstract:")):
         return True
-    for prefix in ("dns:///", "dns:", "ipv4:", "ipv6:"):
+    for prefix in ("dns:///", "ipv4:", "ipv6:"):
         if text.startswith(prefix):
             text = text[len(prefix):]
             break
-    if text.startswith("["):
-        host = text[1:].split("]", 1)[0]
-    elif text.count(":") == 1:
-        host = text.split(":", 1)[0]
     else:
-        host = text
-    return host in LOCAL_HOSTS or host.startswith("127.")
+        if text.startswith("dns:"):  # dns://AUTHORITY/host: another resolver decides
+            return False
+    targets = text.split(",")  # ipv4:/ipv6: take a comma-separated list
+    return all(_is_loopback_host(_host_of(target)) for target in targets)
+
+
+def _host_of(target: str) -> str:
+    if target.startswith("["):
+        return target[1:].split("]", 1)[0]
+    if target.count(":") == 1:
+        return target.split(":", 1)[0]
+    return target
+
+
+def _is_loopback_host(host: str) -> bool:
+    try:
+        return _is_loopback_ip(ipaddress.ip_address(host))
+    except ValueError:
+        pass
+    if host.rstrip(".") not in LOOPBACK_NAMES:
+        return False
+    try:
+        found = socket.getaddrinfo(host, None)
+    except (OSError, UnicodeError):
+        return False
+    return bool(found) and all(
+        _is_loopback_ip(ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]))
+        for info in found
+    )
+
+
+def _is_loopback_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
 
 
 def admin_token(

@@ -14,7 +14,7 @@ import json
 import secrets
 import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, EventSourcedLog
@@ -71,7 +71,7 @@ class ArbiterApp(Application):
             cls: snapshot_interval for cls in GAMES.values()
         }
         env = dict(env or {})
-        env.setdefault("IS_SNAPSHOTTING_ENABLED", "y" if snapshot_interval > 0 else "")
+        env.setdefault("IS_SNAPSHOTTING_ENABLED", "y" if snapshot_interval > 0 else "n")
         super().__init__(env)
         self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameLogged
@@ -81,6 +81,8 @@ class ArbiterApp(Application):
         self._locks_guard = threading.Lock()
         self._audits: dict[tuple[uuid.UUID, int], AuditReport] = {}
         self.saved = threading.Event()
+        #: Called with each clocked game loaded (the clock keeper watches them).
+        self.on_clocked: Callable[[str], None] | None = None
 
     # ------------------------------------------------------------------ reads
 
@@ -94,6 +96,8 @@ class ArbiterApp(Application):
             raise unknown_game(game_id) from None
         if not isinstance(game, Game):
             raise unknown_game(game_id)
+        if self.on_clocked is not None and not game.ended and game.clocked():
+            self.on_clocked(str(game.id))
         return game
 
     def game_events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Any]:
@@ -138,6 +142,30 @@ class ArbiterApp(Application):
 
     # ----------------------------------------------------------------- writes
 
+    def apply_overdue(self, game_id: str, now: float) -> list[Any]:
+        """Apply the declared default of every overdue decision of a clocked
+        game, recorded like any command (the relay publishes it); another
+        server doing the same at once loses the optimistic save and re-reads."""
+        applied: list[Any] = []
+        with self._lock(parse_game_id(game_id)):
+            for _ in range(SAVE_ATTEMPTS):
+                game = self.game(game_id)
+                seats = game.overdue(now)
+                if not seats:
+                    return applied
+                try:
+                    game.act_default(seats[0])
+                except RuleError:
+                    return applied  # the game no longer allows it: nothing recorded
+                events = list(game.pending_events)
+                try:
+                    self.save(game)
+                except IntegrityError:
+                    continue
+                self.saved.set()
+                applied.extend(events)
+        return applied
+
     def access(self, game_id: uuid.UUID) -> GameAccess | None:
         try:
             access: Any = self.repository.get(GameAccess.create_id(game_id))
@@ -146,15 +174,29 @@ class ArbiterApp(Application):
         return access if isinstance(access, GameAccess) else None
 
     def create_game(
-        self, rules: str, seats: list[str], options_json: str = "", request_id: str = ""
+        self,
+        rules: str,
+        seats: list[str],
+        options_json: str = "",
+        request_id: str = "",
+        caller: str = "",
     ) -> Game:
+        """A new game; or, for a retried ``request_id`` of the same ``caller`` (see
+        ``Credentials.creator``), the game that request made.
+
+        The game id of a request id is keyed with the server secret and the
+        caller, so it cannot be computed by anyone else, and another caller
+        using the same request id gets a game of its own. (Games created
+        before this keying keep their ids; a request made before it is not
+        recognised when retried after it.)
+        """
         cls = GAMES.get(rules)
         if cls is None:
             raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
         check_id("request_id", request_id)
         options = parse_options(options_json)
         if request_id:
-            game_id = uuid.uuid5(GAMES_LOG_ID, f"{rules}/{request_id}")
+            game_id = self.credentials.game_id(rules, caller, request_id)
             existing = self._existing(game_id)
             if existing is not None:
                 return self._retried(existing, seats, options)
@@ -179,6 +221,8 @@ class ArbiterApp(Application):
                         return self._retried(existing, seats, options)
                 continue
             self.saved.set()
+            if self.on_clocked is not None and game.clocked():
+                self.on_clocked(str(game.id))
             return game
         raise ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy; retry")
 

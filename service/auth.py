@@ -8,17 +8,25 @@ nor the timing of a refusal tells an attacker a token. Tokens are derived with
 HMAC from the server secret, so a retried ``CreateGame`` (same request id)
 returns the same tokens without the server ever storing them.
 
-The operator's admin token comes from configuration and may do everything.
+A request id belongs to its caller (``Credentials.creator``): the game id it
+makes is an HMAC of (rules, caller, request id) under the secret, so it is
+neither computable by others nor reachable by another caller reusing the id.
+
+The operator's admin token comes from configuration and may do everything;
+an optional creator token, when configured, is needed to create games.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import hashlib
 import hmac
+import json
 import os
 import secrets
+import tempfile
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +34,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
+from service.config import MIN_SECRET_BYTES, ConfigError
 from service.errors import ServiceError
 
 ACCESS_NAMESPACE = uuid.UUID("6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10")
@@ -68,22 +77,29 @@ NOBODY = Principal()
 class Credentials:
     """Issues and checks tokens. One instance per server process."""
 
-    def __init__(self, secret: bytes, admin_token: str) -> None:
+    def __init__(self, secret: bytes, admin_token: str, creator_token: str = "") -> None:
         self._secret = secret
         self._admin_hash = digest(admin_token) if admin_token else ""
+        self._creator_hash = digest(creator_token) if creator_token else ""
 
     @classmethod
     def configure(cls, data_dir: Path) -> Credentials:
         """From ARBITER_SECRET / ARBITER_ADMIN_TOKEN, else files made in the data dir.
 
         Several servers on one store must share ARBITER_SECRET (for retried
-        CreateGame calls) and ARBITER_ADMIN_TOKEN.
+        CreateGame calls) and ARBITER_ADMIN_TOKEN. A secret under
+        ``MIN_SECRET_BYTES`` (an empty or cut-short file, a short variable) is
+        refused with ``ConfigError``: every seat token would be forgeable.
         """
-        secret = os.environ.get("ARBITER_SECRET", "") or _file_secret(data_dir / "secret")
+        secret = os.environ.get("ARBITER_SECRET", "")
+        if secret:
+            _check_length("ARBITER_SECRET", secret)
+        else:
+            secret = _file_secret(data_dir / "secret")
         admin = os.environ.get("ARBITER_ADMIN_TOKEN", "") or _file_secret(
             data_dir / "admin.token"
         )
-        return cls(secret.encode("utf-8"), admin)
+        return cls(secret.encode("utf-8"), admin, _creator_token())
 
     # ---------------------------------------------------------------- issue
 
@@ -104,7 +120,43 @@ class Credentials:
             spectator_hash=digest(self.spectator_token(game_id)),
         )
 
+    def game_id(self, rules: str, caller: str, request_id: str) -> uuid.UUID:
+        """The id of the game ``caller``'s ``request_id`` creates: keyed with the
+        secret, so nobody can compute it (or match ``ListGames`` ids) offline,
+        and scoped to the caller, so another caller's same request id is
+        another game."""
+        message = json.dumps(["game", rules, caller, request_id]).encode("utf-8")
+        mac = hmac.new(self._secret, message, hashlib.sha256).digest()
+        return uuid.UUID(bytes=mac[:16], version=4)
+
     # ---------------------------------------------------------------- check
+
+    @property
+    def creator_required(self) -> bool:
+        return bool(self._creator_hash)
+
+    def creator(self, token: str, peer: str) -> str:
+        """Who is creating a game, as the scope of its request id; or refuse.
+
+        The admin token is "admin" and the creator token "creator". When no
+        creator credential is required, any other bearer token the caller
+        sends is its own key (its hash under the secret), and a caller with
+        no token is its network address (the peer's IP, without the port).
+        """
+        if self.is_admin(token):
+            return "admin"
+        if self._creator_hash and hmac.compare_digest(digest(token), self._creator_hash):
+            return "creator"
+        if self._creator_hash:
+            raise ServiceError(
+                "UNAUTHENTICATED", "CREATOR_REQUIRED",
+                "this server creates games only for its creator token (or the admin token)"
+                + ("; that token is neither" if token else ""),
+            )
+        if token:
+            key = hmac.new(self._secret, b"caller:" + token.encode("utf-8"), hashlib.sha256)
+            return "key:" + key.hexdigest()
+        return "peer:" + peer_host(peer)
 
     def is_admin(self, token: str) -> bool:
         return bool(self._admin_hash) and hmac.compare_digest(digest(token), self._admin_hash)
@@ -164,15 +216,87 @@ def require_admin(principal: Principal, token: str) -> None:
         raise ServiceError("PERMISSION_DENIED", "ADMIN_ONLY", "this call needs the admin token")
 
 
+def peer_host(peer: str) -> str:
+    """A gRPC peer (``ipv4:10.0.0.5:40412``, ``ipv6:[::1]:5000``) without its port."""
+    if peer.startswith(("ipv4:", "ipv6:")):
+        return peer.rsplit(":", 1)[0]
+    return peer
+
+
+def _creator_token() -> str:
+    """ARBITER_CREATOR_TOKEN, else the file ARBITER_CREATOR_TOKEN_FILE names, else "" (none)."""
+    token = os.environ.get("ARBITER_CREATOR_TOKEN", "")
+    name = "ARBITER_CREATOR_TOKEN"
+    path = os.environ.get("ARBITER_CREATOR_TOKEN_FILE", "")
+    if not token and path:
+        name = path
+        try:
+            token = Path(path).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read ARBITER_CREATOR_TOKEN_FILE {path}: {exc}") from None
+    if token:
+        _check_length(name, token)
+    return token
+
+
+def _check_length(name: str, value: str) -> None:
+    size = len(value.encode("utf-8"))
+    if size < MIN_SECRET_BYTES:
+        raise ConfigError(
+            f"{name} is {size} bytes long; it must be at least {MIN_SECRET_BYTES} "
+            "(make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+
+
 def _file_secret(path: Path) -> str:
-    """A secret kept in a 0600 file, made on first use."""
+    """A secret kept in a 0600 file, made on first use (whole or not at all)."""
     try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    value = secrets.token_urlsafe(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(value + "\n")
+        try:
+            value = path.read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            value = write_new_secret(path, secrets.token_urlsafe(32))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not text"
+        raise ConfigError(f"cannot read or make {path}: {reason}") from None
+    size = len(value.encode("utf-8"))
+    if size < MIN_SECRET_BYTES:
+        raise ConfigError(
+            f"{path} holds {size} bytes, under the {MIN_SECRET_BYTES} a secret needs "
+            "(cut short by a full disk or a crash?); tokens derived from it could be "
+            "forged. Remove the file to have a new one made, or set "
+            f"ARBITER_{path.name.replace('.', '_').upper()}"
+        )
     return value
+
+
+def write_new_secret(path: Path, value: str) -> str:
+    """Write ``value`` to ``path`` unless it exists, never half: a 0600 temporary
+    file beside it, fsync, a no-overwrite rename (a hard link), fsync the folder.
+    Returns the file's secret (another process's, if it made the file first)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), 0o600)
+            handle.write(value + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temp, path)  # atomic, and never replaces a secret already in use
+        except FileExistsError:
+            return path.read_text(encoding="utf-8").strip()
+        except OSError:  # a file system without hard links
+            os.replace(temp, path)
+        _fsync_dir(path.parent)
+        return value
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

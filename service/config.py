@@ -6,6 +6,13 @@ import dataclasses
 import os
 from pathlib import Path
 
+#: The fewest bytes a secret or a configured token may have.
+MIN_SECRET_BYTES = 32
+
+
+class ConfigError(ValueError):
+    """A setting the server refuses to start with; its text is a sentence for the operator."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Settings:

@@ -17,7 +17,8 @@ from grpc_reflection.v1alpha import reflection
 
 from service.application import ArbiterApp
 from service.auth import Credentials
-from service.config import Settings
+from service.clock import ClockKeeper
+from service.config import ConfigError, Settings
 from service.feeds import FeedHub
 from service.redis_server import PrivateRedis
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
@@ -33,6 +34,7 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        credentials = Credentials.configure(settings.data_dir)  # before starting anything
         self.private_redis: PrivateRedis | None = None
         redis_url = settings.redis_url
         if not redis_url:
@@ -41,9 +43,10 @@ class Server:
             log.info("started a private Redis at %s", redis_url)
         self.redis_url = redis_url
         self.app = ArbiterApp(
-            settings.store_env(), settings.snapshot_interval,
-            Credentials.configure(settings.data_dir),
+            settings.store_env(), settings.snapshot_interval, credentials
         )
+        self.clock = ClockKeeper(self.app)
+        self.app.on_clocked = self.clock.watch
         self.relay = FeedRelay(self.app, redis_url, self._positions())
         self.hub = FeedHub(redis_url)
         limit = settings.max_message_bytes
@@ -87,6 +90,7 @@ class Server:
         return PositionFile(self.settings.data_dir / "relay.position")
 
     def start(self) -> None:
+        self.clock.start()
         self.relay.start()
         self.hub.start()
         self.grpc.start()
@@ -98,6 +102,7 @@ class Server:
     def stop(self) -> None:
         """Drain in-flight calls, then stop the relay, the hub and any private Redis."""
         self.health.enter_graceful_shutdown()
+        self.clock.stop()
         self.hub.stop()
         self.grpc.stop(GRACE_SECONDS).wait()
         self.relay.stop()
@@ -110,7 +115,10 @@ class Server:
 def serve(address: str, data_dir: str) -> None:
     """Run a server until SIGINT or SIGTERM."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    server = Server(Settings.from_env(address, data_dir))
+    try:
+        server = Server(Settings.from_env(address, data_dir))
+    except ConfigError as exc:
+        raise SystemExit(f"arbiter: cannot start: {exc}") from None
     stopped = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

@@ -204,13 +204,20 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def CreateGame(self, request: Any, context: Any) -> game_pb2.CreateGameResponse:
+        # Who creates: refused here when a creator credential is required; else
+        # the scope of the request id (see Credentials.creator).
+        caller = self.credentials.creator(
+            auth.token_from(context.invocation_metadata()), context.peer()
+        )
         if len(request.seats) > MAX_SEATS_IN_REQUEST:
             raise bad_request("BAD_SEATS", f"at most {MAX_SEATS_IN_REQUEST} seats")
         seats = list(request.seats)
         cls = GAMES.get(request.rules)
         if not seats and cls is not None:
             seats = [f"player {n + 1}" for n in range(cls.MIN_SEATS)]
-        game = self.app.create_game(request.rules, seats, request.options_json, request.request_id)
+        game = self.app.create_game(
+            request.rules, seats, request.options_json, request.request_id, caller
+        )
         tokens = [
             game_pb2.SeatToken(seat=n, name=name, token=self.credentials.seat_token(game.id, n))
             for n, name in enumerate(game.seats)

@@ -1,16 +1,12 @@
 """The Character Card: tracks, caps, levels, and the attack modifiers.
 
-Pure functions over numbers and the aggregate's plain state; no events here.
+Pure functions over numbers and the game's plain state; no events here.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from aggregates.enin.data import TABLES
-
-if TYPE_CHECKING:
-    from aggregates.enin.game import Enin
+from aggregates.enin.state import EninState
 
 
 def clamp(value: int, low: int, high: int) -> int:
@@ -54,7 +50,7 @@ def level_hp_bonus(level: int) -> int:
     return next(lv.hp_bonus for lv in TABLES.levels if lv.level == level)
 
 
-def attack_modifier(game: Enin) -> int:
+def attack_modifier(game: EninState) -> int:
     """Everything added to the 2D10 attack except luck (which is on the dice)."""
     total = level_attack_bonus(game.level) + game.strength_bonus
     total += sum(TABLES.magic_items[item].attack for item in game.magic_items)
@@ -63,10 +59,10 @@ def attack_modifier(game: Enin) -> int:
     return total
 
 
-def resists_poison(game: Enin) -> bool:
+def resists_poison(game: EninState) -> bool:
     """The Helm of Vitality prevents poisoning while it is held."""
     return any(TABLES.magic_items[item].poison_resist for item in game.magic_items)
 
 
-def has_reroll(game: Enin) -> bool:
+def has_reroll(game: EninState) -> bool:
     return any(TABLES.magic_items[item].reroll for item in game.magic_items)

@@ -1,81 +1,32 @@
-"""The Land of Enin aggregate: its state, its events, and the command dispatch.
+"""The Land of Enin aggregate: its state, its events, and its declarations.
 
-Each command is checked by its phase module (the rulebook section it belongs
-to), then guarded by the legal list, then carried out: the phase module rolls
-the dice and triggers the events below. Event bodies only change state.
+Commands are routed by the kernel through ``FLOW`` (``flow.py``): the stage,
+the phase module's check, the legal list, then the phase module's run, which
+rolls the dice and records events with ``emit``. The event bodies below only
+change state. Presentation (screens, labels, event sentences) is in
+``presentation.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.enin import combat, market, quest, questing, travel, treasure, views
-from aggregates.enin import rules as r
-from aggregates.enin.commands import (
-    COMMANDS,
-    AcceptRoll,
-    Attack,
-    AttemptQuest,
-    Buy,
-    ChooseTreasure,
-    EndTurn,
-    Flee,
-    LeaveTown,
-    LoseItem,
-    Quest,
-    Reroll,
-    RollStart,
-    SpendLuck,
-    StealKey,
-    Travel,
-)
+from aggregates.enin import presentation, views
+from aggregates.enin import stages as s
+from aggregates.enin.commands import COMMANDS
 from aggregates.enin.data import TABLES
-from aggregates.kernel import Command, Decision, DiceTray, Game
-
-Check = Callable[[Any, Any], None]
-Run = Callable[[Any, Any], None]
-
-#: command -> (check the rules, carry it out)
-HANDLERS: dict[type[Command], tuple[Check, Run]] = {
-    RollStart: (travel.check_roll_start, travel.roll_start),
-    Travel: (travel.check_travel, travel.travel),
-    Quest: (questing.check_quest, questing.quest),
-    Buy: (market.check_buy, market.buy),
-    StealKey: (market.check_steal_key, market.steal_key),
-    LeaveTown: (market.check_leave_town, market.leave_town),
-    Attack: (combat.check_attack, combat.attack),
-    SpendLuck: (combat.check_spend_luck, combat.spend_luck),
-    Reroll: (combat.check_reroll, combat.reroll),
-    AcceptRoll: (combat.check_accept_roll, combat.accept_roll),
-    Flee: (combat.check_flee, combat.flee),
-    ChooseTreasure: (treasure.check_choose, treasure.choose),
-    LoseItem: (questing.check_lose_item, questing.lose_item),
-    AttemptQuest: (quest.check_attempt, quest.attempt),
-    EndTurn: (quest.check_end_turn, quest.end_turn),
-}
-
-#: stage -> the function listing its legal commands
-LEGAL: dict[str, Callable[[Any], list[Command]]] = {
-    r.START: travel.legal_start,
-    r.TRAVEL: travel.legal_travel,
-    r.QUESTING: questing.legal_quest,
-    r.TOWN: market.legal_town,
-    r.COMBAT: combat.legal_combat,
-    r.ATTACK_ROLL: combat.legal_roll,
-    r.XP_ROLL: combat.legal_roll,
-    r.FIGHT_OR_FLEE: combat.legal_fight_or_flee,
-    r.CHOOSE_TREASURE: treasure.legal_choose,
-    r.LOSE_ITEM: questing.legal_lose_item,
-    r.QUEST_ATTEMPT: quest.legal_attempt,
-}
+from aggregates.enin.flow import FLOW
+from aggregates.enin.reasons import EninReason
+from aggregates.kernel import Choice, Command, Decision, DiceTray, Game
+from aggregates.kernel.present import Screen
 
 
 def stage_at(location: int) -> str:
     """The Questing Phase at a location: the market town or the location chart."""
-    return r.TOWN if location == TABLES.market_location else r.QUESTING
+    return s.TOWN if location == TABLES.market_location else s.QUESTING
 
 
 class Enin(Game):
@@ -87,6 +38,18 @@ class Enin(Game):
     MIN_SEATS = 1
     MAX_SEATS = 1
     COMMANDS = COMMANDS
+    FLOW = FLOW
+    REASONS = tuple(r.value for r in EninReason)
+    DYNAMICS = "sequential"
+    #: Enin takes no options.
+    OPTIONS_SCHEMA = {  # noqa: RUF012
+        "type": "object", "properties": {}, "additionalProperties": False,
+    }
+    SUMMARY = (
+        "A solo quest: travel the five lands of Enin, fight their monsters, buy and "
+        "find magic, and gain the Key, the Watchword, the Maiden and the Lodestone "
+        "to find the Lost Book before your HP run out."
+    )
 
     # ------------------------------------------------------------------ setup
 
@@ -95,8 +58,8 @@ class Enin(Game):
         cls, dice: DiceTray, seats: list[str], options: dict[str, Any]
     ) -> dict[str, Any]:
         """Setup: roll 1D6+4 for HP and 1D6 for luck."""
-        hp_dice = [dice.roll(s) for s in TABLES.setup_hp.sides]
-        luck_dice = [dice.roll(s) for s in TABLES.setup_luck.sides]
+        hp_dice = [dice.roll(sides) for sides in TABLES.setup_hp.sides]
+        luck_dice = [dice.roll(sides) for sides in TABLES.setup_luck.sides]
         return {
             "hp_dice": hp_dice, "hp": TABLES.setup_hp.total(hp_dice),
             "luck_dice": luck_dice, "luck": TABLES.setup_luck.total(luck_dice),
@@ -111,7 +74,7 @@ class Enin(Game):
         self.poisoned = False
         self.location: int | None = None
         self.turn = 1
-        self.stage = r.START
+        self.stage = s.START
         self.quest_items: list[str] = []
         self.magic_items: list[str] = []
         self.map_held = False
@@ -129,21 +92,16 @@ class Enin(Game):
 
     # --------------------------------------------------------------- protocol
 
-    def decide(self, seat: int, command: Command) -> None:
-        check, run = HANDLERS[type(command)]
-        check(self, command)
-        self.require_legal(seat, command)
-        run(self, command)
+    def stage_of(self, seat: int) -> str:
+        return self.stage
 
     def pending(self) -> list[Decision]:
         if self.ended or self.finished() is not None:
             return []
-        return [Decision(seat=0, kind=self.stage, prompt=r.PROMPTS[self.stage])]
+        return [Decision(seat=0, kind=self.stage, prompt=s.PROMPTS[self.stage])]
 
-    def legal_actions(self, seat: int) -> list[Command]:
-        if seat != 0 or self.ended or self.finished() is not None:
-            return []
-        return LEGAL[self.stage](self)
+    def choices(self, seat: int) -> list[Choice]:
+        return presentation.choices(self, seat)
 
     def finished(self) -> dict[str, Any] | None:
         if self.won:
@@ -154,6 +112,19 @@ class Enin(Game):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self)
+
+    # ----------------------------------------------------------- presentation
+
+    def present(self, seat: int | None) -> Screen:
+        return presentation.present(self)
+
+    def action_label(self, command: Command) -> str:
+        return presentation.action_label(self, command)
+
+    @classmethod
+    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
+        sentence = presentation.describe(event_type, payload)
+        return sentence if sentence is not None else super().describe(event_type, payload, seats)
 
     # ----------------------------------------------------------- Travel Phase
 
@@ -201,7 +172,7 @@ class Enin(Game):
 
     @event("ImpStruck")
     def _imp_struck(self) -> None:
-        self.stage = r.LOSE_ITEM
+        self.stage = s.LOSE_ITEM
 
     @event("ItemLost")
     def _item_lost(self, item: str) -> None:
@@ -217,7 +188,7 @@ class Enin(Game):
         self.encounter = {"card": card, "level": level, "roll": roll, "monster": dict(monster)}
         self.shield_used = False
         self.table = []
-        self.stage = r.COMBAT
+        self.stage = s.COMBAT
         self.last_outcome = (
             f"You meet a {monster['name']} (ATT {monster['att']}, DAM {monster['dam']})."
         )
@@ -225,18 +196,28 @@ class Enin(Game):
     @event("AttackRolled")
     def _attack_rolled(self, dice: list[int]) -> None:
         self.table = [{"sides": 10, "rolled": d, "luck": 0} for d in dice]
-        self.stage = r.ATTACK_ROLL
-        self.last_outcome = f"You attack: {dice}."
+        self.stage = s.ATTACK_ROLL
+        self.last_outcome = f"You attack: the dice show {dice_line(self.table)}."
 
     @event("LuckSpent")
     def _luck_spent(self, die: int, amount: int, luck: int) -> None:
         self.table[die]["luck"] += amount
         self.luck = luck
+        self.last_outcome = (
+            f"You spend {abs(amount)} luck ({amount:+d}) on "
+            f"{presentation.die_name(die, len(self.table))}: "
+            f"the dice show {dice_line(self.table)}; luck {luck}."
+        )
 
     @event("Rerolled")
     def _rerolled(self, die: int, value: int) -> None:
         self.table[die] = {"sides": 10, "rolled": value, "luck": 0}
         self.shield_used = True
+        self.last_outcome = (
+            f"The Shield of Nines re-rolls {presentation.die_name(die, len(self.table))}: "
+            f"{value}. "
+            f"The dice show {dice_line(self.table)}."
+        )
 
     @event("ExchangeWon")
     def _exchange_won(self, dice: list[int], modifier: int, total: int, att: int) -> None:
@@ -252,7 +233,7 @@ class Enin(Game):
         self.strength_bonus = 0
         self.table = []
         self.hp = hp
-        self.stage = r.FIGHT_OR_FLEE
+        self.stage = s.FIGHT_OR_FLEE
         self.last_outcome = f"Your attack of {total} misses ATT {att}: you lose {damage} HP."
 
     @event("Fled")
@@ -265,7 +246,7 @@ class Enin(Game):
     @event("XpRolled")
     def _xp_rolled(self, value: int) -> None:
         self.table = [{"sides": 10, "rolled": value, "luck": 0}]
-        self.stage = r.XP_ROLL
+        self.stage = s.XP_ROLL
         self.last_outcome += f" XP roll {value}."
 
     @event("XpGained")
@@ -300,7 +281,7 @@ class Enin(Game):
     @event("MagicItemFound")
     def _magic_item_found(self, choices: list[str]) -> None:
         self.treasure_choices = list(choices)
-        self.stage = r.CHOOSE_TREASURE
+        self.stage = s.CHOOSE_TREASURE
 
     @event("MagicItemChosen")
     def _magic_item_chosen(self, item: str, hp: int, luck: int) -> None:
@@ -344,24 +325,31 @@ class Enin(Game):
 
     @event("QuestAttemptOffered")
     def _quest_attempt_offered(self, item: str) -> None:
-        self.stage = r.QUEST_ATTEMPT
+        self.stage = s.QUEST_ATTEMPT
 
     @event("QuestAttempted")
     def _quest_attempted(self, item: str, roll: int, low: int, high: int, success: bool) -> None:
         verdict = "success" if success else "failure"
-        self.last_outcome = f"Attempt to gain the {item.replace('_', ' ')}: {roll} " \
-            f"(needs {low}-{high}) - {verdict}."
+        self.last_outcome = (
+            f"Attempt to gain the {item.replace('_', ' ')}: {roll} "
+            f"(needs {presentation.range_text(low, high)}) - {verdict}."
+        )
 
     @event("QuestItemGained")
     def _quest_item_gained(self, item: str) -> None:
         self.quest_items = [*self.quest_items, item]
         if item == TABLES.quest_chain[-1]:
             self.won = True
-            self.stage = r.OVER
+            self.stage = s.OVER
 
     @event("TurnEnded")
     def _turn_ended(self, turn: int) -> None:
         self.turn = turn
-        self.stage = r.TRAVEL
+        self.stage = s.TRAVEL
         self.encounter = None
         self.table = []
+
+
+def dice_line(table: list[dict[str, int]]) -> str:
+    """The dice on the table as they stand (luck included), e.g. ``7 and 3``."""
+    return presentation.dice_text([d["rolled"] + d["luck"] for d in table])

@@ -1,100 +1,83 @@
 """Questing Phase: the location charts (rest, encounters, bandits, treasure,
-traps), and what follows the action (a quest attempt or the end of the turn)."""
+traps), and the Imp's choice."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from aggregates.enin import combat, treasure
-from aggregates.enin import quest as quest_items
-from aggregates.enin import rules as r
 from aggregates.enin.character import gold_after, hp_after, resists_poison
 from aggregates.enin.commands import LoseItem, Quest
 from aggregates.enin.data import MAGIC_ITEMS, TABLES, ChartRow, Trap, lookup
-from aggregates.kernel import Command, Reason
-
-if TYPE_CHECKING:
-    from aggregates.enin.game import Enin
-
-
-def check_quest(game: Enin, command: Quest) -> None:
-    if game.stage == r.TOWN:
-        r.refuse(Reason.WRONG_PHASE,
-                 "in the Nigh Towns you buy an item, try to steal the Key, or leave")
-    r.require_stage(game.stage, (r.QUESTING,), "rolling on the location chart")
+from aggregates.enin.quest import after_action
+from aggregates.enin.reasons import EninReason
+from aggregates.enin.state import EninState
+from aggregates.kernel import Command, Reason, RuleError
 
 
-def quest(game: Enin, command: Quest) -> None:
+def check_quest(state: EninState, seat: int, command: Quest) -> None:
+    """Only in the Questing Phase away from town (the flow checks it)."""
+
+
+def quest(state: EninState, seat: int, command: Quest) -> None:
     """Roll 1D10 on the chart of the current Location Card and do what it says."""
-    assert game.location is not None
-    roll = game.roll(10)
-    row: ChartRow = lookup(TABLES.location(game.location).chart, roll)
-    game._quest_rolled(roll=roll, action=row.action)
+    assert state.location is not None
+    roll = state.roll(10)
+    row: ChartRow = lookup(TABLES.location(state.location).chart, roll)
+    state.emit("QuestRolled", roll=roll, action=row.action)
     if row.action == "rest":
-        game._rested(hp=hp_after(game.hp, row.hp))
-        after_action(game)
+        state.emit("Rested", hp=hp_after(state.hp, row.hp))
+        after_action(state)
     elif row.action == "encounter":
-        combat.meet_on_card(game, row.card)
+        combat.meet_on_card(state, row.card)
     elif row.action == "monster":
-        combat.meet_monster(game, row.monster)
+        combat.meet_monster(state, row.monster)
     elif row.action == "bandits":
         assert row.dice is not None
-        dice = [game.roll(s) for s in row.dice.sides]
+        dice = [state.roll(sides) for sides in row.dice.sides]
         amount = row.dice.total(dice)
-        game._robbed(dice=dice, amount=amount, gold=gold_after(game.gold, -amount))
-        after_action(game)
+        state.emit("Robbed", dice=dice, amount=amount, gold=gold_after(state.gold, -amount))
+        after_action(state)
     elif row.action == "treasure":
-        treasure.roll_treasure(game, row.count)
+        treasure.roll_treasure(state, row.count)
     elif row.action == "trap":
-        spring_trap(game)
+        spring_trap(state)
     else:  # pragma: no cover - the data loader refuses other actions
         raise AssertionError(row.action)
 
 
-def spring_trap(game: Enin) -> None:
+def spring_trap(state: EninState) -> None:
     """The Lost Wastes' 0: roll 1D6 on the trap list."""
-    roll = game.roll(TABLES.trap_dice.sides[0])
+    roll = state.roll(TABLES.trap_dice.sides[0])
     trap: Trap = lookup(TABLES.traps, roll)
-    game._trap_sprung(roll=roll, trap=trap.trap)
+    state.emit("TrapSprung", roll=roll, trap=trap.trap)
     if trap.trap == "poison_gas":
-        if not resists_poison(game) and not game.poisoned:
-            game._poisoned()
+        if not resists_poison(state) and not state.poisoned:
+            state.emit("Poisoned")
     elif trap.trap == "spiked_pit":
-        game._wounded(amount=trap.hp, hp=hp_after(game.hp, -trap.hp))
-        if game.hp == 0:
+        state.emit("Wounded", amount=trap.hp, hp=hp_after(state.hp, -trap.hp))
+        if state.hp == 0:
             return
-    elif trap.trap == "imp" and game.magic_items:
-        game._imp_struck()
+    elif trap.trap == "imp" and state.magic_items:
+        state.emit("ImpStruck")
         return
-    after_action(game)
+    after_action(state)
 
 
-def check_lose_item(game: Enin, command: LoseItem) -> None:
+def check_lose_item(state: EninState, seat: int, command: LoseItem) -> None:
     if command.item not in MAGIC_ITEMS:
-        r.refuse(Reason.BAD_ARGUMENT, f"{command.item!r} is not a magic item")
-    r.require_stage(game.stage, (r.LOSE_ITEM,), "losing an item to the Imp")
-    if command.item not in game.magic_items:
-        r.refuse(Reason.NOT_HELD, f"you do not hold the {TABLES.magic_items[command.item].name}")
+        raise RuleError(Reason.BAD_ARGUMENT, f"{command.item!r} is not a magic item")
+    if command.item not in state.magic_items:
+        raise RuleError(EninReason.NOT_HELD,
+                        f"you do not hold the {TABLES.magic_items[command.item].name}")
 
 
-def lose_item(game: Enin, command: LoseItem) -> None:
-    game._item_lost(item=command.item)
-    after_action(game)
+def lose_item(state: EninState, seat: int, command: LoseItem) -> None:
+    state.emit("ItemLost", item=command.item)
+    after_action(state)
 
 
-def after_action(game: Enin) -> None:
-    """The action is done: offer the quest attempt if you hold what it needs, else
-    "you do nothing further and your Questing Phase is done"."""
-    item = quest_items.attempt_possible(game)
-    if item:
-        game._quest_attempt_offered(item=item)
-    else:
-        game._turn_ended(turn=game.turn + 1)
-
-
-def legal_quest(game: Enin) -> list[Command]:
+def legal_quest(state: EninState, seat: int) -> list[Command]:
     return [Quest()]
 
 
-def legal_lose_item(game: Enin) -> list[Command]:
-    return [LoseItem(item=i) for i in MAGIC_ITEMS if i in game.magic_items]
+def legal_lose_item(state: EninState, seat: int) -> list[Command]:
+    return [LoseItem(item=i) for i in MAGIC_ITEMS if i in state.magic_items]

@@ -3,57 +3,50 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from aggregates.enin import rules as r
 from aggregates.enin.commands import RollStart, Travel
 from aggregates.enin.data import TABLES
-from aggregates.kernel import Command, Reason
+from aggregates.enin.reasons import EninReason
+from aggregates.enin.state import EninState
+from aggregates.kernel import Command, Reason, RuleError
 
-if TYPE_CHECKING:
-    from aggregates.enin.game import Enin
 
-
-def destinations(game: Enin) -> list[int]:
+def destinations(state: EninState) -> list[int]:
     """Adjacent Location Cards; with the Map, any other location (you must still move)."""
-    here = game.location
-    if game.map_held:
+    here = state.location
+    if state.map_held:
         return [n for n in TABLES.locations if n != here]
     return [n for n in (here - 1, here + 1) if n in TABLES.locations] if here else []
 
 
-def check_roll_start(game: Enin, command: RollStart) -> None:
-    r.require_stage(game.stage, (r.START,), "rolling on the start table")
+def check_roll_start(state: EninState, seat: int, command: RollStart) -> None:
+    """Only in the start stage (the flow checks it)."""
 
 
-def roll_start(game: Enin, command: RollStart) -> None:
-    roll = game.roll(10)
+def roll_start(state: EninState, seat: int, command: RollStart) -> None:
+    roll = state.roll(10)
     location = next(loc for rng, loc in TABLES.start_table if roll in rng)
-    game._start_rolled(roll=roll, location=location)
+    state.emit("StartRolled", roll=roll, location=location)
 
 
-def check_travel(game: Enin, command: Travel) -> None:
+def check_travel(state: EninState, seat: int, command: Travel) -> None:
     if command.to not in TABLES.locations:
-        r.refuse(Reason.BAD_ARGUMENT,
-                 f"there is no location {command.to} (1..{len(TABLES.locations)})")
-    if game.stage == r.START:
-        r.refuse(Reason.WRONG_PHASE, "on the first turn roll on the start table (roll_start)")
-    r.require_stage(game.stage, (r.TRAVEL,), "travelling")
-    if command.to == game.location:
-        r.refuse(Reason.ILLEGAL_MOVE, "each turn you must move to another location")
-    if command.to not in destinations(game):
-        r.refuse(Reason.NOT_ADJACENT,
-                 f"{TABLES.location(command.to).name} is not next to your location "
-                 "(only the Map of Enin lets you go anywhere)")
+        raise RuleError(Reason.BAD_ARGUMENT,
+                        f"there is no location {command.to} (1..{len(TABLES.locations)})")
+    if command.to == state.location:
+        raise RuleError(Reason.ILLEGAL_MOVE, "each turn you must move to another location")
+    if command.to not in destinations(state):
+        raise RuleError(EninReason.NOT_ADJACENT,
+                        f"{TABLES.location(command.to).name} is not next to your location "
+                        "(only the Map of Enin lets you go anywhere)")
 
 
-def travel(game: Enin, command: Travel) -> None:
-    game._travelled(to=command.to)
+def travel(state: EninState, seat: int, command: Travel) -> None:
+    state.emit("Travelled", to=command.to)
 
 
-def legal_start(game: Enin) -> list[Command]:
+def legal_start(state: EninState, seat: int) -> list[Command]:
     return [RollStart()]
 
 
-def legal_travel(game: Enin) -> list[Command]:
-    return [Travel(to=n) for n in destinations(game)]
+def legal_travel(state: EninState, seat: int) -> list[Command]:
+    return [Travel(to=n) for n in destinations(state)]

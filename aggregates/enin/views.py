@@ -3,17 +3,15 @@ and the dice on the table (Enin has no hidden information)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from aggregates.enin import rules as r
+from aggregates.enin import stages as s
 from aggregates.enin.character import attack_modifier
 from aggregates.enin.data import TABLES
-
-if TYPE_CHECKING:
-    from aggregates.enin.game import Enin
+from aggregates.enin.state import EninState
 
 
-def view(game: Enin) -> dict[str, Any]:
+def view(game: EninState) -> dict[str, Any]:
     location = None
     if game.location is not None:
         loc = TABLES.location(game.location)
@@ -27,7 +25,7 @@ def view(game: Enin) -> dict[str, Any]:
         for i, d in enumerate(game.table)
     ]
     return {
-        "stage": r.OVER if game.ended or game.finished() else game.stage,
+        "stage": s.OVER if game.ended or game.finished() else game.stage,
         "turn": game.turn,
         "hp": game.hp,
         "luck": game.luck,

@@ -106,8 +106,16 @@ def check_dice(events: Sequence[Any], seed: str, report: AuditReport) -> None:
             report.fail("dice", f"version {ev.originator_version} rng counter is off")
 
 
-def _fingerprint(ev: Any) -> tuple[str, str, str]:
-    meta = {k: v for k, v in ev.meta.items() if k not in ("digest", "prev")}
+#: Meta keys Kernel 2 added: an event recorded before them has nothing to compare.
+KERNEL2_META = ("aud", "pub")
+
+
+def _fingerprint(ev: Any, legacy: bool = False) -> tuple[str, str, str]:
+    """What must be equal on re-execution: type, payload, and meta (less the
+    chain links, which the chain check covers). ``legacy``: compare with an
+    event recorded before audiences were recorded, so leave those out."""
+    skip = ("digest", "prev", *KERNEL2_META) if legacy else ("digest", "prev")
+    meta = {k: v for k, v in ev.meta.items() if k not in skip}
     return (event_type(ev), chain.canonical(payload_of(ev)), chain.canonical(meta))
 
 
@@ -143,7 +151,11 @@ def check_replay(events: Sequence[Any], game_class: type[Game], report: AuditRep
             return
         produced.extend(game.collect_events())
     recorded = [_fingerprint(ev) for ev in events[1:]]
-    again = [_fingerprint(ev) for ev in produced]
+    legacy = ["aud" not in ev.meta for ev in events[1:]]
+    again = [
+        _fingerprint(ev, legacy[i] if i < len(legacy) else False)
+        for i, ev in enumerate(produced)
+    ]
     if recorded != again:
         for offset, (a, b) in enumerate(zip(recorded, again, strict=False), start=2):
             if a != b:

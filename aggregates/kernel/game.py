@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import functools
 import uuid
 import zlib
 from collections.abc import Callable, Mapping
@@ -34,6 +35,8 @@ KERNEL_FIELDS = frozenset(
 MAX_SEAT_NAME = 64
 #: The recorded command name of a default applied when a clock ran out.
 DEFAULT_COMMAND = "__default__"
+#: The creation option that asks the server to run the games' clocks.
+CLOCK_OPTION = "clock"
 
 _creation_meta: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar(
     "_creation_meta"
@@ -406,6 +409,26 @@ class Game(Aggregate):
                               command=command.to_json())
         self._carry_out(seat, command)
 
+    def clocked(self) -> bool:
+        """Whether this game was created with clocks (option ``clock``): only
+        then does the server apply a decision's default when its deadline passes."""
+        return bool(self.options.get(CLOCK_OPTION))
+
+    def overdue(self, now: float) -> list[int]:
+        """Seats whose decision's deadline has passed at ``now`` (epoch seconds).
+
+        A decision's clock runs from the game's last recorded event: any move
+        by anyone restarts every pending clock, so a seat is defaulted only
+        when the whole table has been waiting on it for its deadline.
+        """
+        if self.ended or not self.clocked():
+            return []
+        waited = now - self.modified_on.timestamp()
+        return sorted({
+            d.seat for d in self.pending()
+            if d.default and d.deadline is not None and waited >= d.deadline
+        })
+
     def pass_command(self, seat: int) -> Command:
         """The command that passes for ``seat`` (games whose defaults pass)."""
         raise RuleError(Reason.NO_DEFAULT, f"{self.RULES_ID} has no pass for seat {seat}")
@@ -465,16 +488,7 @@ class Game(Aggregate):
         the ``public`` form others get) may be given here, decided with the
         state at hand; otherwise ``audience_of``/``public_form`` decide.
         """
-        event_class = getattr(type(self), event_name, None)
-        if not isinstance(event_class, type) or not issubclass(event_class, Game.Event):
-            raise TypeError(f"{type(self).__name__} has no event {event_name!r}")
-        # The library redefines an inherited event class in each subclass, but
-        # only the class its ``@event`` method declared knows that method: an
-        # event the kernel (or a game's base class) declares is triggered as
-        # that class, as calling its method would (``ChoiceMade`` from ``collect``).
-        event_class = next(
-            (k for k in event_class.__mro__ if k in decorated_funcs), event_class
-        )
+        event_class = _event_class(type(self), event_name)
         self._audience = (audience, None if public is None else dict(public))
         self.trigger_event(event_class, **payload)
 
@@ -607,6 +621,23 @@ def fisher_yates(items: list[Any], roll: Callable[[int], int]) -> list[Any]:
         j = roll(i + 1) - 1
         result[i], result[j] = result[j], result[i]
     return result
+
+
+@functools.cache
+def _event_class(game_cls: type[Game], event_name: str) -> type[Game.Event]:
+    """The event class an ``@event`` method named ``event_name`` triggers.
+
+    The library re-declares inherited event classes on each subclass, but only
+    the class declared with the decorated method applies it, so the lookup
+    walks to that one (``decorated_funcs``: eventsourcing 9.5's registry).
+    """
+    found = getattr(game_cls, event_name, None)
+    if not isinstance(found, type) or not issubclass(found, Game.Event):
+        raise TypeError(f"{game_cls.__name__} has no event {event_name!r}")
+    for klass in found.__mro__:
+        if klass in decorated_funcs:
+            return klass
+    raise TypeError(f"{game_cls.__name__}.{event_name} is not an @event method's event")
 
 
 def recorded_audience(

@@ -105,15 +105,27 @@ def test_legal_act_state_history(arbiter_server: Any) -> None:
     game_id = new_game(arbiter_server)
     listing = ok(arbiter(arbiter_server, "legal", game_id))
     assert "1." in listing
-    actions = json.loads(ok(arbiter(arbiter_server, "legal", game_id, "--json")))
+    legal = json.loads(ok(arbiter(arbiter_server, "legal", game_id, "--json")))
+    actions = [a["json"] for a in legal["actions"]]
     assert actions and all("name" in a for a in actions)
+    assert all(a["label"] and a["command"] for a in legal["actions"])
+    assert isinstance(legal["version"], int) and legal["complete"] is True
+    decision = legal["decisions"][0]
+    assert decision["seat"] == 0 and decision["id"] and isinstance(decision["choices"], list)
     out = ok(arbiter(arbiter_server, "act", game_id, json.dumps(actions[0])))
     assert out.startswith("ok: version")
 
     state = ok(arbiter(arbiter_server, "state", game_id))
-    assert game_id in state and "HP " in state
+    assert game_id in state and re.search(r"\bHP\b", state, re.IGNORECASE)
     as_json = json.loads(ok(arbiter(arbiter_server, "state", game_id, "--json")))
     assert as_json["game_id"] == game_id and isinstance(as_json["view"], dict)
+    # complete and typed (issue 12): versions are numbers, defaults are there
+    assert isinstance(as_json["version"], int) and as_json["version"] >= 2
+    assert as_json["over"] is False and not as_json["outcome"]
+    assert as_json["pending"][0]["seat"] == 0 and as_json["pending"][0]["id"]
+    # the game's own screen, each of its sections drawn by `arbiter state`
+    sections = as_json["screen"]["sections"]
+    assert sections and all(f"== {s['title']} ==" in state for s in sections)
     spectator = ok(arbiter(arbiter_server, "state", game_id, "--spectator"))
     assert game_id in spectator
 
@@ -194,7 +206,7 @@ def test_simulate_ethnos_for_n_players(arbiter_server: Any, players: int) -> Non
 
 def test_play_to_the_end(arbiter_server: Any) -> None:
     out = ok(arbiter(arbiter_server, "play", "enin", stdin="1\n" * 4000, timeout=300))
-    assert "Token of seat 0 (Adventurer): arb_" in out
+    assert "Token of seat 0 (Player): arb_" in out
     assert "Your choices:" in out and "What happened:" in out
     assert "Game over" in out
     assert "Seed (revealed):" in out
@@ -208,29 +220,70 @@ def test_play_leaves_cleanly_on_eof_and_resumes_with_the_stored_token(
     assert "resume with: arbiter play enin --game" in out
     game_id = out.split("--game", 1)[1].split()[0]
     again = ok(arbiter(arbiter_server, "play", "enin", "--game", game_id, stdin="1\n"))
-    assert f"game {game_id}" in again and "Your choices:" in again
+    # asked again where it left off (one possible move is offered alone, taken on Enter)
+    assert f"game {game_id}" in again and re.search(r"Your (choices|only choice):", again)
 
 
 def test_play_ethnos_to_the_end_against_bots(arbiter_server: Any) -> None:
-    """`arbiter play ethnos`: the person's seat through stdin, random bots at the others.
+    """`arbiter play ethnos`: the person's seat through stdin, random bots at the others,
+    all through the one generic loop; left halfway (while the game still hides the
+    bots' hands) and resumed to the end.
 
     Answering 1 to every prompt always makes progress (option 1 is always legal;
     hand card 1 alone is always a band), so a bounded script finishes the game.
     """
     result = arbiter(arbiter_server, "play", "ethnos", "--players", "3", "--bot-seed", "1",
-                     stdin="1\n" * 3000, timeout=120)
+                     stdin="1\n" * 40, timeout=120)
     out = ok(result)
-    assert "New ethnos game" in out and "Token of seat 0 (Player): arb_" in out
-    assert "Your turn: recruit an Ally or play a band?" in out
-    assert "Kingdoms (Glory tokens" in out and "Your hand (" in out and "Face-up row (" in out
-    assert "What happened:" in out and "You draw " in out
+    lines = out.splitlines()
+    assert "for 3 players" in out and "Token of seat 0 (Player): arb_" in out
+    found = re.search(r"New ethnos game (\S+)", out)
+    left = re.search(r"Left game \S+ at version (\d+)", out)
+    assert found and left, "40 answers do not finish a game"
+    game_id = found.group(1)
+    # the person is asked the server's question, with the server's choices
+    assert "Your decision: " in out and "Your choices:" in out
+    store = TokenStore()
+    tokens = {s: store.seat_token(arbiter_server.address, game_id, s) for s in range(3)}
+    assert all(tokens.values()), "the bots' tokens are kept to resume the game"
+    with ArbiterClient(arbiter_server.address) as client:
+        state = client.state(game_id, 0, token=tokens[0])
+        mine = list(client.history(game_id, 0, token=tokens[0]))
+        theirs = {s: list(client.history(game_id, s, token=tokens[s])) for s in (1, 2)}
+    assert not state.over
+    # the server's screen for the seat, every section drawn
+    sections = json.loads(state.screen_json)["sections"]
+    assert sections and all(f"== {s['title']} ==" in lines for s in sections)
+    # what happened, in the server's words as seat 0 reads them: every event after the deal
+    first = int(re.findall(r"^--- ethnos game \S+, version (\d+) ---$", out, re.M)[0])
+    assert "What happened:" in out
+    told = [e for e in mine if first < e.version <= int(left.group(1))]
+    assert told and all(f"  * {e.text}" in lines for e in told)
     # the bots' moves are told, their draws only in public form
-    assert re.search(r"Bot \d draws a card from the Allies Deck\.", out)
-    assert not re.search(r"Bot \d draws [A-Z]\w+ \(", out)
-    assert "Game over." in out and "Final Glory: You " in out
-    assert "Winner: " in out or "Winners (tied): " in out
-    assert "Seed (revealed):" in out and "Audit PASSED" in out
-    assert "Refused" not in out and "refused" not in out
+    public = {e.version: e.text for e in mine}
+    private = [e.text for s in (1, 2) for e in theirs[s]
+               if not e.audience.everyone and 0 not in e.audience.seats
+               and e.text != public[e.version]]
+    assert private, "the bots drew cards seat 0 may not see"
+    assert not any(f"  * {text}" in lines for text in private)
+
+    again = ok(arbiter(arbiter_server, "play", "ethnos", "--game", game_id,
+                       stdin="1\n" * 3000, timeout=120))
+    with ArbiterClient(arbiter_server.address) as client:
+        final = client.state(game_id, 0, token=tokens[0])
+    # the end: the last screen, the outcome with the winners by name, the seed, the audit
+    lines = again.splitlines()
+    sections = json.loads(final.screen_json)["sections"]
+    assert sections and all(f"== {s['title']} ==" in lines for s in sections)
+    outcome = json.loads(final.outcome_json)
+    assert final.over and "Game over: " in again
+    names = ", ".join(final.seats[w] for w in outcome["winners"])
+    assert f"Winner: {names}" in lines or f"Winners (tied): {names}" in lines
+    assert "Glory: " + ", ".join(f"{n} {g}" for n, g in zip(
+        final.seats, outcome["glory"], strict=True)) in lines
+    assert "Seed (revealed):" in again and "Audit PASSED" in again
+    for text in (out, again):
+        assert "Refused" not in text and "refused" not in text
 
 
 def test_play_ethnos_quits_and_resumes_with_the_stored_bot_tokens(arbiter_server: Any) -> None:
@@ -241,7 +294,7 @@ def test_play_ethnos_quits_and_resumes_with_the_stored_bot_tokens(arbiter_server
     assert out.rstrip().endswith("--seat 1")
     again = ok(arbiter(arbiter_server, "play", "ethnos", "--game", game_id, "--seat", "1",
                        stdin="1\n" * 3000, timeout=120))
-    assert f"game {game_id}" in again and "Your turn" in again
+    assert f"game {game_id}" in again and "Your decision: " in again
     assert "Audit PASSED" in again
 
 
@@ -388,8 +441,8 @@ def tls_server(tmp_path: Path, redis_url: str) -> Iterator[TlsServer]:
 def test_cli_over_tls(tls_server: TlsServer) -> None:
     ca = str(tls_server.ca)
     game_id = ok(arbiter(tls_server, "new", "enin", "-q", "--tls-ca", ca)).strip()
-    actions = json.loads(ok(arbiter(tls_server, "legal", game_id, "--json", "--tls-ca", ca)))
-    assert ok(arbiter(tls_server, "act", game_id, json.dumps(actions[0]),
+    legal = json.loads(ok(arbiter(tls_server, "legal", game_id, "--json", "--tls-ca", ca)))
+    assert ok(arbiter(tls_server, "act", game_id, json.dumps(legal["actions"][0]["json"]),
                       env={"ARBITER_TLS_CA": ca})).startswith("ok: version")
     assert game_id in ok(arbiter(tls_server, "state", game_id, env={"ARBITER_TLS_CA": ca}))
     # plaintext, or TLS trusting only the system's roots, cannot talk to it (gRPC

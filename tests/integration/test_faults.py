@@ -219,7 +219,7 @@ def test_two_servers_on_one_postgres_store(
 ) -> None:
     url, schema = postgres_schema
     shared = {"ARBITER_DATABASE_URL": url, "ARBITER_POSTGRES_SCHEMA": schema,
-              "ARBITER_SECRET": "shared-secret", "ARBITER_ADMIN_TOKEN": "shared-admin"}
+              "ARBITER_SECRET": "shared-secret-" + "s" * 32, "ARBITER_ADMIN_TOKEN": "shared-admin"}
     servers = [ServerProcess(tmp_path / f"s{n}", redis_url, shared) for n in range(2)]
     for server in servers:
         server.admin_token = "shared-admin"

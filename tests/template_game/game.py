@@ -34,6 +34,7 @@ from aggregates.kernel import (
     Zones,
 )
 from aggregates.kernel import flow as kflow
+from aggregates.kernel.game import CLOCK_OPTION
 from aggregates.kernel.present import Screen
 from tests.template_game import bidding, presentation, rounds, scoring, shore, snatching
 from tests.template_game.commands import (
@@ -98,7 +99,7 @@ class Template(Game):
         "properties": {
             "rounds": {"type": "integer", "minimum": 1, "maximum": 5,
                        "description": "rounds to play (default: the data file's)"},
-            "clocks": {"type": "boolean",
+            CLOCK_OPTION: {"type": "boolean",
                        "description": "give decisions deadlines; the server applies "
                                       "their defaults when one passes"},
         },
@@ -109,15 +110,15 @@ class Template(Game):
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"rounds", "clocks"}
+        unknown = set(options) - {"rounds", CLOCK_OPTION}
         if unknown:
             raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")
         rounds_ = options.get("rounds", C.rounds)
         if isinstance(rounds_, bool) or not isinstance(rounds_, int) or not 1 <= rounds_ <= 5:
             raise RuleError(Reason.BAD_OPTIONS, "rounds is an integer from 1 to 5")
-        if not isinstance(options.get("clocks", False), bool):
-            raise RuleError(Reason.BAD_OPTIONS, "clocks is true or false")
-        return {"rounds": rounds_, "clocks": bool(options.get("clocks", False))}
+        if not isinstance(options.get(CLOCK_OPTION, False), bool):
+            raise RuleError(Reason.BAD_OPTIONS, f"{CLOCK_OPTION} is true or false")
+        return {"rounds": rounds_, CLOCK_OPTION: bool(options.get(CLOCK_OPTION, False))}
 
     @classmethod
     def decide_setup(cls, dice: DiceTray, seats: list[str], options: dict[str, Any]
@@ -177,7 +178,7 @@ class Template(Game):
     def pending(self) -> list[Decision]:
         if self.ended or self.done:
             return []
-        clocks = self.options.get("clocks", False)
+        clocks = self.clocked()  # the kernel's CLOCK_OPTION: the server runs the clocks
 
         def deadline(stage: str) -> float | None:
             return C.clock_seconds[stage] if clocks else None

@@ -155,3 +155,36 @@ def clean_auth_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No credential from the developer's shell, a private ARBITER_HOME (returned)
     and a cwd without ``./data/admin.token``."""
     return isolate_credentials(monkeypatch, tmp_path)
+
+
+# --- a real server in this process ----------------------------------------------
+
+
+@dataclass
+class RealServer:
+    """The real servicer on a real store (SQLite in a temp dir), no Redis, no process:
+    every RPC but a live Subscribe behaves as in production."""
+
+    address: str
+
+
+@pytest.fixture
+def real_server(tmp_path: Path) -> Iterator[RealServer]:
+    from service.application import ArbiterApp
+    from service.feeds import FeedHub
+    from service.servicer import GameServicer
+
+    app = ArbiterApp({
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(tmp_path / "games.sqlite"),
+        "CREATE_TABLE": "y",
+    })
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    hub = FeedHub("redis://127.0.0.1:1")  # never started: no live feeds here
+    game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app, hub), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        yield RealServer(f"127.0.0.1:{port}")
+    finally:
+        server.stop(None)

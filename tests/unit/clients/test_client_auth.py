@@ -179,3 +179,30 @@ def test_tls_with_a_ca_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     finally:
         server.stop(None)
     assert fake.service.tokens() == ["t", "t"]
+
+
+def test_create_game_carries_the_creator_credential(
+    fake_server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARBITER_CREATOR_TOKEN", raising=False)
+    fake = fake_server.service
+    with ArbiterClient(fake_server.address, token="tok", creator_token="cre") as client:
+        client.create_game("enin", ["Ada"])
+        client.create_game("enin", ["Ada"], creator_token="call-cre")
+        client.create_game("enin", ["Ada"], token="call-tok")
+        client.list_rules()  # other calls keep the client's token
+    monkeypatch.setenv("ARBITER_CREATOR_TOKEN", "env-cre")
+    with ArbiterClient(fake_server.address, token="tok") as client:
+        assert client.creator_token == "env-cre"
+        client.create_game("enin", ["Ada"])
+    with ArbiterClient(fake_server.address, token="tok", creator_token="") as client:
+        client.create_game("enin", ["Ada"])
+
+    async def create() -> None:
+        async with AsyncArbiterClient(fake_server.address, creator_token="async-cre") as client:
+            await client.create_game("enin", ["Ada"])
+
+    asyncio.run(create())
+    assert fake.tokens("CreateGame") == [
+        "cre", "call-cre", "call-tok", "env-cre", "tok", "async-cre"]
+    assert fake.tokens("ListRules") == ["tok"]

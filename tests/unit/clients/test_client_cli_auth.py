@@ -30,9 +30,11 @@ def run(fake: FakeServer, capsys: pytest.CaptureFixture[str], *args: str) -> tup
 @pytest.mark.parametrize("command", CLIENT_COMMANDS)
 def test_every_client_command_takes_the_global_flags(command: list[str]) -> None:
     args = build_parser().parse_args(
-        [*command, "--token", "t", "--admin-token", "a", "--tls-ca", "ca.pem", "--tls"]
+        [*command, "--token", "t", "--admin-token", "a", "--tls-ca", "ca.pem", "--tls",
+         "--creator-token", "c"]
     )
     assert (args.token, args.admin_token, args.tls_ca, args.tls) == ("t", "a", "ca.pem", True)
+    assert args.creator_token == "c"
 
 
 def test_serve_takes_no_client_credentials() -> None:
@@ -193,3 +195,18 @@ def test_simulate_acts_with_each_seats_token(
 def test_unreadable_tls_ca_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--tls-ca", "/nonexistent/ca.pem", "--address", "localhost:1"]) == 2
     assert "TLS CA file" in capsys.readouterr().err
+
+
+def test_games_are_created_with_the_creator_token(
+    fake_server: FakeServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    clean_auth_env: Path,
+) -> None:
+    fake = fake_server.service
+    run(fake_server, capsys, "new", "enin", "-q", "--creator-token", "flag-creator")
+    monkeypatch.setenv("ARBITER_CREATOR_TOKEN", "env-creator")
+    run(fake_server, capsys, "new", "enin", "-q")
+    run(fake_server, capsys, "new", "enin", "-q", "--creator-token", "flag-creator")
+    assert fake.tokens("CreateGame") == ["flag-creator", "env-creator", "flag-creator"]
+    fake.refuse["env-creator"] = (grpc.StatusCode.UNAUTHENTICATED, "CREATOR_REQUIRED")
+    status, _, err = run(fake_server, capsys, "new", "enin")
+    assert status == 1 and "hint: " in err and "--creator-token" in err

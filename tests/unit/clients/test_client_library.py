@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import grpc
 import pytest
 from arbiter.v1 import enin_pb2, game_pb2
 
-from clients.client import ArbiterError, build_act_request, default_address
+from clients.client import (
+    ArbiterError,
+    build_act_request,
+    choices_of,
+    default_address,
+    message_to_dict,
+    screen_of,
+)
 from clients.wire import WireError
 
 
@@ -84,3 +92,46 @@ def test_default_address(monkeypatch: pytest.MonkeyPatch) -> None:
     assert default_address() == "localhost:50051"
     monkeypatch.setenv("ARBITER_ADDRESS", "example:1234")
     assert default_address() == "example:1234"
+
+
+def test_act_request_names_the_decision_it_answers() -> None:
+    command = {"name": "travel", "args": {"to": 2}}
+    assert build_act_request("enin", "g", 0, command, decision_id="0.turn.3").decision_id \
+        == "0.turn.3"
+    assert build_act_request("enin", "g", 0, command).decision_id == ""
+
+
+def test_replies_as_data_are_complete_and_typed() -> None:
+    """Issue 12: seat 0 is there, versions are numbers, JSON text is decoded."""
+    state = game_pb2.GameState(
+        game_id="g", version=12, view_json='{"hp": 7}', screen_json='{"sections": []}',
+        pending=[game_pb2.Decision(seat=0, id="d", choices_json='[{"kind": "pick_one"}]')],
+    )
+    data = message_to_dict(state)
+    assert data["version"] == 12 and isinstance(data["version"], int)
+    assert data["over"] is False and data["seats"] == [] and data["seed"] == ""
+    assert data["view"] == {"hp": 7} and data["screen"] == {"sections": []}
+    assert data["outcome"] is None and "view_json" not in data
+    decision = data["pending"][0]
+    assert decision["seat"] == 0 and decision["hidden"] is False
+    assert decision["choices"] == [{"kind": "pick_one"}] and decision["deadline_seconds"] == 0
+    legal = game_pb2.LegalActionsResponse(
+        version=3, complete=False,
+        actions=[game_pb2.LegalAction(json='{"name": "attack", "args": {}}', label="Attack")])
+    as_data = message_to_dict(legal)
+    assert as_data["version"] == 3 and as_data["complete"] is False
+    assert as_data["actions"][0]["json"] == {"name": "attack", "args": {}}
+    assert as_data["actions"][0]["label"] == "Attack" and as_data["decisions"] == []
+    event = game_pb2.Event(version=2, position=99, payload_json='{"to": 1}', text="You go.")
+    assert message_to_dict(event)["position"] == 99
+    assert message_to_dict(event)["payload"] == {"to": 1}
+    json.dumps(data)  # plain data all the way down
+
+
+def test_screens_and_choices_decoded() -> None:
+    state = game_pb2.GameState(screen_json='{"sections": [{"title": "You", "items": []}]}')
+    assert screen_of(state)["sections"][0]["title"] == "You"
+    assert screen_of(game_pb2.GameState()) == {}
+    decision = game_pb2.Decision(choices_json='[{"kind": "number", "low": 1, "high": 3}, 5]')
+    assert choices_of(decision) == [{"kind": "number", "low": 1, "high": 3}]
+    assert choices_of(game_pb2.Decision(choices_json="oops")) == []

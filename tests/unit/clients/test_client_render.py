@@ -1,4 +1,9 @@
-"""Rendering of views, events and envelopes, from sample data."""
+"""The generic renderer: screens in the kernel's vocabulary, decisions, events, outcomes.
+
+The screens are built with the kernel's own presentation classes and sent
+through JSON, exactly as ``GameState.screen_json`` carries them, so these tests
+prove the renderer reads what games write.
+"""
 
 from __future__ import annotations
 
@@ -6,114 +11,203 @@ import json
 
 from arbiter.v1 import game_pb2
 
-from clients.play import parse_choice
+from aggregates.kernel.present import (
+    Board,
+    Card,
+    Cards,
+    Note,
+    Space,
+    Table,
+    Track,
+    screen,
+    section,
+    validate_screen,
+)
 from clients.render import (
+    card_names,
+    describe_choice,
     describe_command_json,
     describe_event,
+    event_text,
     format_value,
-    friendly_label,
     humanize,
     loads_object,
+    plural,
     render_audit,
-    render_enin_view,
     render_event_line,
-    render_location_row,
+    render_legal,
     render_outcome,
+    render_pending,
+    render_screen,
     render_state,
+    screen_cards,
 )
 
-SAMPLE_VIEW = {
-    "stage": "attack_roll",
-    "turn": 4,
-    "hp": 7,
-    "luck": 3,
-    "xp": 12,
-    "gold": 25,
-    "level": 1,
-    "poisoned": True,
-    "location": {"number": 2, "key": "wood_of_wyr", "name": "The Wood of Wyr"},
-    "quest_items": ["key"],
-    "magic_items": ["damask_sword"],
-    "map_of_enin": True,
-    "strength_bonus": 0,
-    "attack_modifier": 1,
-    "encounter": {
-        "card": "encounter_1", "level": 1, "roll": 6,
-        "monster": {"name": "Minotaur", "att": 8, "dam": "1", "poisons": False, "xp": "2",
-                    "flee": 0, "treasure": 0},
-    },
-    "dice": [
-        {"die": 0, "sides": 10, "rolled": 3, "luck": 2, "value": 5},
-        {"die": 1, "sides": 10, "rolled": 2, "luck": 0, "value": 2},
-    ],
-    "shield_used": False,
-    "treasure_left": 0,
-    "treasure_choices": [],
-    "last_purchase": "map_of_enin",
-    "last_outcome": "You meet a Minotaur (ATT 8, DAM 1).",
-    "outcome": None,
-    "mystery_key": {"a": 1},
-}
+SEATS = ["Ada", "Bo", "Cy"]
 
 
-def test_humanize_and_format() -> None:
-    assert humanize("RolledStart") == "rolled start"
-    assert humanize("spend_luck") == "spend luck"
-    assert format_value(["damask_sword", "map_of_enin"]) == "damask sword, map of enin"
-    assert format_value(True) == "yes"
-    assert format_value(None) == "-"
+def wire(*sections: object) -> dict[str, object]:
+    """A screen as it travels: built by the kernel, through JSON text, checked."""
+    data = json.loads(json.dumps(screen(*sections).to_json()))  # type: ignore[arg-type]
+    assert validate_screen(data) == []
+    return data  # type: ignore[no-any-return]
 
 
-def test_loads_object_is_forgiving() -> None:
-    assert loads_object("") == {}
-    assert loads_object('{"a": 1}') == {"a": 1}
-    assert loads_object("[1]") == {"value": [1]}
-    assert loads_object("not json") == {"text": "not json"}
+HAND = Cards("Your hand", (Card(58, "Red Halfling", "no power", tag="red"),
+                           Card(10, "Centaur", tag="gray"), Card(149, "Wizard", "draws X cards")),
+             zone="hand", numbered=True)
 
 
-def test_enin_view_shows_card_row_encounter_and_unknown_keys() -> None:
-    text = "\n".join(render_enin_view(SAMPLE_VIEW))
-    assert "HP 7/10" in text and "Luck 3/10" in text and "XP 12" in text
-    assert "Gold 25" in text and "Level 1" in text and "POISONED" in text
-    assert "Attack +1" in text and "Turn 4 - attack roll" in text
-    assert "Items: damask sword, map of enin" in text
-    assert "Quest items: key" in text
-    assert "[*2 Wood of Wyr*]" in text
-    assert "Encounter: Minotaur (ATT 8, DAM 1, XP 2)" in text
-    assert "Dice on the table: die 0: 3+2=5   die 1: 2" in text
-    assert "last purchase: map of enin" in text
-    assert "mystery key: a=1" in text
-    assert text.splitlines()[-1] == ">> You meet a Minotaur (ATT 8, DAM 1)."
-
-
-def test_location_row_before_start_and_with_plain_number() -> None:
-    assert "not yet travelled" in render_location_row({"location": None})
-    assert "[*5 Lost Wastes*]" in render_location_row({"location": 5})
-
-
-def test_empty_view_does_not_crash() -> None:
-    lines = render_enin_view({})
-    assert lines[1].startswith("HP ?/10")
-
-
-def test_describe_event_prefers_text() -> None:
-    text = "You rest and gain 1 HP."
-    assert describe_event("Healed", {"text": text}) == text
-    assert describe_event("StartRolled", {"roll": 6, "location": 2}) == (
-        "Start roll 6: you begin at The Wood of Wyr."
+def test_every_item_kind() -> None:
+    data = wire(
+        section("You", Track("HP", 7, maximum=10), Track("Gold", 25), HAND),
+        section("Table", Track("Glory", per_seat=(3, 5, 0)),
+                Cards("Allies deck", count=66), Cards("Discard", cards=()),
+                Cards("Row", (Card(12, "Elf", tag="orange"), Card(13, "Dwarf"))),
+                Table("Kingdoms", ("Kingdom", "Glory", "Markers"),
+                      (("Ithys", "6 8", "-"), ("Rhea", "2 10", "Ada 1")))),
+        section("Encounter", Note("A Minotaur blocks the road.")),
     )
-    # a known type with an unexpected payload, and an unknown type: generic form
-    assert describe_event("StartRolled", {"x": 1}) == "Start rolled: x=1"
-    assert describe_event("DragonSlept", {"turns": 2}) == "Dragon slept: turns=2"
-    assert describe_event("LuckSpent", {"die": 0, "amount": -2, "luck": 1}) == (
-        "You spend luck: -2 on die 0 (luck left 1)."
+    lines = render_screen(data, SEATS)
+    text = "\n".join(lines)
+    assert lines[0] == "== You ==" and "== Table ==" in lines and "== Encounter ==" in lines
+    assert "  HP: 7/10" in lines and "  Gold: 25" in lines
+    # numbered cards: one per line, numbered for picking, with tag and detail
+    assert "  Your hand (3):" in lines
+    assert "    1. Red Halfling: no power" in lines  # a tag in the name is not repeated
+    assert "    2. Centaur [gray]" in lines
+    assert "    3. Wizard: draws X cards" in lines
+    # per-seat tracks by seat name; a hidden zone as a count; an empty zone
+    assert "  Glory: Ada 3, Bo 5, Cy 0" in lines
+    assert "  Allies deck: 66 cards" in lines
+    assert "  Discard: none" in lines
+    assert "  Row (2): Elf [orange], Dwarf" in lines
+    # a table under its headings, aligned
+    assert "  Kingdoms:" in lines
+    assert any(line.split() == ["Kingdom", "Glory", "Markers"] for line in lines)
+    assert any(line.split() == ["Rhea", "2", "10", "Ada", "1"] for line in lines)
+    assert "  A Minotaur blocks the road." in lines
+    assert "1 cards" not in text
+
+
+def test_a_hidden_zone_of_one_card_is_a_count_never_the_faces() -> None:
+    data = wire(section("Bo", Cards("Hand", count=1), Cards("Deck", count=0)))
+    lines = render_screen(data, SEATS)
+    assert lines == ["== Bo ==", "  Hand: 1 card", "  Deck: 0 cards"]
+
+
+def test_a_board_lists_spaces_links_and_occupants_and_marks_the_marked() -> None:
+    data = wire(section("Map", Board("The land", (
+        Space(1, "Iron Hills", links=(2,)),
+        Space(2, "Wood of Wyr", links=(1, 3), occupants=("You",), marked=True),
+        Space(3, "Nigh Towns", links=(2,), occupants=("Bandits", "Imp")),
+    ))))
+    lines = render_screen(data)
+    assert "  The land:" in lines
+    assert "    1 Iron Hills   -> Wood of Wyr" in lines
+    assert "  > *2 Wood of Wyr*: You   -> Iron Hills, Nigh Towns" in lines
+    assert "    3 Nigh Towns: Bandits, Imp   -> Wood of Wyr" in lines
+
+
+def test_unknown_kinds_and_junk_do_not_crash() -> None:
+    assert render_screen({}) == []
+    assert render_screen({"sections": ["x", {"title": "T", "items": [{"kind": "dial", "v": 1}]}]}) \
+        == ["== T ==", "  dial: v=1"]
+
+
+def test_cards_of_a_zone_and_names_by_id() -> None:
+    data = wire(section("You", HAND), section("Row", Cards("Row", (Card("e1", "Elf"),))))
+    assert [c["id"] for c in screen_cards(data, "hand") or []] == [58, 10, 149]
+    assert screen_cards(data, "nowhere") is None
+    names = card_names(data)
+    assert names["10"] == "Centaur [gray]" and names["e1"] == "Elf"
+    assert names["58"] == "Red Halfling: no power"
+
+
+def test_a_long_card_row_wraps() -> None:
+    row = Cards("Row", tuple(Card(i, f"Card number {i}") for i in range(20)))
+    lines = render_screen(wire(section("Row", row)))
+    assert len(lines) > 3 and all(len(line) <= 100 for line in lines)
+    assert lines[1].startswith("  Row (20): Card number 0,")
+
+
+def test_state_draws_the_screen_or_falls_back_to_the_view() -> None:
+    data = wire(section("You", Track("HP", 7, maximum=10)))
+    state = game_pb2.GameState(
+        game_id="g", rules="enin", version=9, screen_json=json.dumps(data),
+        view_json='{"hp": 7}', seed_commitment="def", seats=["Ada"],
+        pending=[game_pb2.Decision(seat=0, kind="turn", prompt="Travel or quest?")],
     )
+    text = render_state(state)
+    assert "== You ==" in text and "HP: 7/10" in text and "0=Ada" in text
+    assert "Waiting on Ada (seat 0): Travel or quest?" in text
+    bare = game_pb2.GameState(game_id="g", rules="x", view_json='{"hit_points": 7}')
+    assert "hit points: 7" in render_state(bare)
 
 
-def test_describe_command_json() -> None:
+def test_pending_decisions_name_the_seat_and_say_a_secret_choice() -> None:
+    pending = [game_pb2.Decision(seat=1, kind="deploy", prompt="", hidden=True)]
+    assert render_pending(pending, SEATS) == ["Waiting on Bo (seat 1): deploy (a secret choice)"]
+
+
+def test_events_are_told_in_the_games_words_else_type_and_payload() -> None:
+    told = game_pb2.Event(type="DrewFromDeck", payload_json='{"seat": 1}',
+                          text="Bo draws a card from the Allies Deck.")
+    assert event_text(told) == "Bo draws a card from the Allies Deck."
+    bare = game_pb2.Event(type="DragonSlept", payload_json='{"turns": 2}')
+    assert event_text(bare) == "Dragon slept: turns=2"
+    assert describe_event("Healed", {"text": "You rest."}) == "You rest."
+    assert describe_event("Passed", {}) == "Passed"
+
+
+def test_outcome_names_winners_and_per_seat_values() -> None:
+    text = render_outcome({"result": "finished", "winners": [2], "glory": [6, 46, 58],
+                           "last_bands": [[1], [2, 1], []]}, SEATS)
+    lines = text.splitlines()
+    assert lines[0] == "Game over: finished"
+    assert "Winner: Cy" in lines and "Glory: Ada 6, Bo 46, Cy 58" in lines
+    assert "Last bands: Ada [1], Bo [2 1], Cy []" in lines
+    tied = render_outcome({"result": "finished", "winners": [0, 1]}, SEATS)
+    assert "Winners (tied): Ada, Bo" in tied
+    solo = render_outcome({"result": "won", "reason": "found the Lost Book", "turns": 12})
+    assert solo.splitlines() == ["Game over: won", "Reason: found the Lost Book", "Turns: 12"]
+    assert render_outcome({}) == "Game over."
+
+
+def test_choices_in_words_without_one_cards() -> None:
+    band = {"kind": "pick_cards", "command": "play_band", "arg": "cards", "options": [1, 2],
+            "low": 1, "high": 10, "zone": "hand", "mark": "leader", "prompt": ""}
+    assert describe_choice(band) == (
+        "Play band (pick 1 to 10 cards of hand, one of them as leader)")
+    one = {**band, "high": 1, "mark": "", "prompt": "Recruit"}
+    assert describe_choice(one) == "Recruit (pick 1 card of hand)"
+    number = {"kind": "number", "command": "bid", "arg": "amount", "low": 0, "high": 5}
+    assert describe_choice(number) == "Bid (a number from 0 to 5)"
+    assign = {"kind": "assign", "command": "deploy", "arg": "to", "items": [1, 2], "slots": [7]}
+    assert describe_choice(assign) == "Deploy (give each of 2 items a slot, 1 slot to choose from)"
+    assert plural(1, "card") == "1 card" and plural(2, "card") == "2 cards"
+
+
+def test_legal_listing_shows_labels_json_and_what_the_list_leaves_out() -> None:
+    action = game_pb2.LegalAction(json='{"name": "recruit_from_deck", "args": {}}',
+                                  label="Recruit the top card of the deck")
+    decision = game_pb2.Decision(seat=0, id="d1", choices_json=json.dumps(
+        [{"kind": "pick_one"}, {"kind": "pick_cards", "command": "play_band", "arg": "cards",
+                                "options": [1], "low": 1, "high": 1}]))
+    text = render_legal([action], [decision], complete=False)
+    assert "  1. Recruit the top card of the deck" in text
+    assert "not every legal command is listed" in text and "play_band" in text
+    assert render_legal([]) == "(no legal actions for this seat now)"
+
+
+def test_small_helpers() -> None:
+    assert humanize("RolledStart") == "rolled start" and humanize("map_of_enin") == "map of enin"
+    assert format_value(["potion_of_healing", 2]) == "potion of healing, 2"
+    assert format_value(None) == "-" and format_value(True) == "yes"
+    assert loads_object("") == {} and loads_object("[1]") == {"value": [1]}
+    assert loads_object("nope") == {"text": "nope"}
     text = json.dumps({"name": "spend_luck", "args": {"die": 0, "amount": 2}})
     assert describe_command_json(text) == "spend luck (die=0, amount=2)"
-    assert describe_command_json('{"name": "attack", "args": {}}') == "attack"
 
 
 def test_event_line_has_position_short_id_version_type_payload() -> None:
@@ -126,50 +220,9 @@ def test_event_line_has_position_short_id_version_type_payload() -> None:
     assert line.endswith('{"to": 2}')
 
 
-def test_outcome_and_state() -> None:
-    assert render_outcome({"result": "won", "turns": 12}) == "Game over: won (turns=12)"
-    state = game_pb2.GameState(
-        game_id="g", rules="enin", version=9, over=True, outcome_json='{"result": "lost"}',
-        view_json=json.dumps(SAMPLE_VIEW), seed="abc", seed_commitment="def", seats=["Ada"],
-    )
-    text = render_state(state)
-    assert "Game over: lost" in text and "Seed (revealed): abc" in text and "0=Ada" in text
-
-
 def test_audit_verdict() -> None:
     ok = game_pb2.AuditResponse(chain_ok=True, dice_ok=True, replay_ok=True, events=5, over=True)
     assert render_audit(ok).startswith("Audit PASSED")
     bad = game_pb2.AuditResponse(chain_ok=True, dice_ok=False, replay_ok=True, problems=["x"])
     text = render_audit(bad)
     assert text.startswith("Audit FAILED") and "dice FAILED" in text and "problem: x" in text
-
-
-def test_parse_choice() -> None:
-    assert parse_choice("1\n", 3) == 0
-    assert parse_choice(" 3 ", 3) == 2
-    assert parse_choice("4", 3) is None
-    assert parse_choice("0", 3) is None
-    assert parse_choice("x", 3) is None
-
-
-def _action(name: str, args: dict[str, object], label: str = "") -> game_pb2.LegalAction:
-    return game_pb2.LegalAction(json=json.dumps({"name": name, "args": args}), label=label)
-
-
-def test_friendly_labels() -> None:
-    assert friendly_label(_action("travel", {"to": 3}, "travel(to=3)")) == (
-        "Travel to The Nigh Towns"
-    )
-    assert friendly_label(_action("buy", {"item": "map_of_enin"})) == (
-        "Buy a map of enin (40 gold)"
-    )
-    assert friendly_label(_action("spend_luck", {"die": 1, "amount": -2}, "spend_luck")) == (
-        "Spend 2 luck on die 1 (-2)"
-    )
-    assert friendly_label(_action("attack", {}, "Charge!")) == "Charge!"
-    assert friendly_label(_action("dance", {"steps": 2}, "dance")) == "dance (steps=2)"
-
-
-def test_ended_event() -> None:
-    text = describe_event("Ended", {"outcome": {"result": "won"}, "seed": "ab"})
-    assert text == "Game over: won. The seed is revealed."

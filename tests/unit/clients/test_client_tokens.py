@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import stat
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -181,7 +184,35 @@ def test_admin_file_default_is_data_admin_token_in_the_cwd(tmp_path: Path) -> No
         ("localhost:50051", True), ("127.0.0.1:1", True), ("[::1]:50051", True),
         ("ipv4:127.0.0.1:50051", True), ("dns:///localhost:50051", True), ("unix:/tmp/s", True),
         ("example.com:50051", False), ("10.0.0.5:50051", False), ("[2001:db8::1]:1", False),
+        ("127.255.0.9:1", True), ("::1", True), ("[::ffff:127.0.0.1]:1", True),
+        ("ipv4:127.0.0.1:1,127.0.0.2:2", True),
+        # names that only look local, and targets that reach elsewhere (issue 8, item 3)
+        ("127.attacker.example:50051", False), ("127.0.0.1.attacker.example:1", False),
+        ("localhost.attacker.example:1", False), ("0.0.0.0:50051", False),
+        ("127.1:50051", False), ("ipv4:127.0.0.1:1,10.0.0.5:2", False),
+        ("dns://203.0.113.9/localhost:50051", False), (":50051", False),
     ],
 )
 def test_is_local_address(address: str, local: bool) -> None:
     assert is_local_address(address) is local
+
+
+def test_localhost_is_local_only_if_it_resolves_to_loopback_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def resolving_to(*ips: str) -> Callable[..., list[tuple[Any, ...]]]:
+        return lambda host, port, *args, **kwargs: [(0, 0, 0, "", (ip, 0)) for ip in ips]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolving_to("127.0.0.1", "::1"))
+    assert is_local_address("localhost:50051")
+    monkeypatch.setattr(socket, "getaddrinfo", resolving_to("127.0.0.1", "198.51.100.7"))
+    assert not is_local_address("localhost:50051")
+    monkeypatch.setattr(socket, "getaddrinfo", resolving_to("127.0.0.1"))
+    assert not is_local_address("127.attacker.example:50051")  # never resolved, never local
+
+
+def test_admin_file_is_not_sent_to_a_name_that_looks_local(tmp_path: Path) -> None:
+    admin_file = tmp_path / "admin.token"
+    admin_file.write_text("secret\n")
+    assert admin_token(None, "127.attacker.example:50051", admin_file) is None
+    assert admin_token(None, "[::1]:50051", admin_file) == "secret"

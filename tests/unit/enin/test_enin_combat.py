@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.enin import rules as r
+from aggregates.enin import stages as r
 from aggregates.enin.commands import AcceptRoll, Attack, Flee, Quest, Reroll, SpendLuck
 from aggregates.enin.data import TABLES
+from aggregates.enin.reasons import EninReason
 from aggregates.enin.testing import act, d10, events, in_combat, new_game, rig
 from aggregates.kernel import Reason, RuleError
 
@@ -159,12 +160,12 @@ def test_luck_refusals__rulebook_Luck() -> None:
     rig(g, *d10(1, 9))
     act(g, Attack())
     cases = [
-        (SpendLuck(die=0, amount=3), Reason.NOT_ENOUGH_LUCK),
-        (SpendLuck(die=0, amount=-3), Reason.NOT_ENOUGH_LUCK),
+        (SpendLuck(die=0, amount=3), EninReason.NOT_ENOUGH_LUCK),
+        (SpendLuck(die=0, amount=-3), EninReason.NOT_ENOUGH_LUCK),
         (SpendLuck(die=0, amount=0), Reason.BAD_ARGUMENT),
         (SpendLuck(die=0, amount=-2), Reason.ILLEGAL_MOVE),  # below 0
-        (SpendLuck(die=2, amount=1), Reason.NO_SUCH_DIE),
-        (SpendLuck(die=-1, amount=1), Reason.NO_SUCH_DIE),
+        (SpendLuck(die=2, amount=1), EninReason.NO_SUCH_DIE),
+        (SpendLuck(die=-1, amount=1), EninReason.NO_SUCH_DIE),
     ]
     for command, reason in cases:
         version = g.version
@@ -199,7 +200,7 @@ def test_shield_rerolls_one_d10_once_per_encounter__rulebook_Treasure_Shield_of_
     assert g.luck == 2 and g.shield_used
     with pytest.raises(RuleError) as e:
         g.act(0, Reroll(die=1))
-    assert e.value.reason == Reason.SHIELD_USED
+    assert e.value.reason == EninReason.SHIELD_USED
     act(g, AcceptRoll())
     act(g, Attack())  # fight on, same encounter: still used
     assert not any(isinstance(a, Reroll) for a in g.legal_actions(0))
@@ -218,11 +219,11 @@ def test_reroll_without_shield_is_not_held() -> None:
     act(g, Attack())
     with pytest.raises(RuleError) as e:
         g.act(0, Reroll(die=0))
-    assert e.value.reason == Reason.NOT_HELD
+    assert e.value.reason == EninReason.NOT_HELD
     g.magic_items = ["shield_of_nines"]
     with pytest.raises(RuleError) as e:
         g.act(0, Reroll(die=5))
-    assert e.value.reason == Reason.NO_SUCH_DIE
+    assert e.value.reason == EninReason.NO_SUCH_DIE
 
 
 def test_flee_pays_printed_penalty_no_xp__rulebook_Combat_flee() -> None:

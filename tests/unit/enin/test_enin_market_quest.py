@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.enin import rules as r
+from aggregates.enin import stages as r
 from aggregates.enin.commands import (
     AcceptRoll,
     Attack,
@@ -16,6 +16,7 @@ from aggregates.enin.commands import (
     Quest,
     StealKey,
 )
+from aggregates.enin.reasons import EninReason
 from aggregates.enin.testing import act, d10, events, in_combat, new_game, rig
 from aggregates.kernel import Reason, RuleError
 
@@ -24,7 +25,7 @@ def town(**state: object) -> object:
     return new_game(location=3, stage=r.TOWN, **state)
 
 
-def refused(g, command, reason: Reason) -> None:  # type: ignore[no-untyped-def]
+def refused(g, command, reason: Reason | EninReason) -> None:  # type: ignore[no-untyped-def]
     version = g.version
     with pytest.raises(RuleError) as e:
         g.act(0, command)
@@ -73,14 +74,14 @@ def test_map_is_kept__rulebook_The_Nigh_Towns() -> None:
     act(g, Buy(item="map_of_enin"))
     assert g.map_held and g.gold == 5
     g.stage, g.gold, g.last_purchase = r.TOWN, 100, "potion_of_fate"
-    refused(g, Buy(item="map_of_enin"), Reason.ALREADY_HELD)
+    refused(g, Buy(item="map_of_enin"), EninReason.ALREADY_HELD)
 
 
 def test_no_same_item_twice_in_a_row_across_turns__rulebook_The_Nigh_Towns() -> None:
     g = town(gold=50)
     act(g, Buy(item="potion_of_healing"))
     g.stage = r.TOWN  # a later turn back in town
-    refused(g, Buy(item="potion_of_healing"), Reason.REPEAT_PURCHASE)
+    refused(g, Buy(item="potion_of_healing"), EninReason.REPEAT_PURCHASE)
     assert Buy(item="potion_of_healing") not in g.legal_actions(0)
     act(g, Buy(item="potion_of_fate"))
     g.stage = r.TOWN
@@ -89,7 +90,7 @@ def test_no_same_item_twice_in_a_row_across_turns__rulebook_The_Nigh_Towns() -> 
 
 def test_must_afford_the_item__rulebook_The_Nigh_Towns() -> None:
     g = town(gold=14)
-    refused(g, Buy(item="potion_of_fate"), Reason.NOT_ENOUGH_GOLD)
+    refused(g, Buy(item="potion_of_fate"), EninReason.NOT_ENOUGH_GOLD)
     assert g.legal_actions(0) == [
         Buy(item="potion_of_healing"), Buy(item="potion_of_strength"), StealKey(), LeaveTown()]
 
@@ -125,7 +126,7 @@ def test_steal_key_ranges_per_level__rulebook_The_Nigh_Towns(
 
 def test_steal_key_when_held_is_refused() -> None:
     g = town(quest_items=["key"])
-    refused(g, StealKey(), Reason.ALREADY_HELD)
+    refused(g, StealKey(), EninReason.ALREADY_HELD)
     assert StealKey() not in g.legal_actions(0)
 
 
@@ -150,7 +151,7 @@ def test_treasure_magic_item_choice__rulebook_Treasure_Card() -> None:
     assert g.stage == r.CHOOSE_TREASURE
     assert [c.item for c in g.legal_actions(0)] == [  # type: ignore[attr-defined]
         "helm_of_vitality", "ring_of_reward", "shield_of_nines"]
-    refused(g, ChooseTreasure(item="damask_sword"), Reason.ALREADY_HELD)
+    refused(g, ChooseTreasure(item="damask_sword"), EninReason.ALREADY_HELD)
     refused(g, ChooseTreasure(item="cloak"), Reason.BAD_ARGUMENT)
     act(g, ChooseTreasure(item="ring_of_reward"))
     assert g.luck == 10 and g.magic_items == ["damask_sword", "ring_of_reward"]
@@ -243,7 +244,7 @@ def test_no_items_no_attempt_turn_ends__rulebook_Questing_Phase() -> None:
         rig(g, *d10(4 if location == 1 else 8 if location == 2 else 7), (10, 1), (6, 1))
         if location == 4:
             g.stage = r.QUEST_ATTEMPT  # no rest on the Crags: check the guard directly
-            refused(g, AttemptQuest(), Reason.MISSING_QUEST_ITEM)
+            refused(g, AttemptQuest(), EninReason.MISSING_QUEST_ITEM)
             continue
         act(g, Quest())
         assert g.stage == r.TRAVEL, (location, held)
@@ -251,9 +252,9 @@ def test_no_items_no_attempt_turn_ends__rulebook_Questing_Phase() -> None:
 
 def test_attempt_refusals__rulebook_Quest_Items() -> None:
     refused(new_game(location=1, stage=r.QUESTING, quest_items=["watchword"]), AttemptQuest(),
-            Reason.MISSING_QUEST_ITEM)
+            EninReason.MISSING_QUEST_ITEM)
     refused(new_game(location=2, stage=r.QUESTING, quest_items=["watchword"]), AttemptQuest(),
-            Reason.ALREADY_HELD)
+            EninReason.ALREADY_HELD)
     refused(new_game(location=2, stage=r.QUESTING), AttemptQuest(), Reason.WRONG_PHASE)
     refused(new_game(location=3, stage=r.TOWN), AttemptQuest(), Reason.WRONG_PHASE)
     refused(new_game(location=2, stage=r.TRAVEL), AttemptQuest(), Reason.WRONG_PHASE)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.enin import rules as r
+from aggregates.enin import stages as r
 from aggregates.enin.commands import LeaveTown, LoseItem, Quest
 from aggregates.enin.data import TABLES
+from aggregates.enin.reasons import EninReason
 from aggregates.enin.testing import act, d10, new_game, rig
 from aggregates.kernel import Reason, RuleError
 
@@ -133,7 +134,7 @@ def test_trap_imp_takes_an_item_of_your_choice__rulebook_Lost_Wastes_Trap() -> N
     assert g.legal_actions(0) == [LoseItem(item="damask_sword"), LoseItem(item="ring_of_reward")]
     with pytest.raises(RuleError) as e:
         g.act(0, LoseItem(item="shield_of_nines"))
-    assert e.value.reason == Reason.NOT_HELD
+    assert e.value.reason == EninReason.NOT_HELD
     with pytest.raises(RuleError) as e:
         g.act(0, LoseItem(item="excalibur"))
     assert e.value.reason == Reason.BAD_ARGUMENT

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from aggregates.enin import Enin
-from aggregates.enin import rules as r
+from aggregates.enin import stages as r
 from aggregates.enin.commands import Quest, RollStart, Travel
+from aggregates.enin.reasons import EninReason
 from aggregates.enin.testing import act, d10, new_game, rig
 from aggregates.kernel import Reason, RuleError
 
@@ -65,7 +66,7 @@ def test_travel_to_adjacent_location_only__rulebook_Travel_Phase(here: int, lega
         if to not in legal:
             with pytest.raises(RuleError) as e:
                 g.act(0, Travel(to=to))
-            assert e.value.reason == Reason.NOT_ADJACENT
+            assert e.value.reason == EninReason.NOT_ADJACENT
     assert act(g, Travel(to=legal[0])) == ["Travelled"]
     assert g.location == legal[0]
 

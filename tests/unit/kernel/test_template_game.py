@@ -74,8 +74,8 @@ def test_metadata_options_and_reasons() -> None:
                                 "let_go"]
     assert meta["reasons"] == list(REASONS) and "BID_TOO_HIGH" in REASONS
     assert meta["options_schema"]["properties"]["rounds"]["maximum"] == 5
-    assert Template.check_options({}) == {"rounds": C.rounds, "clocks": False}
-    for bad in ({"rounds": 0}, {"rounds": True}, {"clocks": "yes"}, {"speed": 1}):
+    assert Template.check_options({}) == {"rounds": C.rounds, "clock": False}
+    for bad in ({"rounds": 0}, {"rounds": True}, {"clock": "yes"}, {"speed": 1}):
         with pytest.raises(RuleError) as info:
             Template.check_options(bad)
         assert info.value.reason == Reason.BAD_OPTIONS
@@ -151,7 +151,7 @@ def test_the_bid_is_a_hidden_simultaneous_assign_with_a_random_default() -> None
     assert [(d.seat, d.kind, d.hidden, d.default) for d in decisions] == [
         (0, "bid", True, "random"), (1, "bid", True, "random"), (2, "bid", True, "random")]
     assert all(d.deadline is None for d in decisions)  # no clocks asked for
-    assert new(3, clocks=True).pending()[0].deadline == C.clock_seconds["bid"]
+    assert new(3, clock=True).pending()[0].deadline == C.clock_seconds["bid"]
     [assign] = game.choices(1)
     assert isinstance(assign, Assign)
     assert assign.items == ("East", "West") and assign.slots == (0, 1, 2, 3)
@@ -190,7 +190,7 @@ def test_a_stale_decision_id_is_refused() -> None:
 
 
 def test_a_clock_default_bids_at_random_and_audits_clean() -> None:
-    game = new(3, clocks=True)
+    game = new(3, clock=True)
     game.act_default(0)
     game.act(1, Bid((0, 0)))
     game.act_default(2)

@@ -30,7 +30,7 @@ def test_random_games_end_and_audit_clean(seats: int) -> None:
     kinds: set[str] = set()
     for n in range(GAMES // 3):
         rnd = random.Random(f"{seats}/{n}")
-        game = Template.start([f"s{i}" for i in range(seats)], {"clocks": n % 2 == 0},
+        game = Template.start([f"s{i}" for i in range(seats)], {"clock": n % 2 == 0},
                               seed=f"{seats}{n:063x}")
         events = list(game.collect_events())
         while not game.ended:

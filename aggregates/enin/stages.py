@@ -1,12 +1,8 @@
-"""Small shared helpers for the phase modules: stages and refusals."""
+"""The decisions The Land of Enin waits on (``Decision.kind``), in rulebook order,
+and the prompt of each: the flow's stages (see ``flow.py``)."""
 
 from __future__ import annotations
 
-from typing import NoReturn
-
-from aggregates.kernel import Reason, RuleError
-
-# The decision the game waits on (``Decision.kind``), in rulebook order.
 START = "start"                      # Travel Phase, turn 1: roll on the start table
 TRAVEL = "travel"                    # Travel Phase: move to a location
 QUESTING = "questing"                # Questing Phase: roll on the location chart
@@ -36,13 +32,5 @@ PROMPTS = {
     CHOOSE_TREASURE: "Treasure: choose the magic item you found (choose_treasure)",
     LOSE_ITEM: "Trap: the Imp takes one magic item of your choice (lose_item)",
     QUEST_ATTEMPT: "Quest: attempt the quest here, or end the turn (attempt_quest/end_turn)",
+    OVER: "The game is over",
 }
-
-
-def refuse(reason: Reason, message: str) -> NoReturn:
-    raise RuleError(reason, message)
-
-
-def require_stage(stage: str, allowed: tuple[str, ...], what: str) -> None:
-    if stage not in allowed:
-        refuse(Reason.WRONG_PHASE, f"{what} is not possible now: {PROMPTS.get(stage, stage)}")

@@ -1,0 +1,364 @@
+"""The one play loop, driven by scripted input.
+
+Against the real servicer in this process (``real_server``) it plays whole
+games of every game the server has; against a scripted service it meets each
+choice structure (pick cards with a mark, assign, number), refusals and a
+single possible move, and the commands it sends are checked field by field.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from collections.abc import Iterator
+from concurrent import futures
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import pytest
+from arbiter.v1 import game_pb2, game_pb2_grpc
+
+from aggregates.kernel.decisions import Assign, Number, PickCards, PickOne
+from aggregates.kernel.present import Card, Cards, Track, screen, section
+from clients.client import ArbiterClient
+from clients.play import Player, seat_names
+from clients.wire import command_to_json, json_to_command
+from tests.unit.clients.conftest import RealServer
+
+BAD_WORDING = ("Choose 1-1", "from 1 to 1", " 1 cards", "1 to 1)")
+
+
+def play(address: str, rules: str, players: int, script: str, seat: int = 0,
+         seed: int = 1) -> tuple[int, str, ArbiterClient, str]:
+    client = ArbiterClient(address)
+    created = client.create_game(rules, seat_names(players, seat, "Ada"))
+    out = io.StringIO()
+    bots = [s for s in range(players) if s != seat]
+    status = Player(client, created.game_id, seat, io.StringIO(script), out, bots=bots,
+                    rng=random.Random(seed), poll_seconds=0.01).run()
+    return status, out.getvalue(), client, created.game_id
+
+
+def rules_ids(address: str) -> list[tuple[str, int]]:
+    with ArbiterClient(address) as client:
+        return [(r.id, max(1, r.min_seats)) for r in client.list_rules()]
+
+
+def test_every_game_plays_to_the_end_through_the_one_loop(real_server: RealServer) -> None:
+    games = rules_ids(real_server.address)
+    assert {"enin", "ethnos"} <= {g for g, _ in games}
+    for rules, players in games:
+        status, out, client, game_id = play(real_server.address, rules, players, "1\n" * 4000)
+        assert status == 0, out[-2000:]
+        state = client.state(game_id, 0)
+        assert state.over, f"{rules}: {out[-2000:]}"
+        assert "Game over" in out and "Seed (revealed):" in out and "Audit PASSED" in out
+        assert "Refused" not in out
+        for bad in BAD_WORDING:
+            assert bad not in out, f"{rules}: {bad!r}"
+        # every section of the last screen drawn, every event of the seat told in its words
+        titles = [s["title"] for s in json.loads(state.screen_json)["sections"]]
+        assert all(f"== {t} ==" in out for t in titles)
+        client.close()
+
+
+def test_enin_events_are_told_and_decisions_named(real_server: RealServer) -> None:
+    status, out, client, game_id = play(real_server.address, "enin", 1, "1\n" * 3)
+    assert status == 0 and "resume with: arbiter play enin --game " + game_id in out
+    lines = out.splitlines()
+    events = [e for e in client.history(game_id, 0) if e.version > 1]
+    shown = int(re.findall(r"version (\d+) ---", out)[-1])
+    assert all(f"  * {e.text}" in lines for e in events if e.version <= shown)
+    assert "Your decision: " in out
+    # one possible move is announced and taken on Enter (or 1)
+    assert "Your only choice: " in out and "Press Enter to take it (q to quit): " in out
+    client.close()
+
+
+class Recording(ArbiterClient):
+    """Records every act's command (as JSON) and its decision id and expected version."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(address)
+        self.sent: list[tuple[int, str, int]] = []
+
+    def act(self, game_id: str, seat: int, command: Any, expected_version: int = 0,
+            command_id: str = "", *, decision_id: str = "", token: str | None = None
+            ) -> game_pb2.ActResponse:
+        self.sent.append((seat, decision_id, expected_version))
+        return super().act(game_id, seat, command, expected_version, command_id,
+                           decision_id=decision_id, token=token)
+
+
+def test_every_answer_names_its_decision(real_server: RealServer) -> None:
+    client = Recording(real_server.address)
+    created = client.create_game("ethnos", seat_names(3, 1, "Ada"))
+    out = io.StringIO()
+    Player(client, created.game_id, 1, io.StringIO("1\n" * 5), out, bots=[0, 2],
+           rng=random.Random(2), poll_seconds=0.01).run()
+    assert client.sent and all(decision for _, decision, _ in client.sent)
+    assert all(version == 0 for _, _, version in client.sent)  # judged per decision
+    assert {seat for seat, _, _ in client.sent} >= {0, 1}
+    client.close()
+
+
+def test_eof_and_quit_leave_with_a_resume_line(real_server: RealServer) -> None:
+    for script in ("", "q\n"):
+        status, out, client, game_id = play(real_server.address, "ethnos", 2, script, seat=1)
+        assert status == 0
+        assert out.rstrip().endswith(f"resume with: arbiter play ethnos --game {game_id} --seat 1")
+        client.close()
+
+
+# --- a scripted service: each choice structure, refusals, one move ------------------
+
+
+HAND = Cards("Your hand", (Card(58, "Halfling"), Card(10, "Centaur"), Card(149, "Wizard")),
+             zone="hand", numbered=True)
+SCREEN = screen(section("You", Track("Glory", 3), HAND), section("Deck", Cards("Deck", count=9)))
+
+
+def recruit(card: int, label: str) -> game_pb2.LegalAction:
+    command = {"name": "recruit_face_up", "args": {"card": card}}
+    return game_pb2.LegalAction(command=json_to_command("ethnos", command),
+                                json=json.dumps(command), label=label)
+
+
+@dataclass
+class Scripted(game_pb2_grpc.GameServiceServicer):
+    """One seat asked one decision until an answer is accepted; then the game is over."""
+
+    choices: list[Any]
+    actions: list[game_pb2.LegalAction] = field(default_factory=list)
+    complete: bool = False
+    refusals: list[str] = field(default_factory=list)
+    acts: list[game_pb2.ActRequest] = field(default_factory=list)
+    over: bool = False
+    screen: dict[str, Any] = field(default_factory=SCREEN.to_json)
+
+    def state(self) -> game_pb2.GameState:
+        pending = [] if self.over else [game_pb2.Decision(
+            seat=0, kind="turn", id="d-7", prompt="Recruit an Ally or play a band",
+            choices_json=json.dumps([c.to_json() for c in self.choices]))]
+        return game_pb2.GameState(
+            game_id="g", rules="ethnos", version=5 + self.over, over=self.over, seats=["Ada", "Bo"],
+            pending=pending, screen_json=json.dumps(self.screen), seed_commitment="c0",
+            outcome_json=json.dumps({"result": "finished", "winners": [0]}) if self.over else "",
+        )
+
+    def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
+        return self.state()
+
+    def LegalActions(self, request: Any, context: Any) -> game_pb2.LegalActionsResponse:
+        state = self.state()
+        return game_pb2.LegalActionsResponse(version=state.version, actions=self.actions,
+                                             decisions=state.pending, complete=self.complete)
+
+    def Act(self, request: Any, context: Any) -> game_pb2.ActResponse:
+        self.acts.append(request)
+        if self.refusals:
+            sentence = self.refusals.pop(0)
+            context.set_trailing_metadata((("arbiter-reason", "ILLEGAL_MOVE"),
+                                           ("arbiter-version", "5")))
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"ILLEGAL_MOVE: {sentence}")
+        self.over = True
+        return game_pb2.ActResponse(version=6, state=self.state())
+
+    def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
+        if self.over and request.after_version < 6:
+            yield game_pb2.Event(game_id="g", version=6, type="BandPlayed",
+                                 text="Ada plays a band of 2 led by the Wizard.")
+
+    def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
+        return game_pb2.AuditResponse(chain_ok=True, dice_ok=True, replay_ok=True, over=True)
+
+
+@pytest.fixture
+def scripted() -> Iterator[tuple[Scripted, str]]:
+    service = Scripted(choices=[])
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    game_pb2_grpc.add_GameServiceServicer_to_server(service, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        yield service, f"127.0.0.1:{port}"
+    finally:
+        server.stop(None)
+
+
+def run(address: str, script: str) -> str:
+    out = io.StringIO()
+    with ArbiterClient(address) as client:
+        assert Player(client, "g", 0, io.StringIO(script), out, poll_seconds=0.01).run() == 0
+    return out.getvalue()
+
+
+def sent(service: Scripted) -> list[tuple[str, dict[str, Any], str]]:
+    return [(*command_to_json(a.command)[1].values(), a.decision_id)  # type: ignore[misc]
+            for a in service.acts]
+
+
+BAND = PickCards(command="play_band", arg="cards", options=(58, 10, 149), low=1, high=10,
+                 zone="hand", mark="leader")
+
+
+def test_pick_cards_with_a_leader_and_a_refusal_shown_as_is(
+    scripted: tuple[Scripted, str],
+) -> None:
+    service, address = scripted
+    service.choices = [PickOne(), BAND]
+    service.actions = [recruit(12, "Recruit the Elf from the row")]
+    sentence = "a band is of one tribe or of one kingdom; the Halfling and the Wizard share neither"
+    service.refusals = [sentence]
+    # 2: the band; cards 1 and 3; the leader is the second of them; refused;
+    # then again with the leader marked inline
+    out = run(address, "2\n1 3\n2\n2\n1 3*\n")
+    lines = out.splitlines()
+    assert "Your decision: Recruit an Ally or play a band" in lines
+    assert "  1. Recruit the Elf from the row" in lines
+    assert "  2. Play band (pick 1 to 10 cards of hand, one of them as leader)" in lines
+    assert "    2. Centaur" in lines  # the screen's numbered hand is what the numbers mean
+    assert "Which card is the leader?" in lines
+    assert f"Refused: {sentence}" in lines
+    assert sent(service) == [
+        ("play_band", {"cards": [58, 149], "leader": 149}, "d-7"),
+        ("play_band", {"cards": [58, 149], "leader": 149}, "d-7"),
+    ]
+    assert "  * Ada plays a band of 2 led by the Wizard." in lines
+    assert "Winner: Ada" in lines and "Audit PASSED" in out
+
+
+def test_pick_cards_reads_ids_ranges_and_says_what_is_wrong(
+    scripted: tuple[Scripted, str],
+) -> None:
+    service, address = scripted
+    service.choices = [dataclass_replace(BAND, high=2, mark="")]
+    out = run(address, "\n9\n1 1\n1-3\nb\n\n#10 x\n#10,1\n")
+    lines = out.splitlines()
+    assert "Your only choice: Play band (pick 1 to 2 cards of hand)" in lines
+    assert "there is no card number 9 (the numbers go from 1 to 3)." in lines
+    assert "card 58 is picked twice." in lines
+    assert "Pick at most 2 cards." in lines
+    assert "'x' is neither a card number nor a card's id." in lines
+    assert sent(service) == [("play_band", {"cards": [10, 58], "leader": 0}, "d-7")]
+    for bad in BAD_WORDING:
+        assert bad not in out
+
+
+def dataclass_replace(choice: PickCards, **changes: Any) -> PickCards:
+    import dataclasses
+
+    return dataclasses.replace(choice, **changes)
+
+
+def test_a_zone_not_on_the_screen_is_listed_from_the_options(
+    scripted: tuple[Scripted, str],
+) -> None:
+    service, address = scripted
+    service.choices = [PickCards(command="keep_cards", arg="cards", options=(10, 149), low=0,
+                                 high=1, zone="elsewhere")]
+    out = run(address, "\n2\n")
+    lines = out.splitlines()
+    assert "Cards:" in lines and "  1. Centaur" in lines and "  2. Wizard" in lines
+    assert "Which card? Type its number, none for no card; b to go back, q to quit: " in out
+    assert sent(service) == [("keep_cards", {"cards": [149]}, "d-7")]
+
+
+def test_pick_none_when_zero_cards_are_allowed(scripted: tuple[Scripted, str]) -> None:
+    service, address = scripted
+    service.choices = [PickCards(command="keep_cards", arg="cards", options=(58, 10), low=0,
+                                 high=2, zone="hand")]
+    run(address, "\nnone\n")
+    assert sent(service) == [("keep_cards", {"cards": []}, "d-7")]
+
+
+def test_assign_one_slot_per_item(scripted: tuple[Scripted, str]) -> None:
+    service, address = scripted
+    service.choices = [Assign(command="keep_cards", arg="cards", items=(58, 10),
+                              slots=(4, 5, 6))]
+    out = run(address, "\n7\n1\n3\n")
+    lines = out.splitlines()
+    assert "Slots:" in lines and "  3. 6" in lines
+    assert any(line.startswith("Halfling: which slot (1 to 3") for line in lines)
+    assert "Please answer with a number from 1 to 3." in lines
+    assert sent(service) == [("keep_cards", {"cards": [4, 6]}, "d-7")]
+
+
+def test_a_number_in_range(scripted: tuple[Scripted, str]) -> None:
+    service, address = scripted
+    service.choices = [PickOne(), Number(command="take_troll_token", arg="value", low=2, high=5)]
+    service.actions = [recruit(12, "Recruit the Elf")]
+    out = run(address, "2\n9\nx\n4\n")
+    assert "Please answer with a number from 2 to 5." in out
+    assert sent(service) == [("take_troll_token", {"value": 4}, "d-7")]
+
+
+def test_a_number_of_one_possible_value_is_taken_on_enter(
+    scripted: tuple[Scripted, str],
+) -> None:
+    service, address = scripted
+    service.choices = [Number(command="take_troll_token", arg="value", low=3, high=3)]
+    out = run(address, "\n\n")
+    assert "The only number allowed: 3" in out
+    assert sent(service) == [("take_troll_token", {"value": 3}, "d-7")]
+    for bad in BAD_WORDING:
+        assert bad not in out
+
+
+def test_a_listed_action_with_a_refusal(scripted: tuple[Scripted, str]) -> None:
+    service, address = scripted
+    service.choices = [PickOne()]
+    service.actions = [recruit(12, "Recruit the Elf"), recruit(13, "Recruit the Dwarf")]
+    service.complete = True
+    service.refusals = ["the Dwarf has left the row"]
+    out = run(address, "3\n2\n1\n")
+    lines = out.splitlines()
+    assert "Please answer with a number from 1 to 2." in lines
+    assert "Refused: the Dwarf has left the row" in lines
+    assert sent(service) == [("recruit_face_up", {"card": 13}, "d-7"),
+                             ("recruit_face_up", {"card": 12}, "d-7")]
+
+
+# --- the command line ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("argv", "why"), [
+    (["play", "ethnos", "--players", "7"], "Ethnos is for 2 to 6 players (--players)"),
+    (["play", "ethnos", "--players", "3", "--seat", "3"], "--seat must be a seat of the game"),
+    (["play", "enin", "--players", "2"], "The Land of Enin is for 1 player (--players)"),
+    (["play", "chess"], "the server plays no 'chess' (it plays: enin, ethnos"),
+    (["play", "enin", "--game", "g", "--players", "2"], "--players is for a new game"),
+])
+def test_play_usage_errors(real_server: RealServer, argv: list[str], why: str,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    from clients.cli import main
+
+    assert main([*argv, "--address", real_server.address]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: BAD_ARGUMENT: ") and why in err
+
+
+def test_play_flags_are_the_same_for_every_game() -> None:
+    from clients.cli import build_parser
+
+    args = build_parser().parse_args(
+        ["play", "ethnos", "--players", "4", "--seat", "2", "--bot-seed", "3", "--name", "Ada"])
+    assert (args.rules, args.players, args.seat, args.bot_seed, args.name) == (
+        "ethnos", 4, 2, 3, "Ada")
+    other = build_parser().parse_args(["play", "any_game_the_server_has"])
+    assert other.rules == "any_game_the_server_has" and other.players == 0
+
+
+def test_play_resumes_a_game_of_other_rules_with_a_hint(
+    real_server: RealServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from clients.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "enin", "--address", real_server.address]) == 0
+    game_id = re.findall(r"New enin game (\S+)", capsys.readouterr().out)[0]
+    assert main(["play", "ethnos", "--game", game_id, "--address", real_server.address]) == 2
+    assert f"arbiter play enin --game {game_id}" in capsys.readouterr().err
