@@ -1,9 +1,7 @@
 """The template game served by a real server process, named only in
-ARBITER_EXTRA_GAMES: played whole through gRPC with the client library and
-through the ``arbiter`` CLI, using nothing but LegalActions and its choices.
-
-``arbiter play template`` needs the generic play loop (issue 7, item 1), which
-is not on main yet: the CLI game here goes through ``arbiter legal/act/state``.
+ARBITER_EXTRA_GAMES: played whole through gRPC with the client library, through
+``arbiter new/legal/act/state/audit``, and through ``arbiter play template``
+(the one generic loop), using nothing but LegalActions and its choices.
 """
 
 from __future__ import annotations
@@ -171,8 +169,11 @@ def test_a_whole_game_through_the_cli(
             if state.over:
                 break
             seat = str(state.pending[0].seat)
-            actions = json.loads(arbiter(template_server, "legal", game_id, "--seat", seat,
-                                         "--json"))
+            legal = json.loads(arbiter(template_server, "legal", game_id, "--seat", seat,
+                                       "--json"))
+            assert legal["complete"] and legal["decisions"][0]["seat"] == int(seat)
+            actions = [a["json"] if isinstance(a["json"], dict) else json.loads(a["json"])
+                       for a in legal["actions"]]
             passes = [a for a in actions if a["name"] == "pass_priority"]
             action = passes[0] if passes and rnd.random() < 0.7 else rnd.choice(actions)
             out = arbiter(template_server, "act", game_id, json.dumps(action), "--seat", seat)
@@ -183,3 +184,30 @@ def test_a_whole_game_through_the_cli(
         "North–South", "East–West"]
     assert "Game over" in arbiter(template_server, "state", game_id, "--spectator")
     assert "Audit PASSED" in arbiter(template_server, "audit", game_id)
+
+
+def test_arbiter_play_template_through_the_generic_loop(
+    template_server: ServerProcess, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``arbiter play template``: the person at seat 1 (East and West, the seat
+    that plays two positions) answering 1 to everything, random bots at the
+    others; the game's screens, choices and words, and nothing of its own."""
+    isolate_credentials(monkeypatch, tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "clients.cli", "play", "template", "--players", "3",
+         "--seat", "1", "--bot-seed", "2", "--address", template_server.address],
+        input="1\n" * 3000, capture_output=True, text=True, timeout=240, env=dict(os.environ),
+    )
+    out = result.stdout
+    assert result.returncode == 0, f"{out[-3000:]}\n{result.stderr}"
+    game_id = out.split("New template game ", 1)[1].split()[0]
+    with ArbiterClient(template_server.address, token=template_server.admin_token) as client:
+        final = client.state(game_id, spectator=True)
+        history = list(client.history(game_id, 1))
+    assert final.over and "Game over: " in out and "Audit PASSED" in out
+    for section in ("The table", "Your hands", "Vaults (face down: partners see them)"):
+        assert f"== {section} ==" in out
+    assert "East's hand" in out and "West's hand" in out
+    told = {e.text for e in history if e.text}
+    assert any(t in out for t in told if t.startswith("The bids are revealed"))
+    assert "Refused" not in out
