@@ -211,3 +211,9 @@ def test_arbiter_play_template_through_the_generic_loop(
     told = {e.text for e in history if e.text}
     assert any(t in out for t in told if t.startswith("The bids are revealed"))
     assert "Refused" not in out
+
+
+def test_arbiter_simulate_template(template_server: ServerProcess) -> None:
+    out = arbiter(template_server, "simulate", "template", "--games", "3", "--players", "4",
+                  "--seed", "5", "--token", template_server.admin_token)
+    assert "games finished: 3/3" in out and "refused" not in out
