@@ -13,16 +13,13 @@ board decides whether to score it (any order); then ``scoring.score_age``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from aggregates.ethnos import rules as r
 from aggregates.ethnos import scoring
 from aggregates.ethnos.commands import ScoreOrcHorde
 from aggregates.ethnos.data import TABLES
+from aggregates.ethnos.state import State
 from aggregates.kernel import Command
-
-if TYPE_CHECKING:
-    from aggregates.ethnos.game import Ethnos
 
 Shuffle = Callable[[list[Any]], list[Any]]
 
@@ -58,7 +55,7 @@ def first_player(glory: list[int], third_dragon_seat: int) -> int:
     raise AssertionError("unreachable")
 
 
-def begin_age(game: Ethnos, age: int, first: int | None = None) -> None:
+def begin_age(game: State, age: int, first: int | None = None) -> None:
     """Beginning a New Age: the deck (Dragons in the bottom half), one card each, the row.
 
     The First Age's first player was chosen at random in the setup; later
@@ -69,39 +66,36 @@ def begin_age(game: Ethnos, age: int, first: int | None = None) -> None:
         assert game.third_dragon_seat is not None
         first = first_player(game.glory, game.third_dragon_seat)
     deck = deal_order(game.shuffled, game.tribes, players)
-    game._age_began(age=age, first_player=first, deck=deck)
+    game.emit("AgeBegan", age=age, first_player=first, deck=deck)
     for seat in deal_seats(first, players):
-        game._card_dealt(seat=seat, card=game.deck[0])
-    game._row_turned(cards=game.deck[: 2 * players])
+        game.emit("CardDealt", seat=seat, card=game.deck[0])
+    game.emit("RowTurned", cards=game.deck[: 2 * players])
 
 
-def end_age(game: Ethnos, seat: int) -> None:
+def end_age(game: State, seat: int) -> None:
     """The third Dragon was drawn by ``seat``: the Age ends at once."""
     last = game.age == game.ages
     orc_seats = [] if last else [s for s, board in enumerate(game.orc_boards) if board]
-    game._age_ended(age=game.age, seat=seat, scattered=[list(h) for h in game.hands],
+    game.emit("AgeEnded", age=game.age, seat=seat, scattered=[list(h) for h in game.hands],
                     orc_seats=orc_seats)
     if not orc_seats:
         close_age(game)
 
 
-def close_age(game: Ethnos) -> None:
+def close_age(game: State) -> None:
     scoring.score_age(game)
     if game.age < game.ages:
         begin_age(game, game.age + 1)
 
 
-def check_orc_horde(game: Ethnos, seat: int, command: ScoreOrcHorde) -> None:
-    r.require_stage(game.stage, (r.ORC_HORDE,), "Scoring the Orc Horde")
-
-
-def orc_horde(game: Ethnos, seat: int, command: ScoreOrcHorde) -> None:
-    game._orc_horde_chosen(seat=seat, score=command.score)
+def orc_horde(game: State, seat: int, command: ScoreOrcHorde) -> None:
+    game.emit("OrcHordeChosen", seat=seat, score=command.score)
     if not game.orc_pending:
         close_age(game)
 
 
-def legal_orc_horde(game: Ethnos, seat: int) -> list[Command]:
+def legal_orc_horde(game: State, seat: int) -> list[Command]:
+    """Score the Orc Horde board or keep it (each seat with a marker on it, any order)."""
     if seat not in game.orc_pending:
         return []
     return [ScoreOrcHorde(score=True), ScoreOrcHorde(score=False)]

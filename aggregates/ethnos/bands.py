@@ -11,50 +11,47 @@ Wingfolk may choose any Kingdom (``tribes.py``).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
 
-from aggregates.ethnos import rules as r
-from aggregates.ethnos import tribes
+from aggregates.ethnos import abilities, tribes
+from aggregates.ethnos.abilities import WILD
 from aggregates.ethnos.commands import EndBand, PlayBand
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.kingdoms import marker_kingdom
-from aggregates.kernel import Command, Reason
-
-if TYPE_CHECKING:
-    from aggregates.ethnos.game import Ethnos
+from aggregates.ethnos.rules import EthnosReason
+from aggregates.ethnos.state import State
+from aggregates.kernel import Command, Reason, RuleError
 
 
 def is_band(cards: list[int] | tuple[int, ...]) -> bool:
     """Same tribe or same colour, Skeletons wild; at least one non-Skeleton."""
-    core = [CARDS[c] for c in cards if not CARDS[c].skeleton]
+    core = [CARDS[c] for c in cards if CARDS[c].tribe not in WILD]
     if not core or any(c.dragon for c in core):
         return False
     return len({c.tribe for c in core}) == 1 or len({c.colour for c in core}) == 1
 
 
-def check_play_band(game: Ethnos, seat: int, command: PlayBand) -> None:
-    r.require_stage(game.stage, (r.TURN, r.CENTAUR), "Playing a band")
+def check_play_band(game: State, seat: int, command: PlayBand) -> None:
     cards = command.cards
     if not cards:
-        r.refuse(Reason.BAD_ARGUMENT, "a band has at least one card")
+        raise RuleError(Reason.BAD_ARGUMENT, "a band has at least one card")
     if len(set(cards)) != len(cards):
-        r.refuse(Reason.BAD_ARGUMENT, "a card appears twice in the band")
+        raise RuleError(Reason.BAD_ARGUMENT, "a card appears twice in the band")
     if len(cards) > TABLES.band_max:
-        r.refuse(Reason.ILLEGAL_MOVE, f"a band has at most {TABLES.band_max} cards")
+        raise RuleError(Reason.ILLEGAL_MOVE, f"a band has at most {TABLES.band_max} cards")
     hand = game.hands[seat]
     missing = [c for c in cards if c not in hand]
     if missing:
-        r.refuse(Reason.NOT_HELD, f"card(s) {missing} are not in your hand")
+        raise RuleError(EthnosReason.NOT_HELD, f"card(s) {missing} are not in your hand")
     if command.leader not in cards:
-        r.refuse(Reason.BAD_ARGUMENT, "the Leader must be one of the band's cards")
-    if CARDS[command.leader].skeleton:
-        r.refuse(Reason.ILLEGAL_MOVE, "a Skeleton cannot be the Leader of a band")
+        raise RuleError(Reason.BAD_ARGUMENT, "the Leader must be one of the band's cards")
+    if abilities.card_has(command.leader, "cannot_lead"):
+        raise RuleError(Reason.ILLEGAL_MOVE, "a Skeleton cannot be the Leader of a band")
     if not is_band(cards):
-        r.refuse(Reason.ILLEGAL_MOVE, "a band's cards must share a tribe or a colour "
-                 "(Skeletons are wild)")
+        raise RuleError(Reason.ILLEGAL_MOVE, "a band's cards must share a tribe or a "
+                        "colour (Skeletons are wild)")
 
 
-def play_band(game: Ethnos, seat: int, command: PlayBand) -> None:
+def play_band(game: State, seat: int, command: PlayBand) -> None:
     """Lay down the band, place the marker, use the Leader's ability (then discard)."""
     cards = sorted(command.cards)
     leader = command.leader
@@ -62,11 +59,16 @@ def play_band(game: Ethnos, seat: int, command: PlayBand) -> None:
     kingdom = marker_kingdom(game, seat, leader, size)
     rest = [c for c in game.hands[seat] if c not in cards]
     steps = tribes.plan_steps(game, seat, leader, size, kingdom is not None, rest)
-    game._band_played(seat=seat, cards=cards, leader=leader, size=size, steps=steps)
+    game.emit("BandPlayed", seat=seat, cards=cards, leader=leader, size=size, steps=steps)
     if kingdom is not None:
-        game._marker_placed(seat=seat, kingdom=kingdom, source="band")
-    tribes.immediate_ability(game, seat, leader, size)
+        game.emit("MarkerPlaced", seat=seat, kingdom=kingdom, source="band")
+    tribes.immediate_ability(game, seat, leader, size, kingdom is not None)
     tribes.continue_band(game)
+
+
+def can_play_band(hand: list[int]) -> bool:
+    """Whether the hand holds any band: a card that can lead is a band of one."""
+    return any(not abilities.card_has(c, "cannot_lead") and not CARDS[c].dragon for c in hand)
 
 
 def legal_bands(hand: list[int]) -> list[PlayBand]:
@@ -75,11 +77,11 @@ def legal_bands(hand: list[int]) -> list[PlayBand]:
     Groups the hand by tribe and by colour, adds any subset of the Skeletons, and
     removes the sets reached twice (a same-tribe set that is also same-colour).
     """
-    skeletons = sorted(c for c in hand if CARDS[c].skeleton)
+    skeletons = sorted(c for c in hand if CARDS[c].tribe in WILD)
     groups: dict[str, list[int]] = {}
     for c in sorted(hand):
         card = CARDS[c]
-        if card.skeleton or card.dragon:
+        if card.tribe in WILD or card.dragon:
             continue
         groups.setdefault("t:" + card.tribe, []).append(c)
         groups.setdefault("c:" + str(card.colour), []).append(c)
@@ -97,10 +99,11 @@ def legal_bands(hand: list[int]) -> list[PlayBand]:
     return [PlayBand(cards=cards, leader=leader) for cards, leader in sorted(found)]
 
 
-def legal_turn_bands(game: Ethnos) -> list[Command]:
-    return list(legal_bands(game.hands[game.current]))
+def legal_play_band(game: State, seat: int) -> list[Command]:
+    """Every band of the seat's hand (its turn, or a Centaurs' further band)."""
+    return list(legal_bands(game.hands[seat]))
 
 
-def legal_centaur(game: Ethnos) -> list[Command]:
-    """Centaurs: any band of the rest of the hand, or stop."""
-    return [*legal_bands(game.hands[game.current]), EndBand()]
+def legal_end_band(game: State, seat: int) -> list[Command]:
+    """Centaurs: stop, playing no further band."""
+    return [EndBand()]

@@ -1,36 +1,29 @@
-"""The Ethnos aggregate: its state, its events, and the command dispatch.
+"""The Ethnos aggregate: its state and its events (evolve), on Kernel 2.
 
-Each command is checked by the module of its rulebook section and then carried
-out there: the module draws, shuffles and triggers the events below, whose
-bodies only change state. Hidden information: the hands and the deck order
-(see ``audience``/``public_form``/``public_setup`` and ``views.py``).
+The kernel routes each command through ``FLOW`` (``flow.py``: the stage's
+moves, their checks and runs) with the seat's stage (``stage_of``). The rules
+modules decide on the state they are given (``state.State``) and record events
+with ``emit``; the ``@event`` bodies below only change state. This module
+imports them, never the reverse. Hidden information (the hands, the deck
+order) follows from the zones (``zones.py``); what a reader sees is drawn by
+``present.py``; the tribes' abilities are data (``abilities.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.ethnos import ages, bands, recruit, scoring, tribes, views
+from aggregates.ethnos import ages, flow, present, scoring, views, zones
 from aggregates.ethnos import rules as r
-from aggregates.ethnos.commands import (
-    COMMANDS,
-    ChooseKingdom,
-    EndBand,
-    KeepCards,
-    PlayBand,
-    RecruitFaceUp,
-    RecruitFromDeck,
-    ScoreOrcHorde,
-    TakeTrollToken,
-    WizardsDraw,
-)
+from aggregates.ethnos.commands import COMMANDS
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
+from aggregates.ethnos.flow import FLOW
 from aggregates.kernel import (
-    NOBODY,
     Audience,
+    Choice,
     Command,
     Decision,
     DiceTray,
@@ -38,41 +31,8 @@ from aggregates.kernel import (
     Reason,
     RuleError,
 )
+from aggregates.kernel.present import Screen
 
-Check = Callable[[Any, int, Any], None]
-Run = Callable[[Any, int, Any], None]
-
-#: command -> (check the rules, carry it out)
-HANDLERS: dict[type[Command], tuple[Check, Run]] = {
-    RecruitFaceUp: (recruit.check_face_up, recruit.face_up),
-    RecruitFromDeck: (recruit.check_from_deck, recruit.from_deck),
-    PlayBand: (bands.check_play_band, bands.play_band),
-    ChooseKingdom: (tribes.check_choose_kingdom, tribes.choose_kingdom),
-    TakeTrollToken: (tribes.check_take_troll_token, tribes.take_troll_token),
-    KeepCards: (tribes.check_keep_cards, tribes.keep_cards),
-    EndBand: (tribes.check_end_band, tribes.end_band),
-    ScoreOrcHorde: (ages.check_orc_horde, ages.orc_horde),
-    WizardsDraw: (tribes.check_wizards_draw, tribes.wizards_draw),
-}
-
-
-def _legal_turn(game: Any) -> list[Command]:
-    return [*recruit.legal_recruits(game), *bands.legal_turn_bands(game)]
-
-
-#: stage -> the function listing the current seat's legal commands
-LEGAL: dict[str, Callable[[Any], list[Command]]] = {
-    r.TURN: _legal_turn,
-    r.WINGFOLK: tribes.legal_choose_kingdom,
-    r.MERFOLK: tribes.legal_choose_kingdom,
-    r.TROLL: tribes.legal_troll,
-    r.CENTAUR: bands.legal_centaur,
-    r.ELVES: tribes.legal_elves,
-    r.WIZARDS: tribes.legal_wizards,
-}
-
-#: events only their seat may read (a card taken from the deck)
-PRIVATE_EVENTS = frozenset({"CardDealt", "DrewFromDeck"})
 OPTION_KEYS = frozenset({"tribes"})
 
 
@@ -86,6 +46,30 @@ class Ethnos(Game):
     MAX_SEATS = 6
     COMMANDS = COMMANDS
     CHECK_AGAINST_LEGAL_LIST = False
+    FLOW = FLOW
+    REASONS = r.REASONS
+    #: turns in order, but at the end of an Age every seat with an Orc Horde
+    #: marker decides at once, in any order
+    DYNAMICS = "mixed"
+    OPTIONS_SCHEMA = {  # noqa: RUF012
+        "type": "object",
+        "properties": {
+            "tribes": {
+                "description": "The tribes in play: 6 (5 with 2-3 players); "
+                               "default: chosen at random with the setup dice.",
+                "type": "array",
+                "items": {"enum": list(TRIBES)},
+                "uniqueItems": True,
+                "minItems": min(TABLES.tribes_in_game.values()),
+                "maxItems": max(TABLES.tribes_in_game.values()),
+            },
+        },
+        "additionalProperties": False,
+    }
+    SUMMARY = ("Recruit Allies of the twelve tribes and play them in Bands (one tribe or "
+               "one colour) to place Control markers in the six Kingdoms; each band's "
+               "Leader uses its tribe's ability. Glory is scored for the Kingdoms and the "
+               "bands at the end of each Age, which comes when the third Dragon is drawn.")
 
     # ------------------------------------------------------------------ setup
 
@@ -189,27 +173,40 @@ class Ethnos(Game):
             return self.steps[0]
         return r.TURN
 
-    def decide(self, seat: int, command: Command) -> None:
-        check, run = HANDLERS[type(command)]
-        check(self, seat, command)
-        run(self, seat, command)
+    def stage_of(self, seat: int) -> str:
+        """Every seat the game waits on is in the one stage of the moment."""
+        return self.stage
 
     def pending(self) -> list[Decision]:
         if self.ended or self.over:
             return []
         if self.orc_pending:
-            return [Decision(seat=s, kind=r.ORC_HORDE, prompt=r.PROMPTS[r.ORC_HORDE])
+            return [Decision(seat=s, kind=r.ORC_HORDE, prompt=r.PROMPTS[r.ORC_HORDE],
+                             choices=tuple(self.choices(s)))
                     for s in self.orc_pending]
-        return [Decision(seat=self.current, kind=self.stage, prompt=r.PROMPTS[self.stage])]
+        return [Decision(seat=self.current, kind=self.stage, prompt=r.PROMPTS[self.stage],
+                         choices=tuple(self.choices(self.current)))]
 
-    def legal_actions(self, seat: int) -> list[Command]:
-        if self.ended or self.over:
-            return []
-        if self.orc_pending:
-            return ages.legal_orc_horde(self, seat)
-        if seat != self.current:
-            return []
-        return LEGAL[self.stage](self)
+    def choices(self, seat: int) -> list[Choice]:
+        """A band is picked from the hand (``PickCards``: cards and a Leader); any
+        other answer is one of the legal list (``PickOne``)."""
+        return flow.choices(self, seat)
+
+    def legal_list_complete(self, seat: int) -> bool:
+        return flow.list_complete(self, seat)
+
+    # ------------------------------------------------------------ presentation
+
+    def present(self, seat: int | None) -> Screen:
+        return present.present(self, seat)
+
+    def action_label(self, command: Command) -> str:
+        return present.action_label(self, command)
+
+    @classmethod
+    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
+        said = present.describe(event_type, payload, seats)
+        return said if said is not None else super().describe(event_type, payload, seats)
 
     def finished(self) -> dict[str, Any] | None:
         return scoring.outcome(self) if self.over else None
@@ -217,21 +214,22 @@ class Ethnos(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
+    def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:
+        """Decided when the event is triggered, from the zones its cards move
+        between (``zones.py``), and recorded in its meta."""
+        return type(self).audience(event_type, payload)
+
     @classmethod
     def audience(cls, event_type: str, payload: Mapping[str, Any]) -> Audience:
-        if event_type in PRIVATE_EVENTS:
-            return Audience(frozenset({int(payload["seat"])}))
-        if event_type == "AgeBegan":
-            return NOBODY
-        return super().audience(event_type, payload)
+        """The same rule, for events recorded before Kernel 2 (no audience in meta)."""
+        if event_type == "Created":
+            return super().audience(event_type, payload)
+        return zones.audience(event_type, payload)
 
     @classmethod
     def public_form(cls, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
-        if event_type in PRIVATE_EVENTS:
-            return {"seat": payload["seat"]}
-        if event_type == "AgeBegan":
-            return {"age": payload["age"], "first_player": payload["first_player"],
-                    "deck_size": len(payload["deck"])}
+        if event_type in zones.HIDDEN_FIELDS:
+            return zones.public_form(event_type, payload)
         return super().public_form(event_type, payload)
 
     # ------------------------------------------------------- Beginning an Age

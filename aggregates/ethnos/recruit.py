@@ -7,51 +7,47 @@ another card is drawn; the third Dragon ends the Age at once (``ages.py``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from aggregates.ethnos import ages
-from aggregates.ethnos import rules as r
+from aggregates.ethnos import abilities, ages
 from aggregates.ethnos.commands import RecruitFaceUp, RecruitFromDeck
 from aggregates.ethnos.data import CARDS, TABLES
-from aggregates.kernel import Command, Reason
-
-if TYPE_CHECKING:
-    from aggregates.ethnos.game import Ethnos
+from aggregates.ethnos.state import State
+from aggregates.kernel import Command, Reason, RuleError
 
 
 def can_recruit(hand: list[int]) -> bool:
-    """Below the hand limit; or (ruling) a hand of only Skeletons, which can play no band."""
-    return len(hand) < TABLES.hand_limit or all(CARDS[c].skeleton for c in hand)
+    """Below the hand limit; or (ruling) a hand of only Skeletons, which can play no band
+    (no card of it can lead)."""
+    return len(hand) < TABLES.hand_limit or all(
+        abilities.card_has(c, "cannot_lead") for c in hand)
 
 
-def _check_recruit(game: Ethnos, seat: int) -> None:
-    r.require_stage(game.stage, (r.TURN,), "Recruiting")
+def _check_recruit(game: State, seat: int) -> None:
     if not can_recruit(game.hands[seat]):
-        r.refuse(Reason.ILLEGAL_MOVE, f"with {TABLES.hand_limit} cards in hand you must "
-                 "Play a Band instead")
+        raise RuleError(Reason.ILLEGAL_MOVE, f"with {TABLES.hand_limit} cards in hand you "
+                        "must Play a Band instead")
 
 
-def check_face_up(game: Ethnos, seat: int, command: RecruitFaceUp) -> None:
+def check_face_up(game: State, seat: int, command: RecruitFaceUp) -> None:
     _check_recruit(game, seat)
     if command.card not in game.row:
-        r.refuse(Reason.ILLEGAL_MOVE, f"card {command.card} is not face up")
+        raise RuleError(Reason.ILLEGAL_MOVE, f"card {command.card} is not face up")
 
 
-def face_up(game: Ethnos, seat: int, command: RecruitFaceUp) -> None:
-    game._recruited_face_up(seat=seat, card=command.card)
+def face_up(game: State, seat: int, command: RecruitFaceUp) -> None:
+    game.emit("RecruitedFaceUp", seat=seat, card=command.card)
     end_turn(game)
 
 
-def check_from_deck(game: Ethnos, seat: int, command: RecruitFromDeck) -> None:
+def check_from_deck(game: State, seat: int, command: RecruitFromDeck) -> None:
     _check_recruit(game, seat)
 
 
-def from_deck(game: Ethnos, seat: int, command: RecruitFromDeck) -> None:
+def from_deck(game: State, seat: int, command: RecruitFromDeck) -> None:
     if draw_card(game, seat):
         end_turn(game)
 
 
-def draw_card(game: Ethnos, seat: int) -> bool:
+def draw_card(game: State, seat: int) -> bool:
     """Draw one Ally for ``seat``: Dragons are revealed and replaced.
 
     Returns False when the third Dragon ended the Age (nothing more happens).
@@ -59,21 +55,22 @@ def draw_card(game: Ethnos, seat: int) -> bool:
     while True:
         top = game.deck[0]
         if CARDS[top].dragon:
-            game._dragon_revealed(seat=seat, card=top)
+            game.emit("DragonRevealed", seat=seat, card=top)
             if len(game.dragons) >= 3:
                 ages.end_age(game, seat)
                 return False
             continue
-        game._drew_from_deck(seat=seat, card=top)
+        game.emit("DrewFromDeck", seat=seat, card=top)
         return True
 
 
-def end_turn(game: Ethnos) -> None:
-    game._turn_ended(seat=game.current, next_seat=(game.current + 1) % len(game.seats))
+def end_turn(game: State) -> None:
+    game.emit("TurnEnded", seat=game.current,
+              next_seat=(game.current + 1) % len(game.seats))
 
 
-def legal_recruits(game: Ethnos) -> list[Command]:
-    if not can_recruit(game.hands[game.current]):
+def legal_recruits(game: State, seat: int) -> list[Command]:
+    if not can_recruit(game.hands[seat]):
         return []
     out: list[Command] = [RecruitFaceUp(card=c) for c in game.row]
     out.append(RecruitFromDeck())

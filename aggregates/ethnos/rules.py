@@ -1,10 +1,13 @@
-"""Shared helpers: stages (the decision the game waits on) and refusals."""
+"""The stages of Ethnos: the decision the game waits on, with its prompt.
+
+Each stage is a ``Decision.kind`` and a key of the kernel ``Flow`` (``flow.py``),
+whose moves say which commands each stage accepts; a command sent in another
+stage is refused with ``WRONG_PHASE`` and the prompt of the stage awaited.
+"""
 
 from __future__ import annotations
 
-from typing import NoReturn
-
-from aggregates.kernel import Reason, RuleError
+from aggregates.kernel import GameReason
 
 # ``Decision.kind``, in rulebook order.
 TURN = "turn"            # Playing Through an Age: Recruit an Ally or Play a Band
@@ -32,10 +35,13 @@ PROMPTS = {
 }
 
 
-def refuse(reason: Reason, message: str) -> NoReturn:
-    raise RuleError(reason, message)
+class EthnosReason(GameReason):
+    """Ethnos' own reason code (the kernel's enum keeps only what every game shares).
+
+    Its value is the code Ethnos always sent, so clients see no change.
+    """
+
+    NOT_HELD = "NOT_HELD"  # a band's or a kept card is not in the player's hand
 
 
-def require_stage(stage: str, allowed: tuple[str, ...], what: str) -> None:
-    if stage not in allowed:
-        refuse(Reason.WRONG_PHASE, f"{what} is not possible now: {PROMPTS.get(stage, stage)}")
+REASONS = tuple(r.value for r in EthnosReason)

@@ -8,16 +8,15 @@ discarded and the Troll and Giant tokens return (``AgeClosed``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from aggregates.ethnos.data import CARDS, TABLES, size_class
+from aggregates.ethnos import abilities
+from aggregates.ethnos.data import TABLES, size_class
 from aggregates.ethnos.kingdoms import markers_on_board
-
-if TYPE_CHECKING:
-    from aggregates.ethnos.game import Ethnos
+from aggregates.ethnos.state import State
 
 
-def troll_total(game: Ethnos, seat: int) -> int:
+def troll_total(game: State, seat: int) -> int:
     return sum(game.troll_tokens[seat])
 
 
@@ -36,7 +35,7 @@ def place_awards(keys: dict[int, tuple[int, int]], places: list[int], players: i
     return awards
 
 
-def kingdom_awards(game: Ethnos, kingdom: str) -> list[int]:
+def kingdom_awards(game: State, kingdom: str) -> list[int]:
     """Glory for one Kingdom at the end of the current Age."""
     players = len(game.seats)
     counts = game.markers[kingdom]
@@ -54,7 +53,7 @@ def kingdom_awards(game: Ethnos, kingdom: str) -> list[int]:
     return place_awards(present, places, players)
 
 
-def merfolk_awards(game: Ethnos) -> list[int]:
+def merfolk_awards(game: State) -> list[int]:
     players = len(game.seats)
     value = TABLES.merfolk_age_glory[size_class(players)][game.age - 1]
     present = {s: (game.merfolk[s], troll_total(game, s))
@@ -71,40 +70,40 @@ def merfolk_awards(game: Ethnos) -> list[int]:
 
 def band_points(band: dict[str, Any]) -> int:
     """A band's Glory: its cards (Skeletons already removed), Dwarves +1."""
-    count = len(band["cards"]) + (1 if CARDS[band["leader"]].tribe == "dwarves" else 0)
+    count = abilities.modified("band_scoring_size", band["leader"], len(band["cards"]))
     return TABLES.band_points(count)
 
 
-def score_age(game: Ethnos) -> None:
+def score_age(game: State) -> None:
     players = len(game.seats)
     last = game.age == game.ages
     for kingdom in TABLES.kingdom_keys:
         awards = kingdom_awards(game, kingdom)
         if any(awards):
-            game._kingdom_scored(kingdom=kingdom, awards=awards)
+            game.emit("KingdomScored", kingdom=kingdom, awards=awards)
     if "giants" in game.tribes and game.giant is not None:
         value = TABLES.giant_age_glory[size_class(players)][game.age - 1]
-        game._giant_scored(seat=game.giant, glory=value)
+        game.emit("GiantScored", seat=game.giant, glory=value)
     if "merfolk" in game.tribes:
         awards = merfolk_awards(game)
         if any(awards):
-            game._merfolk_scored(awards=awards)
+            game.emit("MerfolkScored", awards=awards)
     if "orcs" in game.tribes:
         for seat, board in enumerate(game.orc_boards):
             if board and (last or game.orc_choices[seat]):
-                game._orc_horde_scored(seat=seat, colours=list(board),
+                game.emit("OrcHordeScored", seat=seat, colours=list(board),
                                        glory=TABLES.orc_glory[len(board)])
     skeletons = [c for bands in game.bands for b in bands for c in b["cards"]
-                 if CARDS[c].skeleton]
+                 if abilities.card_has(c, "leaves_before_band_scoring")]
     if skeletons:
-        game._skeletons_removed(cards=skeletons)
+        game.emit("SkeletonsRemoved", cards=skeletons)
     awards = [sum(band_points(b) for b in game.bands[s]) for s in range(players)]
     if any(awards):
-        game._bands_scored(awards=awards)
-    game._age_closed(age=game.age, final=last)
+        game.emit("BandsScored", awards=awards)
+    game.emit("AgeClosed", age=game.age, final=last)
 
 
-def outcome(game: Ethnos) -> dict[str, Any]:
+def outcome(game: State) -> dict[str, Any]:
     """Most Glory; ties: most Control markers on the board, then the largest band of the
     last Age, the next largest...; then shared."""
     players = len(game.seats)

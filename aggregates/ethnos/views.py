@@ -1,27 +1,29 @@
 """What a seat sees: its own hand; other hands as counts; the deck as a count.
 
-A spectator (``seat=None``) sees no hand. Everything else (the face-up row and
-discards, bands, markers, Glory, the boards and tokens, revealed Dragons) is
-public.
+The hidden parts follow from the zones' visibility (``zones.py``): a hand's
+faces for its owner, the counts for everyone. A spectator (``seat=None``) sees
+no hand. Everything else (the face-up row and discards, bands, markers, Glory,
+the boards and tokens, revealed Dragons) is public.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aggregates.ethnos import rules as r
+from aggregates.ethnos import zones
 from aggregates.ethnos.data import CARDS, TABLES
-
-if TYPE_CHECKING:
-    from aggregates.ethnos.game import Ethnos
+from aggregates.ethnos.state import State
 
 
 def cards(ids: list[int]) -> list[dict[str, Any]]:
     return [CARDS[c].as_view() for c in ids]
 
 
-def view(game: Ethnos, seat: int | None) -> dict[str, Any]:
+def view(game: State, seat: int | None) -> dict[str, Any]:
     players = len(game.seats)
+    table = zones.zones(game)
+    reader = seat if seat is not None and 0 <= seat < players else None
     stage = r.OVER if game.ended or game.over else game.stage
     out: dict[str, Any] = {
         "stage": stage,
@@ -38,9 +40,9 @@ def view(game: Ethnos, seat: int | None) -> dict[str, Any]:
         ],
         "glory": list(game.glory),
         "row": cards(game.row),
-        "deck_size": len(game.deck),
+        "deck_size": table.count_seen_by(zones.DECK, reader),
         "dragons": cards(game.dragons),
-        "hand_counts": [len(h) for h in game.hands],
+        "hand_counts": [table.count_seen_by(zones.hand(s), reader) for s in range(players)],
         "bands": [
             [{"cards": cards(b["cards"]), "leader": b["leader"], "size": b["size"]}
              for b in game.bands[s]]
@@ -51,9 +53,10 @@ def view(game: Ethnos, seat: int | None) -> dict[str, Any]:
         "third_dragon_seat": game.third_dragon_seat,
         "outcome": game.outcome if game.ended else game.finished(),
     }
-    if seat is not None and 0 <= seat < players:
-        out["seat"] = seat
-        out["hand"] = cards(sorted(game.hands[seat]))
+    own = table.seen_by(zones.hand(reader), reader) if reader is not None else None
+    if reader is not None and own is not None:
+        out["seat"] = reader
+        out["hand"] = cards(sorted(own))
     if "merfolk" in game.tribes:
         out["merfolk_track"] = list(game.merfolk)
     if "trolls" in game.tribes:

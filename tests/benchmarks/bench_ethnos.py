@@ -2,7 +2,8 @@
 
 - a whole random 4-player game in memory (decide + evolve every command);
 - listing the legal actions of the worst hand (10 cards of one tribe: 5,120 bands);
-- the leak-proof redaction of a game's events for one seat.
+- the leak-proof redaction of a game's events for one seat;
+- a seat's screen and choices (what every client asks after every move).
 """
 
 from __future__ import annotations
@@ -64,3 +65,17 @@ def test_bench_ethnos_redaction_for_a_seat(benchmark: BenchmarkFixture) -> None:
         return shown
 
     assert benchmark(redact) > 0
+
+
+def test_bench_ethnos_screen_and_choices(benchmark: BenchmarkFixture) -> None:
+    game = Ethnos.start(["a", "b", "c", "d"], seed="b" * 64)
+    chooser = random.Random(2)
+    for _ in range(120):
+        seat = game.waiting_on()[0]
+        game.act(seat, chooser.choice(game.legal_actions(seat)))
+    seat = game.waiting_on()[0]
+
+    def ask() -> int:
+        return len(game.present(seat).to_json()["sections"]) + len(game.choices(seat))
+
+    assert benchmark(ask) > 0

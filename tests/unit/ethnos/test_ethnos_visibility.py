@@ -162,3 +162,29 @@ def test_private_card_is_not_recoverable_from_the_public_digest__rulebook_Recrui
             assert _recoverable_card(ev, guess) is None
         revealed = chain.salt(g.seed, ev.originator_version)
         assert _recoverable_card(ev, revealed) == payload_of(ev)["card"]
+
+
+def test_audiences_derive_from_the_zones_and_match_the_recorded_ones() -> None:
+    """Kernel 2 records each event's audience in its meta, decided from the zones its
+    cards move between; it is the class-level rule that reads games recorded before."""
+    from aggregates.ethnos import zones
+    from aggregates.kernel import Visibility
+
+    assert zones.spec("deck").visibility is Visibility.COUNT_ONLY
+    assert zones.spec("row").visibility is Visibility.PUBLIC
+    assert zones.spec("hand:3").visibility is Visibility.OWNER
+    assert zones.spec("hand:3").owner == 3
+    g = Ethnos.start(["a", "b", "c", "d"], seed="5" * 64)
+    evs = list(g.collect_events())
+    bot = random.Random(5)
+    for _ in range(150):
+        seat = g.pending()[0].seat
+        legal = g.legal_actions(seat)
+        g.act(seat, bot.choice(legal))
+        evs += g.collect_events()
+    for ev in evs:
+        name, payload = event_type(ev), payload_of(ev)
+        recorded, public = g.kernel_audience(name, payload, ev.meta)
+        assert recorded == Ethnos.audience(name, payload)
+        if not recorded.everyone:
+            assert public == Ethnos.public_form(name, payload)
