@@ -404,6 +404,12 @@ class Game(Aggregate):
                 raise RuleError(Reason.NO_DEFAULT, f"seat {seat} has no legal command")
             command = options[self.roll(len(options)) - 1]
         self._command = {"seat": seat, "name": DEFAULT_COMMAND, "args": {}}
+        # The command chosen for the seat is the seat's own business until its
+        # events tell the table what they may know (a random bid for a hidden
+        # choice must not be read by the others before the reveal).
+        self._audience = (Audience(frozenset({seat})),
+                          {"seat": seat, "decision": decision.id,
+                           "default": str(decision.default)})
         self._default_applied(seat=seat, decision=decision.id, default=str(decision.default),
                               command=command.to_json())
         self._carry_out(seat, command)
@@ -490,7 +496,6 @@ class Game(Aggregate):
         event_class = _event_class(type(self), event_name)
         self._audience = (audience, None if public is None else dict(public))
         self.trigger_event(event_class, **payload)
-
 
     def roll(self, sides: int) -> int:
         """Draw one die for the event about to be triggered (decide phase only)."""

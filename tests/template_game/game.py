@@ -1,0 +1,346 @@
+"""The aggregate: state, its ``@event`` bodies (evolve only), and the hooks
+the kernel calls. The rules live in the section modules; this class only
+wires them to the kernel.
+
+Kernel features shown: ``Game`` with ``FLOW`` (a ``Flow`` of ``Move``s by
+stage; the kernel routes each command and lists the legal ones), ``REASONS``,
+``DYNAMICS``, ``OPTIONS_SCHEMA``/``check_options``, ``seating()`` with teams
+and positions, ``pending()`` with structured ``Decision``s (ids, choices,
+deadlines and defaults), ``choices()``, ``pass_command`` for ``pass``
+defaults, ``audience_of``/``public_form`` derived from zones, ``present``/
+``action_label``/``describe``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from eventsourcing.domain import event
+
+from aggregates.kernel import (
+    Audience,
+    Choice,
+    Command,
+    Decision,
+    DiceTray,
+    Flow,
+    Game,
+    Move,
+    PickOne,
+    Reason,
+    RuleError,
+    Seating,
+    Zones,
+)
+from aggregates.kernel import flow as kflow
+from aggregates.kernel.game import CLOCK_OPTION
+from aggregates.kernel.present import Screen
+from tests.template_game import bidding, presentation, rounds, scoring, shore, snatching
+from tests.template_game.commands import (
+    COMMANDS,
+    Bank,
+    Bid,
+    Claim,
+    Dive,
+    LetGo,
+    PassPriority,
+    Snatch,
+)
+from tests.template_game.components import COMPONENTS as C
+from tests.template_game.reasons import REASONS
+from tests.template_game.table import (
+    DECK,
+    DISCARD,
+    POSITIONS,
+    SHORE,
+    empty_zones,
+    hand,
+    seating_for,
+    team_of_position,
+    vault,
+    zones_of,
+)
+
+FLOW = Flow(
+    {
+        "bid": "bid in secret for your positions",
+        "claim": "claim, bank, dive or pass",
+        "react": "snatch the claimed card or let it go",
+    },
+    [
+        Move(Bid, ("bid",), bidding.check, bidding.run, bidding.legal),
+        Move(Claim, ("claim",), shore.check_claim, shore.run_claim, shore.legal_claims),
+        Move(Bank, ("claim",), shore.check_bank, shore.run_bank, shore.legal_banks),
+        Move(Dive, ("claim",), shore.check_dive, shore.run_dive, shore.legal_dives),
+        Move(PassPriority, ("claim",), shore.check_pass, shore.run_pass, shore.legal_pass),
+        Move(Snatch, ("react",), snatching.check_snatch, snatching.run_snatch,
+             snatching.legal_snatches),
+        Move(LetGo, ("react",), snatching.check_let_go, snatching.run_let_go,
+             snatching.legal_let_go),
+    ],
+)
+
+
+class Template(Game):
+    RULES_ID = "template"
+    TITLE = "Tidewatch (the template game)"
+    RULES_VERSION = "1"
+    MIN_SEATS = 2
+    MAX_SEATS = 4
+    COMMANDS = COMMANDS
+    FLOW = FLOW
+    REASONS = REASONS
+    DYNAMICS = "mixed"
+    SUMMARY = ("Two teams claim, snatch and bank treasures from the shore; "
+               "a secret bid each round decides who goes first.")
+    OPTIONS_SCHEMA = {  # noqa: RUF012
+        "type": "object",
+        "properties": {
+            "rounds": {"type": "integer", "minimum": 1, "maximum": 5,
+                       "description": "rounds to play (default: the data file's)"},
+            CLOCK_OPTION: {"type": "boolean",
+                       "description": "give decisions deadlines; the server applies "
+                                      "their defaults when one passes"},
+        },
+        "additionalProperties": False,
+    }
+
+    # ----------------------------------------------------------- options, setup
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"rounds", CLOCK_OPTION}
+        if unknown:
+            raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")
+        rounds_ = options.get("rounds", C.rounds)
+        if isinstance(rounds_, bool) or not isinstance(rounds_, int) or not 1 <= rounds_ <= 5:
+            raise RuleError(Reason.BAD_OPTIONS, "rounds is an integer from 1 to 5")
+        if not isinstance(options.get(CLOCK_OPTION, False), bool):
+            raise RuleError(Reason.BAD_OPTIONS, f"{CLOCK_OPTION} is true or false")
+        return {"rounds": rounds_, CLOCK_OPTION: bool(options.get(CLOCK_OPTION, False))}
+
+    @classmethod
+    def decide_setup(cls, dice: DiceTray, seats: list[str], options: dict[str, Any]
+                     ) -> dict[str, Any]:
+        """The deck's order: a recorded shuffle (hidden from the public setup)."""
+        return {"deck": dice.shuffled([c.id for c in C.cards])}
+
+    @classmethod
+    def public_setup(cls, setup: Mapping[str, Any]) -> dict[str, Any]:
+        return {"deck": len(setup.get("deck", []))}
+
+    def setup(self, setup: dict[str, Any]) -> None:
+        self.zones: dict[str, list[int]] = empty_zones()
+        self.zones[DECK] = list(setup["deck"])
+        self.rounds: int = self.options["rounds"]
+        self.round = 0
+        self.first = 0
+        self.coins = [0, 0, 0, 0]
+        self.bids: list[int] | None = None
+        self.passing: dict[str, Any] | None = None
+        self.window: dict[str, Any] | None = None
+        self.windows = 0
+        self.used: dict[str, int] = {}
+        self.banked_by: dict[str, int] = {}
+        self.done = False
+
+    def begin(self) -> None:
+        rounds.deal_hands(self)
+        rounds.open_round(self)
+
+    # ----------------------------------------------------- table and zones
+
+    def seating(self) -> Seating:
+        return seating_for(len(self.seats))
+
+    def table_zones(self) -> Zones:
+        return zones_of(self.seating(), self.zones)
+
+    def in_force(self, team: int) -> list[str]:
+        """The effects of the cards in a team's vault (one name per card)."""
+        return [name for c in self.zones[vault(team)] for name in C.card(c).effects]
+
+    def acting_position(self, seat: int) -> int:
+        """The position whose decision ``seat`` answers now."""
+        for decision in self.pending():
+            if decision.seat == seat and decision.position is not None:
+                return decision.position
+        raise RuleError(Reason.NOT_YOUR_TURN, f"seat {seat} plays no position now")
+
+    # --------------------------------------------------------------- flow
+
+    def stage_of(self, seat: int) -> str:
+        if self.collecting:
+            return "bid"
+        return "react" if self.window else "claim"
+
+    def pending(self) -> list[Decision]:
+        if self.ended or self.done:
+            return []
+        clocks = self.clocked()  # the kernel's CLOCK_OPTION: the server runs the clocks
+
+        def deadline(stage: str) -> float | None:
+            return C.clock_seconds[stage] if clocks else None
+
+        controller = self.seating().controller
+        if self.collecting:
+            return [Decision(s, "bid", bidding.choice(self, s).prompt, hidden=True,
+                             choices=(bidding.choice(self, s),), deadline=deadline("bid"),
+                             default="random")
+                    for s in self.waiting_to_choose()]
+        if self.window:
+            p = kflow.responder(self.window)
+            assert p is not None
+            card = presentation.name_card(self.window["card"])
+            return [Decision(controller[p], "react",
+                             f"{POSITIONS[p]}: snatch {card} from "
+                             f"{POSITIONS[self.window['claimer']]} or let it go",
+                             id=f"w{self.window['serial']}", position=p,
+                             choices=(PickOne(FLOW.prompt("react")),),
+                             deadline=deadline("react"), default="pass")]
+        if self.passing:
+            p = kflow.priority(self.passing)
+            return [Decision(controller[p], "claim", f"{POSITIONS[p]}: {FLOW.prompt('claim')}",
+                             position=p, choices=tuple(shore.choices(self, p)),
+                             deadline=deadline("claim"), default="pass")]
+        return []
+
+    def choices(self, seat: int) -> list[Choice]:
+        """The choice structures of the seat's pending decision (none: not asked)."""
+        return [c for d in self.pending() if d.seat == seat for c in d.choices]
+
+    def pass_command(self, seat: int) -> Command:
+        if self.stage_of(seat) == "react":
+            return LetGo()
+        if self.stage_of(seat) == "claim":
+            return PassPriority()
+        return super().pass_command(seat)
+
+    def finished(self) -> dict[str, Any] | None:
+        return scoring.outcome(self) if self.done else None
+
+    # ---------------------------------------------------------- reading
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        mine = None
+        if seat is not None and self.collecting:
+            mine = self.collecting["chosen"].get(str(seat))
+        return {
+            "round": self.round, "rounds": self.rounds, "coins": list(self.coins),
+            "zones": self.table_zones().view(seat), "bids": self.bids, "my_bid": mine,
+            "positions": self.seating().positions_of(seat) if seat is not None else [],
+            "priority": kflow.priority(self.passing) if self.passing and not self.window
+            else None,
+            "window": None if not self.window else {
+                "card": self.window["card"], "claimer": self.window["claimer"],
+                "responder": kflow.responder(self.window)},
+        }
+
+    def present(self, seat: int | None) -> Screen:
+        return presentation.present(self, seat)
+
+    def action_label(self, command: Command) -> str:
+        return presentation.action_label(command)
+
+    @classmethod
+    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
+        return presentation.describe(event_type, payload, seats)
+
+    def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:
+        """Cards drawn from the deck are read by the readers of where they land."""
+        if event_type == "CardsDealt":
+            return self.table_zones().move_audience(DECK, payload["target"])
+        if event_type == "Dived":
+            return self.table_zones().move_audience(DECK, hand(payload["position"]))
+        return super().audience_of(event_type, payload)
+
+    @classmethod
+    def public_form(cls, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        if event_type == "CardsDealt":
+            return {"target": payload["target"], "count": len(payload["cards"])}
+        if event_type == "Dived":
+            return {"position": payload["position"], "depth": payload["depth"]}
+        return super().public_form(event_type, payload)
+
+    # ------------------------------------------------------ evolve (events)
+
+    def _move(self, source: str, target: str, cards: list[int]) -> None:
+        for card in cards:
+            self.zones[source].remove(card)
+            self.zones[target].append(card)
+
+    @event("CardsDealt")
+    def _cards_dealt(self, target: str, cards: list[int]) -> None:
+        self._move(DECK, target, cards)
+
+    @event("TideRose")
+    def _tide_rose(self, round: int, first: int, coins: list[int]) -> None:  # noqa: A002
+        self.round = round
+        self.first = first
+        self.coins = [c + g for c, g in zip(self.coins, coins, strict=True)]
+        self.bids = None
+
+    @event("BidsSettled")
+    def _bids_settled(self, bids: list[int], order: list[int]) -> None:
+        self.coins = [c - b for c, b in zip(self.coins, bids, strict=True)]
+        self.bids = list(bids)
+        self.passing = kflow.passing(order)
+
+    @event("Claimed")
+    def _claimed(self, position: int, card: int) -> None:
+        self._move(SHORE, hand(position), [card])
+        assert self.passing is not None
+        kflow.after_action(self.passing)
+
+    @event("EffectUsed")
+    def _effect_used(self, effect: str, position: int, change: str, amount: int,
+                     usage: str) -> None:
+        self.used[usage] = self.used.get(usage, 0) + 1
+        if change == "gain_coins":
+            self.coins[position] += amount
+
+    @event("WindowOpened")
+    def _window_opened(self, card: int, claimer: int, order: list[int]) -> None:
+        self.windows += 1
+        self.window = {**kflow.reaction_window(f"claim:{card}", order, self.windows),
+                       "card": card, "claimer": claimer}
+
+    @event("Snatched")
+    def _snatched(self, position: int, card: int, discard: int, victim: int) -> None:
+        self._move(hand(position), DISCARD, [discard])
+        self._move(hand(victim), hand(position), [card])
+        # The first to react wins the window: those after it are not asked.
+        self.window = None
+
+    @event("LetGo")
+    def _let_go(self, position: int) -> None:
+        assert self.window is not None
+        kflow.after_response(self.window, position, None)
+        if kflow.closed(self.window):
+            self.window = None
+
+    @event("Banked")
+    def _banked(self, position: int, cards: list[int]) -> None:
+        self._move(hand(position), vault(team_of_position(position)), cards)
+        for card in cards:
+            self.banked_by[str(card)] = position
+        assert self.passing is not None
+        kflow.after_action(self.passing)
+
+    @event("Dived")
+    def _dived(self, position: int, depth: int, cards: list[int]) -> None:
+        self.coins[position] -= depth
+        self._move(DECK, hand(position), cards)
+        assert self.passing is not None
+        kflow.after_action(self.passing)
+
+    @event("Passed")
+    def _passed(self, position: int) -> None:
+        assert self.passing is not None
+        kflow.after_pass(self.passing)
+
+    @event("TideEbbed")
+    def _tide_ebbed(self, round: int) -> None:  # noqa: A002
+        self.passing = None
+        self.done = round >= self.rounds

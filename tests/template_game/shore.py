@@ -1,0 +1,146 @@
+"""2. Working the Shore: from the top bidder on, each position in turn claims
+a face-up card, banks cards face down in its team's vault, dives into the
+deck, or passes; the round ends when every position has passed in a row.
+
+Kernel features shown: priority passing (``flow.passing``/``priority``/
+``after_action``/``after_pass``/``all_passed``, kept in the state as JSON);
+``Move`` checks and runs routed by the ``Flow``; a triggered effect with a
+usage limit (``EffectBook.triggered``, ``effects.resolve`` with the game's
+verb ``gain_coins``); audiences from zones (``Zones.move_audience`` given to
+``emit``); ``PickCards`` and ``Number`` choices.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from aggregates.kernel import Command, Effect, Number, PickCards, PickOne, RuleError
+from aggregates.kernel import effects as keffects
+from aggregates.kernel import flow as kflow
+from aggregates.kernel import zones as kzones
+from tests.template_game import rounds, snatching
+from tests.template_game.commands import Bank, Claim, Dive, PassPriority
+from tests.template_game.components import COMPONENTS as C
+from tests.template_game.reasons import TideReason
+from tests.template_game.table import DECK, SHORE, hand, team_of_position, vault
+
+MAX_BANK = 2
+
+
+def max_depth(state: Any, position: int) -> int:
+    return min(C.max_dive, state.coins[position], len(state.zones[DECK]))
+
+
+# ------------------------------------------------------------------- claim
+
+
+def check_claim(state: Any, seat: int, command: Claim) -> None:
+    if command.card not in state.zones[SHORE]:
+        raise RuleError(TideReason.NOT_ON_SHORE, f"card {command.card} is not on the shore")
+
+
+def run_claim(state: Any, seat: int, command: Claim) -> None:
+    position = state.acting_position(seat)
+    card = C.card(command.card)
+    state.emit("Claimed", position=position, card=card.id)
+    # Effects as data: the Gull in the claimer's team vault pays a coin for a
+    # pearl, once per round per team (its ``limit``), counted in ``state.used``.
+    team = team_of_position(position)
+    facts = {"suit": card.suit, "value": card.value, "position": position}
+    scope = f"round{state.round}.team{team}"
+    for effect in C.book.triggered("Claimed", facts, in_force=state.in_force(team),
+                                   used=state.used, scope=scope):
+        keffects.resolve(VERBS, state, position, effect, {**facts, "scope": scope})
+    snatching.open_window(state, position, card.id)
+
+
+def gain_coins(state: Any, position: int, effect: Effect, facts: Any) -> None:
+    """The verb ``gain_coins``: what the change means is the game's rule."""
+    state.emit("EffectUsed", effect=effect.name, position=position, change=effect.change,
+               amount=int(effect.params["amount"]), usage=effect.usage_key(facts["scope"]))
+
+
+VERBS = {"gain_coins": gain_coins}
+
+
+def legal_claims(state: Any, seat: int) -> list[Command]:
+    return [Claim(c) for c in state.zones[SHORE]]
+
+
+# -------------------------------------------------------------------- bank
+
+
+def check_bank(state: Any, seat: int, command: Bank) -> None:
+    held = state.zones[hand(state.acting_position(seat))]
+    if not 1 <= len(command.cards) <= MAX_BANK or len(set(command.cards)) != len(command.cards):
+        raise RuleError(TideReason.BANK_SIZE, f"bank 1 to {MAX_BANK} different cards")
+    missing = [c for c in command.cards if c not in held]
+    if missing:
+        raise RuleError(TideReason.NOT_IN_HAND, f"card {missing[0]} is not in your hand")
+
+
+def run_bank(state: Any, seat: int, command: Bank) -> None:
+    position = state.acting_position(seat)
+    source, target = hand(position), vault(team_of_position(position))
+    # The audience is decided here, from the zones: the hand's and the vault's
+    # readers (the team); the others learn how many cards went in.
+    state.emit("Banked", audience=state.table_zones().move_audience(source, target),
+               public={"position": position, "count": len(command.cards)},
+               position=position, cards=sorted(command.cards))
+
+
+def legal_banks(state: Any, seat: int) -> list[Command]:
+    held = sorted(state.zones[hand(state.acting_position(seat))])
+    return [Bank(combo) for k in range(1, MAX_BANK + 1)
+            for combo in itertools.combinations(held, k)]
+
+
+# -------------------------------------------------------------------- dive
+
+
+def check_dive(state: Any, seat: int, command: Dive) -> None:
+    deepest = max_depth(state, state.acting_position(seat))
+    if not 1 <= command.depth <= deepest:
+        raise RuleError(TideReason.TOO_DEEP, f"you can dive 1 to {deepest} cards deep now")
+
+
+def run_dive(state: Any, seat: int, command: Dive) -> None:
+    position = state.acting_position(seat)
+    # Audience and public form from ``Template.audience_of``/``public_form``.
+    state.emit("Dived", position=position, depth=command.depth,
+               cards=kzones.draw(state.zones[DECK], command.depth))
+
+
+def legal_dives(state: Any, seat: int) -> list[Command]:
+    return [Dive(d) for d in range(1, max_depth(state, state.acting_position(seat)) + 1)]
+
+
+# -------------------------------------------------------------------- pass
+
+
+def check_pass(state: Any, seat: int, command: PassPriority) -> None:
+    """Passing is always allowed while holding priority."""
+
+
+def run_pass(state: Any, seat: int, command: PassPriority) -> None:
+    state.emit("Passed", position=state.acting_position(seat))
+    if kflow.all_passed(state.passing):
+        rounds.close_round(state)
+
+
+def legal_pass(state: Any, seat: int) -> list[Command]:
+    return [PassPriority()]
+
+
+def choices(state: Any, position: int) -> list[Any]:
+    """One of the list, or built: k cards of the hand to bank, a dive depth."""
+    held = sorted(state.zones[hand(position)])
+    out: list[Any] = [PickOne("claim a shore card, or pass")]
+    if held:
+        out.append(PickCards("bank", "cards", tuple(held), 1, min(MAX_BANK, len(held)),
+                             zone=hand(position), prompt="cards to bank in your vault"))
+    deepest = max_depth(state, position)
+    if deepest:
+        out.append(Number("dive", "depth", 1, deepest, prompt="cards to dive for (a coin each)"))
+    return out
