@@ -164,7 +164,7 @@ def test_move_audiences() -> None:
     assert zones.move_audience("deck", "hand:1").seats == {1}  # a draw: its receiver
     assert zones.move_audience("deck", "row").everyone  # turned face up
     assert zones.move_audience("hand:0", "row").everyone  # played face up
-    assert zones.move_audience("row", "hand:1").seats == {1}
+    assert zones.move_audience("row", "hand:1").everyone  # taken from plain sight: all saw it
     assert zones.move_audience("hand:0", "vault:0").seats == {0, 2}  # banked: the team
     assert zones.move_audience("hand:1", "hand:0").seats == {0, 1}  # given: both ends
     assert zones.move_audience("deck", "secret").seats == frozenset()
