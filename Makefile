@@ -22,14 +22,14 @@ protos/arbiter/v1/game_pb2.py: $(PROTOS)
 		--grpc_python_out=protos $(PROTOS)
 
 run: install
-	$(BIN)/arbiter serve --address localhost:50051 --data-dir ./data
+	$(BIN)/arbiter-server --address localhost:50051 --data-dir ./data
 
 test: install
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider
 
 lint: install
-	$(BIN)/ruff check aggregates service clients tests
-	$(BIN)/mypy aggregates service clients
+	$(BIN)/ruff check aggregates service clients tests protos/arbiter/wire.py
+	$(BIN)/mypy aggregates service clients protos/arbiter/wire.py
 
 bench: install
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/benchmarks -o python_files="bench_*.py" --benchmark-only

@@ -10,13 +10,14 @@ and exit 1; usage errors exit 2.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
+from arbiter.wire import WireError, parse_json_command
 
 from clients.client import ArbiterClient, ArbiterError, default_address, message_to_dict
 from clients.render import (
@@ -36,7 +37,6 @@ from clients.tokens import (
     resolve_token,
 )
 from clients.verify import verify_history
-from clients.wire import WireError, parse_json_command
 
 
 class UsageError(Exception):
@@ -142,11 +142,17 @@ def _default_seats(client: ArbiterClient, rules: str) -> list[str]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the server in this process (imported lazily: clients need no server code)."""
-    # importlib keeps the server out of the client's import graph (and its type check).
-    serve = importlib.import_module("service.main").serve
-    serve(args.address or default_address(), args.data_dir)
-    return 0
+    """Hand over to the server's own entry point, ``arbiter-server``.
+
+    The client holds no server code: this process becomes ``python -m
+    service.main`` (the same as running ``arbiter-server``).
+    """
+    argv = [sys.executable, "-m", "service.main",
+            "--address", args.address or default_address(), "--data-dir", args.data_dir]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, argv)
+    return 0  # pragma: no cover - execv does not return
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -341,9 +347,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         else:
             if args.players:
                 raise UsageError("--players is for a new game; a resumed game keeps its players")
-            token = _game_token(args, game_id, args.seat)
-            if token:  # the person's calls all go out with it
-                client.add_tokens(game_id, {args.seat: token})
+            saved = _game_token(args, game_id, args.seat)
+            if saved:  # the person's calls all go out with it
+                client.add_tokens(game_id, {args.seat: saved})
             state = client.state(game_id, args.seat)
             if state.rules != args.rules:
                 raise UsageError(f"game {game_id} is a game of {state.rules}, not "

@@ -29,11 +29,10 @@ from typing import Any, TypeAlias
 import grpc
 import grpc.aio
 from arbiter.v1 import game_pb2, game_pb2_grpc
+from arbiter.wire import json_to_command
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
-
-from clients.wire import json_to_command
 
 DEFAULT_ADDRESS = "localhost:50051"
 

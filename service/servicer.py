@@ -18,10 +18,10 @@ from typing import Any, TypeVar
 
 import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
+from arbiter.wire import WireError, command_to_json, json_to_command
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Decision, Game, Reason, RuleError
-from clients.wire import WireError, command_to_json, json_to_command
 from service import auth
 from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader, dumps, to_proto

@@ -13,11 +13,11 @@ import typing
 
 import pytest
 from arbiter.v1 import game_pb2
+from arbiter.wire import command_to_json, json_to_command
 from google.protobuf.descriptor import FieldDescriptor
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game
-from clients.wire import command_to_json, json_to_command
 
 SCALARS = {
     FieldDescriptor.TYPE_UINT32: int, FieldDescriptor.TYPE_SINT32: int,

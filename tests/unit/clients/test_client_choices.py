@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from arbiter.v1 import game_pb2
+from arbiter.wire import json_to_command
 
 from aggregates.kernel.decisions import Assign, Number, PickCards, PickOne
 from clients.choices import (
@@ -22,7 +23,6 @@ from clients.choices import (
     parse_menu_number,
     random_answer,
 )
-from clients.wire import json_to_command
 
 BAND = PickCards(command="play_band", arg="cards", options=(58, 10, 149), low=1, high=10,
                  zone="hand", mark="leader", fixed={"extra": 1})

@@ -8,6 +8,7 @@ import uuid
 import grpc
 import pytest
 from arbiter.v1 import enin_pb2, game_pb2
+from arbiter.wire import WireError
 
 from clients.client import (
     ArbiterError,
@@ -17,7 +18,6 @@ from clients.client import (
     message_to_dict,
     screen_of,
 )
-from clients.wire import WireError
 
 
 def test_error_from_trailers_and_details() -> None:

@@ -20,12 +20,12 @@ from typing import Any
 import grpc
 import pytest
 from arbiter.v1 import game_pb2, game_pb2_grpc
+from arbiter.wire import command_to_json, json_to_command
 
 from aggregates.kernel.decisions import Assign, Number, PickCards, PickOne
 from aggregates.kernel.present import Card, Cards, Track, screen, section
 from clients.client import ArbiterClient
 from clients.play import Player, seat_names
-from clients.wire import command_to_json, json_to_command
 from tests.unit.clients.conftest import RealServer
 
 BAD_WORDING = ("Choose 1-1", "from 1 to 1", " 1 cards", "1 to 1)")

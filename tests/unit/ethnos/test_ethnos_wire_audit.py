@@ -28,7 +28,7 @@ def test_kingdom_enum_matches_the_data() -> None:
 
 
 def test_wire_round_trip() -> None:
-    from clients import wire
+    from arbiter import wire
 
     for command in (COMMANDS.parse("play_band", {"cards": [3, 5], "leader": 5}),
                     COMMANDS.parse("choose_kingdom", {"kingdom": "duris"}),

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 from arbiter.v1 import game_pb2
+from arbiter.wire import command_to_json, json_to_command
 from google.protobuf.descriptor import FieldDescriptor
 
 from aggregates import catalog
-from clients.wire import command_to_json, json_to_command
 from tests.template_game import Template
 from tests.unit.kernel.template_bot import step
 

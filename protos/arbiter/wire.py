@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from arbiter.v1 import game_pb2
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
+
+from arbiter.v1 import game_pb2
 
 
 class WireError(ValueError):
