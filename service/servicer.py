@@ -379,9 +379,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             new_events = self.app.game_events(request.game_id, after=last)
             if new_events:
                 over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
+                positions = timetravel.positions(self.app, request.game_id, last)
                 for ev in new_events:
                     yield game_pb2.FeedMessage(
-                        event=to_proto(cls, ev, reader.for_game(over), seats=game.seats))
+                        event=to_proto(cls, ev, reader.for_game(over),
+                                       positions.get(ev.originator_version, 0),
+                                       seats=game.seats))
                     last = ev.originator_version
                 if over:
                     yield game_pb2.FeedMessage(status=ENDED)

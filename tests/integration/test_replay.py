@@ -398,6 +398,8 @@ def test_the_state_at_every_version_is_what_each_seat_saw(shared_server: ServerP
     for events in acted.values():
         for ev in events:
             assert ev.position == positions[ev.version]
+    for feed in feeds.values():
+        assert [e.position for e in feed.events] == [positions[e.version] for e in feed.events]
     later = list(admin.History(game_pb2.HistoryRequest(game_id=game_id, after_version=50)))
     assert [e.position for e in later] == [positions[v] for v in range(51, state.version + 1)]
 
