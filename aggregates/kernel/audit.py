@@ -94,8 +94,8 @@ def audit_records(records: Sequence[Record], game_class: type[Game]) -> AuditRep
         report.fail("chain", "no events", 1)
         return report
     seed = records[0].payload.get("seed", "")
+    check_dice(records, seed, report)  # first: a seed off its commitment says it all
     check_chain(records, seed, report)
-    check_dice(records, seed, report)
     check_replay(records, game_class, report)
     return report
 

@@ -85,16 +85,16 @@ def verify_records(
     seed = str(created.payload.get("seed", ""))
     if header.get("seed") and header["seed"] != seed:
         report.fail("dice", "the header's seed is not the recorded one", 1)
+    check_dice(records, seed, report)
+    verdict.checked.append(
+        f"the seed against its commitment {commitment[:16]}..., and {report.dice} dice "
+        "re-derived from the seed with no counter skipped")
     if over and last.payload.get("seed") not in (None, seed):
         report.fail("dice", f"version {last.version} reveals another seed", last.version)
     check_chain(records, seed, report)
     verdict.checked.append(
         f"the hash chain: versions 1-{last.version} without a gap, every digest "
         "recomputed with its seed-derived salt and linked to the one before")
-    check_dice(records, seed, report)
-    verdict.checked.append(
-        f"the seed against its commitment {commitment[:16]}..., and {report.dice} dice "
-        "re-derived from the seed with no counter skipped")
     rules = str(created.payload.get("rules", ""))
     version = str(created.payload.get("rules_version", ""))
     game_class = games.get(rules)
