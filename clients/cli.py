@@ -36,7 +36,6 @@ from clients.tokens import (
     default_store_path,
     resolve_token,
 )
-from clients.verify import verify_history
 
 
 class UsageError(Exception):
@@ -218,7 +217,8 @@ def _json(message: Any) -> str:
 def cmd_state(args: argparse.Namespace) -> int:
     with _client(args) as client:
         token = _game_token(args, args.game_id, args.seat, args.spectator)
-        state = client.state(args.game_id, args.seat, args.spectator, token=token)
+        state = client.state(args.game_id, args.seat, args.spectator, token=token,
+                             version=args.version)
     _print(_json(state) if args.json else render_state(state))
     return 0
 
@@ -266,6 +266,10 @@ def cmd_tail(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if args.all or args.since is not None:
+        return _audit_store(args)
+    if not args.game_id:
+        raise UsageError("name a GAME_ID, or --all, or --since POSITION")
     token = _game_token(args, args.game_id, spectator=True)
     with _client(args) as client:
         try:
@@ -280,22 +284,80 @@ def cmd_audit(args: argparse.Namespace) -> int:
             except ArbiterError:
                 raise exc from None
     _print(render_audit(audit))
-    ok = audit.chain_ok and audit.dice_ok and audit.replay_ok
+    ok = audit.chain_ok and audit.dice_ok and audit.replay_ok and not audit.bad_snapshots
+    if not ok and audit.first_failure:
+        _print(f"  first failing version: {audit.first_failure}")
     return 0 if ok else 1
 
 
-def cmd_verify(args: argparse.Namespace) -> int:
-    """Check a finished game's chain and dice here, from its History, without trusting Audit."""
-    token = _game_token(args, args.game_id, spectator=True)
+def _audit_store(args: argparse.Namespace) -> int:
+    """``audit --all`` / ``--since POSITION`` (admin): see ``clients.audit_all``."""
+    from clients.audit_all import audit_games, changed_since, render_summary
+
+    if args.game_id:
+        raise UsageError("--all and --since audit many games: name no GAME_ID")
+    token = args.token or _admin_token(args) or None
+    progress = sys.stderr if sys.stderr.isatty() else None
     with _client(args) as client:
-        result = verify_history(
-            client.history(args.game_id, spectator=True, token=token)
-        )
-    _print(f"events: {result.events}   dice re-derived: {result.dice}")
-    for problem in result.problems:
-        _print(f"  problem: {problem}")
-    _print("Verification PASSED" if result.ok else "Verification FAILED")
-    return 0 if result.ok else 1
+        if args.since is not None:
+            games, covered = changed_since(client, args.since, token)
+        else:
+            games, covered = list(client.iter_games(token=token)), 0
+        rows = audit_games(client, games, token, progress, total=len(games))
+    _print(render_summary(rows))
+    if args.since is not None:
+        _print(f"high-water position: {covered} (next run: arbiter audit --since {covered})")
+    return 0 if all(row.ok for row in rows) else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a game on this machine: a record file offline (no server, no
+    database), or a game id from its History; see ``clients.record``."""
+    from clients.record import RecordError, read_record, render_verdict, verify_lines
+
+    try:
+        if _is_record_file(args.target):
+            with open(args.target, encoding="utf-8") as handle:
+                header, lines = read_record(handle)
+        else:
+            header, lines = _read_online(args, args.target, args.seat)
+        verdict = verify_lines(header, lines)
+    except (OSError, RecordError) as exc:
+        raise UsageError(f"cannot verify {args.target}: {exc}") from None
+    _print(render_verdict(header, verdict))
+    return 0 if verdict.ok else 1
+
+
+def _is_record_file(target: str) -> bool:
+    import os
+
+    return target == "/dev/stdin" or os.path.isfile(target)
+
+
+def _read_online(
+    args: argparse.Namespace, game_id: str, seat: int | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A game's record as ``seat`` (None: a spectator) reads it from the server."""
+    from clients.record import event_line, header_of
+
+    spectator = seat is None
+    token = _game_token(args, game_id, seat or 0, spectator)
+    with _client(args) as client:
+        state = client.state(game_id, seat or 0, spectator, token=token)
+        events = list(client.history(game_id, seat or 0, spectator, token=token))
+    lines = [event_line(ev) for ev in events]
+    return header_of(state, "spectator" if spectator else f"seat {seat}", lines), lines
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write a game's whole record (as this reader may read it) as JSON lines."""
+    from clients.record import dumps
+
+    header, lines = _read_online(args, args.game_id, args.seat)
+    _print(dumps(header))
+    for line in lines:
+        _print(dumps(line))
+    return 0
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -468,6 +530,8 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--seat", type=int, default=0)
     who.add_argument("--spectator", action="store_true")
     p.add_argument("--json", action="store_true", help="print the state as JSON")
+    p.add_argument("--version", type=int, default=None, metavar="N",
+                   help="the state after version N, as this reader saw it then")
 
     p = add("legal", cmd_legal, "list a seat's legal commands")
     p.add_argument("game_id", metavar="GAME_ID")
@@ -487,11 +551,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="start after version N (one game) or position N (all games)")
     p.add_argument("--count", type=int, default=0, metavar="N", help="stop after N events")
 
-    p = add("audit", cmd_audit, "re-verify a game: hash chain, dice, replay")
-    p.add_argument("game_id", metavar="GAME_ID")
+    p = add("audit", cmd_audit, "re-verify a game on the server: hash chain, dice, replay, "
+            "snapshots; or every game (--all), or those changed since a position (--since)")
+    p.add_argument("game_id", metavar="GAME_ID", nargs="?", default="")
+    p.add_argument("--all", action="store_true", help="audit every game (admin)")
+    p.add_argument("--since", type=int, default=None, metavar="POSITION",
+                   help="audit the games with events after this global position (admin); "
+                        "prints the new high-water position")
 
-    p = add("verify", cmd_verify, "check a finished game's hash chain and dice locally")
+    p = add("verify", cmd_verify, "re-verify a game on this machine: a record file "
+            "offline (chain, seed, dice, re-execution), or a game id from its History")
+    p.add_argument("target", metavar="FILE|GAME_ID")
+    p.add_argument("--seat", type=int, default=None,
+                   help="a game id: read as this seat (default: as a spectator)")
+
+    p = add("export", cmd_export, "write a game's record as JSON lines (a finished "
+            "game's whole record; a running game's as this seat sees it)")
     p.add_argument("game_id", metavar="GAME_ID")
+    p.add_argument("--seat", type=int, default=None,
+                   help="read as this seat (default: as a spectator)")
 
     p = add("games", cmd_games, "list the games in the store")
     p.add_argument("--rules", default="", help="only games of these rules")

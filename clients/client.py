@@ -279,10 +279,13 @@ def build_act_request(
 
 
 def build_state_request(
-    game_id: str, seat: int = 0, spectator: bool = False
+    game_id: str, seat: int = 0, spectator: bool = False, version: int | None = None
 ) -> game_pb2.GetStateRequest:
-    """The ``GetStateRequest`` for a seat's (or the public) view."""
-    return game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator)
+    """The ``GetStateRequest`` for a seat's (or the public) view, now or at ``version``."""
+    request = game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator)
+    if version is not None:
+        request.version = version
+    return request
 
 
 def build_legal_request(game_id: str, seat: int = 0) -> game_pb2.LegalActionsRequest:
@@ -554,9 +557,11 @@ class ArbiterClient(_ClientState):
         spectator: bool = False,
         *,
         token: str | None = None,
+        version: int | None = None,
     ) -> game_pb2.GameState:
-        """The game as ``seat`` (or a spectator) may see it."""
-        request = build_state_request(game_id, seat, spectator)
+        """The game as ``seat`` (or a spectator) may see it (at ``version``: as it
+        was after that version)."""
+        request = build_state_request(game_id, seat, spectator, version)
         metadata = self._metadata(token, game_id, seat, spectator)
         state: game_pb2.GameState = self._call(self._stub.GetState, request, metadata)
         self._remember(state)
@@ -631,6 +636,17 @@ class ArbiterClient(_ClientState):
     ) -> game_pb2.ListGamesResponse:
         """One page of the games in the store (``after`` = previous ``next_after``)."""
         request = build_list_games_request(rules, limit, after)
+        response: game_pb2.ListGamesResponse = self._call(
+            self._stub.ListGames, request, self._metadata(token)
+        )
+        return response
+
+    def changed_games(
+        self, after: int, limit: int = 100, *, token: str | None = None
+    ) -> game_pb2.ListGamesResponse:
+        """The games with events after global position ``after`` (admin): one page;
+        ``next_after`` is the position covered."""
+        request = game_pb2.ListGamesRequest(limit=limit, changed_after=after)
         response: game_pb2.ListGamesResponse = self._call(
             self._stub.ListGames, request, self._metadata(token)
         )
@@ -769,9 +785,11 @@ class AsyncArbiterClient(_ClientState):
         spectator: bool = False,
         *,
         token: str | None = None,
+        version: int | None = None,
     ) -> game_pb2.GameState:
-        """The game as ``seat`` (or a spectator) may see it."""
-        request = build_state_request(game_id, seat, spectator)
+        """The game as ``seat`` (or a spectator) may see it (at ``version``: as it
+        was after that version)."""
+        request = build_state_request(game_id, seat, spectator, version)
         metadata = self._metadata(token, game_id, seat, spectator)
         state: game_pb2.GameState = await self._call(self._stub.GetState, request, metadata)
         self._remember(state)

@@ -23,7 +23,7 @@ from eventsourcing.persistence import IntegrityError, Notification
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
-from aggregates.kernel.audit import AuditReport, audit
+from aggregates.kernel.audit import AuditReport
 from service.auth import Credentials, GameAccess
 from service.errors import ServiceError, bad_request, unknown_game
 
@@ -79,7 +79,7 @@ class ArbiterApp(Application):
         self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self._audits: dict[tuple[uuid.UUID, int], AuditReport] = {}
+        self._audits: dict[tuple[uuid.UUID, int], Any] = {}
         self.saved = threading.Event()
         #: Called with each clocked game loaded (the clock keeper watches them).
         self.on_clocked: Callable[[str], None] | None = None
@@ -125,20 +125,22 @@ class ArbiterApp(Application):
                         break
         return found
 
-    def audit(self, game_id: str) -> tuple[Game, AuditReport]:
-        """Re-verify a game; the report is kept per (game, version), since a replay
-        of a long game is costly and a recorded version never changes."""
-        game = self.game(game_id)
-        key = (game.id, game.version)
+    def audit(self, game_id: str) -> tuple[Any, AuditReport]:
+        """Re-verify a game's stored events and snapshots (``service.auditing``);
+        the result is kept per (game, version), since a replay of a long game
+        is costly and a recorded version never changes."""
+        from service.auditing import audit_stored, last_event
+
+        key = (parse_game_id(game_id), last_event(self, game_id).originator_version)
         with self._locks_guard:
-            report = self._audits.get(key)
-        if report is None:
-            report = audit(self.game_events(game_id, upto=game.version), type(game))
+            stored = self._audits.get(key)
+        if stored is None:
+            stored = audit_stored(self, game_id)
             with self._locks_guard:
                 if len(self._audits) > 1000:
                     self._audits.clear()
-                self._audits[key] = report
-        return game, report
+                self._audits[key] = stored
+        return stored, stored.report
 
     # ----------------------------------------------------------------- writes
 

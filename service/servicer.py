@@ -22,7 +22,7 @@ from arbiter.wire import WireError, command_to_json, json_to_command
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Decision, Game, Reason, RuleError
-from service import auth
+from service import auditing, auth, timetravel
 from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
 from service.errors import ServiceError, bad_request
@@ -266,6 +266,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
+        if request.HasField("version"):
+            return timetravel.state_at(self, request, context)
         game = self.app.game(request.game_id)
         reader, _ = self._authorize_read(context, game, request.seat, request.spectator)
         return self._state(game, reader.for_game(game.ended))
@@ -300,21 +302,24 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
-        game = self.app.game(request.game_id)
-        if not game.ended:
-            principal, token = self._caller(context, game)
+        last = auditing.last_event(self.app, request.game_id)
+        if type(last).__name__ != "Ended":
+            principal, token = self._caller(context, _Named(last.originator_id))  # type: ignore[arg-type]
             auth.require(principal, token)
-        game, report = self.app.audit(request.game_id)
+        stored, report = self.app.audit(request.game_id)
         return game_pb2.AuditResponse(
             chain_ok=report.chain_ok, dice_ok=report.dice_ok, replay_ok=report.replay_ok,
             events=report.events, dice=report.dice, commands=report.commands,
-            seed=game.seed if game.ended else "", seed_commitment=game.commitment,
-            head_digest=game.head, problems=report.problems, over=game.ended,
+            seed=stored.seed if stored.over else "", seed_commitment=stored.commitment,
+            head_digest=stored.head, problems=report.problems, over=stored.over,
+            first_failure=report.first_failure, bad_snapshots=stored.bad_snapshots,
         )
 
     @refusals
     def ListGames(self, request: Any, context: Any) -> game_pb2.ListGamesResponse:
         limit = min(request.limit or 50, 500)
+        if request.HasField("changed_after"):
+            return self._changed_games(request, context, limit)
         logged = self.app.list_games(request.rules, request.after, limit)
         games = []
         for entry in logged:
@@ -328,14 +333,34 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         next_after = logged[-1].originator_version if logged else request.after
         return game_pb2.ListGamesResponse(games=games, next_after=next_after)
 
+    def _changed_games(
+        self, request: Any, context: Any, limit: int
+    ) -> game_pb2.ListGamesResponse:
+        """The games with events after a global position (admin only)."""
+        auth.require_admin(*self._caller(context, None))
+        ids, covered = auditing.changed_games(self.app, request.changed_after, limit)
+        games = []
+        for gid in ids:
+            last = auditing.last_event(self.app, str(gid))
+            created: Any = next(iter(self.app.events.get(gid, limit=1)))
+            games.append(game_pb2.GameSummary(
+                game_id=str(gid), rules=getattr(created, "rules", ""),
+                version=last.originator_version, over=type(last).__name__ == "Ended",
+                seats=getattr(created, "seats", []),
+            ))
+            games[-1].created.FromDatetime(created.timestamp)
+        return game_pb2.ListGamesResponse(games=games, next_after=covered)
+
     # ------------------------------------------------------------- streams
 
     @refusals
     def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
         game = self.app.game(request.game_id)
         reader = self._reader(context, game, request.seat, request.spectator)
+        positions = timetravel.positions(self.app, request.game_id, request.after_version)
         for ev in self.app.game_events(request.game_id, after=request.after_version):
-            yield to_proto(type(game), ev, reader, seats=game.seats)
+            yield to_proto(type(game), ev, reader, positions.get(ev.originator_version, 0),
+                           seats=game.seats)
 
     @refusals
     def Subscribe(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
@@ -367,9 +392,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             new_events = self.app.game_events(request.game_id, after=last)
             if new_events:
                 over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
+                positions = timetravel.positions(self.app, request.game_id, last)
                 for ev in new_events:
                     yield game_pb2.FeedMessage(
-                        event=to_proto(cls, ev, reader.for_game(over), seats=game.seats))
+                        event=to_proto(cls, ev, reader.for_game(over),
+                                       positions.get(ev.originator_version, 0),
+                                       seats=game.seats))
                     last = ev.originator_version
                 if over:
                     yield game_pb2.FeedMessage(status=ENDED)
@@ -453,6 +481,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             seed_commitment=game.commitment, seed=game.seed if game.ended else "",
             head_digest=game.head, seats=game.seats, rules_version=game.rules_version,
         )
+
+
+class _Named:
+    """Just a game's id: enough to identify a caller's token for that game."""
+
+    def __init__(self, game_id: Any) -> None:
+        self.id = game_id
 
 
 def decision_proto(game: Game, d: Decision, with_choices: bool = True) -> game_pb2.Decision:

@@ -1,6 +1,6 @@
 """Every served game's commands match its typed protobuf messages exactly.
 
-The service converts commands generically (``clients/wire.py``): the Command
+The service converts commands generically (``arbiter.wire``, beside the protos): the Command
 oneof names the game, the game's oneof names the move, fields are arguments,
 enum values travel as lowercase strings. This checks that contract for every
 game from the generated descriptors, so a game cannot drift from its proto.

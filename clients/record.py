@@ -1,0 +1,157 @@
+"""A game's self-contained record: export it, read it back, verify it offline.
+
+``arbiter export GAME > game.arbiter.jsonl`` writes one JSON object per line:
+a header (the game, its rules and version, the seats, the seed commitment,
+the seed once revealed, the head digest, who read it) and then every event as
+the reader got it: version, global position, type, time, audience, payload,
+digest, the previous digest, and the kernel's meta (the dice drawn with their
+counters, the command that caused the event, the audience) when the reader
+gets the full record -- anyone once the game is over, the admin always.
+
+``arbiter verify FILE`` re-checks such a file with no server and no database
+(``aggregates.kernel.verify``); ``arbiter verify GAME_ID`` does the same with
+what the server's ``History`` returns.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from aggregates.catalog import GAMES
+from aggregates.kernel.audit import Record
+from aggregates.kernel.verify import Verdict, verify_records
+
+#: The header's marker and the format's version.
+MARKER = "arbiter_record"
+FORMAT = 1
+
+
+class RecordError(Exception):
+    """A file that is not an Arbiter record (or not one this release reads)."""
+
+
+def event_line(ev: Any) -> dict[str, Any]:
+    """One ``History`` event (``game_pb2.Event``) as a line of the record."""
+    return {
+        "version": ev.version,
+        "position": ev.position,
+        "type": ev.type,
+        "time": ev.time.ToDatetime(tzinfo=datetime.UTC).isoformat(),
+        "audience": {"everyone": ev.audience.everyone, "seats": list(ev.audience.seats)},
+        "payload": json.loads(ev.payload_json or "{}"),
+        "redacted": ev.redacted,
+        "digest": ev.digest,
+        "prev": ev.prev_digest,
+        "meta": json.loads(ev.meta_json) if ev.meta_json else None,
+    }
+
+
+def header_of(state: Any, reader: str, lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """The header line, from the game's state (``game_pb2.GameState``) as read."""
+    full = bool(lines) and all(line["meta"] is not None for line in lines)
+    return {
+        MARKER: FORMAT,
+        "game_id": state.game_id,
+        "rules": state.rules,
+        "rules_version": state.rules_version,
+        "seats": list(state.seats),
+        "seed_commitment": state.seed_commitment,
+        "seed": state.seed,
+        "over": state.over,
+        "outcome": json.loads(state.outcome_json or "{}") if state.over else None,
+        "version": lines[-1]["version"] if lines else 0,
+        "head": lines[-1]["digest"] if lines else "",
+        "reader": "full record" if full else reader,
+        "events": len(lines),
+        "exported_at": datetime.datetime.now(datetime.UTC).isoformat(),
+    }
+
+
+def export_lines(state: Any, events: Iterable[Any], reader: str) -> Iterator[str]:
+    """The record's lines (without newlines): the header, then one per event."""
+    lines = [event_line(ev) for ev in events]
+    yield dumps(header_of(state, reader, lines))
+    for line in lines:
+        yield dumps(line)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def read_record(text_lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Parse a record file's lines into its header and its event lines."""
+    header: dict[str, Any] | None = None
+    lines: list[dict[str, Any]] = []
+    for number, raw in enumerate(text_lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"line {number} is not JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise RecordError(f"line {number} is not a JSON object")
+        if header is None:
+            if value.get(MARKER) != FORMAT:
+                raise RecordError("the first line is not an Arbiter record header "
+                                  f"({MARKER!r}: {FORMAT})")
+            header = value
+            continue
+        lines.append(value)
+    if header is None:
+        raise RecordError("the file is empty")
+    return header, lines
+
+
+def records_of(header: dict[str, Any], lines: list[dict[str, Any]]) -> list[Record]:
+    """Event lines as the kernel's plain records."""
+    game_id = str(header.get("game_id", ""))
+    out = []
+    for number, line in enumerate(lines, start=2):
+        try:
+            meta = line.get("meta")
+            out.append(Record(
+                game_id=str(line.get("game_id", game_id)), version=int(line["version"]),
+                type=str(line["type"]), time=str(line["time"]),
+                payload=dict(line["payload"]), meta=None if meta is None else dict(meta),
+                digest=str(line.get("digest", "")), prev=str(line.get("prev", "")),
+            ))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"line {number} is not an event line: {exc!r}") from None
+    return out
+
+
+def verify_lines(header: dict[str, Any], lines: list[dict[str, Any]]) -> Verdict:
+    """Verify a record's lines offline, with this release's rules."""
+    records = records_of(header, lines)
+    redacted = [bool(line.get("redacted")) for line in lines]
+    return verify_records(header, records, GAMES, redacted)
+
+
+def render_verdict(header: dict[str, Any], verdict: Verdict) -> str:
+    """The verdict for a person: what was checked, what was not, and the result."""
+    report = verdict.report
+    out = [
+        f"game {header.get('game_id', '?')} ({header.get('rules', '?')} "
+        f"{header.get('rules_version', '?')}), {report.events} events, "
+        f"read as: {header.get('reader', '?')}",
+        "checked:",
+        *(f"  - {line}" for line in verdict.checked),
+    ]
+    if verdict.not_checked:
+        out.append("not checked:")
+        out.extend(f"  - {line}" for line in verdict.not_checked)
+    for problem in report.problems:
+        out.append(f"  problem: {problem}")
+    if not verdict.ok:
+        where = f" at version {verdict.first_failure}" if verdict.first_failure else ""
+        out.append(f"Verification FAILED{where}")
+    elif verdict.complete:
+        out.append("Verification PASSED")
+    else:
+        out.append("Verification PASSED for what could be checked (see above)")
+    return "\n".join(out)

@@ -1,0 +1,88 @@
+"""Reading a game's past: the state at a version, and events' global positions.
+
+``GetState`` with a version serves the game as it was after that version,
+rebuilt by the library's repository from the nearest snapshot at or below it
+plus the events since (never by replaying from the start), and shown as the
+reader saw it then: a seat its own view (the admin any seat's), a spectator
+the public one. Once the game is over any credential of the game reads any
+version of any seat, as ``History`` gives everyone the full record then.
+
+``positions`` finds where each of a game's events sits in the store's global
+notification log, with one indexed query (SQLite's rowid, PostgreSQL's
+notification_id), so ``History`` envelopes carry their real position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arbiter.v1 import game_pb2
+
+from aggregates.kernel import Game
+from service import auth
+from service.application import ArbiterApp, parse_game_id
+from service.envelope import Reader
+from service.errors import ServiceError
+
+
+def game_at(app: ArbiterApp, game_id: str, version: int) -> tuple[Game, Game]:
+    """(the game now, the game at ``version``), or OUT_OF_RANGE."""
+    game = app.game(game_id)
+    if not 1 <= version <= game.version:
+        raise ServiceError(
+            "OUT_OF_RANGE", "BAD_VERSION",
+            f"the game has versions 1 to {game.version}, not {version}", game.version,
+        )
+    if version == game.version:
+        return game, game
+    past: Any = app.repository.get(game.id, version=version)
+    if not isinstance(past, Game) or past.version != version:
+        raise ServiceError("DATA_LOSS", "BAD_STORE",
+                           f"version {version} cannot be rebuilt", game.version)
+    return game, past
+
+
+def state_at(servicer: Any, request: Any, context: Any) -> game_pb2.GameState:
+    """``GetState`` with a version (see the module's doc)."""
+    game, past = game_at(servicer.app, request.game_id, request.version)
+    principal, token = servicer._caller(context, game)
+    if game.ended:
+        auth.require(principal, token)
+        if not request.spectator:
+            game._check_seat(request.seat)
+        reader = Reader(None if request.spectator else request.seat, full=True)
+    else:
+        reader, principal = servicer._authorize_read(
+            context, game, request.seat, request.spectator)
+        if principal.admin:
+            reader = Reader(reader.seat, full=True)
+    state: game_pb2.GameState = servicer._state(past, reader)
+    if game.ended:
+        state.seed = game.seed  # revealed: the past of a finished game hides nothing
+    return state
+
+
+def positions(app: ArbiterApp, game_id: str, after: int = 0) -> dict[int, int]:
+    """{version: global notification position} of a game's events after ``after``."""
+    gid = parse_game_id(game_id)
+    recorder: Any = app.recorder
+    table = recorder.events_table_name
+    datastore = recorder.datastore
+    if hasattr(datastore, "schema"):  # PostgreSQL
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL(
+            "SELECT originator_version, notification_id FROM {schema}.{table} "
+            "WHERE originator_id = %s AND originator_version > %s"
+        ).format(schema=Identifier(datastore.schema), table=Identifier(table))
+        with datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(statement, [gid, after])
+            return {row["originator_version"]: row["notification_id"]
+                    for row in curs.fetchall()}
+    with datastore.transaction(commit=False) as cursor:
+        cursor.execute(
+            f"SELECT originator_version, rowid FROM {table} "  # noqa: S608 - the library's name
+            "WHERE originator_id = ? AND originator_version > ?",
+            [gid.hex, after],
+        )
+        return {row[0]: row[1] for row in cursor.fetchall()}
