@@ -24,6 +24,8 @@ from service.errors import unknown_game
 #: State held only while deciding a command, and the id and version (kept
 #: beside a snapshot's state, not in it): not compared.
 TRANSIENT = frozenset({"_draws", "_command", "_audience", "_pending_events", "_id", "_version"})
+#: Kernel state that snapshots taken before Kernel 2 do not hold.
+KERNEL2_STATE = frozenset({"last_acted", "collecting"})
 
 
 @dataclasses.dataclass
@@ -96,9 +98,18 @@ def check_snapshots(app: ArbiterApp, gid: uuid.UUID, events: list[Any]) -> list[
         except Exception:  # noqa: BLE001 - the chain check names the broken event
             return bad
         snapshot = snapshots.get(version)
-        if snapshot is not None and _state(app, snapshot.state) != _state(
-            app, vars(aggregate)
-        ):
+        if snapshot is None:
+            continue
+        made = dict(vars(aggregate))
+        taken = dict(snapshot.state)
+        if "last_acted" not in taken:
+            # A snapshot taken before Kernel 2: it kept none of Kernel 2's
+            # keys, and its game may have worded its presentation-only state
+            # (the game's WORDING_STATE) differently; the rest must agree.
+            for key in KERNEL2_STATE | set(type(aggregate).WORDING_STATE):
+                made.pop(key, None)
+                taken.pop(key, None)
+        if _state(app, taken) != _state(app, made):
             bad.append(version)
     return bad
 

@@ -45,6 +45,7 @@ class Enin(Game):
     OPTIONS_SCHEMA = {  # noqa: RUF012
         "type": "object", "properties": {}, "additionalProperties": False,
     }
+    WORDING_STATE = ("last_outcome",)
     SUMMARY = (
         "A solo quest: travel the five lands of Enin, fight their monsters, buy and "
         "find magic, and gain the Key, the Watchword, the Maiden and the Lodestone "

@@ -80,6 +80,9 @@ class Game(Aggregate):
     }
     #: A short summary for lobbies and ``arbiter rules``.
     SUMMARY = ""
+    #: State attributes that only word what happened for readers (no rule
+    #: reads them); an older release's snapshot may word them differently.
+    WORDING_STATE = ()  # type: tuple[str, ...]
 
     class Event(Aggregate.Event):
         """Every game event carries the kernel's ``meta`` record."""
