@@ -331,7 +331,10 @@ class Player:
         names = card_names(screen)
         items = list(choice.get("items") or [])
         slots = list(choice.get("slots") or [])
-        labels = [names.get(str(s), str(s)) for s in slots]
+        # Slots are named by the game (slot_labels), never by a card that
+        # happens to share a slot's number.
+        given = list(choice.get("slot_labels") or [])
+        labels = given if len(given) == len(slots) else [str(s) for s in slots]
         if len(slots) == 1:
             self.say(f"Everything goes to {labels[0]}.")
             return build_assign(choice, [slots[0]] * len(items))

@@ -79,11 +79,14 @@ class Assign:
     slots: tuple[int | str, ...]
     fixed: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     prompt: str = ""
+    #: The slots in the game's words ("the Forest", "bid 3"), in slot order.
+    slot_labels: tuple[str, ...] = ()
     kind = "assign"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "command": self.command, "arg": self.arg,
                 "items": list(self.items), "slots": list(self.slots),
+                "slot_labels": list(self.slot_labels),
                 "fixed": dict(self.fixed), "prompt": self.prompt}
 
     def build(self, slots: Sequence[int | str]) -> dict[str, Any]:

@@ -59,4 +59,5 @@ def legal(state: Any, seat: int) -> list[Command]:
 def choice(state: Any, seat: int) -> Assign:
     names = tuple(POSITIONS[p] for p in state.seating().positions_of(seat))
     return Assign("bid", "bids", items=names, slots=tuple(range(C.max_bid + 1)),
-                  prompt="a secret bid of coins for " + " and ".join(names))
+                  prompt="a secret bid of coins for " + " and ".join(names),
+                  slot_labels=tuple(f"bid {n}" for n in range(C.max_bid + 1)))

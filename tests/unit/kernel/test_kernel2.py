@@ -422,3 +422,13 @@ def test_emit_of_an_event_the_kernel_declares_works_in_a_subclass() -> None:
     assert game.collecting is not None and game.collecting["chosen"] == {"1": 2}
     with pytest.raises(TypeError):
         game.emit("NoSuchEvent")
+
+
+def test_assign_names_its_slots_in_the_games_words() -> None:
+    """An Assign's slots travel with the game's labels, so a client never names
+    a slot after a card that happens to share its number."""
+    from aggregates.kernel import Assign
+
+    choice = Assign("bid", "bids", items=("East",), slots=(0, 1), slot_labels=("bid 0", "bid 1"))
+    assert choice.to_json()["slot_labels"] == ["bid 0", "bid 1"]
+    assert choice.build([1]) == {"name": "bid", "args": {"bids": [1]}}
