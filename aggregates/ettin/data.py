@@ -92,8 +92,7 @@ KEYWORDS = (
 AMOUNT = ("wealthy", "bounty", "taxes", "prosperous")
 LOCATION_KINDS = {"ruins": 0, "village": 1, "town": 2, "city": 3}
 #: Abilities an adventure may carry as its success effect.
-ADVENTURE_EFFECTS = ("call_to_arms", "war_cry", "prosperous", "taxes", "gate_to_self",
-                     "gate_to_ally", "wealthy")
+ADVENTURE_EFFECTS = ("call_to_arms", "war_cry", "prosperous", "taxes", "wealthy")
 
 
 @dataclasses.dataclass(frozen=True)
