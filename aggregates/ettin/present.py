@@ -100,8 +100,9 @@ def present(g: Any, seat: int | None) -> Screen:
             items.append(cards_item(g, f"{SLOT_NAMES[s]}: {spot.kind} {spot.defense} "
                                        f"({spot.ability.text})", t.loc(p, s), seat))
         tokens = ", ".join(f"War {a}" for a in g.tokens[p]) or "none"
+        left = len(g.zones[r.nation_deck(g, p)]) if g.age else 0
         items.append(Note(f"Victory Tokens: {tokens}; Nation Deck: "
-                          f"{len(g.zones[r.nation_deck(g, p)]) if g.age else 0} cards"))
+                          f"{left} card{'' if left == 1 else 's'}"))
         sections.append(section(position_name(g, p), *items))
     lineups = [cards_item(g, f"Lineup {i + 1}", t.lineup(i), seat, numbered=True)
                for i in positions if g.zones[t.lineup(i)]]
