@@ -135,3 +135,32 @@ def test_deploy_is_one_card_at_a_time_and_face_down_to_the_enemy() -> None:
     assert g.view(foe)["zones"][t.field(p, 3)]["count"] == 1
     assert g.view(p ^ 1)["zones"][t.field(p, 3)]["cards"] == [card]  # the Ally sees it
     assert all(d.hidden for d in g.pending() if d.kind == "deploy")
+
+
+def test_clocked_decisions_have_deadlines_and_a_recorded_random_default() -> None:
+    g = Ettin.start(seats(2), seed="7" * 64, options={"clock": True})
+    decision = g.pending()[0]
+    assert decision.deadline is not None and decision.default == "random"
+    g.act_default(decision.seat)
+    assert g.phase == "draft"
+
+
+def test_every_event_is_told_to_every_reader_and_every_action_labelled() -> None:
+    from aggregates.kernel import event_type, payload_of
+    from service.envelope import SPECTATOR, Reader, visible_payload
+
+    rng = random.Random(8)
+    g = Ettin.start(seats(3), seed="8" * 64)
+    events = list(g.collect_events())
+    while not g.ended:
+        seat = rng.choice(g.waiting_on())
+        legal = g.legal_actions(seat)
+        assert all(g.action_label(c) for c in legal)
+        g.act(seat, rng.choice(legal))
+        events += g.collect_events()
+    for ev in events:
+        for reader in (SPECTATOR, Reader(0), Reader(2)):
+            payload, _, _ = visible_payload(Ettin, ev, reader)
+            assert Ettin.describe(event_type(ev), payload, g.seats)
+        assert payload_of(ev) is not None
+    assert "win" in Ettin.describe("Ended", {"outcome": g.outcome}, g.seats)
