@@ -151,9 +151,16 @@ def action_label(command: Command) -> str:
 
 
 def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
+    ctrl = t.controller(len(seats)) if len(seats) >= 2 else ()
+
+    def who_is(p: Any) -> str:
+        if p is None or not ctrl or not 0 <= int(p) < len(ctrl):
+            return "the table"
+        mat = " (Mercenary mat)" if int(p) >= len(seats) else ""
+        return f"{seats[ctrl[int(p)]]}{mat}"
+
     if event_type == "Moved":
-        who = f"position {payload.get('position')}" if payload.get("position") is not None \
-            else "the table"
+        who = who_is(payload.get("position"))
         if "cards" in payload:
             names = ", ".join(C.name(c) for c in payload["cards"])
         else:
@@ -161,7 +168,7 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> s
         return (f"{who}: {names} from {payload.get('source')} to {payload.get('target')} "
                 f"({payload.get('why')})")
     if event_type == "GoldChanged":
-        changes = ", ".join(f"position {p} {d:+d}" for p, d in payload.get("deltas", {}).items())
+        changes = ", ".join(f"{who_is(p)} {d:+d}" for p, d in payload.get("deltas", {}).items())
         return f"Gold ({payload.get('why')}): {changes}"
     if event_type == "Updated":
         what = str(payload.get("what", "")).replace("_", " ")
@@ -170,7 +177,7 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> s
             outcome = details.get("result")
             winner = details.get("winner")
             return (f"Battle at slot {details.get('slot')}: {outcome}"
-                    + (f", won by position {winner}" if winner is not None else "")
+                    + (f", won by {who_is(winner)}" if winner is not None else "")
                     + f" (scores {details.get('scores')})")
         if payload.get("what") == "adventure":
             return (f"Adventure: score {details.get('score')} against "

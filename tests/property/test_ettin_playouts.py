@@ -38,7 +38,7 @@ def play(players: int, seed: int) -> tuple[Ettin, list[Any]]:
     events = list(game.collect_events())
     start = all_cards(game)
     assert all(n == 1 for n in start.values())
-    spoils_this_war = 0
+    spoils_this_war = allowed = 0
     for _ in range(MAX_COMMANDS):
         if game.ended:
             break
@@ -54,12 +54,17 @@ def play(players: int, seed: int) -> tuple[Ettin, list[Any]]:
             p = payload_of(ev)
             if event_type(ev) == "Moved" and p["why"] == "spoil":
                 spoils_this_war += 1
+            if event_type(ev) == "Updated" and p["what"] == "spoils_opened":
+                tasks = [task for pair in p["changes"]["work"]["pairs"]
+                         for task in pair["tasks"] if task[3] == "spoil"]
+                # the Age number (a tie: one) plus Vicious, per battle and taker
+                assert all(1 <= task[2] <= game.age + 4 for task in tasks)
+                allowed = sum(task[2] for task in tasks)
             if event_type(ev) == "Updated" and p["what"] == "war":
+                assert spoils_this_war <= allowed
                 spoils_this_war = 0
         assert all_cards(game) == start
         assert min(game.gold) >= 0
-        # no pair takes more than 4 battles x (Age + Vicious) spoils: a loose bound
-        assert spoils_this_war <= len(game.pairs) * 2 * 4 * (game.age + 3)
     assert game.ended, "the game did not end"
     return game, events
 
