@@ -30,6 +30,27 @@ from aggregates.ettin.data import COMPONENTS as C
 from aggregates.kernel import Command
 from aggregates.kernel.present import Card, Cards, Note, Screen, Table, Track, screen, section
 
+#: The game's bookkeeping steps, in words.
+WORDS = {
+    "initiative_opened": "Initiative: take the token or give it away",
+    "new_age": "A new Age dawns",
+    "draft_opened": "Drafting begins",
+    "draft_orders": "The drafting order is set",
+    "drafted": "A card is drafted",
+    "deploy_opened": "War: deploy your War Camp",
+    "deploy_turn": "The deploy passes on",
+    "flipped": "All deployed cards are flipped face up",
+    "battle_step": "The battle goes on",
+    "target": "A start-of-battle target is chosen",
+    "spoils_opened": "Spoils are taken",
+    "spoils_step": "Spoils go on",
+    "siege": "A Siege Token is placed",
+    "adventure_defense": "Adventure Defenses are placed",
+    "retire": "Units retire",
+    "produce_opened": "Produce",
+    "produce_step": "Produce goes on",
+    "game_over": "The third War is over",
+}
 SLOT_NAMES = ("Location 1 (by the Adventure)", "Location 2", "Location 3 (far)", "the Adventure")
 
 
@@ -183,7 +204,17 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> s
             return (f"Adventure: score {details.get('score')} against "
                     f"{details.get('difficulty')} (die {details.get('die')}): "
                     + ("completed" if details.get("success") else "failed"))
-        return what[:1].upper() + what[1:] if what else "Updated"
+        if payload.get("what") == "scouted":
+            return (f"{who_is(details.get('position'))} scouts: "
+                    + ", ".join(C.name(c) for c in details.get("cards", [])) + " revealed")
+        if payload.get("what") == "initiative":
+            return f"{who_is(details.get('holder'))} holds the Initiative Token"
+        if payload.get("what") == "war":
+            wars = details.get("wars", [])
+            return f"The War of Age {details.get('age')} is over: " + "; ".join(
+                f"{who_is(w['winner'])} wins" if w.get("winner") is not None else "a tie"
+                for w in wars)
+        return WORDS.get(str(payload.get("what")), what[:1].upper() + what[1:] or "Updated")
     if event_type in ("ChoicesOpened", "ChoiceMade", "ChoicesRevealed", "DefaultApplied"):
         return f"{event_type} (seat {payload.get('seat', '')})"
     if event_type == "Ended":

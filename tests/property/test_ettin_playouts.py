@@ -144,3 +144,43 @@ def test_views_hide_enemy_camps_and_show_the_allys() -> None:
     assert ally_view.get("cards") == game.zones[t.camp(1)]
     assert "cards" not in enemy_view and "cards" not in spectator
     assert enemy_view["count"] == len(game.zones[t.camp(1)])
+
+
+def test_two_games_differing_in_a_face_down_deploy_read_the_same_to_the_enemy() -> None:
+    """Differential: deploying one War Camp card or another at the same slot is
+    the same story for the Enemy and a spectator, until the flip."""
+    import copy
+
+    from aggregates.ettin.commands import Deploy
+
+    rng = random.Random(11)
+    game = Ettin.start([f"p{i}" for i in range(4)], seed="b" * 64)
+    while not (game.phase == "deploy" and any(
+            game.due(p) == "deploy" and len(game.zones[t.camp(p)]) >= 2 for p in range(4))):
+        if game.ended:
+            pytest.skip("no deploy with two cards in this game")
+        seat = rng.choice(game.waiting_on())
+        game.act(seat, rng.choice(game.legal_actions(seat)))
+    game.collect_events()
+    p = next(p for p in range(4)
+             if game.due(p) == "deploy" and len(game.zones[t.camp(p)]) >= 2)
+    plain = [c for c in game.zones[t.camp(p)] if not r_has_scouting(c)]
+    if len(plain) < 2:
+        pytest.skip("needs two cards without Scouting")
+    twin = copy.deepcopy(game)
+    game.act(p, Deploy(plain[0], 1, 0))
+    twin.act(p, Deploy(plain[1], 1, 0))
+    a, b = game.collect_events(), twin.collect_events()
+    enemy = next(x for pair in game.pairs if p in pair for x in pair if x != p)
+    for reader in (SPECTATOR, Reader(enemy)):
+        seen_a = [(event_type(e), visible_payload(Ettin, e, reader)[0]) for e in a]
+        seen_b = [(event_type(e), visible_payload(Ettin, e, reader)[0]) for e in b]
+        assert seen_a == seen_b
+    ally = p ^ 1
+    assert visible_payload(Ettin, a[0], Reader(ally))[0]["cards"] == [plain[0]]
+
+
+def r_has_scouting(card: int) -> bool:
+    from aggregates.ettin import rules
+
+    return rules.unit(card).has("scouting")
