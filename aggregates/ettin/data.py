@@ -45,7 +45,12 @@ Schema (every key required unless marked optional)::
          "cost": 0,                     # Recruit Cost
          "sell": 1,                     # Sell value
          "vp": 0,
-         "abilities": ["wealthy 5"]}, ...],
+         "abilities": ["wealthy 5"],
+         "bonus": {"per": "war_token" | "defense" | "adventure", "vp": 1}},  # optional:
+                                        #   end-of-game VP in the Retired Pile per
+                                        #   Victory Token / Defense at a Location /
+                                        #   completed Adventure of its owner
+         ...],
       "adventures": [                   # 12 per Age
         {"id": 501, "name": "Goblin Trading Post", "age": 1,
          "difficulty": 2,               # base difficulty (a die is added)
@@ -90,6 +95,7 @@ KEYWORDS = (
     "taxes", "lost_souls", "call_to_arms",
 )
 AMOUNT = ("wealthy", "bounty", "taxes", "prosperous")
+BONUSES = ("war_token", "defense", "adventure")
 LOCATION_KINDS = {"ruins": 0, "village": 1, "town": 2, "city": 3}
 #: Abilities an adventure may carry as its success effect.
 ADVENTURE_EFFECTS = ("call_to_arms", "war_cry", "prosperous", "taxes", "wealthy")
@@ -121,6 +127,8 @@ class Unit:
     abilities: tuple[Ability, ...]
     #: The adventure this Defense came from (0: a unit card).
     from_adventure: int = 0
+    #: End-of-game VP in the Retired Pile: (per what, VP each), or None.
+    bonus: tuple[str, int] | None = None
 
     @property
     def troop(self) -> bool:
@@ -289,6 +297,12 @@ def _unit(raw: Any, where: str, nations: set[str], from_adventure: int = 0) -> U
     dragon = raw.get("dragon", False)
     if not isinstance(dragon, bool):
         raise DataError(f"{where}: dragon is true or false")
+    bonus = None
+    if raw.get("bonus") is not None:
+        per = raw["bonus"]["per"]
+        if per not in BONUSES:
+            raise DataError(f"{where}: a bonus is per one of {BONUSES}")
+        bonus = (per, integer(raw["bonus"]["vp"], f"{where} bonus vp", 1))
     return Unit(
         id=integer(raw.get("id", from_adventure), f"{where} id", 1), name=str(raw.get("name", "")),
         deck=deck, age=age, kind=kind, dragon=dragon,
@@ -296,7 +310,7 @@ def _unit(raw: Any, where: str, nations: set[str], from_adventure: int = 0) -> U
         cost=integer(raw.get("cost", 0), f"{where} cost"),
         sell=integer(raw.get("sell", 0), f"{where} sell"),
         vp=integer(raw.get("vp", 0), f"{where} vp"), abilities=abilities,
-        from_adventure=from_adventure)
+        from_adventure=from_adventure, bonus=bonus)
 
 
 @validator("Ettin")

@@ -12,6 +12,25 @@ from aggregates.ettin import table as t
 from aggregates.ettin.data import COMPONENTS as C
 
 
+def achievements(g: Any, p: int) -> dict[str, int]:
+    """What Retired cards' bonuses count: Victory Tokens, Defenses at the
+    Locations, completed Adventures (in the Retired Pile or at a Location)."""
+    defenses = [c for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)]]
+    adventures = [c for c in g.zones[t.retired(p)] + defenses if C.is_adventure(c)]
+    return {"war_token": len(g.tokens[p]), "defense": len(defenses),
+            "adventure": len(adventures)}
+
+
+def bonus(g: Any, p: int) -> int:
+    have = achievements(g, p)
+    total = 0
+    for c in g.zones[t.retired(p)]:
+        if r.is_unit(c) and r.unit(c).bonus is not None:
+            per, each = r.unit(c).bonus  # type: ignore[misc]
+            total += each * have[per]
+    return total
+
+
 def position_score(g: Any, p: int) -> dict[str, int]:
     defenses = [c for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)]]
     return {
@@ -19,6 +38,7 @@ def position_score(g: Any, p: int) -> dict[str, int]:
         "camp": sum(r.vp(c) for c in g.zones[t.camp(p)]),
         "defenses": sum(r.vp(c) for c in defenses),
         "retired": sum(r.vp(c) for c in g.zones[t.retired(p)]),
+        "bonuses": bonus(g, p),
         "gold": g.gold[p] // 2,
     }
 

@@ -395,3 +395,45 @@ def test_defended_location_abilities(kind: str) -> None:
         assert g.gold[0] - before[0] == amount
     else:
         assert g.gold[0] - before[0] == 2 * amount  # 2 players: your Ally's share too
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def test_scoring_counts_every_source_and_retired_bonuses() -> None:
+    from aggregates.ettin import scoring
+
+    g = table()
+    for zone in g.zones:
+        if not zone.startswith(("deck:", "merc:", "adv:")):
+            g.zones[zone] = []
+    bonus_card = next(u for u in C.units.values()
+                      if u.bonus is not None and u.bonus[0] == "war_token")
+    camp_card = next(u for u in C.units.values() if u.vp and u.bonus is None)
+    wall = next(u for u in C.units.values() if u.vp and not u.troop)
+    g.zones[t.retired(0)] = [bonus_card.id]
+    g.zones[t.camp(0)] = [camp_card.id]
+    g.zones[t.loc(0, 1)] = [wall.id]
+    g.tokens = [[1, 3], []]
+    g.gold = [9, 0]
+    score = scoring.position_score(g, 0)
+    assert score == {"tokens": 5 + 15, "camp": camp_card.vp, "defenses": wall.vp,
+                     "retired": bonus_card.vp, "bonuses": 2 * bonus_card.bonus[1],  # type: ignore
+                     "gold": 4}
+    out = scoring.outcome(g)
+    assert out["winners"] == [0] and out["teams"][0]["score"] == sum(score.values())
+
+
+def test_a_tie_goes_to_the_alliance_with_more_gold_then_is_shared() -> None:
+    from aggregates.ettin import scoring
+
+    g = table()
+    for zone in g.zones:
+        if not zone.startswith(("deck:", "merc:", "adv:")):
+            g.zones[zone] = []
+    g.tokens = [[], []]
+    g.gold = [4, 5]  # both 2 VP; seat 1 has more gold
+    assert scoring.outcome(g)["winners"] == [1]
+    g.gold = [5, 5]
+    out = scoring.outcome(g)
+    assert out["winners"] == [0, 1] and "share" in out["result"]
