@@ -185,21 +185,32 @@ def won_at(g: Ettin, slot: int, winner: int, mine: list[int], theirs: list[int])
     place(g, {(winner, slot): mine, (1 - winner, slot): theirs})
 
 
-def test_troops_before_defenses_and_conquest() -> None:
+def test_troops_before_defenses() -> None:
     g = table()
     troop, wall = plain()[0], plain(troop=False)[0]
     won_at(g, 2, 0, [plain()[1]], [troop, wall])
     assert r.spoil_options(g, 0, 2) == [troop]
-    conqueror = with_ability("conquest")[0]
-    won_at(g, 2, 0, [conqueror], [troop, wall])
+    won_at(g, 2, 0, [plain()[1]], [wall])
+    assert r.spoil_options(g, 0, 2) == [wall]
+
+
+def test_conquest_takes_defenses_while_troops_remain() -> None:
+    g = table()
+    troop, wall = plain()[0], plain(troop=False)[0]
+    won_at(g, 2, 0, [with_ability("conquest")[0]], [troop, wall])
     assert r.spoil_options(g, 0, 2) == sorted([troop, wall])
 
 
-def test_stealth_needs_magic_and_magic_takes_stealth() -> None:
+def test_stealth_cannot_be_taken_without_magic() -> None:
     g = table()
     sneak = with_ability("stealth")[0]
     won_at(g, 2, 0, [plain()[0]], [sneak])
     assert r.spoil_options(g, 0, 2) == []
+
+
+def test_magic_takes_stealth_units() -> None:
+    g = table()
+    sneak = with_ability("stealth")[0]
     won_at(g, 2, 0, [with_ability("magic")[0]], [sneak])
     assert r.spoil_options(g, 0, 2) == [sneak]
 
@@ -356,20 +367,34 @@ def test_gate_to_ally() -> None:
     assert troop in g.zones[t.camp(1)]
 
 
-def test_taxes_and_prosperous_on_defenses() -> None:
+def four_orcs() -> Ettin:
     g = Ettin.start(["a", "b", "c", "d"], seed="a" * 64, options={
         "nations": ["orcs", "risen", "dwarves", "giants"]})
     g.age = 1
+    return g
+
+
+def test_taxes_on_a_defense() -> None:
+    g = four_orcs()
     taxes = with_ability("taxes", troop=False)[0]
-    prosperous = with_ability("prosperous", troop=False)[0]
-    t_amount = C.units[taxes].ability("taxes").amount  # type: ignore[union-attr]
-    p_amount = C.units[prosperous].ability("prosperous").amount  # type: ignore[union-attr]
+    amount = C.units[taxes].ability("taxes").amount  # type: ignore[union-attr]
     before = list(g.gold)
-    place(g, {(0, -3): [taxes, prosperous]})  # Orcs' Ruins (far): Lost Souls, optional
+    place(g, {(0, -3): [taxes]})  # Orcs' far Ruins: its Lost Souls is asked, not paid
     g.phase = "produce"
     aftermath.open_produce(g)
-    assert g.gold[0] - before[0] == t_amount + p_amount
-    assert g.gold[1] - before[1] == p_amount
+    assert g.gold[0] - before[0] == amount and g.gold[1] == before[1]
+
+
+def test_prosperous_on_a_defense_pays_you_and_your_ally() -> None:
+    g = four_orcs()
+    prosperous = with_ability("prosperous", troop=False)[0]
+    amount = C.units[prosperous].ability("prosperous").amount  # type: ignore[union-attr]
+    before = list(g.gold)
+    place(g, {(0, -3): [prosperous]})
+    g.phase = "produce"
+    aftermath.open_produce(g)
+    assert g.gold[0] - before[0] == amount and g.gold[1] - before[1] == amount
+    assert g.gold[3] == before[3]  # not the Enemy
 
 
 @pytest.mark.parametrize("kind", ["lost_souls", "call_to_arms", "taxes", "prosperous"])
