@@ -34,26 +34,6 @@ from aggregates.ettin.data import Ability
 from aggregates.ettin.reasons import EttinReason
 from aggregates.kernel import Command, RuleError
 
-# ---------------------------------------------------------------- shared gains
-
-
-def apply_gain(g: Any, p: int, ability: Ability, why: str) -> None:
-    """A Retire/Produce/Adventure ability that needs no choice."""
-    k = ability.keyword
-    if k in ("wealthy", "taxes"):
-        r.gold(g, {p: ability.amount}, why)
-    elif k == "prosperous":
-        other = r.benefit_to_ally(g, p)
-        deltas = {p: ability.amount}
-        deltas[other] = deltas.get(other, 0) + ability.amount
-        r.gold(g, deltas, why)
-    elif k in ("war_cry", "call_to_arms"):
-        r.draw_nation(g, p, 1, t.camp(p), why)
-    elif k == "lost_souls":
-        deck = r.nation_deck(g, p)
-        r.move(g, deck, t.LOST, g.zones[deck][:1], why, p)
-
-
 # ---------------------------------------------------------------------- spoils
 
 
@@ -226,7 +206,7 @@ def retire(g: Any) -> None:
                 r.move(g, source, t.retired(p), [card], "retired", p)
                 for ability in u.abilities:
                     if ability.keyword in ("wealthy", "war_cry"):
-                        apply_gain(g, p, ability, ability.keyword.replace("_", " "))
+                        r.apply_gain(g, p, ability, ability.keyword.replace("_", " "))
     for i in range(len(g.pairs)):
         r.move(g, t.adventure(i), t.LOST, list(g.zones[t.adventure(i)]), "adventure over")
 
@@ -246,13 +226,13 @@ def open_produce(g: Any) -> None:
                     continue
                 for ability in r.unit(card).abilities:
                     if ability.keyword in ("taxes", "prosperous"):
-                        apply_gain(g, p, ability, ability.keyword)
+                        r.apply_gain(g, p, ability, ability.keyword)
                     elif ability.keyword in ("gate_to_self", "gate_to_ally"):
                         queue.append([ability.keyword, card])
             if defenses:
                 ability = mat.locations[slot].ability
                 if ability.keyword in ("taxes", "prosperous"):
-                    apply_gain(g, p, ability, ability.keyword)
+                    r.apply_gain(g, p, ability, ability.keyword)
                 else:
                     queue.append([ability.keyword, slot])
         if queue:
@@ -315,7 +295,7 @@ def run_produce(g: Any, p: int, command: Produce) -> None:
             r.move(g, t.retired(p), t.camp(r.benefit_to_ally(g, p)), [command.card],
                    "gate to ally", p)
         else:
-            apply_gain(g, p, Ability(keyword, keyword), keyword.replace("_", " "))
+            r.apply_gain(g, p, Ability(keyword, keyword), keyword.replace("_", " "))
     pop_produce(g, p)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from aggregates.ettin import table as t
 from aggregates.ettin.data import COMPONENTS as C
-from aggregates.ettin.data import Unit
+from aggregates.ettin.data import Ability, Unit
 from aggregates.kernel import Audience
 
 MAT = "mercenaries"
@@ -113,6 +113,24 @@ def draw_nation(g: Any, p: int, count: int, target: str, why: str,
     if moved < count:
         gold(g, {p: C.age_gold[g.age - 1] * (count - moved)}, "empty decks")
     return moved
+
+
+
+def apply_gain(g: Any, p: int, ability: Ability, why: str) -> None:
+    """A Retire/Produce/Adventure ability that needs no choice."""
+    k = ability.keyword
+    if k in ("wealthy", "taxes"):
+        gold(g, {p: ability.amount}, why)
+    elif k == "prosperous":
+        other = benefit_to_ally(g, p)
+        deltas = {p: ability.amount}
+        deltas[other] = deltas.get(other, 0) + ability.amount
+        gold(g, deltas, why)
+    elif k in ("war_cry", "call_to_arms"):
+        draw_nation(g, p, 1, t.camp(p), why)
+    elif k == "lost_souls":
+        deck = nation_deck(g, p)
+        move(g, deck, t.LOST, g.zones[deck][:1], why, p)
 
 
 # ------------------------------------------------------------- battles

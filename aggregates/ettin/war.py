@@ -262,8 +262,7 @@ def attempt(g: Any, i: int, p: int) -> None:
     if success:
         r.gold(g, {p: adv.gold}, "adventure")
         if adv.effect is not None:
-            from aggregates.ettin import aftermath
-            aftermath.apply_gain(g, p, adv.effect, "adventure")
+            r.apply_gain(g, p, adv.effect, "adventure")
         r.move(g, t.adventure(i), t.won(p) if adv.defense else t.retired(p), [card],
                "adventure completed", p)
         return
