@@ -18,10 +18,11 @@ import os
 
 from aggregates.enin import Enin
 from aggregates.ethnos import Ethnos
+from aggregates.ettin import Ettin
 from aggregates.kernel import Game
 
 EXTRA_GAMES_ENV = "ARBITER_EXTRA_GAMES"
-SERVED: tuple[type[Game], ...] = (Enin, Ethnos)
+SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin)
 
 
 def extra_games(spec: str) -> tuple[type[Game], ...]:

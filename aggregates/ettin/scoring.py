@@ -1,0 +1,70 @@
+"""Winning the Game: Victory Tokens, VP on cards in the War Camp, on Defenses
+and in the Retired Pile, 1 VP per 2 gold; each position's total, each seat's
+(the odd player scores its nation and the Mercenary mat), each Alliance's;
+the most Gold breaks a tie, then the tied Alliances share the victory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aggregates.ettin import rules as r
+from aggregates.ettin import table as t
+from aggregates.ettin.data import COMPONENTS as C
+
+
+def achievements(g: Any, p: int) -> dict[str, int]:
+    """What Retired cards' bonuses count: Victory Tokens, Defenses at the
+    Locations, completed Adventures (in the Retired Pile or at a Location)."""
+    defenses = [c for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)]]
+    adventures = [c for c in g.zones[t.retired(p)] + defenses if C.is_adventure(c)]
+    return {"war_token": len(g.tokens[p]), "defense": len(defenses),
+            "adventure": len(adventures)}
+
+
+def bonus(g: Any, p: int) -> int:
+    have = achievements(g, p)
+    total = 0
+    for c in g.zones[t.retired(p)]:
+        if r.is_unit(c) and r.unit(c).bonus is not None:
+            per, each = r.unit(c).bonus  # type: ignore[misc]
+            total += each * have[per]
+    return total
+
+
+def position_score(g: Any, p: int) -> dict[str, int]:
+    defenses = [c for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)]]
+    return {
+        "tokens": sum(C.war_vp[a - 1] for a in g.tokens[p]),
+        "camp": sum(r.vp(c) for c in g.zones[t.camp(p)]),
+        "defenses": sum(r.vp(c) for c in defenses),
+        "retired": sum(r.vp(c) for c in g.zones[t.retired(p)]),
+        "bonuses": bonus(g, p),
+        "gold": g.gold[p] // 2,
+    }
+
+
+def outcome(g: Any) -> dict[str, Any]:
+    seating = g.seating()
+    per_position = [sum(position_score(g, p).values()) for p in range(r.positions(g))]
+    per_seat = [0] * len(g.seats)
+    gold_seat = [0] * len(g.seats)
+    for p, score in enumerate(per_position):
+        per_seat[seating.controller[p]] += score
+        gold_seat[seating.controller[p]] += g.gold[p]
+    totals = seating.team_totals(per_seat)
+    gold = seating.team_totals(gold_seat)
+    best = max(zip(totals, gold, strict=True))
+    winners_t = [i for i, key in enumerate(zip(totals, gold, strict=True)) if key == best]
+    teams = []
+    for i, team in enumerate(seating.teams):
+        names = " & ".join(g.seats[s] for s in team)
+        teams.append({"team": names, "seats": list(team), "score": totals[i], "gold": gold[i],
+                      "positions": [p for p in range(r.positions(g))
+                                    if seating.controller[p] in team]})
+    names = " and ".join(teams[i]["team"] for i in winners_t)
+    result = (f"{names} win with {best[0]} VP" if len(winners_t) == 1
+              else f"{names} share the victory with {best[0]} VP")
+    return {"result": result, "teams": teams, "scores": per_seat,
+            "positions": per_position,
+            "winner_team": winners_t[0] if len(winners_t) == 1 else None,
+            "winners": sorted(s for i in winners_t for s in seating.teams[i])}

@@ -1,0 +1,154 @@
+"""The table: positions round the circle, Allies and Enemies, teams, zones.
+
+Rulings: positions alternate round the circle, 0-1 Allies, 1-2 Enemies, 2-3
+Allies, ... closing the circle with Enemies; an alliance of two scores
+together. With an odd player count the odd (last) seat also runs the
+Mercenary mat as a second position, allied to its nation and facing an Enemy
+of its own (position 0). With 2 players the two are Enemies with no Ally.
+With 9+ players each run of 8 positions is one box (its own mercenary and
+adventure decks; the pair closing a box draws from its first position's box).
+
+Zones (``Zones`` derives views and event audiences from them):
+nation decks, mercenary and adventure decks: ``COUNT_ONLY``; lineups, drafted
+cards, Location defenses, the Adventures, won Adventures and the Lost pile:
+``PUBLIC``; War Camps: ``TEAM`` (an Ally may see them, never an Enemy);
+deployed cards: ``TEAM`` until the battle flip, then ``PUBLIC`` (Scouting
+reveals single cards earlier: the game's ``shown`` list); Retired piles:
+``OWNER``.
+"""
+
+from __future__ import annotations
+
+from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
+
+SLOTS = 4            # three Locations (0 nearest the Adventure) and the Adventure (3)
+ADVENTURE = 3
+BATTLE_ORDER = (2, 1, 0, 3)  # farthest from the Adventure first
+PER_BOX = 8
+LOST = "lost"
+
+
+def positions_for(players: int) -> int:
+    return players + 1 if players % 2 and players > 2 else players
+
+
+def controller(players: int) -> tuple[int, ...]:
+    count = positions_for(players)
+    return tuple(min(p, players - 1) for p in range(count))
+
+
+def has_mat(players: int) -> bool:
+    return positions_for(players) > players
+
+
+def seating_for(players: int) -> Seating:
+    ctrl = controller(players)
+    if players == 2:
+        return Seating(ctrl, ((0,), (1,)))
+    teams = []
+    for k in range(0, len(ctrl), 2):
+        team = tuple(sorted({ctrl[k], ctrl[k + 1]}))
+        teams.append(team)
+    return Seating(ctrl, tuple(teams))
+
+
+def enemy_pairs(positions: int) -> list[list[int]]:
+    if positions == 2:
+        return [[0, 1]]
+    return [[2 * k + 1, (2 * k + 2) % positions] for k in range(positions // 2)]
+
+
+def ally_groups(positions: int) -> list[list[int]]:
+    if positions == 2:
+        return [[0], [1]]
+    return [[2 * k, 2 * k + 1] for k in range(positions // 2)]
+
+
+def ally_of(position: int, positions: int) -> int | None:
+    return None if positions == 2 else position ^ 1
+
+
+def box_of(position: int) -> int:
+    return position // PER_BOX
+
+
+def boxes(positions: int) -> int:
+    return (positions + PER_BOX - 1) // PER_BOX
+
+
+def deck(p: int) -> str:
+    return f"deck:{p}"
+
+
+def merc(box: int, age: int) -> str:
+    return f"merc:{box}:{age}"
+
+
+def adv_deck(box: int, age: int) -> str:
+    return f"adv:{box}:{age}"
+
+
+def lineup(g: int) -> str:
+    return f"lineup:{g}"
+
+
+def drafted(p: int) -> str:
+    return f"drafted:{p}"
+
+
+def camp(p: int) -> str:
+    return f"camp:{p}"
+
+
+def field(p: int, slot: int) -> str:
+    return f"field:{p}:{slot}"
+
+
+def loc(p: int, slot: int) -> str:
+    return f"loc:{p}:{slot}"
+
+
+def retired(p: int) -> str:
+    return f"retired:{p}"
+
+
+def adventure(pair: int) -> str:
+    return f"adventure:{pair}"
+
+
+def won(p: int) -> str:
+    return f"won:{p}"
+
+
+def zone_specs(players: int, flipped: bool) -> list[ZoneSpec]:
+    count = positions_for(players)
+    ctrl = controller(players)
+    specs = [ZoneSpec(LOST, Visibility.PUBLIC)]
+    for b in range(boxes(count)):
+        for age in (1, 2, 3):
+            specs.append(ZoneSpec(merc(b, age), Visibility.COUNT_ONLY, ordered=True))
+            specs.append(ZoneSpec(adv_deck(b, age), Visibility.COUNT_ONLY, ordered=True))
+    for g in range(count):
+        specs.append(ZoneSpec(lineup(g), Visibility.PUBLIC))
+        specs.append(ZoneSpec(adventure(g), Visibility.PUBLIC))
+    for p in range(count):
+        owner = ctrl[p]
+        specs += [ZoneSpec(deck(p), Visibility.COUNT_ONLY, owner=owner, ordered=True),
+                  ZoneSpec(drafted(p), Visibility.PUBLIC, owner=owner),
+                  ZoneSpec(camp(p), Visibility.TEAM, owner=owner),
+                  ZoneSpec(retired(p), Visibility.OWNER, owner=owner),
+                  ZoneSpec(won(p), Visibility.PUBLIC, owner=owner)]
+        for s in range(SLOTS):
+            specs.append(ZoneSpec(field(p, s),
+                                  Visibility.PUBLIC if flipped else Visibility.TEAM, owner=owner))
+        for s in range(ADVENTURE):
+            specs.append(ZoneSpec(loc(p, s), Visibility.PUBLIC, owner=owner))
+    return specs
+
+
+def empty_zones(players: int) -> dict[str, list[int]]:
+    return {s.name: [] for s in zone_specs(players, False)}
+
+
+def zones_of(players: int, contents: dict[str, list[int]], flipped: bool) -> Zones:
+    return Zones(zone_specs(players, flipped), contents, seating_for(players))

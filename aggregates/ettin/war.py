@@ -1,0 +1,302 @@
+"""Phase 3: War — Deploy, the four Battles (start-of-battle abilities, Battle
+Scores, Swift, Protected, No Battle) and the Adventure.
+
+- Deploy: the Initiative holder places one War Camp card face down, then the
+  Enemies alternate two at a time until both have placed all. A card is
+  placed one command at a time (so the legal list stays small: cards x 4
+  slots, instead of the 4^n of whole deployments); Scouting reveals the card
+  and every Enemy unit at the chosen Enemy slot.
+- Battle: all deployed cards flip; per pair the battles run farthest
+  Location first, then the Adventure. Start-of-battle targets are chosen by
+  the Initiative holder first, then the Enemy, and resolve together.
+- Adventure: the winner of the Adventure battle with an Adventure Score > 0
+  attempts it against base difficulty + the Adventure Die (rolled and
+  recorded). Success: gold, effect, and the card to the Retired Pile or, if it
+  becomes a Defense, set aside; failure: one Troop with Adventure Strength is Lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aggregates.ettin import rules as r
+from aggregates.ettin import table as t
+from aggregates.ettin.commands import Deploy, Lose, Target
+from aggregates.ettin.data import COMPONENTS as C
+from aggregates.ettin.reasons import EttinReason
+from aggregates.kernel import Command, RuleError
+
+START_OF_BATTLE = ("terrify", "dragonslayer", "ranged")
+
+# --------------------------------------------------------------------- deploy
+
+
+def open_deploy(g: Any) -> None:
+    pairs = []
+    for i, (a, b) in enumerate(g.pairs):
+        first = g.initiative[i]
+        other = b if first == a else a
+        pairs.append(next_turn(g, first, other, 1))
+    r.update(g, "deploy_opened", phase="deploy", work={"pairs": pairs})
+
+
+def next_turn(g: Any, first: int, other: int, left: int) -> dict[str, int]:
+    if g.zones[t.camp(first)]:
+        return {"turn": first, "left": min(left, len(g.zones[t.camp(first)]))}
+    if g.zones[t.camp(other)]:
+        return {"turn": other, "left": min(2, len(g.zones[t.camp(other)]))}
+    return {"turn": -1, "left": 0}
+
+
+def deploying(g: Any, p: int) -> bool:
+    return g.phase == "deploy" and g.work["pairs"][r.pair_of(g, p)]["turn"] == p
+
+
+def check_deploy(g: Any, p: int, command: Deploy) -> None:
+    if command.card not in g.zones[t.camp(p)]:
+        raise RuleError(EttinReason.NOT_IN_CAMP, f"card {command.card} is not in your War Camp")
+    if not 0 <= command.slot < t.SLOTS:
+        raise RuleError(EttinReason.BAD_SLOT, "slots are 0-2 (Locations) and 3 (the Adventure)")
+    if command.scout and (not r.unit(command.card).has("scouting") or command.scout > t.SLOTS):
+        raise RuleError(EttinReason.NO_SCOUTING,
+                        "only a Scouting unit scouts, an Enemy slot 1-4 (slot + 1)")
+
+
+def run_deploy(g: Any, p: int, command: Deploy) -> None:
+    r.move(g, t.camp(p), t.field(p, command.slot), [command.card], "deployed", p)
+    if command.scout:
+        foe = r.enemy(g, p)
+        slot = command.scout - 1
+        seen = [command.card] + list(g.zones[t.field(foe, slot)])
+        r.update(g, "scouted", {"position": p, "enemy": foe, "slot": slot, "cards": seen},
+                 shown=sorted(set(g.shown) | set(seen)))
+    i = r.pair_of(g, p)
+    turn = dict(g.work["pairs"][i])
+    turn["left"] -= 1
+    if turn["left"] <= 0 or not g.zones[t.camp(p)]:
+        turn = next_turn(g, r.enemy(g, p), p, 2)
+    pairs = list(g.work["pairs"])
+    pairs[i] = turn
+    r.update(g, "deploy_turn", work={"pairs": pairs})
+
+
+def legal_deploy(g: Any, p: int) -> list[Command]:
+    out: list[Command] = []
+    for card in sorted(g.zones[t.camp(p)]):
+        scouts = [0] + (list(range(1, t.SLOTS + 1)) if r.unit(card).has("scouting") else [])
+        out += [Deploy(card, s, sc) for s in range(t.SLOTS) for sc in scouts]
+    return out
+
+
+def deploy_done(g: Any) -> bool:
+    return all(w["turn"] < 0 for w in g.work["pairs"])
+
+
+# --------------------------------------------------------------------- battles
+
+
+def open_battles(g: Any) -> None:
+    reveal = {str(p): {str(s): list(g.zones[t.field(p, s)]) for s in range(t.SLOTS)}
+              for p in range(r.positions(g))}
+    r.update(g, "flipped", {"cards": reveal}, flipped=True, phase="battle",
+             results=[[] for _ in g.pairs],
+             work={"pairs": [{"b": 0, "queue": None, "chosen": [], "lose": -1}
+                             for _ in g.pairs]})
+
+
+def abilities_queue(g: Any, i: int, slot: int) -> list[list[Any]]:
+    first = g.initiative[i]
+    a, b = g.pairs[i]
+    other = b if first == a else a
+    queue = []
+    for p in (first, other):
+        for card in sorted(r.units_at(g, p, slot)):
+            for ability in r.unit(card).abilities:
+                if ability.keyword in START_OF_BATTLE:
+                    queue.append([p, card, ability.keyword])
+    return queue
+
+
+def targets(g: Any, p: int, card: int, keyword: str, slot: int) -> list[int]:
+    theirs = r.units_at(g, r.enemy(g, p), slot)
+    if keyword == "terrify":
+        return sorted(theirs)
+    if keyword == "dragonslayer":
+        return sorted(c for c in theirs if r.unit(c).dragon)
+    strength = r.unit(card).strength
+    return sorted(c for c in theirs if r.unit(c).troop and r.unit(c).strength <= strength)
+
+
+def slot_of(g: Any, i: int) -> int:
+    return t.BATTLE_ORDER[g.work["pairs"][i]["b"]]
+
+
+def targeting(g: Any, p: int) -> list[Any] | None:
+    if g.phase != "battle":
+        return None
+    w = g.work["pairs"][r.pair_of(g, p)]
+    if w["lose"] == p:
+        return None
+    if w["queue"] and w["queue"][0][0] == p:
+        return list(w["queue"][0])
+    return None
+
+
+def check_target(g: Any, p: int, command: Target) -> None:
+    head = targeting(g, p)
+    assert head is not None
+    _, card, keyword = head
+    if command.unit != card:
+        raise RuleError(EttinReason.BAD_TARGET,
+                        f"choose the target of {r.name(card)}'s {keyword} first")
+    slot = slot_of(g, r.pair_of(g, p))
+    if command.target == 0 and keyword == "ranged":
+        return
+    if command.target not in targets(g, p, card, keyword, slot):
+        raise RuleError(EttinReason.BAD_TARGET, f"{command.target} is not a {keyword} target")
+
+
+def run_target(g: Any, p: int, command: Target) -> None:
+    i = r.pair_of(g, p)
+    w = dict(g.work["pairs"][i])
+    head = w["queue"][0]
+    w["queue"] = w["queue"][1:]
+    w["chosen"] = w["chosen"] + [[*head, command.target]]
+    set_pair(g, i, w, "target", {"position": p, "unit": command.unit, "target": command.target,
+                                 "keyword": head[2]})
+
+
+def legal_target(g: Any, p: int) -> list[Command]:
+    head = targeting(g, p)
+    assert head is not None
+    _, card, keyword = head
+    slot = slot_of(g, r.pair_of(g, p))
+    out: list[Command] = [Target(card, c) for c in targets(g, p, card, keyword, slot)]
+    if keyword == "ranged":
+        out.append(Target(card, 0))
+    return out
+
+
+def set_pair(g: Any, i: int, w: dict[str, Any], what: str = "battle_step",
+             details: dict[str, Any] | None = None) -> None:
+    pairs = list(g.work["pairs"])
+    pairs[i] = w
+    r.update(g, what, details, work={**g.work, "pairs": pairs})
+
+
+def step_battles(g: Any) -> bool:
+    """Run every pair's battles as far as they go without a decision; True
+    when something was recorded."""
+    progressed = False
+    for i in range(len(g.pairs)):
+        while True:
+            w = g.work["pairs"][i]
+            if w["b"] >= len(t.BATTLE_ORDER) or w["lose"] >= 0:
+                break
+            slot = slot_of(g, i)
+            if w["queue"] is None:
+                set_pair(g, i, {**w, "queue": abilities_queue(g, i, slot)})
+                progressed = True
+                continue
+            if w["queue"]:
+                p, card, keyword = w["queue"][0]
+                if targets(g, p, card, keyword, slot):
+                    break  # a decision: the head's owner chooses its target
+                set_pair(g, i, {**w, "queue": w["queue"][1:]})
+                progressed = True
+                continue
+            resolve_start(g, i, slot, w["chosen"])
+            fight(g, i, slot)
+            progressed = True
+    return progressed
+
+
+def resolve_start(g: Any, i: int, slot: int, chosen: list[list[Any]]) -> None:
+    """All start-of-battle abilities resolve together: each target goes where its
+    ability sends it (the first choice of a card wins); a Ranged unit used goes
+    to its owner's Retired Pile unless it is itself a target."""
+    dest: dict[int, str] = {}
+    for p, _card, keyword, target in chosen:
+        if not target:
+            continue
+        foe = r.enemy(g, p)
+        dest.setdefault(target, t.retired(foe if keyword == "terrify" else p))
+    for p, card, keyword, target in chosen:
+        if keyword == "ranged" and target:
+            dest.setdefault(card, t.retired(p))
+    for card, target in sorted(dest.items()):
+        source = r.where(g, card)
+        if source.startswith(("field:", "loc:")):
+            r.move(g, source, target, [card], "start of battle")
+
+
+def fight(g: Any, i: int, slot: int) -> None:
+    result = r.battle_result(g, g.pairs[i], slot)
+    results = [list(x) for x in g.results]
+    results[i] = results[i] + [result]
+    w = dict(g.work["pairs"][i])
+    w.update(b=w["b"] + 1, queue=None, chosen=[])
+    pairs = list(g.work["pairs"])
+    pairs[i] = w
+    r.update(g, "battle", {"pair": i, **result}, results=results, work={**g.work, "pairs": pairs})
+    if slot == t.ADVENTURE and result["result"] == "win":
+        attempt(g, i, result["winner"])
+
+
+def adventure_score(g: Any, p: int) -> int:
+    return sum(r.unit(c).adventure for c in g.zones[t.field(p, t.ADVENTURE)] if r.unit(c).troop)
+
+
+def attempt(g: Any, i: int, p: int) -> None:
+    cards = g.zones[t.adventure(i)]
+    score = adventure_score(g, p)
+    if not cards or score <= 0:
+        return
+    card = cards[0]
+    adv = C.adventure(card)
+    face = C.die[g.roll(len(C.die)) - 1]
+    difficulty = adv.difficulty + face
+    success = score >= difficulty
+    r.update(g, "adventure", {"pair": i, "position": p, "adventure": card, "score": score,
+                              "die": face, "difficulty": difficulty, "success": success})
+    if success:
+        r.gold(g, {p: adv.gold}, "adventure")
+        if adv.effect is not None:
+            r.apply_gain(g, p, adv.effect, "adventure")
+        r.move(g, t.adventure(i), t.won(p) if adv.defense else t.retired(p), [card],
+               "adventure completed", p)
+        return
+    lost = sorted(c for c in g.zones[t.field(p, t.ADVENTURE)]
+                  if r.unit(c).troop and r.unit(c).adventure)
+    if len(lost) == 1:
+        r.move(g, t.field(p, t.ADVENTURE), t.LOST, lost, "adventure failed", p)
+    elif lost:
+        set_pair(g, i, {**g.work["pairs"][i], "lose": p})
+
+
+def losing(g: Any, p: int) -> bool:
+    return g.phase == "battle" and g.work["pairs"][r.pair_of(g, p)]["lose"] == p
+
+
+def lose_options(g: Any, p: int) -> list[int]:
+    return sorted(c for c in g.zones[t.field(p, t.ADVENTURE)]
+                  if r.unit(c).troop and r.unit(c).adventure)
+
+
+def check_lose(g: Any, p: int, command: Lose) -> None:
+    if command.card not in lose_options(g, p):
+        raise RuleError(EttinReason.BAD_CHOICE, "choose one of your adventuring Troops")
+
+
+def run_lose(g: Any, p: int, command: Lose) -> None:
+    r.move(g, t.field(p, t.ADVENTURE), t.LOST, [command.card], "adventure failed", p)
+    i = r.pair_of(g, p)
+    set_pair(g, i, {**g.work["pairs"][i], "lose": -1})
+
+
+def legal_lose(g: Any, p: int) -> list[Command]:
+    return [Lose(c) for c in lose_options(g, p)]
+
+
+def battles_done(g: Any) -> bool:
+    return all(w["b"] >= len(t.BATTLE_ORDER) and w["lose"] < 0 for w in g.work["pairs"])

@@ -1,0 +1,86 @@
+"""The designed data loads, is marked designed, follows the rulings' composition,
+and a bad replacement file is refused with the place it is wrong."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+
+import pytest
+
+from aggregates.ettin.data import COMPONENTS as C
+from aggregates.ettin.data import DATA_FILE, KEYWORDS, load
+from aggregates.kernel.data import DataError
+
+RAW = json.loads(DATA_FILE.read_text())
+
+
+def test_the_shipped_set_says_it_is_designed() -> None:
+    assert C.designed is True and "DESIGNED" in C.note
+
+
+def test_composition_matches_the_rulings() -> None:
+    assert len(C.nations) == 8
+    for nation in C.nations:
+        for age in (1, 2, 3):
+            assert len(C.deck(nation.id, age)) == 5, nation.id
+    assert [len(C.deck("mercenary", a)) for a in (1, 2, 3)] == [36, 20, 44]
+    assert [len(C.adventure_deck(a)) for a in (1, 2, 3)] == [12, 12, 12]
+    assert 0.4 <= sum(a.defense is not None for a in C.adventures.values()) / 36 <= 0.6
+    assert sum(C.die) / len(C.die) == pytest.approx(2.5) and 3 in C.die
+
+
+def test_every_card_ability_is_on_at_least_two_cards() -> None:
+    seen: Counter[str] = Counter()
+    for unit in C.units.values():
+        seen.update(a.keyword for a in unit.abilities)
+    for adv in C.adventures.values():
+        seen.update([adv.effect.keyword] if adv.effect else [])
+    for keyword in KEYWORDS:
+        if keyword != "lost_souls":  # a Ruins' ability, on no card
+            assert seen[keyword] >= 2, keyword
+
+
+def test_the_rulebooks_example_cards() -> None:
+    by_name = {u.name: u for u in C.units.values()}
+    assert (by_name["Guard Tower"].kind, by_name["Guard Tower"].strength,
+            by_name["Guard Tower"].cost) == ("defense", 2, 1)
+    assert by_name["Swordsmiths"].cost == 0
+    assert by_name["Swordsmiths"].ability("wealthy").amount == 5  # type: ignore[union-attr]
+    assert by_name["Militia"].cost == 0 and by_name["Militia"].adventure == 0
+    assert by_name["Ogre Bashers"].cost == 4
+    assert by_name["Dwarf Warriors"].strength == 2
+    assert by_name["Paladin Kendrick"].adventure == 6
+    assert by_name["Paladin Kendrick"].has("return_to_ally")
+    assert by_name["Old Vets"].sell == 2
+    arc = by_name["Arc Tower"]
+    assert arc.cost == 5 and arc.ability("protected").weak_to == ("magic",)  # type: ignore[union-attr]
+    assert "Dommorian Mages" in by_name
+    post = next(a for a in C.adventures.values() if a.name == "Goblin Trading Post")
+    assert post.difficulty == 2 and post.defense is not None
+
+
+def test_abilities_are_kernel_effects_keyed_by_keyword() -> None:
+    wealthy = C.book.by_name["wealthy 5"]
+    assert (wealthy.trigger, wealthy.change, wealthy.params["amount"]) == ("retire", "gain_gold", 5)
+    assert C.book.by_name["protected magic"].params["weak_to"] == ["magic"]
+    assert C.keywords["vicious"].change == "modify"
+
+
+@pytest.mark.parametrize("breakage", [
+    lambda d: d.pop("designed"),
+    lambda d: d["units"][0].update(abilities=["fireball"]),
+    lambda d: d["units"][0].update(abilities=["wealthy"]),
+    lambda d: d["units"][0].update(kind="hero"),
+    lambda d: d["units"][1].update(id=d["units"][0]["id"]),
+    lambda d: d["nations"][1].update(initiative=d["nations"][0]["initiative"]),
+    lambda d: d["nations"][0]["locations"].pop(),
+    lambda d: d["keywords"].pop("swift"),
+    lambda d: d["adventures"][0].update(effect="terrify"),
+])
+def test_a_bad_file_is_refused(breakage) -> None:  # type: ignore[no-untyped-def]
+    raw = copy.deepcopy(RAW)
+    breakage(raw)
+    with pytest.raises(DataError):
+        load(raw)
