@@ -88,6 +88,7 @@ class Knowledge:
         self.known: dict[Reader, set[int]] = {r: set() for r in self.readers}
         self.at: dict[int, dict[Reader, frozenset[int]]] = {}
         self.version = 0
+        self.seed = ""  # secret until the end
 
     def tell(self, readers: Any, cards: Any) -> None:
         cards = set(cards)
@@ -100,6 +101,8 @@ class Knowledge:
     def follow(self, events: list[game_pb2.Event]) -> None:
         for ev in events:
             assert ev.meta_json, "the admin reads the full record"
+            if ev.type == "Created":
+                self.seed = json.loads(ev.payload_json)["seed"]
             self.learn(ev.type, json.loads(ev.payload_json))
             self.at[ev.version] = {r: frozenset(k) for r, k in self.known.items()}
             self.noted(ev.version)
@@ -238,6 +241,11 @@ def check_ids(seen: Any, know: Knowledge, reader: Reader, version: int, where: s
     assert not leaked, f"{where}: reader {reader} read hidden cards {sorted(leaked)} at v{version}"
 
 
+def unsealed(know: Knowledge, where: str, *texts: str) -> None:
+    """The seed is secret until the end."""
+    assert know.seed and not any(know.seed in t for t in texts), f"{where}: the seed"
+
+
 def check_screen(screen: dict[str, Any], know: Knowledge, reader: Reader, version: int,
                  where: str) -> None:
     """No faces for a zone the reader may not see; every face one it may know."""
@@ -253,6 +261,8 @@ def check_screen(screen: dict[str, Any], know: Knowledge, reader: Reader, versio
 def check_state(state: game_pb2.GameState, game_cls: Any, know: Knowledge, reader: Reader,
                 where: str) -> None:
     v = state.version
+    unsealed(know, where, state.view_json, state.screen_json, state.seed,
+             *(d.choices_json for d in state.pending))
     check_ids(json.loads(state.view_json), know, reader, v, where + " view")
     check_screen(json.loads(state.screen_json), know, reader, v, where)
     for d in state.pending:
@@ -269,6 +279,7 @@ def check_event(ev: game_pb2.Event, game_cls: Any, seats: list[str], know: Knowl
     payload = json.loads(ev.payload_json)
     assert not ev.meta_json, f"{where}: reader {reader} got the kernel's meta before the end"
     check_ids(payload, know, reader, ev.version, where)
+    unsealed(know, where, ev.payload_json, ev.text)
     # The text is the game's sentence for the payload this reader got, nothing more.
     assert ev.text == game_cls.describe(ev.type, payload, seats), (where, ev.type, ev.text)
     if ev.type == "ChoiceMade" and payload["seat"] != reader:
@@ -412,6 +423,7 @@ class Table:
                                  env={"ARBITER_HOME": str(self.server.data_dir / "home"),
                                       "PATH": "/usr/bin:/bin"})
             assert out.returncode == 0, out.stderr
+            unsealed(self.know, "export", out.stdout)
             header, *lines = [json.loads(line) for line in out.stdout.splitlines()]
             assert header["seed"] == "" and header["reader"] != "full record"
             for line in lines:
@@ -476,9 +488,13 @@ class Table:
             for ev in feed.events[:full]:
                 if ev.version < self.secret_until:
                     check_event(ev, self.game_cls, self.seats, self.know, r, "Subscribe")
+        assert self.tap.messages, "the Redis subscriber heard the game"
         for message in self.tap.messages:
             version = message["version"]
+            if version >= self.secret_until:
+                continue  # the end reveals the seed, and the last move is everyone's
             check_ids(message["payload"], self.know, None, version, "Redis")
+            unsealed(self.know, "Redis", json.dumps(message))
             if message["type"] == "ChoiceMade":
                 assert set(message["payload"]) == {"seat", "kind"}, message
             if message["audience"] != "everyone":
