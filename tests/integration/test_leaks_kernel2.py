@@ -314,6 +314,19 @@ def check_legal(legal: game_pb2.LegalActionsResponse, know: Knowledge, seat: int
         check_ids(json.loads(d.choices_json), know, seat, v, "LegalActions choices")
 
 
+#: Commands naming one card, to probe refusals with.
+ETHNOS_CARD_COMMANDS = [
+    lambda c: {"name": "recruit_face_up", "args": {"card": c}},
+    lambda c: {"name": "play_band", "args": {"cards": [c], "leader": c}},
+    lambda c: {"name": "keep_cards", "args": {"cards": [c]}},
+]
+TIDE_CARD_COMMANDS = [
+    lambda c: {"name": "claim", "args": {"card": c}},
+    lambda c: {"name": "bank", "args": {"cards": [c]}},
+    lambda c: {"name": "snatch", "args": {"card": c}},
+]
+
+
 class RedisTap:
     """A direct Redis subscriber to one game's channel, in a thread."""
 
@@ -362,7 +375,10 @@ class Table:
         self.feeds = {r: FeedCollector(self.stubs[r], game_pb2.SubscribeRequest(
             game_id=self.game_id, seat=r or 0, spectator=r is None)) for r in know.readers}
         self.secret_until = 0  # events from this version on were read after the end
+        self.cards = len(ETHNOS_CARDS) if rules == "ethnos" else len(TIDE.cards)
+        self.card_commands = ETHNOS_CARD_COMMANDS if rules == "ethnos" else TIDE_CARD_COMMANDS
         self.refusals = 0
+        self.oracles = 0  # refusal probes made with a hidden card
 
     def close(self) -> None:
         for feed in self.feeds.values():
@@ -460,6 +476,35 @@ class Table:
                     assert other not in asked, details
                 assert "options" not in details and "[" not in details, details
 
+    def probe_card_refusals(self, rnd: random.Random, seat: int) -> None:
+        """Naming another seat's hidden card in a command is refused exactly as
+        naming a card the seat cannot see elsewhere (the deck, or out of the
+        game): a refusal is no oracle for where a hidden card lies."""
+        allowed = self.know.allowed(seat, self.know.version)
+        held: set[int] = set()
+        for other in range(len(self.seats)):
+            if other != seat:
+                view = self.admin.GetState(game_pb2.GetStateRequest(
+                    game_id=self.game_id, seat=other)).view_json
+                held |= set(card_ids(json.loads(view))) - allowed
+        public = set(card_ids(json.loads(self.state(seat).view_json)))
+        elsewhere = sorted(set(range(self.cards)) - held - allowed - public)
+        if not held or not elsewhere:
+            return
+        self.oracles += 1
+        pair = [rnd.choice(sorted(held)), rnd.choice(elsewhere)]
+        for build in self.card_commands:
+            said = []
+            for card in pair:
+                with pytest.raises(grpc.RpcError) as info:
+                    self.stubs[seat].Act(game_pb2.ActRequest(
+                        game_id=self.game_id, seat=seat,
+                        command=json_to_command(self.rules, build(card))))
+                self.refusals += 1
+                said.append((info.value.code(), (info.value.details() or "").replace(
+                    str(card), "#")))
+            assert said[0] == said[1], f"seat {seat}: a refusal tells {pair}: {said}"
+
     def probe_command_id(self, seat: int, command_id: str, command: Any,
                          state: game_pb2.GameState) -> None:
         """Another seat sending the mover's command id gets no replay of the
@@ -520,6 +565,8 @@ def play(table: Table, rnd: random.Random, kind_of: Any, max_moves: int,
         if probe and move % 7 == 0:
             table.probe_decision_ids(rnd, state)
         seat = rnd.choice([d.seat for d in state.pending])
+        if probe and move % 7 == 3:
+            table.probe_card_refusals(rnd, seat)
         legal = table.stubs[seat].LegalActions(game_pb2.LegalActionsRequest(
             game_id=table.game_id, seat=seat))
         check_legal(legal, table.know, seat)
@@ -580,6 +627,7 @@ def test_ethnos_new_surfaces_hide_other_hands(server: ServerProcess, players: in
         table.finish_feeds()
         assert any(know.at[v][s] - know.at[v][None] for v in know.at for s in range(players)), \
             "the game dealt secret cards, so the test had something to catch"
+        assert players != 3 or (table.refusals > 0 and table.oracles > 0)
         assert len(ETHNOS_CARDS) > max(c for v in know.at.values() for c in v[None] or {0})
     finally:
         table.close()
@@ -593,7 +641,7 @@ def test_template_new_surfaces_hide_bids_hands_and_vaults(
     try:
         play(table, random.Random(10 + players), tide_kind, 1500, probe=True, export_at=25)
         table.finish_feeds()
-        assert table.refusals > 0 and know.windows > 0
+        assert table.refusals > 0 and table.oracles > 0 and know.windows > 0
         private = [v for v in know.at for s in range(players) if know.at[v][s] - know.at[v][None]]
         assert private, "hands and vaults held secret cards, so the test had something to catch"
         assert len(TIDE.cards) >= max(max(k[None], default=0) for k in know.at.values())
