@@ -17,9 +17,13 @@ zones' visibility (not from the audiences the server recorded):
 - GetState at past versions (time travel), and the export it can make
   (``arbiter export``, the CLI);
 - a direct Redis subscriber (public forms only);
-- refusals for wrong or stale decision ids (they name only the caller's own
-  pending decisions);
-- the Tidewatch bids, before their reveal.
+- refusals for wrong, foreign or stale decision ids (they name only the
+  caller's own pending decisions), for another seat's command id (no replay
+  of its result), and for commands naming another seat's hidden card (read
+  exactly as for a card out of sight anywhere else: no oracle);
+- the Tidewatch bids, before their reveal, and the snatch windows (who is
+  asked follows from public facts, never from the suits in hidden hands);
+- the seed, on every surface, until the end.
 
 Card ids are small integers, so "the id is not in the text" would prove
 little: the checks look at ids where the wire puts them (card objects, faces,
