@@ -1,7 +1,8 @@
 """3. Snatching: when a card is claimed, the opposing team may snatch it, in
 precedence order round the table from the claimer: the first who discards a
-card of its suit takes it; the others are not asked. Anchored cards cannot be
-snatched.
+card of its suit takes it; the others are not asked. Every opposing position
+holding cards is asked, so the table never learns who holds the suit.
+Anchored cards cannot be snatched.
 
 Kernel features shown: a reaction window with precedence
 (``flow.reaction_window``/``responder``/``after_response``/``closed``, with a
@@ -22,14 +23,19 @@ from tests.template_game.table import hand, team_of_position
 
 
 def open_window(state: Any, claimer: int, card_id: int) -> None:
-    """Decide who may answer the claim, in precedence order; none: no window."""
+    """Decide who is asked about the claim, in precedence order; none: no window.
+
+    Every opposing position holding cards is asked, whether or not it holds the
+    suit (one that does not can only let go): asking only those who can snatch
+    would tell the whole table, by the window's order, by who is asked and even
+    by whether a window opens, which suits the hidden hands hold.
+    """
     card = C.card(card_id)
     if C.book.has_keyword("anchored", card.effects):
         return
     eligible = [
         p for p in kflow.order_from((claimer + 1) % 4, 4)
-        if team_of_position(p) != team_of_position(claimer)
-        and any(C.card(c).suit == card.suit for c in state.zones[hand(p)])
+        if team_of_position(p) != team_of_position(claimer) and state.zones[hand(p)]
     ]
     if eligible:
         state.emit("WindowOpened", card=card_id, claimer=claimer, order=eligible)
