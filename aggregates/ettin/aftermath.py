@@ -6,7 +6,8 @@ the War.
   adding one; Troops before Defenses unless Conquest; Stealth needs Magic;
   Flying needs Ranged or Flying; Bounty pays the taker; an Enemy with no
   units there: one Spoil from the top of its Nation Deck. Spoils go to the
-  taker's Retired Pile. Then each Siege unit in a battle its side won or
+  taker's Retired Pile (taking the Enemy's last unit there ends that battle's
+  Spoils: the deck is only for a Location the Enemy left empty). Then each Siege unit in a battle its side won or
   tied places a Siege Token on an Enemy Defense.
 - Adventure Defense: a completed Adventure that becomes a Defense is placed
   at one of the winner's Locations.
@@ -122,10 +123,14 @@ def run_spoil(g: Any, p: int, command: Spoil) -> None:
         r.move(g, deck, t.retired(p), g.zones[deck][:1], "spoil", p)
         pop_task(g, i)  # a single Spoil from the deck
         return
+    slot = g.work["pairs"][i]["tasks"][0][1]
     r.move(g, r.where(g, command.card), t.retired(p), [command.card], "spoil", p)
     bounty = r.unit(command.card).ability("bounty")
     if bounty is not None:
         r.gold(g, {p: bounty.amount}, "bounty")
+    if not r.units_at(g, foe, slot):
+        pop_task(g, i)  # the Enemy's last unit: the deck is only for a Location left empty
+        return
     pop_task(g, i, spent=1)
 
 

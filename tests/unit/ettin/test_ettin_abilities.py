@@ -462,3 +462,17 @@ def test_a_tie_goes_to_the_alliance_with_more_gold_then_is_shared() -> None:
     g.gold = [5, 5]
     out = scoring.outcome(g)
     assert out["winners"] == [0, 1] and "share" in out["result"]
+
+
+def test_no_deck_spoil_after_taking_the_enemys_last_unit() -> None:
+    """Spoil (rulebook "Spoil"; Round Summary 3 Spoil A): the single Spoil from
+    the top of the Enemy's Nation Deck is for a Location where the Enemy has no
+    units; taking the Enemy's only unit with one of an Age's Spoils does not
+    open the deck for the rest."""
+    from aggregates.ettin.commands import Spoil
+    g = table()
+    g.age = 3
+    victim = plain()[0]
+    spoils_for(g, {(0, 2): [plain()[1]], (1, 2): [victim]}, 0, 2)
+    g.act(0, Spoil(victim))
+    assert g.due(0) != "spoil"  # no Spoil(0): the Enemy's deck stays shut
