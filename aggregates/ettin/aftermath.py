@@ -7,8 +7,8 @@ the War.
   Flying needs Ranged or Flying; Bounty pays the taker; an Enemy with no
   units there: one Spoil from the top of its Nation Deck. Spoils go to the
   taker's Retired Pile (taking the Enemy's last unit there ends that battle's
-  Spoils: the deck is only for a Location the Enemy left empty). Then each Siege unit in a battle its side won or
-  tied places a Siege Token on an Enemy Defense.
+  Spoils: the deck is only for a Location the Enemy left empty). Then each
+  Siege unit in a battle its side won or tied places a Siege Token on an Enemy Defense.
 - Adventure Defense: a completed Adventure that becomes a Defense is placed
   at one of the winner's Locations.
 - Retire (automatic): Troops to the Retired Pile (Return to Self / to Ally to
