@@ -476,3 +476,17 @@ def test_no_deck_spoil_after_taking_the_enemys_last_unit() -> None:
     spoils_for(g, {(0, 2): [plain()[1]], (1, 2): [victim]}, 0, 2)
     g.act(0, Spoil(victim))
     assert g.due(0) != "spoil"  # no Spoil(0): the Enemy's deck stays shut
+
+
+def test_scouting_chooses_a_location_not_the_adventure() -> None:
+    """Deploy Abilities, Scouting: "Your Enemy must reveal all units at a
+    Location of your choice" -- the three Locations on the Nation Mat (Deploy
+    sets them apart from "beside the Adventure card")."""
+    g = table()
+    scout = with_ability("scouting")[0]
+    g.zones[t.camp(0)] = [scout]
+    g.phase, g.work = "deploy", {"pairs": [{"turn": 0, "left": 1}]}
+    assert all(c.scout <= t.ADVENTURE for c in g.legal_actions(0)
+               if isinstance(c, Deploy))
+    with pytest.raises(RuleError, match="NO_SCOUTING"):
+        g.act(0, Deploy(scout, 0, t.ADVENTURE + 1))
