@@ -490,3 +490,21 @@ def test_scouting_chooses_a_location_not_the_adventure() -> None:
                if isinstance(c, Deploy))
     with pytest.raises(RuleError, match="NO_SCOUTING"):
         g.act(0, Deploy(scout, 0, t.ADVENTURE + 1))
+
+
+def test_bounty_pays_when_taken_from_the_top_of_the_nation_deck() -> None:
+    """Spoils Abilities, Bounty: "When your Enemy takes this unit as a Spoil,
+    they also gain its Bounty in Gold" -- a unit taken as the Spoil from the top
+    of the Enemy's Nation Deck (no Enemy units there) is taken as a Spoil too."""
+    from aggregates.ettin.commands import Spoil
+    g = table()
+    hunted = with_ability("bounty")[0]
+    amount = C.units[hunted].ability("bounty").amount  # type: ignore[union-attr]
+    for cards in g.zones.values():
+        if hunted in cards:
+            cards.remove(hunted)
+    g.zones[t.deck(1)].insert(0, hunted)
+    spoils_for(g, {(0, 2): [plain()[0]]}, 0, 2)
+    before = g.gold[0]
+    g.act(0, Spoil(0))
+    assert hunted in g.zones[t.retired(0)] and g.gold[0] == before + amount
