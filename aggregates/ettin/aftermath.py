@@ -6,8 +6,9 @@ the War.
   adding one; Troops before Defenses unless Conquest; Stealth needs Magic;
   Flying needs Ranged or Flying; Bounty pays the taker; an Enemy with no
   units there: one Spoil from the top of its Nation Deck. Spoils go to the
-  taker's Retired Pile. Then each Siege unit in a battle its side won or
-  tied places a Siege Token on an Enemy Defense.
+  taker's Retired Pile (taking the Enemy's last unit there ends that battle's
+  Spoils: the deck is only for a Location the Enemy left empty). Then each
+  Siege unit in a battle its side won or tied places a Siege Token on an Enemy Defense.
 - Adventure Defense: a completed Adventure that becomes a Defense is placed
   at one of the winner's Locations.
 - Retire (automatic): Troops to the Retired Pile (Return to Self / to Ally to
@@ -119,14 +120,25 @@ def run_spoil(g: Any, p: int, command: Spoil) -> None:
     i = r.pair_of(g, p)
     if command.card == 0:
         deck = r.nation_deck(g, foe)
-        r.move(g, deck, t.retired(p), g.zones[deck][:1], "spoil", p)
+        top = g.zones[deck][:1]
+        r.move(g, deck, t.retired(p), top, "spoil", p)
+        pay_bounty(g, p, top)  # taken as a Spoil, from the deck too
         pop_task(g, i)  # a single Spoil from the deck
         return
+    slot = g.work["pairs"][i]["tasks"][0][1]
     r.move(g, r.where(g, command.card), t.retired(p), [command.card], "spoil", p)
-    bounty = r.unit(command.card).ability("bounty")
-    if bounty is not None:
-        r.gold(g, {p: bounty.amount}, "bounty")
+    pay_bounty(g, p, [command.card])
+    if not r.units_at(g, foe, slot):
+        pop_task(g, i)  # the Enemy's last unit: the deck is only for a Location left empty
+        return
     pop_task(g, i, spent=1)
+
+
+def pay_bounty(g: Any, p: int, cards: list[int]) -> None:
+    for card in cards:
+        bounty = r.unit(card).ability("bounty") if r.is_unit(card) else None
+        if bounty is not None:
+            r.gold(g, {p: bounty.amount}, "bounty")
 
 
 def legal_spoil(g: Any, p: int) -> list[Command]:

@@ -45,8 +45,8 @@ class Sell(Command):
 @dataclasses.dataclass(frozen=True)
 class Deploy(Command):
     """Deploy: place a War Camp card face down at a slot (0-2 Locations from the
-    Adventure outward, 3 the Adventure); ``scout`` 1-4 uses its Scouting on that
-    Enemy slot (0: not)."""
+    Adventure outward, 3 the Adventure); ``scout`` 1-3 uses its Scouting on that
+    Enemy Location, slot + 1 (0: not)."""
 
     NAME = "deploy"
     card: int

@@ -278,6 +278,9 @@ def _mat(raw: Any, where: str) -> Mat:
                tuple(locations))
 
 
+PRODUCE = ("gate_to_self", "gate_to_ally", "taxes", "prosperous")
+
+
 def _unit(raw: Any, where: str, nations: set[str], from_adventure: int = 0) -> Unit:
     kind = raw.get("kind", "defense")
     if kind not in ("troop", "defense"):
@@ -288,6 +291,9 @@ def _unit(raw: Any, where: str, nations: set[str], from_adventure: int = 0) -> U
     abilities = tuple(parse_ability(a, where) for a in raw.get("abilities", []))
     if any(a.keyword == "protected" for a in abilities) and kind != "defense":
         raise DataError(f"{where}: only a Defense is protected")
+    if kind == "troop" and any(a.keyword in PRODUCE for a in abilities):
+        raise DataError(f"{where}: a Troop retires before Produce; its Produce ability "
+                        "(Gate, Taxes, Prosperous) would never resolve")
     adventure = integer(raw.get("adventure", 0), f"{where} adventure")
     if adventure and kind != "troop":
         raise DataError(f"{where}: only Troops have Adventure Strength")

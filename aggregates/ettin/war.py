@@ -5,7 +5,8 @@ Scores, Swift, Protected, No Battle) and the Adventure.
   Enemies alternate two at a time until both have placed all. A card is
   placed one command at a time (so the legal list stays small: cards x 4
   slots, instead of the 4^n of whole deployments); Scouting reveals the card
-  and every Enemy unit at the chosen Enemy slot.
+  and every Enemy unit at the chosen Enemy Location (one of the three on the
+  mat: the rulebook's "Location", not the Adventure).
 - Battle: all deployed cards flip; per pair the battles run farthest
   Location first, then the Adventure. Start-of-battle targets are chosen by
   the Initiative holder first, then the Enemy, and resolve together.
@@ -57,9 +58,10 @@ def check_deploy(g: Any, p: int, command: Deploy) -> None:
         raise RuleError(EttinReason.NOT_IN_CAMP, f"card {command.card} is not in your War Camp")
     if not 0 <= command.slot < t.SLOTS:
         raise RuleError(EttinReason.BAD_SLOT, "slots are 0-2 (Locations) and 3 (the Adventure)")
-    if command.scout and (not r.unit(command.card).has("scouting") or command.scout > t.SLOTS):
+    if command.scout and (not r.unit(command.card).has("scouting")
+                          or not 0 < command.scout <= t.ADVENTURE):
         raise RuleError(EttinReason.NO_SCOUTING,
-                        "only a Scouting unit scouts, an Enemy slot 1-4 (slot + 1)")
+                        "only a Scouting unit scouts, an Enemy Location 1-3 (slot + 1)")
 
 
 def run_deploy(g: Any, p: int, command: Deploy) -> None:
@@ -83,7 +85,8 @@ def run_deploy(g: Any, p: int, command: Deploy) -> None:
 def legal_deploy(g: Any, p: int) -> list[Command]:
     out: list[Command] = []
     for card in sorted(g.zones[t.camp(p)]):
-        scouts = [0] + (list(range(1, t.SLOTS + 1)) if r.unit(card).has("scouting") else [])
+        scouts = [0] + (list(range(1, t.ADVENTURE + 1)) if r.unit(card).has("scouting")
+                        else [])
         out += [Deploy(card, s, sc) for s in range(t.SLOTS) for sc in scouts]
     return out
 

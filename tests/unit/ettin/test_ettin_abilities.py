@@ -462,3 +462,168 @@ def test_a_tie_goes_to_the_alliance_with_more_gold_then_is_shared() -> None:
     g.gold = [5, 5]
     out = scoring.outcome(g)
     assert out["winners"] == [0, 1] and "share" in out["result"]
+
+
+def test_no_deck_spoil_after_taking_the_enemys_last_unit() -> None:
+    """Spoil (rulebook "Spoil"; Round Summary 3 Spoil A): the single Spoil from
+    the top of the Enemy's Nation Deck is for a Location where the Enemy has no
+    units; taking the Enemy's only unit with one of an Age's Spoils does not
+    open the deck for the rest."""
+    from aggregates.ettin.commands import Spoil
+    g = table()
+    g.age = 3
+    victim = plain()[0]
+    spoils_for(g, {(0, 2): [plain()[1]], (1, 2): [victim]}, 0, 2)
+    g.act(0, Spoil(victim))
+    assert g.due(0) != "spoil"  # no Spoil(0): the Enemy's deck stays shut
+
+
+def test_scouting_chooses_a_location_not_the_adventure() -> None:
+    """Deploy Abilities, Scouting: "Your Enemy must reveal all units at a
+    Location of your choice" -- the three Locations on the Nation Mat (Deploy
+    sets them apart from "beside the Adventure card")."""
+    g = table()
+    scout = with_ability("scouting")[0]
+    g.zones[t.camp(0)] = [scout]
+    g.phase, g.work = "deploy", {"pairs": [{"turn": 0, "left": 1}]}
+    assert all(c.scout <= t.ADVENTURE for c in g.legal_actions(0)
+               if isinstance(c, Deploy))
+    with pytest.raises(RuleError, match="NO_SCOUTING"):
+        g.act(0, Deploy(scout, 0, t.ADVENTURE + 1))
+
+
+def test_bounty_pays_when_taken_from_the_top_of_the_nation_deck() -> None:
+    """Spoils Abilities, Bounty: "When your Enemy takes this unit as a Spoil,
+    they also gain its Bounty in Gold" -- a unit taken as the Spoil from the top
+    of the Enemy's Nation Deck (no Enemy units there) is taken as a Spoil too."""
+    from aggregates.ettin.commands import Spoil
+    g = table()
+    hunted = with_ability("bounty")[0]
+    amount = C.units[hunted].ability("bounty").amount  # type: ignore[union-attr]
+    for cards in g.zones.values():
+        if hunted in cards:
+            cards.remove(hunted)
+    g.zones[t.deck(1)].insert(0, hunted)
+    spoils_for(g, {(0, 2): [plain()[0]]}, 0, 2)
+    before = g.gold[0]
+    g.act(0, Spoil(0))
+    assert hunted in g.zones[t.retired(0)] and g.gold[0] == before + amount
+
+
+# ------------------------------------------------------------------ rulings
+# docs/rulings.md "Ettin": where the rulebook is silent or ambiguous.
+
+
+def test_peacetime_lower_position_of_an_alliance_drafts_first__ruling_peacetime_order(
+) -> None:
+    from aggregates.ettin import ages
+    g = Ettin.start(["a", "b", "c", "d"], seed="a" * 64)
+    g.age = 1
+    ages.open_draft(g, 1)  # Age I: Skirmish, Peacetime, Skirmish
+    assert g.work["kind"] == "peacetime"
+    assert [gr["order"] for gr in g.work["groups"]] == [[0, 0, 1, 1], [2, 2, 3, 3]]
+
+
+def test_a_short_skirmish_lineup_pays_the_missing_pick__ruling_empty_mercenary_deck(
+) -> None:
+    from aggregates.ettin import ages
+    g = table()
+    deck = t.merc(0, 1)
+    g.zones[t.LOST] += g.zones[deck][3:]
+    g.zones[deck] = g.zones[deck][:3]
+    first = g.initiative[0]
+    before = list(g.gold)
+    ages.open_draft(g, 0)
+    assert g.gold[first] - before[first] == C.age_gold[0]  # the fourth pick was the holder's
+    assert g.gold[1 - first] == before[1 - first]
+
+
+def test_empty_decks_pay_the_ages_gold_per_missing_card__ruling_empty_decks() -> None:
+    g = table()
+    g.zones[t.LOST] += g.zones[t.deck(0)] + g.zones[t.merc(0, 1)]
+    g.zones[t.deck(0)], g.zones[t.merc(0, 1)] = [], []
+    before = g.gold[0]
+    r.draw_nation(g, 0, 2, t.camp(0), "test")
+    assert g.gold[0] - before == 2 * C.age_gold[0]
+
+
+def test_untakeable_troops_still_shield_defenses__ruling_troops_before_defenses() -> None:
+    g = table()
+    sneak, wall = with_ability("stealth")[0], plain(troop=False)[0]
+    won_at(g, 2, 0, [plain()[0]], [sneak, wall])
+    assert r.spoil_options(g, 0, 2) == []
+    won_at(g, 2, 0, [with_ability("conquest")[0]], [sneak, wall])
+    assert r.spoil_options(g, 0, 2) == [wall]
+
+
+def test_a_siege_is_placed_and_the_location_stays_defended__ruling_siege() -> None:
+    g = table(("orcs", "dwarves"))
+    siege = with_ability("siege")[0]
+    wall = plain(troop=False)[0]
+    spoils_for(g, {(0, 2): [siege], (1, 2): [], (1, -2): [wall]}, 0, 2)
+    from aggregates.ettin.commands import EndSpoils, Siege
+    if g.due(0) == "spoil" and EndSpoils() in g.legal_actions(0):
+        g.act(0, EndSpoils())
+    assert g.legal_actions(0) == [Siege(wall)]  # mandatory: no EndSpoils
+    g.act(0, Siege(wall))
+    g.phase = "produce"
+    aftermath.open_produce(g)
+    # the Dwarves' middle Location (Ruins) is still defended: its Lost Souls is asked
+    assert C.nation("dwarves").locations[1].ability.keyword == "lost_souls"
+    assert ["lost_souls", 1] in g.work["queues"]["1"]
+
+
+def test_a_protected_side_may_win_but_not_lose_or_tie__ruling_protected() -> None:
+    arc = card("Arc Tower")
+    g = table()  # Giants' City (3) + Arc Tower 3 = 6 against Dwarves' Town (2) + 1
+    weak = next(c for c in plain() if C.units[c].strength == 1)
+    place(g, {(0, 0): [arc], (1, 0): [weak]})
+    fight(g, 0)
+    assert result(g, 0)["result"] == "win" and result(g, 0)["winner"] == 0
+    g2 = table()  # 6 against 2 + 4: a tie is No Battle too
+    four = next(c for c in plain() if C.units[c].strength == 4)
+    place(g2, {(0, 0): [arc], (1, 0): [four]})
+    fight(g2, 0)
+    assert result(g2, 0)["result"] == "none" and result(g2, 0)["why"] == "protected"
+
+
+def test_taxes_and_prosperous_are_always_taken__ruling_produce_gold() -> None:
+    g = four_orcs()
+    taxes = with_ability("taxes", troop=False)[0]
+    place(g, {(0, -1): [taxes]})  # Orcs' Village: its Taxes and the Defense's, no question
+    g.phase = "produce"
+    before = g.gold[0]
+    aftermath.open_produce(g)
+    assert g.gold[0] > before and "0" not in g.work["queues"]
+
+
+def test_a_won_adventure_defense_is_always_placed__ruling_adventure_defense() -> None:
+    from aggregates.ettin.commands import PlaceDefense
+    g = table()
+    post = card("Goblin Trading Post")
+    g.zones[t.won(0)] = [post]
+    g.phase = "adventure_defense"
+    assert g.due(0) == "place"
+    assert g.legal_actions(0) == [PlaceDefense(post, s) for s in range(t.ADVENTURE)]
+
+
+def test_an_unattempted_adventure_goes_to_the_lost_pile__ruling_adventure_card() -> None:
+    g = table()
+    adv = g.zones[t.adv_deck(0, 1)][0]
+    g.zones[t.adv_deck(0, 1)].remove(adv)
+    g.zones[t.adventure(0)] = [adv]
+    aftermath.retire(g)
+    assert adv in g.zones[t.LOST]
+
+
+def test_units_gone_before_retire_do_not_retire__ruling_retire_abilities() -> None:
+    g = table()
+    terrify = with_ability("terrify")[0]
+    rich = with_ability("wealthy")[0]
+    place(g, {(0, 2): [terrify], (1, 2): [rich]})
+    fight(g, 2)
+    g.act(0, Target(terrify, rich))
+    assert rich in g.zones[t.retired(1)]
+    before = g.gold[1]
+    aftermath.retire(g)
+    assert g.gold[1] == before  # Wealthy: "When this retires" -- it was Terrified

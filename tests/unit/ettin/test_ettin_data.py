@@ -84,3 +84,20 @@ def test_a_bad_file_is_refused(breakage) -> None:  # type: ignore[no-untyped-def
     breakage(raw)
     with pytest.raises(DataError):
         load(raw)
+
+
+def test_no_troop_carries_a_produce_ability() -> None:
+    """Produce (rulebook "Produce"): "Check each of your Defenses and Locations
+    for Produce abilities" -- Troops have retired by then, so a Troop's Gate,
+    Taxes or Prosperous would never resolve; the data may not print one, and
+    each Produce ability is still on at least two Defenses."""
+    produce = ("gate_to_self", "gate_to_ally", "taxes", "prosperous")
+    dead = [u.name for u in C.units.values() if u.troop and any(u.has(k) for k in produce)]
+    assert dead == []
+    for k in produce:
+        assert sum(1 for u in C.units.values() if not u.troop and u.has(k)) >= 2, k
+    raw = copy.deepcopy(RAW)
+    troop = next(u for u in raw["units"] if u["kind"] == "troop")
+    troop["abilities"] = ["taxes 1"]
+    with pytest.raises(DataError, match="Produce"):
+        load(raw)
