@@ -24,8 +24,11 @@ protos/arbiter/v1/game_pb2.py: $(PROTOS)
 run: install
 	$(BIN)/arbiter-server --address localhost:50051 --data-dir ./data
 
+# One pytest-xdist worker per CPU; an xdist_group (a module sharing one server
+# process) stays on one worker; heavy tests go first (tests/conftest.py).
 test: install
-	$(BIN)/python -m pytest -q -rs -p no:cacheprovider
+	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
+		-n auto --dist loadgroup --no-loadscope-reorder
 
 lint: install
 	$(BIN)/ruff check aggregates service clients tests protos/arbiter/wire.py

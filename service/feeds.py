@@ -37,12 +37,20 @@ class FeedHub(threading.Thread):
         self.latest_position = 0
         self.healthy = False
         self.stopping = threading.Event()
+        self.tried = threading.Event()  # the first connection attempt has ended
 
     @property
     def status(self) -> str:
         if self.healthy:
             return "live"
         return "degraded: Redis is unavailable; events are served from the store by polling"
+
+    def start(self) -> None:
+        """Start listening, and return once the first connection attempt has ended:
+        a Subscribe right after the server starts must not be told that Redis is
+        unavailable only because the hub has not connected yet."""
+        super().start()
+        self.tried.wait(timeout=5)
 
     def stop(self) -> None:
         """Stop listening and release every waiting stream (the server is going down)."""
@@ -59,6 +67,7 @@ class FeedHub(threading.Thread):
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(ALL_GAMES)
                 self._set_healthy(True)
+                self.tried.set()
                 backoff = 0.1
                 while not self.stopping.is_set():
                     message = pubsub.get_message(timeout=1.0)
@@ -69,6 +78,7 @@ class FeedHub(threading.Thread):
                 if self.healthy:
                     log.warning("feed hub: Redis unavailable (%s); will reconnect", exc)
                 self._set_healthy(False)
+                self.tried.set()
                 self.stopping.wait(backoff)
                 backoff = min(backoff * 2, 2.0)
 

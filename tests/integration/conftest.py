@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -17,19 +18,25 @@ import pytest
 from arbiter.v1 import game_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from service.redis_server import free_port
+from tests.conftest import TEST_PROCESS_ONLY_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
+#: What the server prints once it serves; the port is the one it really bound.
+SERVING = re.compile(rb"arbiter: serving on \S+ \(port (\d+)\)")
 
 
 class ServerProcess:
-    """One `python -m service.main` process, restartable on the same data dir."""
+    """One `python -m service.main` process, restartable on the same data dir.
+
+    The first start binds port 0 and learns the port the server got, so two
+    servers started at once (parallel workers) can never pick the same port;
+    a restart binds that same port again."""
 
     def __init__(self, data_dir: Path, redis_url: str, extra_env: dict[str, str] | None = None):
         self.data_dir = data_dir
         self.redis_url = redis_url
-        self.port = free_port()
-        self.address = f"127.0.0.1:{self.port}"
+        self.port = 0
+        self.address = "127.0.0.1:0"
         self.admin_token = "admin-" + secrets.token_urlsafe(16)
         self.extra_env = {"ARBITER_ADMIN_TOKEN": self.admin_token, **(extra_env or {})}
         self.process: subprocess.Popen[bytes] | None = None
@@ -38,14 +45,36 @@ class ServerProcess:
 
     def start(self) -> None:
         env = dict(os.environ, REDIS_URL=self.redis_url, PYTHONUNBUFFERED="1", **self.extra_env)
+        for name in TEST_PROCESS_ONLY_ENV:
+            env.pop(name, None)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the process
+        offset = log.tell()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.main", "--address", self.address,
              "--data-dir", str(self.data_dir)],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
+        if not self.port:
+            self.learn_port(offset)
         self.wait_serving()
+
+    def learn_port(self, offset: int, timeout: float = 30.0) -> None:
+        """Read the port the server bound from its log (written from ``offset`` on)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            with open(self.log_path, "rb") as log:
+                log.seek(offset)
+                found = SERVING.search(log.read())
+            if found:
+                self.port = int(found.group(1))
+                self.address = f"127.0.0.1:{self.port}"
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            time.sleep(0.05)
+        raise RuntimeError("server did not say which port it serves on")
 
     def wait_serving(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout

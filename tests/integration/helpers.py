@@ -57,7 +57,9 @@ class FeedCollector:
                     self.changed.notify_all()
         except grpc.RpcError as exc:
             if exc.code() != grpc.StatusCode.CANCELLED:
-                self.error = exc
+                with self.changed:  # wake wait_for now, not at its timeout
+                    self.error = exc
+                    self.changed.notify_all()
 
     def wait_for(self, predicate: Any, timeout: float = 15.0) -> bool:
         with self.changed:

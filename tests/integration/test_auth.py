@@ -17,7 +17,8 @@ from arbiter.v1 import enin_pb2, game_pb2
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import play
 
-pytestmark = pytest.mark.integration
+# One worker runs this module's tests, so its module-scoped server starts once.
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("auth")]
 
 ROLL = game_pb2.Command(enin=enin_pb2.EninCommand(roll_start=enin_pb2.EninCommand.RollStart()))
 

@@ -31,9 +31,17 @@ from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import play
 from tests.unit.clients.support import isolate_credentials, self_signed_cert
 
-pytestmark = pytest.mark.integration
+# One worker runs this module's tests, so its module-scoped server starts once.
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("cli"), pytest.mark.heavy(60)]
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def arbiter_server(shared_server: ServerProcess) -> ServerProcess:
+    """One server for the module: no flow here stops or restarts it, and each
+    keeps to the games it creates (tokens are saved per test, per game)."""
+    return shared_server
 
 
 @pytest.fixture(autouse=True)

@@ -171,6 +171,7 @@ def wait_until(predicate: Any, timeout: float = 20.0) -> bool:
     return predicate()
 
 
+@pytest.mark.heavy(15)
 def test_kill9_soak_loses_nothing(tmp_path: Path, redis_url: str) -> None:
     server = ServerProcess(tmp_path / "data", redis_url)
     server.start()
@@ -214,6 +215,7 @@ def test_kill9_soak_loses_nothing(tmp_path: Path, redis_url: str) -> None:
 
 
 @pytest.mark.postgres
+@pytest.mark.heavy(10)
 def test_two_servers_on_one_postgres_store(
     tmp_path: Path, redis_url: str, postgres_schema: tuple[str, str]
 ) -> None:

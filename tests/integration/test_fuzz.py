@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from aggregates.catalog import GAMES
 from tests.integration.conftest import ServerProcess
 
-pytestmark = pytest.mark.integration
+# One worker runs this module's tests, so its module-scoped server starts once.
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("fuzz")]
 
 INT_RANGES = {
     FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),

@@ -22,7 +22,8 @@ from arbiter.v1 import game_pb2
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 
-pytestmark = pytest.mark.integration
+# One worker runs this module's tests, so its module-scoped server starts once.
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("leaks"), pytest.mark.heavy(40)]
 
 #: Payload keys that hold card ids (Ethnos' events and commands).
 CARD_KEYS = {"card", "cards", "leader", "deck", "scattered", "hand"}

@@ -15,6 +15,7 @@ import pytest
 import redis
 from arbiter.v1 import game_pb2
 
+from service.feeds import FeedHub
 from service.redis_server import PrivateRedis, find_engine, free_port
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector, new_game, play
@@ -45,6 +46,22 @@ def test_valkey_engine_shipped_by_a_python_package(
         assert redis.Redis.from_url(private.url).ping()
     finally:
         private.stop()
+
+
+def test_a_started_feed_hub_already_knows_whether_redis_answers(redis_url: str) -> None:
+    """The server serves as soon as its hub has started: a Subscribe at once must
+    not be told that Redis is unavailable only because the hub had not connected."""
+    up = FeedHub(redis_url)
+    up.start()
+    down = FeedHub(f"redis://127.0.0.1:{free_port()}/0")
+    down.start()
+    try:
+        assert up.status == "live"
+        assert down.status.startswith("degraded")
+    finally:
+        for hub in (up, down):
+            hub.stop()
+            hub.join(timeout=5)
 
 
 def test_server_without_redis_url_runs_its_own(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 
-pytestmark = pytest.mark.integration
+# One worker runs this module's tests, so its module-scoped server starts once.
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("review_service")]
 
 GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
 

@@ -23,7 +23,8 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector, new_game, play
 
-pytestmark = pytest.mark.integration
+# One worker runs this module's tests, so its module-scoped server starts once.
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("service")]
 
 ENIN = enin_pb2.EninCommand
 

@@ -15,7 +15,6 @@ import pytest
 
 from service.application import ArbiterApp
 from service.config import Settings
-from tests.conftest import postgres_url
 
 
 def play_long(app: ArbiterApp, game_id: str, rnd: random.Random, limit: int = 3000) -> None:
@@ -75,6 +74,7 @@ def postgres_env(
 
 
 @pytest.mark.postgres
+@pytest.mark.heavy(10)
 def test_postgres_reload_with_snapshots(postgres_env: dict[str, str]) -> None:
     check_reload(postgres_env)
 
@@ -82,7 +82,8 @@ def test_postgres_reload_with_snapshots(postgres_env: dict[str, str]) -> None:
 @pytest.mark.postgres
 @pytest.mark.integration
 def test_server_process_on_postgres(
-    postgres_env: dict[str, str], tmp_path: Path, redis_url: str
+    postgres_env: dict[str, str], postgres_schema: tuple[str, str], tmp_path: Path,
+    redis_url: str,
 ) -> None:
     """`make run` with a PostgreSQL URL configured: the server stores games there."""
     import os
@@ -92,8 +93,7 @@ def test_server_process_on_postgres(
     from tests.integration.conftest import ServerProcess
     from tests.integration.helpers import new_game, play
 
-    url = postgres_url()
-    assert url is not None
+    url, _ = postgres_schema
     server = ServerProcess(
         tmp_path / "data", redis_url,
         {

@@ -115,6 +115,7 @@ def test_random_playouts_end_and_replay(chunk: int) -> None:
     assert sum(results.values()) == 50
 
 
+@pytest.mark.heavy(10)
 def test_goal_seeking_playouts_win_sometimes_and_replay() -> None:
     results: dict[str, int] = {}
     for seed in range(10_000, 10_120):

@@ -120,7 +120,8 @@ def replay_matches(game: Ethnos, events: list[Any]) -> None:
     assert_replays(game, events)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.heavy(60)
+@pytest.mark.parametrize("players", [6, 5, 4, 3, 2])  # the longest first
 def test_random_playouts_end_and_replay(players: int) -> None:
     ages = TABLES.ages["2-3" if players <= 3 else "4-6"]
     tribes_seen: set[str] = set()
@@ -158,6 +159,7 @@ def normal(command: Command) -> Command:
     return command
 
 
+@pytest.mark.heavy(15)
 def test_every_legal_action_is_accepted_and_others_refused() -> None:
     for seed in range(12):
         bot = random.Random(seed)

@@ -23,7 +23,11 @@ def test_sqlite_is_the_default(tmp_path: Path) -> None:
 
 def test_postgres_url_gives_credentials_and_tls(monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("PGSSLMODE", "PGSSLROOTCERT"):
-        monkeypatch.delenv(var, raising=False)
+        # setenv first so the variable is put back as it was (removed if it was
+        # unset) after the test: left set, it sends this worker's later
+        # PostgreSQL connections to TLS with a CA file that does not exist
+        monkeypatch.setenv(var, "")
+        monkeypatch.delenv(var)
     url = "postgresql://arb%40ter:s3cr%2Ft@db.example:6543/games?sslmode=verify-full&sslrootcert=/ca.pem"
     env = Settings(database_url=url).store_env()
     assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
