@@ -19,6 +19,7 @@ from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
 from service.config import ConfigError, Settings
+from service.drain import Drain
 from service.feeds import FeedHub
 from service.redis_server import PrivateRedis
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
@@ -51,9 +52,10 @@ class Server:
         self.hub = FeedHub(redis_url)
         limit = settings.max_message_bytes
         streams = max(1, min(settings.max_streams, settings.max_workers - 8))
+        self.drain = Drain()
         self.grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
-            interceptors=[StreamCap(streams)],
+            interceptors=[self.drain, StreamCap(streams)],
             options=[
                 ("grpc.max_receive_message_length", limit),
                 ("grpc.max_send_message_length", 16 * 1024 * 1024),
@@ -102,6 +104,7 @@ class Server:
     def stop(self) -> None:
         """Drain in-flight calls, then stop the relay, the hub and any private Redis."""
         self.health.enter_graceful_shutdown()
+        self.drain.drain()  # new calls refused cleanly until none arrive
         self.clock.stop()
         self.hub.stop()
         self.grpc.stop(GRACE_SECONDS).wait()
