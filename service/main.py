@@ -38,6 +38,9 @@ class Server:
         self.reuse_port = reuse_port()
         if not self.reuse_port:
             check_free(settings.address)  # before starting anything
+        else:
+            log.warning("ARBITER_REUSE_PORT=1: other processes may listen on %s too; "
+                        "they must all use this same store", settings.address)
         credentials = Credentials.configure(settings.data_dir)  # before starting anything
         self.private_redis: PrivateRedis | None = None
         redis_url = settings.redis_url
