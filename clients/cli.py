@@ -17,8 +17,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
-from arbiter.wire import WireError, parse_json_command
+from arbiter.wire import WireError
 
+from clients import cli_extras
 from clients.client import ArbiterClient, ArbiterError, default_address, message_to_dict
 from clients.render import (
     event_text,
@@ -156,7 +157,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     with _client(args) as client:
-        _print(render_rules(client.list_rules()))
+        rules = client.list_rules()
+    if args.game:
+        info = cli_extras.find_rules(rules, args.game)
+        _print(cli_extras.render_rules_detail(info, render_rules([info])))
+    else:
+        _print(render_rules(rules))
     return 0
 
 
@@ -186,16 +192,15 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_act(args: argparse.Namespace) -> int:
-    try:
-        command = parse_json_command(args.command)
-    except WireError as exc:
-        raise UsageError(str(exc)) from None
     with _client(args) as client:
+        token = _game_token(args, args.game_id, args.seat)
+        command = cli_extras.resolve_command(  # JSON, a command name, or a `legal` number
+            args.command, lambda: client.legal(args.game_id, args.seat, token=token))
         try:
             response = client.act(
                 args.game_id, args.seat, command,
                 expected_version=args.expect_version, command_id=args.command_id or "",
-                token=_game_token(args, args.game_id, args.seat),
+                token=token,
             )
         except WireError as exc:
             raise UsageError(str(exc)) from None
@@ -496,6 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arbiter", description="Client and server of Arbiter, the event-sourced game server."
     )
+    parser.add_argument("--version", action="version", version=cli_extras.version_text())
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,
@@ -507,7 +513,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("serve", cmd_serve, "run the server", parent=common)
     p.add_argument("--data-dir", default="./data", help="event store directory (default ./data)")
 
-    add("rules", cmd_rules, "list the games the server plays")
+    p = add("rules", cmd_rules, "list the games the server plays, or one game's commands")
+    p.add_argument("game", metavar="GAME", nargs="?", default="",
+                   help="a rules id: list its commands with their arguments")
 
     p = add("new", cmd_new, "create a game")
     p.add_argument("game", metavar="GAME", help="rules id, e.g. enin")
@@ -518,7 +526,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("act", cmd_act, "send one command")
     p.add_argument("game_id", metavar="GAME_ID")
-    p.add_argument("command", metavar="JSON", help='e.g. \'{"name": "travel", "args": {"to": 2}}\'')
+    p.add_argument("command", metavar="COMMAND",
+                   help='a command name (roll_start), the number of an `arbiter legal` entry, '
+                        'or JSON, e.g. \'{"name": "travel", "args": {"to": 2}}\'')
     p.add_argument("--seat", type=int, default=0)
     p.add_argument("--expect-version", type=int, default=0, metavar="V",
                    help="refuse unless the game is at version V (0: any)")
@@ -607,7 +617,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = int(args.func(args))
     except ArbiterError as exc:
-        sys.stderr.write(f"error: {exc.reason}: {exc.message}\n")
+        address = getattr(args, "address", None) or default_address()
+        if cli_extras.unreachable(exc.code, exc.reason):
+            sys.stderr.write(f"error: UNAVAILABLE: {cli_extras.unreachable_sentence(address)}\n")
+        else:
+            sys.stderr.write(f"error: {exc.reason}: {exc.message}\n")
         hint = AUTH_HINTS.get(exc.reason)
         if hint:
             sys.stderr.write(f"hint: {hint.format(store=default_store_path())}\n")

@@ -34,6 +34,8 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from clients import rich_status
+
 DEFAULT_ADDRESS = "localhost:50051"
 
 CommandLike: TypeAlias = game_pb2.Command | Mapping[str, Any]
@@ -79,7 +81,12 @@ class ArbiterError(Exception):
         details: str | None,
         trailers: Sequence[tuple[str, Any]] | None,
     ) -> ArbiterError:
-        """Build the error from a status code, details text and trailing metadata."""
+        """Build the error from a status code, details text and trailing metadata.
+
+        The rich status (``google.rpc.ErrorInfo`` of domain ``arbiter``) wins
+        when the server sent one; else the ``arbiter-*`` trailers.
+        """
+        rich = rich_status.read(trailers)
         meta: dict[str, str] = {}
         for key, value in trailers or ():
             if isinstance(value, bytes):
@@ -87,6 +94,8 @@ class ArbiterError(Exception):
             meta[str(key).lower()] = str(value)
         text = (details or "").strip()
         reason = meta.get("arbiter-reason", "").strip()
+        if rich is not None and rich.reason:
+            reason = rich.reason
         head, sep, tail = text.partition(": ")
         if sep and _looks_like_reason(head):
             if not reason:
@@ -99,6 +108,8 @@ class ArbiterError(Exception):
             version = int(meta.get("arbiter-version", "0") or 0)
         except ValueError:
             version = 0
+        if rich is not None and rich.version is not None:
+            version = rich.version
         return cls(code=code, reason=reason, message=text, version=version)
 
     @classmethod

@@ -1,6 +1,6 @@
 """Random legal playouts through the server (``arbiter simulate``).
 
-The bot uses nothing but LegalActions, so it tests DESIGN.md's promise that a
+The bot uses nothing but LegalActions, so it tests the promise that a
 random bot built only on that list finishes every game; the summary reports
 games that did not finish (capped or stuck) instead of hiding them.
 """

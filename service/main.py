@@ -13,7 +13,6 @@ from types import FrameType
 import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from service.application import ArbiterApp
 from service.auth import Credentials
@@ -21,7 +20,9 @@ from service.clock import ClockKeeper
 from service.config import ConfigError, Settings
 from service.drain import Drain
 from service.feeds import FeedHub
+from service.listen import PortBusy, check_free, reuse_port, server_options
 from service.redis_server import PrivateRedis
+from service.reflection import enable_server_reflection
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap
 
@@ -35,6 +36,12 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.reuse_port = reuse_port()
+        if not self.reuse_port:
+            check_free(settings.address)  # before starting anything
+        else:
+            log.warning("ARBITER_REUSE_PORT=1: other processes may listen on %s too; "
+                        "they must all use this same store", settings.address)
         credentials = Credentials.configure(settings.data_dir)  # before starting anything
         self.private_redis: PrivateRedis | None = None
         redis_url = settings.redis_url
@@ -59,6 +66,7 @@ class Server:
             options=[
                 ("grpc.max_receive_message_length", limit),
                 ("grpc.max_send_message_length", 16 * 1024 * 1024),
+                *server_options(self.reuse_port),
             ],
         )
         game_pb2_grpc.add_GameServiceServicer_to_server(
@@ -66,12 +74,17 @@ class Server:
         )
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc
-        )
-        self.port = self._listen(settings)
+        enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
+        try:
+            self.port = self._listen(settings)
+        except RuntimeError as exc:
+            if not str(exc).startswith("Failed to bind"):
+                raise
+            self.port = 0
         if self.port == 0:
-            raise RuntimeError(f"cannot listen on {settings.address}")
+            self.stop_started()
+            raise PortBusy(f"cannot listen on {settings.address}: it is in use or not an "
+                           "address of this machine")
 
     def _listen(self, settings: Settings) -> int:
         """TLS when a certificate and key are configured, plaintext otherwise."""
@@ -100,6 +113,12 @@ class Server:
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         log.info("Arbiter serving on %s (store: %s)", self.settings.address,
                  self.app.env.get("PERSISTENCE_MODULE"))
+
+    def stop_started(self) -> None:
+        """Undo a start that failed before serving: the private Redis, the store."""
+        if self.private_redis is not None:
+            self.private_redis.stop()
+        self.app.close()
 
     def stop(self) -> None:
         """Drain in-flight calls, then stop the relay, the hub and any private Redis."""

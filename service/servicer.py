@@ -27,6 +27,7 @@ from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import FeedHub
+from service.status import refusal
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +53,14 @@ def refusals(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
+        known = functools.partial(_current_version, self, request)
         try:
             result = method(self, request, context)
             if isinstance(result, Iterator):
-                return _guard_stream(result, context)
+                return _guard_stream(result, context, known)
             return result
         except (ServiceError, RuleError, WireError) as exc:
-            _abort(context, exc)
+            _abort(context, exc, known)
         except Exception:
             log.exception("%s failed", method.__name__)
             _abort(context, INTERNAL)
@@ -66,11 +68,13 @@ def refusals(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _guard_stream(stream: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
+def _guard_stream(
+    stream: Iterator[Any], context: grpc.ServicerContext, known: Callable[[], int]
+) -> Iterator[Any]:
     try:
         yield from stream
     except (ServiceError, RuleError, WireError) as exc:
-        _abort(context, exc)
+        _abort(context, exc, known)
     except Exception:
         log.exception("a stream failed")
         _abort(context, INTERNAL)
@@ -140,7 +144,22 @@ class StreamSlots:
 INTERNAL = ServiceError("INTERNAL", "INTERNAL", "the server failed; the error is logged")
 
 
-def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
+def _current_version(servicer: Any, request: Any) -> int:
+    """The current version of the game a request names, 0 when there is none."""
+    game_id = getattr(request, "game_id", "")
+    if not game_id or not isinstance(game_id, str):
+        return 0
+    try:
+        return int(servicer.app.game(game_id).version)
+    except Exception:
+        return 0
+
+
+def _abort(
+    context: grpc.ServicerContext, exc: Exception, known: Callable[[], int] | None = None
+) -> None:
+    """Leave with the refusal's status (see ``service.status``): the game's version
+    is the current one wherever a game is known, authentication refusals included."""
     if isinstance(exc, ServiceError):
         status, reason, message, version = exc.status, exc.reason, exc.message, exc.version
     elif isinstance(exc, RuleError):
@@ -151,10 +170,11 @@ def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
         version = getattr(exc, "version", 0)
     else:
         status, reason, message, version = "INVALID_ARGUMENT", "BAD_COMMAND", str(exc), 0
-    context.set_trailing_metadata(
-        (("arbiter-reason", reason), ("arbiter-version", str(version)))
-    )
-    context.abort(getattr(grpc.StatusCode, status), f"{reason}: {message}")
+    if not version and known is not None and status != "INTERNAL":
+        version = known()
+    leaving = refusal(getattr(grpc.StatusCode, status), reason, message, version)
+    context.set_trailing_metadata(leaving.trailing_metadata)  # as abort_with_status does
+    context.abort(leaving.code, leaving.details)
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):

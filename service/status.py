@@ -1,0 +1,56 @@
+"""Refusals as gRPC users expect them: ``google.rpc.Status`` with an ``ErrorInfo``.
+
+Every refusal leaves with its gRPC code and the sentence ``REASON: message``,
+and carries the same facts three ways, so that every kind of client finds them:
+
+- the rich status (``grpc-status-details-bin``): ``google.rpc.Status`` whose
+  details hold one ``google.rpc.ErrorInfo`` with ``reason`` (the stable
+  reason code), ``domain`` ``"arbiter"`` and ``metadata["version"]`` (the
+  game's current version, ``"0"`` when no game is known) -- what
+  ``grpc_status.rpc_status.from_call`` and other languages' status helpers read;
+- the trailers ``arbiter-reason`` and ``arbiter-version``, as before, for
+  existing clients.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+
+DOMAIN = "arbiter"
+DETAILS_KEY = "grpc-status-details-bin"
+
+
+@dataclasses.dataclass(frozen=True)
+class RefusalStatus(grpc.Status):  # type: ignore[misc]
+    """A ``grpc.Status`` for ``ServicerContext.abort_with_status``."""
+
+    code: grpc.StatusCode
+    details: str
+    trailing_metadata: tuple[tuple[str, str | bytes], ...]
+
+
+def error_info(reason: str, version: int) -> error_details_pb2.ErrorInfo:
+    return error_details_pb2.ErrorInfo(
+        reason=reason, domain=DOMAIN, metadata={"version": str(version)}
+    )
+
+
+def refusal(code: grpc.StatusCode, reason: str, message: str, version: int) -> RefusalStatus:
+    """The status a refusal leaves with: code, sentence, rich details and trailers."""
+    details = f"{reason}: {message}"
+    packed = any_pb2.Any()
+    packed.Pack(error_info(reason, version))
+    rich = status_pb2.Status(code=code.value[0], message=details, details=[packed])
+    return RefusalStatus(
+        code=code,
+        details=details,
+        trailing_metadata=(
+            ("arbiter-reason", reason),
+            ("arbiter-version", str(version)),
+            (DETAILS_KEY, rich.SerializeToString()),
+        ),
+    )
