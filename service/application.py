@@ -30,6 +30,7 @@ from service.errors import ServiceError, bad_request, unknown_game
 MAX_OPTIONS_JSON = 4096
 MAX_JSON_DEPTH = 8
 MAX_ID = 64
+MAX_POSITION = 2**63 - 2
 SAVE_ATTEMPTS = 8
 GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
 #: How long a retried CreateGame (same request_id) gets the game's tokens again.
@@ -102,15 +103,18 @@ class ArbiterApp(Application):
 
     def game_events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Any]:
         gid = parse_game_id(game_id)
+        check_position(after)
         return list(self.events.get(gid, gt=after or None, lte=upto))
 
     def notifications(self, after: int, limit: int = 200) -> list[Notification]:
+        check_position(after)
         return list(self.recorder.select_notifications(start=after + 1, limit=limit))
 
     def to_event(self, notification: Notification) -> Any:
         return self.mapper.to_domain_event(notification)
 
     def list_games(self, rules: str = "", after: int = 0, limit: int = 50) -> list[GameLogged]:
+        check_position(after)
         found: list[GameLogged] = []
         cursor = after
         while len(found) < limit:
@@ -327,6 +331,16 @@ def parse_game_id(game_id: str) -> uuid.UUID:
         return uuid.UUID(game_id)
     except ValueError:
         raise bad_request("BAD_GAME_ID", f"{game_id[:40]!r} is not a game id (a UUID)") from None
+
+
+def check_position(after: int) -> None:
+    """A version or global position to read after: the store's integers are
+    signed 64-bit and a read after one asks for the next, so at most 2^63 - 2
+    (SQLite would fail on more, PostgreSQL refuse it)."""
+    if not 0 <= after <= MAX_POSITION:
+        raise bad_request(
+            "BAD_ARGUMENT", f"a version or position to read after is at most {MAX_POSITION}"
+        )
 
 
 def check_id(name: str, value: str) -> None:

@@ -19,10 +19,12 @@ from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
 from service.config import ConfigError, Settings
+from service.decoding import MalformedRequests
 from service.feeds import FeedHub
 from service.redis_server import PrivateRedis
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap
+from service.servicer import _abort as abort
 
 log = logging.getLogger("arbiter")
 SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -53,7 +55,7 @@ class Server:
         streams = max(1, min(settings.max_streams, settings.max_workers - 8))
         self.grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
-            interceptors=[StreamCap(streams)],
+            interceptors=[MalformedRequests(abort), StreamCap(streams)],
             options=[
                 ("grpc.max_receive_message_length", limit),
                 ("grpc.max_send_message_length", 16 * 1024 * 1024),
