@@ -19,6 +19,7 @@ from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
 from service.config import ConfigError, Settings
+from service.datadir import make_private
 from service.decoding import MalformedRequests
 from service.feeds import FeedHub
 from service.redis_server import PrivateRedis
@@ -36,6 +37,7 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        make_private(settings.data_dir)  # the store, secret and token: the operator's alone
         credentials = Credentials.configure(settings.data_dir)  # before starting anything
         self.private_redis: PrivateRedis | None = None
         redis_url = settings.redis_url
