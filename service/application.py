@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import logging
 import secrets
 import threading
 import uuid
@@ -19,7 +20,7 @@ from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, EventSourcedLog
 from eventsourcing.domain import DomainEvent
-from eventsourcing.persistence import IntegrityError, Notification
+from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
@@ -27,6 +28,7 @@ from aggregates.kernel.audit import AuditReport
 from service.auth import Credentials, GameAccess
 from service.errors import ServiceError, bad_request, unknown_game
 
+log = logging.getLogger(__name__)
 MAX_OPTIONS_JSON = 4096
 MAX_JSON_DEPTH = 8
 MAX_ID = 64
@@ -147,6 +149,19 @@ class ArbiterApp(Application):
         return stored, stored.report
 
     # ----------------------------------------------------------------- writes
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """The library's save; a store that cannot write (a full disk, a
+        read-only database) refuses cleanly, and the write is not recorded."""
+        try:
+            return super().save(*objs, **kwargs)
+        except IntegrityError:
+            raise  # another writer won: the callers re-read and decide again
+        except PersistenceError as exc:
+            log.warning("the store cannot write: %s", str(exc).splitlines()[0][:200])
+            raise ServiceError(
+                "UNAVAILABLE", "STORE_UNAVAILABLE", "the store cannot record anything now; retry"
+            ) from None
 
     def apply_overdue(self, game_id: str, now: float) -> list[Any]:
         """Apply the declared default of every overdue decision of a clocked

@@ -34,6 +34,8 @@ class Settings:
     snapshot_interval: int = 100
     tls_cert: str = ""
     tls_key: str = ""
+    #: Seconds between the probes of the store's writes that health reports.
+    health_interval: int = 2
 
     @classmethod
     def from_env(cls, address: str | None = None, data_dir: str | None = None) -> Settings:
@@ -47,6 +49,7 @@ class Settings:
             tls_key=os.environ.get("ARBITER_TLS_KEY", ""),
             max_workers=_positive("ARBITER_MAX_WORKERS", cls.max_workers),
             max_streams=_positive("ARBITER_MAX_STREAMS", cls.max_streams),
+            health_interval=_positive("ARBITER_HEALTH_INTERVAL", cls.health_interval),
         )
 
     def store_env(self) -> dict[str, str]:

@@ -26,6 +26,7 @@ from service.redis_server import PrivateRedis
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap
 from service.servicer import _abort as abort
+from service.storehealth import StoreHealth
 
 log = logging.getLogger("arbiter")
 SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -71,9 +72,17 @@ class Server:
         reflection.enable_server_reflection(
             (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.grpc
         )
+        self.store_health = StoreHealth(self.app, self._store_writes, settings.health_interval)
         self.port = self._listen(settings)
         if self.port == 0:
             raise RuntimeError(f"cannot listen on {settings.address}")
+
+    def _store_writes(self, writable: bool) -> None:
+        """Health follows the store: NOT_SERVING while it cannot write."""
+        status = health_pb2.HealthCheckResponse.SERVING if writable else (
+            health_pb2.HealthCheckResponse.NOT_SERVING)
+        for name in (SERVICE_NAME, ""):
+            self.health.set(name, status)
 
     def _listen(self, settings: Settings) -> int:
         """TLS when a certificate and key are configured, plaintext otherwise."""
@@ -98,13 +107,14 @@ class Server:
         self.relay.start()
         self.hub.start()
         self.grpc.start()
-        for name in (SERVICE_NAME, ""):
-            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        self.store_health.check()  # SERVING only once the store is seen to write
+        self.store_health.start()
         log.info("Arbiter serving on %s (store: %s)", self.settings.address,
                  self.app.env.get("PERSISTENCE_MODULE"))
 
     def stop(self) -> None:
         """Drain in-flight calls, then stop the relay, the hub and any private Redis."""
+        self.store_health.stop()
         self.health.enter_graceful_shutdown()
         self.clock.stop()
         self.hub.stop()
