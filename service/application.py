@@ -26,6 +26,7 @@ from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
 from aggregates.kernel.audit import AuditReport
 from service.auth import Credentials, GameAccess
+from service.catalogue import RulesIndex
 from service.errors import ServiceError, bad_request, unknown_game
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ class ArbiterApp(Application):
             self.events, GAMES_LOG_ID, GameLogged
         )
         self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
+        self.rules_index = RulesIndex(self.games_log)
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._audits: dict[tuple[uuid.UUID, int], Any] = {}
@@ -117,6 +119,10 @@ class ArbiterApp(Application):
 
     def list_games(self, rules: str = "", after: int = 0, limit: int = 50) -> list[GameLogged]:
         check_position(after)
+        if rules:
+            if rules not in GAMES:
+                raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
+            return self.rules_index.page(rules, after, limit)  # an index, not a scan
         found: list[GameLogged] = []
         cursor = after
         while len(found) < limit:

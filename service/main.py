@@ -15,6 +15,7 @@ from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from service import auditing
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
@@ -22,6 +23,7 @@ from service.config import ConfigError, Settings
 from service.datadir import make_private
 from service.decoding import MalformedRequests
 from service.feeds import FeedHub
+from service.limits import CallerShares, keepalive_options
 from service.redis_server import PrivateRedis
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap
@@ -50,6 +52,7 @@ class Server:
         self.app = ArbiterApp(
             settings.store_env(), settings.snapshot_interval, credentials
         )
+        auditing.SLOTS = auditing.AuditSlots(settings.audits_at_once)
         self.clock = ClockKeeper(self.app)
         self.app.on_clocked = self.clock.watch
         self.relay = FeedRelay(self.app, redis_url, self._positions())
@@ -58,10 +61,16 @@ class Server:
         streams = max(1, min(settings.max_streams, settings.max_workers - 8))
         self.grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
-            interceptors=[MalformedRequests(abort), StreamCap(streams)],
+            interceptors=[
+                MalformedRequests(abort),
+                CallerShares(credentials, abort, settings.max_streams_per_peer,
+                             settings.calls_per_second, settings.creates_per_minute),
+                StreamCap(streams),
+            ],
             options=[
                 ("grpc.max_receive_message_length", limit),
                 ("grpc.max_send_message_length", 16 * 1024 * 1024),
+                *keepalive_options(settings.keepalive_seconds),
             ],
         )
         game_pb2_grpc.add_GameServiceServicer_to_server(
