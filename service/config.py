@@ -38,13 +38,15 @@ class Settings:
     health_interval: int = 2
     #: Every caller's share (``service.limits``): per IPv4 address or IPv6 /64.
     max_streams_per_peer: int = 32
-    calls_per_second: int = 200
+    calls_per_second: int = 1000
     creates_per_minute: int = 60
     #: Seconds between keepalive pings on each connection (a peer that misses
     #: one is gone: its connection and streams are closed).
     keepalive_seconds: int = 60
     #: Uncached audits (whole-game replays) running at once, server-wide.
     audits_at_once: int = 2
+    #: Health Watch streams with nothing to send for this long are ended.
+    idle_watch_seconds: int = 300
 
     @classmethod
     def from_env(cls, address: str | None = None, data_dir: str | None = None) -> Settings:
@@ -65,6 +67,7 @@ class Settings:
             creates_per_minute=_positive("ARBITER_CREATES_PER_MINUTE", cls.creates_per_minute),
             keepalive_seconds=_positive("ARBITER_KEEPALIVE_SECONDS", cls.keepalive_seconds),
             audits_at_once=_positive("ARBITER_AUDITS_AT_ONCE", cls.audits_at_once),
+            idle_watch_seconds=_positive("ARBITER_IDLE_WATCH_SECONDS", cls.idle_watch_seconds),
         )
 
     def store_env(self) -> dict[str, str]:

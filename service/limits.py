@@ -10,12 +10,14 @@ every service the server hosts (health and reflection included):
   most ``ARBITER_MAX_STREAMS_PER_PEER``, beside the server-wide cap
   (``StreamCap``), so one address cannot take every stream slot;
 - calls: a token bucket of ``ARBITER_CALLS_PER_SECOND`` (bursts of twice
-  that), where a call costs by its work: ``ListGames`` one per 50 games it
+  that), where a call costs by its work: ``ListGames`` one per 10 games it
   may list, an ``Audit`` (a full replay when not cached) ten, others one;
 - game creation: ``ARBITER_CREATES_PER_MINUTE`` per caller (bursts of as
   many), so one client cannot fill the disk.
 
-And per connection: keepalive pings every ``ARBITER_KEEPALIVE_SECONDS``; a
+Health ``Watch`` streams with nothing to send for
+``ARBITER_IDLE_WATCH_SECONDS`` are ended (``IdleWatches``). And per
+connection: keepalive pings every ``ARBITER_KEEPALIVE_SECONDS``; a
 peer that does not answer is closed, its streams with it.
 
 Beyond its share a caller is refused with ``RESOURCE_EXHAUSTED`` and
@@ -24,6 +26,7 @@ Beyond its share a caller is refused with ``RESOURCE_EXHAUSTED`` and
 
 from __future__ import annotations
 
+import inspect
 import ipaddress
 import threading
 import time
@@ -36,8 +39,9 @@ from service import auth
 from service.errors import ServiceError
 
 GAME_SERVICE = "/arbiter.v1.GameService/"
+HEALTH_WATCH = "/grpc.health.v1.Health/Watch"
 AUDIT_COST = 10.0
-LIST_PAGE = 50
+LIST_PAGE = 10
 
 
 def caller_of(peer: str) -> str:
@@ -68,6 +72,7 @@ class Buckets:
 
     def take(self, key: str, cost: float = 1.0) -> bool:
         now = time.monotonic()
+        cost = min(cost, self.burst)  # a costly call is slow, never impossible
         with self._lock:
             tokens, last = self._state.get(key, (self.burst, now))
             tokens = min(self.burst, tokens + (now - last) * self.rate)
@@ -124,6 +129,47 @@ def keepalive_options(seconds: int) -> list[tuple[str, int]]:
     ]
 
 
+class IdleWatches(threading.Thread):
+    """Ends health ``Watch`` streams that have had nothing to send for
+    ``seconds``: such a stream holds a server thread while only waiting, and
+    needs no token. The watcher ends cleanly (status OK) and a health-checking
+    client simply watches again. (Feeds send a heartbeat every 10 s, so they
+    are never idle; the per-caller stream cap bounds them.)"""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(name="idle-watches", daemon=True)
+        self.seconds = seconds
+        self._lock = threading.Lock()
+        self._last: dict[int, tuple[Any, float]] = {}
+        self.stopping = threading.Event()
+
+    def follow(self, watcher: Any) -> Iterator[Any]:
+        """Pass ``watcher``'s messages on, closing it once idle for too long."""
+        key = id(watcher)
+        with self._lock:
+            self._last[key] = (watcher, time.monotonic())
+        try:
+            for message in watcher:
+                with self._lock:
+                    self._last[key] = (watcher, time.monotonic())
+                yield message
+        finally:
+            with self._lock:
+                self._last.pop(key, None)
+
+    def run(self) -> None:
+        while not self.stopping.wait(min(1.0, self.seconds / 2)):
+            now = time.monotonic()
+            with self._lock:
+                idle = [w for w, last in self._last.values() if now - last > self.seconds]
+            for watcher in idle:
+                try:
+                    watcher.close()
+                except Exception:  # noqa: BLE001 - never let the sweeper die
+                    with self._lock:
+                        self._last.pop(id(watcher), None)
+
+
 def rate_limited(what: str) -> ServiceError:
     return ServiceError(
         "RESOURCE_EXHAUSTED", "RATE_LIMITED", f"too many {what} from your address; slow down"
@@ -140,7 +186,10 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
         streams_per_peer: int,
         calls_per_second: int,
         creates_per_minute: int,
+        idle_watch_seconds: float = 300.0,
     ) -> None:
+        self.idle = IdleWatches(idle_watch_seconds)
+        self.idle.start()
         self.credentials = credentials
         self.abort = abort
         self.streams = Counts(streams_per_peer)
@@ -168,7 +217,7 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
             return ""
         cost = 1.0
         if method == GAME_SERVICE + "ListGames":
-            cost = 1.0 + (min(getattr(request, "limit", 0) or LIST_PAGE, 500) // LIST_PAGE)
+            cost = 1.0 + (min(getattr(request, "limit", 0) or 50, 500) // LIST_PAGE)
         elif method == GAME_SERVICE + "Audit":
             cost = AUDIT_COST
         if not self.calls.take(key, cost):
@@ -208,7 +257,12 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
             except ServiceError as exc:
                 abort(context, exc)
             try:
-                yield from streaming(request, context)
+                messages = streaming(request, context)
+                if method == HEALTH_WATCH and not inspect.isgenerator(messages) and callable(
+                    getattr(messages, "close", None)
+                ):  # the health servicer's watcher, closable from another thread
+                    messages = self.idle.follow(messages)
+                yield from messages
             finally:
                 if key:
                     counts.give_back(key)

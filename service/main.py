@@ -63,9 +63,11 @@ class Server:
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
             interceptors=[
                 MalformedRequests(abort),
-                CallerShares(credentials, abort, settings.max_streams_per_peer,
-                             settings.calls_per_second, settings.creates_per_minute),
                 StreamCap(streams),
+                # Innermost: it sees the services' own handlers (the health watcher).
+                CallerShares(credentials, abort, settings.max_streams_per_peer,
+                             settings.calls_per_second, settings.creates_per_minute,
+                             settings.idle_watch_seconds),
             ],
             options=[
                 ("grpc.max_receive_message_length", limit),

@@ -195,3 +195,21 @@ def test_list_games_reports_versions_without_loading_games(shared_server: Server
         summary = next(g for g in page.games if g.game_id == game_id)
         assert (summary.version, summary.over, summary.rules) == (state.version, state.over, "enin")
         assert list(summary.seats) == ["solo"] and summary.created.seconds > 0
+
+
+def test_an_idle_health_watch_ends(tmp_path: Any, redis_url: str) -> None:
+    """A Watch with nothing to send ends after ARBITER_IDLE_WATCH_SECONDS
+    (status OK: the client watches again); before, it held its thread for ever."""
+    server = ServerProcess(tmp_path / "data", redis_url, {"ARBITER_IDLE_WATCH_SECONDS": "2"})
+    server.start()
+    try:
+        with server.channel() as channel:
+            watch = health_pb2_grpc.HealthStub(channel).Watch(
+                health_pb2.HealthCheckRequest(), timeout=15)
+            assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+            started = time.monotonic()
+            assert list(watch) == []  # ended by the server, not by the deadline
+            assert watch.code() == grpc.StatusCode.OK
+            assert 1.5 < time.monotonic() - started < 10
+    finally:
+        server.stop()
