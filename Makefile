@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PROTOS := $(wildcard protos/arbiter/v1/*.proto)
 STAMP := $(VENV)/.installed
+ARBITER_LISTEN ?= localhost:50051
+ARBITER_DATA_DIR ?= ./data
 
 .PHONY: install proto run test lint typecheck bench clean
 
@@ -22,7 +24,7 @@ protos/arbiter/v1/game_pb2.py: $(PROTOS)
 		--grpc_python_out=protos $(PROTOS)
 
 run: install
-	$(BIN)/arbiter-server --address localhost:50051 --data-dir ./data
+	$(BIN)/arbiter-server --address $(ARBITER_LISTEN) --data-dir $(ARBITER_DATA_DIR)
 
 # One pytest-xdist worker per CPU; an xdist_group (a module sharing one server
 # process) stays on one worker; heavy tests go first (tests/conftest.py).

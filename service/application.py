@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import logging
 import secrets
 import threading
 import uuid
@@ -19,17 +20,20 @@ from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, EventSourcedLog
 from eventsourcing.domain import DomainEvent
-from eventsourcing.persistence import IntegrityError, Notification
+from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
 from aggregates.kernel.audit import AuditReport
 from service.auth import Credentials, GameAccess
+from service.catalogue import RulesIndex
 from service.errors import ServiceError, bad_request, unknown_game
 
+log = logging.getLogger(__name__)
 MAX_OPTIONS_JSON = 4096
 MAX_JSON_DEPTH = 8
 MAX_ID = 64
+MAX_POSITION = 2**63 - 2
 SAVE_ATTEMPTS = 8
 GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
 #: How long a retried CreateGame (same request_id) gets the game's tokens again.
@@ -77,6 +81,7 @@ class ArbiterApp(Application):
             self.events, GAMES_LOG_ID, GameLogged
         )
         self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
+        self.rules_index = RulesIndex(self.games_log)
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._audits: dict[tuple[uuid.UUID, int], Any] = {}
@@ -102,15 +107,22 @@ class ArbiterApp(Application):
 
     def game_events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Any]:
         gid = parse_game_id(game_id)
+        check_position(after)
         return list(self.events.get(gid, gt=after or None, lte=upto))
 
     def notifications(self, after: int, limit: int = 200) -> list[Notification]:
+        check_position(after)
         return list(self.recorder.select_notifications(start=after + 1, limit=limit))
 
     def to_event(self, notification: Notification) -> Any:
         return self.mapper.to_domain_event(notification)
 
     def list_games(self, rules: str = "", after: int = 0, limit: int = 50) -> list[GameLogged]:
+        check_position(after)
+        if rules:
+            if rules not in GAMES:
+                raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
+            return self.rules_index.page(rules, after, limit)  # an index, not a scan
         found: list[GameLogged] = []
         cursor = after
         while len(found) < limit:
@@ -143,6 +155,19 @@ class ArbiterApp(Application):
         return stored, stored.report
 
     # ----------------------------------------------------------------- writes
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """The library's save; a store that cannot write (a full disk, a
+        read-only database) refuses cleanly, and the write is not recorded."""
+        try:
+            return super().save(*objs, **kwargs)
+        except IntegrityError:
+            raise  # another writer won: the callers re-read and decide again
+        except PersistenceError as exc:
+            log.warning("the store cannot write: %s", str(exc).splitlines()[0][:200])
+            raise ServiceError(
+                "UNAVAILABLE", "STORE_UNAVAILABLE", "the store cannot record anything now; retry"
+            ) from None
 
     def apply_overdue(self, game_id: str, now: float) -> list[Any]:
         """Apply the declared default of every overdue decision of a clocked
@@ -327,6 +352,16 @@ def parse_game_id(game_id: str) -> uuid.UUID:
         return uuid.UUID(game_id)
     except ValueError:
         raise bad_request("BAD_GAME_ID", f"{game_id[:40]!r} is not a game id (a UUID)") from None
+
+
+def check_position(after: int) -> None:
+    """A version or global position to read after: the store's integers are
+    signed 64-bit and a read after one asks for the next, so at most 2^63 - 2
+    (SQLite would fail on more, PostgreSQL refuse it)."""
+    if not 0 <= after <= MAX_POSITION:
+        raise bad_request(
+            "BAD_ARGUMENT", f"a version or position to read after is at most {MAX_POSITION}"
+        )
 
 
 def check_id(name: str, value: str) -> None:

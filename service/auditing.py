@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import payload_of
 from aggregates.kernel.audit import AuditReport, audit
 from service.application import GAMES_LOG_ID, ArbiterApp, parse_game_id
-from service.errors import unknown_game
+from service.errors import ServiceError, unknown_game
 
 #: State held only while deciding a command, and the id and version (kept
 #: beside a snapshot's state, not in it): not compared.
@@ -53,7 +55,40 @@ def last_event(app: ArbiterApp, game_id: str) -> Any:
     return found[0]
 
 
+class AuditSlots:
+    """So many uncached audits at once, server-wide; a caller waits its turn
+    for a while, then is refused. An audit replays a whole game (0.65 s of CPU
+    for a long one) under the interpreter's one lock, so a handful running at
+    once would slow every other call; the per-caller call rate
+    (``service.limits``) bounds each caller, this bounds them all."""
+
+    def __init__(self, at_once: int, wait: float = 10.0) -> None:
+        self.at_once = at_once
+        self.wait = wait
+        self._free = threading.BoundedSemaphore(at_once)
+
+    def run(self, work: Callable[[], StoredAudit]) -> StoredAudit:
+        if not self._free.acquire(timeout=self.wait):
+            raise ServiceError(
+                "RESOURCE_EXHAUSTED", "AUDITS_BUSY",
+                f"{self.at_once} audits are running on this server; retry later",
+            )
+        try:
+            return work()
+        finally:
+            self._free.release()
+
+
+#: Uncached audits at once (``ARBITER_AUDITS_AT_ONCE``; set by the server).
+SLOTS = AuditSlots(2)
+
+
 def audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
+    """Audit a game's stored events and snapshots, one of ``SLOTS`` at a time."""
+    return SLOTS.run(lambda: _audit_stored(app, game_id))
+
+
+def _audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
     """Audit a game's stored events and snapshots."""
     gid = parse_game_id(game_id)
     events = list(app.events.get(gid))

@@ -34,6 +34,19 @@ class Settings:
     snapshot_interval: int = 100
     tls_cert: str = ""
     tls_key: str = ""
+    #: Seconds between the probes of the store's writes that health reports.
+    health_interval: int = 2
+    #: Every caller's share (``service.limits``): per IPv4 address or IPv6 /64.
+    max_streams_per_peer: int = 32
+    calls_per_second: int = 1000
+    creates_per_minute: int = 60
+    #: Seconds between keepalive pings on each connection (a peer that misses
+    #: one is gone: its connection and streams are closed).
+    keepalive_seconds: int = 60
+    #: Uncached audits (whole-game replays) running at once, server-wide.
+    audits_at_once: int = 2
+    #: Health Watch streams with nothing to send for this long are ended.
+    idle_watch_seconds: int = 300
 
     @classmethod
     def from_env(cls, address: str | None = None, data_dir: str | None = None) -> Settings:
@@ -47,6 +60,14 @@ class Settings:
             tls_key=os.environ.get("ARBITER_TLS_KEY", ""),
             max_workers=_positive("ARBITER_MAX_WORKERS", cls.max_workers),
             max_streams=_positive("ARBITER_MAX_STREAMS", cls.max_streams),
+            health_interval=_positive("ARBITER_HEALTH_INTERVAL", cls.health_interval),
+            max_streams_per_peer=_positive(
+                "ARBITER_MAX_STREAMS_PER_PEER", cls.max_streams_per_peer),
+            calls_per_second=_positive("ARBITER_CALLS_PER_SECOND", cls.calls_per_second),
+            creates_per_minute=_positive("ARBITER_CREATES_PER_MINUTE", cls.creates_per_minute),
+            keepalive_seconds=_positive("ARBITER_KEEPALIVE_SECONDS", cls.keepalive_seconds),
+            audits_at_once=_positive("ARBITER_AUDITS_AT_ONCE", cls.audits_at_once),
+            idle_watch_seconds=_positive("ARBITER_IDLE_WATCH_SECONDS", cls.idle_watch_seconds),
         )
 
     def store_env(self) -> dict[str, str]:

@@ -14,17 +14,23 @@ import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from service import auditing
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
 from service.config import ConfigError, Settings
+from service.datadir import make_private
+from service.decoding import MalformedRequests
 from service.drain import Drain
 from service.feeds import FeedHub
+from service.limits import CallerShares, keepalive_options
 from service.listen import PortBusy, check_free, reuse_port, server_options
 from service.redis_server import PrivateRedis
 from service.reflection import enable_server_reflection
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap
+from service.servicer import _abort as abort
+from service.storehealth import StoreHealth
 
 log = logging.getLogger("arbiter")
 SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -42,6 +48,7 @@ class Server:
         else:
             log.warning("ARBITER_REUSE_PORT=1: other processes may listen on %s too; "
                         "they must all use this same store", settings.address)
+        make_private(settings.data_dir)  # the store, secret and token: the operator's alone
         credentials = Credentials.configure(settings.data_dir)  # before starting anything
         self.private_redis: PrivateRedis | None = None
         redis_url = settings.redis_url
@@ -53,6 +60,7 @@ class Server:
         self.app = ArbiterApp(
             settings.store_env(), settings.snapshot_interval, credentials
         )
+        auditing.SLOTS = auditing.AuditSlots(settings.audits_at_once)
         self.clock = ClockKeeper(self.app)
         self.app.on_clocked = self.clock.watch
         self.relay = FeedRelay(self.app, redis_url, self._positions())
@@ -62,11 +70,20 @@ class Server:
         self.drain = Drain()
         self.grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
-            interceptors=[self.drain, StreamCap(streams)],
+            interceptors=[
+                self.drain,
+                MalformedRequests(abort),
+                StreamCap(streams),
+                # Innermost: it sees the services' own handlers (the health watcher).
+                CallerShares(credentials, abort, settings.max_streams_per_peer,
+                             settings.calls_per_second, settings.creates_per_minute,
+                             settings.idle_watch_seconds),
+            ],
             options=[
                 ("grpc.max_receive_message_length", limit),
                 ("grpc.max_send_message_length", 16 * 1024 * 1024),
                 *server_options(self.reuse_port),
+                *keepalive_options(settings.keepalive_seconds),
             ],
         )
         game_pb2_grpc.add_GameServiceServicer_to_server(
@@ -75,6 +92,7 @@ class Server:
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
+        self.store_health = StoreHealth(self.app, self._store_writes, settings.health_interval)
         try:
             self.port = self._listen(settings)
         except RuntimeError as exc:
@@ -85,6 +103,13 @@ class Server:
             self.stop_started()
             raise PortBusy(f"cannot listen on {settings.address}: it is in use or not an "
                            "address of this machine")
+
+    def _store_writes(self, writable: bool) -> None:
+        """Health follows the store: NOT_SERVING while it cannot write."""
+        status = health_pb2.HealthCheckResponse.SERVING if writable else (
+            health_pb2.HealthCheckResponse.NOT_SERVING)
+        for name in (SERVICE_NAME, ""):
+            self.health.set(name, status)
 
     def _listen(self, settings: Settings) -> int:
         """TLS when a certificate and key are configured, plaintext otherwise."""
@@ -109,8 +134,8 @@ class Server:
         self.relay.start()
         self.hub.start()
         self.grpc.start()
-        for name in (SERVICE_NAME, ""):
-            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        self.store_health.check()  # SERVING only once the store is seen to write
+        self.store_health.start()
         log.info("Arbiter serving on %s (store: %s)", self.settings.address,
                  self.app.env.get("PERSISTENCE_MODULE"))
 
@@ -122,6 +147,7 @@ class Server:
 
     def stop(self) -> None:
         """Drain in-flight calls, then stop the relay, the hub and any private Redis."""
+        self.store_health.stop()
         self.health.enter_graceful_shutdown()
         self.drain.drain()  # new calls refused cleanly until none arrive
         self.clock.stop()

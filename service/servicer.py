@@ -343,10 +343,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         logged = self.app.list_games(request.rules, request.after, limit)
         games = []
         for entry in logged:
-            game = self.app.game(str(entry.game_id))
+            # The newest event (one indexed read), not the whole game loaded.
+            last = auditing.last_event(self.app, str(entry.game_id))
             summary = game_pb2.GameSummary(
-                game_id=str(game.id), rules=entry.rules, version=game.version,
-                over=game.ended, seats=entry.seats,
+                game_id=str(entry.game_id), rules=entry.rules, version=last.originator_version,
+                over=type(last).__name__ == "Ended", seats=entry.seats,
             )
             summary.created.FromDatetime(entry.timestamp)
             games.append(summary)

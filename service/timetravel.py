@@ -20,7 +20,7 @@ from arbiter.v1 import game_pb2
 
 from aggregates.kernel import Game
 from service import auth
-from service.application import ArbiterApp, parse_game_id
+from service.application import ArbiterApp, check_position, parse_game_id
 from service.envelope import Reader
 from service.errors import ServiceError
 
@@ -65,6 +65,7 @@ def state_at(servicer: Any, request: Any, context: Any) -> game_pb2.GameState:
 def positions(app: ArbiterApp, game_id: str, after: int = 0) -> dict[int, int]:
     """{version: global notification position} of a game's events after ``after``."""
     gid = parse_game_id(game_id)
+    check_position(after)
     recorder: Any = app.recorder
     table = recorder.events_table_name
     datastore = recorder.datastore

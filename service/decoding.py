@@ -1,0 +1,88 @@
+"""Malformed request bytes are the caller's fault, not the server's.
+
+gRPC's own request decoding, when the bytes do not parse, logs a traceback
+("Exception deserializing message!") and ends the call with ``INTERNAL`` — so
+a client sending garbage fills the log and looks like a server bug. This
+interceptor decodes every request of every service the server hosts itself:
+bytes that do not parse become a marker, and the call is refused with
+``INVALID_ARGUMENT``/``BAD_MESSAGE`` before any handler sees it, with nothing
+logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+
+from service.errors import ServiceError
+
+BAD_MESSAGE = ServiceError(
+    "INVALID_ARGUMENT", "BAD_MESSAGE", "the request's bytes are not a valid protobuf message"
+)
+
+
+class _Malformed:
+    """Stands for a request whose bytes did not parse."""
+
+
+MALFORMED = _Malformed()
+
+
+def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+    def tolerant(data: bytes) -> Any:
+        try:
+            return decode(data)
+        except Exception:  # noqa: BLE001 - any decoding failure is the caller's bytes
+            return MALFORMED
+
+    return tolerant
+
+
+class MalformedRequests(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Refuse requests whose bytes do not parse, cleanly (see the module's doc)."""
+
+    def __init__(self, abort: Callable[[grpc.ServicerContext, Exception], None]) -> None:
+        self.abort = abort
+
+    def intercept_service(self, continuation: Any, details: Any) -> Any:
+        handler = continuation(details)
+        if handler is None or handler.request_deserializer is None:
+            return handler
+        abort = self.abort
+        behaviour: Callable[[Any, grpc.ServicerContext], Any]
+        if handler.request_streaming:
+            streaming = handler.stream_stream or handler.stream_unary
+
+            def checked(requests: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
+                for request in requests:
+                    if request is MALFORMED:
+                        abort(context, BAD_MESSAGE)
+                    yield request
+
+            def from_stream(requests: Iterator[Any], context: grpc.ServicerContext) -> Any:
+                return streaming(checked(requests, context), context)
+
+            behaviour = from_stream
+        else:
+            unary = handler.unary_unary or handler.unary_stream
+
+            def from_one(request: Any, context: grpc.ServicerContext) -> Any:
+                if request is MALFORMED:
+                    abort(context, BAD_MESSAGE)
+                return unary(request, context)
+
+            behaviour = from_one
+
+        factory = {
+            (False, False): grpc.unary_unary_rpc_method_handler,
+            (False, True): grpc.unary_stream_rpc_method_handler,
+            (True, False): grpc.stream_unary_rpc_method_handler,
+            (True, True): grpc.stream_stream_rpc_method_handler,
+        }[(handler.request_streaming, handler.response_streaming)]
+        return factory(
+            behaviour,
+            request_deserializer=_tolerant(handler.request_deserializer),
+            response_serializer=handler.response_serializer,
+        )

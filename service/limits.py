@@ -1,0 +1,273 @@
+"""Every caller's share of the server (DESIGN principle 11).
+
+Tokens cost nothing to invent, so a caller is its network address: an IPv4
+address, or an IPv6 /64 (what one host is usually given). The admin token is
+the operator's and is never limited; the creator token (when the operator
+configures one) is one caller of its own for game creation. Per caller, on
+every service the server hosts (health and reflection included):
+
+- open response streams (Subscribe, History, health Watch, reflection): at
+  most ``ARBITER_MAX_STREAMS_PER_PEER``, beside the server-wide cap
+  (``StreamCap``), so one address cannot take every stream slot;
+- calls: a token bucket of ``ARBITER_CALLS_PER_SECOND`` (bursts of twice
+  that), where a call costs by its work: ``ListGames`` one per 10 games it
+  may list, an ``Audit`` (a full replay when not cached) ten, others one;
+- game creation: ``ARBITER_CREATES_PER_MINUTE`` per caller (bursts of as
+  many), so one client cannot fill the disk.
+
+Health ``Watch`` streams with nothing to send for
+``ARBITER_IDLE_WATCH_SECONDS`` are ended (``IdleWatches``). And per
+connection: keepalive pings every ``ARBITER_KEEPALIVE_SECONDS``; a
+peer that does not answer is closed, its streams with it.
+
+Beyond its share a caller is refused with ``RESOURCE_EXHAUSTED`` and
+``TOO_MANY_STREAMS`` or ``RATE_LIMITED``; others are not slowed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import ipaddress
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+
+from service import auth
+from service.errors import ServiceError
+
+GAME_SERVICE = "/arbiter.v1.GameService/"
+HEALTH_WATCH = "/grpc.health.v1.Health/Watch"
+AUDIT_COST = 10.0
+LIST_PAGE = 10
+
+
+def caller_of(peer: str) -> str:
+    """The caller a gRPC peer string stands for: its IPv4 address or IPv6 /64."""
+    host = auth.peer_host(peer)
+    if not host.startswith(("ipv4:", "ipv6:")):
+        return host  # a Unix socket: the local machine's own callers
+    text = host.split(":", 1)[1].strip("[]")
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return f"ipv4:{address.ipv4_mapped}"
+        return f"ipv6:{ipaddress.ip_network(f'{address}/64', strict=False)}"
+    return f"ipv4:{address}"
+
+
+class Buckets:
+    """A token bucket per key: ``rate`` tokens a second, at most ``burst`` saved."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._lock = threading.Lock()
+        self._state: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        cost = min(cost, self.burst)  # a costly call is slow, never impossible
+        with self._lock:
+            tokens, last = self._state.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            allowed = tokens >= cost
+            self._state[key] = (tokens - cost if allowed else tokens, now)
+            if len(self._state) > 100_000:
+                self._forget(now)
+            return allowed
+
+    def _forget(self, now: float) -> None:
+        """Drop the keys whose buckets have filled up again (they hold nothing)."""
+        full = self.burst / self.rate
+        self._state = {k: v for k, v in self._state.items() if now - v[1] < full}
+
+
+class Counts:
+    """How many streams each caller holds; at most ``limit`` each."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._held: dict[str, int] = {}
+
+    def take(self, key: str) -> None:
+        with self._lock:
+            held = self._held.get(key, 0)
+            if held >= self.limit:
+                raise ServiceError(
+                    "RESOURCE_EXHAUSTED", "TOO_MANY_STREAMS",
+                    f"your address has {self.limit} open streams on this server; close one",
+                )
+            self._held[key] = held + 1
+
+    def give_back(self, key: str) -> None:
+        with self._lock:
+            held = self._held.get(key, 1) - 1
+            if held > 0:
+                self._held[key] = held
+            else:
+                self._held.pop(key, None)
+
+
+def keepalive_options(seconds: int) -> list[tuple[str, int]]:
+    """gRPC server options that close the connection of a peer that stopped
+    answering (frozen, unplugged, gone without a goodbye), and with it every
+    stream it held: a ping every ``seconds``, unanswered for as long (at most
+    20 s), and pings on connections that only hold quiet streams too."""
+    return [
+        ("grpc.keepalive_time_ms", seconds * 1000),
+        ("grpc.keepalive_timeout_ms", min(seconds, 20) * 1000),
+        ("grpc.http2.ping_timeout_ms", min(seconds, 20) * 1000),
+        ("grpc.http2.max_pings_without_data", 0),
+        ("grpc.keepalive_permit_without_calls", 1),
+    ]
+
+
+class IdleWatches(threading.Thread):
+    """Ends health ``Watch`` streams that have had nothing to send for
+    ``seconds``: such a stream holds a server thread while only waiting, and
+    needs no token. The watcher ends cleanly (status OK) and a health-checking
+    client simply watches again. (Feeds send a heartbeat every 10 s, so they
+    are never idle; the per-caller stream cap bounds them.)"""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(name="idle-watches", daemon=True)
+        self.seconds = seconds
+        self._lock = threading.Lock()
+        self._last: dict[int, tuple[Any, float]] = {}
+        self.stopping = threading.Event()
+
+    def follow(self, watcher: Any) -> Iterator[Any]:
+        """Pass ``watcher``'s messages on, closing it once idle for too long."""
+        key = id(watcher)
+        with self._lock:
+            self._last[key] = (watcher, time.monotonic())
+        try:
+            for message in watcher:
+                with self._lock:
+                    self._last[key] = (watcher, time.monotonic())
+                yield message
+        finally:
+            with self._lock:
+                self._last.pop(key, None)
+
+    def run(self) -> None:
+        while not self.stopping.wait(min(1.0, self.seconds / 2)):
+            now = time.monotonic()
+            with self._lock:
+                idle = [w for w, last in self._last.values() if now - last > self.seconds]
+            for watcher in idle:
+                try:
+                    watcher.close()
+                except Exception:  # noqa: BLE001 - never let the sweeper die
+                    with self._lock:
+                        self._last.pop(id(watcher), None)
+
+
+def rate_limited(what: str) -> ServiceError:
+    return ServiceError(
+        "RESOURCE_EXHAUSTED", "RATE_LIMITED", f"too many {what} from your address; slow down"
+    )
+
+
+class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Per-caller limits on streams, calls and game creation (see the module's doc)."""
+
+    def __init__(
+        self,
+        credentials: auth.Credentials,
+        abort: Callable[[grpc.ServicerContext, Exception], None],
+        streams_per_peer: int,
+        calls_per_second: int,
+        creates_per_minute: int,
+        idle_watch_seconds: float = 300.0,
+    ) -> None:
+        self.idle = IdleWatches(idle_watch_seconds)
+        self.idle.start()
+        self.credentials = credentials
+        self.abort = abort
+        self.streams = Counts(streams_per_peer)
+        self.calls = Buckets(calls_per_second, 2 * calls_per_second)
+        self.creates = Buckets(creates_per_minute / 60.0, creates_per_minute)
+
+    def _who(self, context: grpc.ServicerContext) -> tuple[str, str]:
+        """(the caller's key, "" or "admin" or "creator")."""
+        token = auth.token_from(context.invocation_metadata())
+        if token and self.credentials.is_admin(token):
+            return "", "admin"
+        key = caller_of(context.peer())
+        if token and self.credentials.creator_required:
+            try:
+                if self.credentials.creator(token, "") == "creator":
+                    return "creator", "creator"
+            except ServiceError:
+                pass
+        return key, ""
+
+    def _admit(self, method: str, request: Any, context: grpc.ServicerContext) -> str:
+        """Charge a call to its caller, or refuse it; the caller's key ("" for admin)."""
+        key, role = self._who(context)
+        if role == "admin":
+            return ""
+        cost = 1.0
+        if method == GAME_SERVICE + "ListGames":
+            cost = 1.0 + (min(getattr(request, "limit", 0) or 50, 500) // LIST_PAGE)
+        elif method == GAME_SERVICE + "Audit":
+            cost = AUDIT_COST
+        if not self.calls.take(key, cost):
+            raise rate_limited("calls")
+        if method == GAME_SERVICE + "CreateGame" and not self.creates.take(key):
+            raise rate_limited("new games")
+        return key
+
+    def intercept_service(self, continuation: Any, details: Any) -> Any:
+        handler = continuation(details)
+        if handler is None or handler.request_streaming:
+            return handler  # reflection's stream of requests: the stream caps hold it
+        method = details.method
+        abort = self.abort
+        if not handler.response_streaming:
+            unary = handler.unary_unary
+
+            def one(request: Any, context: grpc.ServicerContext) -> Any:
+                try:
+                    self._admit(method, request, context)
+                except ServiceError as exc:
+                    abort(context, exc)
+                return unary(request, context)
+
+            return grpc.unary_unary_rpc_method_handler(
+                one, request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        streaming = handler.unary_stream
+        counts = self.streams
+
+        def stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            try:
+                key = self._admit(method, request, context)
+                if key:
+                    counts.take(key)
+            except ServiceError as exc:
+                abort(context, exc)
+            try:
+                messages = streaming(request, context)
+                if method == HEALTH_WATCH and not inspect.isgenerator(messages) and callable(
+                    getattr(messages, "close", None)
+                ):  # the health servicer's watcher, closable from another thread
+                    messages = self.idle.follow(messages)
+                yield from messages
+            finally:
+                if key:
+                    counts.give_back(key)
+
+        return grpc.unary_stream_rpc_method_handler(
+            stream, request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )

@@ -1,0 +1,101 @@
+"""Health that tells whether the store can write.
+
+A server whose store cannot write (a full disk, a read-only file system or
+database, a lost lock) still answers reads, but every move and every new
+game fails: a load balancer must send players elsewhere. A thread writes a
+heartbeat row into the store every few seconds (``arbiter_health``, one row,
+beside the events, never in them) and sets the gRPC health of every service
+to ``NOT_SERVING`` while that write fails, and back to ``SERVING`` once it
+succeeds again. Moves refused meanwhile leave as
+``UNAVAILABLE``/``STORE_UNAVAILABLE`` (``ArbiterApp.save``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+TABLE = "arbiter_health"
+
+
+class StoreHealth(threading.Thread):
+    """Probes the store's writes; reports each change of "can write"."""
+
+    def __init__(
+        self, app: Any, report: Callable[[bool], None], interval: float = 2.0
+    ) -> None:
+        super().__init__(name="store-health", daemon=True)
+        self.app = app
+        self.report = report
+        self.interval = interval
+        self.stopping = threading.Event()
+        self.writable: bool | None = None
+        self._table_made = False
+
+    def check(self) -> bool:
+        """Probe now (retried once: two servers creating the table at once may
+        collide) and report the result if it changed."""
+        try:
+            self.probe()
+        except Exception:  # noqa: BLE001 - any failure means it cannot write
+            self._table_made = False
+            try:
+                self.probe()
+            except Exception as exc:  # noqa: BLE001
+                return self._set(False, exc)
+        return self._set(True, None)
+
+    def _set(self, writable: bool, exc: Exception | None) -> bool:
+        if writable != self.writable:
+            if writable:
+                log.info("the store writes: health SERVING")
+            else:
+                log.warning("the store cannot write (%s): health NOT_SERVING",
+                            str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
+            self.writable = writable
+            self.report(writable)
+        return writable
+
+    def run(self) -> None:
+        while not self.stopping.wait(self.interval):
+            self.check()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def probe(self) -> None:
+        """Write (and commit) one heartbeat row to the store."""
+        datastore: Any = self.app.recorder.datastore
+        beat = time.time_ns()
+        if hasattr(datastore, "schema"):  # PostgreSQL
+            from psycopg.sql import SQL, Identifier
+
+            table = SQL("{schema}.{table}").format(
+                schema=Identifier(datastore.schema), table=Identifier(TABLE))
+            with datastore.transaction(commit=True) as cursor:
+                if not self._table_made:
+                    cursor.execute(SQL(
+                        "CREATE TABLE IF NOT EXISTS {table} (id integer PRIMARY KEY, beat bigint)"
+                    ).format(table=table))
+                cursor.execute(SQL(
+                    "INSERT INTO {table} (id, beat) VALUES (1, %s) "
+                    "ON CONFLICT (id) DO UPDATE SET beat = EXCLUDED.beat"
+                ).format(table=table), [beat])
+            self._table_made = True
+            return
+        with datastore.transaction(commit=True) as cursor:
+            if not self._table_made:
+                cursor.execute(
+                    f"CREATE TABLE IF NOT EXISTS {TABLE} (id INTEGER PRIMARY KEY, beat INTEGER)"
+                )
+            cursor.execute(
+                f"INSERT INTO {TABLE} (id, beat) VALUES (1, ?) "  # noqa: S608 - a constant
+                "ON CONFLICT (id) DO UPDATE SET beat = excluded.beat",
+                [beat],
+            )
+        self._table_made = True
