@@ -31,6 +31,7 @@ from aggregates.kernel import (
     Reason,
     RuleError,
 )
+from aggregates.kernel.game import refuse_unknown_options
 from aggregates.kernel.present import Screen
 
 OPTION_KEYS = frozenset({"tribes"})
@@ -76,9 +77,7 @@ class Ethnos(Game):
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """``{"tribes": [names]}``: 6 tribes (5 with 2-3 players); default random."""
-        unknown = set(options) - OPTION_KEYS
-        if unknown:
-            raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")
+        refuse_unknown_options(options, OPTION_KEYS)
         if "tribes" not in options:
             return {}
         chosen = options["tribes"]

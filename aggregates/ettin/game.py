@@ -51,7 +51,12 @@ from aggregates.kernel import (
     Seating,
     Zones,
 )
-from aggregates.kernel.game import CLOCK_OPTION
+from aggregates.kernel.game import (
+    CLOCK_OPTION,
+    CLOCK_OPTION_SCHEMA,
+    checked_clock,
+    refuse_unknown_options,
+)
 from aggregates.kernel.present import Screen
 
 FLOW = Flow(
@@ -112,9 +117,7 @@ class Ettin(Game):
                 "description": "the nation of each seat's (first) position, in seat order; "
                                "default: dealt at random from each box; no nation twice "
                                "in one box of 8 positions"},
-            CLOCK_OPTION: {"type": "boolean",
-                           "description": "give decisions deadlines; the server applies "
-                                          "their defaults when one passes"},
+            CLOCK_OPTION: CLOCK_OPTION_SCHEMA,
         },
         "additionalProperties": False,
     }
@@ -123,12 +126,8 @@ class Ettin(Game):
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"nations", CLOCK_OPTION}
-        if unknown:
-            raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")
-        out: dict[str, Any] = {CLOCK_OPTION: bool(options.get(CLOCK_OPTION, False))}
-        if not isinstance(options.get(CLOCK_OPTION, False), bool):
-            raise RuleError(Reason.BAD_OPTIONS, f"{CLOCK_OPTION} is true or false")
+        refuse_unknown_options(options, {"nations", CLOCK_OPTION})
+        out: dict[str, Any] = {CLOCK_OPTION: checked_clock(options)}
         if "nations" in options:
             nations = options["nations"]
             ids = {n.id for n in C.nations}

@@ -15,7 +15,7 @@ import dataclasses
 import functools
 import uuid
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Self
 
 from eventsourcing.domain import Aggregate, decorated_funcs, event
@@ -37,6 +37,11 @@ MAX_SEAT_NAME = 64
 DEFAULT_COMMAND = "__default__"
 #: The creation option that asks the server to run the games' clocks.
 CLOCK_OPTION = "clock"
+#: Its entry in the ``OPTIONS_SCHEMA`` of a game that offers clocks.
+CLOCK_OPTION_SCHEMA = {
+    "type": "boolean",
+    "description": "give decisions deadlines; the server applies their defaults when one passes",
+}
 
 _creation_meta: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar(
     "_creation_meta"
@@ -646,6 +651,21 @@ def _event_class(game_cls: type[Game], event_name: str) -> type[Game.Event]:
         if klass in decorated_funcs:
             return klass
     raise TypeError(f"{game_cls.__name__}.{event_name} is not an @event method's event")
+
+
+def refuse_unknown_options(options: Mapping[str, Any], known: Iterable[str]) -> None:
+    """Refuse creation options the game does not take, naming them."""
+    unknown = set(options) - set(known)
+    if unknown:
+        raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")
+
+
+def checked_clock(options: Mapping[str, Any]) -> bool:
+    """The ``clock`` option's value (default off), refused unless a boolean."""
+    value = options.get(CLOCK_OPTION, False)
+    if not isinstance(value, bool):
+        raise RuleError(Reason.BAD_OPTIONS, f"{CLOCK_OPTION} is true or false")
+    return value
 
 
 def recorded_audience(

@@ -34,7 +34,12 @@ from aggregates.kernel import (
     Zones,
 )
 from aggregates.kernel import flow as kflow
-from aggregates.kernel.game import CLOCK_OPTION
+from aggregates.kernel.game import (
+    CLOCK_OPTION,
+    CLOCK_OPTION_SCHEMA,
+    checked_clock,
+    refuse_unknown_options,
+)
 from aggregates.kernel.present import Screen
 from tests.template_game import bidding, presentation, rounds, scoring, shore, snatching
 from tests.template_game.commands import (
@@ -99,9 +104,7 @@ class Template(Game):
         "properties": {
             "rounds": {"type": "integer", "minimum": 1, "maximum": 5,
                        "description": "rounds to play (default: the data file's)"},
-            CLOCK_OPTION: {"type": "boolean",
-                       "description": "give decisions deadlines; the server applies "
-                                      "their defaults when one passes"},
+            CLOCK_OPTION: CLOCK_OPTION_SCHEMA,
         },
         "additionalProperties": False,
     }
@@ -110,15 +113,11 @@ class Template(Game):
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"rounds", CLOCK_OPTION}
-        if unknown:
-            raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")
+        refuse_unknown_options(options, {"rounds", CLOCK_OPTION})
         rounds_ = options.get("rounds", C.rounds)
         if isinstance(rounds_, bool) or not isinstance(rounds_, int) or not 1 <= rounds_ <= 5:
             raise RuleError(Reason.BAD_OPTIONS, "rounds is an integer from 1 to 5")
-        if not isinstance(options.get(CLOCK_OPTION, False), bool):
-            raise RuleError(Reason.BAD_OPTIONS, f"{CLOCK_OPTION} is true or false")
-        return {"rounds": rounds_, CLOCK_OPTION: bool(options.get(CLOCK_OPTION, False))}
+        return {"rounds": rounds_, CLOCK_OPTION: checked_clock(options)}
 
     @classmethod
     def decide_setup(cls, dice: DiceTray, seats: list[str], options: dict[str, Any]
