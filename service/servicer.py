@@ -314,7 +314,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 for a in actions
             ],
             decisions=[
-                decision_proto(game, d) for d in game.pending_decisions()
+                decision_proto(d) for d in game.pending_decisions()
                 if d.seat == request.seat
             ],
             complete=complete,
@@ -494,7 +494,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             game_id=str(game.id), rules=game.RULES_ID, version=game.version,
             over=game.ended, outcome_json=json.dumps(game.outcome or {}),
             pending=[
-                decision_proto(game, d, with_choices=reader.full or reader.seat == d.seat)
+                decision_proto(d, with_choices=reader.full or reader.seat == d.seat)
                 for d in game.pending_decisions()
             ],
             view_json=dumps(game.view(reader.seat)),
@@ -511,12 +511,12 @@ class _Named:
         self.id = game_id
 
 
-def decision_proto(game: Game, d: Decision, with_choices: bool = True) -> game_pb2.Decision:
-    """A pending decision on the wire; its choice structures only for its seat
-    (they may name the seat's hidden cards)."""
+def decision_proto(d: Decision, with_choices: bool = True) -> game_pb2.Decision:
+    """A pending decision on the wire (from ``Game.pending_decisions``, which
+    has filled in its choices); its choice structures only for its seat (they
+    may name the seat's hidden cards)."""
     return game_pb2.Decision(
         seat=d.seat, kind=d.kind, prompt=d.prompt, hidden=d.hidden, id=d.id,
-        choices_json=dumps([c.to_json() for c in game.choices(d.seat)]
-                           if with_choices else []),
+        choices_json=dumps([c.to_json() for c in d.choices] if with_choices else []),
         deadline_seconds=d.deadline or 0.0, default=d.default or "",
     )
