@@ -1,6 +1,13 @@
 """Seating, options, simultaneity and decisions: the table's shape for each
 player count, nation choice, the game waiting on exactly the due seats across
-all pairs at once, per-seat decision ids, refusals with reasons, views."""
+all pairs at once, per-seat decision ids, refusals with reasons, views.
+
+Rulebook sections (Ettin): Setup (Ally to the left, Enemy to the right;
+Nation Deck and mat), "2, 3, 5, 7 Players" (the Mercenary Mat, two Enemies
+without Allies), "9+ Players" (a box per group), Recruit or Sell (gold from a
+sale usable at once), Deploy (face down, one then two at a time); the
+simultaneity and the allies' shared view are rulings of the project's Ettin
+rulings document."""
 
 from __future__ import annotations
 
