@@ -162,6 +162,16 @@ def _newest_position(stub: Any, game_id: str) -> int:
     raise AssertionError("the game's newest event is not in the all-games feed")
 
 
+def _relay_position(position_file: Path) -> int:
+    """The relay's published position; 0 before its first publish (the file
+    is written only once something has been published, and Redis may have
+    gone down before that)."""
+    try:
+        return int(position_file.read_text() or 0)
+    except FileNotFoundError:
+        return 0
+
+
 def wait_until(predicate: Any, timeout: float = 20.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -286,7 +296,7 @@ def test_redis_outage_then_every_event_is_published(tmp_path: Path) -> None:
         total = len(stored_events(stub, game_id))
         position_file = server.data_dir / "relay.position"
         newest = _newest_position(stub, game_id)
-        assert wait_until(lambda: int(position_file.read_text() or 0) >= newest), (
+        assert wait_until(lambda: _relay_position(position_file) >= newest), (
             "the relay publishes the backlog once Redis is back")
         stop2 = threading.Event()
         more = Player([stub], game_id, 2, stop2)
