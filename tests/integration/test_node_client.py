@@ -6,8 +6,11 @@ has no ``node`` or ``npm``; an install that fails is a failure, not a skip."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,3 +62,19 @@ def test_node_plays_a_whole_game_and_audits_it(
     audit = admin.Audit(game_pb2.AuditRequest(game_id=summary["game_id"]))
     assert audit.chain_ok and audit.dice_ok and audit.replay_ok
     assert audit.commands == summary["moves"]
+
+
+def test_the_readme_quick_start_runs(
+    node: str, shared_server: ServerProcess, tmp_path: Path
+) -> None:
+    """The README's Node.js example, as written, makes a first move."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("\n## From another language\n", 1)[1].split("\n## ", 1)[0]
+    (example,) = re.findall(r"```js\n(.*?)```", section, re.DOTALL)
+    assert "localhost:50051" in example
+    script = tmp_path / "quick.js"
+    script.write_text(example.replace("localhost:50051", shared_server.address))
+    result = subprocess.run([node, str(script)], cwd=ROOT, capture_output=True, text=True,
+                            timeout=60, env=dict(os.environ, NODE_PATH=str(PACKAGES)))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert int(result.stdout.strip()) >= 2  # the game's version after the first move
