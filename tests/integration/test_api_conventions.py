@@ -4,18 +4,22 @@ refusal about a game carries that game's real version."""
 
 from __future__ import annotations
 
+import ast
 import itertools
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
 from arbiter.v1 import enin_pb2, ethnos_pb2, game_pb2
 from arbiter.wire import command_to_json, json_to_command
+from google.protobuf import descriptor_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from tests.integration.conftest import ServerProcess
+from tests.integration.conftest import ROOT, ServerProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("api_conventions")]
 
@@ -254,3 +258,40 @@ def test_enum_values_carry_their_prefix_and_keep_their_numbers() -> None:
     assert command_to_json(command) == ("enin", rules_form)  # the rules' JSON is unchanged
     prefixed = {"name": "buy", "args": {"item": "ENIN_MARKET_ITEM_MAP_OF_ENIN"}}
     assert json_to_command("enin", prefixed) == command
+
+
+# -------------------------------------------------------------- buf.gen.yaml
+
+
+def _descriptor(module: Path) -> descriptor_pb2.FileDescriptorProto:
+    """The file descriptor a generated ``_pb2.py`` registers, without the
+    ``json_name`` buf spells out (protoc leaves it implied: the same names)."""
+    tree = ast.parse(module.read_text())
+    (serialized,) = [
+        ast.literal_eval(node.args[0]) for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "AddSerializedFile"
+    ]
+    proto = descriptor_pb2.FileDescriptorProto.FromString(serialized)
+    messages = list(proto.message_type)
+    while messages:
+        message = messages.pop()
+        for field in message.field:
+            field.ClearField("json_name")
+        messages.extend(message.nested_type)
+    return proto
+
+
+def test_buf_generate_makes_what_make_proto_makes(tmp_path: Path) -> None:
+    buf = ROOT / ".tools" / "node_modules" / ".bin" / "buf"
+    if not buf.exists():
+        pytest.skip("buf is not installed: `make tools` installs it into .tools")
+    subprocess.run([str(buf), "generate", "-o", str(tmp_path)], cwd=ROOT, check=True,
+                   timeout=120)
+    ours = sorted((ROOT / "protos/arbiter/v1").glob("*_pb2*.py*"))
+    assert len(ours) == 15
+    for made in ours:
+        generated = tmp_path / "protos/arbiter/v1" / made.name
+        if made.name.endswith("_pb2.py"):
+            assert _descriptor(generated) == _descriptor(made), made.name
+        else:
+            assert generated.read_text() == made.read_text(), made.name
