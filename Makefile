@@ -42,7 +42,7 @@ test: install
 
 lint: install tools
 	$(BIN)/ruff check aggregates service clients tests protos/arbiter/wire.py tools
-	$(BIN)/mypy aggregates service clients protos/arbiter/wire.py
+	$(BIN)/mypy aggregates service clients protos/arbiter/wire.py tools
 	$(BUF) lint
 	$(BUF) breaking --against $(BASELINE)
 
