@@ -26,13 +26,17 @@ class Reader:
     """Who reads: a seat, a spectator (``seat is None``), or someone who sees all.
 
     ``full`` is for the admin credential, and for everyone once the game is over.
+    ``over``: the game is over, so the seed is revealed. Until then nobody reads
+    the seed, the admin included: the admin sees hidden cards, not future dice
+    (a seed read mid-game would tell every die still to come).
     """
 
     seat: int | None = None
     full: bool = False
+    over: bool = False
 
     def for_game(self, game_over: bool) -> Reader:
-        return Reader(self.seat, self.full or game_over)
+        return Reader(self.seat, self.full or game_over, self.over or game_over)
 
 
 SPECTATOR = Reader()
@@ -47,6 +51,9 @@ def visible_payload(
     # Decided when the event was triggered and recorded in its meta (games
     # recorded before Kernel 2 are upcast from the class-level rules).
     audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
+    if kind == "Created" and reader.full and not reader.over:
+        # The full record before the end: all of it but the seed (see Reader).
+        return {k: v for k, v in payload.items() if k != "seed"}, True, audience
     if reader.full or audience.includes(reader.seat):
         return payload, False, audience
     return public, True, audience

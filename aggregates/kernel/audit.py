@@ -228,8 +228,10 @@ def rebuild(created: Record, game_class: type[Game]) -> Game:
         originator_id=uuid.UUID(created.game_id), originator_version=1,
         timestamp=datetime.datetime.fromisoformat(created.time),
         originator_topic=get_topic(game_class), meta=dict(created.meta or {}),
-        # A game recorded before entropy contributions has no such field.
-        **{"entropy": [], **created.payload},
+        # A game recorded before entropy contributions has no such field; a
+        # full record read before the end has no seed (nobody reads it then):
+        # the game folds without it, and no die is drawn on a fold.
+        **{"entropy": [], "seed": "", **created.payload},
     )
     game = ev.mutate(None)
     assert isinstance(game, Game)
