@@ -17,6 +17,7 @@ from arbiter.v1 import game_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from aggregates.kernel import Game, event_type, payload_of, recorded_audience
+from aggregates.kernel.game import ENTROPY_EVENT
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,8 @@ def dumps(value: Any) -> str:
 def describe(game_cls: type[Game], kind: str, payload: dict[str, Any], seats: list[str]) -> str:
     """The game's sentence for an event; a game's wording bug never fails a read."""
     try:
+        if kind == ENTROPY_EVENT:  # the kernel's own event, told alike in every game
+            return Game.describe(kind, payload, seats)
         return game_cls.describe(kind, payload, seats)
     except Exception:  # noqa: BLE001 - the envelope still carries the payload
         log.exception("%s.describe failed for %s", game_cls.__name__, kind)

@@ -287,6 +287,10 @@ class Game(Aggregate):
                  seats: list[str]) -> str:
         """One event in the game's own words, from the payload its reader got
         (the private or the public form). The default names the event."""
+        if event_type == ENTROPY_EVENT:
+            seat = payload.get("seat")
+            who = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else seat
+            return f"{who} adds entropy to the dice: {str(payload.get('entropy', ''))[:16]}"
         words = [event_type]
         for key, value in payload.items():
             if key in ("setup", "seed", "commitment"):
