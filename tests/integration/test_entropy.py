@@ -19,6 +19,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,10 @@ import grpc
 import pytest
 from arbiter.v1 import game_pb2
 
+from aggregates.kernel import chain
 from clients.client import ArbiterClient
 from clients.record import export_lines
+from clients.verify import verify_history
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 
@@ -62,6 +65,28 @@ def play(server: ServerProcess, created: Any, rnd: random.Random, moves: int) ->
             game_id=created.game_id, seat=seat, command=rnd.choice(list(legal.actions)).command,
         )).state
     return state
+
+
+def rechained(events: list[game_pb2.Event], seed: str, edit_created: Any,
+              ) -> list[game_pb2.Event]:
+    """A History with the creation payload edited and the whole chain
+    recomputed, as anyone holding the revealed seed could."""
+    out, prev = [], chain.GENESIS
+    for ev in events:
+        copy = game_pb2.Event()
+        copy.CopyFrom(ev)
+        payload = json.loads(ev.payload_json)
+        if ev.version == 1:
+            payload = edit_created(payload)
+        meta = {**json.loads(ev.meta_json), "prev": prev}
+        meta["digest"] = chain.digest(
+            prev, ev.game_id, ev.version, ev.type, ev.time.ToDatetime(tzinfo=UTC).isoformat(),
+            payload, meta, chain.salt(seed, ev.version))
+        copy.payload_json, copy.meta_json = json.dumps(payload), json.dumps(meta)
+        copy.prev_digest, copy.digest = prev, meta["digest"]
+        prev = meta["digest"]
+        out.append(copy)
+    return out
 
 
 def arbiter(server: ServerProcess, *args: str, token: str | None = None,
@@ -110,6 +135,14 @@ def test_contributions_are_recorded_mixed_in_and_verified(
     assert state.over and state.seed
     audit = server.stub().Audit(game_pb2.AuditRequest(game_id=game_id))
     assert audit.chain_ok and audit.dice_ok and audit.replay_ok, audit.problems
+    # the History check (clients.verify) mixes the contributions in too
+    full = list(spectator.History(game_pb2.HistoryRequest(game_id=game_id, spectator=True)))
+    assert verify_history(full).ok
+    # contributions dropped, every digest recomputed with the revealed seed: the dice fail
+    assert verify_history(rechained(full, state.seed, lambda p: p)).ok
+    forged = rechained(full, state.seed, lambda p: {**p, "entropy": []})
+    problems = verify_history(forged).problems
+    assert problems and all("is not fair" in p for p in problems), problems
     # offline, with --my-seed: the seat's contribution was used; another was not
     out = arbiter(server, "export", game_id, token=created.spectator_token)
     path = tmp_path / "game.arbiter.jsonl"
