@@ -153,3 +153,21 @@ def test_an_old_creation_record_without_the_field_still_verifies() -> None:
     report = audit_records([dataclasses.replace(records[0], payload=old), *records[1:]], Enin)
     # The digest covered the field, so only the chain notices; dice and replay agree.
     assert report.dice_ok and report.replay_ok, report.problems
+
+
+def test_my_seed_says_used_recorded_or_missing() -> None:
+    """``arbiter verify --my-seed``: used (dice re-derived with it), recorded
+    (before the end: the dice wait for the seed), or not on the record."""
+    from clients.verify import my_contribution
+
+    game = Enin.start(["solo"], seed=SEED)
+    records = play(game, 10, {1: (0, MINE)})
+    used, sentence = my_contribution(records, verify_records({}, records, GAMES), MINE)
+    assert used and "used, recorded in version" in sentence
+    running = [dataclasses.replace(r, meta=None) for r in records[:-1]]
+    running[0] = dataclasses.replace(
+        running[0], payload={k: v for k, v in running[0].payload.items() if k != "seed"})
+    used, sentence = my_contribution(running, verify_records({}, running, GAMES), MINE)
+    assert used and "checkable once the seed is revealed" in sentence
+    used, sentence = my_contribution(records, verify_records({}, records, GAMES), "abcd")
+    assert not used and "NOT on the record" in sentence
