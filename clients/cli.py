@@ -168,9 +168,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_new(args: argparse.Namespace) -> int:
     options = _options(args.options)
+    entropy = _entropy(args.entropy)
     with _client(args) as client:
         seats = args.seat or _default_seats(client, args.game)
-        response = client.create_game(args.game, seats, options)
+        response = client.create_game(args.game, seats, options, entropy=entropy)
     _save_tokens(args, response, args.game)
     if args.quiet:
         _print(response.game_id)
@@ -179,6 +180,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     _print(f"version:         {response.version}")
     _print(f"rules version:   {response.rules_version}")
     _print(f"seed commitment: {response.seed_commitment}")
+    if entropy:
+        _print(f"your entropy:    {entropy[0].hex()} (check it at the end: "
+               f"arbiter verify {response.game_id} --my-seed {entropy[0].hex()})")
     tokens = _token_lines(response)
     if tokens:
         _print()
@@ -189,6 +193,25 @@ def cmd_new(args: argparse.Namespace) -> int:
         _print()
         _print(render_state(response.state))
     return 0
+
+
+def _entropy(text: str) -> list[bytes]:
+    """``new --entropy``: the creator's contribution to the dice (issue 9 item 6).
+
+    Default ``auto``: 32 random bytes from this machine, so the dice are never
+    the server's choice alone; ``none`` sends nothing (the server's seed alone).
+    """
+    if text == "none":
+        return []
+    if text == "auto":
+        return [os.urandom(32)]
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        raise UsageError("--entropy is hex, 'auto' or 'none'") from None
+    if not 0 < len(raw) <= 64:
+        raise UsageError("--entropy is 1 to 64 bytes")
+    return [raw]
 
 
 def cmd_act(args: argparse.Namespace) -> int:
@@ -330,6 +353,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except (OSError, RecordError) as exc:
         raise UsageError(f"cannot verify {args.target}: {exc}") from None
     _print(render_verdict(header, verdict))
+    if args.my_seed:
+        from clients.record import records_of
+        from clients.verify import my_contribution
+
+        used, sentence = my_contribution(records_of(header, lines), verdict, args.my_seed)
+        _print(sentence)
+        return 0 if verdict.ok and used else 1
     return 0 if verdict.ok else 1
 
 
@@ -522,6 +552,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", metavar="NAME",
                    help="a seat name, in seat order (repeat per player)")
     p.add_argument("--options", metavar="JSON", help="game options as a JSON object")
+    p.add_argument("--entropy", default="auto", metavar="HEX|auto|none",
+                   help="your contribution to the dice, mixed with the server's seed "
+                        "(default auto: 32 random bytes from this machine)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the game id")
 
     p = add("act", cmd_act, "send one command")
@@ -574,6 +607,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="FILE|GAME_ID")
     p.add_argument("--seat", type=int, default=None,
                    help="a game id: read as this seat (default: as a spectator)")
+    p.add_argument("--my-seed", default="", metavar="HEX",
+                   help="your entropy contribution: report whether the dice used it")
 
     p = add("export", cmd_export, "write a game's record as JSON lines (a finished "
             "game's whole record; a running game's as this seat sees it)")

@@ -254,10 +254,13 @@ def build_create_request(
     seats: Sequence[str],
     options: Mapping[str, Any] | str | None = None,
     request_id: str = "",
+    entropy: Sequence[bytes] = (),
 ) -> game_pb2.CreateGameRequest:
-    """The ``CreateGameRequest`` for ``rules`` with the named seats."""
+    """The ``CreateGameRequest`` for ``rules`` with the named seats; ``entropy``:
+    the caller's contributions to the dice (issue 9 item 6, see the README)."""
     return game_pb2.CreateGameRequest(
-        rules=rules, seats=list(seats), options_json=_options_json(options), request_id=request_id
+        rules=rules, seats=list(seats), options_json=_options_json(options),
+        request_id=request_id, entropy=list(entropy),
     )
 
 
@@ -509,6 +512,7 @@ class ArbiterClient(_ClientState):
         *,
         token: str | None = None,
         creator_token: str | None = None,
+        entropy: Sequence[bytes] = (),
     ) -> game_pb2.CreateGameResponse:
         """Create a game of ``rules`` with the named seats (their count is the player count).
 
@@ -516,8 +520,9 @@ class ArbiterClient(_ClientState):
         create games (default: the client's ``creator_token``). A retried
         ``request_id`` returns the same game only with the same credential.
         The response's seat and spectator tokens are remembered for later calls.
+        ``entropy``: contributions mixed into the game's dice (none by default).
         """
-        request = build_create_request(rules, seats, options, request_id)
+        request = build_create_request(rules, seats, options, request_id, entropy)
         response: game_pb2.CreateGameResponse = self._call(
             self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
         )
@@ -742,10 +747,11 @@ class AsyncArbiterClient(_ClientState):
         *,
         token: str | None = None,
         creator_token: str | None = None,
+        entropy: Sequence[bytes] = (),
     ) -> game_pb2.CreateGameResponse:
         """Create a game of ``rules`` with the named seats; its tokens are remembered.
-        ``creator_token`` as in ``ArbiterClient.create_game``."""
-        request = build_create_request(rules, seats, options, request_id)
+        ``creator_token`` and ``entropy`` as in ``ArbiterClient.create_game``."""
+        request = build_create_request(rules, seats, options, request_id, entropy)
         response: game_pb2.CreateGameResponse = await self._call(
             self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
         )

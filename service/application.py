@@ -15,7 +15,7 @@ import logging
 import secrets
 import threading
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, EventSourcedLog
@@ -207,6 +207,7 @@ class ArbiterApp(Application):
         options_json: str = "",
         request_id: str = "",
         caller: str = "",
+        entropy: Sequence[str] = (),
     ) -> Game:
         """A new game; or, for a retried ``request_id`` of the same ``caller`` (see
         ``Credentials.creator``), the game that request made.
@@ -216,6 +217,9 @@ class ArbiterApp(Application):
         using the same request id gets a game of its own. (Games created
         before this keying keep their ids; a request made before it is not
         recognised when retried after it.)
+
+        ``entropy``: the request's contributions to the dice (``Game.start``);
+        a retried request gets the game the first one made, with its own.
         """
         cls = GAMES.get(rules)
         if cls is None:
@@ -234,7 +238,7 @@ class ArbiterApp(Application):
             # (empties) their pending events even when the store refuses them,
             # so saving the same objects again would record the catalogue entry
             # alone, naming a game that was never stored.
-            game = cls.start(list(seats), options, game_id=game_id)
+            game = cls.start(list(seats), options, game_id=game_id, entropy=entropy)
             access = self.credentials.issue(game.id, len(game.seats))
             logged = self.games_log.trigger_event(
                 game_id=game.id, rules=rules, seats=list(seats), request_id=request_id

@@ -21,11 +21,12 @@ from typing import Any, TypeVar
 import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import WireError, command_to_json, json_to_command
+from eventsourcing.persistence import IntegrityError
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Decision, Game, Reason, RuleError
 from service import auditing, auth, timetravel
-from service.application import ArbiterApp, parse_game_id
+from service.application import SAVE_ATTEMPTS, ArbiterApp, parse_game_id
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import FeedHub
@@ -261,7 +262,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not seats and cls is not None:
             seats = [f"player {n + 1}" for n in range(cls.MIN_SEATS)]
         game = self.app.create_game(
-            request.rules, seats, request.options_json, request.request_id, caller
+            request.rules, seats, request.options_json, request.request_id, caller,
+            entropy=[bytes(e).hex() for e in request.entropy],
         )
         tokens = [
             game_pb2.SeatToken(seat=n, name=name, token=self.credentials.seat_token(game.id, n))
@@ -364,6 +366,36 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             head_digest=stored.head, problems=report.problems, over=stored.over,
             first_failure=report.first_failure, bad_snapshots=stored.bad_snapshots,
         )
+
+    @refusals
+    def Contribute(self, request: Any, context: Any) -> game_pb2.ContributeResponse:
+        """A seat's entropy, recorded once (issue 9 item 6, "dice nobody chose").
+
+        Saved in an event of its own, before any die drawn with it: the
+        contribution is on the record (and on every feed) before the server
+        rolls anything that depends on it.
+        """
+        game = self.app.game(request.game_id)
+        self._fill_seat(request, context, game.id)
+        principal, token = self._caller(context, game)
+        auth.require_seat(principal, token, request.seat)
+        entropy = bytes(request.entropy).hex()
+        for _ in range(SAVE_ATTEMPTS):
+            try:
+                recorded = game.contribute(request.seat, entropy)
+            except RuleError as exc:
+                exc.version = game.version  # type: ignore[attr-defined]
+                raise
+            if not recorded:
+                return game_pb2.ContributeResponse(version=game.version, recorded=False)
+            try:
+                self.app.save(game)
+            except IntegrityError:
+                game = self.app.game(request.game_id)  # another writer won: decide again
+                continue
+            self.app.saved.set()
+            return game_pb2.ContributeResponse(version=game.version, recorded=True)
+        raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
 
     @refusals
     def ListGames(self, request: Any, context: Any) -> game_pb2.ListGamesResponse:

@@ -5,7 +5,10 @@ seed is revealed:
 
 1. the hash chain: every digest recomputed, every link to its predecessor;
 2. the dice: the seed matches its public commitment, every draw is
-   ``rng.draw(seed, counter, sides)`` and the counters run without a gap;
+   ``rng.draw(dice_seed, counter, sides)`` and the counters run without a gap,
+   where the dice seed mixes the server's seed with every entropy
+   contribution recorded before the draw (``rng.dice_seed``; with none, the
+   server's seed itself, as for every game recorded before contributions);
 3. re-execution: the game is rebuilt from its creation event and every
    recorded command is played again; it must produce exactly the recorded
    events (types, payloads, dice), which proves each move was legal and each
@@ -17,14 +20,20 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from eventsourcing.utils import get_topic
 
 from aggregates.kernel import chain, rng
 from aggregates.kernel.errors import RuleError
-from aggregates.kernel.game import DEFAULT_COMMAND, Game, event_type, payload_of
+from aggregates.kernel.game import (
+    DEFAULT_COMMAND,
+    ENTROPY_EVENT,
+    Game,
+    event_type,
+    payload_of,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,7 +144,36 @@ def check_chain(records: Sequence[Record], seed: str, report: AuditReport) -> No
         prev = rec.digest
 
 
+def added_entropy(kind: str, payload: Mapping[str, Any]) -> list[str]:
+    """The entropy contributions one record adds to the dice seed: those sent
+    with the creation request, or one seat's ``EntropyAdded``."""
+    if kind == "Created":
+        return [str(e) for e in payload.get("entropy") or []]
+    if kind == ENTROPY_EVENT:
+        return [str(payload.get("entropy", ""))]
+    return []
+
+
+def contribution_used(records: Sequence[Record], entropy_hex: str) -> int:
+    """The version that recorded the contribution ``entropy_hex`` (0: none did).
+
+    A recorded contribution is mixed into every die drawn after it, which
+    ``check_dice`` re-derives; so recorded here and the dice verified means
+    the contribution was used.
+    """
+    try:
+        wanted = bytes.fromhex(entropy_hex).hex()
+    except ValueError:
+        return 0
+    for rec in records:
+        if wanted in added_entropy(rec.type, rec.payload):
+            return rec.version
+    return 0
+
+
 def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> None:
+    """The seed against its commitment, and every die re-derived from the
+    seed and the contributions recorded up to its event."""
     commitment = records[0].payload.get("commitment", "")
     try:
         if rng.commitment(seed) != commitment:
@@ -145,13 +183,24 @@ def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> Non
         report.fail("dice", "the seed is not hex", 1)
         return
     counter = 0
+    contributions: list[str] = []
+    dice_seed = seed
     for rec in records:
         meta = rec.meta or {}
+        added = added_entropy(rec.type, rec.payload)
+        if added:
+            contributions.extend(added)
+            try:
+                dice_seed = rng.dice_seed(seed, contributions)
+            except ValueError:
+                report.fail("dice", f"version {rec.version} records entropy that is not hex",
+                            rec.version)
+                return
         for drawn_counter, sides, value in meta.get("draws", []):
             report.dice += 1
             if drawn_counter != counter:
                 report.fail("dice", f"draw {drawn_counter} where {counter} was due", rec.version)
-            if rng.draw(seed, drawn_counter, sides) != value:
+            if rng.draw(dice_seed, drawn_counter, sides) != value:
                 report.fail("dice", f"draw {drawn_counter} (D{sides}) was not {value}",
                             rec.version)
             counter = drawn_counter + 1
@@ -179,7 +228,10 @@ def rebuild(created: Record, game_class: type[Game]) -> Game:
         originator_id=uuid.UUID(created.game_id), originator_version=1,
         timestamp=datetime.datetime.fromisoformat(created.time),
         originator_topic=get_topic(game_class), meta=dict(created.meta or {}),
-        **created.payload,
+        # A game recorded before entropy contributions has no such field; a
+        # full record read before the end has no seed (nobody reads it then):
+        # the game folds without it, and no die is drawn on a fold.
+        **{"entropy": [], "seed": "", **created.payload},
     )
     game = ev.mutate(None)
     assert isinstance(game, Game)
@@ -200,6 +252,17 @@ def check_replay(records: Sequence[Record], game_class: type[Game], report: Audi
     produced: list[Record] = [record_of(ev) for ev in game.collect_events()]
     for rec in records[1:]:
         command = (rec.meta or {}).get("cmd")
+        if command is None and rec.type == ENTROPY_EVENT:
+            # A seat's contribution is no command, but the dice after it
+            # depend on it: re-record it where it was recorded.
+            try:
+                game.contribute(int(rec.payload["seat"]), str(rec.payload["entropy"]))
+            except Exception as exc:  # noqa: BLE001 - a tampered contribution
+                report.fail("replay", f"version {rec.version}: the contribution cannot be "
+                            f"replayed ({type(exc).__name__})", rec.version)
+                return
+            produced.extend(record_of(ev) for ev in game.collect_events())
+            continue
         if command is None:
             continue
         report.commands += 1

@@ -20,6 +20,7 @@ from typing import Any
 from aggregates.kernel.audit import (
     AuditReport,
     Record,
+    added_entropy,
     check_chain,
     check_dice,
     check_links,
@@ -89,6 +90,11 @@ def verify_records(
     verdict.checked.append(
         f"the seed against its commitment {commitment[:16]}..., and {report.dice} dice "
         "re-derived from the seed with no counter skipped")
+    # Dice nobody chose: the contributions the dice were mixed with (none: the seed alone).
+    mixed = sum(len(added_entropy(r.type, r.payload)) for r in records)
+    if mixed:
+        verdict.checked.append(
+            f"{mixed} entropy contributions mixed into the dice from where each is recorded")
     if over and last.payload.get("seed") not in (None, seed):
         report.fail("dice", f"version {last.version} reveals another seed", last.version)
     check_chain(records, seed, report)
