@@ -97,6 +97,18 @@ def test_an_absent_seat_is_the_seat_the_token_names(
     assert player.Act(request).version > legal.version
 
 
+def test_contribute_takes_the_seat_from_the_token_too(shared_server: ServerProcess) -> None:
+    created = shared_server.stub("").CreateGame(
+        game_pb2.CreateGameRequest(rules="ethnos", seats=["a", "b", "c"]))
+    seat2 = shared_server.stub(token_of(created, 2))
+    mine = b"seat two's own bytes"
+    first = seat2.Contribute(game_pb2.ContributeRequest(game_id=created.game_id, entropy=mine))
+    assert first.recorded
+    again = seat2.Contribute(game_pb2.ContributeRequest(
+        game_id=created.game_id, seat=2, entropy=mine))
+    assert not again.recorded  # the same seat's retry: it was seat 2's contribution
+
+
 def test_an_explicit_seat_still_names_that_seat(
     shared_server: ServerProcess, ethnos: game_pb2.CreateGameResponse
 ) -> None:
