@@ -61,4 +61,4 @@ bench: install
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/benchmarks -o python_files="bench_*.py" --benchmark-only
 
 clean:
-	rm -rf $(VENV) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi
+	rm -rf $(VENV) $(TOOLS) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi
