@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import threading
 from concurrent import futures
@@ -22,7 +23,7 @@ from service.config import ConfigError, Settings
 from service.datadir import make_private
 from service.decoding import MalformedRequests
 from service.drain import Drain
-from service.feeds import FeedHub
+from service.feeds import FeedHub, PublishWatch
 from service.limits import CallerShares, keepalive_options
 from service.listen import PortBusy, check_free, reuse_port, server_options
 from service.redis_server import PrivateRedis
@@ -63,8 +64,13 @@ class Server:
         auditing.SLOTS = auditing.AuditSlots(settings.audits_at_once)
         self.clock = ClockKeeper(self.app)
         self.app.on_clocked = self.clock.watch
-        self.relay = FeedRelay(self.app, redis_url, self._positions())
-        self.hub = FeedHub(redis_url)
+        prefix = settings.channel_prefix()
+        log.info("feeds on Redis channels %sgames and %sgame:<id>", prefix, prefix)
+        self.relay = FeedRelay(self.app, redis_url, self._positions(), prefix)
+        self.hub = FeedHub(redis_url, prefix)
+        self.publish_watch = PublishWatch(
+            self.hub, lambda: self.app.recorder.max_notification_id() or 0,
+            self._positions().peek)
         limit = settings.max_message_bytes
         streams = max(1, min(settings.max_streams, settings.max_workers - 8))
         self.drain = Drain()
@@ -133,6 +139,7 @@ class Server:
         self.clock.start()
         self.relay.start()
         self.hub.start()
+        self.publish_watch.start()
         self.grpc.start()
         self.store_health.check()  # SERVING only once the store is seen to write
         self.store_health.start()
@@ -151,6 +158,7 @@ class Server:
         self.health.enter_graceful_shutdown()
         self.drain.drain()  # new calls refused cleanly until none arrive
         self.clock.stop()
+        self.publish_watch.stop()
         self.hub.stop()
         self.grpc.stop(GRACE_SECONDS).wait()
         self.relay.stop()
@@ -185,7 +193,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="arbiter-server")
     parser.add_argument("--address", default="localhost:50051")
     parser.add_argument("--data-dir", default="./data")
+    parser.add_argument("--redis-prefix", default="",
+                        help="Redis channel prefix (ARBITER_REDIS_PREFIX); "
+                        "default: derived from the store")
     args = parser.parse_args()
+    if args.redis_prefix:
+        os.environ["ARBITER_REDIS_PREFIX"] = args.redis_prefix
     serve(args.address, args.data_dir)
 
 

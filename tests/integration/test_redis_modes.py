@@ -109,7 +109,7 @@ def test_redis_returning_resumes_live_delivery(tmp_path: Path) -> None:
         play(stub, game_id, 5, random.Random(3))
         private = PrivateRedis(tmp_path / "redis", port=port)
         pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
-        pubsub.subscribe(f"arbiter:game:{game_id}")
+        pubsub.subscribe(f"{server.redis_prefix}game:{game_id}")
         feed = FeedCollector(stub, game_pb2.SubscribeRequest(game_id=game_id))
         assert feed.wait_for(lambda f: "live" in f.statuses, timeout=20)
         state = play(stub, game_id, 5, random.Random(4))
