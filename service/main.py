@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import secrets
 import signal
 import threading
 from concurrent import futures
@@ -54,9 +55,12 @@ class Server:
         self.private_redis: PrivateRedis | None = None
         redis_url = settings.redis_url
         if not redis_url:
-            self.private_redis = PrivateRedis(settings.data_dir / "redis")
+            # A random password (never logged) and a supervisor that restarts it.
+            self.private_redis = PrivateRedis(
+                settings.data_dir / "redis", password=secrets.token_urlsafe(32))
+            self.private_redis.supervise()
             redis_url = self.private_redis.url
-            log.info("started a private Redis at %s", redis_url)
+            log.info("started a private Redis at %s", self.private_redis.address)
         self.redis_url = redis_url
         self.app = ArbiterApp(
             settings.store_env(), settings.snapshot_interval, credentials
