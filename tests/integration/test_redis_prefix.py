@@ -13,9 +13,12 @@ new": the store says what is new.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import secrets
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -73,6 +76,7 @@ def logged_prefix(server: ServerProcess) -> str:
     return found.group(1)
 
 
+@pytest.mark.heavy(10)
 def test_two_deployments_on_one_redis_publish_on_their_own_channels(
     tmp_path: Path, redis_url: str
 ) -> None:
@@ -138,3 +142,16 @@ def test_a_forged_or_malformed_message_does_not_slow_or_stop_the_feed(
         assert feed.statuses[-1] == "live" and feed.error is None
     finally:
         feed.close()
+
+
+def test_a_prefix_that_is_no_channel_name_is_refused_at_start(tmp_path: Path) -> None:
+    """Spaces or glob characters would make the channels unusable to direct
+    (pattern) subscribers: the server says so instead of starting."""
+    env = dict(os.environ, ARBITER_REDIS_PREFIX="my games*", REDIS_URL="redis://127.0.0.1:1/0")
+    done = subprocess.run(
+        [sys.executable, "-m", "service.main", "--address", "127.0.0.1:0",
+         "--data-dir", str(tmp_path / "data")],
+        cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, timeout=60,
+    )
+    assert done.returncode != 0
+    assert b"ARBITER_REDIS_PREFIX must be" in done.stderr

@@ -64,6 +64,7 @@ class GameTap(threading.Thread):
         self.pubsub.close()
 
 
+@pytest.mark.heavy(10)
 def test_feeds_say_degraded_while_the_relay_lease_is_held_and_live_after(
     tmp_path: Path, redis_url: str
 ) -> None:
@@ -154,6 +155,7 @@ def test_two_deployments_on_two_schemas_of_one_database_both_publish(
 
 
 @pytest.mark.postgres
+@pytest.mark.heavy(10)
 def test_postgres_feeds_say_degraded_while_the_relay_lease_is_held(
     tmp_path: Path, redis_url: str, postgres_schema: tuple[str, str]
 ) -> None:
