@@ -163,6 +163,7 @@ class Server:
         self.drain.drain()  # new calls refused cleanly until none arrive
         self.clock.stop()
         self.publish_watch.stop()
+        self.publish_watch.join(timeout=5)  # it reads the store, closed below
         self.hub.stop()
         self.grpc.stop(GRACE_SECONDS).wait()
         self.relay.stop()
