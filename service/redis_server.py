@@ -157,19 +157,28 @@ class PrivateRedis:
 
     def supervise(self) -> None:
         """Restart the engine whenever it exits until ``stop()`` (a SHUTDOWN, a kill,
-        a crash): the feeds would otherwise stay degraded for the server's life."""
+        a crash): the feeds would otherwise stay degraded for the server's life.
+
+        The restarted engine is the child of this thread, which lives until
+        ``stop()``: ``--pdeathsig`` follows the thread that forked, not the process.
+        """
         if self._supervisor is None:
             self._supervisor = threading.Thread(
                 target=self._watch, name="private-redis", daemon=True)
             self._supervisor.start()
 
     def _watch(self) -> None:
+        quick = 0  # deaths in a row, each soon after its start: back off
         while not self.stopping.is_set():
+            started = time.monotonic()
             code = self.process.wait()
             if self.stopping.is_set():
                 return
             log.warning("the private Redis exited with %s; restarting it on port %d",
                         code, self.port)
+            quick = quick + 1 if time.monotonic() - started < 10 else 0
+            if quick > 1 and self.stopping.wait(min(0.2 * 2 ** quick, 5.0)):
+                return
             backoff = 0.2
             while not self.stopping.is_set():
                 try:
