@@ -14,7 +14,8 @@ import os
 import random
 import re
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,6 @@ from arbiter.v1 import game_pb2
 from service.redis_server import find_engine
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector, new_game, play
-from tests.integration.test_faults import _relay_position, wait_until
 
 pytestmark = [
     pytest.mark.integration,
@@ -32,6 +32,23 @@ pytestmark = [
 ]
 
 ENGINES = ("redis-server", "valkey-server")
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
+
+
+def relay_position(server: ServerProcess) -> int:
+    """The position the relay has published (0 before its first publish)."""
+    try:
+        return int((server.data_dir / "relay.position").read_text() or 0)
+    except FileNotFoundError:
+        return 0
 
 
 def private_address(server: ServerProcess) -> str:
@@ -113,8 +130,7 @@ def test_a_killed_private_redis_comes_back_and_the_feeds_go_live(
         assert feed.wait_for(lambda f: len(f.events) >= state.version, timeout=60)
         assert feed.wait_for(lambda f: f.statuses[-1] == "live", timeout=60), feed.statuses
         newest = feed.events[-1].position
-        position_file = private_server.data_dir / "relay.position"
-        assert wait_until(lambda: _relay_position(position_file) >= newest, timeout=60), (
+        assert wait_until(lambda: relay_position(private_server) >= newest, timeout=60), (
             "the relay publishes again")
         log = private_server.log_path.read_text()
         assert "exited" in log
