@@ -484,11 +484,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if status != self.hub.status:
                 status = self.hub.status
                 yield game_pb2.FeedMessage(status=status)
-            # What Redis had announced before this read is in the store by now
-            # (the relay publishes after commit), so only a newer announcement
-            # is a reason to read again; one the store does not have (a forged
-            # or foreign message) must not make the stream spin.
-            announced = self.hub.version_of(request.game_id)
+            # A wake-up before this read is answered by it (the relay publishes
+            # after commit); only one after the ticket is a reason to read again.
+            ticket = self.hub.ticket(request.game_id)
             new_events = self.app.game_events(request.game_id, after=last)
             if new_events:
                 over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
@@ -510,7 +508,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
-            self.hub.wait_game(request.game_id, max(last, announced), gone)
+            self.hub.wait_game(request.game_id, ticket, gone)
 
     def _subscribe_all(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
         """Every game's events by global position: public forms only."""
@@ -523,7 +521,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if status != self.hub.status:
                 status = self.hub.status
                 yield game_pb2.FeedMessage(status=status)
-            announced = self.hub.latest_position
+            ticket = self.hub.ticket_all()
             notifications = self.app.notifications(last)
             for notification in notifications:
                 last = notification.id
@@ -540,7 +538,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
-            self.hub.wait_all(max(last, announced), gone)
+            self.hub.wait_all(ticket, gone)
 
     # ------------------------------------------------------------- helpers
 
