@@ -20,7 +20,13 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError, Application, EventSourcedLog
+from eventsourcing.application import (
+    AggregateNotFoundError,
+    Application,
+    EventSourcedLog,
+    Repository,
+    project_aggregate,
+)
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 
@@ -30,6 +36,7 @@ from aggregates.kernel.audit import AuditReport
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
 from service.errors import ServiceError, bad_request, unknown_game
+from service.snapshots import SnapshotSeal, TrustedSnapshots
 
 log = logging.getLogger(__name__)
 MAX_OPTIONS_JSON = 4096
@@ -70,6 +77,8 @@ class ArbiterApp(Application):
     """All games of all rules in one event store."""
 
     name = "arbiter"
+    #: Seals snapshots and checks them (``service.snapshots``); None without snapshots.
+    snapshot_seal: SnapshotSeal | None = None
 
     def __init__(
         self,
@@ -85,11 +94,13 @@ class ArbiterApp(Application):
         }
         env = dict(env or {})
         env.setdefault("IS_SNAPSHOTTING_ENABLED", "y" if snapshot_interval > 0 else "n")
+        # Before the library builds the repository, which verifies snapshots
+        # with a key derived from the secret (``construct_repository``).
+        self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
         super().__init__(env)
         self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameLogged
         )
-        self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
         self.rules_index = RulesIndex(self.games_log)
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -98,6 +109,34 @@ class ArbiterApp(Application):
         self.saved = threading.Event()
         #: Called with each clocked game loaded (the clock keeper watches them).
         self.on_clocked: Callable[[str], None] | None = None
+
+    # -------------------------------------------------------------- snapshots
+
+    def construct_repository(self) -> Repository[uuid.UUID]:
+        """The library's repository, loading only snapshots that pass their
+        seal and chain checks (``service.snapshots``): the current state and
+        the past (``GetState`` at a version) alike come from a verified
+        snapshot plus the events after it, or from the events alone."""
+        repository = super().construct_repository()
+        if self.snapshots is not None:
+            key = self.credentials._derive("snapshot-seal/v1").encode("ascii")
+            self.snapshot_seal = SnapshotSeal(key, self.mapper, self.events)
+            repository.snapshot_store = TrustedSnapshots(self.snapshots, self.snapshot_seal)
+        return repository
+
+    def take_snapshot(
+        self,
+        aggregate_id: uuid.UUID,
+        version: int | None = None,
+        projector_func: Any = project_aggregate,
+    ) -> None:
+        """The library's snapshot, sealed (``service.snapshots``)."""
+        if self.snapshots is None or self.snapshot_seal is None:
+            super().take_snapshot(aggregate_id, version, projector_func)  # refuses
+            return
+        aggregate = self.repository.get(aggregate_id, version=version,
+                                        projector_func=projector_func)
+        self.snapshots.put([self.snapshot_seal.take(aggregate)])
 
     # ------------------------------------------------------------------ reads
 
