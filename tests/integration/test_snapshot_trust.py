@@ -220,3 +220,29 @@ def test_a_snapshot_off_the_stored_chain_is_not_trusted(tmp_path: Path) -> None:
         assert "head digest" in str(app.snapshot_seal.problem(at_20))
     finally:
         app.close()
+
+
+def test_an_older_releases_snapshots_are_not_trusted_but_its_games_load(tmp_path: Path) -> None:
+    """The store written before snapshots were sealed (``tests/fixtures/store_v1``,
+    see test_upgrade_store): its snapshots are passed over, each game is rebuilt
+    from its events, exactly as recorded, and they still audit clean."""
+    from tests.integration.test_upgrade_store import GAMES, copy_store
+
+    data_dir = copy_store(tmp_path / "data")
+    app = ArbiterApp(Settings(data_dir=data_dir).store_env(), snapshot_interval=100,
+                     credentials=Credentials.configure(data_dir))
+    try:
+        assert app.snapshots is not None and app.repository.snapshot_store is not None
+        snapshotted = 0
+        for recorded in GAMES:
+            gid = uuid.UUID(recorded["game_id"])
+            if list(app.snapshots.get(gid)):
+                snapshotted += 1
+                assert list(app.repository.snapshot_store.get(gid, desc=True, limit=1)) == []
+            game = app.game(recorded["game_id"])
+            assert (game.version, game.head) == (recorded["version"], recorded["head_digest"])
+            stored, report = app.audit(recorded["game_id"])
+            assert report.ok and stored.bad_snapshots == [], report.problems
+        assert snapshotted, "the old store has snapshots"
+    finally:
+        app.close()
