@@ -37,7 +37,8 @@ def check_buy(state: EninState, seat: int, command: Buy) -> None:
 
 def buy(state: EninState, seat: int, command: Buy) -> None:
     goods = TABLES.market[command.item]
-    state.emit("ItemBought", item=goods.item, price=goods.price, gold=state.gold - goods.price)
+    state.emit("ItemBought", item=goods.item, price=goods.price, gold=state.gold - goods.price,
+               gains_map=goods.effect == "map")
     # Potion effects are instantaneous.
     if goods.effect == "heal":
         if state.poisoned:

@@ -20,14 +20,16 @@ def roll_treasure(state: EninState, count: int) -> None:
         roll = state.roll(10)
         row: TreasureRow = lookup(TABLES.treasure, roll)
         left -= 1
-        state.emit("TreasureRolled", roll=roll, find=row.find, left=left)
+        # A magic find names what may be chosen: none when all four are held.
+        choices = [] if row.dice is not None else [
+            i for i in MAGIC_ITEMS if i not in state.magic_items]
+        state.emit("TreasureRolled", roll=roll, find=row.find, left=left, choices=choices)
         if row.dice is not None:
             dice = [state.roll(s) for s in row.dice.sides]
             amount = row.dice.total(dice)
             state.emit("GoldFound", dice=dice, amount=amount,
                        gold=gold_after(state.gold, amount))
         else:
-            choices = [i for i in MAGIC_ITEMS if i not in state.magic_items]
             if choices:
                 state.emit("MagicItemFound", choices=choices)
                 return

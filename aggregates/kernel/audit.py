@@ -22,9 +22,9 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
-from aggregates.kernel import chain, rng
+from aggregates.kernel import chain, rng, upcast
 from aggregates.kernel.errors import RuleError
-from aggregates.kernel.game import DEFAULT_COMMAND, Game, event_type, payload_of
+from aggregates.kernel.game import DEFAULT_COMMAND, Game, _event_class, event_type, payload_of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,9 +126,11 @@ def check_chain(records: Sequence[Record], seed: str, report: AuditReport) -> No
     check_links(records, report)
     prev = chain.GENESIS
     for rec in records:
+        # Over the payload as stored: an upcast event keeps it in its meta.
+        payload, meta = upcast.stored_form(rec.payload, rec.meta)
         recomputed = chain.digest(
-            prev, rec.game_id, rec.version, rec.type, rec.time, rec.payload,
-            rec.meta or {}, chain.salt(seed, rec.version),
+            prev, rec.game_id, rec.version, rec.type, rec.time, payload,
+            meta, chain.salt(seed, rec.version),
         )
         if recomputed != rec.digest:
             report.fail("chain", f"version {rec.version} digest does not match", rec.version)
@@ -163,13 +165,27 @@ def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> Non
 KERNEL2_META = ("aud", "pub")
 
 
-def _fingerprint(rec: Record, legacy: bool = False) -> tuple[str, str, str]:
+def _fingerprint(rec: Record, legacy: bool = False,
+                 leave_out: tuple[str, ...] = ()) -> tuple[str, str, str]:
     """What must be equal on re-execution: type, payload, and meta (less the
     chain links, which the chain check covers). ``legacy``: compare with an
-    event recorded before audiences were recorded, so leave those out."""
+    event recorded before audiences were recorded, so leave those out.
+    ``leave_out``: facts an upcast event never recorded (``kernel.upcast``)."""
     skip = ("digest", "prev", *KERNEL2_META) if legacy else ("digest", "prev")
-    meta = {k: v for k, v in (rec.meta or {}).items() if k not in skip}
-    return (rec.type, chain.canonical(rec.payload), chain.canonical(meta))
+    payload, kept = upcast.comparable(rec.payload, rec.meta, leave_out)
+    meta = {k: v for k, v in kept.items() if k not in skip}
+    return (rec.type, chain.canonical(payload), chain.canonical(meta))
+
+
+def upcast_record(rec: Record, game_class: type[Game]) -> Record:
+    """A record in the shape the current rules record its event (an exported
+    record of an older release may hold the old shape); ``kernel.upcast``."""
+    try:
+        event_class = _event_class(game_class, rec.type)
+    except TypeError:
+        return rec  # the kernel's own events, and types the replay will refuse
+    payload, meta = upcast.upcast_payload(event_class, rec.payload, rec.meta)
+    return dataclasses.replace(rec, payload=payload, meta=meta)
 
 
 def rebuild(created: Record, game_class: type[Game]) -> Game:
@@ -220,14 +236,16 @@ def check_replay(records: Sequence[Record], game_class: type[Game], report: Audi
                         rec.version)
             return
         produced.extend(record_of(ev) for ev in game.collect_events())
-    recorded = records[1:]
+    recorded = [upcast_record(rec, game_class) for rec in records[1:]]
     for index, rec in enumerate(recorded):
         if index >= len(produced):
             report.fail("replay", f"version {rec.version} was recorded but not re-executed",
                         rec.version)
             return
         legacy = "aud" not in (rec.meta or {})
-        if _fingerprint(rec, legacy) != _fingerprint(produced[index], legacy):
+        leave_out = upcast.unrecorded(rec.meta)
+        if (_fingerprint(rec, legacy, leave_out)
+                != _fingerprint(produced[index], legacy, leave_out)):
             report.fail("replay", f"version {rec.version} differs on re-execution",
                         rec.version)
             return
