@@ -203,3 +203,227 @@ def test_enin_events_fold_to_the_state__rulebook_Character_Card(index: int) -> N
     _fold_and_compare(enin_games()[index], ENIN, enin_start, enin_real)
 
 
+
+# ---------------------------------------------------------------------- Ethnos
+
+
+def ethnos_start(created: dict[str, Any]) -> Model:
+    """Setup (rulebook "Setup"): the tribes and Glory tokens drawn, empty boards."""
+    players = created["setup"]["players"]
+    return {
+        "age": 0, "current": created["setup"]["first_player"], "deck": [], "row": [],
+        "hands": [[] for _ in range(players)], "bands": [[] for _ in range(players)],
+        "dragons": [], "markers": {}, "glory": [0] * players, "merfolk": [0] * players,
+        "troll_tokens": [[] for _ in range(players)], "giant": None,
+        "orc_boards": [[] for _ in range(players)], "third_dragon_seat": None,
+        "last_bands": [[] for _ in range(players)], "over": False, "orc_pending": [],
+        "orc_choices": [None] * players,
+    }
+
+
+def ethnos_real(game: Any) -> Model:
+    return {
+        "age": game.age, "current": game.current, "deck": list(game.deck),
+        "row": list(game.row), "hands": [list(h) for h in game.hands],
+        "bands": [[dict(b, cards=list(b["cards"])) for b in bands] for bands in game.bands],
+        "dragons": list(game.dragons),
+        # The kingdoms' boards, those with a marker on them (the fold
+        # knows a kingdom once a marker is placed there).
+        "markers": {k: list(v) for k, v in game.markers.items() if any(v)},
+        "glory": list(game.glory), "merfolk": list(game.merfolk),
+        "troll_tokens": [list(t) for t in game.troll_tokens], "giant": game.giant,
+        "orc_boards": [list(b) for b in game.orc_boards],
+        "third_dragon_seat": game.third_dragon_seat,
+        "last_bands": [list(b) for b in game.last_bands], "over": game.over,
+        "orc_pending": list(game.orc_pending), "orc_choices": list(game.orc_choices),
+    }
+
+
+def _ethnos_age_began(m: Model, p: dict[str, Any]) -> None:
+    players = len(m["glory"])
+    m.update(age=p["age"], current=p["first_player"], deck=list(p["deck"]), row=[],
+             hands=[[] for _ in range(players)], bands=[[] for _ in range(players)],
+             dragons=[], orc_pending=[], orc_choices=[None] * players)
+
+
+def _take(m: Model, zone: str, p: dict[str, Any]) -> None:
+    m[zone].remove(p["card"])
+    m["hands"][p["seat"]].append(p["card"])
+
+
+def _ethnos_band(m: Model, p: dict[str, Any]) -> None:
+    for c in p["cards"]:
+        m["hands"][p["seat"]].remove(c)
+    m["bands"][p["seat"]].append({"cards": list(p["cards"]), "leader": p["leader"],
+                                  "size": p["size"]})
+
+
+def _ethnos_marker(m: Model, p: dict[str, Any]) -> None:
+    players = len(m["glory"])
+    m["markers"].setdefault(p["kingdom"], [0] * players)[p["seat"]] += 1
+
+
+def _add_glory(m: Model, awards: list[int]) -> None:
+    m["glory"] = [g + a for g, a in zip(m["glory"], awards, strict=True)]
+
+
+def _ethnos_age_ended(m: Model, p: dict[str, Any]) -> None:
+    for hand in m["hands"]:
+        m["row"].extend(hand)
+    m["hands"] = [[] for _ in m["hands"]]
+    m.update(third_dragon_seat=p["seat"], orc_pending=list(p["orc_seats"]),
+             orc_choices=[None] * len(m["glory"]))
+
+
+def _ethnos_orc_chosen(m: Model, p: dict[str, Any]) -> None:
+    m["orc_pending"].remove(p["seat"])
+    m["orc_choices"][p["seat"]] = p["score"]
+
+
+def _ethnos_orc_scored(m: Model, p: dict[str, Any]) -> None:
+    m["glory"][p["seat"]] += p["glory"]
+    m["orc_boards"][p["seat"]] = []
+
+
+def _ethnos_skeletons(m: Model, p: dict[str, Any]) -> None:
+    gone = set(p["cards"])
+    for bands in m["bands"]:
+        for band in bands:
+            band["cards"] = [c for c in band["cards"] if c not in gone]
+    m["row"].extend(p["cards"])
+
+
+def _ethnos_age_closed(m: Model, p: dict[str, Any]) -> None:
+    m["last_bands"] = [[b["size"] for b in bands] for bands in m["bands"]]
+    for bands in m["bands"]:
+        for band in bands:
+            m["row"].extend(band["cards"])
+    players = len(m["glory"])
+    m.update(bands=[[] for _ in range(players)], troll_tokens=[[] for _ in range(players)],
+             giant=None, orc_choices=[None] * players)
+    if p["final"]:
+        m["over"] = True
+
+
+def _ethnos_discard(m: Model, p: dict[str, Any]) -> None:
+    for c in p["cards"]:
+        m["hands"][p["seat"]].remove(c)
+    m["row"].extend(p["cards"])
+
+
+ETHNOS: dict[str, Handler] = {
+    **KERNEL,
+    "AgeBegan": _ethnos_age_began,
+    "CardDealt": lambda m, p: _take(m, "deck", p),
+    "RowTurned": lambda m, p: (m.update(deck=m["deck"][len(p["cards"]):]),
+                               m["row"].extend(p["cards"])),
+    "RecruitedFaceUp": lambda m, p: _take(m, "row", p),
+    "DrewFromDeck": lambda m, p: _take(m, "deck", p),
+    "DragonRevealed": lambda m, p: (m["deck"].remove(p["card"]), m["dragons"].append(p["card"])),
+    "TurnEnded": lambda m, p: m.update(current=p["next_seat"]),
+    "BandPlayed": _ethnos_band,
+    "MarkerPlaced": _ethnos_marker,
+    "GiantTokenTaken": lambda m, p: (m.update(giant=p["seat"]),
+                                     m["glory"].__setitem__(p["seat"],
+                                                            m["glory"][p["seat"]] + p["glory"])),
+    "MerfolkAdvanced": lambda m, p: m["merfolk"].__setitem__(p["seat"], p["position"]),
+    "OrcMarkerPlaced": lambda m, p: m["orc_boards"][p["seat"]].append(p["colour"]),
+    "TrollTokenTaken": lambda m, p: m["troll_tokens"][p["seat"]].append(p["value"]),
+    "WizardsOffered": _ignore,
+    "WizardsAnswered": _ignore,
+    "HandDiscarded": _ethnos_discard,
+    "AgeEnded": _ethnos_age_ended,
+    "OrcHordeChosen": _ethnos_orc_chosen,
+    "KingdomScored": lambda m, p: _add_glory(m, p["awards"]),
+    "GiantScored": lambda m, p: m["glory"].__setitem__(p["seat"],
+                                                       m["glory"][p["seat"]] + p["glory"]),
+    "MerfolkScored": lambda m, p: _add_glory(m, p["awards"]),
+    "OrcHordeScored": _ethnos_orc_scored,
+    "SkeletonsRemoved": _ethnos_skeletons,
+    "BandsScored": lambda m, p: _add_glory(m, p["awards"]),
+    "AgeClosed": _ethnos_age_closed,
+}
+
+
+@functools.cache
+def ethnos_games() -> list[list[Any]]:
+    """Random Ethnos playouts of every table size (``tests/property``'s bot)."""
+    from tests.property.test_ethnos_playouts import playout
+
+    return [playout(seed, players)[1] for players in (2, 3, 4, 5, 6) for seed in range(4)]
+
+
+@pytest.mark.parametrize("index", range(20))
+def test_ethnos_events_fold_to_the_state__rulebook_Playing_a_Band(index: int) -> None:
+    """Every card's move (deck, row, hands, bands, Dragons), every Control
+    marker, token and Glory point is in an event."""
+    _fold_and_compare(ethnos_games()[index], ETHNOS, ethnos_start, ethnos_real)
+
+# ----------------------------------------------------------------------- Ettin
+
+
+def ettin_start(created: dict[str, Any]) -> Model:
+    """Setup (rulebook "Setup"): the Nation Decks as dealt, no gold, no tokens."""
+    count = len(created["setup"]["nations"])
+    return {
+        "zones": {k: list(v) for k, v in created["setup"]["decks"].items() if v},
+        "gold": [0] * count, "updated": {},
+    }
+
+
+def ettin_real_for(model_keys: Callable[[], set[str]]) -> Callable[[Any], Model]:
+    """The game's zones (non-empty ones), gold, and every attribute an
+    ``Updated`` event has set so far (the fold knows those from their events)."""
+
+    def real(game: Any) -> Model:
+        return {
+            "zones": {k: list(v) for k, v in game.zones.items() if v},
+            "gold": list(game.gold),
+            "updated": {k: copy.deepcopy(getattr(game, k)) for k in model_keys()},
+        }
+
+    return real
+
+
+def _ettin_moved(m: Model, p: dict[str, Any]) -> None:
+    zones = m["zones"]
+    for card in p["cards"]:
+        zones[p["source"]].remove(card)
+        zones.setdefault(p["target"], []).append(card)
+    if not zones[p["source"]]:
+        del zones[p["source"]]
+
+
+def _ettin_gold(m: Model, p: dict[str, Any]) -> None:
+    for seat, delta in p["deltas"].items():
+        m["gold"][int(seat)] += delta
+    assert [m["gold"][int(s)] for s in p["gold"]] == list(p["gold"].values()), (
+        "the new totals stated must be the old ones plus the deltas")
+
+
+def _ettin_updated(m: Model, p: dict[str, Any]) -> None:
+    m["updated"].update(copy.deepcopy(p["changes"]))
+
+
+@functools.cache
+def ettin_games() -> list[list[Any]]:
+    """Random Ettin playouts of several table sizes (``tests/property``'s bot)."""
+    from tests.property.test_ettin_playouts import play
+
+    counts = (2, 3, 4) if QUICK else (2, 3, 4, 5, 6, 8)
+    return [play(players, 5000 * players + n)[1] for players in counts for n in range(2)]
+
+
+@pytest.mark.parametrize("index", range(6 if QUICK else 12))
+def test_ettin_events_fold_to_the_state__rulebook_Ages_and_War(index: int) -> None:
+    """Every card's move between zones, every gold change (and the new gold),
+    and every other state change is in an event."""
+    model_keys: set[str] = set()
+    fold: dict[str, Handler] = {
+        **KERNEL,
+        "Moved": _ettin_moved,
+        "GoldChanged": _ettin_gold,
+        "Updated": lambda m, p: (_ettin_updated(m, p), model_keys.update(p["changes"])),
+    }
+    _fold_and_compare(ettin_games()[index], fold, ettin_start,
+                      ettin_real_for(lambda: set(model_keys)))
