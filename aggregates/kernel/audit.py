@@ -236,8 +236,15 @@ def check_replay(records: Sequence[Record], game_class: type[Game], report: Audi
                         rec.version)
             return
         produced.extend(record_of(ev) for ev in game.collect_events())
+    # Compared in the current shape, re-derived from the stored form the chain checked.
     recorded = [upcast_record(rec, game_class) for rec in records[1:]]
     for index, rec in enumerate(recorded):
+        served = records[index + 1]
+        if upcast.STORED in (served.meta or {}) and (
+                chain.canonical(served.payload) != chain.canonical(rec.payload)):
+            report.fail("replay", f"version {rec.version} is not the upcast of its stored "
+                        "form", rec.version)
+            return
         if index >= len(produced):
             report.fail("replay", f"version {rec.version} was recorded but not re-executed",
                         rec.version)

@@ -112,20 +112,20 @@ def stored_version(event_class: type, payload: Mapping[str, Any]) -> int:
 def upcast_payload(
     event_class: type, payload: Mapping[str, Any], meta: Mapping[str, Any] | None
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """A plain record's payload and meta in the current shape.
+    """A plain record's payload and meta in the current shape, derived from the
+    payload as stored (which the chain vouches for), never taken on trust.
 
-    An event read through the library (the store, ``History``) is upcast
-    already: its meta holds ``STORED``. A record written before this release
-    (an exported file, a record read from an older server) is upcast here,
-    with the same steps, and gets ``STORED`` too.
+    An event read through the library (the store, ``History``) carries its
+    stored form in its meta (``STORED``); a record written before this
+    release (an exported file) carries the stored form as its payload. Both
+    are upcast here with the same steps; the result keeps ``STORED``.
     """
     steps: tuple[Step, ...] = getattr(event_class, "upcast_steps", ())
-    if not steps or (meta is not None and STORED in meta):
-        return dict(payload), None if meta is None else dict(meta)
-    version = stored_version(event_class, payload)
-    if version > len(steps):
-        return dict(payload), None if meta is None else dict(meta)
-    state: dict[str, Any] = {**copy.deepcopy(dict(payload)), "meta": dict(meta or {})}
+    stored, base = stored_form(payload, meta)
+    version = stored_version(event_class, stored)
+    if not steps or version > len(steps):
+        return stored, None if meta is None else base
+    state: dict[str, Any] = {**copy.deepcopy(stored), "meta": base}
     _keep_stored(state, version)
     for step in steps[version - 1:]:
         _apply(state, step)

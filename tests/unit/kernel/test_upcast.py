@@ -1,0 +1,136 @@
+"""Issue 9, item 7: old events read in the new shape, the chain still over the
+bytes as stored (``aggregates.kernel.upcast``).
+
+The games of ``tests/fixtures/store_v1`` were recorded before the events
+stated their whole fact: loaded through the library they come upcast, their
+stored payload kept in their meta; the chain is recomputed over that stored
+form, re-execution compares the new shape. The same holds for a plain record
+that still has the old shape (an export of an older release), and each way
+of tampering with an upcast event is named by its version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aggregates.catalog import GAMES
+from aggregates.enin import Enin
+from aggregates.kernel import chain, upcast
+from aggregates.kernel.audit import Record, audit, record_of
+from aggregates.kernel.verify import fold, verify_records
+from service.application import ArbiterApp
+from service.auth import Credentials
+from service.config import Settings
+
+STORE = Path(__file__).resolve().parents[2] / "fixtures" / "store_v1"
+
+
+@pytest.fixture(scope="module")
+def old_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[Any]]]:
+    """Every game of the old store, its events as the library loads them."""
+    data_dir = tmp_path_factory.mktemp("upcast") / "data"
+    shutil.copytree(STORE, data_dir)
+    env = {**Settings(data_dir=data_dir).store_env(), "IS_SNAPSHOTTING_ENABLED": "n"}
+    app = ArbiterApp(env, snapshot_interval=0, credentials=Credentials.configure(data_dir))
+    try:
+        yield {f"{e.rules}-{e.game_id}": app.game_events(str(e.game_id))
+               for e in app.list_games(limit=100)}
+    finally:
+        app.close()
+
+
+def enin_records(old_games: dict[str, list[Any]]) -> list[Record]:
+    """The longest old Enin game, as plain records."""
+    events = max((evs for name, evs in old_games.items() if name.startswith("enin")), key=len)
+    return [record_of(ev) for ev in events]
+
+
+def upcast_at(records: list[Record], kind: str) -> int:
+    return next(i for i, r in enumerate(records)
+                if r.type == kind and upcast.STORED in (r.meta or {}))
+
+
+def test_old_events_load_in_the_new_shape_and_audit(old_games: dict[str, list[Any]]) -> None:
+    """Every old Enin exchange and XP gain is read with the facts v2 states;
+    the stored payload rides in the meta, and each game audits clean."""
+    seen: set[str] = set()
+    for events in old_games.values():
+        rules = events[0].rules
+        for ev in events:
+            meta = ev.meta
+            if upcast.STORED not in meta:
+                continue
+            seen.add(type(ev).__name__)
+            stored = meta[upcast.STORED]
+            assert stored["class_version"] == 1
+            if type(ev).__name__ in ("ExchangeWon", "ExchangeLost"):
+                assert ev.strength_bonus == 0 and ev.rolled is None
+                assert "strength_bonus" not in stored["payload"]
+                assert stored["unrecorded"] == ["rolled"]
+            if type(ev).__name__ == "XpGained":
+                assert ev.rolled == stored["payload"]["dice"]
+        report = audit(events, GAMES[rules])
+        assert report.ok, report.problems
+    assert {"ExchangeWon", "ExchangeLost", "XpGained"} <= seen
+
+
+def test_the_chain_is_over_the_stored_form(old_games: dict[str, list[Any]]) -> None:
+    """The digest of an upcast event matches its stored payload, not the new one."""
+    records = enin_records(old_games)
+    seed = records[0].payload["seed"]
+    i = upcast_at(records, "XpGained")
+    rec = records[i]
+    stored, meta = upcast.stored_form(rec.payload, rec.meta)
+    assert stored != rec.payload
+
+    def digest(payload: dict[str, Any], meta: dict[str, Any]) -> str:
+        return chain.digest(rec.prev, rec.game_id, rec.version, rec.type, rec.time,
+                            payload, meta, chain.salt(seed, rec.version))
+
+    assert digest(stored, meta) == rec.digest
+    assert digest(rec.payload, meta) != rec.digest
+
+
+def test_a_record_of_the_old_shape_verifies_offline(old_games: dict[str, list[Any]]) -> None:
+    """An export of an older release holds the stored payloads and no kept
+    form: it is upcast on reading, verifies and folds to the same game."""
+    records = enin_records(old_games)
+    old = [dataclasses.replace(r, payload=upcast.stored_form(r.payload, r.meta)[0],
+                               meta=upcast.stored_form(r.payload, r.meta)[1]) for r in records]
+    assert any(o.payload != r.payload for o, r in zip(old, records, strict=True))
+    for recs in (records, old):
+        verdict = verify_records({}, recs, GAMES)
+        assert verdict.ok and verdict.complete, verdict.report.problems
+    assert fold(old, Enin).view(0) == fold(records, Enin).view(0)
+
+
+def test_tampering_with_an_upcast_event_names_its_version(
+    old_games: dict[str, list[Any]],
+) -> None:
+    """The stored form is the chain's (a change breaks the digest); the new
+    shape is re-derived from it (a change to a derived or unrecorded fact is
+    refused by the replay check)."""
+    records = enin_records(old_games)
+    i = upcast_at(records, "ExchangeWon")
+    rec = records[i]
+
+    def with_(payload: dict[str, Any] | None = None, meta: dict[str, Any] | None = None
+              ) -> list[Record]:
+        out = list(records)
+        out[i] = dataclasses.replace(rec, payload=payload or rec.payload,
+                                     meta=meta or rec.meta)
+        return out
+
+    kept = dict(rec.meta[upcast.STORED])  # type: ignore[index]
+    forged = {**kept, "payload": {**kept["payload"], "total": 99}}
+    verdict = verify_records({}, with_(meta={**(rec.meta or {}), upcast.STORED: forged}), GAMES)
+    assert not verdict.report.chain_ok and verdict.first_failure == rec.version
+    for key, value in (("strength_bonus", 1), ("rolled", [1, 1])):
+        verdict = verify_records({}, with_(payload={**rec.payload, key: value}), GAMES)
+        assert not verdict.report.replay_ok and verdict.first_failure == rec.version, key
