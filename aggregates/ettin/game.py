@@ -373,9 +373,9 @@ class Ettin(Game):
             self.zones[target].append(card)
 
     @event("GoldChanged")
-    def _gold_changed(self, deltas: dict[str, int], gold: dict[str, int] | None,
+    def _gold_changed(self, deltas: dict[str, int], totals: dict[str, int] | None,
                       why: str) -> None:
-        # From the deltas: ``gold`` (the totals after) is None in an event
+        # From the deltas: ``totals`` (the gold after) is None in an event
         # recorded before it was stated (``upcasts``).
         for p, d in deltas.items():
             self.gold[int(p)] += d

@@ -189,7 +189,7 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> s
         return (f"{who}: {names} from {payload.get('source')} to {payload.get('target')} "
                 f"({payload.get('why')})")
     if event_type == "GoldChanged":
-        totals = payload.get("gold") or {}  # None in an event recorded before it was stated
+        totals = payload.get("totals") or {}  # None in an event recorded before it was stated
         changes = ", ".join(
             f"{who_is(p)} {d:+d}" + (f" (now {totals[p]})" if p in totals else "")
             for p, d in payload.get("deltas", {}).items())

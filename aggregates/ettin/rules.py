@@ -96,7 +96,7 @@ def gold(g: Any, deltas: dict[int, int], why: str) -> None:
     deltas = {p: d for p, d in deltas.items() if d}
     if deltas:
         g.emit("GoldChanged", deltas={str(p): d for p, d in sorted(deltas.items())},
-               gold={str(p): g.gold[p] + d for p, d in sorted(deltas.items())}, why=why)
+               totals={str(p): g.gold[p] + d for p, d in sorted(deltas.items())}, why=why)
 
 
 def update(g: Any, what: str, details: dict[str, Any] | None = None, **changes: Any) -> None:

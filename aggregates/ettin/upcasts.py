@@ -15,10 +15,10 @@ from aggregates.kernel.upcast import Step, versioned
 
 
 def _gold_changed(p: dict[str, Any]) -> None:
-    """v2 adds ``gold``, the totals after; v1 stated only the deltas."""
+    """v2 adds ``totals``, the gold after; v1 stated only the deltas."""
 
 
 def install(game_class: Any) -> None:
     """Declare the versions and upcasts on ``game_class``'s event classes."""
     versioned(_event_class(game_class, "GoldChanged"),
-              Step(_gold_changed, added=("gold",), unrecorded=("gold",)))
+              Step(_gold_changed, added=("totals",), unrecorded=("totals",)))

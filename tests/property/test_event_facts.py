@@ -263,8 +263,16 @@ def _ethnos_marker(m: Model, p: dict[str, Any]) -> None:
     m["markers"].setdefault(p["kingdom"], [0] * players)[p["seat"]] += 1
 
 
-def _add_glory(m: Model, awards: list[int]) -> None:
+def _add_glory(m: Model, awards: list[int], totals: list[int]) -> None:
+    """Glory given, checked against the new scores the event states."""
     m["glory"] = [g + a for g, a in zip(m["glory"], awards, strict=True)]
+    assert m["glory"] == totals, "the new scores stated must be the old ones plus the Glory"
+
+
+def _one_seat(m: Model, p: dict[str, Any]) -> None:
+    awards = [0] * len(m["glory"])
+    awards[p["seat"]] = p["glory"]
+    _add_glory(m, awards, p["totals"])
 
 
 def _ethnos_age_ended(m: Model, p: dict[str, Any]) -> None:
@@ -281,7 +289,7 @@ def _ethnos_orc_chosen(m: Model, p: dict[str, Any]) -> None:
 
 
 def _ethnos_orc_scored(m: Model, p: dict[str, Any]) -> None:
-    m["glory"][p["seat"]] += p["glory"]
+    _one_seat(m, p)
     m["orc_boards"][p["seat"]] = []
 
 
@@ -323,9 +331,7 @@ ETHNOS: dict[str, Handler] = {
     "TurnEnded": lambda m, p: m.update(current=p["next_seat"]),
     "BandPlayed": _ethnos_band,
     "MarkerPlaced": _ethnos_marker,
-    "GiantTokenTaken": lambda m, p: (m.update(giant=p["seat"]),
-                                     m["glory"].__setitem__(p["seat"],
-                                                            m["glory"][p["seat"]] + p["glory"])),
+    "GiantTokenTaken": lambda m, p: (m.update(giant=p["seat"]), _one_seat(m, p)),
     "MerfolkAdvanced": lambda m, p: m["merfolk"].__setitem__(p["seat"], p["position"]),
     "OrcMarkerPlaced": lambda m, p: m["orc_boards"][p["seat"]].append(p["colour"]),
     "TrollTokenTaken": lambda m, p: m["troll_tokens"][p["seat"]].append(p["value"]),
@@ -334,13 +340,12 @@ ETHNOS: dict[str, Handler] = {
     "HandDiscarded": _ethnos_discard,
     "AgeEnded": _ethnos_age_ended,
     "OrcHordeChosen": _ethnos_orc_chosen,
-    "KingdomScored": lambda m, p: _add_glory(m, p["awards"]),
-    "GiantScored": lambda m, p: m["glory"].__setitem__(p["seat"],
-                                                       m["glory"][p["seat"]] + p["glory"]),
-    "MerfolkScored": lambda m, p: _add_glory(m, p["awards"]),
+    "KingdomScored": lambda m, p: _add_glory(m, p["awards"], p["totals"]),
+    "GiantScored": _one_seat,
+    "MerfolkScored": lambda m, p: _add_glory(m, p["awards"], p["totals"]),
     "OrcHordeScored": _ethnos_orc_scored,
     "SkeletonsRemoved": _ethnos_skeletons,
-    "BandsScored": lambda m, p: _add_glory(m, p["awards"]),
+    "BandsScored": lambda m, p: _add_glory(m, p["awards"], p["totals"]),
     "AgeClosed": _ethnos_age_closed,
 }
 
@@ -397,7 +402,7 @@ def _ettin_moved(m: Model, p: dict[str, Any]) -> None:
 def _ettin_gold(m: Model, p: dict[str, Any]) -> None:
     for seat, delta in p["deltas"].items():
         m["gold"][int(seat)] += delta
-    assert [m["gold"][int(s)] for s in p["gold"]] == list(p["gold"].values()), (
+    assert [m["gold"][int(s)] for s in p["totals"]] == list(p["totals"].values()), (
         "the new totals stated must be the old ones plus the deltas")
 
 

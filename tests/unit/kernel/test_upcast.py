@@ -134,3 +134,20 @@ def test_tampering_with_an_upcast_event_names_its_version(
     for key, value in (("strength_bonus", 1), ("rolled", [1, 1])):
         verdict = verify_records({}, with_(payload={**rec.payload, key: value}), GAMES)
         assert not verdict.report.replay_ok and verdict.first_failure == rec.version, key
+
+
+def test_an_old_game_read_from_history_verifies_offline(
+    old_games: dict[str, list[Any]],
+) -> None:
+    """``arbiter export`` of an old game (the full record, as ``History``
+    sends it): the upcast payload on the wire, the stored form in the meta;
+    ``arbiter verify`` on it passes."""
+    from clients.record import event_line, records_of
+    from service.envelope import Reader, to_proto
+
+    for events in old_games.values():
+        game_class = GAMES[events[0].rules]
+        lines = [event_line(to_proto(game_class, ev, Reader(full=True))) for ev in events]
+        header = {"game_id": str(events[0].originator_id)}
+        verdict = verify_records(header, records_of(header, lines), GAMES)
+        assert verdict.ok, verdict.report.problems
