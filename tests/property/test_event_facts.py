@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -432,3 +433,79 @@ def test_ettin_events_fold_to_the_state__rulebook_Ages_and_War(index: int) -> No
     }
     _fold_and_compare(ettin_games()[index], fold, ettin_start,
                       ettin_real_for(lambda: set(model_keys)))
+
+# ---------------------------------------------------------- Tidewatch (template)
+
+
+def template_start(created: dict[str, Any]) -> Model:
+    """Setup (``tests/template_game``, "components"): the deck as shuffled, no coins."""
+    return {"zones": {"deck": list(created["setup"]["deck"])}, "coins": [0, 0, 0, 0],
+            "bids": None}
+
+
+def template_real(game: Any) -> Model:
+    return {"zones": {k: list(v) for k, v in game.zones.items() if v},
+            "coins": list(game.coins), "bids": game.bids}
+
+
+def _tide_move(m: Model, source: str, target: str, cards: list[int]) -> None:
+    zones = m["zones"]
+    for card in cards:
+        zones[source].remove(card)
+        zones.setdefault(target, []).append(card)
+    if not zones[source]:
+        del zones[source]
+
+
+def _coins(m: Model, changes: list[int], totals: list[int]) -> None:
+    """Coins changed, checked against the new totals the event states."""
+    m["coins"] = [c + d for c, d in zip(m["coins"], changes, strict=True)]
+    assert m["coins"] == totals, "the coins stated must be the old ones plus the change"
+
+
+def _only(position: int, amount: int) -> list[int]:
+    return [amount if p == position else 0 for p in range(4)]
+
+
+TEMPLATE: dict[str, Handler] = {
+    **KERNEL,
+    "CardsDealt": lambda m, p: _tide_move(m, "deck", p["target"], p["cards"]),
+    "TideRose": lambda m, p: (_coins(m, p["coins"], p["totals"]), m.update(bids=None)),
+    "BidsSettled": lambda m, p: (_coins(m, [-b for b in p["bids"]], p["totals"]),
+                                 m.update(bids=list(p["bids"]))),
+    "Claimed": lambda m, p: _tide_move(m, "shore", f"hand:{p['position']}", [p["card"]]),
+    "EffectUsed": lambda m, p: _coins(
+        m, _only(p["position"], p["amount"] if p["change"] == "gain_coins" else 0),
+        p["totals"]),
+    "WindowOpened": _ignore,
+    "Snatched": lambda m, p: (
+        _tide_move(m, f"hand:{p['position']}", "discard", [p["discard"]]),
+        _tide_move(m, f"hand:{p['victim']}", f"hand:{p['position']}", [p["card"]])),
+    "LetGo": _ignore,
+    "Banked": lambda m, p: _tide_move(m, f"hand:{p['position']}", p["vault"], p["cards"]),
+    "Dived": lambda m, p: (_coins(m, _only(p["position"], -p["depth"]), p["totals"]),
+                           _tide_move(m, "deck", f"hand:{p['position']}", p["cards"])),
+    "Passed": _ignore,
+    "TideEbbed": _ignore,
+}
+
+
+@functools.cache
+def template_games() -> list[list[Any]]:
+    """Random Tidewatch games of 2-4 seats (the kernel tests' template bot)."""
+    from tests.template_game import Template
+    from tests.unit.kernel.template_bot import play_out
+
+    out = []
+    for seats in (2, 3, 4):
+        for n in range(4):
+            game = Template.start([f"s{i}" for i in range(seats)], seed=f"{seats}{n:063x}")
+            out.append(play_out(game, random.Random(n)))
+    return out
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_template_events_fold_to_the_state__tidewatch_Working_the_Shore(index: int) -> None:
+    """Every card's move (deck, shore, hands, vaults, discard) and every coin
+    change, with the new coins, is in an event."""
+    _fold_and_compare(template_games()[index], TEMPLATE, template_start, template_real)
