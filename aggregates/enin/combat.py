@@ -157,7 +157,8 @@ def gain_xp(state: EninState, rolled: list[int], dice: list[int], amount: int) -
     state.emit("XpGained", rolled=rolled, dice=dice, amount=amount,
                xp=xp_after(state.xp, amount))
     for level in range(state.level + 1, level_for(state.xp) + 1):
-        state.emit("LevelGained", level=level, hp=hp_after(state.hp, level_hp_bonus(level)))
+        bonus = level_hp_bonus(level)
+        state.emit("LevelGained", level=level, hp=hp_after(state.hp, bonus), hp_gained=bonus)
 
 
 # ------------------------------------------------------------------ flight

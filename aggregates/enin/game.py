@@ -148,7 +148,7 @@ class Enin(Game):
         self.last_outcome = f"Questing roll {roll}: {action}."
 
     @event("Rested")
-    def _rested(self, hp: int) -> None:
+    def _rested(self, hp: int, amount: int | None) -> None:
         self.hp = hp
         self.last_outcome = f"You rest and arise refreshed: HP {hp}."
 
@@ -258,7 +258,7 @@ class Enin(Game):
         self.last_outcome += f" You gain {amount} XP."
 
     @event("LevelGained")
-    def _level_gained(self, level: int, hp: int) -> None:
+    def _level_gained(self, level: int, hp: int, hp_gained: int) -> None:
         self.level = level
         self.hp = hp
         self.last_outcome += f" You reach Level {level}."
@@ -287,7 +287,8 @@ class Enin(Game):
         self.stage = s.CHOOSE_TREASURE
 
     @event("MagicItemChosen")
-    def _magic_item_chosen(self, item: str, hp: int, luck: int) -> None:
+    def _magic_item_chosen(self, item: str, hp: int, luck: int, hp_gained: int,
+                           luck_gained: int) -> None:
         self.magic_items = [*self.magic_items, item]
         self.hp = hp
         self.luck = luck
@@ -305,7 +306,7 @@ class Enin(Game):
         self.last_outcome = f"You buy the {TABLES.market[item].name} for {price} gold."
 
     @event("Healed")
-    def _healed(self, hp: int) -> None:
+    def _healed(self, hp: int, amount: int) -> None:
         self.hp = hp
 
     @event("PoisonCured")
@@ -313,11 +314,11 @@ class Enin(Game):
         self.poisoned = False
 
     @event("Strengthened")
-    def _strengthened(self, bonus: int) -> None:
+    def _strengthened(self, bonus: int, amount: int) -> None:
         self.strength_bonus = bonus
 
     @event("LuckGained")
-    def _luck_gained(self, luck: int) -> None:
+    def _luck_gained(self, luck: int, amount: int) -> None:
         self.luck = luck
 
     @event("TownLeft")

@@ -44,11 +44,11 @@ def buy(state: EninState, seat: int, command: Buy) -> None:
         if state.poisoned:
             state.emit("PoisonCured")
         else:
-            state.emit("Healed", hp=hp_after(state.hp, 1))
+            state.emit("Healed", hp=hp_after(state.hp, 1), amount=1)
     elif goods.effect == "strength":
-        state.emit("Strengthened", bonus=state.strength_bonus + 1)
+        state.emit("Strengthened", bonus=state.strength_bonus + 1, amount=1)
     elif goods.effect == "luck":
-        state.emit("LuckGained", luck=luck_after(state.luck, 1))
+        state.emit("LuckGained", luck=luck_after(state.luck, 1), amount=1)
     end_of_turn(state)
 
 

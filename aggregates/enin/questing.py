@@ -24,7 +24,7 @@ def quest(state: EninState, seat: int, command: Quest) -> None:
     row: ChartRow = lookup(TABLES.location(state.location).chart, roll)
     state.emit("QuestRolled", roll=roll, action=row.action)
     if row.action == "rest":
-        state.emit("Rested", hp=hp_after(state.hp, row.hp))
+        state.emit("Rested", hp=hp_after(state.hp, row.hp), amount=row.hp)
         after_action(state)
     elif row.action == "encounter":
         combat.meet_on_card(state, row.card)

@@ -49,7 +49,8 @@ def choose(state: EninState, seat: int, command: ChooseTreasure) -> None:
     """Take the item; the Helm's +2 HP and the Ring's +2 luck come once, now."""
     item = TABLES.magic_items[command.item]
     state.emit("MagicItemChosen", item=item.item, hp=hp_after(state.hp, item.hp),
-               luck=luck_after(state.luck, item.luck))
+               luck=luck_after(state.luck, item.luck), hp_gained=item.hp,
+               luck_gained=item.luck)
     roll_treasure(state, state.treasure_left)
 
 

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from aggregates.enin.character import level_hp_bonus
 from aggregates.enin.data import TABLES
 from aggregates.kernel.upcast import Step, versioned
+
+#: The potions' printed +1 (healing, strength, fate), as ``market.buy`` gives it.
+POTION = 1
 
 
 def _item_bought(p: dict[str, Any]) -> None:
@@ -40,6 +44,30 @@ def _xp_gained(p: dict[str, Any]) -> None:
         p["dice"] = [rolled[0] + p["amount"] - sum(rolled)]
 
 
+def _rested(p: dict[str, Any]) -> None:
+    """v2 states the HP the chart row gives beside the HP after: the printed
+    rest rows all give the same, so an old event's is that one (else unknown)."""
+    rests = {row.hp for n in TABLES.locations for row in TABLES.location(n).chart
+             if row.action == "rest"}
+    p["amount"] = rests.pop() if len(rests) == 1 else None
+
+
+def _potion(p: dict[str, Any]) -> None:
+    """v2 states the potion's +1 beside the value after."""
+    p["amount"] = POTION
+
+
+def _level_gained(p: dict[str, Any]) -> None:
+    """v2 states the HP a level gives (the Levelling Up table) beside the HP after."""
+    p["hp_gained"] = level_hp_bonus(p["level"])
+
+
+def _magic_item_chosen(p: dict[str, Any]) -> None:
+    """v2 states the HP and luck the item gives once (the Helm, the Ring)."""
+    item = TABLES.magic_items[p["item"]]
+    p["hp_gained"], p["luck_gained"] = item.hp, item.luck
+
+
 def _treasure_rolled(p: dict[str, Any]) -> None:
     """v2 names the magic items a magic find offers (none: all four held)."""
 
@@ -60,5 +88,10 @@ def install(game_class: Any) -> None:
     on("ExchangeWon", exchange)
     on("ExchangeLost", exchange)
     on("XpGained", Step(_xp_gained, added=("rolled",)))
+    on("Rested", Step(_rested, added=("amount",)))
+    for potion in ("Healed", "Strengthened", "LuckGained"):
+        on(potion, Step(_potion, added=("amount",)))
+    on("LevelGained", Step(_level_gained, added=("hp_gained",)))
+    on("MagicItemChosen", Step(_magic_item_chosen, added=("hp_gained", "luck_gained")))
     on("TreasureRolled", Step(_treasure_rolled, added=("choices",), unrecorded=("choices",)))
     on("TrapSprung", Step(_trap_sprung, added=("takeable",), unrecorded=("takeable",)))

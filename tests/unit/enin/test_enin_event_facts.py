@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.enin import stages as r
-from aggregates.enin.commands import AcceptRoll, Attack, Buy, Quest, SpendLuck
+from aggregates.enin.commands import AcceptRoll, Attack, Buy, ChooseTreasure, Quest, SpendLuck
 from aggregates.enin.testing import d10, events, in_combat, new_game, rig
 from aggregates.kernel import payload_of
 
@@ -96,3 +96,28 @@ def test_the_imp_says_what_it_may_take__rulebook_Lost_Wastes_Trap() -> None:
     g = new_game(location=5, stage=r.QUESTING, magic_items=["damask_sword"])
     rig(g, (10, 10), (6, 3))
     assert payload(events(g, Quest()), "TrapSprung")["takeable"] == []  # a spiked pit
+
+
+def test_potions_state_their_plus_one_and_the_value_after__rulebook_The_Nigh_Towns() -> None:
+    """"Potion effects are instantaneous": each states its +1 and the track after
+    (capped: 10 HP stay 10)."""
+    cases = (("potion_of_healing", "Healed", {"hp": 10}, {"hp": 10, "amount": 1}),
+             ("potion_of_fate", "LuckGained", {"luck": 4}, {"luck": 5, "amount": 1}),
+             ("potion_of_strength", "Strengthened", {}, {"bonus": 1, "amount": 1}))
+    for item, name, state, fact in cases:
+        g = new_game(location=3, stage=r.TOWN, gold=30, **state)
+        assert payload(events(g, Buy(item=item)), name) == fact
+
+
+def test_levels_and_items_state_what_they_give__rulebook_Levelling_Up_and_Treasure() -> None:
+    """A level states the HP it gives; the Helm its +2 HP, the Ring its +2 luck."""
+    g = in_combat(new_game(location=1, hp=5, xp=18), {"att": 2, "xp": "3"})
+    rig(g, *d10(5, 5))
+    events(g, Attack())
+    level = payload(events(g, AcceptRoll()), "LevelGained")
+    assert level == {"level": 2, "hp": 6, "hp_gained": 1}
+    g = new_game(stage=r.CHOOSE_TREASURE, treasure_choices=["helm_of_vitality"], hp=9,
+                 location=1)
+    chosen = payload(events(g, ChooseTreasure(item="helm_of_vitality")), "MagicItemChosen")
+    assert chosen == {"item": "helm_of_vitality", "hp": 10, "luck": g.luck, "hp_gained": 2,
+                      "luck_gained": 0}
