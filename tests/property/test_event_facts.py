@@ -29,7 +29,7 @@ from aggregates.kernel.game import event_type, payload_of
 Model = dict[str, Any]
 Handler = Callable[[Model, dict[str, Any]], None]
 
-QUICK = os.environ.get("ETTIN_QUICK") == "1"
+QUICK = bool(os.environ.get("ETTIN_QUICK"))
 
 
 def _fold_and_compare(
