@@ -3,7 +3,8 @@ read in the shape the rules record now (``aggregates.kernel.upcast``).
 
 Each step sees one stored event alone. What an old event implied and the
 tables can tell is filled in (the Map's purchase, the strength potion spent,
-the XP die after luck); what depended on the state before it (the dice as
+the XP die after luck, the amounts of rests, potions, levels and items); what
+depended on the state before it (the dice as
 rolled before luck in an exchange, the magic items one could choose or the
 Imp could take) was never recorded and is marked so: re-execution derives it.
 """

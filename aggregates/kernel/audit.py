@@ -10,6 +10,10 @@ seed is revealed:
    recorded command is played again; it must produce exactly the recorded
    events (types, payloads, dice), which proves each move was legal and each
    consequence followed from the rules.
+
+An event recorded in an older shape is read upcast (``aggregates.kernel.upcast``):
+the chain is checked over its payload as stored, re-execution against the
+current shape re-derived from that stored form.
 """
 
 from __future__ import annotations
