@@ -121,3 +121,16 @@ def test_levels_and_items_state_what_they_give__rulebook_Levelling_Up_and_Treasu
     chosen = payload(events(g, ChooseTreasure(item="helm_of_vitality")), "MagicItemChosen")
     assert chosen == {"item": "helm_of_vitality", "hp": 10, "luck": g.luck, "hp_gained": 2,
                       "luck_gained": 0}
+
+
+def test_a_void_find_and_an_empty_handed_imp_are_told__rulebook_Treasure_and_Lost_Wastes() -> None:
+    """The sentences say what the facts say: nothing found with all four held,
+    nothing taken with no item held; an old event (``null``) reads as before."""
+    from aggregates.enin import Enin
+
+    find = {"roll": 10, "find": "magic_item", "left": 0}
+    assert "you hold all four" in Enin.describe("TreasureRolled", {**find, "choices": []}, [])
+    assert "all four" not in Enin.describe("TreasureRolled", {**find, "choices": None}, [])
+    imp = {"roll": 5, "trap": "imp"}
+    assert "no magic item" in Enin.describe("TrapSprung", {**imp, "takeable": []}, [])
+    assert "no magic item" not in Enin.describe("TrapSprung", {**imp, "takeable": None}, [])
