@@ -58,7 +58,8 @@ def run_claim(state: Any, seat: int, command: Claim) -> None:
 def gain_coins(state: Any, position: int, effect: Effect, facts: Any) -> None:
     """The verb ``gain_coins``: what the change means is the game's rule."""
     amount = int(effect.params["amount"])
-    totals = [c + (amount if p == position else 0) for p, c in enumerate(state.coins)]
+    gained = amount if effect.change == "gain_coins" else 0  # as ``Template._effect_used``
+    totals = [c + (gained if p == position else 0) for p, c in enumerate(state.coins)]
     state.emit("EffectUsed", effect=effect.name, position=position, change=effect.change,
                amount=amount, usage=effect.usage_key(facts["scope"]), totals=totals)
 
