@@ -13,6 +13,10 @@ seed is revealed:
    recorded command is played again; it must produce exactly the recorded
    events (types, payloads, dice), which proves each move was legal and each
    consequence followed from the rules.
+
+An event recorded in an older shape is read upcast (``aggregates.kernel.upcast``):
+the chain is checked over its payload as stored, re-execution against the
+current shape re-derived from that stored form.
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
-from aggregates.kernel import chain, rng
+from aggregates.kernel import chain, rng, upcast
 from aggregates.kernel.errors import RuleError
 from aggregates.kernel.game import (
     DEFAULT_COMMAND,
     ENTROPY_EVENT,
     Game,
+    _event_class,
     event_type,
     payload_of,
 )
@@ -135,9 +140,11 @@ def check_chain(records: Sequence[Record], seed: str, report: AuditReport) -> No
     check_links(records, report)
     prev = chain.GENESIS
     for rec in records:
+        # Over the payload as stored: an upcast event keeps it in its meta.
+        payload, meta = upcast.stored_form(rec.payload, rec.meta)
         recomputed = chain.digest(
-            prev, rec.game_id, rec.version, rec.type, rec.time, rec.payload,
-            rec.meta or {}, chain.salt(seed, rec.version),
+            prev, rec.game_id, rec.version, rec.type, rec.time, payload,
+            meta, chain.salt(seed, rec.version),
         )
         if recomputed != rec.digest:
             report.fail("chain", f"version {rec.version} digest does not match", rec.version)
@@ -212,13 +219,27 @@ def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> Non
 KERNEL2_META = ("aud", "pub")
 
 
-def _fingerprint(rec: Record, legacy: bool = False) -> tuple[str, str, str]:
+def _fingerprint(rec: Record, legacy: bool = False,
+                 leave_out: tuple[str, ...] = ()) -> tuple[str, str, str]:
     """What must be equal on re-execution: type, payload, and meta (less the
     chain links, which the chain check covers). ``legacy``: compare with an
-    event recorded before audiences were recorded, so leave those out."""
+    event recorded before audiences were recorded, so leave those out.
+    ``leave_out``: facts an upcast event never recorded (``kernel.upcast``)."""
     skip = ("digest", "prev", *KERNEL2_META) if legacy else ("digest", "prev")
-    meta = {k: v for k, v in (rec.meta or {}).items() if k not in skip}
-    return (rec.type, chain.canonical(rec.payload), chain.canonical(meta))
+    payload, kept = upcast.comparable(rec.payload, rec.meta, leave_out)
+    meta = {k: v for k, v in kept.items() if k not in skip}
+    return (rec.type, chain.canonical(payload), chain.canonical(meta))
+
+
+def upcast_record(rec: Record, game_class: type[Game]) -> Record:
+    """A record in the shape the current rules record its event (an exported
+    record of an older release may hold the old shape); ``kernel.upcast``."""
+    try:
+        event_class = _event_class(game_class, rec.type)
+    except TypeError:
+        return rec  # the kernel's own events, and types the replay will refuse
+    payload, meta = upcast.upcast_payload(event_class, rec.payload, rec.meta)
+    return dataclasses.replace(rec, payload=payload, meta=meta)
 
 
 def rebuild(created: Record, game_class: type[Game]) -> Game:
@@ -283,14 +304,23 @@ def check_replay(records: Sequence[Record], game_class: type[Game], report: Audi
                         rec.version)
             return
         produced.extend(record_of(ev) for ev in game.collect_events())
-    recorded = records[1:]
+    # Compared in the current shape, re-derived from the stored form the chain checked.
+    recorded = [upcast_record(rec, game_class) for rec in records[1:]]
     for index, rec in enumerate(recorded):
+        served = records[index + 1]
+        if upcast.STORED in (served.meta or {}) and (
+                chain.canonical(served.payload) != chain.canonical(rec.payload)):
+            report.fail("replay", f"version {rec.version} is not the upcast of its stored "
+                        "form", rec.version)
+            return
         if index >= len(produced):
             report.fail("replay", f"version {rec.version} was recorded but not re-executed",
                         rec.version)
             return
         legacy = "aud" not in (rec.meta or {})
-        if _fingerprint(rec, legacy) != _fingerprint(produced[index], legacy):
+        leave_out = upcast.unrecorded(rec.meta)
+        if (_fingerprint(rec, legacy, leave_out)
+                != _fingerprint(produced[index], legacy, leave_out)):
             report.fail("replay", f"version {rec.version} differs on re-execution",
                         rec.version)
             return

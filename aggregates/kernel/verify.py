@@ -26,6 +26,7 @@ from aggregates.kernel.audit import (
     check_links,
     check_replay,
     rebuild,
+    upcast_record,
 )
 from aggregates.kernel.game import Game, _event_class
 
@@ -153,6 +154,7 @@ def fold(records: Sequence[Record], game_class: type[Game], upto: int | None = N
     for rec in records[1:]:
         if upto is not None and rec.version > upto:
             break
+        rec = upcast_record(rec, game_class)  # an older release's record: the new shape
         event_class: Any = _event_class(game_class, rec.type)
         ev = event_class(
             originator_id=uuid.UUID(rec.game_id), originator_version=rec.version,
