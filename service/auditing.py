@@ -17,9 +17,10 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from aggregates.catalog import GAMES
+from aggregates.catalog import GAMES, RULES
 from aggregates.kernel import payload_of
-from aggregates.kernel.audit import AuditReport, audit
+from aggregates.kernel.audit import AuditReport, record_of
+from aggregates.kernel.verify import audit_by_version
 from service.application import GAMES_LOG_ID, ArbiterApp, parse_game_id
 from service.errors import ServiceError, unknown_game
 
@@ -95,10 +96,10 @@ def _audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
     if not events or not hasattr(events[0], "meta"):
         raise unknown_game(game_id)
     created = payload_of(events[0])
-    game_class = GAMES.get(str(created.get("rules", "")))
-    if game_class is None:
+    if str(created.get("rules", "")) not in GAMES:
         raise unknown_game(game_id)
-    report = audit(events, game_class)
+    # Re-executed by the rules version that recorded the game (docs/rules-versions.md).
+    report = audit_by_version([record_of(ev) for ev in events], RULES)
     last: Any = events[-1]
     over = type(last).__name__ == "Ended"
     result = StoredAudit(
