@@ -260,13 +260,28 @@ def state_of(game: Game, seat: int | None, over: bool) -> game_pb2.GameState:
         pending = []
     return game_pb2.GameState(
         game_id=str(game.id), rules=game.RULES_ID, version=game.version, over=game.ended,
-        outcome_json=json.dumps(game.outcome or {}, sort_keys=True, default=str),
+        outcome_json=json.dumps(_outcome(game), default=str),
         pending=pending,
         view_json=json.dumps(game.view(seat), sort_keys=True, default=str),
         screen_json=json.dumps(game.present(seat).to_json(), sort_keys=True, default=str),
         seed_commitment=game.commitment, seed=game.seed if over else "",
         head_digest=game.head, seats=list(game.seats), rules_version=game.rules_version,
     )
+
+
+def _outcome(game: Game) -> dict[str, Any]:
+    """The recorded outcome in the rules' own key order, as the server shows it:
+    a record's lines are written with sorted keys, and the renderer lists an
+    outcome's fields in order. The rules' fresh outcome is used only when it
+    equals the recorded one."""
+    recorded = dict(game.outcome or {})
+    if not game.ended:
+        return recorded
+    try:
+        fresh = game.finished()
+    except Exception:  # noqa: BLE001 - the recorded outcome is the fact
+        return recorded
+    return fresh if fresh == recorded else recorded
 
 
 def open_record(path: str, seat: int | None, registry: Registry | None = None
