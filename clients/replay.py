@@ -15,7 +15,10 @@ version in the game's own words, then who the game waits on or its outcome.
 So the replay holds no line of any game's rules either.
 
 Hidden information: a seat never sees another seat's hidden cards before the
-game's end. Online the server enforces it. Offline the record is redacted
+game's end. Online the server enforces it; with the admin's credential, which
+reads every seat's screen but the whole record, each event is shown as the
+chosen reader got it (its recorded audience and public form), so the admin
+replaying seat 1 sees exactly what seat 1 saw. Offline the record is redacted
 again for the reader chosen here: an event whose audience leaves the reader
 out shows its public form (or, in a record that lacks it, only that there
 was a private event), and the screen is the rules' own view for that seat.
@@ -117,6 +120,32 @@ class ServerTimeline:
         self.reader = reader_name(seat, self.seats)
         self.note = ""
         self._states: dict[int, game_pb2.GameState] = {now.version: now}
+        if not now.over:
+            self._as_reader(loadable(RULES, self.rules, self.rules_version))
+
+    def _as_reader(self, game_class: type[Game] | None) -> None:
+        """Before the end, the admin's credential reads the full record: show
+        each event as the chosen seat (or a spectator) read it, from the
+        audience and public form recorded in its meta, as the server would."""
+        for version, ev in list(self.events.items()):
+            if ev.redacted or not ev.meta_json:
+                continue
+            meta = loads_object(ev.meta_json)
+            payload = loads_object(ev.payload_json)
+            if game_class is not None:
+                audience, public = recorded_audience(game_class, ev.type, payload, meta)
+            elif "aud" in meta and ev.type != "Created":
+                audience, public = Audience.from_meta(meta["aud"]), dict(meta.get("pub") or {})
+            else:
+                continue  # an event of unknown rules recorded before audiences were
+            if audience.includes(self.seat):
+                continue
+            text = describe(game_class, ev.type, public, self.seats)
+            shown = game_pb2.Event()
+            shown.CopyFrom(ev)
+            shown.payload_json = json.dumps(public, sort_keys=True, default=str)
+            shown.redacted, shown.text, shown.meta_json = True, text, ""
+            self.events[version] = shown
 
     def step(self, version: int) -> Step:
         state = self._states.get(version)
@@ -240,13 +269,18 @@ class RecordTimeline:
         return Audience(frozenset(int(s) for s in told.get("seats") or ()))
 
     def _describe(self, kind: str, payload: Mapping[str, Any]) -> str:
-        """The rules' sentence for the event (generic when they are not loadable)."""
-        if self.game_class is not None:
-            try:
-                return self.game_class.describe(kind, payload, list(self.seats))
-            except Exception:  # noqa: BLE001 - a wording bug never stops a replay
-                pass
-        return describe_event(kind, payload)
+        return describe(self.game_class, kind, payload, self.seats)
+
+
+def describe(game_class: type[Game] | None, kind: str, payload: Mapping[str, Any],
+             seats: Sequence[str]) -> str:
+    """The rules' sentence for an event (generic when they are not loadable)."""
+    if game_class is not None:
+        try:
+            return game_class.describe(kind, payload, list(seats))
+        except Exception:  # noqa: BLE001 - a wording bug never stops a replay
+            pass
+    return describe_event(kind, payload)
 
 
 def state_of(game: Game, seat: int | None, over: bool) -> game_pb2.GameState:
