@@ -11,14 +11,17 @@ snapshot is compared with the state its events make.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+from eventsourcing.utils import resolve_topic
+
 from aggregates.catalog import GAMES, RULES
-from aggregates.kernel import payload_of
+from aggregates.kernel import Game, payload_of
 from aggregates.kernel.audit import AuditReport, record_of
 from aggregates.kernel.verify import audit_by_version
 from service.application import GAMES_LOG_ID, ArbiterApp, parse_game_id
@@ -177,6 +180,14 @@ def changed_games(app: ArbiterApp, after: int, limit: int) -> tuple[list[uuid.UU
             covered = notification.id
 
 
+@functools.lru_cache(maxsize=1024)
 def _is_game(topic: str) -> bool:
-    """Whether a stored event's topic is a game's (not the catalogue's or access's)."""
-    return any(topic.startswith(cls.__module__ + ":") for cls in GAMES.values())
+    """Whether a stored event's topic is a game's (not the catalogue's or
+    access's): a game event class, of whichever rules version recorded it --
+    not only the served ones, whose events may even name a base class's module
+    (a newer version subclassing the older)."""
+    try:
+        cls = resolve_topic(topic)
+    except Exception:  # noqa: BLE001 - a class gone from the code: not a game served here
+        return False
+    return isinstance(cls, type) and issubclass(cls, Game.Event)

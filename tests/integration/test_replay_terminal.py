@@ -165,6 +165,9 @@ def test_a_v1_game_after_the_rules_changed_to_v2(
         assert every.returncode == 0, every.stdout + every.stderr
         assert "ok, not re-executed (see its note)" in every.stdout
         assert "1 games audited, 1 ok, 0 failed" in every.stdout
+        since = arbiter(process, "audit", "--since", "0", "--admin-token", process.admin_token,
+                        extra_games=V2)
+        assert since.returncode == 0 and "1 games audited, 1 ok" in since.stdout, since.stdout
         verify = arbiter(process, "verify", game_id, extra_games=V2,
                          token=created.spectator_token)
         assert verify.returncode == 0, verify.stdout + verify.stderr
