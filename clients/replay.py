@@ -40,7 +40,7 @@ from aggregates.catalog import RULES, Registry, not_loadable
 from aggregates.kernel.audit import Record
 from aggregates.kernel.game import Game, recorded_audience
 from aggregates.kernel.seating import Audience
-from aggregates.kernel.verify import folding, is_full, loadable
+from aggregates.kernel.verify import folding, loadable
 from clients.client import ArbiterClient
 from clients.record import RecordError, read_record, records_of
 from clients.render import (
@@ -128,8 +128,8 @@ class ServerTimeline:
         each event as the chosen seat (or a spectator) read it, from the
         audience and public form recorded in its meta, as the server would."""
         for version, ev in list(self.events.items()):
-            if ev.redacted or not ev.meta_json:
-                continue
+            if not ev.meta_json:
+                continue  # already as the reader got it (meta goes to full readers only)
             meta = loads_object(ev.meta_json)
             payload = loads_object(ev.payload_json)
             if game_class is not None:
@@ -193,7 +193,7 @@ class RecordTimeline:
         if self.game_class is None:
             self.note = (f"This game was {not_loadable(self.rules, self.rules_version, known)}: "
                          "its events are shown as recorded, without the states.")
-        elif not is_full(self.records, redacted):
+        elif not foldable(self.records, redacted):
             read_as = header.get("reader") or "a seat or a spectator"
             self.note = (f"The states are not in this record: it was read before the end "
                          f"(as {read_as}), without the seed and the hidden payloads; its "
@@ -235,7 +235,10 @@ class RecordTimeline:
         payload, redacted = rec.payload, bool(line.get("redacted"))
         audience = self._audience(rec, line)
         hidden = False
-        if not self.over and not redacted and not audience.includes(self.seat):
+        # A full record (with meta) is redacted here for the reader; a reader's own
+        # record (no meta) already is, but for the events it read in full.
+        full_line = rec.meta is not None or not redacted
+        if not self.over and full_line and not audience.includes(self.seat):
             if rec.meta is not None and self.game_class is not None:
                 _, payload = recorded_audience(self.game_class, rec.type, rec.payload, rec.meta)
             elif rec.meta is not None and "pub" in rec.meta:
@@ -281,6 +284,15 @@ def describe(game_class: type[Game] | None, kind: str, payload: Mapping[str, Any
         except Exception:  # noqa: BLE001 - a wording bug never stops a replay
             pass
     return describe_event(kind, payload)
+
+
+def foldable(records: Sequence[Record], redacted: Sequence[bool]) -> bool:
+    """Whether a record holds every state: each event's meta (only the full
+    record carries it) and no redacted payload but the creation's, whose seed
+    the full record leaves out before the end. The seed is not needed (no die
+    is drawn on a fold), so the admin's record of a game still running folds."""
+    return (bool(records) and all(r.meta is not None for r in records)
+            and not any(redacted[1:]))
 
 
 def state_of(game: Game, seat: int | None, over: bool) -> game_pb2.GameState:

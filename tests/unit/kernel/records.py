@@ -1,8 +1,8 @@
 """Records of games played in memory, as ``arbiter export`` would write them,
 for tests of offline verification and replay that need no server: the full
-record (what anyone reads once the game is over, or the admin before), or one
-reader's share of a game in progress (payloads the reader may not see in
-their public form, no meta, no seed)."""
+record (what anyone reads once the game is over, or the admin before, the
+seed left out until the end), or one reader's share of a game in progress
+(payloads the reader may not see in their public form, no meta, no seed)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def record_lines(game: Game, records: list[Record], seat: int | None = None,
     header = {
         MARKER: FORMAT, "game_id": str(game.id), "rules": game.RULES_ID,
         "rules_version": game.rules_version, "seats": list(game.seats),
-        "seed_commitment": game.commitment, "seed": game.seed if full else "",
+        "seed_commitment": game.commitment, "seed": game.seed if game.ended else "",
         "over": game.ended, "version": records[-1].version, "head": records[-1].digest,
         "reader": "full record" if full else ("spectator" if seat is None else f"seat {seat}"),
         "events": len(records),
@@ -47,8 +47,8 @@ def record_lines(game: Game, records: list[Record], seat: int | None = None,
         audience, public = recorded_audience(cls, rec.type, rec.payload, rec.meta or {})
         hidden = not full and not audience.includes(seat)
         payload = public if hidden else rec.payload
-        if rec.type == "Created" and not full:  # the seed stays secret until the end
-            payload = {k: v for k, v in rec.payload.items() if k not in ("seed", "setup")}
+        if rec.type == "Created" and not game.ended:  # the seed stays secret until the end
+            payload = {k: v for k, v in payload.items() if k != "seed"}
             hidden = True
         lines.append(dumps({
             "version": rec.version, "position": 0, "type": rec.type, "time": rec.time,
