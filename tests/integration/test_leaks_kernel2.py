@@ -336,9 +336,10 @@ TIDE_CARD_COMMANDS = [
 class RedisTap:
     """A direct Redis subscriber to one game's channel, in a thread."""
 
-    def __init__(self, url: str, game_id: str) -> None:
-        self.pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
-        self.pubsub.subscribe(f"arbiter:game:{game_id}")
+    def __init__(self, server: ServerProcess, game_id: str) -> None:
+        self.pubsub = redis.Redis.from_url(server.redis_url).pubsub(
+            ignore_subscribe_messages=True)
+        self.pubsub.subscribe(f"{server.redis_prefix}game:{game_id}")
         self.messages: list[dict[str, Any]] = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -390,7 +391,7 @@ class Table:
         self.know = know
         know.seed = stored_seed(server, self.game_id)
         self.game_cls = game_cls
-        self.tap = RedisTap(server.redis_url, self.game_id)
+        self.tap = RedisTap(server, self.game_id)
         self.feeds = {r: FeedCollector(self.stubs[r], game_pb2.SubscribeRequest(
             game_id=self.game_id, seat=r or 0, spectator=r is None)) for r in know.readers}
         self.secret_until = 0  # events from this version on were read after the end

@@ -155,7 +155,7 @@ def test_redis_channel_carries_public_events(shared_server: ServerProcess) -> No
     stub = shared_server.stub()
     game_id = new_game(stub)
     pubsub = redis.Redis.from_url(shared_server.redis_url).pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(f"arbiter:game:{game_id}")
+    pubsub.subscribe(f"{shared_server.redis_prefix}game:{game_id}")
     time.sleep(0.2)
     state = play(stub, game_id, 5, random.Random(9))
     seen: list[dict[str, object]] = []
