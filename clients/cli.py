@@ -395,6 +395,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Step through a game: a record file offline, or a game id by time travel
+    on the server (``clients.replay``)."""
+    from clients import replay
+
+    try:
+        if _is_record_file(args.target):
+            timeline = replay.open_record(args.target, args.seat)
+            return replay.run(timeline, args.to, args.all, sys.stdin, sys.stdout)
+        token = _game_token(args, args.target, args.seat or 0, args.seat is None)
+        with _client(args) as client:
+            online = replay.ServerTimeline(client, args.target, args.seat, token)
+            return replay.run(online, args.to, args.all, sys.stdin, sys.stdout)
+    except replay.ReplayError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     with _client(args) as client:
         games = []
@@ -615,6 +632,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game_id", metavar="GAME_ID")
     p.add_argument("--seat", type=int, default=None,
                    help="read as this seat (default: as a spectator)")
+
+    p = add("replay", cmd_replay, "step forward and back through a game (a record file "
+            "offline, or a game id on the server): n/Enter, p, g N, q; or --to N, --all")
+    p.add_argument("target", metavar="FILE|GAME_ID")
+    p.add_argument("--seat", type=int, default=None,
+                   help="replay as this seat (its token, or the admin's; default: a spectator)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--to", type=int, default=None, metavar="N",
+                      help="print version N and exit")
+    mode.add_argument("--all", action="store_true", help="print every step and exit")
 
     p = add("games", cmd_games, "list the games in the store")
     p.add_argument("--rules", default="", help="only games of these rules")

@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-from aggregates.catalog import GAMES
-from aggregates.kernel import payload_of
-from aggregates.kernel.audit import AuditReport, audit
+from eventsourcing.utils import resolve_topic
+
+from aggregates.catalog import GAMES, RULES
+from aggregates.kernel import Game, payload_of
+from aggregates.kernel.audit import AuditReport, record_of
+from aggregates.kernel.verify import audit_by_version
 from service.application import GAMES_LOG_ID, ArbiterApp, parse_game_id
 from service.errors import ServiceError, unknown_game
 
@@ -101,10 +105,10 @@ def _audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
     if not events or not hasattr(events[0], "meta"):
         raise unknown_game(game_id)
     created = payload_of(events[0])
-    game_class = GAMES.get(str(created.get("rules", "")))
-    if game_class is None:
+    if str(created.get("rules", "")) not in GAMES:
         raise unknown_game(game_id)
-    report = audit(events, game_class)
+    # Re-executed by the rules version that recorded the game (docs/rules-versions.md).
+    report = audit_by_version([record_of(ev) for ev in events], RULES)
     last: Any = events[-1]
     over = type(last).__name__ == "Ended"
     result = StoredAudit(
@@ -220,6 +224,14 @@ def changed_games(app: ArbiterApp, after: int, limit: int) -> tuple[list[uuid.UU
             covered = notification.id
 
 
+@functools.lru_cache(maxsize=1024)
 def _is_game(topic: str) -> bool:
-    """Whether a stored event's topic is a game's (not the catalogue's or access's)."""
-    return any(topic.startswith(cls.__module__ + ":") for cls in GAMES.values())
+    """Whether a stored event's topic is a game's (not the catalogue's or
+    access's): a game event class, of whichever rules version recorded it --
+    not only the served ones, whose events may even name a base class's module
+    (a newer version subclassing the older)."""
+    try:
+        cls = resolve_topic(topic)
+    except Exception:  # noqa: BLE001 - a class gone from the code: not a game served here
+        return False
+    return isinstance(cls, type) and issubclass(cls, Game.Event)

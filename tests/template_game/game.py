@@ -155,6 +155,12 @@ class Template(Game):
         rounds.deal_hands(self)
         rounds.open_round(self)
 
+    def tide_gain(self, number: int) -> int:
+        """The coins each position gains when round ``number`` opens: a rule a
+        later rules version may change (``tests/template_game/v2.py`` does), so
+        it is a method a newer release's class overrides."""
+        return C.start_coins if number == 1 else C.coins_per_round
+
     # ----------------------------------------------------- table and zones
 
     def seating(self) -> Seating:

@@ -31,7 +31,7 @@ def open_round(state: Any) -> None:
     if cards:
         state.emit("CardsDealt", target=SHORE, cards=cards)
     number = state.round + 1
-    gain = C.start_coins if number == 1 else C.coins_per_round
+    gain = state.tide_gain(number)
     state.emit("TideRose", round=number, first=(number - 1) % 4, coins=[gain] * 4,
                totals=[c + gain for c in state.coins])
     # Kernel: a simultaneous hidden choice, every seat at once.
