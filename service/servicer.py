@@ -234,8 +234,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def _authorize_read(
         self, context: Any, game: Game, seat: int, spectator: bool
     ) -> tuple[Reader, auth.Principal]:
-        """Spectators need any credential of the game; a seat needs its own."""
+        """Spectators need any credential of the game; a seat needs its own.
+        A finished game's record is public (DESIGN principle 4): read with no
+        token at all, as anyone may (``auth.public_read``)."""
         principal, token = self._caller(context, game)
+        if auth.public_read(game.ended, token):
+            if not spectator:
+                game._check_seat(seat)
+            return (SPECTATOR if spectator else Reader(seat)), principal
         if spectator:
             auth.require(principal, token)
             reader = SPECTATOR
