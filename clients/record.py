@@ -132,30 +132,40 @@ def records_of(header: dict[str, Any], lines: list[dict[str, Any]]) -> list[Reco
 
 
 def verify_lines(header: dict[str, Any], lines: list[dict[str, Any]]) -> Verdict:
-    """Verify a record's lines offline, with this release's rules.
+    """Verify a record's lines offline, with this release's rules."""
+    lines, damaged = _until_damaged(header, lines)
+    records = records_of(header, lines)
+    redacted = [bool(line.get("redacted")) for line in lines]
+    return _failed_at(damaged, verify_records(header, records, GAMES, redacted))
 
-    An event line that does not parse (not JSON, not an event) is damage at
-    the version due there: the lines before it are verified and the verdict
-    fails at that version (issue 8, item 12), rather than the whole file
-    being refused as unreadable."""
-    damaged, line_number = 0, 0
+
+def _until_damaged(
+    header: dict[str, Any], lines: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+    """(the event lines before the first that does not parse (not JSON, not an
+    event), (the version due there, its line number)); (0, 0): none does.
+    Such a line is damage at a version, verified up to it and failed there
+    (issue 8, item 12), not a file refused whole as unreadable."""
     for index, line in enumerate(lines):
         try:
             if DAMAGED in line:
                 raise RecordError("damaged")
             records_of(header, [line])
         except RecordError:
-            damaged = int(lines[index - 1].get("version", index)) + 1 if index else 1
-            line_number = int(line.get(DAMAGED, index + 2))
-            lines = lines[:index]
-            break
-    records = records_of(header, lines)
-    redacted = [bool(line.get("redacted")) for line in lines]
-    verdict = verify_records(header, records, GAMES, redacted)
-    if damaged:
-        verdict.report.fail("chain", f"version {damaged} (line {line_number}) is damaged: it "
-                            "does not parse; nothing from it on is checked", damaged)
-        verdict.report.problems.insert(0, verdict.report.problems.pop())
+            version = int(lines[index - 1]["version"]) + 1 if index else 1
+            number = line.get(DAMAGED)
+            return lines[:index], (version, number if isinstance(number, int) else index + 2)
+    return lines, (0, 0)
+
+
+def _failed_at(damaged: tuple[int, int], verdict: Verdict) -> Verdict:
+    """The verdict, failed at a damaged line's version (first among its problems)."""
+    version, line_number = damaged
+    if version:
+        report = verdict.report
+        report.fail("chain", f"version {version} (line {line_number}) is damaged: it does "
+                    "not parse; nothing from it on is checked", version)
+        report.problems.insert(0, report.problems.pop())
         verdict.complete = False
     return verdict
 
