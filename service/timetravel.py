@@ -49,7 +49,8 @@ def state_at(servicer: Any, request: Any, context: Any) -> game_pb2.GameState:
     game, past = game_at(servicer.app, request.game_id, request.version)
     principal, token = servicer._caller(context, game)
     if game.ended:
-        auth.require(principal, token)
+        if not auth.public_read(game.ended, token):  # a finished game's past is public
+            auth.require(principal, token)
         if not request.spectator:
             game._check_seat(request.seat)
         reader = Reader(None if request.spectator else request.seat, full=True)

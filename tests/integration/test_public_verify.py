@@ -79,6 +79,9 @@ def test_a_finished_game_verifies_with_no_credential(
     events = list(anyone.History(game_pb2.HistoryRequest(game_id=game_id, spectator=True)))
     assert json.loads(events[0].payload_json)["seed"] and all(e.meta_json for e in events)
     assert anyone.GetState(game_pb2.GetStateRequest(game_id=game_id, spectator=True)).seed
+    # ... and its past, at any version (time travel), as any seat or as a spectator
+    past = anyone.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0, version=2))
+    assert past.version == 2 and past.seed
     # A token that is sent is still checked.
     forged = shared_server.stub("arb_" + "A" * 43)
     assert refusal(lambda: list(forged.History(game_pb2.HistoryRequest(
@@ -98,6 +101,8 @@ def test_a_game_in_progress_still_needs_a_token(
         assert refusal(lambda r=request: list(anyone.History(r))) == no_token
     assert refusal(lambda: anyone.GetState(
         game_pb2.GetStateRequest(game_id=game_id, spectator=True))) == no_token
+    assert refusal(lambda: anyone.GetState(
+        game_pb2.GetStateRequest(game_id=game_id, spectator=True, version=1))) == no_token
     assert refusal(lambda: next(iter(anyone.Subscribe(
         game_pb2.SubscribeRequest(game_id=game_id, spectator=True))))) == no_token
 
