@@ -431,11 +431,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         logged = self.app.list_games(request.rules, after, limit)
         games = []
         for entry in logged:
-            # The newest event (one indexed read), not the whole game loaded.
-            last = auditing.last_event(self.app, str(entry.game_id))
+            # The newest row's columns (one indexed read, no parse): not the
+            # whole game loaded, and known even when that event's bytes are damaged.
+            _, version, over = auditing.last_stored(self.app, str(entry.game_id))
             summary = game_pb2.GameSummary(
-                game_id=str(entry.game_id), rules=entry.rules, version=last.originator_version,
-                over=type(last).__name__ == "Ended", seats=entry.seats,
+                game_id=str(entry.game_id), rules=entry.rules, version=version,
+                over=over, seats=entry.seats,
             )
             summary.created.FromDatetime(entry.timestamp)
             games.append(summary)
@@ -455,11 +456,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         ids, covered = auditing.changed_games(self.app, after, limit)
         games = []
         for gid in ids:
-            last = auditing.last_event(self.app, str(gid))
+            _, version, over = auditing.last_stored(self.app, str(gid))
             created: Any = next(iter(self.app.events.get(gid, limit=1)))
             games.append(game_pb2.GameSummary(
                 game_id=str(gid), rules=getattr(created, "rules", ""),
-                version=last.originator_version, over=type(last).__name__ == "Ended",
+                version=version, over=over,
                 seats=getattr(created, "seats", []),
             ))
             games[-1].created.FromDatetime(created.timestamp)

@@ -192,3 +192,10 @@ def test_a_damaged_event_is_named_by_its_version(
     offline = cli(server, "verify", str(path), home=tmp_path)
     assert offline.returncode == 1, offline.stdout + offline.stderr
     assert f"Verification FAILED at version {damaged}" in offline.stdout
+
+    # The newest event damaged too: ListGames still lists the game, from the
+    # row's columns (its version, and that it ended), with no INTERNAL.
+    put_row(server, game_id, last, b"\xff\xfe not an event")
+    listed = [g for g in server.stub().ListGames(game_pb2.ListGamesRequest(page_size=500)).games
+              if g.game_id == game_id]
+    assert [(g.version, g.over) for g in listed] == [(last, True)]
