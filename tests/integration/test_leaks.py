@@ -16,9 +16,12 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import grpc
 import pytest
 from arbiter.v1 import game_pb2
+from arbiter.wire import json_to_command
 
+from clients.choices import build_pick_cards, structured_choices
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 
@@ -85,6 +88,35 @@ def event_json(ev: game_pb2.Event) -> Any:
     return json.loads(ev.payload_json)
 
 
+def _act(legal: game_pb2.LegalActionsResponse, chooser: random.Random, stub: Any,
+         game_id: str, seat: int) -> game_pb2.ActResponse:
+    """Play a random legal command: from the list, or, when the list left every
+    band out (a full hand has too many to list, and a hand of 10 cannot
+    recruit), a band of one card led by itself, built from the ``pick_cards``
+    choice (a Skeleton cannot lead: a refused card is tried no further; a
+    refusal records nothing)."""
+    if legal.actions:
+        names = sorted({a.command.ethnos.WhichOneof("command") for a in legal.actions})
+        name = chooser.choice(names)
+        action = chooser.choice(
+            [a for a in legal.actions if a.command.ethnos.WhichOneof("command") == name])
+        return stub.Act(game_pb2.ActRequest(game_id=game_id, seat=seat, command=action.command))
+    assert not legal.complete, "an empty complete list while the seat is waited on"
+    for _, choice in structured_choices(legal):
+        if choice.get("kind") != "pick_cards":
+            continue
+        for card in chooser.sample(list(choice["options"]), len(choice["options"])):
+            command = json_to_command("ethnos", build_pick_cards(choice, [card], card))
+            try:
+                return stub.Act(game_pb2.ActRequest(game_id=game_id, seat=seat,
+                                                    command=command))
+            except grpc.RpcError as exc:
+                if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION,
+                                      grpc.StatusCode.INVALID_ARGUMENT):
+                    raise
+    raise AssertionError("no move could be built from the choice structures")
+
+
 def check_histories(seats: list[Any], watcher: Any, game_id: str, secrets: Secrets) -> None:
     """Each seat's History (and the spectator's) against the secrets of each version."""
     readers: list[tuple[int | None, Any]] = [*enumerate(seats), (None, watcher)]
@@ -131,12 +163,7 @@ def test_no_rpc_or_feed_leaks_another_seats_cards(
                 game_pb2.LegalActionsRequest(game_id=game_id, seat=seat))
             check([json.loads(a.json) for a in legal.actions], secrets, seat, legal.version,
                   "LegalActions")
-            names = sorted({a.command.ethnos.WhichOneof("command") for a in legal.actions})
-            name = chooser.choice(names)
-            action = chooser.choice(
-                [a for a in legal.actions if a.command.ethnos.WhichOneof("command") == name])
-            reply = seats[seat].Act(game_pb2.ActRequest(
-                game_id=game_id, seat=seat, command=action.command))
+            reply = _act(legal, chooser, seats[seat], game_id, seat)
             last_reply_from = reply.events[0].version
             secrets.follow(list(admin.History(game_pb2.HistoryRequest(
                 game_id=game_id, after_version=secrets.version))))
