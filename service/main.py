@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import signal
 import threading
@@ -14,7 +15,7 @@ import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from service import auditing
+from service import auditing, logs
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
@@ -24,7 +25,8 @@ from service.decoding import MalformedRequests
 from service.drain import Drain
 from service.feeds import FeedHub
 from service.limits import CallerShares, keepalive_options
-from service.listen import PortBusy, check_free, reuse_port, server_options
+from service.listen import PortBusy, check_free, reuse_port, server_options, split_address
+from service.metrics import CallObserver, MetricsServer, StoreCollector
 from service.redis_server import PrivateRedis
 from service.reflection import enable_server_reflection
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
@@ -55,7 +57,7 @@ class Server:
         if not redis_url:
             self.private_redis = PrivateRedis(settings.data_dir / "redis")
             redis_url = self.private_redis.url
-            log.info("started a private Redis at %s", redis_url)
+            log.info("started a private Redis at %s (it stops with the server)", redis_url)
         self.redis_url = redis_url
         self.app = ArbiterApp(
             settings.store_env(), settings.snapshot_interval, credentials
@@ -71,6 +73,7 @@ class Server:
         self.grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
             interceptors=[
+                CallObserver(),  # outermost: counts and logs every call, refused ones too
                 self.drain,
                 MalformedRequests(abort),
                 StreamCap(streams),
@@ -93,6 +96,7 @@ class Server:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
         self.store_health = StoreHealth(self.app, self._store_writes, settings.health_interval)
+        self.metrics: MetricsServer | None = None
         try:
             self.port = self._listen(settings)
         except RuntimeError as exc:
@@ -103,6 +107,19 @@ class Server:
             self.stop_started()
             raise PortBusy(f"cannot listen on {settings.address}: it is in use or not an "
                            "address of this machine")
+        if settings.metrics_address:
+            self.metrics = self._serve_metrics(settings.metrics_address)
+
+    def _serve_metrics(self, address: str) -> MetricsServer:
+        """The operator's ``/metrics`` port; one that cannot be bound refuses the start."""
+        collector = StoreCollector(self.app, self.relay, self.hub,
+                                   private_redis=self.private_redis is not None)
+        try:
+            return MetricsServer(address, collector)
+        except (OSError, ValueError) as exc:
+            self.stop_started()
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ConfigError(f"cannot serve metrics on {address}: {why}") from None
 
     def _store_writes(self, writable: bool) -> None:
         """Health follows the store: NOT_SERVING while it cannot write."""
@@ -136,8 +153,25 @@ class Server:
         self.grpc.start()
         self.store_health.check()  # SERVING only once the store is seen to write
         self.store_health.start()
-        log.info("Arbiter serving on %s (store: %s)", self.settings.address,
-                 self.app.env.get("PERSISTENCE_MODULE"))
+        log.info("Arbiter serving on %s (store: %s)", self.settings.address, self.store_text(),
+                 extra=logs.fields(event="start", address=self.settings.address,
+                                   port=self.port, store=self.store_text(),
+                                   redis=logs.redact_url(self.redis_url),
+                                   metrics=self.metrics.url if self.metrics else ""))
+
+    def store_text(self) -> str:
+        """The store's file or URL, for the log: never its password."""
+        if self.settings.database_url:
+            return logs.redact_url(self.settings.database_url)
+        return str(self.app.env.get("SQLITE_DBNAME", self.settings.data_dir))
+
+    def client_address(self) -> str:
+        """The address a client on this machine dials: the real port, a local host."""
+        parsed = split_address(self.settings.address)
+        if parsed is None:
+            return self.settings.address
+        host = parsed[0] if parsed[0] not in ("", "0.0.0.0", "::") else "localhost"
+        return f"[{host}]:{self.port}" if ":" in host else f"{host}:{self.port}"
 
     def stop_started(self) -> None:
         """Undo a start that failed before serving: the private Redis, the store."""
@@ -157,14 +191,40 @@ class Server:
         self.relay.join(timeout=5)
         if self.private_redis is not None:
             self.private_redis.stop()
+        if self.metrics is not None:
+            self.metrics.stop()
         self.app.close()
+        log.info("Arbiter stopped (store: %s)", self.store_text(),
+                 extra=logs.fields(event="stop", address=self.settings.address,
+                                   store=self.store_text()))
 
 
-def serve(address: str, data_dir: str) -> None:
+def ready_line(server: Server) -> str:
+    """What the operator reads once serving: where, and what to try next."""
+    target = server.client_address()
+    flag = "" if target == "localhost:50051" else f" --address {target}"
+    metrics = f"; metrics at {server.metrics.url}" if server.metrics else ""
+    return (f"arbiter: serving on {server.settings.address} (port {server.port}); "
+            f"try `arbiter rules{flag}` or `arbiter play enin{flag}` in another "
+            f"terminal{metrics}")
+
+
+def serve(address: str, data_dir: str, metrics_address: str | None = None,
+          log_format: str | None = None) -> None:
     """Run a server until SIGINT or SIGTERM."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        server = Server(Settings.from_env(address, data_dir))
+        settings = Settings.from_env(address, data_dir)
+        settings = dataclasses.replace(
+            settings,
+            metrics_address=settings.metrics_address if metrics_address is None
+            else metrics_address,
+            log_format=settings.log_format if log_format is None else log_format,
+        )
+        logs.configure(settings.log_format)
+    except ValueError as exc:
+        raise SystemExit(f"arbiter: cannot start: {exc}") from None
+    try:
+        server = Server(settings)
     except ConfigError as exc:
         raise SystemExit(f"arbiter: cannot start: {exc}") from None
     stopped = threading.Event()
@@ -175,7 +235,7 @@ def serve(address: str, data_dir: str) -> None:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     server.start()
-    print(f"arbiter: serving on {address} (port {server.port})", flush=True)
+    print(ready_line(server), flush=True)
     stopped.wait()
     log.info("stopping: draining in-flight calls")
     server.stop()
@@ -185,8 +245,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="arbiter-server")
     parser.add_argument("--address", default="localhost:50051")
     parser.add_argument("--data-dir", default="./data")
+    parser.add_argument("--metrics-address", default=None, metavar="HOST:PORT",
+                        help="serve Prometheus /metrics here (default: "
+                             "$ARBITER_METRICS_ADDRESS; none when unset)")
+    parser.add_argument("--log-format", default=None, choices=logs.FORMATS,
+                        help="json (one object per line) or plain (default: "
+                             "$ARBITER_LOG_FORMAT, else plain on a terminal, json otherwise)")
     args = parser.parse_args()
-    serve(args.address, args.data_dir)
+    serve(args.address, args.data_dir, args.metrics_address, args.log_format)
 
 
 if __name__ == "__main__":
