@@ -22,6 +22,7 @@ from arbiter.wire import WireError, command_to_json, json_to_command
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Decision, Game, Reason, RuleError
+from aggregates.kernel.schemas import schemas_text
 from service import auditing, auth, timetravel
 from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
@@ -217,6 +218,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     commands=cls.COMMANDS.names(),
                     options_schema_json=dumps(cls.OPTIONS_SCHEMA),
                     dynamics=cls.DYNAMICS, summary=cls.SUMMARY, reasons=list(cls.REASONS),
+                    schemas_json=schemas_text(cls),
                 )
                 for cls in GAMES.values()
             ]

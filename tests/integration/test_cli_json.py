@@ -1,5 +1,6 @@
 """``tail`` and ``history`` in the game's words and as JSON lines; ``simulate``'s
-table and estimate; ``make run ADDRESS=... DATA=...`` (issue 12).
+table and estimate; ``make run ADDRESS=... DATA=...``; the JSON Schemas
+``ListRules`` serves, checked against a game played through the server (issue 12).
 
 The CLI runs as a subprocess against the module's shared server process.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -126,3 +128,31 @@ def test_server_ready_line_says_what_to_try(shared_server: Any) -> None:
     line = next(x for x in text.splitlines() if x.startswith("arbiter: serving on"))
     assert f"`arbiter rules --address 127.0.0.1:{shared_server.port}`" in line
     assert "arbiter play enin" in line
+
+
+def test_list_rules_serves_schemas_that_real_games_match(shared_server: Any) -> None:
+    """Issue 12: every JSON field's schema, per game and rules version, from ListRules;
+    a game played through the server matches what it serves."""
+    from arbiter.v1 import game_pb2
+    from jsonschema import Draft202012Validator
+
+    from aggregates.catalog import GAMES
+    from aggregates.kernel.schemas import schemas_of
+    from tests.integration.helpers import play
+
+    stub = shared_server.stub()
+    served = {info.id: json.loads(info.schemas_json)
+              for info in stub.ListRules(game_pb2.ListRulesRequest()).rules}
+    for rules, cls in GAMES.items():
+        assert served[rules] == schemas_of(cls)
+        assert served[rules]["rules_version"] == cls.RULES_VERSION
+    schemas = served["enin"]
+    game_id = stub.CreateGame(game_pb2.CreateGameRequest(rules="enin", seats=["solo"])).game_id
+    state = play(stub, game_id, 400, random.Random(8))
+    for field in ("view_json", "screen_json", "outcome_json"):
+        Draft202012Validator(schemas[field]).validate(json.loads(getattr(state, field)))
+    events = list(stub.History(game_pb2.HistoryRequest(game_id=game_id)))
+    assert events
+    for event in events:
+        Draft202012Validator(schemas["payload_json"][event.type]).validate(
+            json.loads(event.payload_json))
