@@ -177,9 +177,10 @@ def _finisher(
         try:
             code = context.code()
             if code is None:
-                code = grpc.StatusCode.OK if failure is None else (
-                    grpc.StatusCode.CANCELLED if isinstance(failure, GeneratorExit)
-                    else grpc.StatusCode.UNKNOWN)
+                # A stream its client left ends without a status of its own.
+                gone = isinstance(failure, GeneratorExit) or not context.is_active()
+                code = grpc.StatusCode.CANCELLED if gone else (
+                    grpc.StatusCode.OK if failure is None else grpc.StatusCode.UNKNOWN)
             reason = ""
             if code != grpc.StatusCode.OK:
                 trailers = context.trailing_metadata() or ()

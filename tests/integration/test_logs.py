@@ -47,6 +47,7 @@ def test_json_lines_access_lines_and_no_secret(tmp_path: Path, redis_url: str) -
         seat_token = created.seat_tokens[0].token
         seat_stub = server.stub(seat_token)
         play(seat_stub, created.game_id, 3, random.Random(3))
+        assert list(seat_stub.History(game_pb2.HistoryRequest(game_id=created.game_id)))
         with pytest.raises(grpc.RpcError):  # a seat that is not the token's
             seat_stub.LegalActions(game_pb2.LegalActionsRequest(
                 game_id=created.game_id, seat=1))
@@ -68,6 +69,8 @@ def test_json_lines_access_lines_and_no_secret(tmp_path: Path, redis_url: str) -
     assert refused[-1]["code"] in ("INVALID_ARGUMENT", "PERMISSION_DENIED", "NOT_FOUND")
     assert [r["method"] for r in access if r["method"] == "CreateGame"] == ["CreateGame"]
     assert next(r for r in access if r["method"] == "CreateGame")["game"] == created.game_id
+    history = [r for r in access if r["method"] == "History"]
+    assert len(history) == 1 and history[0]["code"] == "OK" and history[0]["seat"] == 0
 
     store = str(tmp_path / "data" / "arbiter.sqlite")
     start = [r for r in records if r.get("event") == "start"]

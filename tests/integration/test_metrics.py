@@ -119,6 +119,8 @@ def test_open_streams_and_relay_lag(metered: ServerProcess) -> None:
         assert time.monotonic() < deadline + 10, "a closed feed still counted as open"
         time.sleep(0.2)
         samples = scrape(metered)
+    assert value(samples, "arbiter_grpc_calls_total", service=GS, method="Subscribe",
+                 code="CANCELLED") >= 1  # the client left: not counted as OK
 
 
 def test_finished_games_are_counted(metered: ServerProcess) -> None:
