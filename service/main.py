@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import shutil
 import signal
+import sys
 import threading
 from concurrent import futures
 from pathlib import Path
@@ -199,13 +201,26 @@ class Server:
                                    store=self.store_text()))
 
 
+def cli_command() -> str:
+    """How the operator runs this installation's ``arbiter``: the bare name when PATH
+    finds it, else its path (``.venv/bin/arbiter`` after ``make run``)."""
+    script = Path(sys.executable).parent / "arbiter"
+    if not script.exists() or shutil.which("arbiter") == str(script):
+        return "arbiter"
+    try:
+        return str(script.relative_to(Path.cwd()))
+    except ValueError:
+        return str(script)
+
+
 def ready_line(server: Server) -> str:
     """What the operator reads once serving: where, and what to try next."""
     target = server.client_address()
     flag = "" if target == "localhost:50051" else f" --address {target}"
+    cli = cli_command()
     metrics = f"; metrics at {server.metrics.url}" if server.metrics else ""
     return (f"arbiter: serving on {server.settings.address} (port {server.port}); "
-            f"try `arbiter rules{flag}` or `arbiter play enin{flag}` in another "
+            f"try `{cli} rules{flag}` or `{cli} play enin{flag}` in another "
             f"terminal{metrics}")
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -126,8 +128,12 @@ def test_make_run_takes_address_data_and_metrics() -> None:
 def test_server_ready_line_says_what_to_try(shared_server: Any) -> None:
     text = shared_server.log_path.read_text()
     line = next(x for x in text.splitlines() if x.startswith("arbiter: serving on"))
-    assert f"`arbiter rules --address 127.0.0.1:{shared_server.port}`" in line
-    assert "arbiter play enin" in line
+    # The CLI beside the server's Python: by name when PATH finds it, else by its path.
+    script = Path(sys.executable).parent / "arbiter"
+    cli = "arbiter" if shutil.which("arbiter") == str(script) else (
+        str(script.relative_to(REPO)) if script.is_relative_to(REPO) else str(script))
+    assert f"`{cli} rules --address 127.0.0.1:{shared_server.port}`" in line
+    assert f"`{cli} play enin --address 127.0.0.1:{shared_server.port}`" in line
 
 
 def test_list_rules_serves_schemas_that_real_games_match(shared_server: Any) -> None:
