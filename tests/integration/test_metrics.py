@@ -143,3 +143,15 @@ def test_no_metrics_port_unless_asked(tmp_path: Path, redis_url: str) -> None:
         assert "metrics at" not in server.log_path.read_text()
     finally:
         server.stop()
+
+
+def test_a_busy_metrics_port_refuses_to_start(
+    metered: ServerProcess, tmp_path: Path, redis_url: str
+) -> None:
+    taken = metrics_url(metered).split("//", 1)[1].split("/", 1)[0]
+    second = ServerProcess(tmp_path / "data", redis_url, {"ARBITER_METRICS_ADDRESS": taken})
+    with pytest.raises(RuntimeError) as refused:
+        second.start()
+    assert f"cannot serve metrics on {taken}" in str(refused.value)
+    assert "Traceback" not in str(refused.value)
+    assert second.process is not None and second.process.wait(timeout=20) != 0
