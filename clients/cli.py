@@ -148,6 +148,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """
     argv = [sys.executable, "-m", "service.main",
             "--address", args.address or default_address(), "--data-dir", args.data_dir]
+    if args.metrics_address is not None:
+        argv += ["--metrics-address", args.metrics_address]
+    if args.log_format:
+        argv += ["--log-format", args.log_format]
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, argv)
@@ -512,6 +516,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("serve", cmd_serve, "run the server", parent=common)
     p.add_argument("--data-dir", default="./data", help="event store directory (default ./data)")
+    p.add_argument("--metrics-address", default=None, metavar="HOST:PORT",
+                   help="serve Prometheus /metrics here (default: $ARBITER_METRICS_ADDRESS)")
+    p.add_argument("--log-format", default=None, choices=("json", "plain"),
+                   help="the server's log: json lines or plain (default: plain on a terminal)")
 
     p = add("rules", cmd_rules, "list the games the server plays, or one game's commands")
     p.add_argument("game", metavar="GAME", nargs="?", default="",

@@ -162,3 +162,22 @@ def test_list_rules_serves_schemas_that_real_games_match(shared_server: Any) -> 
     for event in events:
         Draft202012Validator(schemas["payload_json"][event.type]).validate(
             json.loads(event.payload_json))
+
+
+def test_arbiter_serve_passes_metrics_and_log_format(tmp_path: Path, redis_url: str) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0",
+         "--data-dir", str(tmp_path / "data"), "--metrics-address", "127.0.0.1:0",
+         "--log-format", "plain"],
+        cwd=REPO, env={**os.environ, "REDIS_URL": redis_url}, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.startswith("arbiter: serving on 127.0.0.1:0") and "metrics at http://" in line
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=30)
+    assert server.returncode == 0
+    assert "Arbiter stopped" in err and not any(x.startswith("{") for x in err.splitlines())
