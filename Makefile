@@ -12,8 +12,16 @@ ARBITER_DATA_DIR ?= ./data
 ADDRESS := $(ARBITER_LISTEN)
 DATA := $(ARBITER_DATA_DIR)
 METRICS := $(ARBITER_METRICS_ADDRESS)
+# Tools from the npm registry (tools/package.json, pinned by its lock file),
+# installed into the project, never globally: buf, and Node's gRPC client.
+TOOLS := .tools
+TOOLS_STAMP := $(TOOLS)/.installed
+BUF := $(TOOLS)/node_modules/.bin/buf
+# The wire contract of the last release, that `buf breaking` compares with
+# (`make baseline` when cutting a release).
+BASELINE := protos/baseline.binpb
 
-.PHONY: install proto run test lint typecheck bench clean
+.PHONY: install proto run test lint typecheck bench clean tools baseline
 
 install: $(STAMP) proto
 
@@ -39,12 +47,25 @@ test: install
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
 		-n auto --dist loadgroup --no-loadscope-reorder
 
-lint: install
-	$(BIN)/ruff check aggregates service clients tests protos/arbiter/wire.py
-	$(BIN)/mypy aggregates service clients protos/arbiter/wire.py
+lint: install tools
+	$(BIN)/ruff check aggregates service clients tests protos/arbiter/wire.py tools
+	$(BIN)/mypy aggregates service clients protos/arbiter/wire.py tools
+	$(BUF) lint
+	$(BUF) breaking --against $(BASELINE)
+
+tools: $(TOOLS_STAMP)
+
+$(TOOLS_STAMP): tools/package.json tools/package-lock.json
+	mkdir -p $(TOOLS)
+	cp tools/package.json tools/package-lock.json $(TOOLS)/
+	npm ci --prefix $(TOOLS) --no-audit --no-fund --loglevel=error
+	touch $(TOOLS_STAMP)
+
+baseline: tools
+	$(BUF) build --exclude-source-info -o $(BASELINE)
 
 bench: install
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/benchmarks -o python_files="bench_*.py" --benchmark-only
 
 clean:
-	rm -rf $(VENV) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi
+	rm -rf $(VENV) $(TOOLS) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi

@@ -1,4 +1,5 @@
-"""The games this build of Arbiter serves, by rules id.
+"""The games this build of Arbiter serves, by rules id, and every rules
+version it can still load, by (rules id, rules version).
 
 Adding a game to the build is one line: its class in ``SERVED`` (and its
 import). A game that must not be served in production — the template game
@@ -7,22 +8,42 @@ under ``tests/`` — is named at start-up instead, in the environment:
     ARBITER_EXTRA_GAMES="tests.template_game:Template"   # module:Class[,module:Class...]
 
 read once, when this module is first imported; an entry that cannot be
-imported, is not a ``Game`` or reuses a served rules id stops the server with
-the reason (docs/adding-a-game.md).
+imported, is not a ``Game`` or reuses a served (rules id, version) stops the
+server with the reason (docs/adding-a-game.md).
+
+Rules versions (docs/rules-versions.md). A game is re-verified by the rules
+version that played it, never by a newer one: a rules change that alters
+what a command decides would otherwise make every older game "fail" its
+re-execution. So each released version stays loadable: when a game's rules
+change, the release before is kept as a class of its own (its
+``RULES_VERSION`` unchanged) and listed in ``RELEASED``; ``RULES`` holds them
+all, keyed by (rules id, rules version), and ``rules_class`` finds the one a
+record names. Among several classes of one rules id the newest version is the
+one ``GAMES`` serves (new games are made with it). A record whose version
+this release cannot load is reported with ``not_loadable`` — never as a
+failure: its chain and dice are still checked, only the re-execution is not.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterable, Mapping
 
 from aggregates.enin import Enin
 from aggregates.ethnos import Ethnos
 from aggregates.ettin import Ettin
 from aggregates.kernel import Game
+from aggregates.kernel.verify import known_versions, not_loadable_sentence, version_order
 
 EXTRA_GAMES_ENV = "ARBITER_EXTRA_GAMES"
 SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin)
+#: Earlier released rules versions, kept loadable to re-verify and replay the
+#: games they recorded (none yet: every served game is at its first release).
+RELEASED: tuple[type[Game], ...] = ()
+
+#: A registry of rules: the class of each (rules id, rules version).
+Registry = Mapping[tuple[str, str], type[Game]]
 
 
 def extra_games(spec: str) -> tuple[type[Game], ...]:
@@ -39,13 +60,42 @@ def extra_games(spec: str) -> tuple[type[Game], ...]:
     return tuple(found)
 
 
-def catalogue(games: tuple[type[Game], ...]) -> dict[str, type[Game]]:
-    """Games by rules id; two games with one id is a mistake, refused."""
-    by_id: dict[str, type[Game]] = {}
+def registry(games: Iterable[type[Game]]) -> dict[tuple[str, str], type[Game]]:
+    """Every class by (rules id, rules version); two classes claiming one
+    version of one game is a mistake (which would re-verify its games?), refused."""
+    by_key: dict[tuple[str, str], type[Game]] = {}
     for cls in games:
-        if by_id.setdefault(cls.RULES_ID, cls) is not cls:
-            raise ValueError(f"two games share the rules id {cls.RULES_ID!r}")
+        key = (cls.RULES_ID, cls.RULES_VERSION)
+        if by_key.setdefault(key, cls) is not cls:
+            raise ValueError(f"two games share the rules id {cls.RULES_ID!r} "
+                             f"and version {cls.RULES_VERSION!r}")
+    return by_key
+
+
+def catalogue(games: tuple[type[Game], ...]) -> dict[str, type[Game]]:
+    """The served class of each rules id: the newest version among those given
+    (the others stay loadable through ``registry``, not served)."""
+    by_id: dict[str, type[Game]] = {}
+    for (rules, version), cls in registry(games).items():
+        served = by_id.get(rules)
+        if served is None or version_order(version) > version_order(served.RULES_VERSION):
+            by_id[rules] = cls
     return by_id
 
 
-GAMES: dict[str, type[Game]] = catalogue(SERVED + extra_games(os.environ.get(EXTRA_GAMES_ENV, "")))
+def rules_class(rules: str, version: str, known: Registry | None = None) -> type[Game] | None:
+    """The class that recorded games of ``rules`` at ``version`` (None: not in
+    this release). ``known`` defaults to this release's ``RULES``."""
+    return (RULES if known is None else known).get((rules, version))
+
+
+def not_loadable(rules: str, version: str, known: Registry | None = None) -> str:
+    """The sentence for a record this release cannot re-execute: which rules
+    recorded it, and which versions of them this release does load."""
+    registry_ = RULES if known is None else known
+    return not_loadable_sentence(rules, version, known_versions(registry_, rules))
+
+
+_EXTRA = extra_games(os.environ.get(EXTRA_GAMES_ENV, ""))
+GAMES: dict[str, type[Game]] = catalogue(SERVED + _EXTRA)
+RULES: dict[tuple[str, str], type[Game]] = registry(SERVED + RELEASED + _EXTRA)

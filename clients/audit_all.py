@@ -59,6 +59,8 @@ def audit_games(
             ok = audit.chain_ok and audit.dice_ok and audit.replay_ok and not audit.bad_snapshots
             if ok:
                 result = "ok" if audit.over else "ok so far"
+                if any(p.startswith("note: ") for p in audit.problems):
+                    result += ", not re-executed (see its note)"
             else:
                 result = f"FAILED at v{audit.first_failure}" if audit.first_failure else "FAILED"
             rows.append(Row(game.game_id, game.rules, audit.events, audit.over, result, ok,
@@ -89,8 +91,8 @@ def render_summary(rows: list[Row]) -> str:
         lines.append(f"{row.game_id:<36}  {row.rules:<8} {row.version:>6}  {status:<8} "
                      f"{row.result}")
     for row in rows:
-        if not row.ok:
-            lines.extend(f"  {row.game_id}: {problem}" for problem in row.problems[:5])
+        shown = row.problems if not row.ok else [p for p in row.problems if p.startswith("note")]
+        lines.extend(f"  {row.game_id}: {problem}" for problem in shown[:5])
     failed = sum(not r.ok for r in rows)
     lines.append(f"{len(rows)} games audited, {len(rows) - failed} ok, {failed} failed")
     return "\n".join(lines)

@@ -171,9 +171,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_new(args: argparse.Namespace) -> int:
     options = _options(args.options)
+    entropy = _entropy(args.entropy)
     with _client(args) as client:
         seats = args.seat or _default_seats(client, args.game)
-        response = client.create_game(args.game, seats, options)
+        response = client.create_game(args.game, seats, options, entropy=entropy)
     _save_tokens(args, response, args.game)
     if args.quiet:
         _print(response.game_id)
@@ -182,6 +183,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     _print(f"version:         {response.version}")
     _print(f"rules version:   {response.rules_version}")
     _print(f"seed commitment: {response.seed_commitment}")
+    if entropy:
+        _print(f"your entropy:    {entropy[0].hex()} (check it at the end: "
+               f"arbiter verify {response.game_id} --my-seed {entropy[0].hex()})")
     tokens = _token_lines(response)
     if tokens:
         _print()
@@ -192,6 +196,25 @@ def cmd_new(args: argparse.Namespace) -> int:
         _print()
         _print(render_state(response.state))
     return 0
+
+
+def _entropy(text: str) -> list[bytes]:
+    """``new --entropy``: the creator's contribution to the dice (issue 9 item 6).
+
+    Default ``auto``: 32 random bytes from this machine, so the dice are never
+    the server's choice alone; ``none`` sends nothing (the server's seed alone).
+    """
+    if text == "none":
+        return []
+    if text == "auto":
+        return [os.urandom(32)]
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        raise UsageError("--entropy is hex, 'auto' or 'none'") from None
+    if not 0 < len(raw) <= 64:
+        raise UsageError("--entropy is 1 to 64 bytes")
+    return [raw]
 
 
 def cmd_act(args: argparse.Namespace) -> int:
@@ -334,6 +357,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except (OSError, RecordError) as exc:
         raise UsageError(f"cannot verify {args.target}: {exc}") from None
     _print(render_verdict(header, verdict))
+    if args.my_seed:
+        from clients.record import records_of
+        from clients.verify import my_contribution
+
+        used, sentence = my_contribution(records_of(header, lines), verdict, args.my_seed)
+        _print(sentence)
+        return 0 if verdict.ok and used else 1
     return 0 if verdict.ok else 1
 
 
@@ -367,6 +397,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     for line in lines:
         _print(dumps(line))
     return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Step through a game: a record file offline, or a game id by time travel
+    on the server (``clients.replay``)."""
+    from clients import replay
+
+    try:
+        if _is_record_file(args.target):
+            timeline = replay.open_record(args.target, args.seat)
+            return replay.run(timeline, args.to, args.all, sys.stdin, sys.stdout)
+        token = _game_token(args, args.target, args.seat or 0, args.seat is None)
+        with _client(args) as client:
+            online = replay.ServerTimeline(client, args.target, args.seat, token)
+            return replay.run(online, args.to, args.all, sys.stdin, sys.stdout)
+    except replay.ReplayError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -530,6 +577,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", metavar="NAME",
                    help="a seat name, in seat order (repeat per player)")
     p.add_argument("--options", metavar="JSON", help="game options as a JSON object")
+    p.add_argument("--entropy", default="auto", metavar="HEX|auto|none",
+                   help="your contribution to the dice, mixed with the server's seed "
+                        "(default auto: 32 random bytes from this machine)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the game id")
 
     p = add("act", cmd_act, "send one command")
@@ -587,12 +637,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="FILE|GAME_ID")
     p.add_argument("--seat", type=int, default=None,
                    help="a game id: read as this seat (default: as a spectator)")
+    p.add_argument("--my-seed", default="", metavar="HEX",
+                   help="your entropy contribution: report whether the dice used it")
 
     p = add("export", cmd_export, "write a game's record as JSON lines (a finished "
             "game's whole record; a running game's as this seat sees it)")
     p.add_argument("game_id", metavar="GAME_ID")
     p.add_argument("--seat", type=int, default=None,
                    help="read as this seat (default: as a spectator)")
+
+    p = add("replay", cmd_replay, "step forward and back through a game (a record file "
+            "offline, or a game id on the server): n/Enter, p, g N, q; or --to N, --all")
+    p.add_argument("target", metavar="FILE|GAME_ID")
+    p.add_argument("--seat", type=int, default=None,
+                   help="replay as this seat (its token, or the admin's; default: a spectator)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--to", type=int, default=None, metavar="N",
+                      help="print version N and exit")
+    mode.add_argument("--all", action="store_true", help="print every step and exit")
 
     p = add("games", cmd_games, "list the games in the store")
     p.add_argument("--rules", default="", help="only games of these rules")

@@ -14,7 +14,7 @@ from typing import Any
 
 import grpc
 from arbiter.v1 import game_pb2
-from arbiter.wire import WireError, parse_json_command
+from arbiter.wire import WireError, enum_wire_name, parse_json_command
 from google.protobuf.descriptor import FieldDescriptor
 
 CommandLike = game_pb2.Command | dict[str, Any]
@@ -111,7 +111,7 @@ def _is_repeated(field: Any) -> bool:
 
 def _type_text(field: Any, depth: int = 0) -> str:
     if field.type == FieldDescriptor.TYPE_ENUM:
-        names = [v.name.lower() for v in field.enum_type.values
+        names = [enum_wire_name(field.enum_type, v.name) for v in field.enum_type.values
                  if not v.name.endswith("UNSPECIFIED")]
         kind = "|".join(names) if len(names) <= 12 else f"{field.enum_type.name} name"
     elif field.type == FieldDescriptor.TYPE_MESSAGE:

@@ -4,8 +4,10 @@ The stubs generated from the protos are usable as they are; this layer adds
 what every caller would otherwise write again: one typed ``ArbiterError``
 parsed from the status and its trailers (so a bot reacts to a reason code,
 not to prose), commands given as plain ``{"name", "args"}`` dicts, a fresh
-command id per move (so a retry after a dropped connection is exactly-once),
-one retry on ``UNAVAILABLE`` with that same id, the caller's credential as
+command id per move and a fresh request id per created game (so a retry after
+a dropped connection is exactly-once), a few retries, with jittered back-off,
+of a call the server could not serve (``UNAVAILABLE``: down, ``BUSY``, the store
+unavailable; ``ABORTED``/``CONTENDED``) with that same id, the caller's credential as
 ``authorization: Bearer <token>`` metadata on every call (remembering the
 tokens of the games it creates), and TLS channels.
 
@@ -19,8 +21,11 @@ takes ``decision_id=`` to answer one decision.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import random
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from types import TracebackType
@@ -37,6 +42,10 @@ from google.protobuf.message import Message
 from clients import rich_status
 
 DEFAULT_ADDRESS = "localhost:50051"
+#: Tries of a call after its first one fails retryably (``retryable``).
+DEFAULT_RETRIES = 4
+#: The back-off between tries: the first pause at most, the longest (seconds).
+RETRY_BACKOFF = (0.05, 2.0)
 
 CommandLike: TypeAlias = game_pb2.Command | Mapping[str, Any]
 Metadata: TypeAlias = tuple[tuple[str, str], ...]
@@ -144,6 +153,36 @@ def _call_attr(error: Any, name: str) -> Any:
 def new_command_id() -> str:
     """A fresh client command id; the server deduplicates retries by it."""
     return str(uuid.uuid4())
+
+
+def new_request_id() -> str:
+    """A fresh ``CreateGame`` request id: a retry with it gets the same game."""
+    return str(uuid.uuid4())
+
+
+def retryable(error: ArbiterError) -> bool:
+    """Whether the same request, sent again, may succeed where this one failed.
+
+    ``UNAVAILABLE`` is the server unreachable (a restart, a dropped
+    connection), or the server saying it recorded nothing and another try may
+    do better (``BUSY``, ``STORE_UNAVAILABLE``); ``ABORTED``/``CONTENDED`` is a
+    game too contended to decide now. Only idempotent requests may be sent
+    again: a read, a ``CreateGame`` with its request id, an ``Act`` with its
+    command id; so the client sends only those (it gives every create and
+    every move an id), and a lost reply of a call that did succeed returns
+    the original result. Any other refusal (a version mismatch, a rule, a
+    rate limit) would be refused again and is not retried.
+    """
+    if error.code == grpc.StatusCode.UNAVAILABLE:
+        return True
+    return error.code == grpc.StatusCode.ABORTED and error.reason == "CONTENDED"
+
+
+def retry_pause(attempt: int) -> float:
+    """The pause before try ``attempt`` (1, 2, ...): random ("full jitter"), so
+    clients refused together do not come back together, and growing."""
+    first, longest = RETRY_BACKOFF
+    return random.uniform(0, min(longest, first * 2 ** (attempt - 1)))
 
 
 def default_token() -> str | None:
@@ -254,10 +293,13 @@ def build_create_request(
     seats: Sequence[str],
     options: Mapping[str, Any] | str | None = None,
     request_id: str = "",
+    entropy: Sequence[bytes] = (),
 ) -> game_pb2.CreateGameRequest:
-    """The ``CreateGameRequest`` for ``rules`` with the named seats."""
+    """The ``CreateGameRequest`` for ``rules`` with the named seats; ``entropy``:
+    the caller's contributions to the dice (issue 9 item 6, see the README)."""
     return game_pb2.CreateGameRequest(
-        rules=rules, seats=list(seats), options_json=_options_json(options), request_id=request_id
+        rules=rules, seats=list(seats), options_json=_options_json(options),
+        request_id=request_id, entropy=list(entropy),
     )
 
 
@@ -354,8 +396,10 @@ class _ClientState:
         tls_ca: str | None,
         tls: bool,
         timeout: float | None,
+        retries: int = DEFAULT_RETRIES,
     ) -> None:
         self.address = address or default_address()
+        self.retries = retries
         self.token = token if token is not None else default_token()
         self.tls_ca = tls_ca if tls_ca is not None else default_tls_ca()
         self.tls = tls
@@ -448,7 +492,9 @@ class ArbiterClient(_ClientState):
     ``tls_ca`` (default ``$ARBITER_TLS_CA``) is a PEM file of trusted roots;
     ``tls=True`` without one trusts the system's roots. ``creator_token``
     (default ``$ARBITER_CREATOR_TOKEN``) is what ``create_game`` sends to a
-    server that requires a creator credential.
+    server that requires a creator credential. ``retries`` is how many more
+    times a call that failed ``retryable`` is sent (the same request, ids
+    and all), with a jittered, growing pause; 0 sends every call once.
     """
 
     def __init__(
@@ -461,8 +507,9 @@ class ArbiterClient(_ClientState):
         channel: grpc.Channel | None = None,
         timeout: float | None = 30.0,
         creator_token: str | None = None,
+        retries: int = DEFAULT_RETRIES,
     ) -> None:
-        super().__init__(address, token, tls_ca, tls, timeout)
+        super().__init__(address, token, tls_ca, tls, timeout, retries)
         if creator_token is not None:
             self.creator_token = creator_token or None
         if channel is None:
@@ -490,10 +537,19 @@ class ArbiterClient(_ClientState):
         self._channel.close()
 
     def _call(self, method: Any, request: Any, metadata: Metadata) -> Any:
-        try:
-            return method(request, timeout=self.timeout, metadata=metadata)
-        except grpc.RpcError as exc:
-            raise ArbiterError.from_rpc_error(exc) from None
+        """One unary call, tried again (up to ``retries`` times, with back-off)
+        while it fails ``retryable``: every unary request this client sends is
+        idempotent (a read, or a create or move carrying its id)."""
+        attempt = 0
+        while True:
+            try:
+                return method(request, timeout=self.timeout, metadata=metadata)
+            except grpc.RpcError as exc:
+                error = ArbiterError.from_rpc_error(exc)
+            attempt += 1
+            if attempt > self.retries or not retryable(error):
+                raise error from None
+            time.sleep(retry_pause(attempt))
 
     def list_rules(self, *, token: str | None = None) -> list[game_pb2.RulesInfo]:
         """The games the server plays."""
@@ -509,15 +565,21 @@ class ArbiterClient(_ClientState):
         *,
         token: str | None = None,
         creator_token: str | None = None,
+        entropy: Sequence[bytes] = (),
     ) -> game_pb2.CreateGameResponse:
         """Create a game of ``rules`` with the named seats (their count is the player count).
 
         ``creator_token`` is the credential of a server that requires one to
         create games (default: the client's ``creator_token``). A retried
         ``request_id`` returns the same game only with the same credential.
+        Without one the client makes a fresh one, so that its own retries
+        (``retryable``) never create a second game.
         The response's seat and spectator tokens are remembered for later calls.
+        ``entropy``: contributions mixed into the game's dice (none by default).
         """
-        request = build_create_request(rules, seats, options, request_id)
+        request = build_create_request(
+            rules, seats, options, request_id or new_request_id(), entropy
+        )
         response: game_pb2.CreateGameResponse = self._call(
             self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
         )
@@ -541,7 +603,7 @@ class ArbiterClient(_ClientState):
         decision_id: str = "",
         token: str | None = None,
     ) -> game_pb2.ActResponse:
-        """Send one move; retried once with the same id if the server was unavailable.
+        """Send one move; retried with the same command id while ``retryable``.
 
         ``decision_id`` names the decision it answers (from ``legal().decisions``).
         """
@@ -552,12 +614,7 @@ class ArbiterClient(_ClientState):
             rules, game_id, seat, command, expected_version, command_id, decision_id
         )
         metadata = auth_metadata(token)
-        try:
-            response: game_pb2.ActResponse = self._call(self._stub.Act, request, metadata)
-        except ArbiterError as exc:
-            if exc.code != grpc.StatusCode.UNAVAILABLE:
-                raise
-            response = self._call(self._stub.Act, request, metadata)
+        response: game_pb2.ActResponse = self._call(self._stub.Act, request, metadata)
         self._remember(response.state)
         return response
 
@@ -693,8 +750,9 @@ class AsyncArbiterClient(_ClientState):
         channel: grpc.aio.Channel | None = None,
         timeout: float | None = 30.0,
         creator_token: str | None = None,
+        retries: int = DEFAULT_RETRIES,
     ) -> None:
-        super().__init__(address, token, tls_ca, tls, timeout)
+        super().__init__(address, token, tls_ca, tls, timeout, retries)
         if creator_token is not None:
             self.creator_token = creator_token or None
         if channel is None:
@@ -722,10 +780,17 @@ class AsyncArbiterClient(_ClientState):
         await self._channel.close()
 
     async def _call(self, method: Any, request: Any, metadata: Metadata) -> Any:
-        try:
-            return await method(request, timeout=self.timeout, metadata=metadata)
-        except grpc.aio.AioRpcError as exc:
-            raise ArbiterError.from_aio_error(exc) from None
+        """One unary call, retried as ``ArbiterClient._call`` retries it."""
+        attempt = 0
+        while True:
+            try:
+                return await method(request, timeout=self.timeout, metadata=metadata)
+            except grpc.aio.AioRpcError as exc:
+                error = ArbiterError.from_aio_error(exc)
+            attempt += 1
+            if attempt > self.retries or not retryable(error):
+                raise error from None
+            await asyncio.sleep(retry_pause(attempt))
 
     async def list_rules(self, *, token: str | None = None) -> list[game_pb2.RulesInfo]:
         """The games the server plays."""
@@ -742,10 +807,13 @@ class AsyncArbiterClient(_ClientState):
         *,
         token: str | None = None,
         creator_token: str | None = None,
+        entropy: Sequence[bytes] = (),
     ) -> game_pb2.CreateGameResponse:
         """Create a game of ``rules`` with the named seats; its tokens are remembered.
-        ``creator_token`` as in ``ArbiterClient.create_game``."""
-        request = build_create_request(rules, seats, options, request_id)
+        ``creator_token`` and ``entropy`` as in ``ArbiterClient.create_game``."""
+        request = build_create_request(
+            rules, seats, options, request_id or new_request_id(), entropy
+        )
         response: game_pb2.CreateGameResponse = await self._call(
             self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
         )
@@ -769,7 +837,7 @@ class AsyncArbiterClient(_ClientState):
         decision_id: str = "",
         token: str | None = None,
     ) -> game_pb2.ActResponse:
-        """Send one move; retried once with the same id if the server was unavailable.
+        """Send one move; retried with the same command id while ``retryable``.
 
         ``decision_id`` names the decision it answers (from ``legal().decisions``).
         """
@@ -780,12 +848,7 @@ class AsyncArbiterClient(_ClientState):
             rules, game_id, seat, command, expected_version, command_id, decision_id
         )
         metadata = auth_metadata(token)
-        try:
-            response: game_pb2.ActResponse = await self._call(self._stub.Act, request, metadata)
-        except ArbiterError as exc:
-            if exc.code != grpc.StatusCode.UNAVAILABLE:
-                raise
-            response = await self._call(self._stub.Act, request, metadata)
+        response: game_pb2.ActResponse = await self._call(self._stub.Act, request, metadata)
         self._remember(response.state)
         return response
 

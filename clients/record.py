@@ -10,7 +10,14 @@ gets the full record -- anyone once the game is over, the admin always.
 
 ``arbiter verify FILE`` re-checks such a file with no server and no database
 (``aggregates.kernel.verify``); ``arbiter verify GAME_ID`` does the same with
-what the server's ``History`` returns.
+what the server's ``History`` returns; ``arbiter replay FILE`` steps through
+it (``clients.replay``). Each line also keeps the event's sentence as its
+reader got it (``text``), so a record whose rules this release cannot load
+still reads as the game told it.
+
+Commands are re-executed by the rules version that recorded the game (the
+catalogue's registry ``aggregates.catalog.RULES``); a version this release
+does not hold is reported as not loadable, with the chain and dice checked.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from aggregates.catalog import GAMES
+from aggregates.catalog import RULES
 from aggregates.kernel.audit import Record
 from aggregates.kernel.verify import Verdict, verify_records
 
@@ -46,6 +53,7 @@ def event_line(ev: Any) -> dict[str, Any]:
         "digest": ev.digest,
         "prev": ev.prev_digest,
         "meta": json.loads(ev.meta_json) if ev.meta_json else None,
+        "text": ev.text,
     }
 
 
@@ -126,10 +134,11 @@ def records_of(header: dict[str, Any], lines: list[dict[str, Any]]) -> list[Reco
 
 
 def verify_lines(header: dict[str, Any], lines: list[dict[str, Any]]) -> Verdict:
-    """Verify a record's lines offline, with this release's rules."""
+    """Verify a record's lines offline, with the rules version that recorded it
+    (from this release's registry)."""
     records = records_of(header, lines)
     redacted = [bool(line.get("redacted")) for line in lines]
-    return verify_records(header, records, GAMES, redacted)
+    return verify_records(header, records, RULES, redacted)
 
 
 def render_verdict(header: dict[str, Any], verdict: Verdict) -> str:
@@ -147,6 +156,9 @@ def render_verdict(header: dict[str, Any], verdict: Verdict) -> str:
         out.extend(f"  - {line}" for line in verdict.not_checked)
     for problem in report.problems:
         out.append(f"  problem: {problem}")
+    if verdict.not_loadable:
+        out.append(f"This game was {verdict.not_loadable}: its chain and dice are checked "
+                   "above, its commands are not re-executed (this is not a failure).")
     if not verdict.ok:
         where = f" at version {verdict.first_failure}" if verdict.first_failure else ""
         out.append(f"Verification FAILED{where}")

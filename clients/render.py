@@ -451,16 +451,19 @@ def render_audit(audit: game_pb2.AuditResponse) -> str:
         return "ok" if ok else "FAILED"
 
     verdict = "PASSED" if audit.chain_ok and audit.dice_ok and audit.replay_ok else "FAILED"
+    # A "note: " is not a failure: e.g. rules of a version the server cannot load.
+    notes = [p for p in audit.problems if p.startswith("note: ")]
+    replay = "not run" if notes and audit.replay_ok else mark(audit.replay_ok)
     lines = [
         f"Audit {verdict}: hash chain {mark(audit.chain_ok)}, dice {mark(audit.dice_ok)}, "
-        f"replay {mark(audit.replay_ok)}",
+        f"replay {replay}",
         f"  {audit.events} events, {audit.dice} dice, {audit.commands} commands"
         + ("" if audit.over else " (game still running)"),
         f"  seed commitment {audit.seed_commitment}",
         f"  seed            {audit.seed or '(secret until the game ends)'}",
         f"  head digest     {audit.head_digest}",
     ]
-    lines.extend(f"  problem: {problem}" for problem in audit.problems)
+    lines.extend(f"  {p}" if p in notes else f"  problem: {p}" for p in audit.problems)
     return "\n".join(lines)
 
 

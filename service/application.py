@@ -12,13 +12,21 @@ import dataclasses
 import datetime
 import json
 import logging
+import random
 import secrets
 import threading
+import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError, Application, EventSourcedLog
+from eventsourcing.application import (
+    AggregateNotFoundError,
+    Application,
+    EventSourcedLog,
+    Repository,
+    project_aggregate,
+)
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 
@@ -28,6 +36,7 @@ from aggregates.kernel.audit import AuditReport
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
 from service.errors import ServiceError, bad_request, unknown_game
+from service.snapshots import SnapshotSeal, TrustedSnapshots
 
 log = logging.getLogger(__name__)
 MAX_OPTIONS_JSON = 4096
@@ -35,6 +44,13 @@ MAX_JSON_DEPTH = 8
 MAX_ID = 64
 MAX_POSITION = 2**63 - 2
 SAVE_ATTEMPTS = 8
+#: CreateGame's attempts at the catalogue's next entry, with a jittered,
+#: exponentially growing pause between them (at most ``CREATE_BACKOFF[1]``):
+#: about 8 s in all before BUSY, against other servers' creators only.
+CREATE_ATTEMPTS = 40
+CREATE_BACKOFF = (0.002, 0.25)
+#: How long a create waits for this server's other creates before BUSY.
+CATALOGUE_WAIT = 30.0
 GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
 #: How long a retried CreateGame (same request_id) gets the game's tokens again.
 RETRY_WINDOW = datetime.timedelta(minutes=10)
@@ -61,6 +77,8 @@ class ArbiterApp(Application):
     """All games of all rules in one event store."""
 
     name = "arbiter"
+    #: Seals snapshots and checks them (``service.snapshots``); None without snapshots.
+    snapshot_seal: SnapshotSeal | None = None
 
     def __init__(
         self,
@@ -76,18 +94,49 @@ class ArbiterApp(Application):
         }
         env = dict(env or {})
         env.setdefault("IS_SNAPSHOTTING_ENABLED", "y" if snapshot_interval > 0 else "n")
+        # Before the library builds the repository, which verifies snapshots
+        # with a key derived from the secret (``construct_repository``).
+        self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
         super().__init__(env)
         self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameLogged
         )
-        self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
         self.rules_index = RulesIndex(self.games_log)
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._catalogue = threading.Lock()
         self._audits: dict[tuple[uuid.UUID, int], Any] = {}
         self.saved = threading.Event()
         #: Called with each clocked game loaded (the clock keeper watches them).
         self.on_clocked: Callable[[str], None] | None = None
+
+    # -------------------------------------------------------------- snapshots
+
+    def construct_repository(self) -> Repository[uuid.UUID]:
+        """The library's repository, loading only snapshots that pass their
+        seal and chain checks (``service.snapshots``): the current state and
+        the past (``GetState`` at a version) alike come from a verified
+        snapshot plus the events after it, or from the events alone."""
+        repository = super().construct_repository()
+        if self.snapshots is not None:
+            key = self.credentials._derive("snapshot-seal/v1").encode("ascii")
+            self.snapshot_seal = SnapshotSeal(key, self.mapper, self.events)
+            repository.snapshot_store = TrustedSnapshots(self.snapshots, self.snapshot_seal)
+        return repository
+
+    def take_snapshot(
+        self,
+        aggregate_id: uuid.UUID,
+        version: int | None = None,
+        projector_func: Any = project_aggregate,
+    ) -> None:
+        """The library's snapshot, sealed (``service.snapshots``)."""
+        if self.snapshots is None or self.snapshot_seal is None:
+            super().take_snapshot(aggregate_id, version, projector_func)  # refuses
+            return
+        aggregate = self.repository.get(aggregate_id, version=version,
+                                        projector_func=projector_func)
+        self.snapshots.put([self.snapshot_seal.take(aggregate)])
 
     # ------------------------------------------------------------------ reads
 
@@ -207,6 +256,7 @@ class ArbiterApp(Application):
         options_json: str = "",
         request_id: str = "",
         caller: str = "",
+        entropy: Sequence[str] = (),
     ) -> Game:
         """A new game; or, for a retried ``request_id`` of the same ``caller`` (see
         ``Credentials.creator``), the game that request made.
@@ -216,42 +266,67 @@ class ArbiterApp(Application):
         using the same request id gets a game of its own. (Games created
         before this keying keep their ids; a request made before it is not
         recognised when retried after it.)
+
+        ``entropy``: the request's contributions to the dice (``Game.start``);
+        a retried request gets the game the first one made, with its own.
         """
         cls = GAMES.get(rules)
         if cls is None:
             raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
         check_id("request_id", request_id)
         options = parse_options(options_json)
-        if request_id:
-            game_id = self.credentials.game_id(rules, caller, request_id)
-            existing = self._existing(game_id)
-            if existing is not None:
-                return self._retried(existing, seats, options)
-        else:
-            game_id = uuid.uuid4()
-        for _ in range(SAVE_ATTEMPTS):
+        game_id = self.credentials.game_id(rules, caller, request_id) if request_id else None
+        for attempt in range(CREATE_ATTEMPTS):
+            if attempt:
+                time.sleep(create_backoff(attempt))
+            if game_id is not None:
+                # Decided again on every attempt: the race just lost may have
+                # been to this same request, sent twice (to this server or
+                # another), and its game is the answer.
+                existing = self._existing(game_id)
+                if existing is not None:
+                    return self._retried(existing, seats, options)
             # A fresh game and access record on every attempt: ``save`` collects
             # (empties) their pending events even when the store refuses them,
             # so saving the same objects again would record the catalogue entry
             # alone, naming a game that was never stored.
-            game = cls.start(list(seats), options, game_id=game_id)
+            game = cls.start(
+                list(seats), options, game_id=game_id or uuid.uuid4(), entropy=entropy
+            )
             access = self.credentials.issue(game.id, len(game.seats))
+            if self._record_created(game, access, rules, seats, request_id):
+                self.saved.set()
+                if self.on_clocked is not None and game.clocked():
+                    self.on_clocked(str(game.id))
+                return game
+        log.warning("CreateGame gave up after %d attempts at the catalogue", CREATE_ATTEMPTS)
+        raise ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy; retry")
+
+    def _record_created(
+        self, game: Game, access: GameAccess, rules: str, seats: list[str], request_id: str
+    ) -> bool:
+        """Save a new game, its access record and its catalogue entry in one
+        transaction; False when another writer took the catalogue's next entry
+        (or the game's id) first.
+
+        The catalogue is one log, so every create wants its next version. This
+        server's creators take it one at a time (a lock, held only for the
+        read of the log's head and the save), so they never lose to each
+        other; only creators of other server processes on the store still
+        race, and the loser backs off and decides again (``create_game``).
+        """
+        if not self._catalogue.acquire(timeout=CATALOGUE_WAIT):
+            return False
+        try:
             logged = self.games_log.trigger_event(
                 game_id=game.id, rules=rules, seats=list(seats), request_id=request_id
             )
-            try:
-                self.save(game, access, logged)
-            except IntegrityError:
-                if request_id:
-                    existing = self._existing(game_id)
-                    if existing is not None:
-                        return self._retried(existing, seats, options)
-                continue
-            self.saved.set()
-            if self.on_clocked is not None and game.clocked():
-                self.on_clocked(str(game.id))
-            return game
-        raise ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy; retry")
+            self.save(game, access, logged)
+        except IntegrityError:
+            return False
+        finally:
+            self._catalogue.release()
+        return True
 
     def _existing(self, game_id: uuid.UUID) -> Game | None:
         try:
@@ -343,6 +418,14 @@ class ArbiterApp(Application):
                     self._locks.clear()
                 lock = self._locks[game_id] = threading.Lock()
             return lock
+
+
+def create_backoff(attempt: int) -> float:
+    """The pause before a create's ``attempt``-th try ("full jitter"): random,
+    so creators of several servers that just collided do not collide again in
+    step, and growing, so many of them spread out instead of hammering the store."""
+    first, longest = CREATE_BACKOFF
+    return random.uniform(0, min(longest, first * 2**attempt))
 
 
 def parse_game_id(game_id: str) -> uuid.UUID:

@@ -5,21 +5,30 @@ The audit reads the stored events themselves, not the game the repository
 would load, so a store damaged under the server (an event changed, dropped or
 swapped, a snapshot edited) is reported with the version that fails rather
 than failing the call: the kernel's proofs run over the events, and every
-snapshot is compared with the state its events make.
+stored snapshot, and the state the server serves (``GetState``: its cache,
+or a verified snapshot plus newer events, see ``service.snapshots``), are
+compared with the state the events make. The server never serves a snapshot
+whose seal fails; this comparison is what catches one it would trust all the
+same (sealed by someone holding the server secret, or by a server bug).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import json
 import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-from aggregates.catalog import GAMES
-from aggregates.kernel import payload_of
-from aggregates.kernel.audit import AuditReport, audit
+from eventsourcing.utils import resolve_topic
+
+from aggregates.catalog import GAMES, RULES
+from aggregates.kernel import Game, payload_of
+from aggregates.kernel.audit import AuditReport, record_of
+from aggregates.kernel.verify import audit_by_version
 from service.application import GAMES_LOG_ID, ArbiterApp, parse_game_id
 from service.errors import ServiceError, unknown_game
 
@@ -89,16 +98,17 @@ def audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
 
 
 def _audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
-    """Audit a game's stored events and snapshots."""
+    """Audit a game's stored events and snapshots, and the state it is served in."""
     gid = parse_game_id(game_id)
+    served = _served(app, gid)  # first: the events read next reach at least its version
     events = list(app.events.get(gid))
     if not events or not hasattr(events[0], "meta"):
         raise unknown_game(game_id)
     created = payload_of(events[0])
-    game_class = GAMES.get(str(created.get("rules", "")))
-    if game_class is None:
+    if str(created.get("rules", "")) not in GAMES:
         raise unknown_game(game_id)
-    report = audit(events, game_class)
+    # Re-executed by the rules version that recorded the game (docs/rules-versions.md).
+    report = audit_by_version([record_of(ev) for ev in events], RULES)
     last: Any = events[-1]
     over = type(last).__name__ == "Ended"
     result = StoredAudit(
@@ -106,34 +116,72 @@ def _audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
         commitment=str(created.get("commitment", "")), head=str(last.meta.get("digest", "")),
         version=last.originator_version, report=report,
     )
-    for version in check_snapshots(app, gid, events):
+    bad, served_differs = check_snapshots(app, gid, events, served)
+    seal = app.snapshot_seal
+    for version in bad:
         result.bad_snapshots.append(version)
         report.fail("chain", f"the snapshot at version {version} differs from its events",
                     version)
+        if seal is not None:
+            seal.distrust(gid, version)
+    if served_differs:
+        report.fail("replay", f"the state served at version {served_differs} differs from "
+                    "the state its events make", served_differs)
+    if served_differs or bad:
+        # Dropped from the cache: the next read rebuilds it (a snapshot still
+        # trusted plus newer events, or the events alone).
+        cache = app.repository.cache
+        if cache is not None:
+            with contextlib.suppress(KeyError):
+                cache.get(gid, evict=True)
     return result
 
 
-def check_snapshots(app: ArbiterApp, gid: uuid.UUID, events: list[Any]) -> list[int]:
-    """Versions of the game's stored snapshots that differ from the state its
-    events make at that version (one pass over the events)."""
-    if app.snapshots is None:
-        return []
-    snapshots: dict[int, Any] = {s.originator_version: s for s in app.snapshots.get(gid)}
-    if not snapshots:
-        return []
+def _served(app: ArbiterApp, gid: uuid.UUID) -> Any:
+    """The game as ``GetState`` serves it now (aggregate cache, else verified
+    snapshot plus newer events), or None if it cannot be loaded (the chain
+    check then names the event that breaks it)."""
+    try:
+        return app.repository.get(gid)
+    except Exception:  # noqa: BLE001 - reported by the event checks
+        return None
+
+
+def check_snapshots(
+    app: ArbiterApp, gid: uuid.UUID, events: list[Any], served: Any = None
+) -> tuple[list[int], int]:
+    """(versions of the game's stored snapshots that differ from the state its
+    events make at that version, the version of ``served`` if it differs from
+    the state the events make at its version, else 0); one pass over the events."""
+    snapshots: dict[int, Any] = {}
+    if app.snapshots is not None:
+        for stored in app.snapshots.recorder.select_events(gid):
+            try:
+                snapshots[stored.originator_version] = app.mapper.to_domain_event(stored)
+            except Exception:  # noqa: BLE001 - unreadable: differs from anything
+                snapshots[stored.originator_version] = None
+    upto = max([*snapshots, getattr(served, "version", 0)], default=0)
     bad: list[int] = []
+    served_differs = 0
     aggregate: Any = None
     by_version = {ev.originator_version: ev for ev in events}
-    for version in range(1, max(snapshots) + 1):
+    for version in range(1, upto + 1):
         ev = by_version.get(version)
         try:
             if ev is None:
                 raise ValueError(f"version {version} is missing")
             aggregate = ev.mutate(aggregate)
         except Exception:  # noqa: BLE001 - the chain check names the broken event
-            return bad
-        snapshot = snapshots.get(version)
-        if snapshot is None:
+            return bad, served_differs
+        if served is not None and version == served.version and (
+            _state(app, dict(vars(served))) != _state(app, dict(vars(aggregate)))
+        ):
+            served_differs = version
+        if version not in snapshots:
+            continue
+        snapshot = snapshots[version]
+        if snapshot is None or not isinstance(getattr(snapshot, "state", None), dict):
+            bad.append(version)
             continue
         made = dict(vars(aggregate))
         taken = dict(snapshot.state)
@@ -146,7 +194,7 @@ def check_snapshots(app: ArbiterApp, gid: uuid.UUID, events: list[Any]) -> list[
                 taken.pop(key, None)
         if _state(app, taken) != _state(app, made):
             bad.append(version)
-    return bad
+    return bad, served_differs
 
 
 def _state(app: ArbiterApp, state: dict[str, Any]) -> str:
@@ -176,6 +224,14 @@ def changed_games(app: ArbiterApp, after: int, limit: int) -> tuple[list[uuid.UU
             covered = notification.id
 
 
+@functools.lru_cache(maxsize=1024)
 def _is_game(topic: str) -> bool:
-    """Whether a stored event's topic is a game's (not the catalogue's or access's)."""
-    return any(topic.startswith(cls.__module__ + ":") for cls in GAMES.values())
+    """Whether a stored event's topic is a game's (not the catalogue's or
+    access's): a game event class, of whichever rules version recorded it --
+    not only the served ones, whose events may even name a base class's module
+    (a newer version subclassing the older)."""
+    try:
+        cls = resolve_topic(topic)
+    except Exception:  # noqa: BLE001 - a class gone from the code: not a game served here
+        return False
+    return isinstance(cls, type) and issubclass(cls, Game.Event)

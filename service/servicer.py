@@ -8,6 +8,8 @@ game's version in ``arbiter-version``, and a sentence.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import json
 import logging
@@ -19,12 +21,13 @@ from typing import Any, TypeVar
 import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import WireError, command_to_json, json_to_command
+from eventsourcing.persistence import IntegrityError
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Decision, Game, Reason, RuleError
 from aggregates.kernel.schemas import schemas_text
 from service import auditing, auth, timetravel
-from service.application import ArbiterApp
+from service.application import SAVE_ATTEMPTS, ArbiterApp, parse_game_id
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import FeedHub
@@ -192,6 +195,29 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         access = self.app.access(game.id) if game is not None else None
         return self.credentials.identify(token, access), token
 
+    def _fill_seat(self, request: Any, context: Any, game_id: Any) -> None:
+        """An absent ``seat`` is the caller's own: the seat its token names.
+
+        Before ``seat`` was ``optional``, a forgotten seat read as seat 0 and a
+        seat-2 token was refused ``WRONG_SEAT``; a client never needs to repeat
+        what its token already says. A spectator token with no seat reads as a
+        spectator (where the request can read as one). A token that names no
+        seat (admin, none) keeps the old meaning, seat 0: proto3 never put a
+        seat 0 on the wire, so that is what existing clients sent for it.
+        The request is filled in place, so every reader of ``request.seat``
+        (``timetravel`` too) sees the resolved seat.
+        """
+        if request.HasField("seat"):
+            return
+        token = auth.token_from(context.invocation_metadata())
+        if not token:
+            return
+        principal = self.credentials.identify(token, self.app.access(game_id))
+        if principal.seat is not None:
+            request.seat = principal.seat
+        elif principal.spectator and "spectator" in request.DESCRIPTOR.fields_by_name:
+            request.spectator = True
+
     def _authorize_read(
         self, context: Any, game: Game, seat: int, spectator: bool
     ) -> tuple[Reader, auth.Principal]:
@@ -238,7 +264,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not seats and cls is not None:
             seats = [f"player {n + 1}" for n in range(cls.MIN_SEATS)]
         game = self.app.create_game(
-            request.rules, seats, request.options_json, request.request_id, caller
+            request.rules, seats, request.options_json, request.request_id, caller,
+            entropy=[bytes(e).hex() for e in request.entropy],
         )
         tokens = [
             game_pb2.SeatToken(seat=n, name=name, token=self.credentials.seat_token(game.id, n))
@@ -261,6 +288,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @refusals
     def Act(self, request: Any, context: Any) -> game_pb2.ActResponse:
         game = self.app.game(request.game_id)
+        self._fill_seat(request, context, game.id)
         principal, token = self._caller(context, game)
         auth.require_seat(principal, token, request.seat)
         rules, action = command_to_json(request.command)
@@ -289,14 +317,18 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @refusals
     def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
         if request.HasField("version"):
+            if not request.HasField("seat"):
+                self._fill_seat(request, context, parse_game_id(request.game_id))
             return timetravel.state_at(self, request, context)
         game = self.app.game(request.game_id)
+        self._fill_seat(request, context, game.id)
         reader, _ = self._authorize_read(context, game, request.seat, request.spectator)
         return self._state(game, reader.for_game(game.ended))
 
     @refusals
     def LegalActions(self, request: Any, context: Any) -> game_pb2.LegalActionsResponse:
         game = self.app.game(request.game_id)
+        self._fill_seat(request, context, game.id)
         self._authorize_read(context, game, request.seat, spectator=False)
         actions = [] if game.ended else game.legal_actions(request.seat)
         complete = game.ended or game.legal_list_complete(request.seat)
@@ -338,11 +370,46 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         )
 
     @refusals
+    def Contribute(self, request: Any, context: Any) -> game_pb2.ContributeResponse:
+        """A seat's entropy, recorded once (issue 9 item 6, "dice nobody chose").
+
+        Saved in an event of its own, before any die drawn with it: the
+        contribution is on the record (and on every feed) before the server
+        rolls anything that depends on it.
+        """
+        game = self.app.game(request.game_id)
+        self._fill_seat(request, context, game.id)
+        principal, token = self._caller(context, game)
+        auth.require_seat(principal, token, request.seat)
+        entropy = bytes(request.entropy).hex()
+        for _ in range(SAVE_ATTEMPTS):
+            try:
+                recorded = game.contribute(request.seat, entropy)
+            except RuleError as exc:
+                exc.version = game.version  # type: ignore[attr-defined]
+                raise
+            if not recorded:
+                return game_pb2.ContributeResponse(version=game.version, recorded=False)
+            try:
+                self.app.save(game)
+            except IntegrityError:
+                game = self.app.game(request.game_id)  # another writer won: decide again
+                continue
+            self.app.saved.set()
+            return game_pb2.ContributeResponse(version=game.version, recorded=True)
+        raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
+
+    @refusals
     def ListGames(self, request: Any, context: Any) -> game_pb2.ListGamesResponse:
-        limit = min(request.limit or 50, 500)
-        if request.HasField("changed_after"):
-            return self._changed_games(request, context, limit)
-        logged = self.app.list_games(request.rules, request.after, limit)
+        limit = page_size(request)
+        cursor = read_page_token(request.page_token, request.rules)
+        if cursor is None:  # the first page, or a client of the older cursors
+            changed = request.HasField("changed_after")
+            cursor = (CHANGED, request.changed_after) if changed else (AFTER, request.after)
+        kind, after = cursor
+        if kind == CHANGED:
+            return self._changed_games(request, context, limit, after)
+        logged = self.app.list_games(request.rules, after, limit)
         games = []
         for entry in logged:
             # The newest event (one indexed read), not the whole game loaded.
@@ -353,15 +420,20 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             )
             summary.created.FromDatetime(entry.timestamp)
             games.append(summary)
-        next_after = logged[-1].originator_version if logged else request.after
-        return game_pb2.ListGamesResponse(games=games, next_after=next_after)
+        next_after = logged[-1].originator_version if logged else after
+        return game_pb2.ListGamesResponse(
+            games=games, next_after=next_after,
+            next_page_token=(
+                make_page_token(AFTER, next_after, request.rules) if len(logged) == limit else ""
+            ),
+        )
 
     def _changed_games(
-        self, request: Any, context: Any, limit: int
+        self, request: Any, context: Any, limit: int, after: int
     ) -> game_pb2.ListGamesResponse:
         """The games with events after a global position (admin only)."""
         auth.require_admin(*self._caller(context, None))
-        ids, covered = auditing.changed_games(self.app, request.changed_after, limit)
+        ids, covered = auditing.changed_games(self.app, after, limit)
         games = []
         for gid in ids:
             last = auditing.last_event(self.app, str(gid))
@@ -372,13 +444,19 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 seats=getattr(created, "seats", []),
             ))
             games[-1].created.FromDatetime(created.timestamp)
-        return game_pb2.ListGamesResponse(games=games, next_after=covered)
+        return game_pb2.ListGamesResponse(
+            games=games, next_after=covered,
+            next_page_token=(
+                make_page_token(CHANGED, covered, request.rules) if len(ids) == limit else ""
+            ),
+        )
 
     # ------------------------------------------------------------- streams
 
     @refusals
     def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
         game = self.app.game(request.game_id)
+        self._fill_seat(request, context, game.id)
         reader = self._reader(context, game, request.seat, request.spectator)
         positions = timetravel.positions(self.app, request.game_id, request.after_version)
         for ev in self.app.game_events(request.game_id, after=request.after_version):
@@ -389,6 +467,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def Subscribe(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
         if request.game_id:
             game = self.app.game(request.game_id)
+            self._fill_seat(request, context, game.id)
             reader = self._reader(context, game, request.seat, request.spectator)
             return self._subscribe_game(request, context, game, reader)
         auth.require_admin(*self._caller(context, None))
@@ -407,11 +486,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if status != self.hub.status:
                 status = self.hub.status
                 yield game_pb2.FeedMessage(status=status)
-            # What Redis had announced before this read is in the store by now
-            # (the relay publishes after commit), so only a newer announcement
-            # is a reason to read again; one the store does not have (a forged
-            # or foreign message) must not make the stream spin.
-            announced = self.hub.version_of(request.game_id)
+            # A wake-up before this read is answered by it (the relay publishes
+            # after commit); only one after the ticket is a reason to read again.
+            ticket = self.hub.ticket(request.game_id)
             new_events = self.app.game_events(request.game_id, after=last)
             if new_events:
                 over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
@@ -433,7 +510,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
-            self.hub.wait_game(request.game_id, max(last, announced), gone)
+            self.hub.wait_game(request.game_id, ticket, gone)
 
     def _subscribe_all(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
         """Every game's events by global position: public forms only."""
@@ -446,7 +523,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if status != self.hub.status:
                 status = self.hub.status
                 yield game_pb2.FeedMessage(status=status)
-            announced = self.hub.latest_position
+            ticket = self.hub.ticket_all()
             notifications = self.app.notifications(last)
             for notification in notifications:
                 last = notification.id
@@ -463,7 +540,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
                 yield game_pb2.FeedMessage(status=status)
                 heartbeat = time.monotonic()
-            self.hub.wait_all(max(last, announced), gone)
+            self.hub.wait_all(ticket, gone)
 
     # ------------------------------------------------------------- helpers
 
@@ -504,6 +581,50 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             seed_commitment=game.commitment, seed=game.seed if game.ended else "",
             head_digest=game.head, seats=game.seats, rules_version=game.rules_version,
         )
+
+
+#: ListGames pages (AIP-158): the default and the most games a page holds.
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 500
+#: The two cursors a page token carries: the catalogue position (``after``)
+#: and the global position of the changed-games listing (``changed_after``).
+AFTER, CHANGED = "after", "changed"
+
+
+def page_size(request: Any) -> int:
+    """``page_size``, else the older ``limit``, else 50; at most 500 (AIP-158
+    lets a server coerce a larger size rather than refuse it)."""
+    if request.page_size < 0:
+        raise bad_request("BAD_PAGE_SIZE", "page_size is never negative")
+    return min(request.page_size or request.limit or PAGE_SIZE, MAX_PAGE_SIZE)
+
+
+def make_page_token(kind: str, position: int, rules: str) -> str:
+    """An opaque token for the page after ``position``. Not secret nor signed:
+    it only holds a cursor the older ``after``/``changed_after`` fields let any
+    caller send, and the filter it was issued for, to refuse it under another."""
+    text = json.dumps({"k": kind, "p": position, "r": rules}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def read_page_token(token: str, rules: str) -> tuple[str, int] | None:
+    """``(kind, position)`` of a ``page_token``, ``None`` for the first page."""
+    if not token:
+        return None
+    try:
+        if len(token) > 200:
+            raise ValueError("too long")
+        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        kind, position, issued_for = data["k"], data["p"], data["r"]
+        if kind not in (AFTER, CHANGED) or not isinstance(position, int) or position < 0:
+            raise ValueError("not a cursor")
+    except (ValueError, TypeError, KeyError, binascii.Error):
+        raise bad_request("BAD_PAGE_TOKEN", "page_token is not one this server issued") from None
+    if issued_for != rules:
+        raise bad_request(
+            "BAD_PAGE_TOKEN", "page_token was issued for another `rules` filter; send the same"
+        )
+    return kind, position
 
 
 class _Named:

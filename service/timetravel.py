@@ -2,10 +2,12 @@
 
 ``GetState`` with a version serves the game as it was after that version,
 rebuilt by the library's repository from the nearest snapshot at or below it
-plus the events since (never by replaying from the start), and shown as the
-reader saw it then: a seat its own view (the admin any seat's), a spectator
-the public one. Once the game is over any credential of the game reads any
-version of any seat, as ``History`` gives everyone the full record then.
+that passes its seal and chain checks (``service.snapshots``: an edited one
+is passed over, and the past rebuilt from an older one or from the events)
+plus the events since, and shown as the reader saw it then: a seat its own
+view (the admin any seat's), a spectator the public one. Once the game is
+over any credential of the game reads any version of any seat, as ``History``
+gives everyone the full record then.
 
 ``positions`` finds where each of a game's events sits in the store's global
 notification log, with one indexed query (SQLite's rowid, PostgreSQL's

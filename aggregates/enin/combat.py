@@ -111,25 +111,28 @@ def accept_roll(state: EninState, seat: int, command: AcceptRoll) -> None:
         resolve_attack(state)
     else:
         die = state.table[0]
-        gain_xp(state, [die["rolled"]], adjusted(die))
+        gain_xp(state, [die["rolled"]], [adjusted(die)], adjusted(die))
         treasure.roll_treasure(state, foe(state)["treasure"])
 
 
 def resolve_attack(state: EninState) -> None:
     """Attack total against ATT: win (XP, treasure) or lose DAM (and maybe poison)."""
     monster = foe(state)
+    rolled = [d["rolled"] for d in state.table]
     dice = [adjusted(d) for d in state.table]
     modifier = attack_modifier(state)
     total = sum(dice) + modifier
     if total >= monster["att"]:
-        state.emit("ExchangeWon", dice=dice, modifier=modifier, total=total, att=monster["att"])
+        state.emit("ExchangeWon", rolled=rolled, dice=dice, modifier=modifier, total=total,
+                   att=monster["att"], strength_bonus=0)
         award_xp(state, monster)
         return
     dam = Dice.parse(monster["dam"])
     damage_dice = [state.roll(sides) for sides in dam.sides]
     damage = dam.total(damage_dice)
-    state.emit("ExchangeLost", dice=dice, modifier=modifier, total=total, att=monster["att"],
-               damage_dice=damage_dice, damage=damage, hp=hp_after(state.hp, -damage))
+    state.emit("ExchangeLost", rolled=rolled, dice=dice, modifier=modifier, total=total,
+               att=monster["att"], strength_bonus=0, damage_dice=damage_dice, damage=damage,
+               hp=hp_after(state.hp, -damage))
     if monster["poisons"] and not resists_poison(state) and not state.poisoned:
         state.emit("Poisoned")
 
@@ -144,15 +147,18 @@ def award_xp(state: EninState, monster: dict[str, Any]) -> None:
         state.emit("XpRolled", value=state.roll(10))
         return
     dice = [state.roll(sides) for sides in spec.sides]
-    gain_xp(state, dice, spec.total(dice))
+    gain_xp(state, dice, dice, spec.total(dice))
     treasure.roll_treasure(state, monster["treasure"])
 
 
-def gain_xp(state: EninState, dice: list[int], amount: int) -> None:
-    """Gain XP; each new level reached gives +1 HP at once."""
-    state.emit("XpGained", dice=dice, amount=amount, xp=xp_after(state.xp, amount))
+def gain_xp(state: EninState, rolled: list[int], dice: list[int], amount: int) -> None:
+    """Gain XP; each new level reached gives +1 HP at once. ``rolled``: the XP
+    dice as they fell; ``dice``: as they count, luck included (as in an attack)."""
+    state.emit("XpGained", rolled=rolled, dice=dice, amount=amount,
+               xp=xp_after(state.xp, amount))
     for level in range(state.level + 1, level_for(state.xp) + 1):
-        state.emit("LevelGained", level=level, hp=hp_after(state.hp, level_hp_bonus(level)))
+        bonus = level_hp_bonus(level)
+        state.emit("LevelGained", level=level, hp=hp_after(state.hp, bonus), hp_gained=bonus)
 
 
 # ------------------------------------------------------------------ flight

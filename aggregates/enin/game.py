@@ -14,7 +14,7 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.enin import presentation, views
+from aggregates.enin import presentation, upcasts, views
 from aggregates.enin import stages as s
 from aggregates.enin.commands import COMMANDS
 from aggregates.enin.data import TABLES
@@ -148,7 +148,7 @@ class Enin(Game):
         self.last_outcome = f"Questing roll {roll}: {action}."
 
     @event("Rested")
-    def _rested(self, hp: int) -> None:
+    def _rested(self, hp: int, amount: int | None) -> None:
         self.hp = hp
         self.last_outcome = f"You rest and arise refreshed: HP {hp}."
 
@@ -158,7 +158,7 @@ class Enin(Game):
         self.last_outcome = f"Bandits steal {amount} gold ({dice}): gold {gold}."
 
     @event("TrapSprung")
-    def _trap_sprung(self, roll: int, trap: str) -> None:
+    def _trap_sprung(self, roll: int, trap: str, takeable: list[str] | None) -> None:
         self.last_outcome = f"Trap roll {roll}: {trap.replace('_', ' ')}."
 
     @event("Poisoned")
@@ -221,17 +221,18 @@ class Enin(Game):
         )
 
     @event("ExchangeWon")
-    def _exchange_won(self, dice: list[int], modifier: int, total: int, att: int) -> None:
-        self.strength_bonus = 0
+    def _exchange_won(self, rolled: list[int] | None, dice: list[int], modifier: int,
+                      total: int, att: int, strength_bonus: int) -> None:
+        self.strength_bonus = strength_bonus
         self.table = []
         self.last_outcome = f"Your attack of {total} beats ATT {att}: the monster is defeated."
 
     @event("ExchangeLost")
     def _exchange_lost(
-        self, dice: list[int], modifier: int, total: int, att: int,
-        damage_dice: list[int], damage: int, hp: int,
+        self, rolled: list[int] | None, dice: list[int], modifier: int, total: int, att: int,
+        strength_bonus: int, damage_dice: list[int], damage: int, hp: int,
     ) -> None:
-        self.strength_bonus = 0
+        self.strength_bonus = strength_bonus
         self.table = []
         self.hp = hp
         self.stage = s.FIGHT_OR_FLEE
@@ -251,13 +252,13 @@ class Enin(Game):
         self.last_outcome += f" XP roll {value}."
 
     @event("XpGained")
-    def _xp_gained(self, dice: list[int], amount: int, xp: int) -> None:
+    def _xp_gained(self, rolled: list[int], dice: list[int], amount: int, xp: int) -> None:
         self.xp = xp
         self.table = []
         self.last_outcome += f" You gain {amount} XP."
 
     @event("LevelGained")
-    def _level_gained(self, level: int, hp: int) -> None:
+    def _level_gained(self, level: int, hp: int, hp_gained: int) -> None:
         self.level = level
         self.hp = hp
         self.last_outcome += f" You reach Level {level}."
@@ -270,7 +271,8 @@ class Enin(Game):
     # --------------------------------------------------------------- Treasure
 
     @event("TreasureRolled")
-    def _treasure_rolled(self, roll: int, find: str, left: int) -> None:
+    def _treasure_rolled(self, roll: int, find: str, left: int,
+                         choices: list[str] | None) -> None:
         self.treasure_left = left
         self.last_outcome += f" Treasure roll {roll}: {find.replace('_', ' ')}."
 
@@ -285,7 +287,8 @@ class Enin(Game):
         self.stage = s.CHOOSE_TREASURE
 
     @event("MagicItemChosen")
-    def _magic_item_chosen(self, item: str, hp: int, luck: int) -> None:
+    def _magic_item_chosen(self, item: str, hp: int, luck: int, hp_gained: int,
+                           luck_gained: int) -> None:
         self.magic_items = [*self.magic_items, item]
         self.hp = hp
         self.luck = luck
@@ -295,15 +298,15 @@ class Enin(Game):
     # ------------------------------------------------------------ Nigh Towns
 
     @event("ItemBought")
-    def _item_bought(self, item: str, price: int, gold: int) -> None:
+    def _item_bought(self, item: str, price: int, gold: int, gains_map: bool) -> None:
         self.gold = gold
         self.last_purchase = item
-        if item == "map_of_enin":
+        if gains_map:
             self.map_held = True
         self.last_outcome = f"You buy the {TABLES.market[item].name} for {price} gold."
 
     @event("Healed")
-    def _healed(self, hp: int) -> None:
+    def _healed(self, hp: int, amount: int) -> None:
         self.hp = hp
 
     @event("PoisonCured")
@@ -311,11 +314,11 @@ class Enin(Game):
         self.poisoned = False
 
     @event("Strengthened")
-    def _strengthened(self, bonus: int) -> None:
+    def _strengthened(self, bonus: int, amount: int) -> None:
         self.strength_bonus = bonus
 
     @event("LuckGained")
-    def _luck_gained(self, luck: int) -> None:
+    def _luck_gained(self, luck: int, amount: int) -> None:
         self.luck = luck
 
     @event("TownLeft")
@@ -354,3 +357,7 @@ class Enin(Game):
 def dice_line(table: list[dict[str, int]]) -> str:
     """The dice on the table as they stand (luck included), e.g. ``7 and 3``."""
     return presentation.dice_text([d["rolled"] + d["luck"] for d in table])
+
+
+# Old events read in the shape recorded now (issue 9, item 7).
+upcasts.install(Enin)

@@ -37,17 +37,18 @@ def check_buy(state: EninState, seat: int, command: Buy) -> None:
 
 def buy(state: EninState, seat: int, command: Buy) -> None:
     goods = TABLES.market[command.item]
-    state.emit("ItemBought", item=goods.item, price=goods.price, gold=state.gold - goods.price)
+    state.emit("ItemBought", item=goods.item, price=goods.price, gold=state.gold - goods.price,
+               gains_map=goods.effect == "map")
     # Potion effects are instantaneous.
     if goods.effect == "heal":
         if state.poisoned:
             state.emit("PoisonCured")
         else:
-            state.emit("Healed", hp=hp_after(state.hp, 1))
+            state.emit("Healed", hp=hp_after(state.hp, 1), amount=1)
     elif goods.effect == "strength":
-        state.emit("Strengthened", bonus=state.strength_bonus + 1)
+        state.emit("Strengthened", bonus=state.strength_bonus + 1, amount=1)
     elif goods.effect == "luck":
-        state.emit("LuckGained", luck=luck_after(state.luck, 1))
+        state.emit("LuckGained", luck=luck_after(state.luck, 1), amount=1)
     end_of_turn(state)
 
 

@@ -374,12 +374,17 @@ def _gold(p: Mapping[str, Any]) -> str:
 
 def _find(p: Mapping[str, Any]) -> str:
     row = lookup(TABLES.treasure, p["roll"])
+    if row.dice is None and p.get("choices") == []:
+        return (f"Treasure roll {p['roll']}: you find {row.name}, but you hold all four: "
+                "nothing more.")
     return f"Treasure roll {p['roll']}: you find {row.name}."
 
 
 def _trap(p: Mapping[str, Any]) -> str:
     trap = next((t for t in TABLES.traps if t.trap == p["trap"]), None)
     name = trap.name if trap is not None else str(p["trap"]).replace("_", " ")
+    if p["trap"] == "imp" and p.get("takeable") == []:
+        return f"A trap! Roll {p['roll']}: {name}, but you hold no magic item to lose."
     return f"A trap! Roll {p['roll']}: {name}."
 
 

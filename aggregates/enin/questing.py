@@ -24,7 +24,7 @@ def quest(state: EninState, seat: int, command: Quest) -> None:
     row: ChartRow = lookup(TABLES.location(state.location).chart, roll)
     state.emit("QuestRolled", roll=roll, action=row.action)
     if row.action == "rest":
-        state.emit("Rested", hp=hp_after(state.hp, row.hp))
+        state.emit("Rested", hp=hp_after(state.hp, row.hp), amount=row.hp)
         after_action(state)
     elif row.action == "encounter":
         combat.meet_on_card(state, row.card)
@@ -48,7 +48,9 @@ def spring_trap(state: EninState) -> None:
     """The Lost Wastes' 0: roll 1D6 on the trap list."""
     roll = state.roll(TABLES.trap_dice.sides[0])
     trap: Trap = lookup(TABLES.traps, roll)
-    state.emit("TrapSprung", roll=roll, trap=trap.trap)
+    # The Imp's trap names what it may take: nothing when no magic item is held.
+    takeable = list(state.magic_items) if trap.trap == "imp" else []
+    state.emit("TrapSprung", roll=roll, trap=trap.trap, takeable=takeable)
     if trap.trap == "poison_gas":
         if not resists_poison(state) and not state.poisoned:
             state.emit("Poisoned")
@@ -56,7 +58,7 @@ def spring_trap(state: EninState) -> None:
         state.emit("Wounded", amount=trap.hp, hp=hp_after(state.hp, -trap.hp))
         if state.hp == 0:
             return
-    elif trap.trap == "imp" and state.magic_items:
+    elif takeable:
         state.emit("ImpStruck")
         return
     after_action(state)

@@ -20,14 +20,16 @@ def roll_treasure(state: EninState, count: int) -> None:
         roll = state.roll(10)
         row: TreasureRow = lookup(TABLES.treasure, roll)
         left -= 1
-        state.emit("TreasureRolled", roll=roll, find=row.find, left=left)
+        # A magic find names what may be chosen: none when all four are held.
+        choices = [] if row.dice is not None else [
+            i for i in MAGIC_ITEMS if i not in state.magic_items]
+        state.emit("TreasureRolled", roll=roll, find=row.find, left=left, choices=choices)
         if row.dice is not None:
             dice = [state.roll(s) for s in row.dice.sides]
             amount = row.dice.total(dice)
             state.emit("GoldFound", dice=dice, amount=amount,
                        gold=gold_after(state.gold, amount))
         else:
-            choices = [i for i in MAGIC_ITEMS if i not in state.magic_items]
             if choices:
                 state.emit("MagicItemFound", choices=choices)
                 return
@@ -47,7 +49,8 @@ def choose(state: EninState, seat: int, command: ChooseTreasure) -> None:
     """Take the item; the Helm's +2 HP and the Ring's +2 luck come once, now."""
     item = TABLES.magic_items[command.item]
     state.emit("MagicItemChosen", item=item.item, hp=hp_after(state.hp, item.hp),
-               luck=luck_after(state.luck, item.luck))
+               luck=luck_after(state.luck, item.luck), hp_gained=item.hp,
+               luck_gained=item.luck)
     roll_treasure(state, state.treasure_left)
 
 

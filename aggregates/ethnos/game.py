@@ -16,7 +16,7 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.ethnos import ages, flow, present, scoring, views, zones
+from aggregates.ethnos import ages, flow, present, scoring, upcasts, views, zones
 from aggregates.ethnos import rules as r
 from aggregates.ethnos.commands import COMMANDS
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
@@ -288,7 +288,7 @@ class Ethnos(Game):
             self.steps.pop(0)
 
     @event("GiantTokenTaken")
-    def _giant_token_taken(self, seat: int, glory: int) -> None:
+    def _giant_token_taken(self, seat: int, glory: int, totals: list[int] | None) -> None:
         self.giant = seat
         self.glory[seat] += glory
 
@@ -346,19 +346,20 @@ class Ethnos(Game):
         self.orc_choices[seat] = score
 
     @event("KingdomScored")
-    def _kingdom_scored(self, kingdom: str, awards: list[int]) -> None:
+    def _kingdom_scored(self, kingdom: str, awards: list[int], totals: list[int] | None) -> None:
         self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
 
     @event("GiantScored")
-    def _giant_scored(self, seat: int, glory: int) -> None:
+    def _giant_scored(self, seat: int, glory: int, totals: list[int] | None) -> None:
         self.glory[seat] += glory
 
     @event("MerfolkScored")
-    def _merfolk_scored(self, awards: list[int]) -> None:
+    def _merfolk_scored(self, awards: list[int], totals: list[int] | None) -> None:
         self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
 
     @event("OrcHordeScored")
-    def _orc_horde_scored(self, seat: int, colours: list[str], glory: int) -> None:
+    def _orc_horde_scored(self, seat: int, colours: list[str], glory: int,
+                          totals: list[int] | None) -> None:
         self.glory[seat] += glory
         self.orc_boards[seat] = []
 
@@ -371,7 +372,7 @@ class Ethnos(Game):
         self.row.extend(cards)
 
     @event("BandsScored")
-    def _bands_scored(self, awards: list[int]) -> None:
+    def _bands_scored(self, awards: list[int], totals: list[int] | None) -> None:
         self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
 
     @event("AgeClosed")
@@ -387,3 +388,7 @@ class Ethnos(Game):
         self.orc_choices = [None] * len(self.seats)
         if final:
             self.over = True
+
+
+# Old events read in the shape recorded now (issue 9, item 7).
+upcasts.install(Ethnos)

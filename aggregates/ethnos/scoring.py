@@ -74,32 +74,46 @@ def band_points(band: dict[str, Any]) -> int:
     return TABLES.band_points(count)
 
 
+def totals(game: State, awards: list[int]) -> list[int]:
+    """Every seat's Glory after ``awards``: a Glory event states the change and
+    the new score, so it is the whole fact to any reader (issue 9, item 7)."""
+    return [g + a for g, a in zip(game.glory, awards, strict=True)]
+
+
+def one(game: State, seat: int, glory: int) -> list[int]:
+    """``totals`` for Glory that goes to one seat."""
+    return totals(game, [glory if s == seat else 0 for s in range(len(game.glory))])
+
+
 def score_age(game: State) -> None:
     players = len(game.seats)
     last = game.age == game.ages
     for kingdom in TABLES.kingdom_keys:
         awards = kingdom_awards(game, kingdom)
         if any(awards):
-            game.emit("KingdomScored", kingdom=kingdom, awards=awards)
+            game.emit("KingdomScored", kingdom=kingdom, awards=awards,
+                      totals=totals(game, awards))
     if "giants" in game.tribes and game.giant is not None:
         value = TABLES.giant_age_glory[size_class(players)][game.age - 1]
-        game.emit("GiantScored", seat=game.giant, glory=value)
+        game.emit("GiantScored", seat=game.giant, glory=value,
+                  totals=one(game, game.giant, value))
     if "merfolk" in game.tribes:
         awards = merfolk_awards(game)
         if any(awards):
-            game.emit("MerfolkScored", awards=awards)
+            game.emit("MerfolkScored", awards=awards, totals=totals(game, awards))
     if "orcs" in game.tribes:
         for seat, board in enumerate(game.orc_boards):
             if board and (last or game.orc_choices[seat]):
-                game.emit("OrcHordeScored", seat=seat, colours=list(board),
-                                       glory=TABLES.orc_glory[len(board)])
+                glory = TABLES.orc_glory[len(board)]
+                game.emit("OrcHordeScored", seat=seat, colours=list(board), glory=glory,
+                          totals=one(game, seat, glory))
     skeletons = [c for bands in game.bands for b in bands for c in b["cards"]
                  if abilities.card_has(c, "leaves_before_band_scoring")]
     if skeletons:
         game.emit("SkeletonsRemoved", cards=skeletons)
     awards = [sum(band_points(b) for b in game.bands[s]) for s in range(players)]
     if any(awards):
-        game.emit("BandsScored", awards=awards)
+        game.emit("BandsScored", awards=awards, totals=totals(game, awards))
     game.emit("AgeClosed", age=game.age, final=last)
 
 

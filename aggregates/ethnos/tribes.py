@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from itertools import combinations
 from typing import Any
 
-from aggregates.ethnos import abilities, recruit
+from aggregates.ethnos import abilities, recruit, scoring
 from aggregates.ethnos import rules as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
@@ -78,7 +78,8 @@ PLANS: dict[str, Plan] = {
 
 def _take_giant_token(game: State, seat: int, effect: Effect, facts: Facts) -> None:
     if larger_than_others(game, seat, facts["size"], effect.condition["leader_tribe"]):
-        game.emit("GiantTokenTaken", seat=seat, glory=TABLES.giant_immediate)
+        game.emit("GiantTokenTaken", seat=seat, glory=TABLES.giant_immediate,
+                  totals=scoring.one(game, seat, TABLES.giant_immediate))
 
 
 def _advance_merfolk(game: State, seat: int, effect: Effect, facts: Facts) -> None:

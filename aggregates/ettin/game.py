@@ -17,7 +17,7 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.ettin import aftermath, ages, present, scoring, war
+from aggregates.ettin import aftermath, ages, present, scoring, upcasts, war
 from aggregates.ettin import rules as r
 from aggregates.ettin import table as t
 from aggregates.ettin.commands import (
@@ -373,7 +373,10 @@ class Ettin(Game):
             self.zones[target].append(card)
 
     @event("GoldChanged")
-    def _gold_changed(self, deltas: dict[str, int], why: str) -> None:
+    def _gold_changed(self, deltas: dict[str, int], totals: dict[str, int] | None,
+                      why: str) -> None:
+        # From the deltas: ``totals`` (the gold after) is None in an event
+        # recorded before it was stated (``upcasts``).
         for p, d in deltas.items():
             self.gold[int(p)] += d
 
@@ -382,3 +385,7 @@ class Ettin(Game):
         for key, value in changes.items():
             assert key in UPDATABLE, key
             setattr(self, key, value)
+
+
+# Old events read in the shape recorded now (issue 9, item 7).
+upcasts.install(Ettin)

@@ -189,7 +189,10 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> s
         return (f"{who}: {names} from {payload.get('source')} to {payload.get('target')} "
                 f"({payload.get('why')})")
     if event_type == "GoldChanged":
-        changes = ", ".join(f"{who_is(p)} {d:+d}" for p, d in payload.get("deltas", {}).items())
+        totals = payload.get("totals") or {}  # None in an event recorded before it was stated
+        changes = ", ".join(
+            f"{who_is(p)} {d:+d}" + (f" (now {totals[p]})" if p in totals else "")
+            for p, d in payload.get("deltas", {}).items())
         return f"Gold ({payload.get('why')}): {changes}"
     if event_type == "Updated":
         what = str(payload.get("what", "")).replace("_", " ")

@@ -91,9 +91,12 @@ def move(g: Any, source: str, target: str, cards: list[int], why: str,
 
 
 def gold(g: Any, deltas: dict[int, int], why: str) -> None:
+    """Record gold changes: each position's change and its gold after it, so
+    the event is the whole fact to any reader (issue 9, item 7)."""
     deltas = {p: d for p, d in deltas.items() if d}
     if deltas:
-        g.emit("GoldChanged", deltas={str(p): d for p, d in sorted(deltas.items())}, why=why)
+        g.emit("GoldChanged", deltas={str(p): d for p, d in sorted(deltas.items())},
+               totals={str(p): g.gold[p] + d for p, d in sorted(deltas.items())}, why=why)
 
 
 def update(g: Any, what: str, details: dict[str, Any] | None = None, **changes: Any) -> None:

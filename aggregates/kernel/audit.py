@@ -5,11 +5,18 @@ seed is revealed:
 
 1. the hash chain: every digest recomputed, every link to its predecessor;
 2. the dice: the seed matches its public commitment, every draw is
-   ``rng.draw(seed, counter, sides)`` and the counters run without a gap;
+   ``rng.draw(dice_seed, counter, sides)`` and the counters run without a gap,
+   where the dice seed mixes the server's seed with every entropy
+   contribution recorded before the draw (``rng.dice_seed``; with none, the
+   server's seed itself, as for every game recorded before contributions);
 3. re-execution: the game is rebuilt from its creation event and every
    recorded command is played again; it must produce exactly the recorded
    events (types, payloads, dice), which proves each move was legal and each
    consequence followed from the rules.
+
+An event recorded in an older shape is read upcast (``aggregates.kernel.upcast``):
+the chain is checked over its payload as stored, re-execution against the
+current shape re-derived from that stored form.
 """
 
 from __future__ import annotations
@@ -17,14 +24,21 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from eventsourcing.utils import get_topic
 
-from aggregates.kernel import chain, rng
+from aggregates.kernel import chain, rng, upcast
 from aggregates.kernel.errors import RuleError
-from aggregates.kernel.game import DEFAULT_COMMAND, Game, event_type, payload_of
+from aggregates.kernel.game import (
+    DEFAULT_COMMAND,
+    ENTROPY_EVENT,
+    Game,
+    _event_class,
+    event_type,
+    payload_of,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,16 +140,47 @@ def check_chain(records: Sequence[Record], seed: str, report: AuditReport) -> No
     check_links(records, report)
     prev = chain.GENESIS
     for rec in records:
+        # Over the payload as stored: an upcast event keeps it in its meta.
+        payload, meta = upcast.stored_form(rec.payload, rec.meta)
         recomputed = chain.digest(
-            prev, rec.game_id, rec.version, rec.type, rec.time, rec.payload,
-            rec.meta or {}, chain.salt(seed, rec.version),
+            prev, rec.game_id, rec.version, rec.type, rec.time, payload,
+            meta, chain.salt(seed, rec.version),
         )
         if recomputed != rec.digest:
             report.fail("chain", f"version {rec.version} digest does not match", rec.version)
         prev = rec.digest
 
 
+def added_entropy(kind: str, payload: Mapping[str, Any]) -> list[str]:
+    """The entropy contributions one record adds to the dice seed: those sent
+    with the creation request, or one seat's ``EntropyAdded``."""
+    if kind == "Created":
+        return [str(e) for e in payload.get("entropy") or []]
+    if kind == ENTROPY_EVENT:
+        return [str(payload.get("entropy", ""))]
+    return []
+
+
+def contribution_used(records: Sequence[Record], entropy_hex: str) -> int:
+    """The version that recorded the contribution ``entropy_hex`` (0: none did).
+
+    A recorded contribution is mixed into every die drawn after it, which
+    ``check_dice`` re-derives; so recorded here and the dice verified means
+    the contribution was used.
+    """
+    try:
+        wanted = bytes.fromhex(entropy_hex).hex()
+    except ValueError:
+        return 0
+    for rec in records:
+        if wanted in added_entropy(rec.type, rec.payload):
+            return rec.version
+    return 0
+
+
 def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> None:
+    """The seed against its commitment, and every die re-derived from the
+    seed and the contributions recorded up to its event."""
     commitment = records[0].payload.get("commitment", "")
     try:
         if rng.commitment(seed) != commitment:
@@ -145,13 +190,24 @@ def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> Non
         report.fail("dice", "the seed is not hex", 1)
         return
     counter = 0
+    contributions: list[str] = []
+    dice_seed = seed
     for rec in records:
         meta = rec.meta or {}
+        added = added_entropy(rec.type, rec.payload)
+        if added:
+            contributions.extend(added)
+            try:
+                dice_seed = rng.dice_seed(seed, contributions)
+            except ValueError:
+                report.fail("dice", f"version {rec.version} records entropy that is not hex",
+                            rec.version)
+                return
         for drawn_counter, sides, value in meta.get("draws", []):
             report.dice += 1
             if drawn_counter != counter:
                 report.fail("dice", f"draw {drawn_counter} where {counter} was due", rec.version)
-            if rng.draw(seed, drawn_counter, sides) != value:
+            if rng.draw(dice_seed, drawn_counter, sides) != value:
                 report.fail("dice", f"draw {drawn_counter} (D{sides}) was not {value}",
                             rec.version)
             counter = drawn_counter + 1
@@ -163,13 +219,27 @@ def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> Non
 KERNEL2_META = ("aud", "pub")
 
 
-def _fingerprint(rec: Record, legacy: bool = False) -> tuple[str, str, str]:
+def _fingerprint(rec: Record, legacy: bool = False,
+                 leave_out: tuple[str, ...] = ()) -> tuple[str, str, str]:
     """What must be equal on re-execution: type, payload, and meta (less the
     chain links, which the chain check covers). ``legacy``: compare with an
-    event recorded before audiences were recorded, so leave those out."""
+    event recorded before audiences were recorded, so leave those out.
+    ``leave_out``: facts an upcast event never recorded (``kernel.upcast``)."""
     skip = ("digest", "prev", *KERNEL2_META) if legacy else ("digest", "prev")
-    meta = {k: v for k, v in (rec.meta or {}).items() if k not in skip}
-    return (rec.type, chain.canonical(rec.payload), chain.canonical(meta))
+    payload, kept = upcast.comparable(rec.payload, rec.meta, leave_out)
+    meta = {k: v for k, v in kept.items() if k not in skip}
+    return (rec.type, chain.canonical(payload), chain.canonical(meta))
+
+
+def upcast_record(rec: Record, game_class: type[Game]) -> Record:
+    """A record in the shape the current rules record its event (an exported
+    record of an older release may hold the old shape); ``kernel.upcast``."""
+    try:
+        event_class = _event_class(game_class, rec.type)
+    except TypeError:
+        return rec  # the kernel's own events, and types the replay will refuse
+    payload, meta = upcast.upcast_payload(event_class, rec.payload, rec.meta)
+    return dataclasses.replace(rec, payload=payload, meta=meta)
 
 
 def rebuild(created: Record, game_class: type[Game]) -> Game:
@@ -179,7 +249,10 @@ def rebuild(created: Record, game_class: type[Game]) -> Game:
         originator_id=uuid.UUID(created.game_id), originator_version=1,
         timestamp=datetime.datetime.fromisoformat(created.time),
         originator_topic=get_topic(game_class), meta=dict(created.meta or {}),
-        **created.payload,
+        # A game recorded before entropy contributions has no such field; a
+        # full record read before the end has no seed (nobody reads it then):
+        # the game folds without it, and no die is drawn on a fold.
+        **{"entropy": [], "seed": "", **created.payload},
     )
     game = ev.mutate(None)
     assert isinstance(game, Game)
@@ -200,6 +273,17 @@ def check_replay(records: Sequence[Record], game_class: type[Game], report: Audi
     produced: list[Record] = [record_of(ev) for ev in game.collect_events()]
     for rec in records[1:]:
         command = (rec.meta or {}).get("cmd")
+        if command is None and rec.type == ENTROPY_EVENT:
+            # A seat's contribution is no command, but the dice after it
+            # depend on it: re-record it where it was recorded.
+            try:
+                game.contribute(int(rec.payload["seat"]), str(rec.payload["entropy"]))
+            except Exception as exc:  # noqa: BLE001 - a tampered contribution
+                report.fail("replay", f"version {rec.version}: the contribution cannot be "
+                            f"replayed ({type(exc).__name__})", rec.version)
+                return
+            produced.extend(record_of(ev) for ev in game.collect_events())
+            continue
         if command is None:
             continue
         report.commands += 1
@@ -220,14 +304,23 @@ def check_replay(records: Sequence[Record], game_class: type[Game], report: Audi
                         rec.version)
             return
         produced.extend(record_of(ev) for ev in game.collect_events())
-    recorded = records[1:]
+    # Compared in the current shape, re-derived from the stored form the chain checked.
+    recorded = [upcast_record(rec, game_class) for rec in records[1:]]
     for index, rec in enumerate(recorded):
+        served = records[index + 1]
+        if upcast.STORED in (served.meta or {}) and (
+                chain.canonical(served.payload) != chain.canonical(rec.payload)):
+            report.fail("replay", f"version {rec.version} is not the upcast of its stored "
+                        "form", rec.version)
+            return
         if index >= len(produced):
             report.fail("replay", f"version {rec.version} was recorded but not re-executed",
                         rec.version)
             return
         legacy = "aud" not in (rec.meta or {})
-        if _fingerprint(rec, legacy) != _fingerprint(produced[index], legacy):
+        leave_out = upcast.unrecorded(rec.meta)
+        if (_fingerprint(rec, legacy, leave_out)
+                != _fingerprint(produced[index], legacy, leave_out)):
             report.fail("replay", f"version {rec.version} differs on re-execution",
                         rec.version)
             return

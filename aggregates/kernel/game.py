@@ -15,7 +15,7 @@ import dataclasses
 import functools
 import uuid
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from eventsourcing.domain import Aggregate, decorated_funcs, event
@@ -35,6 +35,10 @@ KERNEL_FIELDS = frozenset(
 MAX_SEAT_NAME = 64
 #: The recorded command name of a default applied when a clock ran out.
 DEFAULT_COMMAND = "__default__"
+#: The kernel's event recording a seat's entropy contribution (see ``contribute``).
+ENTROPY_EVENT = "EntropyAdded"
+#: Contributions a creation request may carry (one per seat of the largest table).
+MAX_CREATION_ENTROPY = 16
 #: The creation option that asks the server to run the games' clocks.
 CLOCK_OPTION = "clock"
 #: Its entry in the ``OPTIONS_SCHEMA`` of a game that offers clocks.
@@ -107,12 +111,20 @@ class Game(Aggregate):
         options: Mapping[str, Any] | None = None,
         seed: str | None = None,
         game_id: uuid.UUID | None = None,
+        entropy: Sequence[str] = (),
     ) -> Self:
-        """Create a game: check seats and options, roll the setup, record it."""
+        """Create a game: check seats and options, roll the setup, record it.
+
+        ``entropy``: contributions sent with the creation request (hex). They
+        are recorded in the creation event and mixed into the seed of every
+        die from the setup on (``rng.dice_seed``); with none, the dice come
+        from the server's seed alone, as in every game recorded before them.
+        """
         cls._check_seats(seats)
         checked = cls.check_options(dict(options or {}))
+        contributions = check_contributions(entropy)
         seed = seed or rng.new_seed()
-        tray = DiceTray(seed, 0)
+        tray = DiceTray(rng.dice_seed(seed, contributions), 0)
         setup = cls.decide_setup(tray, list(seats), checked)
         token = _creation_meta.set({"draws": tray.take(), "rng": tray.counter})
         try:
@@ -128,6 +140,7 @@ class Game(Aggregate):
                 commitment=rng.commitment(seed),
                 setup=setup,
                 id=game_id or uuid.uuid4(),
+                entropy=contributions,
             )
         finally:
             _creation_meta.reset(token)
@@ -158,6 +171,7 @@ class Game(Aggregate):
         commitment: str,
         setup: dict[str, Any],
         meta: dict[str, Any],
+        entropy: list[str] | None = None,
     ) -> None:
         self.rules = rules
         self.rules_version = rules_version
@@ -175,6 +189,10 @@ class Game(Aggregate):
         self._command: dict[str, Any] | None = None
         self.last_acted: dict[str, int] = {}
         self.collecting: dict[str, Any] | None = None
+        if entropy:
+            # Set only when there are contributions, so the state (and every
+            # snapshot) of a game without them is what it always was.
+            self.contributions = list(entropy)
         self._follow_chain(meta, 1)
         self.setup(setup)
 
@@ -269,6 +287,10 @@ class Game(Aggregate):
                  seats: list[str]) -> str:
         """One event in the game's own words, from the payload its reader got
         (the private or the public form). The default names the event."""
+        if event_type == ENTROPY_EVENT:
+            seat = payload.get("seat")
+            who = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else seat
+            return f"{who} adds entropy to the dice: {str(payload.get('entropy', ''))[:16]}"
         words = [event_type]
         for key, value in payload.items():
             if key in ("setup", "seed", "commitment"):
@@ -505,10 +527,55 @@ class Game(Aggregate):
         self._audience = (audience, None if public is None else dict(public))
         self.trigger_event(event_class, **payload)
 
+    @property
+    def dice_seed(self) -> str:
+        """The seed the next die is drawn from: the server's seed mixed with
+        every contribution recorded so far (the server's seed alone if none)."""
+        return rng.dice_seed(self.seed, getattr(self, "contributions", ()))
+
+    def contributed(self, seat: int) -> str | None:
+        """The entropy ``seat`` contributed after creation, if it did."""
+        return getattr(self, "contributed_by", {}).get(str(seat))
+
+    def contribute(self, seat: int, entropy: str) -> bool:
+        """Decide: record ``seat``'s entropy contribution (once per seat).
+
+        Why after creation: a contribution sent once the seed commitment is
+        public is one the server could not know when it chose its seed, so
+        the dice drawn after it are chosen by nobody alone. It is recorded in
+        its own public event before any die that depends on it is drawn, and
+        affects every die drawn after that event (a deck shuffled before it
+        keeps its order). Returns False, recording nothing, when the seat
+        sends again the contribution already on record (a retried request).
+        """
+        self._draws = []
+        self._command = None
+        if self.ended:
+            raise RuleError(Reason.GAME_OVER, "the game is over")
+        self._check_seat(seat)
+        try:
+            checked = rng.check_entropy(entropy)
+        except ValueError as exc:
+            raise RuleError(Reason.BAD_ARGUMENT, str(exc)) from None
+        earlier = self.contributed(seat)
+        if earlier == checked:
+            return False
+        if earlier is not None:
+            raise RuleError(Reason.ILLEGAL_MOVE,
+                            f"seat {seat} has already contributed its entropy")
+        self._audience = (EVERYONE, None)
+        self.trigger_event(_event_class(type(self), ENTROPY_EVENT), seat=seat, entropy=checked)
+        return True
+
+    @event(ENTROPY_EVENT)
+    def _entropy_added(self, seat: int, entropy: str) -> None:
+        self.contributions = [*getattr(self, "contributions", []), entropy]
+        self.contributed_by = {**getattr(self, "contributed_by", {}), str(seat): entropy}
+
     def roll(self, sides: int) -> int:
         """Draw one die for the event about to be triggered (decide phase only)."""
         counter = self.rng_counter + len(self._draws)
-        value = rng.draw(self.seed, counter, sides)
+        value = rng.draw(self.dice_seed, counter, sides)
         self._draws.append([counter, sides, value])
         return value
 
@@ -678,6 +745,17 @@ def recorded_audience(
         return audience, dict(meta.get("pub") or {})
     audience = game_cls.audience(event_type, payload)
     return audience, (game_cls.public_form(event_type, payload) if not audience.everyone else {})
+
+
+def check_contributions(entropy: Sequence[str]) -> list[str]:
+    """Creation contributions as recorded (lower-case hex), or BAD_ARGUMENT."""
+    if len(entropy) > MAX_CREATION_ENTROPY:
+        raise RuleError(Reason.BAD_ARGUMENT,
+                        f"at most {MAX_CREATION_ENTROPY} entropy contributions")
+    try:
+        return [rng.check_entropy(e) for e in entropy]
+    except ValueError as exc:
+        raise RuleError(Reason.BAD_ARGUMENT, str(exc)) from None
 
 
 def command_key(seat: int, command_id: str) -> str:

@@ -2,8 +2,9 @@
 
 One generic mapping serves every game: the ``Command`` oneof names the game,
 the game's oneof names the move, the move's fields are its arguments, and
-enum values travel as lowercase names (``POTION_OF_HEALING`` <->
-``"potion_of_healing"``). The service and the client library both use it.
+enum values travel as lowercase names without the enum's prefix
+(``ENIN_MARKET_ITEM_POTION_OF_HEALING`` <-> ``"potion_of_healing"``; the
+prefixed name is accepted too). The service and the client library both use it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 from typing import Any
 
 from google.protobuf import json_format
-from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 
 from arbiter.v1 import game_pb2
 
@@ -39,7 +40,7 @@ def command_to_json(command: game_pb2.Command) -> tuple[str, dict[str, Any]]:
     )
     for field in move.DESCRIPTOR.fields:
         if field.type == FieldDescriptor.TYPE_ENUM and field.name in args:
-            args[field.name] = _enum_to_wire(args[field.name])
+            args[field.name] = _enum_to_wire(field.enum_type, args[field.name])
     return game_field, {"name": move_field, "args": args}
 
 
@@ -58,7 +59,7 @@ def json_to_command(rules: str, action: dict[str, Any]) -> game_pb2.Command:
     args = dict(action.get("args") or {})
     for field in move_type.fields:
         if field.type == FieldDescriptor.TYPE_ENUM and isinstance(args.get(field.name), str):
-            args[field.name] = args[field.name].upper()
+            args[field.name] = enum_proto_name(field.enum_type, args[field.name])
     try:
         json_format.ParseDict({rules: {name: args}}, command)
     except json_format.ParseError as exc:
@@ -77,5 +78,33 @@ def parse_json_command(text: str) -> dict[str, Any]:
     return value
 
 
-def _enum_to_wire(value: Any) -> Any:
-    return value.lower() if isinstance(value, str) else value
+def enum_prefix(enum_type: EnumDescriptor) -> str:
+    """The prefix every value of ``enum_type`` carries (buf's ENUM_VALUE_PREFIX,
+    e.g. ``ENIN_MARKET_ITEM_``): its zero value's name less ``UNSPECIFIED``."""
+    for value in enum_type.values:
+        if value.number == 0 and value.name.endswith("_UNSPECIFIED"):
+            return value.name[: -len("UNSPECIFIED")]
+    return ""
+
+
+def enum_wire_name(enum_type: EnumDescriptor, name: str) -> str:
+    """A value's name in the rules' JSON form: lowercase, without the enum's
+    prefix, so the rules never see the wire's naming convention."""
+    prefix = enum_prefix(enum_type)
+    if prefix and name.startswith(prefix):
+        name = name[len(prefix):]
+    return name.lower()
+
+
+def enum_proto_name(enum_type: EnumDescriptor, name: str) -> str:
+    """The protobuf value name of a rules' name (``"map_of_enin"``), also
+    accepting the full prefixed name a protobuf JSON user would send."""
+    upper = name.upper()
+    prefix = enum_prefix(enum_type)
+    if prefix and not upper.startswith(prefix):
+        upper = prefix + upper
+    return upper
+
+
+def _enum_to_wire(enum_type: EnumDescriptor, value: Any) -> Any:
+    return enum_wire_name(enum_type, value) if isinstance(value, str) else value

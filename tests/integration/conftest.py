@@ -18,6 +18,7 @@ import pytest
 from arbiter.v1 import game_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from service.config import default_redis_prefix
 from tests.conftest import TEST_PROCESS_ONLY_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,6 +107,14 @@ class ServerProcess:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+    @property
+    def redis_prefix(self) -> str:
+        """The prefix of the Redis channels this server publishes on (as it derives it)."""
+        env = {**os.environ, **self.extra_env}
+        return env.get("ARBITER_REDIS_PREFIX") or default_redis_prefix(
+            env.get("ARBITER_DATABASE_URL") or env.get("DATABASE_URL", ""),
+            env.get("ARBITER_POSTGRES_SCHEMA", "public"), self.data_dir)
 
     def channel(self) -> grpc.Channel:
         """A channel to the server: TLS (trusting ``tls_root``) when the server has it."""

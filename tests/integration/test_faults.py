@@ -115,10 +115,10 @@ class ResilientFeed(threading.Thread):
 class RedisTap(threading.Thread):
     """Everything published on the all-games channel, as (game, version) pairs."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, prefix: str):
         super().__init__(daemon=True)
         self.pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
-        self.pubsub.subscribe("arbiter:games")
+        self.pubsub.subscribe(f"{prefix}games")
         self.seen: Counter[tuple[str, int]] = Counter()
         self.stopping = threading.Event()
 
@@ -185,7 +185,7 @@ def wait_until(predicate: Any, timeout: float = 20.0) -> bool:
 def test_kill9_soak_loses_nothing(tmp_path: Path, redis_url: str) -> None:
     server = ServerProcess(tmp_path / "data", redis_url)
     server.start()
-    tap = RedisTap(redis_url)
+    tap = RedisTap(redis_url, server.redis_prefix)
     tap.start()
     stubs = [server.stub()]
     games = [new_game(stubs[0]) for _ in range(4)]
@@ -236,7 +236,7 @@ def test_two_servers_on_one_postgres_store(
     for server in servers:
         server.admin_token = "shared-admin"
         server.start()
-    tap = RedisTap(redis_url)
+    tap = RedisTap(redis_url, servers[0].redis_prefix)
     tap.start()
     try:
         stubs = [s.stub() for s in servers]
@@ -291,7 +291,7 @@ def test_redis_outage_then_every_event_is_published(tmp_path: Path) -> None:
         player.join(timeout=30)
         assert player.accepted, "moves are accepted while Redis is down"
         private = PrivateRedis(tmp_path / "redis", port=port)
-        tap = RedisTap(url)
+        tap = RedisTap(url, server.redis_prefix)
         tap.start()
         total = len(stored_events(stub, game_id))
         position_file = server.data_dir / "relay.position"

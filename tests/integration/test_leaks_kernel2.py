@@ -106,7 +106,9 @@ class Knowledge:
         for ev in events:
             assert ev.meta_json, "the admin reads the full record"
             if ev.type == "Created":
-                self.seed = json.loads(ev.payload_json)["seed"]
+                # Not even the admin reads the seed before the end (issue 9
+                # item 6): the model takes it from the store (Table.__init__).
+                assert "seed" not in json.loads(ev.payload_json), "the admin read the seed"
             self.learn(ev.type, json.loads(ev.payload_json))
             self.at[ev.version] = {r: frozenset(k) for r, k in self.known.items()}
             self.noted(ev.version)
@@ -334,9 +336,10 @@ TIDE_CARD_COMMANDS = [
 class RedisTap:
     """A direct Redis subscriber to one game's channel, in a thread."""
 
-    def __init__(self, url: str, game_id: str) -> None:
-        self.pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
-        self.pubsub.subscribe(f"arbiter:game:{game_id}")
+    def __init__(self, server: ServerProcess, game_id: str) -> None:
+        self.pubsub = redis.Redis.from_url(server.redis_url).pubsub(
+            ignore_subscribe_messages=True)
+        self.pubsub.subscribe(f"{server.redis_prefix}game:{game_id}")
         self.messages: list[dict[str, Any]] = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -357,6 +360,18 @@ class RedisTap:
 # ---------------------------------------------------------------------- the table
 
 
+def stored_seed(server: ServerProcess, game_id: str) -> str:
+    """A game's secret seed, read from the store itself: no RPC serves it
+    before the end, the admin's included."""
+    import sqlite3
+
+    with sqlite3.connect(server.data_dir / "arbiter.sqlite") as con:
+        row = con.execute(
+            "SELECT state FROM stored_events WHERE originator_id=? AND originator_version=1",
+            (game_id.replace("-", ""),)).fetchone()
+    return str(json.loads(row[0])["seed"])
+
+
 class Table:
     """One game on the server: its seats' stubs, a spectator, feeds, the model."""
 
@@ -374,8 +389,9 @@ class Table:
         self.stubs: dict[Reader, Any] = {n: server.stub(t) for n, t in self.tokens.items()}
         self.stubs[None] = server.stub(created.spectator_token)
         self.know = know
+        know.seed = stored_seed(server, self.game_id)
         self.game_cls = game_cls
-        self.tap = RedisTap(server.redis_url, self.game_id)
+        self.tap = RedisTap(server, self.game_id)
         self.feeds = {r: FeedCollector(self.stubs[r], game_pb2.SubscribeRequest(
             game_id=self.game_id, seat=r or 0, spectator=r is None)) for r in know.readers}
         self.secret_until = 0  # events from this version on were read after the end

@@ -48,7 +48,8 @@ def run(state: Any, seat: int, command: Bid) -> None:
             bids[position] = value
     # Highest bid first; ties go round the table from this round's first position.
     order = sorted(kflow.order_from(state.first, 4), key=lambda p: -bids[p])
-    state.emit("BidsSettled", bids=bids, order=order)
+    state.emit("BidsSettled", bids=bids, order=order,
+               totals=[c - b for c, b in zip(state.coins, bids, strict=True)])
 
 
 def legal(state: Any, seat: int) -> list[Command]:

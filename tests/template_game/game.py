@@ -41,7 +41,15 @@ from aggregates.kernel.game import (
     refuse_unknown_options,
 )
 from aggregates.kernel.present import Screen
-from tests.template_game import bidding, presentation, rounds, scoring, shore, snatching
+from tests.template_game import (
+    bidding,
+    presentation,
+    rounds,
+    scoring,
+    shore,
+    snatching,
+    upcasts,
+)
 from tests.template_game.commands import (
     COMMANDS,
     Bank,
@@ -62,7 +70,6 @@ from tests.template_game.table import (
     empty_zones,
     hand,
     seating_for,
-    team_of_position,
     vault,
     zones_of,
 )
@@ -147,6 +154,12 @@ class Template(Game):
     def begin(self) -> None:
         rounds.deal_hands(self)
         rounds.open_round(self)
+
+    def tide_gain(self, number: int) -> int:
+        """The coins each position gains when round ``number`` opens: a rule a
+        later rules version may change (``tests/template_game/v2.py`` does), so
+        it is a method a newer release's class overrides."""
+        return C.start_coins if number == 1 else C.coins_per_round
 
     # ----------------------------------------------------- table and zones
 
@@ -274,14 +287,16 @@ class Template(Game):
         self._move(DECK, target, cards)
 
     @event("TideRose")
-    def _tide_rose(self, round: int, first: int, coins: list[int]) -> None:  # noqa: A002
+    def _tide_rose(self, round: int, first: int, coins: list[int],  # noqa: A002
+                   totals: list[int] | None) -> None:
         self.round = round
         self.first = first
         self.coins = [c + g for c, g in zip(self.coins, coins, strict=True)]
         self.bids = None
 
     @event("BidsSettled")
-    def _bids_settled(self, bids: list[int], order: list[int]) -> None:
+    def _bids_settled(self, bids: list[int], order: list[int],
+                      totals: list[int] | None) -> None:
         self.coins = [c - b for c, b in zip(self.coins, bids, strict=True)]
         self.bids = list(bids)
         self.passing = kflow.passing(order)
@@ -294,7 +309,7 @@ class Template(Game):
 
     @event("EffectUsed")
     def _effect_used(self, effect: str, position: int, change: str, amount: int,
-                     usage: str) -> None:
+                     usage: str, totals: list[int] | None) -> None:
         self.used[usage] = self.used.get(usage, 0) + 1
         if change == "gain_coins":
             self.coins[position] += amount
@@ -320,15 +335,16 @@ class Template(Game):
             self.window = None
 
     @event("Banked")
-    def _banked(self, position: int, cards: list[int]) -> None:
-        self._move(hand(position), vault(team_of_position(position)), cards)
+    def _banked(self, position: int, cards: list[int], vault: str) -> None:
+        self._move(hand(position), vault, cards)
         for card in cards:
             self.banked_by[str(card)] = position
         assert self.passing is not None
         kflow.after_action(self.passing)
 
     @event("Dived")
-    def _dived(self, position: int, depth: int, cards: list[int]) -> None:
+    def _dived(self, position: int, depth: int, cards: list[int],
+               totals: list[int] | None) -> None:
         self.coins[position] -= depth
         self._move(DECK, hand(position), cards)
         assert self.passing is not None
@@ -343,3 +359,7 @@ class Template(Game):
     def _tide_ebbed(self, round: int) -> None:  # noqa: A002
         self.passing = None
         self.done = round >= self.rounds
+
+
+# Old events read in the shape recorded now (issue 9, item 7).
+upcasts.install(Template)

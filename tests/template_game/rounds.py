@@ -31,8 +31,9 @@ def open_round(state: Any) -> None:
     if cards:
         state.emit("CardsDealt", target=SHORE, cards=cards)
     number = state.round + 1
-    gain = C.start_coins if number == 1 else C.coins_per_round
-    state.emit("TideRose", round=number, first=(number - 1) % 4, coins=[gain] * 4)
+    gain = state.tide_gain(number)
+    state.emit("TideRose", round=number, first=(number - 1) % 4, coins=[gain] * 4,
+               totals=[c + gain for c in state.coins])
     # Kernel: a simultaneous hidden choice, every seat at once.
     state.open_choices("bid", list(range(len(state.seats))))
 

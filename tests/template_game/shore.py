@@ -57,8 +57,11 @@ def run_claim(state: Any, seat: int, command: Claim) -> None:
 
 def gain_coins(state: Any, position: int, effect: Effect, facts: Any) -> None:
     """The verb ``gain_coins``: what the change means is the game's rule."""
+    amount = int(effect.params["amount"])
+    gained = amount if effect.change == "gain_coins" else 0  # as ``Template._effect_used``
+    totals = [c + (gained if p == position else 0) for p, c in enumerate(state.coins)]
     state.emit("EffectUsed", effect=effect.name, position=position, change=effect.change,
-               amount=int(effect.params["amount"]), usage=effect.usage_key(facts["scope"]))
+               amount=amount, usage=effect.usage_key(facts["scope"]), totals=totals)
 
 
 VERBS = {"gain_coins": gain_coins}
@@ -87,7 +90,7 @@ def run_bank(state: Any, seat: int, command: Bank) -> None:
     # readers (the team); the others learn how many cards went in.
     state.emit("Banked", audience=state.table_zones().move_audience(source, target),
                public={"position": position, "count": len(command.cards)},
-               position=position, cards=sorted(command.cards))
+               position=position, cards=sorted(command.cards), vault=target)
 
 
 def legal_banks(state: Any, seat: int) -> list[Command]:
@@ -108,8 +111,9 @@ def check_dive(state: Any, seat: int, command: Dive) -> None:
 def run_dive(state: Any, seat: int, command: Dive) -> None:
     position = state.acting_position(seat)
     # Audience and public form from ``Template.audience_of``/``public_form``.
+    totals = [c - (command.depth if p == position else 0) for p, c in enumerate(state.coins)]
     state.emit("Dived", position=position, depth=command.depth,
-               cards=kzones.draw(state.zones[DECK], command.depth))
+               cards=kzones.draw(state.zones[DECK], command.depth), totals=totals)
 
 
 def legal_dives(state: Any, seat: int) -> list[Command]:

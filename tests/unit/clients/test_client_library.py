@@ -79,7 +79,7 @@ def test_act_request_keeps_given_id_and_typed_command() -> None:
 
 def test_act_request_enum_argument() -> None:
     request = build_act_request("enin", "g", 0, {"name": "buy", "args": {"item": "map_of_enin"}})
-    assert request.command.enin.buy.item == enin_pb2.MAP_OF_ENIN
+    assert request.command.enin.buy.item == enin_pb2.ENIN_MARKET_ITEM_MAP_OF_ENIN
 
 
 def test_act_request_rejects_unknown_command() -> None:

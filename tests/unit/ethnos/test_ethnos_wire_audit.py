@@ -23,7 +23,7 @@ def test_kingdom_enum_matches_the_data() -> None:
     text = PROTO.read_text()
     body = re.search(r"enum EthnosKingdom {([^}]*)}", text)
     assert body is not None
-    names = [n.lower() for n in re.findall(r"(\w+) = [1-9]", body.group(1))]
+    names = [n.lower() for n in re.findall(r"ETHNOS_KINGDOM_(\w+) = [1-9]", body.group(1))]
     assert names == list(TABLES.kingdom_keys)
 
 

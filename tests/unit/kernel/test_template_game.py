@@ -175,7 +175,8 @@ def test_bids_are_revealed_together_and_set_the_order() -> None:
     assert payload_of(revealed[0])["choices"] == {"0": [2], "1": [1, 3], "2": [1]}
     settled = next(e for e in events if event_type(e) == "BidsSettled")
     # West bid 3, North 2, then East and South (1 each) round the table from North.
-    assert payload_of(settled) == {"bids": [2, 1, 1, 3], "order": [3, 0, 1, 2]}
+    assert payload_of(settled) == {"bids": [2, 1, 1, 3], "order": [3, 0, 1, 2],
+                                   "totals": [C.start_coins - b for b in (2, 1, 1, 3)]}
     assert game.coins == [C.start_coins - b for b in (2, 1, 1, 3)]
     assert game.pending()[0].position == 3 and game.pending()[0].seat == 1
 

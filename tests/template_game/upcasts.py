@@ -1,0 +1,37 @@
+"""Tidewatch events recorded before each event stated its whole fact (issue 9,
+item 7), read in the shape the rules record now (``aggregates.kernel.upcast``).
+
+``Banked`` names the vault the cards went to (before, a reader had to know
+which team a position plays for); every coin event states each position's
+coins after it (``totals``) beside the change. The vault follows from the
+old event alone; the totals do not (the coins before it), so they read as
+None and re-execution derives them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aggregates.kernel.game import _event_class
+from aggregates.kernel.upcast import Step, versioned
+from tests.template_game.table import team_of_position, vault
+
+#: The events that change coins.
+COIN_EVENTS = ("TideRose", "BidsSettled", "EffectUsed", "Dived")
+
+
+def _banked(p: dict[str, Any]) -> None:
+    """v2 adds ``vault``: the banker's team's vault (a position's team is fixed)."""
+    p["vault"] = vault(team_of_position(p["position"]))
+
+
+def _coins(p: dict[str, Any]) -> None:
+    """v2 adds ``totals``, the coins after; v1 stated only the change."""
+
+
+def install(game_class: Any) -> None:
+    """Declare the versions and upcasts on ``game_class``'s event classes."""
+    versioned(_event_class(game_class, "Banked"), Step(_banked, added=("vault",)))
+    for name in COIN_EVENTS:
+        versioned(_event_class(game_class, name),
+                  Step(_coins, added=("totals",), unrecorded=("totals",)))

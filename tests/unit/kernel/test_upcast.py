@@ -1,0 +1,232 @@
+"""Issue 9, item 7: old events read in the new shape, the chain still over the
+bytes as stored (``aggregates.kernel.upcast``).
+
+The games of ``tests/fixtures/store_v1`` were recorded before the events
+stated their whole fact: loaded through the library they come upcast, their
+stored payload kept in their meta; the chain is recomputed over that stored
+form, re-execution compares the new shape. The same holds for a plain record
+that still has the old shape (an export of an older release), and each way
+of tampering with an upcast event is named by its version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aggregates.catalog import GAMES
+from aggregates.enin import Enin
+from aggregates.kernel import chain, upcast
+from aggregates.kernel.audit import Record, audit, record_of
+from aggregates.kernel.verify import fold, verify_records
+from service.application import ArbiterApp
+from service.auth import Credentials
+from service.config import Settings
+
+STORE = Path(__file__).resolve().parents[2] / "fixtures" / "store_v1"
+
+
+@pytest.fixture(scope="module")
+def old_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[Any]]]:
+    """Every game of the old store, its events as the library loads them."""
+    data_dir = tmp_path_factory.mktemp("upcast") / "data"
+    shutil.copytree(STORE, data_dir)
+    env = {**Settings(data_dir=data_dir).store_env(), "IS_SNAPSHOTTING_ENABLED": "n"}
+    app = ArbiterApp(env, snapshot_interval=0, credentials=Credentials.configure(data_dir))
+    try:
+        yield {f"{e.rules}-{e.game_id}": app.game_events(str(e.game_id))
+               for e in app.list_games(limit=100)}
+    finally:
+        app.close()
+
+
+def enin_records(old_games: dict[str, list[Any]]) -> list[Record]:
+    """The longest old Enin game, as plain records."""
+    events = max((evs for name, evs in old_games.items() if name.startswith("enin")), key=len)
+    return [record_of(ev) for ev in events]
+
+
+def upcast_at(records: list[Record], kind: str) -> int:
+    return next(i for i, r in enumerate(records)
+                if r.type == kind and upcast.STORED in (r.meta or {}))
+
+
+def test_old_events_load_in_the_new_shape_and_audit(old_games: dict[str, list[Any]]) -> None:
+    """Every old Enin exchange and XP gain is read with the facts v2 states;
+    the stored payload rides in the meta, and each game audits clean."""
+    seen: set[str] = set()
+    for events in old_games.values():
+        rules = events[0].rules
+        for ev in events:
+            meta = ev.meta
+            if upcast.STORED not in meta:
+                continue
+            seen.add(type(ev).__name__)
+            stored = meta[upcast.STORED]
+            assert stored["class_version"] == 1
+            if type(ev).__name__ in ("ExchangeWon", "ExchangeLost"):
+                assert ev.strength_bonus == 0 and ev.rolled is None
+                assert "strength_bonus" not in stored["payload"]
+                assert stored["unrecorded"] == ["rolled"]
+            if type(ev).__name__ == "XpGained":
+                assert ev.rolled == stored["payload"]["dice"]
+        report = audit(events, GAMES[rules])
+        assert report.ok, report.problems
+    assert {"ExchangeWon", "ExchangeLost", "XpGained"} <= seen
+
+
+def test_the_chain_is_over_the_stored_form(old_games: dict[str, list[Any]]) -> None:
+    """The digest of an upcast event matches its stored payload, not the new one."""
+    records = enin_records(old_games)
+    seed = records[0].payload["seed"]
+    i = upcast_at(records, "XpGained")
+    rec = records[i]
+    stored, meta = upcast.stored_form(rec.payload, rec.meta)
+    assert stored != rec.payload
+
+    def digest(payload: dict[str, Any], meta: dict[str, Any]) -> str:
+        return chain.digest(rec.prev, rec.game_id, rec.version, rec.type, rec.time,
+                            payload, meta, chain.salt(seed, rec.version))
+
+    assert digest(stored, meta) == rec.digest
+    assert digest(rec.payload, meta) != rec.digest
+
+
+def test_a_record_of_the_old_shape_verifies_offline(old_games: dict[str, list[Any]]) -> None:
+    """An export of an older release holds the stored payloads and no kept
+    form: it is upcast on reading, verifies and folds to the same game."""
+    records = enin_records(old_games)
+    old = [dataclasses.replace(r, payload=upcast.stored_form(r.payload, r.meta)[0],
+                               meta=upcast.stored_form(r.payload, r.meta)[1]) for r in records]
+    assert any(o.payload != r.payload for o, r in zip(old, records, strict=True))
+    for recs in (records, old):
+        verdict = verify_records({}, recs, GAMES)
+        assert verdict.ok and verdict.complete, verdict.report.problems
+    assert fold(old, Enin).view(0) == fold(records, Enin).view(0)
+
+
+def test_tampering_with_an_upcast_event_names_its_version(
+    old_games: dict[str, list[Any]],
+) -> None:
+    """The stored form is the chain's (a change breaks the digest); the new
+    shape is re-derived from it (a change to a derived or unrecorded fact is
+    refused by the replay check)."""
+    records = enin_records(old_games)
+    i = upcast_at(records, "ExchangeWon")
+    rec = records[i]
+
+    def with_(payload: dict[str, Any] | None = None, meta: dict[str, Any] | None = None
+              ) -> list[Record]:
+        out = list(records)
+        out[i] = dataclasses.replace(rec, payload=payload or rec.payload,
+                                     meta=meta or rec.meta)
+        return out
+
+    kept = dict(rec.meta[upcast.STORED])  # type: ignore[index]
+    forged = {**kept, "payload": {**kept["payload"], "total": 99}}
+    verdict = verify_records({}, with_(meta={**(rec.meta or {}), upcast.STORED: forged}), GAMES)
+    assert not verdict.report.chain_ok and verdict.first_failure == rec.version
+    for key, value in (("strength_bonus", 1), ("rolled", [1, 1])):
+        verdict = verify_records({}, with_(payload={**rec.payload, key: value}), GAMES)
+        assert not verdict.report.replay_ok and verdict.first_failure == rec.version, key
+
+
+def test_an_old_game_read_from_history_verifies_offline(
+    old_games: dict[str, list[Any]],
+) -> None:
+    """``arbiter export`` of an old game (the full record, as ``History``
+    sends it): the upcast payload on the wire, the stored form in the meta;
+    ``arbiter verify`` on it passes."""
+    from clients.record import event_line, records_of
+    from service.envelope import Reader, to_proto
+
+    for events in old_games.values():
+        game_class = GAMES[events[0].rules]
+        lines = [event_line(to_proto(game_class, ev, Reader(full=True))) for ev in events]
+        header = {"game_id": str(events[0].originator_id)}
+        verdict = verify_records(header, records_of(header, lines), GAMES)
+        assert verdict.ok, verdict.report.problems
+
+
+# ------------------------------------------- every game's upcasts, from v1 records
+
+
+def v1_of(rec: Record, game_class: type) -> Record:
+    """A v2 record as the release before v2 recorded it: the added keys gone
+    (and an XP gain's ``dice`` as rolled, as v1 had them)."""
+    from aggregates.kernel.game import _event_class
+
+    try:
+        event_class = _event_class(game_class, rec.type)
+    except TypeError:
+        return rec
+    steps = getattr(event_class, "upcast_steps", ())
+    if not steps:
+        return rec
+    payload = dict(rec.payload)
+    if rec.type == "XpGained":
+        payload["dice"] = payload["rolled"]
+    for step in steps:
+        for key in step.added:
+            payload.pop(key, None)
+    return dataclasses.replace(rec, payload=payload)
+
+
+def rechained(records: list[Record], seed: str) -> list[Record]:
+    """Records with their digests recomputed over their payloads: what the old
+    release, which stored those payloads, had chained."""
+    out: list[Record] = []
+    prev = chain.GENESIS
+    for rec in records:
+        meta = {k: v for k, v in (rec.meta or {}).items() if k not in ("digest", "prev")}
+        digest = chain.digest(prev, rec.game_id, rec.version, rec.type, rec.time, rec.payload,
+                              meta, chain.salt(seed, rec.version))
+        out.append(dataclasses.replace(rec, prev=prev, digest=digest,
+                                       meta={**meta, "prev": prev, "digest": digest}))
+        prev = digest
+    return out
+
+
+def played_records(rules: str, seed: int) -> tuple[type, list[Record]]:
+    """A finished random game of ``rules`` as plain records."""
+    import random
+
+    from tests.template_game import Template
+
+    game_class: Any = Template if rules == "template" else GAMES[rules]
+    seats = {"enin": 1, "ethnos": 3, "ettin": 2, "template": 3}[rules]
+    rnd = random.Random(seed)
+    game = game_class.start([f"s{i}" for i in range(seats)], seed=f"{seed:064x}")
+    events: list[Any] = list(game.collect_events())
+    while not game.ended:
+        seat = rnd.choice(game.waiting_on())
+        game.act(seat, rnd.choice(game.legal_actions(seat)))
+        events.extend(game.collect_events())
+    return game_class, [record_of(ev) for ev in events]
+
+
+@pytest.mark.parametrize("rules", ["enin", "ethnos", "ettin", "template"])
+def test_every_games_v1_records_upcast_verify_and_fold(rules: str) -> None:
+    """Each game's upcast steps, on records of the shape before v2 (chained as
+    the old release chained them): they verify, and fold to the same game."""
+    for seed in (1, 2):
+        game_class, records = played_records(rules, seed)
+        old = rechained([v1_of(r, game_class) for r in records], records[0].payload["seed"])
+        changed = sum(o.payload != r.payload for o, r in zip(old, records, strict=True))
+        assert changed > 0, "no event of this game was versioned in the play"
+        games = {**GAMES, game_class.RULES_ID: game_class}
+        verdict = verify_records({}, old, games)
+        assert verdict.ok and verdict.complete, verdict.report.problems
+        assert fold(old, game_class).view(None) == fold(records, game_class).view(None)
+        # A v1 record with a v2 key forged in: the stored form the chain
+        # vouches for has no such key, and the new shape is re-derived from it.
+        i = next(i for i, (o, r) in enumerate(zip(old, records, strict=True))
+                 if o.payload != r.payload)
+        forged = list(old)
+        forged[i] = dataclasses.replace(old[i], payload=records[i].payload)
+        assert verify_records({}, forged, games).first_failure == old[i].version
