@@ -136,6 +136,70 @@ def test_kernel_schemas_are_valid_and_match_the_vocabulary() -> None:
             {"kind": "dial"}]}]})
 
 
+def unrecorded_fields(cls: type[Game]) -> list[tuple[str, str]]:
+    """``(event type, key)`` of every fact an upcast sets to null in older records."""
+    from aggregates.kernel.game import _event_class
+
+    found = []
+    for kind in sorted(schemas_of(cls)["payload_json"]):
+        try:
+            event_class = _event_class(cls, kind)
+        except TypeError:
+            continue
+        for step in getattr(event_class, "upcast_steps", ()):
+            found += [(kind, key) for key in step.unrecorded]
+    return found
+
+
+@pytest.mark.parametrize("rules", sorted(SERVED))
+def test_upcast_events_match_too(rules: str) -> None:
+    """An old game's events read upcast, with the facts they never recorded as null."""
+    cls = SERVED[rules]
+    served = schemas_of(cls)["payload_json"]
+    for kind, key in unrecorded_fields(cls):
+        assert Draft202012Validator(served[kind]["properties"][key]).is_valid(None), (kind, key)
+
+
+def recorded(data_dir: Path) -> Iterator[tuple[type[Game], str, Any]]:
+    """The wire JSON of every game in a copy of the pre-Kernel-2 store
+    (``tests/fixtures/store_v1``), as ``(game class, what, value)``: each event read
+    back upcast, in its private and its public form, every reader's view, the outcome."""
+    import shutil
+
+    from service.application import ArbiterApp
+    from service.auth import Credentials
+    from service.config import Settings
+    from service.envelope import dumps
+
+    shutil.copytree(ROOT / "tests" / "fixtures" / "store_v1", data_dir)
+    env = {**Settings(data_dir=data_dir).store_env(), "IS_SNAPSHOTTING_ENABLED": "n"}
+    app = ArbiterApp(env, snapshot_interval=0, credentials=Credentials.configure(data_dir))
+    try:
+        for entry in app.list_games(limit=100):
+            game = app.game(str(entry.game_id))
+            cls = type(game)
+            for ev in app.game_events(str(entry.game_id)):
+                kind, payload = event_type(ev), payload_of(ev)
+                _, public = recorded_audience(cls, kind, payload, ev.meta)
+                for form in (payload, public):
+                    yield cls, f"payload:{kind}", json.loads(dumps(form))
+            for reader in (None, *range(len(game.seats))):
+                yield cls, "view", json.loads(dumps(game.view(reader)))
+            yield cls, "outcome", game.outcome or {}
+    finally:
+        app.close()
+
+
+def test_games_recorded_by_an_older_release_match_too(tmp_path: Path) -> None:
+    checked: set[str] = set()
+    for cls, what, value in recorded(tmp_path / "data"):
+        checks = validators(cls)
+        errors = list(checks[WHAT_FIELD.get(what, what)].iter_errors(value))
+        assert not errors, (cls.RULES_ID, what, errors[0].message)
+        checked.add(cls.RULES_ID)
+    assert checked
+
+
 def test_a_game_without_a_file_gets_open_schemas() -> None:
     class Unlisted(Game):
         RULES_ID = "unlisted"
@@ -243,11 +307,17 @@ class Shape:
 
 def draft(rules: str, games_per_count: int) -> dict[str, Any]:
     """A schemas file for ``rules`` from many random games (then reviewed by hand)."""
+    import tempfile
+
     cls = SERVED[rules]
     shapes: dict[str, Shape] = {}
     for players in COUNTS[rules]:
         for n in range(games_per_count):
             for what, value in playout(cls, players, 100 * players + n):
+                shapes.setdefault(what, Shape()).add(value)
+    with tempfile.TemporaryDirectory() as scratch:  # games an older release recorded
+        for game_cls, what, value in recorded(Path(scratch) / "data"):
+            if game_cls is cls:
                 shapes.setdefault(what, Shape()).add(value)
     title = cls.TITLE
     view = shapes["view"].schema()
@@ -260,6 +330,13 @@ def draft(rules: str, games_per_count: int) -> dict[str, Any]:
     # The options a game was created with: the game's own options schema, not
     # the few the random games happened to use.
     events["Created"]["properties"]["options"] = cls.OPTIONS_SCHEMA
+    # Facts an older record never held are null once upcast (``kernel.upcast``).
+    for kind, key in unrecorded_fields(cls):
+        found = events.get(kind, {}).get("properties", {}).get(key)
+        if found is not None and not Draft202012Validator(found).is_valid(None):
+            events[kind]["properties"][key] = {
+                "anyOf": [found, {"type": "null"}],
+                "description": "null in an event recorded before the rules recorded it"}
     return {"rules": rules, "rules_version": cls.RULES_VERSION,
             "description": f"JSON Schemas (draft 2020-12) of {title}'s wire JSON; "
                            "see aggregates/kernel/schemas.py",
