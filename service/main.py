@@ -126,7 +126,8 @@ class Server:
     def _serve_metrics(self, address: str) -> MetricsServer:
         """The operator's ``/metrics`` port; one that cannot be bound refuses the start."""
         collector = StoreCollector(self.app, self.relay, self.hub,
-                                   private_redis=self.private_redis is not None)
+                                   private_redis=self.private_redis is not None,
+                                   published=self._positions().peek)
         try:
             return MetricsServer(address, collector)
         except (OSError, ValueError) as exc:

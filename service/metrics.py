@@ -228,7 +228,8 @@ class StoreCollector(Collector):  # type: ignore[misc]
     """
 
     def __init__(self, app: Any, relay: Any = None, hub: Any = None,
-                 private_redis: bool = False) -> None:
+                 private_redis: bool = False,
+                 published: Callable[[], int] | None = None) -> None:
         from eventsourcing.utils import get_topic
 
         from aggregates.catalog import GAMES
@@ -239,6 +240,9 @@ class StoreCollector(Collector):  # type: ignore[misc]
         self.relay = relay
         self.hub = hub
         self.private_redis = private_redis
+        #: The position the relay has published, as recorded beside the store: any
+        #: process reads it, so every server reports the lag, not only the leader.
+        self.published = published
         self._lock = threading.Lock()
         self._after = 0
         self._logged_topic = get_topic(GameLogged)
@@ -321,6 +325,12 @@ class StoreCollector(Collector):  # type: ignore[misc]
         if self.hub is not None:
             redis_up.add_metric(["feed_hub"], 1 if self.hub.healthy else 0)
         yield redis_up
+        if self.hub is not None:
+            live = GaugeMetricFamily(
+                "arbiter_feed_live", "1 when feeds are live (Redis answers and the store's "
+                "new events are being published); 0: degraded, served by polling")
+            live.add_metric([], 1 if getattr(self.hub, "live", self.hub.healthy) else 0)
+            yield live
         private = GaugeMetricFamily("arbiter_redis_private",
                                     "1 when the server runs its own private Redis")
         private.add_metric([], 1 if self.private_redis else 0)
@@ -331,11 +341,17 @@ class StoreCollector(Collector):  # type: ignore[misc]
             "arbiter_relay_leader", "1 when this process's relay is the one publishing")
         leader.add_metric([], 1 if self.relay.leader else 0)
         yield leader
-        if head is not None and self.relay.leader:
+        position: int | None = int(self.relay.position) if self.relay.leader else None
+        if self.published is not None:
+            try:
+                position = int(self.published())
+            except Exception as exc:  # noqa: BLE001 - a scrape reports what it can
+                log.warning("metrics: cannot read the relay's position (%s)", exc)
+        if head is not None and position is not None:
             lag = GaugeMetricFamily(
                 "arbiter_relay_lag_events",
                 "Events recorded in the store and not yet published to Redis by the relay")
-            lag.add_metric([], max(0, head - int(self.relay.position)))
+            lag.add_metric([], max(0, head - position))
             yield lag
 
 

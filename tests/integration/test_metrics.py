@@ -93,6 +93,7 @@ def test_counters_move_with_calls(metered: ServerProcess) -> None:
     assert value(after, "arbiter_redis_up", role="relay") == 1
     assert value(after, "arbiter_redis_up", role="feed_hub") == 1
     assert value(after, "arbiter_relay_leader") == 1
+    assert value(after, "arbiter_feed_live") == 1
 
 
 def test_open_streams_and_relay_lag(metered: ServerProcess) -> None:
