@@ -105,7 +105,7 @@ class ArbiterApp(Application):
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._catalogue = threading.Lock()
-        self._audits: dict[tuple[uuid.UUID, int], Any] = {}
+        self._audits: dict[tuple[uuid.UUID, str], Any] = {}
         self.saved = threading.Event()
         #: Called with each clocked game loaded (the clock keeper watches them).
         self.on_clocked: Callable[[str], None] | None = None
@@ -187,12 +187,18 @@ class ArbiterApp(Application):
         return found
 
     def audit(self, game_id: str) -> tuple[Any, AuditReport]:
-        """Re-verify a game's stored events and snapshots (``service.auditing``);
-        the result is kept per (game, version), since a replay of a long game
-        is costly and a recorded version never changes."""
-        from service.auditing import audit_stored, last_event
+        """Re-verify a game's stored events and snapshots (``service.auditing``).
 
-        key = (parse_game_id(game_id), last_event(self, game_id).originator_version)
+        A replay of a long game is costly, so the verdict is kept, keyed on
+        what is stored: a digest of every stored byte of the game's events and
+        snapshots, read afresh on each call (``auditing.stored_digest``). Any
+        edit of the store, at any version and under a running server, is a
+        new key and a new audit; the version alone was not (issue 8, item 12).
+        """
+        from service.auditing import audit_stored, stored_digest, stored_rows
+
+        gid = parse_game_id(game_id)
+        key = (gid, stored_digest(self, gid, stored_rows(self, game_id)))
         with self._locks_guard:
             stored = self._audits.get(key)
         if stored is None:
@@ -200,7 +206,9 @@ class ArbiterApp(Application):
             with self._locks_guard:
                 if len(self._audits) > 1000:
                     self._audits.clear()
-                self._audits[key] = stored
+                # Under the digest of the rows it audited (a move since the
+                # key was read is another key).
+                self._audits[(gid, stored.stored)] = stored
         return stored, stored.report
 
     # ----------------------------------------------------------------- writes

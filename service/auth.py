@@ -187,6 +187,16 @@ def token_from(metadata: Sequence[Any] | None) -> str:
     return ""
 
 
+def public_read(game_over: bool, token: str) -> bool:
+    """Whether a read needs no credential: a finished game's, by a caller who
+    sent none. Its record is public by design (DESIGN principle 4: the full
+    record is for everyone once the game has ended; the seed is revealed),
+    so a third party verifies it with no token (issue 8, item 13). A token
+    that is sent is still checked; an unfinished game still needs one. The
+    anonymous reader is still a caller of ``service.limits`` (by address)."""
+    return game_over and not token
+
+
 def require(principal: Principal, token: str) -> None:
     """Any credential of the game (or admin): or refuse as unauthenticated."""
     if principal == NOBODY:

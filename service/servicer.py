@@ -52,36 +52,50 @@ def refusals(method: F) -> F:
 
     Anything else is a bug: it is logged and leaves as ``INTERNAL`` with a
     generic sentence, never with the exception's text (which could name a
-    private card or the seed).
+    private card or the seed) -- unless the game named has a stored event
+    whose bytes no longer parse: that is a damaged store, not a bug, and
+    leaves as ``DATA_LOSS``/``DAMAGED_EVENT`` naming the version, without a
+    traceback (``auditing.damage_refusal``).
     """
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
         known = functools.partial(_current_version, self, request)
+        damage = functools.partial(auditing.damage_refusal, self.app, request)
         try:
             result = method(self, request, context)
             if isinstance(result, Iterator):
-                return _guard_stream(result, context, known)
+                return _guard_stream(result, context, known, damage)
             return result
         except (ServiceError, RuleError, WireError) as exc:
             _abort(context, exc, known)
         except Exception:
-            log.exception("%s failed", method.__name__)
-            _abort(context, INTERNAL)
+            _abort_unexpected(context, damage, method.__name__)
 
     return wrapper  # type: ignore[return-value]
 
 
 def _guard_stream(
-    stream: Iterator[Any], context: grpc.ServicerContext, known: Callable[[], int]
+    stream: Iterator[Any], context: grpc.ServicerContext, known: Callable[[], int],
+    damage: Callable[[], ServiceError | None],
 ) -> Iterator[Any]:
     try:
         yield from stream
     except (ServiceError, RuleError, WireError) as exc:
         _abort(context, exc, known)
     except Exception:
-        log.exception("a stream failed")
-        _abort(context, INTERNAL)
+        _abort_unexpected(context, damage, "a stream")
+
+
+def _abort_unexpected(
+    context: grpc.ServicerContext, damage: Callable[[], ServiceError | None], name: str
+) -> None:
+    """``DAMAGED_EVENT`` when the game's store is damaged, else a logged ``INTERNAL``."""
+    refused = damage()
+    if refused is not None:
+        _abort(context, refused)
+    log.exception("%s failed", name)
+    _abort(context, INTERNAL)
 
 
 class StreamCap(grpc.ServerInterceptor):  # type: ignore[misc]
@@ -221,8 +235,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def _authorize_read(
         self, context: Any, game: Game, seat: int, spectator: bool
     ) -> tuple[Reader, auth.Principal]:
-        """Spectators need any credential of the game; a seat needs its own."""
+        """Spectators need any credential of the game; a seat needs its own.
+        A finished game's record is public (DESIGN principle 4): read with no
+        token at all, as anyone may (``auth.public_read``)."""
         principal, token = self._caller(context, game)
+        if auth.public_read(game.ended, token):
+            if not spectator:
+                game._check_seat(seat)
+            return (SPECTATOR if spectator else Reader(seat)), principal
         if spectator:
             auth.require(principal, token)
             reader = SPECTATOR
@@ -356,9 +376,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
-        last = auditing.last_event(self.app, request.game_id)
-        if type(last).__name__ != "Ended":
-            principal, token = self._caller(context, _Named(last.originator_id))  # type: ignore[arg-type]
+        # From the newest row's columns: known even when its bytes are damaged.
+        gid, _, over = auditing.last_stored(self.app, request.game_id)
+        if not over:
+            principal, token = self._caller(context, _Named(gid))  # type: ignore[arg-type]
             auth.require(principal, token)
         stored, report = self.app.audit(request.game_id)
         return game_pb2.AuditResponse(
@@ -455,11 +476,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
-        game = self.app.game(request.game_id)
+        # A stored event damaged (its bytes do not parse): the events before
+        # it, then DAMAGED_EVENT naming its version (``service.auditing``).
+        game = auditing.readable_game(self.app, request.game_id)
         self._fill_seat(request, context, game.id)
         reader = self._reader(context, game, request.seat, request.spectator)
         positions = timetravel.positions(self.app, request.game_id, request.after_version)
-        for ev in self.app.game_events(request.game_id, after=request.after_version):
+        for ev in auditing.events_until_damaged(self.app, request.game_id,
+                                                request.after_version):
             yield to_proto(type(game), ev, reader, positions.get(ev.originator_version, 0),
                            seats=game.seats)
 

@@ -105,20 +105,24 @@ def not_loadable_sentence(rules: str, version: str, versions: Iterable[str] = ()
 NOTE = "note: "
 
 
-def audit_by_version(records: Sequence[Record], games: Mapping[Any, type[Game]]) -> AuditReport:
+def audit_by_version(
+    records: Sequence[Record], games: Mapping[Any, type[Game]], damaged: int = 0
+) -> AuditReport:
     """The three proofs with the rules version that recorded the game; for a
     version ``games`` cannot load, the chain and the dice only, and a ``NOTE``
-    (not a failure) saying the commands were not re-executed and why."""
+    (not a failure) saying the commands were not re-executed and why.
+    ``damaged``: the version of a stored event whose bytes do not parse, after
+    ``records`` (``audit_records``)."""
     created = records[0].payload if records else {}
     rules = str(created.get("rules", ""))
     version = str(created.get("rules_version", ""))
     game_class = loadable(games, rules, version)
-    if game_class is not None:
-        return audit_records(records, game_class)
+    if game_class is not None or not records:
+        return audit_records(records, game_class or Game, damaged)
     report = AuditReport(events=len(records))
-    if not records:
-        report.fail("chain", "no events", 1)
-        return report
+    if damaged:
+        report.fail("chain", f"version {damaged} is damaged: its stored bytes do not "
+                    "parse; nothing from it on is checked", damaged)
     seed = str(created.get("seed", ""))
     check_dice(records, seed, report)
     check_chain(records, seed, report)
