@@ -24,7 +24,6 @@ from clients.client import ArbiterClient, ArbiterError, default_address, message
 from clients.render import (
     event_text,
     render_audit,
-    render_event_line,
     render_games,
     render_legal,
     render_rules,
@@ -149,6 +148,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """
     argv = [sys.executable, "-m", "service.main",
             "--address", args.address or default_address(), "--data-dir", args.data_dir]
+    if args.metrics_address is not None:
+        argv += ["--metrics-address", args.metrics_address]
+    if args.log_format:
+        argv += ["--log-format", args.log_format]
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, argv)
@@ -269,7 +272,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         for event in client.history(
             args.game_id, args.seat, args.spectator, after_version=args.after, token=token
         ):
-            _print(render_event_line(event))
+            _print(cli_extras.event_json(event) if args.json else cli_extras.event_line(event))
     return 0
 
 
@@ -283,7 +286,8 @@ def cmd_tail(args: argparse.Namespace) -> int:
         for message in client.subscribe(args.game_id or "", after=args.after, token=token):
             item = message.WhichOneof("item")
             if item == "event":
-                _print(render_event_line(message.event))
+                event = message.event
+                _print(cli_extras.event_json(event) if args.json else cli_extras.event_line(event))
                 seen += 1
                 if args.count and seen >= args.count:
                     return 0
@@ -559,6 +563,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("serve", cmd_serve, "run the server", parent=common)
     p.add_argument("--data-dir", default="./data", help="event store directory (default ./data)")
+    p.add_argument("--metrics-address", default=None, metavar="HOST:PORT",
+                   help="serve Prometheus /metrics here (default: $ARBITER_METRICS_ADDRESS)")
+    p.add_argument("--log-format", default=None, choices=("json", "plain"),
+                   help="the server's log: json lines or plain (default: plain on a terminal)")
 
     p = add("rules", cmd_rules, "list the games the server plays, or one game's commands")
     p.add_argument("game", metavar="GAME", nargs="?", default="",
@@ -604,12 +612,17 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--seat", type=int, default=0)
     who.add_argument("--spectator", action="store_true")
     p.add_argument("--after", type=int, default=0, metavar="V", help="only versions after V")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per event and line (every field, typed)")
 
     p = add("tail", cmd_tail, "follow the live feed of one game or of all games")
     p.add_argument("game_id", metavar="GAME_ID", nargs="?", default="")
     p.add_argument("--after", type=int, default=0, metavar="N",
                    help="start after version N (one game) or position N (all games)")
     p.add_argument("--count", type=int, default=0, metavar="N", help="stop after N events")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per event and line (every field, typed); "
+                        "the feed's status stays on stderr")
 
     p = add("audit", cmd_audit, "re-verify a game on the server: hash chain, dice, replay, "
             "snapshots; or every game (--all), or those changed since a position (--since)")

@@ -1,6 +1,7 @@
 """Conveniences of the ``arbiter`` command line (issue 12): ``--version``, the hint
-when no server answers, ``act`` with a command name or a ``legal`` number, and
-``rules GAME`` with each command's arguments.
+when no server answers, ``act`` with a command name or a ``legal`` number,
+``rules GAME`` with each command's arguments, and the event lines of ``tail``
+and ``history`` (the game's own words, or ``--json``).
 """
 
 from __future__ import annotations
@@ -164,3 +165,26 @@ def find_rules(rules: Sequence[game_pb2.RulesInfo], rules_id: str) -> game_pb2.R
             return info
     names = ", ".join(i.id for i in rules) or "none"
     raise WireError(f"the server plays no {rules_id!r} (it plays: {names})")
+
+
+# --- tail and history: the game's words, or JSON lines -------------------------------
+
+
+def event_line(event: game_pb2.Event) -> str:
+    """One feed/history line for a person: position, short game id, version, type, and
+    the event told in its game's words (``Event.text``; the payload if it has none)."""
+    from clients.render import event_text, short_id
+
+    position = str(event.position) if event.position else "-"
+    redacted = " (redacted)" if event.redacted else ""
+    text = " / ".join(part.strip() for part in event_text(event).splitlines() if part.strip())
+    return f"{position:>6}  {short_id(event.game_id)}  v{event.version:<4} " \
+           f"{event.type:<22} {text}{redacted}"
+
+
+def event_json(event: game_pb2.Event) -> str:
+    """One event as one line of JSON for machines: every field, typed, the payload
+    and meta decoded (``message_to_dict``), the game's ``text`` included."""
+    from clients.client import message_to_dict
+
+    return json.dumps(message_to_dict(event), sort_keys=True, separators=(",", ":"))

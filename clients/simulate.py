@@ -2,7 +2,9 @@
 
 The bot uses nothing but LegalActions, so it tests the promise that a
 random bot built only on that list finishes every game; the summary reports
-games that did not finish (capped or stuck) instead of hiding them.
+games that did not finish (capped or stuck) instead of hiding them. It ends
+with a table of each seat's wins and scores (read from the games' outcomes),
+and says after the first game about how long the whole run will take.
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from arbiter.v1 import game_pb2
 
@@ -34,6 +36,9 @@ class Playout:
     capped: bool = False
     stuck: bool = False
     refusals: int = 0
+    #: The finished game's outcome (``outcome_json``), empty while unfinished.
+    outcome: dict[str, Any] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -95,13 +100,112 @@ class Summary:
                          f"({', '.join(p.game_id for p in self.playouts if p.stuck)})")
         if self.refusals:
             lines.append(f"refused legal actions: {self.refusals}")
+        table = standings(self.playouts)
+        if table:
+            lines += ["", table]
         return "\n".join(lines)
 
 
-def progress_bar(done: int, total: int, commands: int, width: int = 30) -> str:
-    """A plain-text bar like ``[######------] 3/10 games, 1234 commands``."""
+#: Outcome keys holding one score per seat, the likeliest first.
+SCORE_KEYS = ("scores", "score", "glory", "points", "vp")
+#: Results that mean a solo player won.
+WON = ("won", "win", "victory", "victorious")
+
+
+def seat_scores(outcome: Mapping[str, Any], seats: int) -> tuple[str, list[float]] | None:
+    """The outcome's per-seat scores and their name: a known key first, else its
+    first list of one number per seat."""
+    keys = [k for k in SCORE_KEYS if k in outcome] + [k for k in outcome if k not in SCORE_KEYS]
+    for key in keys:
+        value = outcome[key]
+        if (isinstance(value, list) and len(value) == seats and value
+                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+            return str(key), [float(v) for v in value]
+    return None
+
+
+def winners_of(outcome: Mapping[str, Any], seats: int) -> list[int]:
+    """The winning seats an outcome names (``winners``/``winner``; a solo ``won``)."""
+    for key in ("winners", "winner"):
+        value = outcome.get(key)
+        found = value if isinstance(value, list) else [value]
+        picked = [w for w in found if isinstance(w, int) and not isinstance(w, bool)
+                  and 0 <= w < seats]
+        if picked:
+            return picked
+    if seats == 1 and str(outcome.get("result", "")).lower() in WON:
+        return [0]
+    return []
+
+
+def standings(playouts: Sequence[Playout]) -> str:
+    """The table of winners and scores over the finished games: per seat its wins
+    (a shared win counts for each), its share of the games, and its mean and best
+    score when the outcomes carry scores."""
+    done = [p for p in playouts if p.result is not None and p.seats]
+    if not done:
+        return ""
+    names = done[0].seats
+    seats = len(names)
+    wins = [0] * seats
+    scored: list[list[float]] = [[] for _ in range(seats)]
+    score_name = ""
+    for p in done:
+        for seat in winners_of(p.outcome, seats):
+            wins[seat] += 1
+        found = seat_scores(p.outcome, seats)
+        if found is not None:
+            score_name = score_name or found[0]
+            for seat, value in enumerate(found[1]):
+                scored[seat].append(value)
+    header = ["seat", "wins", "win %"]
+    if score_name:
+        header += [f"mean {score_name}", f"best {score_name}"]
+    rows = []
+    for seat, name in enumerate(names):
+        row = [f"{seat} {name}", str(wins[seat]), f"{100 * wins[seat] / len(done):.0f}%"]
+        if score_name:
+            values = scored[seat]
+            row += [f"{sum(values) / len(values):.1f}" if values else "-",
+                    f"{max(values):g}" if values else "-"]
+        rows.append(row)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    draws = sum(1 for p in done if not winners_of(p.outcome, seats))
+    title = f"winners and scores over {len(done)} finished game{'s' if len(done) != 1 else ''}"
+    if draws:
+        title += f" ({draws} without a winner)"
+    return "\n".join([title, line(header), *(line(r) for r in rows)])
+
+
+def estimate(done: int, total: int, seconds: float) -> str:
+    """How long the rest will take at the pace so far: ``about 1m 20s left``."""
+    if done <= 0 or done >= total:
+        return ""
+    left = seconds / done * (total - done)
+    return f"about {duration(left)} left"
+
+
+def duration(seconds: float) -> str:
+    """``7s``, ``2m 05s``, ``1h 03m``: short enough for a progress line."""
+    whole = max(0, round(seconds))
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m {whole % 60:02d}s"
+    return f"{whole // 3600}h {whole % 3600 // 60:02d}m"
+
+
+def progress_bar(done: int, total: int, commands: int, width: int = 30, eta: str = "") -> str:
+    """A plain-text bar like ``[######------] 3/10 games, 1234 commands, about 9s left``."""
     filled = width * done // total if total else width
-    return f"[{'#' * filled}{'-' * (width - filled)}] {done}/{total} games, {commands} commands"
+    tail = f", {eta}" if eta else ""
+    return (f"[{'#' * filled}{'-' * (width - filled)}] {done}/{total} games, "
+            f"{commands} commands{tail}")
 
 
 def outcome_result(state: game_pb2.GameState) -> str:
@@ -140,7 +244,7 @@ def playout(
     state = created.state if created.state.game_id else client.state(
         game_id, token=tokens.get(0)
     )
-    run = Playout(game_id=game_id, result=None, commands=0)
+    run = Playout(game_id=game_id, result=None, commands=0, seats=list(seats))
     consecutive_refusals = 0
     while not state.over:
         if run.commands >= cap:
@@ -180,6 +284,7 @@ def playout(
             game_id, seat, token=tokens.get(seat)
         )
     run.result = outcome_result(state)
+    run.outcome = loads_object(state.outcome_json)
     return run
 
 
@@ -212,7 +317,11 @@ def simulate(
         if not live and len(summary.playouts) < games:
             return
         last_draw = now
-        progress.write("\r" + progress_bar(len(summary.playouts), games, commands_so_far))
+        done = len(summary.playouts)
+        eta = estimate(done, games, now - start)
+        bar = progress_bar(done, games, commands_so_far, eta=eta)
+        progress.write("\r" + bar + " " * max(0, drawn[0] - len(bar)))  # no stale tail
+        drawn[0] = len(bar)
         progress.flush()
 
     def tick() -> None:
@@ -220,9 +329,17 @@ def simulate(
         commands_so_far += 1
         draw()
 
+    drawn = [0]
     draw(force=True)
-    for _ in range(games):
+    for n in range(games):
         summary.playouts.append(playout(client, rules, seats, rng, cap, on_command=tick))
+        if n == 0 and games > 1 and progress is not None:
+            first = time.perf_counter() - start
+            note = (f"the first game took {duration(first)}: all {games} games will take "
+                    f"about {duration(first * games)}")
+            progress.write(("\r" + " " * drawn[0] + "\r" if live else "") + note + "\n")
+            drawn[0] = 0
+            progress.flush()
         draw(force=True)
     summary.seconds = time.perf_counter() - start
     if progress is not None:

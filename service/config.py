@@ -49,6 +49,10 @@ class Settings:
     audits_at_once: int = 2
     #: Health Watch streams with nothing to send for this long are ended.
     idle_watch_seconds: int = 300
+    #: HOST:PORT of the Prometheus ``/metrics`` endpoint; empty: none (``service.metrics``).
+    metrics_address: str = ""
+    #: ``json``, ``plain`` or empty: JSON unless stderr is a terminal (``service.logs``).
+    log_format: str = ""
     #: The Redis channel prefix; empty: derived from the store (``channel_prefix``).
     redis_prefix: str = ""
 
@@ -72,6 +76,8 @@ class Settings:
             keepalive_seconds=_positive("ARBITER_KEEPALIVE_SECONDS", cls.keepalive_seconds),
             audits_at_once=_positive("ARBITER_AUDITS_AT_ONCE", cls.audits_at_once),
             idle_watch_seconds=_positive("ARBITER_IDLE_WATCH_SECONDS", cls.idle_watch_seconds),
+            metrics_address=os.environ.get("ARBITER_METRICS_ADDRESS", ""),
+            log_format=os.environ.get("ARBITER_LOG_FORMAT", ""),
             redis_prefix=_redis_prefix(os.environ.get("ARBITER_REDIS_PREFIX", "")),
         )
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import secrets
+import shutil
 import signal
+import sys
 import threading
 from concurrent import futures
 from pathlib import Path
@@ -16,7 +19,7 @@ import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from service import auditing
+from service import auditing, logs
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
@@ -26,7 +29,8 @@ from service.decoding import MalformedRequests
 from service.drain import Drain
 from service.feeds import FeedHub, PublishWatch
 from service.limits import CallerShares, keepalive_options
-from service.listen import PortBusy, check_free, reuse_port, server_options
+from service.listen import PortBusy, check_free, reuse_port, server_options, split_address
+from service.metrics import CallObserver, MetricsServer, StoreCollector
 from service.redis_server import PrivateRedis
 from service.reflection import enable_server_reflection
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
@@ -60,7 +64,8 @@ class Server:
                 settings.data_dir / "redis", password=secrets.token_urlsafe(32))
             self.private_redis.supervise()
             redis_url = self.private_redis.url
-            log.info("started a private Redis at %s", self.private_redis.address)
+            log.info("started a private Redis at %s (it stops with the server)",
+                     self.private_redis.address)
         self.redis_url = redis_url
         self.app = ArbiterApp(
             settings.store_env(), settings.snapshot_interval, credentials
@@ -81,6 +86,7 @@ class Server:
         self.grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
             interceptors=[
+                CallObserver(),  # outermost: counts and logs every call, refused ones too
                 self.drain,
                 MalformedRequests(abort),
                 StreamCap(streams),
@@ -103,6 +109,7 @@ class Server:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
         self.store_health = StoreHealth(self.app, self._store_writes, settings.health_interval)
+        self.metrics: MetricsServer | None = None
         try:
             self.port = self._listen(settings)
         except RuntimeError as exc:
@@ -113,6 +120,20 @@ class Server:
             self.stop_started()
             raise PortBusy(f"cannot listen on {settings.address}: it is in use or not an "
                            "address of this machine")
+        if settings.metrics_address:
+            self.metrics = self._serve_metrics(settings.metrics_address)
+
+    def _serve_metrics(self, address: str) -> MetricsServer:
+        """The operator's ``/metrics`` port; one that cannot be bound refuses the start."""
+        collector = StoreCollector(self.app, self.relay, self.hub,
+                                   private_redis=self.private_redis is not None,
+                                   published=self._positions().peek)
+        try:
+            return MetricsServer(address, collector)
+        except (OSError, ValueError) as exc:
+            self.stop_started()
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ConfigError(f"cannot serve metrics on {address}: {why}") from None
 
     def _store_writes(self, writable: bool) -> None:
         """Health follows the store: NOT_SERVING while it cannot write."""
@@ -147,8 +168,25 @@ class Server:
         self.grpc.start()
         self.store_health.check()  # SERVING only once the store is seen to write
         self.store_health.start()
-        log.info("Arbiter serving on %s (store: %s)", self.settings.address,
-                 self.app.env.get("PERSISTENCE_MODULE"))
+        log.info("Arbiter serving on %s (store: %s)", self.settings.address, self.store_text(),
+                 extra=logs.fields(event="start", address=self.settings.address,
+                                   port=self.port, store=self.store_text(),
+                                   redis=logs.redact_url(self.redis_url),
+                                   metrics=self.metrics.url if self.metrics else ""))
+
+    def store_text(self) -> str:
+        """The store's file or URL, for the log: never its password."""
+        if self.settings.database_url:
+            return logs.redact_url(self.settings.database_url)
+        return str(self.app.env.get("SQLITE_DBNAME", self.settings.data_dir))
+
+    def client_address(self) -> str:
+        """The address a client on this machine dials: the real port, a local host."""
+        parsed = split_address(self.settings.address)
+        if parsed is None:
+            return self.settings.address
+        host = parsed[0] if parsed[0] not in ("", "0.0.0.0", "::") else "localhost"
+        return f"[{host}]:{self.port}" if ":" in host else f"{host}:{self.port}"
 
     def stop_started(self) -> None:
         """Undo a start that failed before serving: the private Redis, the store."""
@@ -170,14 +208,53 @@ class Server:
         self.relay.join(timeout=5)
         if self.private_redis is not None:
             self.private_redis.stop()
+        if self.metrics is not None:
+            self.metrics.stop()
         self.app.close()
+        log.info("Arbiter stopped (store: %s)", self.store_text(),
+                 extra=logs.fields(event="stop", address=self.settings.address,
+                                   store=self.store_text()))
 
 
-def serve(address: str, data_dir: str) -> None:
-    """Run a server until SIGINT or SIGTERM."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+def cli_command() -> str:
+    """How the operator runs this installation's ``arbiter``: the bare name when PATH
+    finds it, else its path (``.venv/bin/arbiter`` after ``make run``)."""
+    script = Path(sys.executable).parent / "arbiter"
+    if not script.exists() or shutil.which("arbiter") == str(script):
+        return "arbiter"
     try:
-        server = Server(Settings.from_env(address, data_dir))
+        return str(script.relative_to(Path.cwd()))
+    except ValueError:
+        return str(script)
+
+
+def ready_line(server: Server) -> str:
+    """What the operator reads once serving: where, and what to try next."""
+    target = server.client_address()
+    flag = "" if target == "localhost:50051" else f" --address {target}"
+    cli = cli_command()
+    metrics = f"; metrics at {server.metrics.url}" if server.metrics else ""
+    return (f"arbiter: serving on {server.settings.address} (port {server.port}); "
+            f"try `{cli} rules{flag}` or `{cli} play enin{flag}` in another "
+            f"terminal{metrics}")
+
+
+def serve(address: str, data_dir: str, metrics_address: str | None = None,
+          log_format: str | None = None) -> None:
+    """Run a server until SIGINT or SIGTERM."""
+    try:
+        settings = Settings.from_env(address, data_dir)
+        settings = dataclasses.replace(
+            settings,
+            metrics_address=settings.metrics_address if metrics_address is None
+            else metrics_address,
+            log_format=settings.log_format if log_format is None else log_format,
+        )
+        logs.configure(settings.log_format)
+    except ValueError as exc:
+        raise SystemExit(f"arbiter: cannot start: {exc}") from None
+    try:
+        server = Server(settings)
     except ConfigError as exc:
         raise SystemExit(f"arbiter: cannot start: {exc}") from None
     stopped = threading.Event()
@@ -188,7 +265,7 @@ def serve(address: str, data_dir: str) -> None:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     server.start()
-    print(f"arbiter: serving on {address} (port {server.port})", flush=True)
+    print(ready_line(server), flush=True)
     stopped.wait()
     log.info("stopping: draining in-flight calls")
     server.stop()
@@ -201,10 +278,16 @@ def main() -> None:
     parser.add_argument("--redis-prefix", default="",
                         help="Redis channel prefix (ARBITER_REDIS_PREFIX); "
                         "default: derived from the store")
+    parser.add_argument("--metrics-address", default=None, metavar="HOST:PORT",
+                        help="serve Prometheus /metrics here (default: "
+                             "$ARBITER_METRICS_ADDRESS; none when unset)")
+    parser.add_argument("--log-format", default=None, choices=logs.FORMATS,
+                        help="json (one object per line) or plain (default: "
+                             "$ARBITER_LOG_FORMAT, else plain on a terminal, json otherwise)")
     args = parser.parse_args()
     if args.redis_prefix:
         os.environ["ARBITER_REDIS_PREFIX"] = args.redis_prefix
-    serve(args.address, args.data_dir)
+    serve(args.address, args.data_dir, args.metrics_address, args.log_format)
 
 
 if __name__ == "__main__":

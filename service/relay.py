@@ -24,6 +24,7 @@ import redis
 from aggregates.kernel import Game
 from service.application import ArbiterApp
 from service.envelope import to_public_json
+from service.metrics import relay_published
 
 log = logging.getLogger(__name__)
 
@@ -282,6 +283,7 @@ class FeedRelay(threading.Thread):
         pipe.execute()
         self.position = notifications[-1].id
         self.positions.save(self.position)
+        relay_published(self.position)
         return True
 
     def _game_class(self, domain_event: Any) -> type[Game] | None:

@@ -25,6 +25,7 @@ from eventsourcing.persistence import IntegrityError
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Decision, Game, Reason, RuleError
+from aggregates.kernel.schemas import schemas_text
 from service import auditing, auth, timetravel
 from service.application import SAVE_ATTEMPTS, ArbiterApp, parse_game_id
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
@@ -263,6 +264,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     commands=cls.COMMANDS.names(),
                     options_schema_json=dumps(cls.OPTIONS_SCHEMA),
                     dynamics=cls.DYNAMICS, summary=cls.SUMMARY, reasons=list(cls.REASONS),
+                    schemas_json=schemas_text(cls),
                 )
                 for cls in GAMES.values()
             ]

@@ -1,0 +1,379 @@
+"""Prometheus metrics on an operator port, and one access-log line per call.
+
+``--metrics-address HOST:PORT`` (or ``ARBITER_METRICS_ADDRESS``) serves
+``/metrics`` in Prometheus' text format; unset, no port is opened. What an
+operator watches:
+
+- per RPC (a gRPC server interceptor, :class:`CallObserver`): calls by
+  status code, refusals by reason code, latency, open response streams;
+- the store: games created, active and finished per rules id, events
+  recorded (read from the store at scrape time by :class:`StoreCollector`,
+  so they count every server process on the store, not only this one);
+- the feed: the relay's lag behind the store's head, and whether Redis
+  answers the relay and the feed hub.
+
+The same interceptor writes the access log (``service.logs``): method, game,
+seat, status, reason and duration, never a token or a request's contents.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import grpc
+from prometheus_client import (
+    REGISTRY,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    start_http_server,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from service.logs import ACCESS, fields
+
+log = logging.getLogger(__name__)
+
+GAME_SERVICE = "arbiter.v1.GameService"
+REASON_TRAILER = "arbiter-reason"
+
+CALLS = Counter(
+    "arbiter_grpc_calls", "gRPC calls handled, by service, method and status code",
+    ["service", "method", "code"],
+)
+ERRORS = Counter(
+    "arbiter_grpc_errors", "gRPC calls that ended in an error, by method and reason code "
+    "(the arbiter-reason trailer; the status code when there is none)",
+    ["service", "method", "reason"],
+)
+LATENCY = Histogram(
+    "arbiter_grpc_call_seconds", "Time from a call's arrival to its last response message",
+    ["service", "method"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+)
+OPEN_STREAMS = Gauge(
+    "arbiter_grpc_open_streams", "Response streams open now (Subscribe, History, Watch)",
+    ["service", "method"],
+)
+RELAY_POSITION = Gauge(
+    "arbiter_relay_position", "Global position of the last event the relay published to Redis",
+)
+RELAY_PUBLISHED = Gauge(
+    "arbiter_relay_last_publish_timestamp_seconds",
+    "When the relay last published a batch (Unix time)",
+)
+
+
+def relay_published(position: int) -> None:
+    """The relay's hook: call after each batch is published and its position saved."""
+    RELAY_POSITION.set(position)
+    RELAY_PUBLISHED.set(time.time())
+
+
+# --- per call -------------------------------------------------------------------
+
+
+def _split(full_method: str) -> tuple[str, str]:
+    """``/arbiter.v1.GameService/Act`` -> ``("arbiter.v1.GameService", "Act")``."""
+    service, _, method = full_method.lstrip("/").rpartition("/")
+    return service or "unknown", method or full_method
+
+
+def _seat_of(request: Any) -> int | None:
+    """The seat a request names; None when it names none (or none was given)."""
+    descriptor = getattr(request, "DESCRIPTOR", None)
+    field = descriptor.fields_by_name.get("seat") if descriptor is not None else None
+    if field is None:
+        return None
+    if getattr(field, "has_presence", False) and not request.HasField("seat"):
+        return None
+    return int(request.seat)
+
+
+def _game_of(request: Any, response: Any) -> str:
+    for message in (request, response):
+        value = getattr(message, "game_id", "")
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Counts, times and logs every call of every service the server hosts.
+
+    Outermost of the server's interceptors, so the calls the others refuse
+    (draining, rate limits, malformed bytes, the stream cap) are seen too.
+    The GameService's calls are logged at INFO, health checks and reflection
+    at DEBUG (a load balancer's probes would drown the log).
+    """
+
+    def intercept_service(self, continuation: Any, details: Any) -> Any:
+        handler = continuation(details)
+        if handler is None:
+            return None
+        service, method = _split(details.method)
+        finish = _finisher(service, method)
+        if handler.response_streaming:
+            inner = handler.stream_stream if handler.request_streaming else handler.unary_stream
+
+            def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                started = time.perf_counter()
+                OPEN_STREAMS.labels(service, method).inc()
+                failure: BaseException | None = None
+                try:
+                    yield from inner(request, context)
+                except BaseException as exc:
+                    failure = exc
+                    raise
+                finally:
+                    OPEN_STREAMS.labels(service, method).dec()
+                    finish(request, None, context, started, failure)
+
+            behaviour: Callable[..., Any] = streaming
+        else:
+            inner = handler.stream_unary if handler.request_streaming else handler.unary_unary
+
+            def unary(request: Any, context: grpc.ServicerContext) -> Any:
+                started = time.perf_counter()
+                response = failure = None
+                try:
+                    response = inner(request, context)
+                    return response
+                except BaseException as exc:
+                    failure = exc
+                    raise
+                finally:
+                    finish(request, response, context, started, failure)
+
+            behaviour = unary
+        factory = {
+            (False, False): grpc.unary_unary_rpc_method_handler,
+            (False, True): grpc.unary_stream_rpc_method_handler,
+            (True, False): grpc.stream_unary_rpc_method_handler,
+            (True, True): grpc.stream_stream_rpc_method_handler,
+        }[(handler.request_streaming, handler.response_streaming)]
+        return factory(
+            behaviour,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+
+
+def _finisher(
+    service: str, method: str
+) -> Callable[[Any, Any, Any, float, BaseException | None], None]:
+    """The end of one call of ``service/method``: its metrics and its access line."""
+    level = logging.INFO if service == GAME_SERVICE else logging.DEBUG
+
+    def finish(request: Any, response: Any, context: Any, started: float,
+               failure: BaseException | None) -> None:
+        seconds = time.perf_counter() - started
+        try:
+            code = context.code()
+            if code is None:
+                # A stream its client left ends without a status of its own.
+                gone = isinstance(failure, GeneratorExit) or not context.is_active()
+                code = grpc.StatusCode.CANCELLED if gone else (
+                    grpc.StatusCode.OK if failure is None else grpc.StatusCode.UNKNOWN)
+            reason = ""
+            if code != grpc.StatusCode.OK:
+                trailers = context.trailing_metadata() or ()
+                reason = next((str(v) for k, v in trailers if k == REASON_TRAILER), code.name)
+            CALLS.labels(service, method, code.name).inc()
+            LATENCY.labels(service, method).observe(seconds)
+            if reason:
+                ERRORS.labels(service, method, reason).inc()
+            if not ACCESS.isEnabledFor(level):
+                return
+            record: dict[str, Any] = {"method": method, "code": code.name}
+            if service != GAME_SERVICE:
+                record["service"] = service
+            game = _game_of(request, response)
+            if game:
+                record["game"] = game
+            seat = _seat_of(request)
+            if getattr(request, "spectator", False):
+                record["spectator"] = True
+            elif seat is not None:
+                record["seat"] = seat
+            if reason:
+                record["reason"] = reason
+            record["ms"] = round(seconds * 1000, 2)
+            record["peer"] = context.peer()
+            summary = f"{method} {code.name}" + (f" {reason}" if reason != code.name and reason
+                                                  else "")
+            ACCESS.log(level, "%s %.1fms", summary, seconds * 1000, extra=fields(**record))
+        except Exception:  # noqa: BLE001 - observing must never fail a call
+            log.debug("observing %s failed", method, exc_info=True)
+
+    return finish
+
+
+# --- the store, the relay and Redis, read at scrape time -----------------------------
+
+
+class StoreCollector(Collector):  # type: ignore[misc]
+    """Games and events from the store; the relay's lag; Redis' state.
+
+    Games are counted by following the store's notification log for two
+    kinds of event only (the catalogue's ``GameLogged`` and each game's
+    ``Ended``), caught up at each scrape from where the last one stopped, so
+    a scrape reads only what is new.
+    """
+
+    def __init__(self, app: Any, relay: Any = None, hub: Any = None,
+                 private_redis: bool = False,
+                 published: Callable[[], int] | None = None) -> None:
+        from eventsourcing.utils import get_topic
+
+        from aggregates.catalog import GAMES
+        from aggregates.kernel.game import _event_class
+        from service.application import GameLogged
+
+        self.app = app
+        self.relay = relay
+        self.hub = hub
+        self.private_redis = private_redis
+        #: The position the relay has published, as recorded beside the store: any
+        #: process reads it, so every server reports the lag, not only the leader.
+        self.published = published
+        self._lock = threading.Lock()
+        self._after = 0
+        self._logged_topic = get_topic(GameLogged)
+        # ``Ended`` is declared once, on the kernel's Game, and recorded under that
+        # topic for every game; the game's rules come from its catalogue entry.
+        self._ended_topics = sorted(
+            {get_topic(_event_class(cls, "Ended")) for cls in GAMES.values()})
+        self.created: dict[str, int] = dict.fromkeys(GAMES, 0)
+        self.finished: dict[str, int] = dict.fromkeys(GAMES, 0)
+        #: The rules of each game seen created and not yet ended (active games only).
+        self._running: dict[Any, str] = {}
+
+    def _catch_up(self) -> None:
+        topics = [self._logged_topic, *self._ended_topics]
+        while True:
+            batch = list(self.app.recorder.select_notifications(
+                start=self._after + 1, limit=1000, topics=topics))
+            for notification in batch:
+                self._after = notification.id
+                event = self.app.to_event(notification)
+                if notification.topic == self._logged_topic:
+                    self._running[event.game_id] = event.rules
+                    self.created[event.rules] = self.created.get(event.rules, 0) + 1
+                else:
+                    rules = self._running.pop(event.originator_id, None) or self._rules_of(
+                        event.originator_id)
+                    self.finished[rules] = self.finished.get(rules, 0) + 1
+            if len(batch) < 1000:
+                return
+
+    def _rules_of(self, game_id: Any) -> str:
+        """A game's rules from its first event (a game the catalogue did not list)."""
+        try:
+            return str(self.app.game(str(game_id)).RULES_ID)
+        except Exception:  # noqa: BLE001 - counted, if not by rules
+            return "unknown"
+
+    def collect(self) -> Iterable[Any]:
+        head = None
+        try:
+            head = int(self.app.recorder.max_notification_id() or 0)
+            with self._lock:
+                self._catch_up()
+                created, finished = dict(self.created), dict(self.finished)
+        except Exception as exc:  # noqa: BLE001 - a scrape reports what it can
+            log.warning("metrics: cannot read the store (%s)", exc)
+            created = finished = {}
+        up = GaugeMetricFamily("arbiter_store_up", "1 when the store answered this scrape")
+        up.add_metric([], 0 if head is None else 1)
+        yield up
+        if head is not None:
+            events = CounterMetricFamily(
+                "arbiter_events_appended", "Events recorded in the store by every server "
+                "process on it (the notification log's head; catalogue and access records "
+                "included)")
+            events.add_metric([], head)
+            yield events
+            games = CounterMetricFamily("arbiter_games_created", "Games created, per rules",
+                                        labels=["rules"])
+            ended = CounterMetricFamily("arbiter_games_finished",
+                                        "Games that have ended, per rules", labels=["rules"])
+            active = GaugeMetricFamily("arbiter_games_active",
+                                       "Games created and not yet ended, per rules",
+                                       labels=["rules"])
+            for rules in sorted(created):
+                games.add_metric([rules], created[rules])
+                ended.add_metric([rules], finished.get(rules, 0))
+                active.add_metric([rules], max(0, created[rules] - finished.get(rules, 0)))
+            yield games
+            yield ended
+            yield active
+        yield from self._feed(head)
+
+    def _feed(self, head: int | None) -> Iterable[Any]:
+        redis_up = GaugeMetricFamily(
+            "arbiter_redis_up", "1 when Redis answers (role: the relay publishing, the feed "
+            "hub listening)", labels=["role"])
+        if self.relay is not None:
+            redis_up.add_metric(["relay"], 1 if self.relay.healthy else 0)
+        if self.hub is not None:
+            redis_up.add_metric(["feed_hub"], 1 if self.hub.healthy else 0)
+        yield redis_up
+        if self.hub is not None:
+            live = GaugeMetricFamily(
+                "arbiter_feed_live", "1 when feeds are live (Redis answers and the store's "
+                "new events are being published); 0: degraded, served by polling")
+            live.add_metric([], 1 if getattr(self.hub, "live", self.hub.healthy) else 0)
+            yield live
+        private = GaugeMetricFamily("arbiter_redis_private",
+                                    "1 when the server runs its own private Redis")
+        private.add_metric([], 1 if self.private_redis else 0)
+        yield private
+        if self.relay is None:
+            return
+        leader = GaugeMetricFamily(
+            "arbiter_relay_leader", "1 when this process's relay is the one publishing")
+        leader.add_metric([], 1 if self.relay.leader else 0)
+        yield leader
+        position: int | None = int(self.relay.position) if self.relay.leader else None
+        if self.published is not None:
+            try:
+                position = int(self.published())
+            except Exception as exc:  # noqa: BLE001 - a scrape reports what it can
+                log.warning("metrics: cannot read the relay's position (%s)", exc)
+        if head is not None and position is not None:
+            lag = GaugeMetricFamily(
+                "arbiter_relay_lag_events",
+                "Events recorded in the store and not yet published to Redis by the relay")
+            lag.add_metric([], max(0, head - position))
+            yield lag
+
+
+class MetricsServer:
+    """The ``/metrics`` HTTP endpoint on the operator's address."""
+
+    def __init__(self, address: str, collector: StoreCollector | None = None) -> None:
+        host, _, port = address.rpartition(":")
+        if not port.isdigit():
+            raise ValueError(f"the metrics address is HOST:PORT, not {address!r}")
+        disable_created_metrics()  # a ``_created`` twin of every counter is only noise here
+        self.httpd, self.thread = start_http_server(
+            int(port), addr=host.strip("[]") or "0.0.0.0", registry=REGISTRY)
+        self.collector = collector
+        if collector is not None:
+            REGISTRY.register(collector)
+        self.port = int(self.httpd.server_port)
+        shown = host or "0.0.0.0"
+        self.url = f"http://{shown}:{self.port}/metrics"
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        if self.collector is not None:
+            REGISTRY.unregister(self.collector)
