@@ -33,11 +33,13 @@ test: install
 		-n auto --dist loadgroup --no-loadscope-reorder
 
 lint: install
-	$(BIN)/ruff check aggregates service clients tests protos/arbiter/wire.py
-	$(BIN)/mypy aggregates service clients protos/arbiter/wire.py
+	$(BIN)/ruff check aggregates service clients tests bench protos/arbiter/wire.py
+	$(BIN)/mypy aggregates service clients bench protos/arbiter/wire.py
 
+# Issue 13's figures, each beside its floor from the same run (docs/performance.md);
+# BENCH_ARGS=--quick for a short check run. Writes bench/results.json.
 bench: install
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/benchmarks -o python_files="bench_*.py" --benchmark-only
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi
