@@ -49,8 +49,8 @@ DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 #: checks that every phase runs and the output has its shape; its figures are
 #: too short to judge a goal by.
 FULL: dict[str, Any] = {
-    "act_seconds": 4.0, "games_32": 256, "games_1": 48, "max_rounds": 60,
-    "feed_samples": 300, "long_events": 10_000, "repeat": 3, "memory_games": 30,
+    "act_seconds": 6.0, "games_32": 256, "games_1": 48, "max_rounds": 80,
+    "feed_samples": 500, "long_events": 10_000, "repeat": 3, "memory_games": 40,
     "library_seconds": 3.0,
 }
 QUICK: dict[str, Any] = {
