@@ -109,7 +109,7 @@ def figures_and_goals(
             long["snapshot_long"]["bytes"], "bytes", long["snapshot_short"]["bytes"],
             f"snapshot at version {long['snapshot_short']['version']}",
             f"snapshot at version {long['snapshot_long']['version']}")
-        trivial = raw.get("trivial_replay", {}).get("per_second")
+        trivial = long["trivial_replay_per_second"]
         figures["replay_rate"] = figure(long["replay_per_second"], "events/s", trivial,
                                         "trivial aggregate replay", f"{n} events from the store")
         figures["audit_rate"] = figure(long["audit_per_second"], "events/s", trivial,

@@ -11,7 +11,7 @@ One run, in this order, each figure beside its floor:
    a direct Redis subscriber) interleaved with bare Redis publish -> receive;
 3. in this process, the servers stopped: a 10,000-event game and a 100-event
    game (cold load, snapshot size, replay, audit) beside a trivial
-   aggregate's replay; games of every type for the memory figure (measured
+   aggregate's replay, turn about; games of every type for the memory figure (measured
    in a fresh process); the library's own get+save rate;
 4. on PostgreSQL (skipped, with the reason, when none answers): a fresh
    database, ``arbiter-server`` on it, ``Act`` with 32 in flight, and the
@@ -151,8 +151,6 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
         raw["long_games"] = store.long_games(
             work / "long", size["long_events"], size["repeat"], args.seed)
-        raw["trivial_replay"] = store.trivial_replay_rate(
-            work / "trivial", raw["long_games"]["long_events"], size["repeat"])
         lap("long games, replay and audit")
 
         env = store.sqlite_env(work / "memory")

@@ -172,8 +172,8 @@ class TrivialApp(Application):
     name = "benchtrivial"
 
 
-def trivial_replay_rate(data_dir: Path, events: int, repeat: int) -> dict[str, Any]:
-    """Replay rate (events/s) of a trivial aggregate of ``events`` events, same store."""
+def trivial_store(data_dir: Path, events: int) -> tuple[TrivialApp, uuid.UUID]:
+    """A trivial aggregate of ``events`` events in a store like Arbiter's."""
     app = TrivialApp(sqlite_env(data_dir))
     counter = Counter()
     for n in range(events - 1):
@@ -181,9 +181,7 @@ def trivial_replay_rate(data_dir: Path, events: int, repeat: int) -> dict[str, A
         if n % 1000 == 999:
             app.save(counter)
     app.save(counter)
-    seconds = timed(lambda: replay(app, counter.id), repeat)
-    app.close()
-    return {"events": events, "seconds": seconds, "per_second": events / seconds}
+    return app, counter.id
 
 
 def snapshot_bytes(app: ArbiterApp, gid: uuid.UUID, upto: int | None = None) -> tuple[int, int]:
@@ -194,8 +192,10 @@ def snapshot_bytes(app: ArbiterApp, gid: uuid.UUID, upto: int | None = None) -> 
 
 
 def long_games(work: Path, events: int, repeat: int, seed: int) -> dict[str, Any]:
-    """Cold load, snapshot size, replay and audit of a long and a short Enin game."""
-    env = sqlite_env(work)
+    """Cold load, snapshot size, replay and audit of a long and a short Enin game,
+    and the replay of a trivial aggregate of as many events (turn about with the
+    long game's, so that both meet the same background load)."""
+    env = sqlite_env(work / "games")
     writer = ArbiterApp(env, SNAPSHOT_INTERVAL)
     start = time.perf_counter()
     long_events = long_enin_game(events, seed)
@@ -209,7 +209,10 @@ def long_games(work: Path, events: int, repeat: int, seed: int) -> dict[str, Any
         lambda: reader.game(str(long_id)), lambda: reader.game(str(short_id)), 10 * repeat)
     short_at, short_bytes = snapshot_bytes(reader, short_id, SNAPSHOT_INTERVAL)
     long_at, long_bytes = snapshot_bytes(reader, long_id)
-    replay_seconds = timed(lambda: replay(reader, long_id), repeat)
+    trivial, trivial_id = trivial_store(work / "trivial", len(long_events))
+    replay_seconds, trivial_seconds = alternately(
+        lambda: replay(reader, long_id), lambda: replay(trivial, trivial_id), repeat)
+    trivial.close()
     reports: list[Any] = []
     # Once: an audit of a long game takes seconds, long enough to time alone.
     audit_seconds = timed(lambda: reports.append(audit_stored(reader, str(long_id))), 1)
@@ -222,6 +225,8 @@ def long_games(work: Path, events: int, repeat: int, seed: int) -> dict[str, Any
         "snapshot_short": {"version": short_at, "bytes": short_bytes},
         "snapshot_long": {"version": long_at, "bytes": long_bytes},
         "replay_seconds": replay_seconds, "replay_per_second": count / replay_seconds,
+        "trivial_replay_seconds": trivial_seconds,
+        "trivial_replay_per_second": count / trivial_seconds,
         "audit_seconds": audit_seconds, "audit_per_second": count / audit_seconds,
         "audit_ok": all(r.report.ok and not r.bad_snapshots for r in reports),
     }
