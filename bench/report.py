@@ -79,7 +79,10 @@ def figures_and_goals(
         if many:
             figures[f"act_32_sqlite_{rules}"] = figure(
                 many["arbiter"]["per_second"], "Act/s", many["noop"]["per_second"],
-                "no-op RPC, 32 in flight", f"{rules.title()}, {many['games']} games")
+                "no-op RPC, 32 in flight",
+                f"{rules.title()}, {many['games']} games; the load generator's CPU per call "
+                f"{many['arbiter'].get('client_cpu_ms_per_call', 0):.2f} ms, per no-op call "
+                f"{many['noop'].get('client_cpu_ms_per_call', 0):.2f} ms")
             figures[f"server_cpu_per_act_{rules}"] = figure(
                 many["arbiter"]["cpu_ms_per_call"], "ms", many["noop"]["cpu_ms_per_call"],
                 "no-op server CPU per call", "server process CPU time / Acts, 32 in flight")
