@@ -211,7 +211,7 @@ def long_games(work: Path, events: int, repeat: int, seed: int) -> dict[str, Any
     long_at, long_bytes = snapshot_bytes(reader, long_id)
     trivial, trivial_id = trivial_store(work / "trivial", len(long_events))
     replay_seconds, trivial_seconds = alternately(
-        lambda: replay(reader, long_id), lambda: replay(trivial, trivial_id), repeat)
+        lambda: replay(reader, long_id), lambda: replay(trivial, trivial_id), 2 * repeat + 1)
     trivial.close()
     reports: list[Any] = []
     # Once: an audit of a long game takes seconds, long enough to time alone.
