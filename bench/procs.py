@@ -130,7 +130,11 @@ class ArbiterServer(Process):
             [*arbiter_server_command(), "--address", "127.0.0.1:0", "--data-dir", str(data_dir)],
             data_dir.parent / f"{data_dir.name}-server.log", env,
         )
-        self._wait_healthy()
+        try:
+            self._wait_healthy()
+        except BaseException:
+            self.stop()
+            raise
 
     def _wait_healthy(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout

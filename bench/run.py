@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import platform
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +43,7 @@ from typing import Any
 from bench import store
 from bench.procs import ROOT, ArbiterServer, NoopServer, python_path
 from bench.report import clean, figures_and_goals, render_table
+from service.config import Settings
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -72,8 +74,6 @@ def run_load(work: Path, name: str, plan: dict[str, Any]) -> dict[str, Any]:
     """Run ``bench.load`` in its own process with ``plan``; what it measured."""
     plan_path, out_path = work / f"{name}-plan.json", work / f"{name}-load.json"
     plan_path.write_text(json.dumps(plan))
-    import subprocess
-
     done = subprocess.run(
         [sys.executable, "-m", "bench.load", str(plan_path), str(out_path)],
         env={**os.environ, "PYTHONPATH": python_path()}, cwd=ROOT,
@@ -134,7 +134,11 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         redis_url = private_redis.url
     try:
         arbiter = ArbiterServer(work / "sqlite", redis_url)
-        noop = NoopServer(work)
+        try:
+            noop = NoopServer(work)
+        except BaseException:
+            arbiter.stop()
+            raise
         try:
             plan = {
                 "arbiter": arbiter.address, "arbiter_pid": arbiter.pid,
@@ -185,8 +189,6 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 def measure_postgres(work: Path, size: dict[str, Any], database_url: str, redis_url: str,
                      seed: int) -> dict[str, Any]:
     """``Act`` with 32 in flight on PostgreSQL, and the library's own get+save there."""
-    from service.config import Settings
-
     arbiter = ArbiterServer(work / "postgres", redis_url, database_url)
     try:
         plan = {

@@ -16,6 +16,7 @@ import copy
 import functools
 import gc
 import hashlib
+import os
 import random
 import statistics
 import threading
@@ -260,8 +261,6 @@ def make_games(env: dict[str, str], rules: str, count: int, seed: int) -> list[s
 def resident_bytes() -> int:
     """This process's resident set size, from /proc."""
     pages = int(Path("/proc/self/statm").read_text().split()[1])
-    import os
-
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
