@@ -48,8 +48,8 @@ test: install
 		-n auto --dist loadgroup --no-loadscope-reorder
 
 lint: install tools
-	$(BIN)/ruff check aggregates service clients tests protos/arbiter/wire.py tools
-	$(BIN)/mypy aggregates service clients protos/arbiter/wire.py tools
+	$(BIN)/ruff check aggregates service clients tests bench protos/arbiter/wire.py tools
+	$(BIN)/mypy aggregates service clients bench protos/arbiter/wire.py tools
 	$(BUF) lint
 	$(BUF) breaking --against $(BASELINE)
 
@@ -64,8 +64,10 @@ $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 baseline: tools
 	$(BUF) build --exclude-source-info -o $(BASELINE)
 
+# Issue 13's figures, each beside its floor from the same run (docs/performance.md);
+# BENCH_ARGS=--quick for a short check run. Writes bench/results.json.
 bench: install
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/benchmarks -o python_files="bench_*.py" --benchmark-only
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) $(TOOLS) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi

@@ -1,0 +1,7 @@
+"""`make bench`: Arbiter's figures of issue 13, each beside its floor from the same run.
+
+A figure alone says little on a shared 2-core machine; a figure divided by
+its floor (a no-op gRPC server, a bare Redis hop, a trivial aggregate, the
+eventsourcing library's own get+save) measured in the same run, under the
+same load, says how much of the cost is ours. See docs/performance.md.
+"""

@@ -1,0 +1,414 @@
+"""The load generator: a process apart from every server, playing many games at once.
+
+``python -m bench.load PLAN.json OUT.json`` runs the plan's phases against a
+running Arbiter (and the no-op server, when the plan names one) and writes
+what it measured. The run (``bench.run``) starts the servers and this process.
+
+Why moves are prepared between timed windows: a player must ask
+``LegalActions`` before each move (a client never re-implements a rule), and
+timing those calls with the ``Act`` calls would charge Arbiter for two RPCs
+per move and the no-op for one. So each round first asks every game's legal
+actions and picks a random move (untimed), then sends the round's ``Act`` s
+with N in flight (timed), then sends the very same requests to the no-op
+server with the same N in flight (timed): both floors and figures see the
+same requests, the same client and, interleaved round by round, the same
+background load on a shared machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import dataclasses
+import json
+import os
+import random
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import grpc
+import redis
+from arbiter.v1 import game_pb2, game_pb2_grpc
+from arbiter.wire import json_to_command
+
+from bench.noop import ACT as NOOP_ACT
+from bench.noop import SET_REPLY as NOOP_SET_REPLY
+from bench.procs import cpu_seconds
+from clients.choices import bot_move
+
+Metadata = tuple[tuple[str, str], ...]
+SEATS = {"enin": ["solo"], "ethnos": ["ann", "bob", "cyd", "dee"], "ettin": ["a", "b", "c", "d"]}
+
+
+def bearer(token: str) -> Metadata:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0-100) by nearest rank; NaN when there are no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+@dataclasses.dataclass
+class Table:
+    """One game the generator plays, with every seat's token."""
+
+    game_id: str
+    tokens: dict[int, str]
+    state: game_pb2.GameState
+    done: bool = False
+
+
+@dataclasses.dataclass
+class Totals:
+    """Calls, wall time and server CPU summed over a figure's timed windows."""
+
+    calls: int = 0
+    seconds: float = 0.0
+    cpu: float = 0.0
+    client_cpu: float = 0.0
+    latencies: list[float] = dataclasses.field(default_factory=list)
+    errors: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+    def summary(self) -> dict[str, Any]:
+        ok = self.calls - sum(self.errors.values())
+        return {
+            "calls": self.calls,
+            "seconds": round(self.seconds, 4),
+            "per_second": ok / self.seconds if self.seconds else 0.0,
+            "p50_ms": percentile(self.latencies, 50) * 1000,
+            "p99_ms": percentile(self.latencies, 99) * 1000,
+            "cpu_ms_per_call": self.cpu / self.calls * 1000 if self.calls else float("nan"),
+            # The load generator's own CPU: near a core's worth per second, the
+            # client (not the server) sets the pace, as it may for the no-op.
+            "client_cpu_ms_per_call": (self.client_cpu / self.calls * 1000 if self.calls
+                                       else float("nan")),
+            "errors": dict(self.errors),
+        }
+
+
+Call = Callable[..., Awaitable[Any]]
+
+
+async def window(
+    call: Call, items: Sequence[tuple[Any, Metadata]], in_flight: int, pid: int, totals: Totals
+) -> list[Any]:
+    """Send every request with ``in_flight`` outstanding; add the window to ``totals``."""
+    replies: list[Any] = [None] * len(items)
+    order = iter(range(len(items)))
+
+    async def worker() -> None:
+        for i in order:  # one iterator shared by the workers: each request sent once
+            request, metadata = items[i]
+            start = time.perf_counter()
+            try:
+                replies[i] = await call(request, metadata=metadata)
+            except grpc.aio.AioRpcError as exc:
+                totals.errors[exc.code().name] += 1
+            totals.latencies.append(time.perf_counter() - start)
+
+    cpu, own = cpu_seconds(pid), cpu_seconds(os.getpid())
+    start = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(min(in_flight, len(items)))))
+    totals.seconds += time.perf_counter() - start
+    totals.cpu += cpu_seconds(pid) - cpu
+    totals.client_cpu += cpu_seconds(os.getpid()) - own
+    totals.calls += len(items)
+    return replies
+
+
+class Player:
+    """Creates games and picks each game's next move from its legal actions."""
+
+    def __init__(self, channel: grpc.aio.Channel, admin_token: str, rules: str, seed: int):
+        self.stub = game_pb2_grpc.GameServiceStub(channel)
+        self.admin = bearer(admin_token)
+        self.rules = rules
+        self.rng = random.Random(seed)
+
+    async def new_table(self) -> Table:
+        """A new game; retried while the catalogue is busy (every game created is
+        appended to one catalogue log, so creations at once contend)."""
+        for attempt in range(50):
+            try:
+                created = await self.stub.CreateGame(
+                    game_pb2.CreateGameRequest(rules=self.rules, seats=SEATS[self.rules]),
+                    metadata=self.admin,
+                )
+                break
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or attempt == 49:
+                    raise
+                await asyncio.sleep(0.01 * self.rng.random())
+        tokens = {t.seat: t.token for t in created.seat_tokens}
+        return Table(created.game_id, tokens, created.state)
+
+    async def tables(self, count: int, in_flight: int = 2) -> list[Table]:
+        gate = asyncio.Semaphore(in_flight)
+
+        async def one() -> Table:
+            async with gate:
+                return await self.new_table()
+
+        return list(await asyncio.gather(*(one() for _ in range(count))))
+
+    async def next_move(self, table: Table) -> tuple[Table, game_pb2.ActRequest, Metadata]:
+        """The table (a new one if its game is over) and a random legal move on it."""
+        for _ in range(20):
+            if table.done or table.state.over or not table.state.pending:
+                table = await self.new_table()
+            seat = table.state.pending[0].seat
+            metadata = bearer(table.tokens[seat])
+            legal = await self.stub.LegalActions(
+                game_pb2.LegalActionsRequest(game_id=table.game_id, seat=seat), metadata=metadata
+            )
+            move = bot_move(legal, self.rng, explore=not legal.actions)
+            if move is None:
+                table.done = True
+                continue
+            command = (move.command if isinstance(move.command, game_pb2.Command)
+                       else json_to_command(self.rules, move.command))
+            request = game_pb2.ActRequest(
+                game_id=table.game_id, seat=seat, command=command,
+                command_id=uuid.uuid4().hex, decision_id=move.decision_id,
+            )
+            return table, request, metadata
+        raise RuntimeError(f"no {self.rules} game offered a move")
+
+    async def prepare(
+        self, tables: list[Table], in_flight: int = 32
+    ) -> list[tuple[game_pb2.ActRequest, Metadata]]:
+        """One move per table (replacing finished games in ``tables``), untimed."""
+        gate = asyncio.Semaphore(in_flight)
+
+        async def one(i: int) -> tuple[game_pb2.ActRequest, Metadata]:
+            async with gate:
+                tables[i], request, metadata = await self.next_move(tables[i])
+                return request, metadata
+
+        return list(await asyncio.gather(*(one(i) for i in range(len(tables)))))
+
+
+def typical_reply(replies: Sequence[Any]) -> game_pb2.ActResponse:
+    """The reply of median size: what the no-op server answers with."""
+    sized = sorted((r.ByteSize(), n) for n, r in enumerate(replies) if r is not None)
+    if not sized:
+        return game_pb2.ActResponse()
+    reply: game_pb2.ActResponse = replies[sized[len(sized) // 2][1]]
+    return reply
+
+
+async def measure_act(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, Any]:
+    """Acts with ``in_flight`` outstanding, round after round, each round's requests
+    then sent to the no-op server (when there is one) the same way."""
+    rules, in_flight = phase["rules"], int(phase["in_flight"])
+    async with grpc.aio.insecure_channel(plan["arbiter"]) as channel:
+        player = Player(channel, plan["admin_token"], rules, int(plan.get("seed", 1)))
+        tables = await player.tables(int(phase["games"]))
+        noop_channel = grpc.aio.insecure_channel(plan["noop"]) if plan.get("noop") else None
+        noop_act: Call | None = None
+        if noop_channel is not None:
+            noop_act = noop_channel.unary_unary(
+                NOOP_ACT, request_serializer=game_pb2.ActRequest.SerializeToString,
+                response_deserializer=game_pb2.ActResponse.FromString)
+        arbiter, noop = Totals(), Totals()
+        reply_bytes: list[int] = []
+        rounds, started = 0, time.monotonic()
+        while rounds < 1 + int(phase["min_rounds"]) or (
+            arbiter.seconds < float(phase["seconds"]) and rounds < int(phase["max_rounds"])
+            and time.monotonic() - started < float(phase["seconds"]) * 6
+        ):
+            warm = rounds == 0  # the first round warms caches and connections: not counted
+            items = await player.prepare(tables)
+            replies = await window(player.stub.Act, items, in_flight, plan["arbiter_pid"],
+                                   Totals() if warm else arbiter)
+            for table, reply in zip(tables, replies, strict=True):
+                if reply is None:
+                    table.done = True  # refused: play on a new game
+                else:
+                    table.state = reply.state
+                    reply_bytes.append(reply.ByteSize())
+            if noop_channel is not None and noop_act is not None:
+                if rounds == 0:
+                    set_reply = noop_channel.unary_unary(
+                        NOOP_SET_REPLY, request_serializer=game_pb2.ActResponse.SerializeToString,
+                        response_deserializer=game_pb2.ActResponse.FromString)
+                    await set_reply(typical_reply(replies))
+                await window(noop_act, items, in_flight, plan["noop_pid"],
+                             Totals() if warm else noop)
+            rounds += 1
+        if noop_channel is not None:
+            await noop_channel.close()
+    result = {"rules": rules, "in_flight": in_flight, "games": len(tables), "rounds": rounds - 1,
+              "reply_bytes_median": percentile(reply_bytes, 50),
+              "arbiter": arbiter.summary()}
+    if noop_channel is not None:
+        result["noop"] = noop.summary()
+    return result
+
+
+class Arrivals:
+    """When each (game, version) arrived on a feed, by this process's clock."""
+
+    def __init__(self) -> None:
+        self.times: dict[tuple[str, int], float] = {}
+        self.changed = threading.Condition()
+        self.size = 0  # the bytes of the latest message
+
+    def arrived(self, key: tuple[str, int], size: int = 0) -> None:
+        now = time.perf_counter()
+        with self.changed:
+            self.size = size or self.size
+            self.times.setdefault(key, now)
+            self.changed.notify_all()
+
+    def wait(self, key: tuple[str, int], timeout: float) -> float | None:
+        with self.changed:
+            self.changed.wait_for(lambda: key in self.times, timeout)
+            return self.times.get(key)
+
+
+def _read_feed(call: Any, arrivals: Arrivals) -> None:
+    try:
+        for message in call:
+            if message.HasField("event"):
+                arrivals.arrived((message.event.game_id, message.event.version))
+    except grpc.RpcError:
+        pass  # cancelled at the end, or the game ended
+
+
+def _read_redis(pubsub: Any, arrivals: Arrivals, key_of: Callable[[dict[str, Any]], Any]) -> None:
+    try:
+        for message in pubsub.listen():
+            if message.get("type") == "message":
+                arrivals.arrived(key_of(json.loads(message["data"])), len(message["data"]))
+    except (redis.RedisError, OSError, ValueError):
+        pass  # closed at the end
+
+
+def measure_feed(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, Any]:
+    """Act reply -> the Subscribe message of its last event, and -> a direct Redis
+    subscriber; each sample followed by a bare Redis publish -> receive of a
+    message of the same size, on the same Redis, by the same process."""
+    samples, games = int(phase["samples"]), int(phase.get("games", 4))
+    rng = random.Random(int(plan.get("seed", 1)))
+    channel = grpc.insecure_channel(plan["arbiter"])
+    stub = game_pb2_grpc.GameServiceStub(channel)
+    admin = bearer(plan["admin_token"])
+    feed, direct, floor = Arrivals(), Arrivals(), Arrivals()
+    client = redis.Redis.from_url(plan["redis_url"])
+    game_subs = client.pubsub(ignore_subscribe_messages=True)
+    floor_subs = client.pubsub(ignore_subscribe_messages=True)
+    floor_channel = f"arbiter-bench:floor:{uuid.uuid4().hex}"
+    floor_subs.subscribe(floor_channel)
+    calls: list[Any] = []
+
+    def new_table() -> Table:
+        created = stub.CreateGame(
+            game_pb2.CreateGameRequest(rules="enin", seats=SEATS["enin"]), metadata=admin)
+        table = Table(created.game_id, {t.seat: t.token for t in created.seat_tokens},
+                      created.state)
+        call = stub.Subscribe(
+            game_pb2.SubscribeRequest(game_id=table.game_id, seat=0, after=created.version),
+            metadata=bearer(table.tokens[0]))
+        calls.append(call)
+        threading.Thread(target=_read_feed, args=(call, feed), daemon=True).start()
+        game_subs.subscribe(f"arbiter:game:{table.game_id}")
+        return table
+
+    tables = [new_table() for _ in range(games)]
+    threading.Thread(target=_read_redis, daemon=True,
+                     args=(game_subs, direct, lambda m: (m["game_id"], m["version"]))).start()
+    threading.Thread(target=_read_redis, daemon=True,
+                     args=(floor_subs, floor, lambda m: ("floor", m["seq"]))).start()
+    time.sleep(0.5)  # the streams past their catch-up, the subscriptions in place
+    to_feed: list[float] = []
+    to_direct: list[float] = []
+    to_floor: list[float] = []
+    acts: list[float] = []
+    missed = collections.Counter[str]()
+    for n in range(samples):
+        i = n % games
+        table = tables[i]
+        if table.state.over or not table.state.pending:
+            table = tables[i] = new_table()
+            time.sleep(0.05)
+        metadata = bearer(table.tokens[0])
+        legal = stub.LegalActions(
+            game_pb2.LegalActionsRequest(game_id=table.game_id, seat=0), metadata=metadata)
+        move = bot_move(legal, rng, explore=not legal.actions)
+        if move is None:
+            table.state.over = True
+            continue
+        command = (move.command if isinstance(move.command, game_pb2.Command)
+                   else json_to_command("enin", move.command))
+        time.sleep(0.002)  # let the LegalActions call's work settle
+        start = time.perf_counter()
+        reply = stub.Act(game_pb2.ActRequest(
+            game_id=table.game_id, seat=0, command=command, command_id=uuid.uuid4().hex,
+            decision_id=move.decision_id), metadata=metadata)
+        replied = time.perf_counter()
+        acts.append(replied - start)
+        table.state = reply.state
+        key = (table.game_id, reply.version)
+        got = feed.wait(key, 5.0)
+        if got is None:
+            missed["subscribe"] += 1
+        else:
+            to_feed.append(got - replied)
+        got = direct.wait(key, 1.0)
+        if got is None:
+            missed["direct"] += 1
+        else:
+            to_direct.append(got - replied)
+        sent = time.perf_counter()
+        pad = "x" * max(0, direct.size - 20)  # as big as the relay's latest message
+        client.publish(floor_channel, json.dumps({"seq": n, "pad": pad}))
+        got = floor.wait(("floor", n), 2.0)
+        if got is None:
+            missed["redis"] += 1
+        else:
+            to_floor.append(got - sent)
+    for call in calls:
+        call.cancel()
+    game_subs.close()
+    floor_subs.close()
+    channel.close()
+
+    def ms(values: list[float], q: float) -> float:
+        return percentile(values, q) * 1000
+
+    return {
+        "samples": samples, "missed": dict(missed),
+        "act_p50_ms": ms(acts, 50),
+        "subscribe_p50_ms": ms(to_feed, 50), "subscribe_p99_ms": ms(to_feed, 99),
+        "direct_p50_ms": ms(to_direct, 50), "direct_p99_ms": ms(to_direct, 99),
+        "redis_p50_ms": ms(to_floor, 50), "redis_p99_ms": ms(to_floor, 99),
+    }
+
+
+def run(plan: dict[str, Any]) -> dict[str, Any]:
+    results: dict[str, Any] = {"act": []}
+    for phase in plan.get("act", []):
+        results["act"].append(asyncio.run(measure_act(plan, phase)))
+    if plan.get("feed"):
+        results["feed"] = measure_feed(plan, plan["feed"])
+    return results
+
+
+def main() -> None:
+    plan = json.loads(Path(sys.argv[1]).read_text())
+    Path(sys.argv[2]).write_text(json.dumps(run(plan), indent=2))
+
+
+if __name__ == "__main__":
+    main()

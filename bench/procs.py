@@ -1,0 +1,159 @@
+"""The processes a run starts: Arbiter's real entry point, the no-op server, Redis.
+
+Each server binds port 0 and prints the port it got, so a run never races
+another program (or a colleague's test run) for a port.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+PORT_LINE = re.compile(rb"serving on \S+ \(port (\d+)\)")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+#: Arbiter's per-caller shares, lifted: the load generator is one caller (one
+#: address) doing the work of hundreds of players, and a benchmark measures the
+#: service, not the limiter that keeps one caller from taking it all.
+UNLIMITED_SHARES = {
+    "ARBITER_CALLS_PER_SECOND": "1000000",
+    "ARBITER_CREATES_PER_MINUTE": "1000000",
+    "ARBITER_MAX_STREAMS_PER_PEER": "200",
+}
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of a process (all its threads), in seconds, from /proc.
+
+    Each thread's ``schedstat`` counts nanoseconds; ``stat`` counts clock ticks
+    (10 ms), too coarse for a short window of a light server. A thread that
+    exits between two readings takes its time with it: the servers measured
+    keep their threads (thread pools, the relay, the hub).
+    """
+    try:
+        total = 0
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                continue  # the thread ended just now
+        return total / 1e9
+    except (FileNotFoundError, IndexError, ValueError):
+        text = Path(f"/proc/{pid}/stat").read_text()
+        fields = text[text.rindex(")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def python_path() -> str:
+    """PYTHONPATH for a child: the repository first, so ``python -m bench.*`` works anywhere."""
+    return os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+
+
+def arbiter_server_command() -> list[str]:
+    """The installed ``arbiter-server`` console script beside this interpreter."""
+    beside = Path(sys.executable).parent / "arbiter-server"
+    found = str(beside) if beside.exists() else shutil.which("arbiter-server")
+    if not found:
+        raise RuntimeError("arbiter-server is not installed: run `make install`")
+    return [found]
+
+
+class Process:
+    """A server process that prints ``serving on ADDRESS (port N)`` once it listens."""
+
+    def __init__(self, name: str, command: list[str], log_path: Path,
+                 env: dict[str, str] | None = None) -> None:
+        self.name = name
+        self.log_path = log_path
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = open(log_path, "wb")  # noqa: SIM115 - open for the process's life
+        self.process = subprocess.Popen(
+            command, stdout=self._log, stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": python_path(),
+                 **(env or {})},
+        )
+        self.port = self._wait_port()
+        self.address = f"127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def _wait_port(self, timeout: float = 60.0) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = PORT_LINE.search(self.log_path.read_bytes())
+            if found:
+                return int(found.group(1))
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        tail = self.log_path.read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"{self.name} did not start:\n{tail}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+
+class ArbiterServer(Process):
+    """``arbiter-server`` on a free port with its own data dir and the given store."""
+
+    def __init__(self, data_dir: Path, redis_url: str, database_url: str = "") -> None:
+        self.admin_token = "admin-" + secrets.token_urlsafe(16)
+        env = {
+            "REDIS_URL": redis_url,
+            "ARBITER_ADMIN_TOKEN": self.admin_token,
+            "ARBITER_DATABASE_URL": database_url,
+            **UNLIMITED_SHARES,
+        }
+        super().__init__(
+            "arbiter-server",
+            [*arbiter_server_command(), "--address", "127.0.0.1:0", "--data-dir", str(data_dir)],
+            data_dir.parent / f"{data_dir.name}-server.log", env,
+        )
+        try:
+            self._wait_healthy()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_healthy(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        with grpc.insecure_channel(self.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            while time.monotonic() < deadline:
+                try:
+                    reply = health.Check(health_pb2.HealthCheckRequest(), timeout=1)
+                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                        return
+                except grpc.RpcError:
+                    pass
+                time.sleep(0.1)
+        raise RuntimeError("arbiter-server did not become healthy")
+
+
+class NoopServer(Process):
+    """``python -m bench.noop`` on a free port."""
+
+    def __init__(self, log_dir: Path) -> None:
+        super().__init__("noop server", [sys.executable, "-m", "bench.noop"],
+                         log_dir / "noop.log")

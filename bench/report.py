@@ -1,0 +1,209 @@
+"""From raw measurements to figures (each with its floor and ratio), the goals of
+issue 13, and the printed table."""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+#: Targets of issue 13's "Goals" section: (goal name, figure, comparison, target, words).
+#: "A snapshot's size independent of the game's length" has no number in the
+#: issue; 1.5x allows the state to differ between two points of a game.
+GOALS: list[tuple[str, str, str, float, str]] = [
+    ("act_32_sqlite_enin_vs_noop", "act_32_sqlite_enin", ">=", 0.5,
+     "Act, 32 in flight, SQLite, Enin: at least 0.5 of the no-op RPC's rate"),
+    ("act_32_sqlite_ethnos_vs_noop", "act_32_sqlite_ethnos", ">=", 0.5,
+     "Act, 32 in flight, SQLite, Ethnos: at least 0.5 of the no-op RPC's rate"),
+    ("act_seq_p50_enin_vs_noop", "act_seq_p50_enin", "<=", 2.0,
+     "Act sequential p50, Enin: at most 2x the no-op p50"),
+    ("act_seq_p50_ethnos_vs_noop", "act_seq_p50_ethnos", "<=", 2.0,
+     "Act sequential p50, Ethnos: at most 2x the no-op p50"),
+    ("feed_p99_vs_redis", "feed_subscribe_p99", "<=", 5.0,
+     "Act reply -> Subscribe message p99: at most 5x bare Redis publish -> receive p99"),
+    ("cold_load_long_vs_short", "cold_load", "<=", 2.0,
+     "cold load of a 10,000-event game: at most 2x a 100-event game's"),
+    ("snapshot_size_long_vs_short", "snapshot_bytes", "<=", 1.5,
+     "snapshot size independent of the game's length (10,000 vs 100 events)"),
+    ("replay_vs_trivial", "replay_rate", ">=", 0.5,
+     "replay: at least 0.5 of the trivial aggregate's replay rate"),
+    ("audit_vs_trivial", "audit_rate", ">=", 0.5,
+     "Audit re-verification: at least 0.5 of the trivial aggregate's replay rate"),
+    ("audit_long_game_seconds", "audit_long_game", "<", 1.0,
+     "audit of a 10,000-event game: under a second"),
+    ("memory_enin_kb", "memory_enin", "<", 200.0, "memory per cached Enin game under 200 KB"),
+    ("memory_ethnos_kb", "memory_ethnos", "<", 200.0,
+     "memory per cached Ethnos game under 200 KB"),
+    ("memory_ettin_kb", "memory_ettin", "<", 200.0, "memory per cached Ettin game under 200 KB"),
+    ("act_32_postgres_vs_library", "act_32_postgres_enin", ">=", 1.0,
+     "Act, 32 in flight, PostgreSQL: at least the library's own get+save rate"),
+]
+COMPARE: dict[str, Callable[[float, float], bool]] = {
+    ">=": operator.ge, "<=": operator.le, "<": operator.lt,
+}
+#: Goals judged on the figure itself, not on its ratio to a floor.
+ABSOLUTE = {"audit_long_game", "memory_enin", "memory_ethnos", "memory_ettin"}
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, int | float) and not (isinstance(value, float) and math.isnan(value)):
+        return float(value)
+    return None
+
+
+def figure(value: Any, unit: str, floor: Any = None, floor_name: str = "",
+           about: str = "") -> dict[str, Any]:
+    """One figure: its value, and when it has one, its floor and the ratio of the two."""
+    v, f = _number(value), _number(floor)
+    ratio = v / f if v is not None and f else None  # no ratio to a floor of 0
+    return {"value": v, "unit": unit, "floor": f, "floor_name": floor_name,
+            "ratio": ratio, "about": about}
+
+
+def _act(raw: dict[str, Any], rules: str, in_flight: int) -> dict[str, Any] | None:
+    for phase in raw.get("act", []):
+        if phase["rules"] == rules and phase["in_flight"] == in_flight:
+            found: dict[str, Any] = phase
+            return found
+    return None
+
+
+def figures_and_goals(
+    raw: dict[str, Any], skipped: dict[str, str]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    figures: dict[str, Any] = {}
+    sqlite = raw.get("sqlite", {})
+    for rules in ("enin", "ethnos"):
+        many, one = _act(sqlite, rules, 32), _act(sqlite, rules, 1)
+        if many:
+            figures[f"act_32_sqlite_{rules}"] = figure(
+                many["arbiter"]["per_second"], "Act/s", many["noop"]["per_second"],
+                "no-op RPC, 32 in flight",
+                f"{rules.title()}, {many['games']} games; the load generator's CPU per call "
+                f"{many['arbiter'].get('client_cpu_ms_per_call', 0):.2f} ms, per no-op call "
+                f"{many['noop'].get('client_cpu_ms_per_call', 0):.2f} ms")
+            figures[f"server_cpu_per_act_{rules}"] = figure(
+                many["arbiter"]["cpu_ms_per_call"], "ms", many["noop"]["cpu_ms_per_call"],
+                "no-op server CPU per call", "server process CPU time / Acts, 32 in flight")
+        if one:
+            figures[f"act_seq_{rules}"] = figure(
+                one["arbiter"]["per_second"], "Act/s", one["noop"]["per_second"],
+                "no-op RPC, one at a time", rules.title())
+            figures[f"act_seq_p50_{rules}"] = figure(
+                one["arbiter"]["p50_ms"], "ms", one["noop"]["p50_ms"], "no-op p50",
+                f"{rules.title()}, one at a time")
+    feed = sqlite.get("feed")
+    if feed:
+        for q in ("p50", "p99"):
+            figures[f"feed_subscribe_{q}"] = figure(
+                feed[f"subscribe_{q}_ms"], "ms", feed[f"redis_{q}_ms"],
+                f"bare Redis publish -> receive {q}", "Act reply -> Subscribe message")
+        figures["feed_direct_p99"] = figure(
+            feed["direct_p99_ms"], "ms", feed["redis_p99_ms"], "bare Redis publish -> receive p99",
+            "Act reply -> direct Redis subscriber")
+    long = raw.get("long_games")
+    if long:
+        n, short = long["long_events"], long["short_events"]
+        figures["cold_load"] = figure(
+            long["cold_load_long_ms"], "ms", long["cold_load_short_ms"],
+            f"cold load of a {short}-event game", f"cold load of a {n}-event game")
+        figures["snapshot_bytes"] = figure(
+            long["snapshot_long"]["bytes"], "bytes", long["snapshot_short"]["bytes"],
+            f"snapshot at version {long['snapshot_short']['version']}",
+            f"snapshot at version {long['snapshot_long']['version']}")
+        trivial = long["trivial_replay_per_second"]
+        figures["replay_rate"] = figure(long["replay_per_second"], "events/s", trivial,
+                                        "trivial aggregate replay", f"{n} events from the store")
+        figures["audit_rate"] = figure(long["audit_per_second"], "events/s", trivial,
+                                       "trivial aggregate replay", "Audit re-verification")
+        figures["audit_long_game"] = figure(long["audit_seconds"], "s",
+                                            about=f"audit of a {n}-event game")
+    memory = raw.get("memory", {})
+    for rules in ("enin", "ethnos", "ettin"):
+        if rules in memory:
+            figures[f"memory_{rules}"] = figure(
+                memory[rules]["bytes_per_game"] / 1000, "KB",
+                about=f"heap kept per cached {rules.title()} game "
+                      f"(RSS {memory[rules]['rss_per_game'] / 1000:.0f} KB)")
+    library = raw.get("library_sqlite")
+    if library:
+        figures["library_get_save_sqlite"] = figure(
+            library["per_second"], "saves/s", about="the library's own get+save, 32 threads")
+    postgres = raw.get("postgres")
+    if postgres:
+        many = _act(postgres["load"], "enin", 32)
+        if many:
+            figures["act_32_postgres_enin"] = figure(
+                many["arbiter"]["per_second"], "Act/s", postgres["library"]["per_second"],
+                "the library's get+save, 32 threads", "Enin, PostgreSQL")
+    return figures, _goals(figures, skipped)
+
+
+def _goals(figures: dict[str, Any], skipped: dict[str, str]) -> list[dict[str, Any]]:
+    goals = []
+    for name, key, op, target, words in GOALS:
+        fig = figures.get(key)
+        value = None
+        if fig is not None:
+            value = fig["value"] if key in ABSOLUTE else fig["ratio"]
+        goal: dict[str, Any] = {
+            "name": name, "value": value, "target": f"{op} {target:g}",
+            "met": None if value is None else COMPARE[op](value, target), "about": words,
+        }
+        if value is None:
+            goal["skipped"] = skipped.get("postgres", "not measured") if "postgres" in name \
+                else "not measured"
+        goals.append(goal)
+    return goals
+
+
+def _fmt(value: float | None, unit: str = "") -> str:
+    if value is None:
+        return "—"
+    if abs(value) >= 100:
+        text = f"{value:,.0f}"
+    elif abs(value) >= 10:
+        text = f"{value:.1f}"
+    else:
+        text = f"{value:.2f}"
+    return f"{text} {unit}".strip()
+
+
+def render_table(results: dict[str, Any]) -> str:
+    """The figures and the goals as Markdown tables (the same as docs/performance.md's)."""
+    m = results["machine"]
+    quick = "QUICK (not for judging goals), " if results["quick"] else ""
+    lines = [
+        f"Arbiter benchmark, {results['when']}, {quick}"
+        f"{m['cpus']} CPUs, load average {m['load_average_before'][0]} before, "
+        f"{m['load_average'][0]} after; {results['seconds']} s",
+        "",
+        "| figure | Arbiter | floor (same run) | ratio |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name, fig in results["figures"].items():
+        floor = "—" if fig["floor"] is None else (
+            f"{_fmt(fig['floor'], fig['unit'])} ({fig['floor_name']})")
+        ratio = _fmt(fig["ratio"]) if fig["ratio"] is not None else "—"
+        lines.append(f"| {name}: {fig['about']} | {_fmt(fig['value'], fig['unit'])} | {floor} | "
+                     f"{ratio} |")
+    lines += ["", "| goal | value | target | met |", "| --- | --- | --- | --- |"]
+    for goal in results["goals"]:
+        met = {True: "met", False: "MISSED", None: f"skipped: {goal.get('skipped', '')}"}[
+            goal["met"]]
+        lines.append(f"| {goal['about']} | {_fmt(goal['value'])} | {goal['target']} | {met} |")
+    for name, reason in results.get("skipped", {}).items():
+        lines.append(f"\nskipped {name}: {reason}")
+    return "\n".join(lines)
+
+
+def clean(value: Any) -> Any:
+    """NaN (a figure with no samples) as null: results.json stays strict JSON."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean(v) for v in value]
+    return value

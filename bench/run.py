@@ -1,0 +1,260 @@
+"""`make bench`: start the servers, run the load generator, measure the store, report.
+
+One run, in this order, each figure beside its floor:
+
+1. Redis (a private one, so colleagues' test servers on the machine's Redis
+   neither see nor disturb the run's traffic), ``arbiter-server`` on SQLite
+   and the no-op gRPC server, each its own process on a free port;
+2. the load generator (``bench.load``, another process): ``Act`` with 32 in
+   flight and one at a time, Enin and Ethnos, each round's requests also sent
+   to the no-op server; then the feed (Act reply -> Subscribe message, and ->
+   a direct Redis subscriber) interleaved with bare Redis publish -> receive;
+3. in this process, the servers stopped: a 10,000-event game and a 100-event
+   game (cold load, snapshot size, replay, audit) beside a trivial
+   aggregate's replay, turn about; games of every type for the memory figure (measured
+   in a fresh process); the library's own get+save rate;
+4. on PostgreSQL (skipped, with the reason, when none answers): a fresh
+   database, ``arbiter-server`` on it, ``Act`` with 32 in flight, and the
+   library's own get+save beside it.
+
+The table goes to stdout; every figure, the raw measurements and the goals of
+issue 13 to ``bench/results.json`` (or ``--out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import json
+import multiprocessing
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench import store
+from bench.procs import ROOT, ArbiterServer, NoopServer, python_path
+from bench.report import clean, figures_and_goals, render_table
+from service.config import Settings
+
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+#: How much of everything a run does. Quick mode is for the smoke test: it
+#: checks that every phase runs and the output has its shape; its figures are
+#: too short to judge a goal by.
+FULL: dict[str, Any] = {
+    "act_seconds": 6.0, "games_32": 256, "games_1": 48, "max_rounds": 80,
+    "feed_samples": 500, "long_events": 10_000, "repeat": 3, "memory_games": 40,
+    "library_seconds": 3.0,
+}
+QUICK: dict[str, Any] = {
+    "act_seconds": 0.2, "games_32": 32, "games_1": 6, "max_rounds": 2,
+    "feed_samples": 15, "long_events": 1_000, "repeat": 1, "memory_games": 3,
+    "library_seconds": 0.5,
+}
+
+
+def act_phases(size: dict[str, Any], rules: list[str], in_flights: list[int]) -> list[Any]:
+    return [
+        {"rules": r, "in_flight": n, "games": size["games_32"] if n > 1 else size["games_1"],
+         "seconds": size["act_seconds"], "min_rounds": 1, "max_rounds": size["max_rounds"]}
+        for n in in_flights for r in rules
+    ]
+
+
+def run_load(work: Path, name: str, plan: dict[str, Any]) -> dict[str, Any]:
+    """Run ``bench.load`` in its own process with ``plan``; what it measured."""
+    plan_path, out_path = work / f"{name}-plan.json", work / f"{name}-load.json"
+    plan_path.write_text(json.dumps(plan))
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.load", str(plan_path), str(out_path)],
+        env={**os.environ, "PYTHONPATH": python_path()}, cwd=ROOT,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the load generator failed ({name}, exit {done.returncode})")
+    result: dict[str, Any] = json.loads(out_path.read_text())
+    return result
+
+
+def in_fresh_process(function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` in a new interpreter (spawned, nothing inherited)."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+        return pool.submit(function, *args).result()
+
+
+def postgres_database(url: str) -> tuple[str, Callable[[], None]] | str:
+    """A fresh database on the server at ``url`` and how to drop it; or why not."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (make install adds the postgres extra)"
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=3) as conn:
+            name = f"arbiter_bench_{uuid.uuid4().hex[:10]}"
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except Exception as exc:  # noqa: BLE001 - any failure means: no PostgreSQL figure
+        return f"PostgreSQL at {url} is not usable: {str(exc).splitlines()[0][:160]}"
+    base, _, _ = url.rpartition("/")
+
+    def drop() -> None:
+        with psycopg.connect(url, autocommit=True, connect_timeout=3) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return f"{base}/{name}", drop
+
+
+def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    size = QUICK if args.quick else FULL
+    raw: dict[str, Any] = {"size": size}
+    skipped: dict[str, str] = {}
+    took: dict[str, float] = {}
+    clock = time.monotonic()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        took[name] = round(time.monotonic() - clock, 1)
+        clock = time.monotonic()
+        print(f"bench: {name} done in {took[name]} s", file=sys.stderr, flush=True)
+
+    private_redis = None
+    redis_url = args.redis_url
+    if not redis_url:
+        from service.redis_server import PrivateRedis
+
+        private_redis = PrivateRedis(work / "redis")
+        redis_url = private_redis.url
+    try:
+        arbiter = ArbiterServer(work / "sqlite", redis_url)
+        try:
+            noop = NoopServer(work)
+        except BaseException:
+            arbiter.stop()
+            raise
+        try:
+            plan = {
+                "arbiter": arbiter.address, "arbiter_pid": arbiter.pid,
+                "admin_token": arbiter.admin_token, "redis_url": redis_url,
+                "noop": noop.address, "noop_pid": noop.pid, "seed": args.seed,
+                "act": act_phases(size, ["enin", "ethnos"], [32, 1]),
+                "feed": {"samples": size["feed_samples"], "games": 4},
+            }
+            raw["sqlite"] = run_load(work, "sqlite", plan)
+        finally:
+            arbiter.stop()
+            noop.stop()
+        lap("gRPC and feed on SQLite")
+
+        raw["long_games"] = store.long_games(
+            work / "long", size["long_events"], size["repeat"], args.seed)
+        lap("long games, replay and audit")
+
+        env = store.sqlite_env(work / "memory")
+        ids = {r: store.make_games(env, r, size["memory_games"] + 1, args.seed)
+               for r in store.rules_measured()}
+        raw["memory"] = in_fresh_process(store.cached_game_bytes, env, ids)
+        raw["library_sqlite"] = in_fresh_process(
+            store.library_get_save, store.sqlite_env(work / "library"), 32,
+            size["library_seconds"])
+        lap("memory and the library on SQLite")
+
+        if args.no_postgres:
+            skipped["postgres"] = "--no-postgres was given"
+        else:
+            made = postgres_database(args.postgres_url)
+            if isinstance(made, str):
+                skipped["postgres"] = made
+            else:
+                database_url, drop = made
+                try:
+                    raw["postgres"] = measure_postgres(work, size, database_url, redis_url,
+                                                       args.seed)
+                finally:
+                    drop()
+                lap("PostgreSQL")
+    finally:
+        if private_redis is not None:
+            private_redis.stop()
+    return {"raw": raw, "skipped": skipped, "phase_seconds": took}
+
+
+def measure_postgres(work: Path, size: dict[str, Any], database_url: str, redis_url: str,
+                     seed: int) -> dict[str, Any]:
+    """``Act`` with 32 in flight on PostgreSQL, and the library's own get+save there."""
+    arbiter = ArbiterServer(work / "postgres", redis_url, database_url)
+    try:
+        plan = {
+            "arbiter": arbiter.address, "arbiter_pid": arbiter.pid,
+            "admin_token": arbiter.admin_token, "redis_url": redis_url, "seed": seed,
+            "act": act_phases(size, ["enin"], [32]),
+        }
+        load = run_load(work, "postgres", plan)
+    finally:
+        arbiter.stop()
+    env = Settings(database_url=database_url).store_env()
+    library = in_fresh_process(store.library_get_save, env, 32, size["library_seconds"])
+    return {"load": load, "library": library}
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cpus": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(), "platform": platform.platform(),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="a short run that checks every phase (figures too short to judge)")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
+    parser.add_argument("--redis-url", default=os.environ.get("ARBITER_BENCH_REDIS_URL", ""),
+                        help="a Redis to use (default: a private one started for the run)")
+    parser.add_argument("--postgres-url",
+                        default=os.environ.get("ARBITER_BENCH_POSTGRES_URL", DEFAULT_POSTGRES),
+                        help="a PostgreSQL server where the run may create a database")
+    parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
+    args = parser.parse_args(argv)
+
+    started = time.monotonic()
+    before = machine()
+    work = Path(tempfile.mkdtemp(prefix="arbiter-bench-"))
+    try:
+        measured = measure(args, work)
+    finally:
+        if args.keep:
+            print(f"bench: work directory kept: {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    figures, goals = figures_and_goals(measured["raw"], measured["skipped"])
+    after = machine()
+    results = {
+        "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "quick": args.quick,
+        "seconds": round(time.monotonic() - started, 1),
+        "machine": {**after, "load_average_before": before["load_average"]},
+        "figures": figures,
+        "goals": goals,
+        "skipped": measured["skipped"],
+        "phase_seconds": measured["phase_seconds"],
+        "raw": measured["raw"],
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    results = clean(results)
+    args.out.write_text(json.dumps(results, indent=2, allow_nan=False) + "\n")
+    print(render_table(results))
+    print(f"\nwritten: {args.out}")
+
+
+if __name__ == "__main__":
+    main()

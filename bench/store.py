@@ -1,0 +1,334 @@
+"""The figures measured in-process on a store: long games, replay, audit, memory,
+and the eventsourcing library's own get+save rate.
+
+A 10,000-event game is built in memory, not played over gRPC (that would take
+minutes): random legal Enin moves, each with a client command id as the
+client library sends, looking one move ahead so that the hero never dies
+(when every tried move would end the game, a few moves are taken back). The
+events are then saved through the application and snapshots taken at every
+multiple of the snapshot interval, exactly where a server saving move by move
+would have taken them.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import gc
+import hashlib
+import os
+import random
+import statistics
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
+
+from aggregates.catalog import GAMES
+from aggregates.enin import Enin
+from aggregates.kernel import Game
+from service.application import ArbiterApp
+from service.auditing import audit_stored
+from service.config import Settings
+
+SNAPSHOT_INTERVAL = Settings.snapshot_interval
+
+
+def sqlite_env(data_dir: Path) -> dict[str, str]:
+    """The store environment a server on ``data_dir`` would use."""
+    return Settings(data_dir=data_dir).store_env()
+
+
+def uncached(env: dict[str, str]) -> dict[str, str]:
+    """The same store without the aggregate cache: every read is a cold load."""
+    return {k: v for k, v in env.items() if not k.startswith("AGGREGATE_CACHE")}
+
+
+def _clone(game: Game) -> Game:
+    """A copy to try a move on; the command ids (which only grow) are copied
+    shallowly, the rest deeply."""
+    ids = game.command_ids
+    game.command_ids = {}
+    try:
+        clone = copy.deepcopy(game)
+    finally:
+        game.command_ids = ids
+    clone.command_ids = dict(ids)
+    return clone
+
+
+def long_enin_game(events: int, seed: int) -> list[Any]:
+    """The events of an Enin game of at least ``events`` events, still under way.
+
+    Deterministic for a seed (the game's seed comes from it). When a game
+    will not be kept going (the tries run out), it starts again on the next seed.
+    """
+    for attempt in range(20):
+        found = _try_long_game(events, seed + 1000 * attempt)
+        if found is not None:
+            return found
+    raise RuntimeError(f"no Enin game of {events} events was found")
+
+
+def _try_long_game(events: int, seed: int) -> list[Any] | None:
+    rng = random.Random(seed)
+    game: Game = Enin.start(["solo"], seed=hashlib.sha256(f"bench {seed}".encode()).hexdigest())
+    moves: list[list[Any]] = [list(game.collect_events())]
+    behind: list[Game] = []  # the states before the latest moves, to step back to
+    tries, stuck, furthest = 0, 0, 0
+    while game.version < events:
+        if tries > 20 * events:
+            return None
+        actions = game.legal_actions(0)
+        rng.shuffle(actions)
+        after = None
+        for action in actions[:4]:
+            tries += 1
+            trial = _clone(game)
+            trial.act(0, action, uuid.uuid4().hex)
+            if not trial.ended:
+                after = trial
+                break
+        if after is None:  # every move tried ends the game: take moves back,
+            stuck += 1  # the more of them the more often this happens here
+            if len(behind) < 2:
+                return None
+            back = rng.randint(1, min(len(behind) - 1, 4 * 2 ** min(stuck, 4)))
+            for _ in range(back - 1):
+                behind.pop()
+                moves.pop()
+            game = behind.pop()
+            moves.pop()
+            continue
+        if after.version > furthest:
+            furthest, stuck = after.version, 0
+        behind.append(game)
+        del behind[:-256]
+        moves.append(list(after.collect_events()))
+        game = after
+    return [ev for move in moves for ev in move]
+
+
+def store_events(app: ArbiterApp, events: list[Any]) -> uuid.UUID:
+    """Save a game's events and take its snapshots where a server would have."""
+    for start in range(0, len(events), 1000):
+        app.save(*events[start:start + 1000])
+    gid: uuid.UUID = events[0].originator_id
+    last = events[-1].originator_version
+    for version in range(SNAPSHOT_INTERVAL, last + 1, SNAPSHOT_INTERVAL):
+        app.take_snapshot(gid, version)
+    return gid
+
+
+def timed(work: Callable[[], Any], repeat: int) -> float:
+    """The median seconds of ``repeat`` runs of ``work``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def alternately(first: Callable[[], Any], second: Callable[[], Any], repeat: int
+                ) -> tuple[float, float]:
+    """The median seconds of each of two pieces of work, run turn about (after one
+    untimed run of each) so that both meet the same background load."""
+    first()
+    second()
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeat):
+        for work, into in ((first, times[0]), (second, times[1])):
+            start = time.perf_counter()
+            work()
+            into.append(time.perf_counter() - start)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def replay(app: Application, gid: uuid.UUID) -> Any:
+    """Read every event of an aggregate from the store and apply them all (no snapshot)."""
+    events: Any = app.events.get(gid)
+    return functools.reduce(lambda agg, ev: ev.mutate(agg), events, None)
+
+
+class Counter(Aggregate):
+    """The trivial aggregate: one integer, one event type."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    @event("Bumped")
+    def bump(self, by: int) -> None:
+        self.count += by
+
+
+class TrivialApp(Application):
+    """The library with nothing of Arbiter's: the floor of replay and of get+save."""
+
+    name = "benchtrivial"
+
+
+def trivial_store(data_dir: Path, events: int) -> tuple[TrivialApp, uuid.UUID]:
+    """A trivial aggregate of ``events`` events in a store like Arbiter's."""
+    app = TrivialApp(sqlite_env(data_dir))
+    counter = Counter()
+    for n in range(events - 1):
+        counter.bump(1)
+        if n % 1000 == 999:
+            app.save(counter)
+    app.save(counter)
+    return app, counter.id
+
+
+def snapshot_bytes(app: ArbiterApp, gid: uuid.UUID, upto: int | None = None) -> tuple[int, int]:
+    """(version, stored bytes) of the game's newest snapshot at or before ``upto``."""
+    assert app.snapshots is not None
+    found = app.snapshots.recorder.select_events(gid, lte=upto, desc=True, limit=1)
+    return found[0].originator_version, len(found[0].state)
+
+
+def long_games(work: Path, events: int, repeat: int, seed: int) -> dict[str, Any]:
+    """Cold load, snapshot size, replay and audit of a long and a short Enin game,
+    and the replay of a trivial aggregate of as many events (turn about with the
+    long game's, so that both meet the same background load)."""
+    env = sqlite_env(work / "games")
+    writer = ArbiterApp(env, SNAPSHOT_INTERVAL)
+    start = time.perf_counter()
+    long_events = long_enin_game(events, seed)
+    short_events = long_enin_game(SNAPSHOT_INTERVAL, seed + 1)
+    built = time.perf_counter() - start
+    long_id, short_id = store_events(writer, long_events), store_events(writer, short_events)
+    writer.close()
+
+    reader = ArbiterApp(uncached(env), SNAPSHOT_INTERVAL)
+    cold_long, cold_short = alternately(
+        lambda: reader.game(str(long_id)), lambda: reader.game(str(short_id)), 10 * repeat)
+    short_at, short_bytes = snapshot_bytes(reader, short_id, SNAPSHOT_INTERVAL)
+    long_at, long_bytes = snapshot_bytes(reader, long_id)
+    trivial, trivial_id = trivial_store(work / "trivial", len(long_events))
+    replay_seconds, trivial_seconds = alternately(
+        lambda: replay(reader, long_id), lambda: replay(trivial, trivial_id), 2 * repeat + 1)
+    trivial.close()
+    reports: list[Any] = []
+    # Once: an audit of a long game takes seconds, long enough to time alone.
+    audit_seconds = timed(lambda: reports.append(audit_stored(reader, str(long_id))), 1)
+    reader.close()
+    count = len(long_events)
+    return {
+        "built_in_seconds": built,
+        "long_events": count, "short_events": len(short_events),
+        "cold_load_long_ms": cold_long * 1000, "cold_load_short_ms": cold_short * 1000,
+        "snapshot_short": {"version": short_at, "bytes": short_bytes},
+        "snapshot_long": {"version": long_at, "bytes": long_bytes},
+        "replay_seconds": replay_seconds, "replay_per_second": count / replay_seconds,
+        "trivial_replay_seconds": trivial_seconds,
+        "trivial_replay_per_second": count / trivial_seconds,
+        "audit_seconds": audit_seconds, "audit_per_second": count / audit_seconds,
+        "audit_ok": all(r.report.ok and not r.bad_snapshots for r in reports),
+    }
+
+
+# ---------------------------------------------------------------------- memory
+
+SEATS = {"enin": ["solo"], "ethnos": ["ann", "bob", "cyd", "dee"], "ettin": ["a", "b", "c", "d"]}
+#: Moves played on each game before it is measured: about half a typical game.
+MOVES = {"enin": 40, "ethnos": 150, "ettin": 80}
+
+
+def make_games(env: dict[str, str], rules: str, count: int, seed: int) -> list[str]:
+    """``count`` games of ``rules`` half played (random legal moves), saved; their ids."""
+    app = ArbiterApp(env, SNAPSHOT_INTERVAL)
+    rng = random.Random(seed)
+    ids = []
+    for _ in range(count):
+        game = app.create_game(rules, SEATS[rules])
+        for _ in range(MOVES[rules]):
+            if game.ended:
+                break
+            seat = game.waiting_on()[0]
+            game.act(seat, rng.choice(game.legal_actions(seat)), uuid.uuid4().hex)
+        app.save(game)
+        ids.append(str(game.id))
+    app.close()
+    return ids
+
+
+def resident_bytes() -> int:
+    """This process's resident set size, from /proc."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def cached_game_bytes(env: dict[str, str], ids_by_rules: dict[str, list[str]]) -> dict[str, Any]:
+    """Run in a fresh process: the memory kept per game loaded into the cache.
+
+    ``bytes_per_game`` is what the Python heap keeps (``tracemalloc``: exact,
+    whatever the allocator does with freed pages); ``rss_per_game`` is the
+    growth of the resident set, coarse (pages, arenas) unless many games load.
+    """
+    import tracemalloc
+
+    app = ArbiterApp(env, SNAPSHOT_INTERVAL)
+    for ids in ids_by_rules.values():  # one of each first: imports, codecs, pools
+        app.game(ids[0])
+    out: dict[str, Any] = {}
+    for rules, ids in ids_by_rules.items():
+        count = max(1, len(ids) - 1)
+        gc.collect()
+        rss = resident_bytes()
+        tracemalloc.start()
+        for gid in ids[1:]:
+            app.game(gid)
+        gc.collect()
+        heap = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        out[rules] = {"games": count, "bytes_per_game": heap / count,
+                      "rss_per_game": (resident_bytes() - rss) / count}
+    cache = getattr(app.repository, "cache", None)
+    out["cache_maxsize"] = getattr(cache, "maxsize", None)
+    app.close()
+    return out
+
+
+# --------------------------------------------------------- the library's own rate
+
+
+def library_get_save(env: dict[str, str], threads: int, seconds: float) -> dict[str, Any]:
+    """Run in a fresh process: ``threads`` threads, each getting its own trivial
+    aggregate, changing it and saving it (one aggregate per transaction), with
+    the store settings Arbiter uses; saves per second."""
+    app = TrivialApp(env)
+    counters = [Counter() for _ in range(threads)]
+    app.save(*counters)
+    done = [0] * threads
+    stop = threading.Event()
+
+    def work(n: int) -> None:
+        while not stop.is_set():
+            counter: Any = app.repository.get(counters[n].id)
+            counter.bump(1)
+            app.save(counter)
+            done[n] += 1
+
+    workers = [threading.Thread(target=work, args=(n,)) for n in range(threads)]
+    start = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    time.sleep(seconds)
+    stop.set()
+    for worker in workers:
+        worker.join()
+    elapsed = time.perf_counter() - start
+    app.close()
+    return {"threads": threads, "saves": sum(done), "seconds": elapsed,
+            "per_second": sum(done) / elapsed}
+
+
+def rules_measured() -> list[str]:
+    """Every served game type (the memory figure covers them all)."""
+    return [r for r in GAMES if r in SEATS]
