@@ -61,7 +61,7 @@ def refusals(method: F) -> F:
     @functools.wraps(method)
     def wrapper(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
         known = functools.partial(_current_version, self, request)
-        damage = functools.partial(auditing.damage_refusal, self.app, request)
+        damage = functools.partial(_damage, self, request)
         try:
             result = method(self, request, context)
             if isinstance(result, Iterator):
@@ -73,6 +73,13 @@ def refusals(method: F) -> F:
             _abort_unexpected(context, damage, method.__name__)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _damage(servicer: Any, request: Any) -> ServiceError | None:
+    """``auditing.damage_refusal`` for the servicer's store, asked only once a
+    call has failed unexpectedly (a servicer without a store: none)."""
+    app = getattr(servicer, "app", None)
+    return None if app is None else auditing.damage_refusal(app, request)
 
 
 def _guard_stream(
