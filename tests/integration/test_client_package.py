@@ -101,6 +101,15 @@ def test_the_client_distribution_declares_grpc_and_protobuf_only() -> None:
     assert tools and tools[0] in client["build-system"]["requires"]
 
 
+
+def test_the_readme_says_how_to_install_the_client_alone() -> None:
+    section = (ROOT / "README.md").read_text().split("\n## Write a bot\n", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    assert "pip install ./protos" in section and CLIENT_PROJECT.exists()
+    # The example runs as written where only the client is installed.
+    assert "from arbiter.client import ArbiterClient" in section
+    assert "from clients" not in section
+
 BOT = '''
 """A random bot on the client library alone: plays one seat of Enin to the end."""
 import importlib.util
