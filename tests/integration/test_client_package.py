@@ -167,6 +167,8 @@ def test_the_client_wheel_plays_a_game_in_a_venv_of_its_own(
                            capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = (tmp_path / "dist").glob("arbiter_client-*.whl")
+    # `pip install ./protos` builds in place: no .proto copies left for `buf lint` to find.
+    assert not list(source.rglob("build/**/*.proto"))
 
     # A venv without pip of its own (faster); this venv's pip installs into it.
     # Its dependencies come from the registry, as an integrator's would.
