@@ -112,6 +112,7 @@ def test_the_readme_says_how_to_install_the_client_alone() -> None:
 
 BOT = '''
 """A random bot on the client library alone: plays one seat of Enin to the end."""
+import asyncio
 import importlib.util
 import random
 import sys
@@ -139,10 +140,18 @@ with ArbiterClient(sys.argv[1]) as client:
                    expected_version=legal.version)
         moves += 1
     audit = client.audit(game.game_id)
-    print("over" if state.over else "unfinished", moves,
+    print("over" if state.over else "unfinished", moves, "version", state.version,
           "audit", audit.chain_ok and audit.dice_ok and audit.replay_ok)
-    loaded = sorted({name.split(".")[0] for name in sys.modules} & set(SERVER_ONLY))
-    print("loaded", loaded)
+
+
+async def spectate(address: str, game_id: str, token: str) -> int:
+    async with AsyncArbiterClient(address) as aclient:
+        return (await aclient.state(game_id, spectator=True, token=token)).version
+
+
+print("async version", asyncio.run(spectate(sys.argv[1], game.game_id, game.spectator_token)))
+loaded = sorted({name.split(".")[0] for name in sys.modules} & set(SERVER_ONLY))
+print("loaded", loaded)
 '''
 
 
@@ -188,5 +197,7 @@ def test_the_client_wheel_plays_a_game_in_a_venv_of_its_own(
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
     assert lines[0].startswith("refused VERSION_MISMATCH "), lines
-    assert lines[1].startswith("over ") and lines[1].endswith("audit True"), lines
-    assert lines[2] == "loaded []"
+    outcome, moves, _, version, _, audited = lines[1].split()
+    assert (outcome, audited) == ("over", "True") and int(moves) > 0, lines
+    assert lines[2] == f"async version {version}", lines  # the spectator's view, via grpc.aio
+    assert lines[3] == "loaded []"
