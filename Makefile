@@ -48,8 +48,8 @@ test: install
 		-n auto --dist loadgroup --no-loadscope-reorder
 
 lint: install tools
-	$(BIN)/ruff check aggregates service clients tests bench protos/arbiter/wire.py tools
-	$(BIN)/mypy aggregates service clients bench protos/arbiter/wire.py tools
+	$(BIN)/ruff check aggregates service clients tests bench protos/arbiter protos/setup.py tools
+	$(BIN)/mypy aggregates service clients bench protos/arbiter protos/setup.py tools
 	$(BUF) lint
 	$(BUF) breaking --against $(BASELINE)
 

@@ -1,0 +1,203 @@
+"""The client library installs and runs alone, as ``arbiter-client`` (issue 12, Operations).
+
+An integrator gets the ``arbiter`` package only (``arbiter.v1``, ``arbiter.wire``,
+``arbiter.client``), with gRPC and protobuf as its only dependencies: no top-level
+``service``, ``clients`` or ``aggregates`` module and none of the server's
+dependencies. The static and in-process checks say that the library's code
+imports nothing else; the heavy test builds the wheel from ``protos/`` as a
+fresh checkout has it (no generated code: the build generates it), installs it
+into a new venv and plays a game of Enin there against a real server.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import tomllib
+import venv
+from pathlib import Path
+
+import pytest
+
+from tests.integration.conftest import ROOT, ServerProcess
+
+pytestmark = pytest.mark.integration
+
+PACKAGE = ROOT / "protos" / "arbiter"
+CLIENT_PROJECT = ROOT / "protos" / "pyproject.toml"
+#: The top-level modules the client library may import besides the standard library.
+ALLOWED = {"arbiter", "grpc", "google"}
+#: What an integrator's environment must not get from the client.
+SERVER_ONLY = ("service", "clients", "aggregates", "eventsourcing", "redis", "psycopg",
+               "prometheus_client")
+#: Not even installed there: the above, and the build's own code generator (which
+#: ``grpc`` imports when it finds it, so it is not in ``SERVER_ONLY``).
+NOT_INSTALLED = (*SERVER_ONLY, "grpc_tools")
+
+
+def imported_top_levels(path: Path) -> set[str]:
+    """Every top-level module ``path`` imports, at any depth (lazy imports too)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_client_code_imports_only_the_stdlib_grpc_and_protobuf() -> None:
+    sources = sorted(PACKAGE.rglob("*.py"))
+    assert PACKAGE / "client.py" in sources and PACKAGE / "wire.py" in sources
+    outside = {
+        str(path.relative_to(ROOT)): sorted(
+            name for name in imported_top_levels(path)
+            if name not in ALLOWED and name not in sys.stdlib_module_names and name != "__future__"
+        )
+        for path in sources
+    }
+    assert not {path: names for path, names in outside.items() if names}
+
+
+def test_importing_the_client_loads_no_server_module() -> None:
+    """The dynamic import graph, in the repository's venv (where all of it is installable)."""
+    probe = textwrap.dedent(f"""
+        import sys
+        import arbiter.client, arbiter.wire, arbiter.v1.game_pb2_grpc
+        loaded = sorted({{name.split(".")[0] for name in sys.modules}} & set({SERVER_ONLY!r}))
+        assert not loaded, loaded
+    """)
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_old_names_are_the_same_modules() -> None:
+    import arbiter.client
+    import arbiter.rich_status
+
+    import clients.client
+    import clients.rich_status
+
+    assert clients.client is arbiter.client
+    assert clients.rich_status is arbiter.rich_status
+    assert clients.client.ArbiterError is arbiter.client.ArbiterError
+
+
+def test_the_client_distribution_declares_grpc_and_protobuf_only() -> None:
+    client = tomllib.loads(CLIENT_PROJECT.read_text())
+    server = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    requirement = {line.split("=")[0].split(">")[0].split("<")[0].strip()
+                   for line in client["project"]["dependencies"]}
+    assert requirement == {"grpcio", "grpcio-status", "protobuf"}
+    assert client["tool"]["setuptools"]["packages"] == ["arbiter", "arbiter.v1"]
+    assert client["project"]["version"] == server["project"]["version"]
+    # The same generator as the server's own `make proto`.
+    tools = [r for r in server["project"]["dependencies"] if r.startswith("grpcio-tools")]
+    assert tools and tools[0] in client["build-system"]["requires"]
+
+
+
+def test_the_readme_says_how_to_install_the_client_alone() -> None:
+    section = (ROOT / "README.md").read_text().split("\n## Write a bot\n", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    assert "pip install ./protos" in section and CLIENT_PROJECT.exists()
+    # The example runs as written where only the client is installed.
+    assert "from arbiter.client import ArbiterClient" in section
+    assert "from clients" not in section
+
+BOT = '''
+"""A random bot on the client library alone: plays one seat of Enin to the end."""
+import asyncio
+import importlib.util
+import random
+import sys
+
+from arbiter.client import ArbiterClient, ArbiterError, AsyncArbiterClient  # noqa: F401
+
+present = [name for name in NOT_INSTALLED if importlib.util.find_spec(name) is not None]
+assert not present, f"importable in the client's venv: {present}"
+
+rng = random.Random(5)
+with ArbiterClient(sys.argv[1]) as client:
+    game = client.create_game("enin", ["Ada"])
+    first = client.legal(game.game_id, 0)
+    try:  # a stale version: refused by the server, read from its rich status
+        client.act(game.game_id, 0, first.actions[0].command, expected_version=first.version + 7)
+    except ArbiterError as error:
+        assert error.version == first.version, (error.version, first.version)
+        print("refused", error.reason, error.version)
+    else:
+        raise SystemExit("a wrong move was accepted")
+    moves = 0
+    while not (state := client.state(game.game_id)).over and moves < 3000:
+        legal = client.legal(game.game_id, 0)
+        client.act(game.game_id, 0, rng.choice(legal.actions).command,
+                   expected_version=legal.version)
+        moves += 1
+    audit = client.audit(game.game_id)
+    print("over" if state.over else "unfinished", moves, "version", state.version,
+          "audit", audit.chain_ok and audit.dice_ok and audit.replay_ok)
+
+
+async def spectate(address: str, game_id: str, token: str) -> int:
+    async with AsyncArbiterClient(address) as aclient:
+        return (await aclient.state(game_id, spectator=True, token=token)).version
+
+
+print("async version", asyncio.run(spectate(sys.argv[1], game.game_id, game.spectator_token)))
+loaded = sorted({name.split(".")[0] for name in sys.modules} & set(SERVER_ONLY))
+print("loaded", loaded)
+'''
+
+
+def clean_checkout_of(source: Path, target: Path) -> Path:
+    """``protos/`` as git has it: without the code ``make proto`` generates or build leftovers,
+    so that the build must generate ``arbiter.v1`` itself (and writes nothing into the repo)."""
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(
+        "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "__pycache__", "build", "*.egg-info",
+        "baseline.binpb"))
+    return target
+
+
+@pytest.mark.heavy(15)
+def test_the_client_wheel_plays_a_game_in_a_venv_of_its_own(
+    arbiter_server: ServerProcess, tmp_path: Path
+) -> None:
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    source = clean_checkout_of(ROOT / "protos", tmp_path / "protos")
+    # Offline-friendly: the build uses this venv's setuptools and grpcio-tools.
+    built = subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-q",
+                            "-w", str(tmp_path / "dist"), str(source)],
+                           capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("arbiter_client-*.whl")
+    # `pip install ./protos` builds in place: no .proto copies left for `buf lint` to find.
+    assert not list(source.rglob("build/**/*.proto"))
+
+    # A venv without pip of its own (faster); this venv's pip installs into it.
+    # Its dependencies come from the registry, as an integrator's would.
+    env_dir = tmp_path / "integrator"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    installed = subprocess.run([*pip, "--python", str(python), "install", "-q", str(wheel)],
+                               capture_output=True, text=True, timeout=180)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+
+    script = tmp_path / "bot.py"
+    script.write_text(f"SERVER_ONLY = {SERVER_ONLY!r}\nNOT_INSTALLED = {NOT_INSTALLED!r}\n{BOT}")
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("ARBITER_", "PYTHON", "VIRTUAL_ENV"))}
+    result = subprocess.run([str(python), "-I", str(script), arbiter_server.address],
+                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("refused VERSION_MISMATCH "), lines
+    outcome, moves, _, version, _, audited = lines[1].split()
+    assert (outcome, audited) == ("over", "True") and int(moves) > 0, lines
+    assert lines[2] == f"async version {version}", lines  # the spectator's view, via grpc.aio
+    assert lines[3] == "loaded []"
