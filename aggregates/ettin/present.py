@@ -7,7 +7,8 @@ deployed cards are counts until flipped (or scouted).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from aggregates.ettin import rules as r
@@ -27,7 +28,7 @@ from aggregates.ettin.commands import (
     Target,
 )
 from aggregates.ettin.data import COMPONENTS as C
-from aggregates.kernel import Command
+from aggregates.kernel import Command, Zones
 from aggregates.kernel.present import Card, Cards, Note, Screen, Table, Track, screen, section
 
 #: The game's bookkeeping steps, in words.
@@ -62,7 +63,11 @@ def position_name(g: Any, p: int) -> str:
     return f"{nation_name(g.nations[p])} ({g.seats[g.seating().controller[p]]})"
 
 
+@functools.lru_cache(maxsize=8192)
 def card_text(card: int) -> str:
+    """A card's face in words. Cached: it depends on the card id and the
+    (immutable) component data alone, and a screen names the same cards for
+    every reader on every read."""
     if C.is_adventure(card) and C.adventure(card).defense is None:
         a = C.adventure(card)
         return f"{a.name} (Adventure {a.difficulty}+die, {a.vp} VP, {a.gold} gold)"
@@ -77,59 +82,76 @@ def card_text(card: int) -> str:
     return f"{u.name} ({', '.join(bits)})"
 
 
-def cards_item(g: Any, label: str, zone: str, seat: int | None, numbered: bool = False,
-               extra: Sequence[int] = ()) -> Cards:
-    zones = g.table_zones()
+@functools.lru_cache(maxsize=8192)
+def card_face(card: int) -> Card:
+    """A card as a screen shows it (``Card`` is frozen, so one is shared)."""
+    return Card(card, card_text(card))
+
+
+@functools.lru_cache(maxsize=64)
+def location_labels(nation: str) -> tuple[str, ...]:
+    """The labels of a nation mat's three Locations (static data, cached)."""
+    mat = C.nation(nation)
+    return tuple(f"{SLOT_NAMES[s]}: {spot.kind} {spot.defense} ({spot.ability.text})"
+                 for s, spot in enumerate(mat.locations[:t.ADVENTURE]))
+
+
+def cards_item(zones: Zones, label: str, zone: str, seat: int | None, numbered: bool = False,
+               extra: Collection[int] = ()) -> Cards:
+    """A zone as ``seat`` sees it; ``extra`` are cards shown face up although
+    the zone is not (Scouting). ``zones`` is the call's one ``table_zones()``:
+    building it is the costly part, so a screen builds it once."""
     seen = zones.seen_by(zone, seat)
     if seen is None:
-        shown = [c for c in g.zones[zone] if c in extra]
+        shown = [c for c in zones.contents[zone] if c in extra]
         count = zones.count_seen_by(zone, seat)
         if shown:
-            return Cards(label, tuple(Card(c, card_text(c)) for c in shown), count=count)
+            return Cards(label, tuple(card_face(c) for c in shown), count=count)
         return Cards(label, None, count=count)
-    return Cards(label, tuple(Card(c, card_text(c)) for c in seen), zone=zone,
-                 numbered=numbered)
+    return Cards(label, tuple(card_face(c) for c in seen), zone=zone, numbered=numbered)
 
 
 def present(g: Any, seat: int | None) -> Screen:
+    """What ``seat`` (None: a spectator) sees. Linear in the table: the zones,
+    seating and position names are worked out once per call, not per item."""
     positions = range(len(g.nations))
     ctrl = g.seating().controller
+    zones = g.table_zones()
+    names = [f"{nation_name(g.nations[p])} ({g.seats[ctrl[p]]})" for p in positions]
+    shown = frozenset(g.shown)
     header = section(
         f"Ettin — Age {g.age}, {g.phase.replace('_', ' ')}",
         Track("Gold", per_seat=None, value=", ".join(
-            f"{position_name(g, p)} {g.gold[p]}" for p in positions)),
+            f"{names[p]} {g.gold[p]}" for p in positions)),
         Table("Enemies", ("pair", "initiative", "adventure"),
-              tuple((" vs ".join(position_name(g, p) for p in pair),
-                     position_name(g, g.initiative[i]),
+              tuple((" vs ".join(names[p] for p in pair),
+                     names[g.initiative[i]],
                      ", ".join(card_text(c) for c in g.zones[t.adventure(i)]) or "-")
                     for i, pair in enumerate(g.pairs))),
     )
     sections = [header]
     for p in positions:
         items: list[Any] = [
-            cards_item(g, "War Camp", t.camp(p), seat, numbered=ctrl[p] == seat),
-            cards_item(g, "Drafted", t.drafted(p), seat),
-            cards_item(g, "Retired", t.retired(p), seat),
+            cards_item(zones, "War Camp", t.camp(p), seat, numbered=ctrl[p] == seat),
+            cards_item(zones, "Drafted", t.drafted(p), seat),
+            cards_item(zones, "Retired", t.retired(p), seat),
         ]
         for s in range(t.SLOTS):
             if g.zones[t.field(p, s)]:
-                items.append(cards_item(g, f"Deployed at {SLOT_NAMES[s]}", t.field(p, s),
-                                        seat, extra=g.shown))
-        mat = C.nation(g.nations[p])
-        for s in range(t.ADVENTURE):
-            spot = mat.locations[s]
-            items.append(cards_item(g, f"{SLOT_NAMES[s]}: {spot.kind} {spot.defense} "
-                                       f"({spot.ability.text})", t.loc(p, s), seat))
+                items.append(cards_item(zones, f"Deployed at {SLOT_NAMES[s]}", t.field(p, s),
+                                        seat, extra=shown))
+        for s, label in enumerate(location_labels(g.nations[p])):
+            items.append(cards_item(zones, label, t.loc(p, s), seat))
         tokens = ", ".join(f"War {a}" for a in g.tokens[p]) or "none"
         left = len(g.zones[r.nation_deck(g, p)]) if g.age else 0
         items.append(Note(f"Victory Tokens: {tokens}; Nation Deck: "
                           f"{left} card{'' if left == 1 else 's'}"))
-        sections.append(section(position_name(g, p), *items))
-    lineups = [cards_item(g, f"Lineup {i + 1}", t.lineup(i), seat, numbered=True)
+        sections.append(section(names[p], *items))
+    lineups = [cards_item(zones, f"Lineup {i + 1}", t.lineup(i), seat, numbered=True)
                for i in positions if g.zones[t.lineup(i)]]
     if lineups:
         sections.append(section("Lineups", *lineups))
-    sections.append(section("Lost Pile", cards_item(g, "Lost", t.LOST, seat)))
+    sections.append(section("Lost Pile", cards_item(zones, "Lost", t.LOST, seat)))
     if g.ended and g.outcome:
         sections.insert(0, section("Result", Note(g.outcome["result"])))
     return screen(*sections)

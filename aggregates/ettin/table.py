@@ -19,6 +19,8 @@ reveals single cards earlier: the game's ``shown`` list); Retired piles:
 
 from __future__ import annotations
 
+import functools
+
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
 
 SLOTS = 4            # three Locations (0 nearest the Adventure) and the Adventure (3)
@@ -32,6 +34,7 @@ def positions_for(players: int) -> int:
     return players + 1 if players % 2 and players > 2 else players
 
 
+@functools.lru_cache(maxsize=64)
 def controller(players: int) -> tuple[int, ...]:
     count = positions_for(players)
     return tuple(min(p, players - 1) for p in range(count))
@@ -41,7 +44,10 @@ def has_mat(players: int) -> bool:
     return positions_for(players) > players
 
 
+@functools.lru_cache(maxsize=64)
 def seating_for(players: int) -> Seating:
+    """The table's seating: a pure function of the player count, cached (a
+    ``Seating`` is frozen, so every caller may share one)."""
     ctrl = controller(players)
     if players == 2:
         return Seating(ctrl, ((0,), (1,)))
@@ -121,6 +127,18 @@ def won(p: int) -> str:
 
 
 def zone_specs(players: int, flipped: bool) -> list[ZoneSpec]:
+    """Every zone's spec (a fresh list, the caller's to change)."""
+    return list(table_specs(players, flipped))
+
+
+@functools.lru_cache(maxsize=64)
+def table_specs(players: int, flipped: bool) -> tuple[ZoneSpec, ...]:
+    """Every zone's spec, built once per player count and flip.
+
+    The specs depend on nothing but these two (a ``ZoneSpec`` is frozen), so
+    the cache is safe however the game's state changes; it is what keeps a
+    screen's many zone lookups from rebuilding all ~12 specs a position each.
+    """
     count = positions_for(players)
     ctrl = controller(players)
     specs = [ZoneSpec(LOST, Visibility.PUBLIC)]
@@ -143,12 +161,12 @@ def zone_specs(players: int, flipped: bool) -> list[ZoneSpec]:
                                   Visibility.PUBLIC if flipped else Visibility.TEAM, owner=owner))
         for s in range(ADVENTURE):
             specs.append(ZoneSpec(loc(p, s), Visibility.PUBLIC, owner=owner))
-    return specs
+    return tuple(specs)
 
 
 def empty_zones(players: int) -> dict[str, list[int]]:
-    return {s.name: [] for s in zone_specs(players, False)}
+    return {s.name: [] for s in table_specs(players, False)}
 
 
 def zones_of(players: int, contents: dict[str, list[int]], flipped: bool) -> Zones:
-    return Zones(zone_specs(players, flipped), contents, seating_for(players))
+    return Zones(table_specs(players, flipped), contents, seating_for(players))
