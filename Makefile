@@ -21,7 +21,7 @@ BUF := $(TOOLS)/node_modules/.bin/buf
 # (`make baseline` when cutting a release).
 BASELINE := protos/baseline.binpb
 
-.PHONY: install proto run test lint typecheck bench clean tools baseline
+.PHONY: install proto run test lint typecheck bench clean tools baseline gen-ts
 
 install: $(STAMP) proto
 
@@ -61,6 +61,14 @@ $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 	npm ci --prefix $(TOOLS) --no-audit --no-fund --loglevel=error
 	touch $(TOOLS_STAMP)
 
+# The generated TypeScript/JavaScript client (buf.gen.ts.yaml: protoc-gen-es from
+# .tools) into tests/clients/ts/gen, and a node_modules link there to .tools' packages
+# (@connectrpc/connect, connect-node, @bufbuild/protobuf) so that Node.js resolves them.
+TS_CLIENT := tests/clients/ts
+gen-ts: tools
+	$(BUF) generate --template buf.gen.ts.yaml
+	ln -sfn ../../../$(TOOLS)/node_modules $(TS_CLIENT)/node_modules
+
 baseline: tools
 	$(BUF) build --exclude-source-info -o $(BASELINE)
 
@@ -70,4 +78,4 @@ bench: install
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) $(TOOLS) data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi
+	rm -rf $(VENV) $(TOOLS) $(TS_CLIENT)/gen $(TS_CLIENT)/node_modules data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi
