@@ -43,7 +43,9 @@ run: install
 
 # One pytest-xdist worker per CPU; an xdist_group (a module sharing one server
 # process) stays on one worker; heavy tests go first (tests/conftest.py).
-test: install
+# The npm tools (buf, the Node clients' packages) first, where npm exists, so
+# the Node and TypeScript client tests never install them concurrently.
+test: install $(if $(shell command -v npm),tools)
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
 		-n auto --dist loadgroup --no-loadscope-reorder
 
