@@ -322,7 +322,7 @@ def measure_feed(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, Any]:
             metadata=bearer(table.tokens[0]))
         calls.append(call)
         threading.Thread(target=_read_feed, args=(call, feed), daemon=True).start()
-        game_subs.subscribe(f"arbiter:game:{table.game_id}")
+        game_subs.subscribe(f"{plan['redis_prefix']}game:{table.game_id}")
         return table
 
     tables = [new_table() for _ in range(games)]

@@ -119,8 +119,12 @@ class ArbiterServer(Process):
 
     def __init__(self, data_dir: Path, redis_url: str, database_url: str = "") -> None:
         self.admin_token = "admin-" + secrets.token_urlsafe(16)
+        #: The server's Redis channel prefix, set here so the bench's direct
+        #: subscriber knows the channels (``<prefix>game:<id>``).
+        self.redis_prefix = f"arbiter-bench:{secrets.token_hex(4)}:"
         env = {
             "REDIS_URL": redis_url,
+            "ARBITER_REDIS_PREFIX": self.redis_prefix,
             "ARBITER_ADMIN_TOKEN": self.admin_token,
             "ARBITER_DATABASE_URL": database_url,
             **UNLIMITED_SHARES,

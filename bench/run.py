@@ -143,6 +143,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             plan = {
                 "arbiter": arbiter.address, "arbiter_pid": arbiter.pid,
                 "admin_token": arbiter.admin_token, "redis_url": redis_url,
+                "redis_prefix": arbiter.redis_prefix,
                 "noop": noop.address, "noop_pid": noop.pid, "seed": args.seed,
                 "act": act_phases(size, ["enin", "ethnos"], [32, 1]),
                 "feed": {"samples": size["feed_samples"], "games": 4},
@@ -194,6 +195,7 @@ def measure_postgres(work: Path, size: dict[str, Any], database_url: str, redis_
         plan = {
             "arbiter": arbiter.address, "arbiter_pid": arbiter.pid,
             "admin_token": arbiter.admin_token, "redis_url": redis_url, "seed": seed,
+            "redis_prefix": arbiter.redis_prefix,
             "act": act_phases(size, ["enin"], [32]),
         }
         load = run_load(work, "postgres", plan)
