@@ -648,7 +648,9 @@ def read_page_token(token: str, rules: str) -> tuple[str, int] | None:
             raise ValueError("too long")
         data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
         kind, position, issued_for = data["k"], data["p"], data["r"]
-        if kind not in (AFTER, CHANGED) or not isinstance(position, int) or position < 0:
+        # bool is an int to Python, not to protobuf: ``"p": true`` is no cursor.
+        if (kind not in (AFTER, CHANGED) or not isinstance(position, int)
+                or isinstance(position, bool) or position < 0):
             raise ValueError("not a cursor")
     except (ValueError, TypeError, KeyError, binascii.Error):
         raise bad_request("BAD_PAGE_TOKEN", "page_token is not one this server issued") from None
