@@ -96,11 +96,20 @@ def _seat_of(request: Any) -> int | None:
     return int(request.seat)
 
 
+#: The most characters of a caller's game id the access log repeats (an id is 36).
+MAX_LOGGED_ID = 64
+
+
 def _game_of(request: Any, response: Any) -> str:
+    """The game a call names, as the access log may repeat it: the caller's
+    text, so escaped (a newline would forge a line of the plain log) and cut
+    (a request may hold 64 KiB of it)."""
     for message in (request, response):
         value = getattr(message, "game_id", "")
         if isinstance(value, str) and value:
-            return value
+            if not value.isprintable():
+                value = value.encode("unicode_escape").decode("ascii")
+            return value if len(value) <= MAX_LOGGED_ID else value[:MAX_LOGGED_ID] + "..."
     return ""
 
 

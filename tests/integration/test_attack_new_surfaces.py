@@ -45,3 +45,26 @@ def test_a_page_token_whose_position_is_a_boolean_is_a_bad_page_token(
                 lambda s=stub, t=token: s.ListGames(game_pb2.ListGamesRequest(page_token=t)))
             assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_PAGE_TOKEN"), (
                 kind, value)
+
+
+def test_a_caller_s_game_id_neither_forges_nor_floods_the_access_log(
+    tmp_path: Path, redis_url: str,
+) -> None:
+    """The access log repeated the request's ``game_id`` as sent: a newline
+    in it wrote a line of the caller's choosing into the plain log, and 60 KB
+    of it went into every line (both refused BAD_GAME_ID, logged anyway)."""
+    server = ServerProcess(tmp_path / "data", redis_url, {"ARBITER_LOG_FORMAT": "plain"})
+    server.start()
+    try:
+        anon = server.stub("")
+        forged = "x\n2026-01-01 00:00:00,000 INFO arbiter.access Act OK [game=forged seat=0]"
+        for game_id in (forged, "y" * 60_000):
+            _, reason = refused(
+                lambda g=game_id: anon.GetState(game_pb2.GetStateRequest(game_id=g)))
+            assert reason == "BAD_GAME_ID"
+    finally:
+        server.stop()
+    lines = server.log_path.read_text(encoding="utf-8").splitlines()
+    assert not [line for line in lines if line.startswith("2026-01-01")], "a forged line"
+    assert max(len(line) for line in lines) < 2000
+    assert sum("BAD_GAME_ID" in line for line in lines) == 2
