@@ -68,3 +68,27 @@ def test_a_caller_s_game_id_neither_forges_nor_floods_the_access_log(
     assert not [line for line in lines if line.startswith("2026-01-01")], "a forged line"
     assert max(len(line) for line in lines) < 2000
     assert sum("BAD_GAME_ID" in line for line in lines) == 2
+
+
+def test_the_past_of_a_running_game_is_rebuilt_only_for_a_caller_who_may_read_it(
+    shared_server: ServerProcess,
+) -> None:
+    """``GetState`` with a version rebuilt the past (a snapshot check and up
+    to a snapshot interval of events replayed) before asking who called: an
+    anonymous caller, or a seat asking for another seat's view, had the work
+    done, then a BAD_VERSION naming the game's length (not even a refusal
+    for want of a credential). The credential is checked first now."""
+    anon = shared_server.stub("")
+    created = anon.CreateGame(game_pb2.CreateGameRequest(rules="ethnos", seats=["a", "b", "c"]))
+    game_id = created.game_id
+    seat1 = shared_server.stub(created.seat_tokens[1].token)
+    for version in (1, 2, 10**6):
+        assert refused(lambda v=version: anon.GetState(game_pb2.GetStateRequest(
+            game_id=game_id, version=v)))[1] == "NO_TOKEN", version
+        assert refused(lambda v=version: seat1.GetState(game_pb2.GetStateRequest(
+            game_id=game_id, version=v, seat=0)))[1] == "WRONG_SEAT", version
+    # with a credential that may read it, the past is served, a bad version refused
+    past = seat1.GetState(game_pb2.GetStateRequest(game_id=game_id, version=1))
+    assert past.version == 1 and not past.seed
+    assert refused(lambda: seat1.GetState(game_pb2.GetStateRequest(
+        game_id=game_id, version=10**6)))[1] == "BAD_VERSION"
