@@ -92,3 +92,31 @@ def test_the_past_of_a_running_game_is_rebuilt_only_for_a_caller_who_may_read_it
     assert past.version == 1 and not past.seed
     assert refused(lambda: seat1.GetState(game_pb2.GetStateRequest(
         game_id=game_id, version=10**6)))[1] == "BAD_VERSION"
+
+
+def test_the_admin_token_without_a_seat_does_not_spend_seat_0_s_contribution(
+    shared_server: ServerProcess,
+) -> None:
+    """An absent ``seat`` is the seat the token names; the admin token names
+    none, and Contribute took it as seat 0, recording the operator's bytes as
+    seat 0's one contribution: seat 0 could never add its own entropy (a
+    platform relaying a player's Contribute with the admin token and no seat
+    would do it to every game). Refused now; with a seat named it is recorded."""
+    created = shared_server.stub("").CreateGame(
+        game_pb2.CreateGameRequest(rules="ethnos", seats=["a", "b", "c"]))
+    game_id = created.game_id
+    admin = shared_server.stub()
+    code, reason = refused(lambda: admin.Contribute(
+        game_pb2.ContributeRequest(game_id=game_id, entropy=b"operator")))
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_ARGUMENT")
+    seat0 = shared_server.stub(created.seat_tokens[0].token)
+    mine = seat0.Contribute(game_pb2.ContributeRequest(game_id=game_id, entropy=b"mine"))
+    assert mine.recorded
+    # the admin naming a seat still contributes for it; a spectator never does
+    assert admin.Contribute(game_pb2.ContributeRequest(
+        game_id=game_id, seat=2, entropy=b"for seat 2")).recorded
+    spectator = shared_server.stub(created.spectator_token)
+    assert refused(lambda: spectator.Contribute(game_pb2.ContributeRequest(
+        game_id=game_id, entropy=b"x")))[1] == "SPECTATOR_ONLY"
+    assert refused(lambda: shared_server.stub("").Contribute(game_pb2.ContributeRequest(
+        game_id=game_id, entropy=b"x")))[1] == "NO_TOKEN"
