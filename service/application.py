@@ -169,6 +169,9 @@ class ArbiterApp(Application):
     def list_games(self, rules: str = "", after: int = 0, limit: int = 50) -> list[GameLogged]:
         check_position(after)
         if rules:
+            # Checked before UNKNOWN_RULES echoes it: 60 KB of it overflowed the
+            # trailers, and the caller got RESOURCE_EXHAUSTED with no reason.
+            check_id("rules", rules)
             if rules not in GAMES:
                 raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
             return self.rules_index.page(rules, after, limit)  # an index, not a scan
@@ -278,6 +281,7 @@ class ArbiterApp(Application):
         ``entropy``: the request's contributions to the dice (``Game.start``);
         a retried request gets the game the first one made, with its own.
         """
+        check_id("rules", rules)  # before it is echoed in UNKNOWN_RULES
         cls = GAMES.get(rules)
         if cls is None:
             raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")

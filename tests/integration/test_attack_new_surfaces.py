@@ -120,3 +120,22 @@ def test_the_admin_token_without_a_seat_does_not_spend_seat_0_s_contribution(
         game_id=game_id, entropy=b"x")))[1] == "SPECTATOR_ONLY"
     assert refused(lambda: shared_server.stub("").Contribute(game_pb2.ContributeRequest(
         game_id=game_id, entropy=b"x")))[1] == "NO_TOKEN"
+
+
+def test_an_oversized_rules_id_is_a_bad_argument_not_an_overflowing_echo(
+    shared_server: ServerProcess,
+) -> None:
+    """``ListGames`` and ``CreateGame`` echoed an unknown ``rules`` in the
+    UNKNOWN_RULES sentence at any length: a few KB of it overflowed the
+    response's metadata, and the caller got RESOURCE_EXHAUSTED ("Stream
+    removed") with no reason instead of a clean refusal."""
+    anon = shared_server.stub("")
+    for rules in ("x" * 5000, "bad\nrules"):
+        for call in (
+            lambda r=rules: anon.ListGames(game_pb2.ListGamesRequest(rules=r)),
+            lambda r=rules: anon.CreateGame(game_pb2.CreateGameRequest(rules=r)),
+        ):
+            assert refused(call) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_ARGUMENT")
+    # a short unknown id is still named in NOT_FOUND
+    assert refused(lambda: anon.ListGames(game_pb2.ListGamesRequest(rules="chess"))) == (
+        grpc.StatusCode.NOT_FOUND, "UNKNOWN_RULES")
