@@ -8,6 +8,7 @@ version it acted on, is refused with the current one.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import datetime
 import json
@@ -51,6 +52,9 @@ CREATE_ATTEMPTS = 40
 CREATE_BACKOFF = (0.002, 0.25)
 #: How long a create waits for this server's other creates before BUSY.
 CATALOGUE_WAIT = 30.0
+#: Audit verdicts kept, one per game (see ``ArbiterApp.audit``).
+AUDITS_KEPT = 1000
+
 GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
 #: How long a retried CreateGame (same request_id) gets the game's tokens again.
 RETRY_WINDOW = datetime.timedelta(minutes=10)
@@ -105,7 +109,10 @@ class ArbiterApp(Application):
         self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._catalogue = threading.Lock()
-        self._audits: dict[tuple[uuid.UUID, str], Any] = {}
+        #: The last audit of each game, by game: (stored digest, verdict); the
+        #: least recently used game leaves first (``AUDITS_KEPT``).
+        self._audits: collections.OrderedDict[uuid.UUID, tuple[str, Any]] = (
+            collections.OrderedDict())
         self.saved = threading.Event()
         #: Called with each clocked game loaded (the clock keeper watches them).
         self.on_clocked: Callable[[str], None] | None = None
@@ -201,17 +208,23 @@ class ArbiterApp(Application):
         from service.auditing import audit_stored, stored_digest, stored_rows
 
         gid = parse_game_id(game_id)
-        key = (gid, stored_digest(self, gid, stored_rows(self, game_id)))
+        digest = stored_digest(self, gid, stored_rows(self, game_id))
         with self._locks_guard:
-            stored = self._audits.get(key)
+            kept = self._audits.get(gid)
+            if kept is not None:
+                self._audits.move_to_end(gid)
+        stored = kept[1] if kept is not None and kept[0] == digest else None
         if stored is None:
             stored = audit_stored(self, game_id)
             with self._locks_guard:
-                if len(self._audits) > 1000:
-                    self._audits.clear()
-                # Under the digest of the rows it audited (a move since the
-                # key was read is another key).
-                self._audits[(gid, stored.stored)] = stored
+                # One entry per game, under the digest of the rows it audited
+                # (a move since the key was read is another key), the least
+                # recently used leaving first: auditing many games never
+                # empties the cache of the rest at once.
+                self._audits[gid] = (stored.stored, stored)
+                self._audits.move_to_end(gid)
+                while len(self._audits) > AUDITS_KEPT:
+                    self._audits.popitem(last=False)
         return stored, stored.report
 
     # ----------------------------------------------------------------- writes
