@@ -452,13 +452,17 @@ class Game(Aggregate):
     def overdue(self, now: float) -> list[int]:
         """Seats whose decision's deadline has passed at ``now`` (epoch seconds).
 
-        A decision's clock runs from the game's last recorded event: any move
+        A decision's clock runs from the game's last recorded move: any move
         by anyone restarts every pending clock, so a seat is defaulted only
-        when the whole table has been waiting on it for its deadline.
+        when the whole table has been waiting on it for its deadline. An
+        entropy contribution is not a move and restarts nothing.
         """
         if self.ended or not self.clocked():
             return []
-        waited = now - self.modified_on.timestamp()
+        since = self.modified_on.timestamp()
+        if getattr(self, "clock_from_version", None) == self.version:
+            since = self.clock_from  # the newest events are contributions
+        waited = now - since
         return sorted({
             d.seat for d in self.pending()
             if d.default and d.deadline is not None and waited >= d.deadline
@@ -571,6 +575,12 @@ class Game(Aggregate):
     def _entropy_added(self, seat: int, entropy: str) -> None:
         self.contributions = [*getattr(self, "contributions", []), entropy]
         self.contributed_by = {**getattr(self, "contributed_by", {}), str(seat): entropy}
+        # A contribution is not a move: the clocks keep running from the last
+        # move (``overdue``), so contributing never buys a seat more time.
+        # (Here ``version`` and ``modified_on`` are still the previous event's.)
+        if getattr(self, "clock_from_version", None) != self.version:
+            self.clock_from = self.modified_on.timestamp()
+        self.clock_from_version = self.version + 1
 
     def roll(self, sides: int) -> int:
         """Draw one die for the event about to be triggered (decide phase only)."""

@@ -141,3 +141,24 @@ def test_a_hidden_choice_is_read_only_by_its_chooser_until_the_reveal(app: Arbit
     assert made.meta["aud"] == [0]
     assert visible_payload(SealedBid, made, Reader(1))[0] == {"seat": 0, "kind": "bid"}
     assert visible_payload(SealedBid, made, Reader(0))[0]["choice"] == 3
+
+
+def test_an_entropy_contribution_does_not_restart_the_clocks(app: ArbiterApp) -> None:
+    """A contribution (issue 9, item 6) is not a move: the seat waited on keeps
+    its deadline from the last move, so contributing buys it no more time; two
+    contributions in a row keep the same start; the next move restarts it."""
+    game = app.create_game(SealedBid.RULES_ID, ["a", "b"], '{"clock": true}')
+    gid = str(game.id)
+    app.act(gid, 0, {"name": "bid", "args": {"amount": 2}})
+    moved = app.game(gid).modified_on.timestamp()
+    for seat, entropy in ((1, "ab" * 8), (0, "cd" * 8)):
+        time.sleep(0.05)
+        contributing = app.game(gid)
+        assert contributing.contribute(seat, entropy)
+        app.save(contributing)
+    after = app.game(gid)
+    assert after.modified_on.timestamp() > moved + 0.09, "the contributions came later"
+    assert after.overdue(now=moved + 5.01) == [1], "the deadline runs from the move"
+    assert after.overdue(now=moved + 4.9) == []
+    _, report = app.audit(gid)
+    assert report.ok, report.problems
