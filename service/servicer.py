@@ -409,11 +409,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self._fill_seat(request, context, game.id)
         principal, token = self._caller(context, game)
         auth.require_seat(principal, token, request.seat)
-        if not request.HasField("seat"):
-            # Only the admin gets here: its token names no seat, and a seat 0
-            # by default would spend seat 0's one contribution for good.
-            raise bad_request("BAD_ARGUMENT", "name the contributing seat: the admin token "
-                              "names none")
+        if principal.admin:
+            # Bytes chosen by whoever can read the store (and so the seed)
+            # would steer the dice: a seat's contribution is its own token's.
+            raise ServiceError("PERMISSION_DENIED", "SEAT_TOKEN_ONLY",
+                               "a seat's entropy is sent with that seat's own token, not "
+                               "the admin's", game.version)
         entropy = bytes(request.entropy).hex()
         for _ in range(SAVE_ATTEMPTS):
             try:

@@ -94,27 +94,27 @@ def test_the_past_of_a_running_game_is_rebuilt_only_for_a_caller_who_may_read_it
         game_id=game_id, version=10**6)))[1] == "BAD_VERSION"
 
 
-def test_the_admin_token_without_a_seat_does_not_spend_seat_0_s_contribution(
+def test_the_admin_token_cannot_contribute_a_seat_s_entropy(
     shared_server: ServerProcess,
 ) -> None:
     """An absent ``seat`` is the seat the token names; the admin token names
     none, and Contribute took it as seat 0, recording the operator's bytes as
-    seat 0's one contribution: seat 0 could never add its own entropy (a
-    platform relaying a player's Contribute with the admin token and no seat
-    would do it to every game). Refused now; with a seat named it is recorded."""
+    seat 0's one contribution: seat 0 could never add its own entropy. And an
+    admin naming a seat contributed for it, recorded as the seat's own, by
+    whoever can read the store and so the seed. A seat's entropy is now its
+    own token's only (PERMISSION_DENIED/SEAT_TOKEN_ONLY), seat named or not."""
     created = shared_server.stub("").CreateGame(
         game_pb2.CreateGameRequest(rules="ethnos", seats=["a", "b", "c"]))
     game_id = created.game_id
     admin = shared_server.stub()
-    code, reason = refused(lambda: admin.Contribute(
-        game_pb2.ContributeRequest(game_id=game_id, entropy=b"operator")))
-    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_ARGUMENT")
-    seat0 = shared_server.stub(created.seat_tokens[0].token)
-    mine = seat0.Contribute(game_pb2.ContributeRequest(game_id=game_id, entropy=b"mine"))
-    assert mine.recorded
-    # the admin naming a seat still contributes for it; a spectator never does
-    assert admin.Contribute(game_pb2.ContributeRequest(
-        game_id=game_id, seat=2, entropy=b"for seat 2")).recorded
+    for request in (game_pb2.ContributeRequest(game_id=game_id, entropy=b"operator"),
+                    game_pb2.ContributeRequest(game_id=game_id, seat=2, entropy=b"for 2")):
+        code, reason = refused(lambda r=request: admin.Contribute(r))
+        assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "SEAT_TOKEN_ONLY")
+    for seat in (0, 2):
+        own = shared_server.stub(created.seat_tokens[seat].token)
+        assert own.Contribute(game_pb2.ContributeRequest(game_id=game_id, entropy=b"mine"))\
+            .recorded
     spectator = shared_server.stub(created.spectator_token)
     assert refused(lambda: spectator.Contribute(game_pb2.ContributeRequest(
         game_id=game_id, entropy=b"x")))[1] == "SPECTATOR_ONLY"
