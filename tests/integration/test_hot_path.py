@@ -1,0 +1,171 @@
+"""The Act hot path (issue 13): one read of the game, no copy of it, and still
+nothing half-applied or half-refused is ever served.
+
+``ArbiterApp.act`` decides a command on the cached game itself, under the
+game's lock, instead of on a deep copy. These tests pin what the copy used to
+guarantee: a command refused after it triggered events, or a save the store
+refuses, leaves the served state exactly as it was; a reader never sees a
+command half-applied; and the access record is read once, outside the
+aggregate cache. No timings are asserted here (``make bench`` measures).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from eventsourcing.persistence import PersistenceError
+
+from aggregates.enin import Enin
+from aggregates.kernel import Reason, RuleError
+from service.application import TRANSIENT_STATE, ArbiterApp, parse_game_id
+from service.auth import GameAccess
+from service.config import Settings
+from service.errors import ServiceError
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[ArbiterApp]:
+    """The server's own application, on the server's store settings (cache on)."""
+    application = ArbiterApp(Settings(data_dir=tmp_path).store_env())
+    yield application
+    application.close()
+
+
+def state_of(app: ArbiterApp, game_id: str) -> str:
+    """The served game's whole state (what ``GetState`` renders from), canonical."""
+    game: Any = app.game(game_id)
+    kept = {k: v for k, v in vars(game).items()
+            if k not in {*TRANSIENT_STATE, "_pending_events"}}
+    return json.dumps(json.loads(app.mapper.transcoder.encode(kept)), sort_keys=True)
+
+
+def play(app: ArbiterApp, game_id: str, moves: int) -> None:
+    for n in range(moves):
+        game = app.game(game_id)
+        action = game.legal_actions(0)[0]
+        app.act(game_id, 0, action.to_json(), command_id=f"move-{game_id}-{n}")
+
+
+def new_game(app: ArbiterApp, moves: int = 1) -> str:
+    game_id = str(app.create_game("enin", ["solo"]).id)
+    play(app, game_id, moves)
+    return game_id
+
+
+def test_a_command_refused_after_its_events_leaves_the_served_state_unchanged(
+    app: ArbiterApp, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game_id = new_game(app)
+    before, version = state_of(app, game_id), app.game(game_id).version
+    triggered: list[int] = []
+    decide = Enin.decide
+
+    def refuse_after_events(self: Enin, seat: int, command: Any) -> None:
+        decide(self, seat, command)
+        triggered.append(len(self.pending_events))
+        raise RuleError(Reason.ILLEGAL_MOVE, "refused after it changed the game")
+
+    monkeypatch.setattr(Enin, "decide", refuse_after_events)
+    action = app.game(game_id).legal_actions(0)[0]
+    with pytest.raises(RuleError):
+        app.act(game_id, 0, action.to_json(), command_id="refused")
+    assert triggered and triggered[0] >= 1, "the refused command had triggered events"
+    assert app.game(game_id).version == version
+    assert state_of(app, game_id) == before
+    assert app.game(game_id).command_version(0, "refused") is None
+
+    monkeypatch.setattr(Enin, "decide", decide)
+    reply = app.act(game_id, 0, action.to_json(), command_id="accepted")
+    assert reply.events[0].originator_version == version + 1, "nothing was recorded before"
+    _, report = app.audit(game_id)
+    assert report.replay_ok and report.chain_ok, report.problems
+
+
+def test_a_save_the_store_refuses_leaves_the_served_state_unchanged(
+    app: ArbiterApp, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game_id = new_game(app)
+    before, version = state_of(app, game_id), app.game(game_id).version
+    action = app.game(game_id).legal_actions(0)[0]
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise PersistenceError("disk full")
+
+    monkeypatch.setattr(app.events, "put", refuse)
+    with pytest.raises(ServiceError) as refused:
+        app.act(game_id, 0, action.to_json(), command_id="lost")
+    assert refused.value.reason == "STORE_UNAVAILABLE"
+    monkeypatch.undo()
+    assert app.game(game_id).version == version
+    assert state_of(app, game_id) == before
+    app.act(game_id, 0, action.to_json(), command_id="lost")  # the retry is recorded
+    assert app.game(game_id).version > version
+
+
+def test_a_reader_never_sees_a_command_half_applied(
+    app: ArbiterApp, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game_id = new_game(app)
+    version = app.game(game_id).version
+    halfway, resume = threading.Event(), threading.Event()
+    decide = Enin.decide
+
+    def pause_halfway(self: Enin, seat: int, command: Any) -> None:
+        decide(self, seat, command)
+        halfway.set()  # events applied to the cached game, not yet saved
+        assert resume.wait(30)
+
+    monkeypatch.setattr(Enin, "decide", pause_halfway)
+    action = app.game(game_id).legal_actions(0)[0]
+    written: list[int] = []
+    writer = threading.Thread(target=lambda: written.append(
+        app.act(game_id, 0, action.to_json()).game.version))
+    writer.start()
+    assert halfway.wait(30)
+    seen: list[int] = []
+    reader = threading.Thread(target=lambda: seen.append(app.game(game_id).version))
+    reader.start()
+    # The game's lock is held by the writer: every reader of the cached game
+    # (a copy, a borrow, a catch-up) waits for it, so none can see this state.
+    lock = app._lock(parse_game_id(game_id))
+    assert not lock.acquire(blocking=False)
+    assert not seen
+    resume.set()
+    writer.join(30)
+    reader.join(30)
+    assert written and written[0] > version
+    assert seen == written, "the reader saw the command whole, never part of it"
+
+
+def test_one_read_of_the_game_per_act(app: ArbiterApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id = new_game(app)
+    reads: list[Any] = []
+    get = app.repository.get
+
+    def counted(aggregate_id: Any, **kwargs: Any) -> Any:
+        reads.append(aggregate_id)
+        return get(aggregate_id, **kwargs)
+
+    monkeypatch.setattr(app.repository, "get", counted)
+    action = app.game(game_id).legal_actions(0)[0]
+    reads.clear()
+    app.act(game_id, 0, action.to_json(), command_id="counted")
+    assert len(reads) == 1
+
+
+def test_the_access_record_is_read_once_and_kept_out_of_the_game_cache(app: ArbiterApp) -> None:
+    game_id = app.create_game("enin", ["solo"]).id
+    first = app.access(game_id)
+    assert isinstance(first, GameAccess) and app.access(game_id) is first
+    cache = app.repository.cache
+    assert cache is not None
+    with pytest.raises(KeyError):
+        cache.get(GameAccess.create_id(game_id))
+    assert app.access(parse_game_id("00000000-0000-4000-8000-000000000000")) is None
