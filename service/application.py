@@ -14,6 +14,7 @@ import dataclasses
 import datetime
 import json
 import logging
+import queue
 import random
 import secrets
 import threading
@@ -135,6 +136,46 @@ class GameRepository(Repository[uuid.UUID]):
                 self.cache.get(aggregate_id, evict=True)
 
 
+class Snapshotter:
+    """Takes the snapshots a save asks for on a thread of its own, so the
+    request whose event reached the interval does not wait for one (issue 13).
+
+    A snapshot is only a shortcut for loading: one lost in a crash (queued,
+    not yet taken) costs the next load some more events, never correctness.
+    ``close`` takes every queued snapshot first, so a stopped server leaves
+    the ones it was asked for. Started on the first request, so an
+    application that never snapshots runs no thread.
+    """
+
+    def __init__(self, take: Callable[[uuid.UUID, int], None]) -> None:
+        self._take = take
+        self._queue: queue.SimpleQueue[tuple[uuid.UUID, int] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start = threading.Lock()
+
+    def request(self, game_id: uuid.UUID, version: int) -> None:
+        if self._thread is None:
+            with self._start:
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._run, name="snapshotter", daemon=True)
+                    self._thread.start()
+        self._queue.put((game_id, version))
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            try:
+                self._take(*item)
+            except Exception:  # noqa: BLE001 - a lost snapshot only slows a load
+                log.warning("snapshot of game %s at version %d not taken", *item, exc_info=True)
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Take the queued snapshots, then stop."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout)
+
+
 @dataclasses.dataclass(frozen=True)
 class ActResult:
     game: Game
@@ -183,6 +224,7 @@ class ArbiterApp(Application):
         self._audits: collections.OrderedDict[uuid.UUID, tuple[str, Any]] = (
             collections.OrderedDict())
         self.saved = threading.Event()
+        self.snapshotter = Snapshotter(self._take_snapshot_now)
         #: Called with each clocked game loaded (the clock keeper watches them).
         self.on_clocked: Callable[[str], None] | None = None
 
@@ -222,6 +264,41 @@ class ArbiterApp(Application):
         aggregate = self.repository.get(aggregate_id, version=version,
                                         projector_func=projector_func)
         self.snapshots.put([self.snapshot_seal.take(aggregate)])
+
+    def _take_snapshots(self, processing_event: Any) -> None:
+        """Ask for the snapshots this save reached the interval of (the
+        library would take them here, inside the request): ``Snapshotter``."""
+        if not self.snapshots or not self.snapshotting_intervals:
+            return
+        for event in processing_event.events:
+            aggregate = processing_event.aggregates.get(event.originator_id)
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            if interval and event.originator_version % interval == 0:
+                self.snapshotter.request(event.originator_id, event.originator_version)
+
+    def _take_snapshot_now(self, game_id: uuid.UUID, version: int) -> None:
+        """A sealed snapshot at ``version``: of the cached game when it is at
+        that version (sealed and encoded under the game's lock, so no command
+        changes it meanwhile; no replay), else rebuilt from the store."""
+        cache = self.repository.cache
+        stored = None
+        if cache is not None and self.snapshots is not None and self.snapshot_seal is not None:
+            with self._lock(game_id):
+                try:
+                    cached: Any = cache.get(game_id)
+                except KeyError:
+                    cached = None
+                if cached is not None and cached.version == version:
+                    stored = self.mapper.to_stored_event(self.snapshot_seal.take(cached))
+        if stored is None:
+            self.take_snapshot(game_id, version)
+        elif self.snapshots is not None:
+            self.snapshots.recorder.insert_events([stored])
+
+    def close(self) -> None:
+        """The queued snapshots taken, then the store closed."""
+        self.snapshotter.close()
+        super().close()
 
     # ------------------------------------------------------------------ reads
 

@@ -50,7 +50,7 @@ def play(app: ArbiterApp, game_id: str, moves: int) -> None:
     for n in range(moves):
         game = app.game(game_id)
         action = game.legal_actions(0)[0]
-        app.act(game_id, 0, action.to_json(), command_id=f"move-{game_id}-{n}")
+        app.act(game_id, 0, action.to_json(), command_id=f"move-{game.version}-{n}")
 
 
 def new_game(app: ArbiterApp, moves: int = 1) -> str:
@@ -169,3 +169,37 @@ def test_the_access_record_is_read_once_and_kept_out_of_the_game_cache(app: Arbi
     with pytest.raises(KeyError):
         cache.get(GameAccess.create_id(game_id))
     assert app.access(parse_game_id("00000000-0000-4000-8000-000000000000")) is None
+
+
+def test_a_snapshot_is_taken_after_the_reply_and_sealed(tmp_path: Path) -> None:
+    """The Act that reaches the snapshot interval is answered while its
+    snapshot is still being taken (here: held up); the snapshot then stored is
+    sealed, trusted on load, and agrees with the events (the audit)."""
+    app = ArbiterApp(Settings(data_dir=tmp_path).store_env(), snapshot_interval=5)
+    taking, release = threading.Event(), threading.Event()
+    take = app._take_snapshot_now
+
+    def held_up(game_id: Any, version: int) -> None:
+        taking.set()
+        assert release.wait(30)
+        take(game_id, version)
+
+    app.snapshotter._take = held_up
+    try:
+        game_id = app.create_game("enin", ["solo"]).id
+        while app.game(str(game_id)).version < 5:
+            play(app, str(game_id), 1)
+        assert taking.wait(30), "a snapshot was asked for"
+        replied = app.game(str(game_id)).version  # the Act returned: the snapshot waits
+        assert app.snapshots is not None and app.snapshot_seal is not None
+        assert not list(app.snapshots.get(game_id)), "not taken inside the request"
+        release.set()
+        app.snapshotter.close()
+        taken = list(app.snapshots.get(game_id))
+        assert taken and all(app.snapshot_seal.problem(s) is None for s in taken)
+        assert max(s.originator_version for s in taken) <= replied
+        _, report = app.audit(str(game_id))
+        assert report.replay_ok and report.chain_ok, report.problems
+    finally:
+        release.set()
+        app.close()
