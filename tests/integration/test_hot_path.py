@@ -203,3 +203,64 @@ def test_a_snapshot_is_taken_after_the_reply_and_sealed(tmp_path: Path) -> None:
     finally:
         release.set()
         app.close()
+
+
+class _Positions:
+    """The relay's position store, recording what it is asked to save."""
+
+    def __init__(self) -> None:
+        self.saved: list[int] = []
+
+    def acquire(self) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass
+
+    def load(self) -> int:
+        return self.saved[-1] if self.saved else 0
+
+    def save(self, position: int) -> None:
+        self.saved.append(position)
+
+    def peek(self) -> int:
+        return self.load()
+
+
+class _Pipeline:
+    def __init__(self, published: list[str]) -> None:
+        self.published = published
+
+    def publish(self, channel: str, message: Any) -> None:
+        self.published.append(channel)
+
+    def execute(self) -> None:
+        pass
+
+
+def test_the_relay_records_its_position_once_per_interval_never_ahead(
+    app: ArbiterApp, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not a write per batch: the position is recorded at most every
+    ``POSITION_SECONDS`` (here: never, until forced), and only ever one
+    already published, so a restarted relay may repeat events, never skip one."""
+    from service import relay as relay_module
+
+    new_game(app, moves=3)
+    monkeypatch.setattr(relay_module, "BATCH", 2)
+    monkeypatch.setattr(relay_module, "POSITION_SECONDS", 3600.0)
+    positions = _Positions()
+    relay = relay_module.FeedRelay(app, "redis://127.0.0.1:1/0", positions)
+    published: list[str] = []
+    relay.redis = type("FakeRedis", (), {"pipeline": lambda self, **kw: _Pipeline(published)})()
+    assert relay._lead()
+    batches = 0
+    while relay.publish_pending():
+        batches += 1
+    assert batches > 2 and published
+    assert positions.saved == [], "no write per batch"
+    relay._record_position(force=True)
+    newest = app.recorder.max_notification_id()
+    assert positions.saved == [relay.position] and relay.position == newest
+    relay._record_position(force=True)
+    assert positions.saved == [newest], "nothing new, nothing written"
