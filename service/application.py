@@ -40,6 +40,7 @@ from eventsourcing.utils import strtobool
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
 from aggregates.kernel.audit import AuditReport
+from aggregates.kernel.game import command_key
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
 from service.errors import ServiceError, bad_request, unknown_game
@@ -174,6 +175,43 @@ class Snapshotter:
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout)
+
+
+COMMAND_INDEX_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:command-index")
+
+
+def command_index_id(game_id: uuid.UUID, key: str) -> uuid.UUID:
+    """Where the store's index keeps one client command id of one game."""
+    return uuid.uuid5(COMMAND_INDEX_NAMESPACE, f"{game_id}/{key}")
+
+
+class CommandIndexed(DomainEvent):
+    """One client command id of a game, and the version of the first event it
+    caused: the store's index of every id (issue 13), saved atomically with
+    the command's events, one record per id (its own originator, version 1),
+    read by key. The game itself keeps only its newest ids
+    (``COMMAND_WINDOW``), so its state and snapshots stay small however long
+    it runs; an id that has left them is found here. A second record of the
+    same id is refused by the store like any other conflicting write.
+
+    Not a game's event: no ``meta``, so the relay, the feeds and the audit's
+    listings pass it over like the catalogue's entries.
+    """
+
+    game_id: uuid.UUID
+    key: str
+    first: int
+
+    @classmethod
+    def of(cls, game_id: uuid.UUID, key: str, first: int) -> CommandIndexed:
+        return cls(  # type: ignore[call-arg]
+            originator_id=command_index_id(game_id, key), originator_version=1,
+            timestamp=cls.create_timestamp(), game_id=game_id, key=key, first=first,
+        )
+
+    def mutate(self, aggregate: Any) -> None:
+        """Not an aggregate: an id of the index reads as no game at all."""
+        return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -600,7 +638,7 @@ class ArbiterApp(Application):
                         "INVALID_ARGUMENT", "WRONG_GAME",
                         f"a {rules} command sent to a {game.RULES_ID} game", game.version,
                     )
-                first = game.command_version(seat, command_id) if command_id else None
+                first = self._command_version(game, seat, command_id) if command_id else None
                 if first is not None:
                     return self._original_result(game, first)
                 if expected_version and game.version != expected_version:
@@ -621,8 +659,11 @@ class ArbiterApp(Application):
                     self._undo(gid, game, transient)
                     raise
                 new_events = list(game.pending_events)
+                indexed = [CommandIndexed.of(
+                    gid, command_key(seat, command_id), new_events[0].originator_version,
+                )] if command_id and new_events else []
                 try:
-                    recordings = self.save(game)
+                    recordings = self.save(game, *indexed)
                 except IntegrityError:
                     self.repository.forget(gid)
                     continue  # another writer got there first: decide again
@@ -632,9 +673,32 @@ class ArbiterApp(Application):
                 self.saved.set()
                 positions = {
                     r.domain_event.originator_version: r.notification.id for r in recordings
+                    if r.domain_event.originator_id == gid
                 }
                 return ActResult(game, new_events, positions, replayed=False)
         raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
+
+    def _command_version(self, game: Game, seat: int, command_id: str) -> int | None:
+        """The first version a seat's command id caused, if it was applied: from
+        the game's newest ids, else (only when older ones have left them) from
+        the store's index, where an entry is trusted only if the event it
+        names carries that very command (the events vouch for themselves;
+        an index row is just a row)."""
+        first = game.command_version(seat, command_id)
+        if first is not None or not game.command_window_full():
+            return first
+        key = command_key(seat, command_id)
+        entry: Any = next(iter(self.events.get(command_index_id(game.id, key), limit=1)), None)
+        if not isinstance(entry, CommandIndexed) or entry.game_id != game.id:
+            return None
+        named: Any = next(iter(self.events.get(game.id, gt=entry.first - 1, lte=entry.first)),
+                          None)
+        cmd = getattr(named, "meta", {}).get("cmd") or {}
+        if cmd.get("seat") == seat and cmd.get("id") == command_id:
+            return int(entry.first)
+        log.warning("the command index of game %s names version %d for a command that "
+                    "event does not carry; ignored", game.id, entry.first)
+        return None
 
     def _undo(self, gid: uuid.UUID, game: Game, transient: dict[str, Any]) -> None:
         """A refused command leaves the cached game as it found it: its

@@ -22,7 +22,7 @@ from eventsourcing.persistence import PersistenceError
 
 from aggregates.enin import Enin
 from aggregates.kernel import Reason, RuleError
-from service.application import TRANSIENT_STATE, ArbiterApp, parse_game_id
+from service.application import TRANSIENT_STATE, ArbiterApp, command_index_id, parse_game_id
 from service.auth import GameAccess
 from service.config import Settings
 from service.errors import ServiceError
@@ -264,3 +264,35 @@ def test_the_relay_records_its_position_once_per_interval_never_ahead(
     assert positions.saved == [relay.position] and relay.position == newest
     relay._record_position(force=True)
     assert positions.saved == [newest], "nothing new, nothing written"
+
+
+def test_a_retry_is_answered_once_even_after_its_id_left_the_window(
+    app: ArbiterApp, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Exactly-once past the game's window: the id is found in the store's
+    command index, and the retry gets the original result, recording nothing."""
+    from aggregates.kernel import game as kernel_game
+
+    monkeypatch.setattr(kernel_game, "COMMAND_WINDOW", 3)
+    game_id = str(app.create_game("enin", ["solo"]).id)
+    first: dict[str, tuple[int, list[int]]] = {}
+    for n in range(8):
+        game = app.game(game_id)
+        if game.ended:
+            break
+        result = app.act(game_id, 0, game.legal_actions(0)[0].to_json(), command_id=f"c{n}")
+        first[f"c{n}"] = (result.game.version, [e.originator_version for e in result.events])
+    game = app.game(game_id)
+    assert len(first) > 4 and game.command_window_full() and len(game.command_ids) == 3
+    assert game.command_version(0, "c0") is None, "c0 has left the game's window"
+    version = game.version
+    again = app.act(game_id, 0, {"name": "no-such-move"}, command_id="c0")
+    assert again.replayed and [e.originator_version for e in again.events] == first["c0"][1]
+    assert app.game(game_id).version == version, "the retry recorded nothing"
+    # Another seat's id, or an id never used, is not taken for it.
+    assert app._command_version(app.game(game_id), 1, "c0") is None
+    assert app._command_version(app.game(game_id), 0, "never-sent") is None
+    # The index's records are no games.
+    with pytest.raises(ServiceError) as not_a_game:
+        app.game(str(command_index_id(parse_game_id(game_id), "0:c0")))
+    assert not_a_game.value.reason == "UNKNOWN_GAME"
