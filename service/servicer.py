@@ -333,7 +333,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             result = self.app.act(
                 request.game_id, request.seat, action,
                 request.expected_version, request.command_id, request.decision_id,
-                rules=rules,
+                rules=rules, defer_snapshots=True,
             )
             reader = Reader(request.seat).for_game(result.game.ended)
             cls = type(result.game)

@@ -174,7 +174,8 @@ def test_the_access_record_is_read_once_and_kept_out_of_the_game_cache(app: Arbi
 def test_a_snapshot_is_taken_after_the_reply_and_sealed(tmp_path: Path) -> None:
     """The Act that reaches the snapshot interval is answered while its
     snapshot is still being taken (here: held up); the snapshot then stored is
-    sealed, trusted on load, and agrees with the events (the audit)."""
+    sealed, trusted on load, and agrees with the events (the audit). Without
+    ``defer_snapshots`` (in-process callers) it is taken before the reply."""
     app = ArbiterApp(Settings(data_dir=tmp_path).store_env(), snapshot_interval=5)
     taking, release = threading.Event(), threading.Event()
     take = app._take_snapshot_now
@@ -187,8 +188,9 @@ def test_a_snapshot_is_taken_after_the_reply_and_sealed(tmp_path: Path) -> None:
     app.snapshotter._take = held_up
     try:
         game_id = app.create_game("enin", ["solo"]).id
-        while app.game(str(game_id)).version < 5:
-            play(app, str(game_id), 1)
+        while (game := app.game(str(game_id))).version < 5:
+            action = game.legal_actions(0)[0].to_json()
+            app.act(str(game_id), 0, action, defer_snapshots=True)  # as the servicer does
         assert taking.wait(30), "a snapshot was asked for"
         replied = app.game(str(game_id)).version  # the Act returned: the snapshot waits
         assert app.snapshots is not None and app.snapshot_seal is not None
@@ -296,3 +298,15 @@ def test_a_retry_is_answered_once_even_after_its_id_left_the_window(
     with pytest.raises(ServiceError) as not_a_game:
         app.game(str(command_index_id(parse_game_id(game_id), "0:c0")))
     assert not_a_game.value.reason == "UNKNOWN_GAME"
+
+
+def test_an_in_process_act_takes_its_snapshot_before_it_returns(tmp_path: Path) -> None:
+    app = ArbiterApp(Settings(data_dir=tmp_path).store_env(), snapshot_interval=5)
+    try:
+        game_id = app.create_game("enin", ["solo"]).id
+        while app.game(str(game_id)).version < 5:
+            play(app, str(game_id), 1)
+        assert app.snapshots is not None
+        assert list(app.snapshots.get(game_id)), "taken inside the save"
+    finally:
+        app.close()
