@@ -187,12 +187,12 @@ def command_index_id(game_id: uuid.UUID, key: str) -> uuid.UUID:
 
 class CommandIndexed(DomainEvent):
     """One client command id of a game, and the version of the first event it
-    caused: the store's index of every id (issue 13), saved atomically with
-    the command's events, one record per id (its own originator, version 1),
-    read by key. The game itself keeps only its newest ids
-    (``COMMAND_WINDOW``), so its state and snapshots stay small however long
-    it runs; an id that has left them is found here. A second record of the
-    same id is refused by the store like any other conflicting write.
+    caused: the store's index of the ids that left the game (issue 13). The
+    game keeps only its newest ids (``COMMAND_WINDOW``), so its state and
+    snapshots stay small however long it runs; the command whose id pushes
+    the oldest one out saves that one here, atomically with its own events,
+    one record per id (its own originator, version 1), read by key. A game
+    that never fills its window writes none.
 
     Not a game's event: no ``meta``, so the relay, the feeds and the audit's
     listings pass it over like the catalogue's entries.
@@ -660,6 +660,9 @@ class ArbiterApp(Application):
                         game.version,
                     )
                 transient = {k: getattr(game, k, None) for k in TRANSIENT_STATE}
+                # A full window loses its oldest id(s) to this command's: those
+                # are indexed, with this command's events (``CommandIndexed``).
+                window = list(game.command_ids.items()) if game.command_window_full() else []
                 try:
                     command = game.COMMANDS.parse(str(action.get("name")), action.get("args", {}))
                     game.act(seat, command, command_id, decision_id)
@@ -671,9 +674,8 @@ class ArbiterApp(Application):
                     self._undo(gid, game, transient)
                     raise
                 new_events = list(game.pending_events)
-                indexed = [CommandIndexed.of(
-                    gid, command_key(seat, command_id), new_events[0].originator_version,
-                )] if command_id and new_events else []
+                indexed = [CommandIndexed.of(gid, key, first) for key, first in window
+                           if key not in game.command_ids]
                 self._deferring.on = defer_snapshots
                 try:
                     recordings = self.save(game, *indexed)

@@ -284,8 +284,14 @@ def test_a_retry_is_answered_once_even_after_its_id_left_the_window(
             break
         result = app.act(game_id, 0, game.legal_actions(0)[0].to_json(), command_id=f"c{n}")
         first[f"c{n}"] = (result.game.version, [e.originator_version for e in result.events])
+        if n == 2:  # the window just filled: nothing has left it, nothing indexed
+            assert not list(app.events.get(command_index_id(parse_game_id(game_id), "0:c0")))
     game = app.game(game_id)
     assert len(first) > 4 and game.command_window_full() and len(game.command_ids) == 3
+    indexed = [list(app.events.get(command_index_id(parse_game_id(game_id), f"0:c{n}")))
+               for n in range(len(first))]
+    assert [bool(i) for i in indexed] == [True] * (len(first) - 3) + [False] * 3, (
+        "each id that left the window was indexed by the command that pushed it out")
     assert game.command_version(0, "c0") is None, "c0 has left the game's window"
     version = game.version
     again = app.act(game_id, 0, {"name": "no-such-move"}, command_id="c0")
