@@ -9,16 +9,21 @@ version it acted on, is refused with the current one.
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import datetime
 import json
 import logging
+import queue
 import random
 import secrets
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from eventsourcing.application import (
@@ -30,10 +35,12 @@ from eventsourcing.application import (
 )
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
+from eventsourcing.utils import strtobool
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
 from aggregates.kernel.audit import AuditReport
+from aggregates.kernel.game import command_key
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
 from service.errors import ServiceError, bad_request, unknown_game
@@ -58,6 +65,13 @@ AUDITS_KEPT = 1000
 GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
 #: How long a retried CreateGame (same request_id) gets the game's tokens again.
 RETRY_WINDOW = datetime.timedelta(minutes=10)
+#: Access records (seat token hashes) kept in memory: about 300 bytes each.
+ACCESS_CACHE_SIZE = 20_000
+
+
+#: A game's fields that only live while a command is decided (reset by every
+#: command): put back when a command on the cached game is refused.
+TRANSIENT_STATE = ("_draws", "_command", "_audience")
 
 
 class GameLogged(DomainEvent):
@@ -67,6 +81,137 @@ class GameLogged(DomainEvent):
     rules: str
     seats: list[str]
     request_id: str
+
+
+class GameLocks:
+    """One re-entrant lock per game, alive only while somebody holds or awaits it.
+
+    The cached game is changed in place by its one writer (``ArbiterApp.act``)
+    and read in place by borrowers (``ArbiterApp.game(borrow=True)``), so this
+    lock is now what keeps a reader from seeing a half-applied command: it must
+    never be dropped while held. A weak map drops a lock only when nobody has it
+    (the old map was cleared wholesale at 10,000 games, held locks included).
+    Re-entrant: the servicer holds it around ``act`` to render the reply from
+    the very state the command made.
+    """
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: weakref.WeakValueDictionary[uuid.UUID, Any] = (
+            weakref.WeakValueDictionary())
+
+    def __call__(self, game_id: uuid.UUID) -> Any:
+        with self._guard:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                lock = self._locks[game_id] = threading.RLock()
+            return lock
+
+
+class GameRepository(Repository[uuid.UUID]):
+    """The library's repository, its cached aggregates read under the game's lock.
+
+    The library catches a cached aggregate up (``fastforward``) by applying
+    newer events to it in place, and copies it outside its own lock: a copy
+    could catch another thread's catch-up half-way. Under the game's lock a
+    read, a catch-up and a command never overlap, so a borrower holding the
+    lock may use the cached object itself, without the copy (issue 13).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.locks = GameLocks()
+
+    def get(self, aggregate_id: uuid.UUID, *, version: int | None = None,
+            **kwargs: Any) -> Any:
+        if version is not None or self.cache is None:
+            return super().get(aggregate_id, version=version, **kwargs)
+        with self.locks(aggregate_id):
+            return super().get(aggregate_id, **kwargs)
+
+    def forget(self, aggregate_id: uuid.UUID) -> None:
+        """Drop a cached aggregate that holds changes the store did not record;
+        the next read rebuilds it (a verified snapshot plus newer events)."""
+        if self.cache is not None:
+            with self.locks(aggregate_id), contextlib.suppress(KeyError):
+                self.cache.get(aggregate_id, evict=True)
+
+
+class Snapshotter:
+    """Takes the snapshots a save asks for on a thread of its own, so the
+    request whose event reached the interval does not wait for one (issue 13).
+
+    A snapshot is only a shortcut for loading: one lost in a crash (queued,
+    not yet taken) costs the next load some more events, never correctness.
+    ``close`` takes every queued snapshot first, so a stopped server leaves
+    the ones it was asked for. Started on the first request, so an
+    application that never snapshots runs no thread.
+    """
+
+    def __init__(self, take: Callable[[uuid.UUID, int], None]) -> None:
+        self._take = take
+        self._queue: queue.SimpleQueue[tuple[uuid.UUID, int] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start = threading.Lock()
+
+    def request(self, game_id: uuid.UUID, version: int) -> None:
+        if self._thread is None:
+            with self._start:
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._run, name="snapshotter", daemon=True)
+                    self._thread.start()
+        self._queue.put((game_id, version))
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            try:
+                self._take(*item)
+            except Exception:  # noqa: BLE001 - a lost snapshot only slows a load
+                log.warning("snapshot of game %s at version %d not taken", *item, exc_info=True)
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Take the queued snapshots, then stop."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout)
+
+
+COMMAND_INDEX_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:command-index")
+
+
+def command_index_id(game_id: uuid.UUID, key: str) -> uuid.UUID:
+    """Where the store's index keeps one client command id of one game."""
+    return uuid.uuid5(COMMAND_INDEX_NAMESPACE, f"{game_id}/{key}")
+
+
+class CommandIndexed(DomainEvent):
+    """One client command id of a game, and the version of the first event it
+    caused: the store's index of the ids that left the game (issue 13). The
+    game keeps only its newest ids (``COMMAND_WINDOW``), so its state and
+    snapshots stay small however long it runs; the command whose id pushes
+    the oldest one out saves that one here, atomically with its own events,
+    one record per id (its own originator, version 1), read by key. A game
+    that never fills its window writes none.
+
+    Not a game's event: no ``meta``, so the relay, the feeds and the audit's
+    listings pass it over like the catalogue's entries.
+    """
+
+    game_id: uuid.UUID
+    key: str
+    first: int
+
+    @classmethod
+    def of(cls, game_id: uuid.UUID, key: str, first: int) -> CommandIndexed:
+        return cls(  # type: ignore[call-arg]
+            originator_id=command_index_id(game_id, key), originator_version=1,
+            timestamp=cls.create_timestamp(), game_id=game_id, key=key, first=first,
+        )
+
+    def mutate(self, aggregate: Any) -> None:
+        """Not an aggregate: an id of the index reads as no game at all."""
+        return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,14 +251,20 @@ class ArbiterApp(Application):
             self.events, GAMES_LOG_ID, GameLogged
         )
         self.rules_index = RulesIndex(self.games_log)
-        self._locks: dict[uuid.UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        #: Access records by game id: they never change once issued (one
+        #: ``Issued`` event), so each is read from the store once, not on
+        #: every call, and never takes a game's place in the aggregate cache.
+        self._access: OrderedDict[uuid.UUID, GameAccess] = OrderedDict()
         self._catalogue = threading.Lock()
         #: The last audit of each game, by game: (stored digest, verdict); the
         #: least recently used game leaves first (``AUDITS_KEPT``).
         self._audits: collections.OrderedDict[uuid.UUID, tuple[str, Any]] = (
             collections.OrderedDict())
         self.saved = threading.Event()
+        self.snapshotter = Snapshotter(self._take_snapshot_now)
+        #: Set on the thread of an ``act(defer_snapshots=True)`` while it saves.
+        self._deferring = threading.local()
         #: Called with each clocked game loaded (the clock keeper watches them).
         self.on_clocked: Callable[[str], None] | None = None
 
@@ -124,7 +275,16 @@ class ArbiterApp(Application):
         seal and chain checks (``service.snapshots``): the current state and
         the past (``GetState`` at a version) alike come from a verified
         snapshot plus the events after it, or from the events alone."""
-        repository = super().construct_repository()
+        cache_maxsize = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)
+        repository = GameRepository(
+            event_store=self.events,
+            snapshot_store=self.snapshots,
+            cache_maxsize=int(cache_maxsize) if cache_maxsize else None,
+            fastforward=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD, "y")),
+            fastforward_skipping=strtobool(
+                self.env.get(self.AGGREGATE_CACHE_FASTFORWARD_SKIPPING, "n")),
+            deepcopy_from_cache=strtobool(self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y")),
+        )
         if self.snapshots is not None:
             key = self.credentials._derive("snapshot-seal/v1").encode("ascii")
             self.snapshot_seal = SnapshotSeal(key, self.mapper, self.events)
@@ -145,14 +305,70 @@ class ArbiterApp(Application):
                                         projector_func=projector_func)
         self.snapshots.put([self.snapshot_seal.take(aggregate)])
 
+    def _take_snapshots(self, processing_event: Any) -> None:
+        """The snapshots this save reached the interval of: asked of the
+        ``Snapshotter`` when the save is an ``act(defer_snapshots=True)`` (the
+        servicer's, so the request does not wait for one), else taken here,
+        before the save returns, as the library does (in-process callers and
+        tests may count on finding them at once)."""
+        if not self.snapshots or not self.snapshotting_intervals:
+            return
+        defer = getattr(self._deferring, "on", False)
+        for event in processing_event.events:
+            aggregate = processing_event.aggregates.get(event.originator_id)
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            if interval and event.originator_version % interval == 0:
+                if defer:
+                    self.snapshotter.request(event.originator_id, event.originator_version)
+                else:
+                    self._take_snapshot_now(event.originator_id, event.originator_version)
+
+    def _take_snapshot_now(self, game_id: uuid.UUID, version: int) -> None:
+        """A sealed snapshot at ``version``: of the cached game when it is at
+        that version (sealed and encoded under the game's lock, so no command
+        changes it meanwhile; no replay), else rebuilt from the store."""
+        cache = self.repository.cache
+        stored = None
+        if cache is not None and self.snapshots is not None and self.snapshot_seal is not None:
+            with self._lock(game_id):
+                try:
+                    cached: Any = cache.get(game_id)
+                except KeyError:
+                    cached = None
+                if cached is not None and cached.version == version:
+                    stored = self.mapper.to_stored_event(self.snapshot_seal.take(cached))
+        if stored is None:
+            self.take_snapshot(game_id, version)
+        elif self.snapshots is not None:
+            self.snapshots.recorder.insert_events([stored])
+
+    def close(self) -> None:
+        """The queued snapshots taken, then the store closed."""
+        self.snapshotter.close()
+        super().close()
+
     # ------------------------------------------------------------------ reads
 
-    def game(self, game_id: str) -> Game:
+    @property
+    def repository(self) -> GameRepository:
+        return self._repository  # type: ignore[return-value]
+
+    @contextmanager
+    def game_lock(self, game_id: str) -> Iterator[None]:
+        """Hold a game's lock: no command changes it meanwhile, so a game
+        borrowed (``game(borrow=True)``) may be read throughout."""
+        with self._lock(parse_game_id(game_id)):
+            yield
+
+    def game(self, game_id: str, *, borrow: bool = False) -> Game:
+        """The game now: a copy of it, or, with ``borrow``, the cached object
+        itself, for a caller holding ``game_lock`` for as long as it reads it
+        (no copy; only ``act`` ever changes it, under that same lock)."""
         gid = parse_game_id(game_id)
         if gid == GAMES_LOG_ID:
             raise unknown_game(game_id)  # the catalogue's log, not an aggregate
         try:
-            game: Any = self.repository.get(gid)
+            game: Any = self.repository.get(gid, deepcopy_from_cache=not borrow)
         except AggregateNotFoundError:
             raise unknown_game(game_id) from None
         if not isinstance(game, Game):
@@ -267,11 +483,26 @@ class ArbiterApp(Application):
         return applied
 
     def access(self, game_id: uuid.UUID) -> GameAccess | None:
-        try:
-            access: Any = self.repository.get(GameAccess.create_id(game_id))
-        except AggregateNotFoundError:
+        """A game's access record (its token hashes), None if it has none.
+
+        Immutable once issued, so kept in a cache of its own after one read
+        of its one event: not the aggregate cache (where it took a game's
+        place, and cost a catch-up query and a deep copy on every call). Only
+        records found are kept: a game not found now may be created later.
+        """
+        with self._locks_guard:
+            access: Any = self._access.get(game_id)
+            if access is not None:
+                self._access.move_to_end(game_id)
+                return access  # type: ignore[no-any-return]
+        access = project_aggregate(None, self.events.get(GameAccess.create_id(game_id)))
+        if not isinstance(access, GameAccess):
             return None
-        return access if isinstance(access, GameAccess) else None
+        with self._locks_guard:
+            self._access[game_id] = access
+            if len(self._access) > ACCESS_CACHE_SIZE:
+                self._access.popitem(last=False)
+        return access
 
     def create_game(
         self,
@@ -393,13 +624,33 @@ class ArbiterApp(Application):
         expected_version: int = 0,
         command_id: str = "",
         decision_id: str = "",
+        rules: str = "",
+        defer_snapshots: bool = False,
     ) -> ActResult:
-        """Decide a command against the newest state; save it or refuse it whole."""
+        """Decide a command against the newest state; save it or refuse it whole.
+
+        One read of the game, and no copy of it: the command is decided on the
+        cached game itself, under the game's lock (which every reader of the
+        cached object holds too, ``GameRepository``). A command refused after
+        it changed the game, or a save that fails, would leave the cache ahead
+        of the store: the cached game is then dropped (``_undo``), and the next
+        read rebuilds it from the store. ``rules``, when given, must be the
+        game's rules (``WRONG_GAME`` otherwise), checked on that same read.
+        The returned game is the cached object: read it under ``game_lock``.
+        ``defer_snapshots``: a snapshot due is taken by the ``Snapshotter``
+        after this returns, not before.
+        """
         check_id("command_id", command_id)
-        with self._lock(parse_game_id(game_id)):
+        gid = parse_game_id(game_id)
+        with self._lock(gid):
             for _ in range(SAVE_ATTEMPTS):
-                game = self.game(game_id)
-                first = game.command_version(seat, command_id) if command_id else None
+                game = self.game(game_id, borrow=True)
+                if rules and rules != game.RULES_ID:
+                    raise ServiceError(
+                        "INVALID_ARGUMENT", "WRONG_GAME",
+                        f"a {rules} command sent to a {game.RULES_ID} game", game.version,
+                    )
+                first = self._command_version(game, seat, command_id) if command_id else None
                 if first is not None:
                     return self._original_result(game, first)
                 if expected_version and game.version != expected_version:
@@ -408,23 +659,74 @@ class ArbiterApp(Application):
                         f"the game is at version {game.version}, not {expected_version}",
                         game.version,
                     )
+                transient = {k: getattr(game, k, None) for k in TRANSIENT_STATE}
+                # A full window loses its oldest id(s) to this command's: those
+                # are indexed, with this command's events (``CommandIndexed``).
+                window = list(game.command_ids.items()) if game.command_window_full() else []
                 try:
                     command = game.COMMANDS.parse(str(action.get("name")), action.get("args", {}))
                     game.act(seat, command, command_id, decision_id)
                 except RuleError as exc:
+                    self._undo(gid, game, transient)
                     exc.version = game.version  # type: ignore[attr-defined]
                     raise
+                except BaseException:
+                    self._undo(gid, game, transient)
+                    raise
                 new_events = list(game.pending_events)
+                indexed = [CommandIndexed.of(gid, key, first) for key, first in window
+                           if key not in game.command_ids]
+                self._deferring.on = defer_snapshots
                 try:
-                    recordings = self.save(game)
+                    recordings = self.save(game, *indexed)
                 except IntegrityError:
+                    self.repository.forget(gid)
                     continue  # another writer got there first: decide again
+                except BaseException:
+                    self.repository.forget(gid)
+                    raise
+                finally:
+                    self._deferring.on = False
                 self.saved.set()
                 positions = {
                     r.domain_event.originator_version: r.notification.id for r in recordings
+                    if r.domain_event.originator_id == gid
                 }
                 return ActResult(game, new_events, positions, replayed=False)
         raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
+
+    def _command_version(self, game: Game, seat: int, command_id: str) -> int | None:
+        """The first version a seat's command id caused, if it was applied: from
+        the game's newest ids, else (only when older ones have left them) from
+        the store's index, where an entry is trusted only if the event it
+        names carries that very command (the events vouch for themselves;
+        an index row is just a row)."""
+        first = game.command_version(seat, command_id)
+        if first is not None or not game.command_window_full():
+            return first
+        key = command_key(seat, command_id)
+        entry: Any = next(iter(self.events.get(command_index_id(game.id, key), limit=1)), None)
+        if not isinstance(entry, CommandIndexed) or entry.game_id != game.id:
+            return None
+        named: Any = next(iter(self.events.get(game.id, gt=entry.first - 1, lte=entry.first)),
+                          None)
+        cmd = getattr(named, "meta", {}).get("cmd") or {}
+        if cmd.get("seat") == seat and cmd.get("id") == command_id:
+            return int(entry.first)
+        log.warning("the command index of game %s names version %d for a command that "
+                    "event does not carry; ignored", game.id, entry.first)
+        return None
+
+    def _undo(self, gid: uuid.UUID, game: Game, transient: dict[str, Any]) -> None:
+        """A refused command leaves the cached game as it found it: its
+        deciding-only fields put back, and, if it had triggered events before
+        it was refused, the game dropped from the cache (``GameRepository.forget``)."""
+        changed = bool(game.pending_events)
+        for name, value in transient.items():
+            setattr(game, name, value)
+        if changed:
+            game.collect_events()  # not to be saved by anyone
+            self.repository.forget(gid)
 
     def _original_result(self, game: Game, first: int) -> ActResult:
         events: list[Any] = []
@@ -434,15 +736,11 @@ class ArbiterApp(Application):
             events.append(ev)
         return ActResult(game, events, {}, replayed=True)
 
-    def _lock(self, game_id: uuid.UUID) -> threading.Lock:
-        """A per-game lock that only saves wasted work; correctness is the store's."""
-        with self._locks_guard:
-            lock = self._locks.get(game_id)
-            if lock is None:
-                if len(self._locks) > 10_000:
-                    self._locks.clear()
-                lock = self._locks[game_id] = threading.Lock()
-            return lock
+    def _lock(self, game_id: uuid.UUID) -> Any:
+        """The game's lock (``GameLocks``): one writer per game in this process
+        (the store's optimistic concurrency orders writers of several
+        processes), and no reader of the cached game meanwhile."""
+        return self.repository.locks(game_id)
 
 
 def create_backoff(attempt: int) -> float:

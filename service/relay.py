@@ -1,7 +1,8 @@
 """The feed relay: the notification log, in order, onto Redis pub/sub.
 
 The relay publishes each stored event's public form to the game's channel and
-to the all-games channel, then records the position it reached. Because it
+to the all-games channel, then records the position it reached (at most every
+``POSITION_SECONDS``, not after every batch). Because it
 follows the store (not the code path that saved), an event committed just
 before a crash is published after the restart: nothing is lost between commit
 and publish. A crash between publish and recording the position republishes
@@ -15,6 +16,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 import uuid
 from pathlib import Path
 from typing import Any, Protocol
@@ -31,6 +33,11 @@ log = logging.getLogger(__name__)
 #: The channel prefix of older releases (and of ``ARBITER_REDIS_PREFIX=arbiter:``).
 LEGACY_PREFIX = "arbiter:"
 BATCH = 200
+#: How often, at most, the relay records its position while it publishes
+#: (and within about this long of going idle or stopping). A position recorded
+#: late only makes a restarted relay publish those events again, which every
+#: subscriber drops by version; it is never ahead of what was published.
+POSITION_SECONDS = 0.5
 
 
 def all_games_channel(prefix: str) -> str:
@@ -204,6 +211,9 @@ class FeedRelay(threading.Thread):
         self.redis = redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2)
         self.positions = positions
         self.position = 0
+        #: The position last recorded (``positions.save``), and when.
+        self._recorded = 0
+        self._recorded_at = 0.0
         self.leader = False
         self.healthy = False
         self.stopping = threading.Event()
@@ -243,8 +253,14 @@ class FeedRelay(threading.Thread):
                 backoff = min(backoff * 2, 2.0)
                 continue
             if not moved:
+                self._record_position()
                 self.app.saved.wait(0.25)
                 self.app.saved.clear()
+        if self.leader:
+            try:
+                self._record_position(force=True)
+            except Exception as exc:  # noqa: BLE001 - the next relay replays a little more
+                log.warning("feed relay: cannot record the position on stopping (%s)", exc)
         self.positions.release()
 
     def _resign(self) -> None:
@@ -260,7 +276,8 @@ class FeedRelay(threading.Thread):
             return True
         try:
             if self.positions.acquire():
-                self.position = self.positions.load()
+                self.position = self._recorded = self.positions.load()
+                self._recorded_at = time.monotonic()
                 self.leader = True
                 log.info("feed relay: publishing from position %d", self.position)
         except Exception as exc:  # the store is unreachable: try again later
@@ -282,9 +299,20 @@ class FeedRelay(threading.Thread):
                 pipe.publish(all_games_channel(self.prefix), message)
         pipe.execute()
         self.position = notifications[-1].id
-        self.positions.save(self.position)
+        self._record_position()
         relay_published(self.position)
         return True
+
+    def _record_position(self, force: bool = False) -> None:
+        """Record the position published so far, at most every
+        ``POSITION_SECONDS`` (issue 13): not a file rewrite, or a round trip
+        to PostgreSQL, per batch. Only ever a position already published."""
+        if self.position == self._recorded:
+            return
+        now = time.monotonic()
+        if force or now - self._recorded_at >= POSITION_SECONDS:
+            self.positions.save(self.position)
+            self._recorded, self._recorded_at = self.position, now
 
     def _game_class(self, domain_event: Any) -> type[Game] | None:
         """The game class of an event; None for the catalogue's own log events."""

@@ -314,32 +314,39 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def Act(self, request: Any, context: Any) -> game_pb2.ActResponse:
-        game = self.app.game(request.game_id)
-        self._fill_seat(request, context, game.id)
-        principal, token = self._caller(context, game)
+        # One read of the game (in ``app.act``): the caller is identified by
+        # the game's access record alone (cached, immutable), and the rules
+        # are checked on the game ``act`` reads. Only an id with no access
+        # record reads the game here, to be refused as an unknown game.
+        game_id = parse_game_id(request.game_id)
+        access = self.app.access(game_id)
+        if access is None:
+            self.app.game(request.game_id)  # NOT_FOUND for a game that is not there
+        self._fill_seat(request, context, game_id)
+        principal, token = self._caller(context, _Named(game_id))  # type: ignore[arg-type]
         auth.require_seat(principal, token, request.seat)
         rules, action = command_to_json(request.command)
-        if rules != game.RULES_ID:
-            raise ServiceError(
-                "INVALID_ARGUMENT", "WRONG_GAME",
-                f"a {rules} command sent to a {game.RULES_ID} game", game.version,
+        # The reply is made from the cached game the command changed, under
+        # the game's lock (``ArbiterApp.act``): no other command changes it
+        # before the reply is rendered.
+        with self.app.game_lock(request.game_id):
+            result = self.app.act(
+                request.game_id, request.seat, action,
+                request.expected_version, request.command_id, request.decision_id,
+                rules=rules, defer_snapshots=True,
             )
-        result = self.app.act(
-            request.game_id, request.seat, action,
-            request.expected_version, request.command_id, request.decision_id,
-        )
-        reader = Reader(request.seat).for_game(result.game.ended)
-        cls = type(result.game)
-        return game_pb2.ActResponse(
-            version=result.game.version,
-            events=[
-                to_proto(cls, ev, reader, result.positions.get(ev.originator_version, 0),
-                         result.game.seats)
-                for ev in result.events
-            ],
-            state=self._state(result.game, reader),
-            replayed=result.replayed,
-        )
+            reader = Reader(request.seat).for_game(result.game.ended)
+            cls = type(result.game)
+            return game_pb2.ActResponse(
+                version=result.game.version,
+                events=[
+                    to_proto(cls, ev, reader, result.positions.get(ev.originator_version, 0),
+                             result.game.seats)
+                    for ev in result.events
+                ],
+                state=self._state(result.game, reader),
+                replayed=result.replayed,
+            )
 
     @refusals
     def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
@@ -347,10 +354,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if not request.HasField("seat"):
                 self._fill_seat(request, context, parse_game_id(request.game_id))
             return timetravel.state_at(self, request, context)
-        game = self.app.game(request.game_id)
-        self._fill_seat(request, context, game.id)
-        reader, _ = self._authorize_read(context, game, request.seat, request.spectator)
-        return self._state(game, reader.for_game(game.ended))
+        # The cached game itself, read under its lock (no copy): a command
+        # on it waits until this state is rendered, and never shows half-done.
+        with self.app.game_lock(request.game_id):
+            game = self.app.game(request.game_id, borrow=True)
+            self._fill_seat(request, context, game.id)
+            reader, _ = self._authorize_read(context, game, request.seat, request.spectator)
+            return self._state(game, reader.for_game(game.ended))
 
     @refusals
     def LegalActions(self, request: Any, context: Any) -> game_pb2.LegalActionsResponse:

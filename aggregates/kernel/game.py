@@ -33,6 +33,10 @@ KERNEL_FIELDS = frozenset(
     {"originator_id", "originator_version", "timestamp", "originator_topic", "meta"}
 )
 MAX_SEAT_NAME = 64
+#: The client command ids a game keeps (``command_ids``), newest; older ones
+#: leave, oldest first, so a long game's state and snapshots stay small. The
+#: server keeps every id in an index in the store (``service.application``).
+COMMAND_WINDOW = 256
 #: The recorded command name of a default applied when a clock ran out.
 DEFAULT_COMMAND = "__default__"
 #: The kernel's event recording a seat's entropy contribution (see ``contribute``).
@@ -637,6 +641,8 @@ class Game(Aggregate):
         seat can never replay or block another's) to the version of the first
         event it caused; its events run up to the next event that carries a
         command. That is all exactly-once needs to return the original result.
+        It holds the newest ``COMMAND_WINDOW`` ids only (in the order applied,
+        so a replay keeps the same ones).
         """
         self.head = meta["digest"]
         self.rng_counter = meta["rng"]
@@ -648,6 +654,8 @@ class Game(Aggregate):
             self.last_acted[str(command["seat"])] = version
             if "id" in command:
                 self.command_ids[command_key(command["seat"], command["id"])] = version
+                while len(self.command_ids) > COMMAND_WINDOW:  # a game loaded unbounded
+                    del self.command_ids[next(iter(self.command_ids))]
 
     @classmethod
     def _check_seats(cls, seats: list[str]) -> None:
@@ -668,8 +676,14 @@ class Game(Aggregate):
             raise RuleError(Reason.UNKNOWN_SEAT, f"no seat {seat} in a {len(self.seats)}-seat game")
 
     def command_version(self, seat: int, command_id: str) -> int | None:
-        """The first version recorded for a seat's command id, if it was applied."""
+        """The first version recorded for a seat's command id, if it was applied
+        among the last ``COMMAND_WINDOW`` ids (``command_window_full``)."""
         return self.command_ids.get(command_key(seat, command_id))
+
+    def command_window_full(self) -> bool:
+        """Whether ids may have left ``command_ids``: a miss then proves nothing,
+        and the id must be looked up where every id is kept."""
+        return len(self.command_ids) >= COMMAND_WINDOW
 
     def kernel_audience(self, event_type: str, payload: Mapping[str, Any],
                         meta: Mapping[str, Any]) -> tuple[Audience, dict[str, Any]]:
