@@ -35,6 +35,7 @@ from eventsourcing.utils import resolve_topic
 
 from aggregates.catalog import GAMES, RULES
 from aggregates.kernel import Game, payload_of
+from aggregates.kernel import game as kernel_game
 from aggregates.kernel.audit import AuditReport, record_of
 from aggregates.kernel.verify import audit_by_version
 from service.application import GAMES_LOG_ID, ArbiterApp, check_position, parse_game_id
@@ -347,6 +348,13 @@ def check_snapshots(
 def _state(app: ArbiterApp, state: dict[str, Any]) -> str:
     """A state as canonical JSON through the store's own transcoder."""
     kept = {k: v for k, v in state.items() if k not in TRANSIENT and k != "class_version"}
+    ids = kept.get("command_ids")
+    window = kernel_game.COMMAND_WINDOW
+    if isinstance(ids, dict) and len(ids) > window:
+        # A state from a release that kept every command id (a snapshot it
+        # sealed, or a game loaded from one): the newest window is what the
+        # events make now; the older ids live in the store's index.
+        kept["command_ids"] = dict(list(ids.items())[-window:])
     decoded = json.loads(app.mapper.transcoder.encode(kept))
     return json.dumps(decoded, sort_keys=True)
 
