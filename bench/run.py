@@ -30,6 +30,7 @@ import json
 import multiprocessing
 import os
 import platform
+import secrets
 import shutil
 import subprocess
 import sys
@@ -159,9 +160,10 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         lap("long games, replay and audit")
 
         env = store.sqlite_env(work / "memory")
-        ids = {r: store.make_games(env, r, size["memory_games"] + 1, args.seed)
+        secret = secrets.token_hex(32)  # one server secret, as on one store
+        ids = {r: store.make_games(env, r, size["memory_games"] + 1, args.seed, secret)
                for r in store.rules_measured()}
-        raw["memory"] = in_fresh_process(store.cached_game_bytes, env, ids)
+        raw["memory"] = in_fresh_process(store.cached_game_bytes, env, ids, secret)
         raw["library_sqlite"] = in_fresh_process(
             store.library_get_save, store.sqlite_env(work / "library"), 32,
             size["library_seconds"])

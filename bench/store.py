@@ -18,6 +18,7 @@ import gc
 import hashlib
 import os
 import random
+import secrets
 import statistics
 import threading
 import time
@@ -34,6 +35,7 @@ from aggregates.enin import Enin
 from aggregates.kernel import Game
 from service.application import ArbiterApp
 from service.auditing import audit_stored
+from service.auth import Credentials
 from service.config import Settings
 
 SNAPSHOT_INTERVAL = Settings.snapshot_interval
@@ -197,7 +199,11 @@ def long_games(work: Path, events: int, repeat: int, seed: int) -> dict[str, Any
     and the replay of a trivial aggregate of as many events (turn about with the
     long game's, so that both meet the same background load)."""
     env = sqlite_env(work / "games")
-    writer = ArbiterApp(env, SNAPSHOT_INTERVAL)
+    # One secret for the writer and the reader, as every server on one store
+    # shares it: otherwise every sealed snapshot fails its check and each
+    # "cold load" is a full replay.
+    credentials = Credentials(secrets.token_bytes(32), "")
+    writer = ArbiterApp(env, SNAPSHOT_INTERVAL, credentials=credentials)
     start = time.perf_counter()
     long_events = long_enin_game(events, seed)
     short_events = long_enin_game(SNAPSHOT_INTERVAL, seed + 1)
@@ -205,7 +211,7 @@ def long_games(work: Path, events: int, repeat: int, seed: int) -> dict[str, Any
     long_id, short_id = store_events(writer, long_events), store_events(writer, short_events)
     writer.close()
 
-    reader = ArbiterApp(uncached(env), SNAPSHOT_INTERVAL)
+    reader = ArbiterApp(uncached(env), SNAPSHOT_INTERVAL, credentials=credentials)
     cold_long, cold_short = alternately(
         lambda: reader.game(str(long_id)), lambda: reader.game(str(short_id)), 10 * repeat)
     short_at, short_bytes = snapshot_bytes(reader, short_id, SNAPSHOT_INTERVAL)
@@ -240,9 +246,12 @@ SEATS = {"enin": ["solo"], "ethnos": ["ann", "bob", "cyd", "dee"], "ettin": ["a"
 MOVES = {"enin": 40, "ethnos": 150, "ettin": 80}
 
 
-def make_games(env: dict[str, str], rules: str, count: int, seed: int) -> list[str]:
-    """``count`` games of ``rules`` half played (random legal moves), saved; their ids."""
-    app = ArbiterApp(env, SNAPSHOT_INTERVAL)
+def make_games(env: dict[str, str], rules: str, count: int, seed: int,
+               secret: str) -> list[str]:
+    """``count`` games of ``rules`` half played (random legal moves), saved; their
+    ids. ``secret`` (hex): the server secret, shared with the process that loads
+    them, so their sealed snapshots are trusted there."""
+    app = ArbiterApp(env, SNAPSHOT_INTERVAL, credentials=Credentials(bytes.fromhex(secret), ""))
     rng = random.Random(seed)
     ids = []
     for _ in range(count):
@@ -264,7 +273,8 @@ def resident_bytes() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
-def cached_game_bytes(env: dict[str, str], ids_by_rules: dict[str, list[str]]) -> dict[str, Any]:
+def cached_game_bytes(env: dict[str, str], ids_by_rules: dict[str, list[str]],
+                      secret: str) -> dict[str, Any]:
     """Run in a fresh process: the memory kept per game loaded into the cache.
 
     ``bytes_per_game`` is what the Python heap keeps (``tracemalloc``: exact,
@@ -273,7 +283,7 @@ def cached_game_bytes(env: dict[str, str], ids_by_rules: dict[str, list[str]]) -
     """
     import tracemalloc
 
-    app = ArbiterApp(env, SNAPSHOT_INTERVAL)
+    app = ArbiterApp(env, SNAPSHOT_INTERVAL, credentials=Credentials(bytes.fromhex(secret), ""))
     for ids in ids_by_rules.values():  # one of each first: imports, codecs, pools
         app.game(ids[0])
     out: dict[str, Any] = {}
