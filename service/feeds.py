@@ -59,13 +59,22 @@ class FeedHub(threading.Thread):
     store had nothing new, waits for a wake-up numbered after the ticket: one
     that arrived during the read is not lost, and nothing in a message can
     make a stream wait longer than its poll interval.
+
+    A wake-up wakes only the streams of the game it names (and those following
+    every game), each waiting on a condition of its own: with one condition
+    for all, every message woke every stream of the process, and the one
+    stream it was for queued for the interpreter behind all the others.
+    A change of status, a stop or ``wake`` still wakes them all.
     """
 
     def __init__(self, redis_url: str, prefix: str = LEGACY_PREFIX) -> None:
         super().__init__(name="feed-hub", daemon=True)
         self.redis_url = redis_url
         self.channel = all_games_channel(prefix)
-        self.cond = threading.Condition()
+        self.lock = threading.RLock()
+        self.cond = threading.Condition(self.lock)
+        #: The conditions of the streams waiting now, by game (``None``: any game).
+        self.waiting: dict[str | None, set[threading.Condition]] = {}
         self.sequence = 0
         self.woken: dict[str, int] = {}
         self.healthy = False
@@ -129,7 +138,7 @@ class FeedHub(threading.Thread):
                 self.healthy = healthy
             if publishing is not None:
                 self.publishing = publishing
-            self.cond.notify_all()
+            self._notify_everyone()
 
     def set_publishing(self, publishing: bool) -> None:
         if publishing != self.publishing:
@@ -157,6 +166,9 @@ class FeedHub(threading.Thread):
                 self.woken.clear()
             self.sequence += 1
             self.woken[game_id] = self.sequence
+            for key in (game_id, None):
+                for waiter in self.waiting.get(key, ()):
+                    waiter.notify()
             self.cond.notify_all()
 
     def ticket(self, game_id: str) -> int:
@@ -172,33 +184,52 @@ class FeedHub(threading.Thread):
     def wake(self) -> None:
         """Wake every waiting stream, e.g. when a client has gone away."""
         with self.cond:
-            self.cond.notify_all()
+            self._notify_everyone()
+
+    def _notify_everyone(self) -> None:
+        """Wake every waiting stream (the caller holds the lock)."""
+        for waiters in self.waiting.values():
+            for waiter in waiters:
+                waiter.notify()
+        self.cond.notify_all()
 
     def wait_game(
         self, game_id: str, ticket: int, gone: Callable[[], bool],
         timeout: float | None = None,
     ) -> None:
         """Block until a wake-up of the game after ``ticket`` (or the poll interval)."""
-        self._wait(lambda: gone() or self.woken.get(game_id, 0) > ticket, timeout)
+        self._wait(game_id, lambda: gone() or self.woken.get(game_id, 0) > ticket, timeout)
 
     def wait_all(
         self, ticket: int, gone: Callable[[], bool], timeout: float | None = None
     ) -> None:
         """Block until a wake-up of any game after ``ticket`` (or the poll interval)."""
-        self._wait(lambda: gone() or self.sequence > ticket, timeout)
+        self._wait(None, lambda: gone() or self.sequence > ticket, timeout)
 
-    def _wait(self, ready: Callable[[], bool], timeout: float | None) -> None:
+    def _wait(
+        self, key: str | None, ready: Callable[[], bool], timeout: float | None
+    ) -> None:
         limit = timeout if timeout is not None else (
             HEALTHY_POLL if self.live else DEGRADED_POLL
         )
         deadline = time.monotonic() + limit
-        with self.cond:
+        waiter = threading.Condition(self.lock)
+        with self.lock:
             was = self.status
-            while not ready() and not self.stopping.is_set():
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or self.status != was:
-                    return
-                self.cond.wait(min(remaining, DEGRADED_POLL if not self.live else remaining))
+            # Registered under the lock the hub takes to count a wake-up, and
+            # before ``ready`` is first tested: none after the ticket is missed.
+            self.waiting.setdefault(key, set()).add(waiter)
+            try:
+                while not ready() and not self.stopping.is_set():
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0 or self.status != was:
+                        return
+                    waiter.wait(min(remaining, DEGRADED_POLL if not self.live else remaining))
+            finally:
+                waiters = self.waiting[key]
+                waiters.discard(waiter)
+                if not waiters:
+                    del self.waiting[key]
 
 
 class PublishWatch(threading.Thread):
