@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import signal
-import threading
+import time
 from concurrent import futures
 from typing import Any
 
@@ -52,12 +52,13 @@ def serve(address: str, workers: int) -> None:
         })
     ])
     port = server.add_insecure_port(address)
-    stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
-    signal.signal(signal.SIGINT, lambda *_: stopped.set())
+    signals: list[int] = []  # a handler that takes no lock (see service.main.serve)
+    signal.signal(signal.SIGTERM, lambda signum, _: signals.append(signum))
+    signal.signal(signal.SIGINT, lambda signum, _: signals.append(signum))
     server.start()
     print(f"noop: serving on {address} (port {port})", flush=True)
-    stopped.wait()
+    while not signals:
+        time.sleep(0.1)
     server.stop(1).wait()
 
 

@@ -10,7 +10,7 @@ import secrets
 import shutil
 import signal
 import sys
-import threading
+import time
 from concurrent import futures
 from pathlib import Path
 from types import FrameType
@@ -216,6 +216,11 @@ class Server:
                                    store=self.store_text()))
 
 
+#: How soon the main thread sees a stop signal (it only polls a list the
+#: signal handler appends to, so the handler takes no lock).
+STOP_POLL_SECONDS = 0.1
+
+
 def cli_command() -> str:
     """How the operator runs this installation's ``arbiter``: the bare name when PATH
     finds it, else its path (``.venv/bin/arbiter`` after ``make run``)."""
@@ -257,16 +262,21 @@ def serve(address: str, data_dir: str, metrics_address: str | None = None,
         server = Server(settings)
     except ConfigError as exc:
         raise SystemExit(f"arbiter: cannot start: {exc}") from None
-    stopped = threading.Event()
+    signals: list[int] = []
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
-        stopped.set()
+        # No lock here: a handler runs in the main thread between any two
+        # bytecodes, and a second signal (``make`` passing on a SIGTERM the
+        # whole process group also got) arriving while the main thread held
+        # an ``Event``'s lock, in ``wait``, deadlocked the server for good.
+        signals.append(signum)
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     server.start()
     print(ready_line(server), flush=True)
-    stopped.wait()
+    while not signals:
+        time.sleep(STOP_POLL_SECONDS)
     log.info("stopping: draining in-flight calls")
     server.stop()
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import signal
+import subprocess
 import threading
 import time
 
@@ -192,6 +194,25 @@ def test_restart_keeps_every_game(arbiter_server: ServerProcess) -> None:
 
 def test_sigterm_stops_cleanly(arbiter_server: ServerProcess) -> None:
     assert arbiter_server.stop() == 0
+
+
+def test_a_burst_of_stop_signals_still_stops_the_server(arbiter_server: ServerProcess) -> None:
+    """``make run`` stopped by a SIGTERM to its process group: the server gets
+    the signal from the group and again from ``make``. A second signal landing
+    while the main thread held the stop ``Event``'s lock (its handler called
+    ``Event.set``) deadlocked the server for good (seen once in a CI run).
+    The handler takes no lock now: a burst of signals still stops it, cleanly."""
+    process = arbiter_server.process
+    assert process is not None
+    for _ in range(200):
+        process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        raise AssertionError("the server did not stop after a burst of SIGTERMs") from None
+    assert code == 0
 
 
 def test_health_and_reflection(shared_server: ServerProcess) -> None:
