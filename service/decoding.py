@@ -17,6 +17,7 @@ from typing import Any
 import grpc
 
 from service.errors import ServiceError
+from service.handlers import rebuilt
 
 BAD_MESSAGE = ServiceError(
     "INVALID_ARGUMENT", "BAD_MESSAGE", "the request's bytes are not a valid protobuf message"
@@ -75,14 +76,4 @@ class MalformedRequests(grpc.ServerInterceptor):  # type: ignore[misc]
 
             behaviour = from_one
 
-        factory = {
-            (False, False): grpc.unary_unary_rpc_method_handler,
-            (False, True): grpc.unary_stream_rpc_method_handler,
-            (True, False): grpc.stream_unary_rpc_method_handler,
-            (True, True): grpc.stream_stream_rpc_method_handler,
-        }[(handler.request_streaming, handler.response_streaming)]
-        return factory(
-            behaviour,
-            request_deserializer=_tolerant(handler.request_deserializer),
-            response_serializer=handler.response_serializer,
-        )
+        return rebuilt(handler, behaviour, _tolerant(handler.request_deserializer))

@@ -16,6 +16,8 @@ from typing import Any
 
 import grpc
 
+from service.handlers import rebuilt
+
 QUIET_SECONDS = 0.3
 MAX_DRAIN_SECONDS = 3.0
 
@@ -60,12 +62,4 @@ def _refusing(handler: Any) -> Any:
         _refuse(context)
         yield  # pragma: no cover - abort raises
 
-    options = {"request_deserializer": handler.request_deserializer,
-               "response_serializer": handler.response_serializer}
-    if handler.request_streaming and handler.response_streaming:
-        return grpc.stream_stream_rpc_method_handler(streaming, **options)
-    if handler.request_streaming:
-        return grpc.stream_unary_rpc_method_handler(unary, **options)
-    if handler.response_streaming:
-        return grpc.unary_stream_rpc_method_handler(streaming, **options)
-    return grpc.unary_unary_rpc_method_handler(unary, **options)
+    return rebuilt(handler, streaming if handler.response_streaming else unary)

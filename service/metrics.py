@@ -36,6 +36,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from service.handlers import rebuilt
 from service.logs import ACCESS, fields
 
 log = logging.getLogger(__name__)
@@ -161,17 +162,7 @@ class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
                     finish(request, response, context, started, failure)
 
             behaviour = unary
-        factory = {
-            (False, False): grpc.unary_unary_rpc_method_handler,
-            (False, True): grpc.unary_stream_rpc_method_handler,
-            (True, False): grpc.stream_unary_rpc_method_handler,
-            (True, True): grpc.stream_stream_rpc_method_handler,
-        }[(handler.request_streaming, handler.response_streaming)]
-        return factory(
-            behaviour,
-            request_deserializer=handler.request_deserializer,
-            response_serializer=handler.response_serializer,
-        )
+        return rebuilt(handler, behaviour)
 
 
 def _finisher(
