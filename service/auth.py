@@ -41,6 +41,11 @@ ACCESS_NAMESPACE = uuid.UUID("6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10")
 METADATA_KEY = "authorization"
 SCHEME = "bearer "
 MAX_TOKEN = 256
+#: Metadata naming the HTTP client a web-side call is made for (``service.web``);
+#: believed only on the server's own socket (``peer_of``).
+FORWARDED_KEY = "arbiter-forwarded-for"
+#: What a forwarded address may look like: a gRPC peer string, no longer than this.
+MAX_FORWARDED = 80
 
 
 def digest(token: str) -> str:
@@ -224,6 +229,21 @@ def require_admin(principal: Principal, token: str) -> None:
         if not token:
             raise ServiceError("UNAUTHENTICATED", "NO_TOKEN", "this call needs the admin token")
         raise ServiceError("PERMISSION_DENIED", "ADMIN_ONLY", "this call needs the admin token")
+
+
+def peer_of(context: Any) -> str:
+    """The peer a call stands for: its connection's address, or, for a call the
+    server's own web side made over its private Unix socket (peer ``unix:``),
+    the HTTP client's address it forwarded. A call on the TCP port cannot claim
+    another address: its metadata is not read."""
+    peer = str(context.peer())
+    if not peer.startswith("unix:"):
+        return peer
+    for key, value in context.invocation_metadata() or ():
+        if key == FORWARDED_KEY and isinstance(value, str) and value.startswith(
+                ("ipv4:", "ipv6:")) and len(value) <= MAX_FORWARDED:
+            return value
+    return peer
 
 
 def peer_host(peer: str) -> str:

@@ -51,6 +51,8 @@ class Settings:
     idle_watch_seconds: int = 300
     #: HOST:PORT of the Prometheus ``/metrics`` endpoint; empty: none (``service.metrics``).
     metrics_address: str = ""
+    #: HOST:PORT of the web pages and JSON gateway; empty: none (``service.web``).
+    web_address: str = ""
     #: ``json``, ``plain`` or empty: JSON unless stderr is a terminal (``service.logs``).
     log_format: str = ""
     #: The Redis channel prefix; empty: derived from the store (``channel_prefix``).
@@ -77,6 +79,7 @@ class Settings:
             audits_at_once=_positive("ARBITER_AUDITS_AT_ONCE", cls.audits_at_once),
             idle_watch_seconds=_positive("ARBITER_IDLE_WATCH_SECONDS", cls.idle_watch_seconds),
             metrics_address=os.environ.get("ARBITER_METRICS_ADDRESS", ""),
+            web_address=os.environ.get("ARBITER_WEB_ADDRESS", ""),
             log_format=os.environ.get("ARBITER_LOG_FORMAT", ""),
             redis_prefix=_redis_prefix(os.environ.get("ARBITER_REDIS_PREFIX", "")),
         )

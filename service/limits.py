@@ -201,7 +201,7 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
         token = auth.token_from(context.invocation_metadata())
         if token and self.credentials.is_admin(token):
             return "", "admin"
-        key = caller_of(context.peer())
+        key = caller_of(auth.peer_of(context))
         if token and self.credentials.creator_required:
             try:
                 if self.credentials.creator(token, "") == "creator":

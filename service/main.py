@@ -10,6 +10,7 @@ import secrets
 import shutil
 import signal
 import sys
+import tempfile
 import time
 from concurrent import futures
 from pathlib import Path
@@ -37,6 +38,7 @@ from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap
 from service.servicer import _abort as abort
 from service.storehealth import StoreHealth
+from service.web.server import WebError, WebServer
 
 log = logging.getLogger("arbiter")
 SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -110,6 +112,8 @@ class Server:
         enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
         self.store_health = StoreHealth(self.app, self._store_writes, settings.health_interval)
         self.metrics: MetricsServer | None = None
+        self.web: WebServer | None = None
+        self.web_socket = self._web_socket(settings) if settings.web_address else ""
         try:
             self.port = self._listen(settings)
         except RuntimeError as exc:
@@ -122,6 +126,26 @@ class Server:
                            "address of this machine")
         if settings.metrics_address:
             self.metrics = self._serve_metrics(settings.metrics_address)
+
+    def _web_socket(self, settings: Settings) -> str:
+        """The private Unix socket the web side reaches the service through: in the
+        data folder (the operator's alone), or a private temporary folder when that
+        path is too long for a socket's name."""
+        path = settings.data_dir.resolve() / "web.sock"
+        if len(str(path)) > 100:
+            path = Path(tempfile.mkdtemp(prefix="arbiter-web-")) / "web.sock"
+        path.unlink(missing_ok=True)
+        target = f"unix:{path}"
+        if not self.grpc.add_insecure_port(target):
+            raise ConfigError(f"cannot open the web side's socket {path}")
+        return target
+
+    def _serve_web(self, address: str) -> WebServer:
+        """The pages and JSON gateway; an address that cannot be bound refuses the start."""
+        try:
+            return WebServer(address, self.web_socket, self.settings.max_message_bytes)
+        except WebError as exc:
+            raise ConfigError(str(exc)) from None
 
     def _serve_metrics(self, address: str) -> MetricsServer:
         """The operator's ``/metrics`` port; one that cannot be bound refuses the start."""
@@ -166,13 +190,21 @@ class Server:
         self.hub.start()
         self.publish_watch.start()
         self.grpc.start()
+        if self.settings.web_address:
+            try:
+                self.web = self._serve_web(self.settings.web_address)
+            except ConfigError:
+                self.grpc.stop(None)
+                self.stop_started()
+                raise
         self.store_health.check()  # SERVING only once the store is seen to write
         self.store_health.start()
         log.info("Arbiter serving on %s (store: %s)", self.settings.address, self.store_text(),
                  extra=logs.fields(event="start", address=self.settings.address,
                                    port=self.port, store=self.store_text(),
                                    redis=logs.redact_url(self.redis_url),
-                                   metrics=self.metrics.url if self.metrics else ""))
+                                   metrics=self.metrics.url if self.metrics else "",
+                                   web=self.web.url if self.web else ""))
 
     def store_text(self) -> str:
         """The store's file or URL, for the log: never its password."""
@@ -199,6 +231,8 @@ class Server:
         self.store_health.stop()
         self.health.enter_graceful_shutdown()
         self.drain.drain()  # new calls refused cleanly until none arrive
+        if self.web is not None:
+            self.web.stop()  # its live pages hold feeds open
         self.clock.stop()
         self.publish_watch.stop()
         self.publish_watch.join(timeout=5)  # it reads the store, closed below
@@ -239,13 +273,15 @@ def ready_line(server: Server) -> str:
     flag = "" if target == "localhost:50051" else f" --address {target}"
     cli = cli_command()
     metrics = f"; metrics at {server.metrics.url}" if server.metrics else ""
+    if server.web:
+        metrics += f"; web pages at {server.web.url}/"
     return (f"arbiter: serving on {server.settings.address} (port {server.port}); "
             f"try `{cli} rules{flag}` or `{cli} play enin{flag}` in another "
             f"terminal{metrics}")
 
 
 def serve(address: str, data_dir: str, metrics_address: str | None = None,
-          log_format: str | None = None) -> None:
+          log_format: str | None = None, web_address: str | None = None) -> None:
     """Run a server until SIGINT or SIGTERM."""
     try:
         settings = Settings.from_env(address, data_dir)
@@ -254,6 +290,7 @@ def serve(address: str, data_dir: str, metrics_address: str | None = None,
             metrics_address=settings.metrics_address if metrics_address is None
             else metrics_address,
             log_format=settings.log_format if log_format is None else log_format,
+            web_address=settings.web_address if web_address is None else web_address,
         )
         logs.configure(settings.log_format)
     except ValueError as exc:
@@ -273,7 +310,10 @@ def serve(address: str, data_dir: str, metrics_address: str | None = None,
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    server.start()
+    try:
+        server.start()
+    except ConfigError as exc:
+        raise SystemExit(f"arbiter: cannot start: {exc}") from None
     print(ready_line(server), flush=True)
     while not signals:
         time.sleep(STOP_POLL_SECONDS)
@@ -291,13 +331,17 @@ def main() -> None:
     parser.add_argument("--metrics-address", default=None, metavar="HOST:PORT",
                         help="serve Prometheus /metrics here (default: "
                              "$ARBITER_METRICS_ADDRESS; none when unset)")
+    parser.add_argument("--web-address", default=None, metavar="HOST:PORT",
+                        help="serve the web pages and the JSON gateway here (default: "
+                             "$ARBITER_WEB_ADDRESS; none when unset)")
     parser.add_argument("--log-format", default=None, choices=logs.FORMATS,
                         help="json (one object per line) or plain (default: "
                              "$ARBITER_LOG_FORMAT, else plain on a terminal, json otherwise)")
     args = parser.parse_args()
     if args.redis_prefix:
         os.environ["ARBITER_REDIS_PREFIX"] = args.redis_prefix
-    serve(args.address, args.data_dir, args.metrics_address, args.log_format)
+    serve(args.address, args.data_dir, args.metrics_address, args.log_format,
+          args.web_address)
 
 
 if __name__ == "__main__":

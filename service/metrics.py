@@ -36,6 +36,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from service.auth import peer_of
 from service.handlers import rebuilt
 from service.logs import ACCESS, fields
 
@@ -205,7 +206,7 @@ def _finisher(
             if reason:
                 record["reason"] = reason
             record["ms"] = round(seconds * 1000, 2)
-            record["peer"] = context.peer()
+            record["peer"] = peer_of(context)
             summary = f"{method} {code.name}" + (f" {reason}" if reason != code.name and reason
                                                   else "")
             ACCESS.log(level, "%s %.1fms", summary, seconds * 1000, extra=fields(**record))

@@ -282,7 +282,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         # Who creates: refused here when a creator credential is required; else
         # the scope of the request id (see Credentials.creator).
         caller = self.credentials.creator(
-            auth.token_from(context.invocation_metadata()), context.peer()
+            auth.token_from(context.invocation_metadata()), auth.peer_of(context)
         )
         if len(request.seats) > MAX_SEATS_IN_REQUEST:
             raise bad_request("BAD_SEATS", f"at most {MAX_SEATS_IN_REQUEST} seats")

@@ -24,6 +24,8 @@ from tests.conftest import TEST_PROCESS_ONLY_ENV
 ROOT = Path(__file__).resolve().parents[2]
 #: What the server prints once it serves; the port is the one it really bound.
 SERVING = re.compile(rb"arbiter: serving on \S+ \(port (\d+)\)")
+#: The same line's web side, when ARBITER_WEB_ADDRESS is set.
+WEB = re.compile(rb"web pages at (http://\S+?)/(?:\s|$)")
 
 
 class ServerProcess:
@@ -43,6 +45,8 @@ class ServerProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self.tls_root: bytes | None = None
         self.log_path = data_dir / "server.log"
+        #: The web side's base URL (no trailing slash), when it serves one.
+        self.web_url = ""
 
     def start(self) -> None:
         env = dict(os.environ, REDIS_URL=self.redis_url, PYTHONUNBUFFERED="1", **self.extra_env)
@@ -71,6 +75,13 @@ class ServerProcess:
             if found:
                 self.port = int(found.group(1))
                 self.address = f"127.0.0.1:{self.port}"
+                with open(self.log_path, "rb") as log:
+                    log.seek(offset)
+                    web = WEB.search(log.read())
+                if web:
+                    self.web_url = web.group(1).decode()
+                    # A restart serves the web side on the same port.
+                    self.extra_env["ARBITER_WEB_ADDRESS"] = self.web_url.rsplit("//", 1)[1]
                 return
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")

@@ -1,0 +1,129 @@
+"""The web side's one way into the game service: gRPC, over the server's own socket.
+
+Every page and every JSON gateway call is a real ``GameService`` call, made
+through the gRPC server that serves everyone else, so that there is no second
+rules path: the same servicer, credentials, reason codes, interceptors and
+per-caller limits. The calls travel over a Unix socket in the server's private
+data folder, which only this process (and the operator) can open; a call that
+arrives there may say whose call it is (``arbiter-forwarded-for``, the HTTP
+client's address), and the limits charge that address (``auth.peer_of``), not
+the socket's. A call arriving on the TCP port cannot claim another address.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+from arbiter.v1 import game_pb2, game_pb2_grpc
+from google.protobuf.message import Message
+
+from service.auth import FORWARDED_KEY, METADATA_KEY, SCHEME
+
+#: Every GameService method: its request and response types, and whether it streams.
+SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Method:
+    """One GameService method as the gateway serves it."""
+
+    name: str
+    request: type[Message]
+    response: type[Message]
+    streaming: bool
+    comment: str = ""
+
+
+def _message_class(descriptor: Any) -> type[Message]:
+    return getattr(game_pb2, descriptor.name)  # type: ignore[no-any-return]
+
+
+METHODS: dict[str, Method] = {
+    m.name: Method(m.name, _message_class(m.input_type), _message_class(m.output_type),
+                   bool(m.server_streaming))
+    for m in SERVICE.methods
+}
+
+
+class GatewayError(Exception):
+    """A refusal from the game service, as it left the server: the gRPC code's name,
+    the stable reason code, the sentence and the game's version."""
+
+    def __init__(self, code: str, reason: str, message: str, version: int = 0) -> None:
+        super().__init__(f"{reason}: {message}")
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.version = version
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "reason": self.reason,
+                          "message": self.message, "version": self.version}}
+
+
+def refusal_of(error: grpc.aio.AioRpcError) -> GatewayError:
+    """The service's refusal as facts: reason and version from the trailers, the
+    sentence without its ``REASON: `` head (the reason travels on its own)."""
+    trailers = {k: v for k, v in (error.trailing_metadata() or ()) if isinstance(v, str)}
+    code = error.code().name
+    reason = trailers.get("arbiter-reason", code)
+    message = error.details() or ""
+    if message.startswith(reason + ": "):
+        message = message[len(reason) + 2:]
+    version = trailers.get("arbiter-version", "0")
+    return GatewayError(code, reason, message, int(version) if version.isdigit() else 0)
+
+
+class Backend:
+    """A gRPC channel to the server's own socket, used from the web side's event loop."""
+
+    def __init__(self, target: str, max_message_bytes: int) -> None:
+        self.target = target
+        self.max_message_bytes = max_message_bytes
+        self._channel: grpc.aio.Channel | None = None
+        self._stub: Any = None
+
+    async def open(self) -> None:
+        """Open the channel (in the loop that will use it: grpc.aio is bound to one)."""
+        self._channel = grpc.aio.insecure_channel(self.target, options=[
+            ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+            ("grpc.max_send_message_length", self.max_message_bytes + 4096),
+        ])
+        self._stub = game_pb2_grpc.GameServiceStub(self._channel)
+
+    async def close(self) -> None:
+        if self._channel is not None:
+            await self._channel.close(grace=None)
+
+    @staticmethod
+    def metadata(token: str, peer: str) -> list[tuple[str, str]]:
+        """The bearer token, if any, and the HTTP caller's address."""
+        out = [(FORWARDED_KEY, peer)]
+        if token:
+            out.append((METADATA_KEY, SCHEME + token))
+        return out
+
+    async def call(self, method: str, request: Message, token: str, peer: str,
+                   timeout: float = 30.0) -> Any:
+        """One unary call; a refusal raises ``GatewayError``."""
+        try:
+            return await getattr(self._stub, method)(
+                request, metadata=self.metadata(token, peer), timeout=timeout)
+        except grpc.aio.AioRpcError as exc:
+            raise refusal_of(exc) from None
+
+    async def stream(self, method: str, request: Message, token: str,
+                     peer: str) -> AsyncIterator[Any]:
+        """A server stream's messages; a refusal, even after some, raises ``GatewayError``.
+        Leaving the loop early cancels the call."""
+        call = getattr(self._stub, method)(request, metadata=self.metadata(token, peer))
+        try:
+            async for message in call:
+                yield message
+        except grpc.aio.AioRpcError as exc:
+            raise refusal_of(exc) from None
+        finally:
+            call.cancel()

@@ -1,0 +1,165 @@
+"""The JSON gateway: every ``GameService`` call over HTTP, as JSON.
+
+``POST /v1/<Method>`` with the request message as proto3 JSON (field names as
+in the ``.proto`` or in lowerCamelCase) and the seat's credential as
+``Authorization: Bearer <token>``, exactly as gRPC metadata carries it. A
+unary call answers with its response message as JSON; a streaming call
+(``History``, ``Subscribe``) answers with one JSON message per line
+(``application/x-ndjson``), or as Server-Sent Events when the client accepts
+``text/event-stream`` (each event's ``id`` its version, so a reconnecting
+``EventSource`` resumes after the last one it saw).
+
+A refusal is the service's own: the HTTP status of its gRPC code (as
+grpc-gateway maps them) and ``{"error": {"code", "reason", "message",
+"version"}}`` with the same stable reason code a gRPC client reads from the
+``arbiter-reason`` trailer. A refusal in the middle of a stream is its last
+line (or an ``error`` event). The calls go through the gRPC server itself
+(``service.web.backend``): same credentials, reasons and per-caller limits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from aiohttp import web
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from service.web.backend import METHODS, Backend, GatewayError
+
+#: HTTP statuses of gRPC codes, as grpc-gateway maps them.
+HTTP_STATUS = {
+    "OK": 200, "CANCELLED": 499, "UNKNOWN": 500, "INVALID_ARGUMENT": 400,
+    "DEADLINE_EXCEEDED": 504, "NOT_FOUND": 404, "ALREADY_EXISTS": 409,
+    "PERMISSION_DENIED": 403, "UNAUTHENTICATED": 401, "RESOURCE_EXHAUSTED": 429,
+    "FAILED_PRECONDITION": 400, "ABORTED": 409, "OUT_OF_RANGE": 400,
+    "UNIMPLEMENTED": 501, "INTERNAL": 500, "UNAVAILABLE": 503, "DATA_LOSS": 500,
+}
+BACKEND: web.AppKey[Backend] = web.AppKey("backend", Backend)
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+
+
+def to_json(message: Message) -> dict[str, Any]:
+    """A message as proto3 JSON, every field present (a client need not know the
+    defaults), field names as in the ``.proto``, 64-bit numbers as numbers
+    where JavaScript holds them exactly."""
+    return json_format.MessageToDict(
+        message, always_print_fields_with_no_presence=True,
+        preserving_proto_field_name=True, unquote_int64_if_possible=True)
+
+
+def error_response(error: GatewayError) -> web.Response:
+    return web.json_response(error.to_json(), status=HTTP_STATUS.get(error.code, 500))
+
+
+def refused(code: str, reason: str, message: str) -> web.Response:
+    return error_response(GatewayError(code, reason, message))
+
+
+def bearer(request: web.Request) -> str:
+    """The token of ``Authorization: Bearer <token>``, or ""."""
+    header = request.headers.get("Authorization", "")
+    if header[:7].lower() == "bearer ":
+        return header[7:].strip()
+    return header.strip()
+
+
+def peer(request: web.Request) -> str:
+    """The HTTP client's address as a gRPC peer string (what the limits charge)."""
+    host = request.remote or ""
+    if ":" in host:
+        return f"ipv6:[{host}]:0"
+    return f"ipv4:{host}:0" if host else "ipv4:0.0.0.0:0"
+
+
+def parse(method_name: str, body: bytes) -> Message:
+    """The request message from its JSON; ``GatewayError`` (``BAD_MESSAGE``) if it is not one."""
+    method = METHODS[method_name]
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           f"the body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           f"the body must be a JSON object ({method.request.__name__})")
+    try:
+        return json_format.ParseDict(data, method.request())
+    except json_format.ParseError as exc:
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           f"not a {method.request.__name__}: {exc}") from None
+
+
+async def call(request: web.Request) -> web.StreamResponse:
+    """``POST /v1/<Method>``."""
+    name = request.match_info["method"]
+    if name not in METHODS:
+        return refused("NOT_FOUND", "UNKNOWN_METHOD",
+                       f"no GameService method {name!r}; see /openapi.json")
+    try:
+        message = parse(name, await request.read())
+    except GatewayError as exc:
+        return error_response(exc)
+    backend = request.app[BACKEND]
+    if not METHODS[name].streaming:
+        try:
+            reply = await backend.call(name, message, bearer(request), peer(request))
+        except GatewayError as exc:
+            return error_response(exc)
+        return web.json_response(to_json(reply))
+    events = SSE in request.headers.get("Accept", "")
+    resume = request.headers.get("Last-Event-ID", "")
+    if events and name == "Subscribe" and message.game_id and resume.isdigit():  # type: ignore[attr-defined]
+        message.after = int(resume)  # type: ignore[attr-defined]  # a game's feed resumes by version
+    return await relay_stream(
+        request, backend.stream(name, message, bearer(request), peer(request)), events)
+
+
+async def relay_stream(request: web.Request, messages: AsyncIterator[Message],
+                       events: bool) -> web.StreamResponse:
+    """A server stream as NDJSON lines or Server-Sent Events. A refusal before the
+    first message is an HTTP error; after it, the stream's last item."""
+    response: web.StreamResponse | None = None
+    try:
+        async for item in messages:
+            if response is None:
+                response = await start_stream(request, events)
+            await response.write(encode(to_json(item), events))
+    except GatewayError as exc:
+        if response is None:
+            return error_response(exc)
+        await response.write(encode(exc.to_json(), events, kind="error"))
+    if response is None:
+        response = await start_stream(request, events)
+    await response.write_eof()
+    return response
+
+
+async def start_stream(request: web.Request, events: bool) -> web.StreamResponse:
+    response = web.StreamResponse(headers={
+        "Content-Type": SSE if events else NDJSON, "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no"})
+    await response.prepare(request)
+    return response
+
+
+def encode(data: dict[str, Any], events: bool, kind: str = "") -> bytes:
+    """One stream item: a JSON line, or an SSE event whose id is the event's version
+    (status messages carry none, so a resume starts after the last event)."""
+    text = json.dumps(data, separators=(",", ":"))
+    if not events:
+        return (text + "\n").encode()
+    head = ""
+    event = data.get("event") if isinstance(data.get("event"), dict) else data
+    if not kind and isinstance(event, dict) and "version" in event and "type" in event:
+        head = f"id: {event['version']}\n"
+    if kind:
+        head += f"event: {kind}\n"
+    return f"{head}data: {text}\n\n".encode()
+
+
+def routes() -> list[web.RouteDef]:
+    return [web.post("/v1/{method}", call)]

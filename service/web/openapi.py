@@ -1,0 +1,194 @@
+"""The gateway's OpenAPI 3.1 document, made from the service's own descriptors.
+
+Paths, request and response schemas come from ``GameService``'s descriptors,
+and descriptions from the comments of ``game.proto`` itself, so the document
+can never drift from the wire contract it describes.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+from arbiter.v1 import game_pb2
+from google.protobuf.descriptor import FieldDescriptor
+
+from service.web.backend import METHODS
+from service.web.gateway import HTTP_STATUS
+
+PROTO = Path(game_pb2.__file__).with_name("game.proto")
+INTEGER_64 = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,
+              FieldDescriptor.TYPE_SINT64, FieldDescriptor.TYPE_FIXED64,
+              FieldDescriptor.TYPE_SFIXED64}
+INTEGER_32 = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_UINT32,
+              FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_FIXED32,
+              FieldDescriptor.TYPE_SFIXED32}
+
+
+@functools.cache
+def proto_comments() -> dict[str, str]:
+    """Leading comments of ``game.proto``: ``Message``, ``Message.field``, ``rpc:Name``."""
+    comments: dict[str, str] = {}
+    if not PROTO.exists():
+        return comments
+    pending: list[str] = []
+    scope: list[str] = []
+    for raw in PROTO.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if line.startswith("//"):
+            pending.append(line[2:].strip())
+            continue
+        text = " ".join(p for p in pending if p)
+        pending = []
+        if match := re.match(r"(message|enum)\s+(\w+)\s*\{", line):
+            scope.append(match.group(2))
+            if text:
+                comments[".".join(scope)] = text
+        elif match := re.match(r"rpc\s+(\w+)\s*\(", line):
+            if text:
+                comments["rpc:" + match.group(1)] = text
+        elif match := re.match(r"(?:optional\s+|repeated\s+)?[\w.]+\s+(\w+)\s*=\s*\d+", line):
+            names = [n for n in scope if n]
+            if text and names:
+                comments[".".join([*names, match.group(1)])] = text
+        elif line.startswith(("oneof", "service")):
+            scope.append("")
+        for _ in range(line.count("}")):
+            if scope:
+                scope.pop()
+    return comments
+
+
+def field_schema(field: Any) -> dict[str, Any]:
+    """One field's JSON Schema under proto3's JSON mapping."""
+    kind = field.type
+    schema: dict[str, Any]
+    if kind == FieldDescriptor.TYPE_MESSAGE:
+        name = field.message_type.full_name
+        if name == "google.protobuf.Timestamp":
+            schema = {"type": "string", "format": "date-time"}
+        else:
+            schema = {"$ref": f"#/components/schemas/{field.message_type.name}"}
+    elif kind == FieldDescriptor.TYPE_ENUM:
+        schema = {"type": "string", "enum": [v.name for v in field.enum_type.values]}
+    elif kind == FieldDescriptor.TYPE_BOOL:
+        schema = {"type": "boolean"}
+    elif kind == FieldDescriptor.TYPE_STRING:
+        schema = {"type": "string"}
+    elif kind == FieldDescriptor.TYPE_BYTES:
+        schema = {"type": "string", "contentEncoding": "base64"}
+    elif kind in INTEGER_64:
+        # A number where JavaScript holds it exactly, else a string (proto3 JSON).
+        schema = {"type": ["integer", "string"], "format": "int64"}
+    elif kind in INTEGER_32:
+        schema = {"type": "integer", "format": "int32"}
+    else:
+        schema = {"type": "number"}
+    if field.is_repeated:
+        schema = {"type": "array", "items": schema}
+    return schema
+
+
+def message_schema(message: Any) -> dict[str, Any]:
+    comments = proto_comments()
+    properties: dict[str, Any] = {}
+    for field in message.fields:
+        schema = field_schema(field)
+        text = comments.get(f"{message.name}.{field.name}")
+        if text:
+            schema = {**schema, "description": text}
+        properties[field.name] = schema
+    out: dict[str, Any] = {"type": "object", "properties": properties,
+                           "additionalProperties": False}
+    if text := comments.get(message.name):
+        out["description"] = text
+    return out
+
+
+def schemas() -> dict[str, Any]:
+    """Every message the methods reach, by name."""
+    found: dict[str, Any] = {}
+
+    def visit(message: Any) -> None:
+        if message.name in found or message.full_name.startswith("google.protobuf."):
+            return
+        found[message.name] = message
+        for field in message.fields:
+            if field.type == FieldDescriptor.TYPE_MESSAGE:
+                visit(field.message_type)
+
+    for method in METHODS.values():
+        visit(method.request.DESCRIPTOR)
+        visit(method.response.DESCRIPTOR)
+    out = {name: message_schema(d) for name, d in sorted(found.items())}
+    out["Error"] = {
+        "type": "object", "required": ["error"],
+        "description": "A refusal: the gRPC code's name, the stable reason code (as the "
+                       "arbiter-reason trailer), a sentence, and the game's version.",
+        "properties": {"error": {"type": "object", "properties": {
+            "code": {"type": "string", "enum": sorted(HTTP_STATUS)},
+            "reason": {"type": "string"},
+            "message": {"type": "string"},
+            "version": {"type": "integer"},
+        }, "required": ["code", "reason", "message", "version"]}},
+    }
+    return out
+
+
+def operation(name: str) -> dict[str, Any]:
+    method = METHODS[name]
+    response = {"$ref": f"#/components/schemas/{method.response.DESCRIPTOR.name}"}
+    if method.streaming:
+        content = {
+            "application/x-ndjson": {"schema": response},
+            "text/event-stream": {"schema": {"type": "string"}},
+        }
+        summary = ("A stream: one JSON message per line, or Server-Sent Events with "
+                   "Accept: text/event-stream. A refusal mid-stream is the last item.")
+    else:
+        content = {"application/json": {"schema": response}}
+        summary = ""
+    error = {"content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {
+        "operationId": name,
+        "summary": name,
+        "description": " ".join(t for t in (proto_comments().get("rpc:" + name, ""),
+                                             summary) if t),
+        "security": [{}, {"bearer": []}],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{method.request.DESCRIPTOR.name}"}}}},
+        "responses": {
+            "200": {"description": "The response message.", "content": content},
+            "400": {"description": "Invalid argument or failed precondition.", **error},
+            "401": {"description": "No or wrong credential.", **error},
+            "403": {"description": "Not this credential's to do.", **error},
+            "404": {"description": "No such game.", **error},
+            "409": {"description": "A stale version or a contended write.", **error},
+            "413": {"description": "The body is larger than the server accepts.", **error},
+            "429": {"description": "Over this caller's share.", **error},
+            "default": {"description": "Another refusal.", **error},
+        },
+    }
+
+
+@functools.cache
+def document() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Arbiter JSON gateway",
+            "version": "v1",
+            "description": "Every GameService call as JSON over HTTP: the same credentials, "
+                           "reason codes and limits as gRPC (README, 'The web side').",
+        },
+        "paths": {f"/v1/{name}": {"post": operation(name)} for name in METHODS},
+        "components": {
+            "schemas": schemas(),
+            "securitySchemes": {"bearer": {
+                "type": "http", "scheme": "bearer",
+                "description": "A seat, spectator, creator or admin token."}},
+        },
+    }

@@ -1,0 +1,6 @@
+"""(pages: being written)"""
+from aiohttp import web
+
+
+def install(app: web.Application) -> None:
+    """Add the pages' routes."""
