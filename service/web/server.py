@@ -75,9 +75,11 @@ def make_app(backend: Backend, max_body: int,
     app.add_routes(gateway.routes())
     app.add_routes([web.get("/openapi.json", openapi_document),
                     web.get("/.well-known/openapi.json", openapi_document)])
-    from service.web import pages  # the pages are optional to the gateway
+    from service.web import pages, seat, session
 
-    pages.install(app)
+    app.add_routes(session.routes())
+    pages.install(app)  # the lobby, a game's page, its replay, its record, /static
+    seat.install(app)  # a seat's page and its moves
     if extra is not None:
         extra(app)
     return app
