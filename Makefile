@@ -6,12 +6,15 @@ PROTOS := $(wildcard protos/arbiter/v1/*.proto)
 STAMP := $(VENV)/.installed
 ARBITER_LISTEN ?= localhost:50051
 ARBITER_DATA_DIR ?= ./data
-# `make run ADDRESS=0.0.0.0:50051 DATA=/srv/arbiter METRICS=localhost:9464`: given on
+# `make run ADDRESS=0.0.0.0:50051 DATA=/srv/arbiter METRICS=localhost:9464 WEB=...`: given on
 # make's command line they win; else $ARBITER_LISTEN, $ARBITER_DATA_DIR and
 # $ARBITER_METRICS_ADDRESS (no /metrics port unless one is set).
 ADDRESS := $(ARBITER_LISTEN)
 DATA := $(ARBITER_DATA_DIR)
 METRICS := $(ARBITER_METRICS_ADDRESS)
+# `make run WEB=localhost:8080`: the web pages and JSON gateway there (else
+# $ARBITER_WEB_ADDRESS; none when unset).
+WEB := $(ARBITER_WEB_ADDRESS)
 # Tools from the npm registry (tools/package.json, pinned by its lock file),
 # installed into the project, never globally: buf, and Node's gRPC client.
 TOOLS := .tools
@@ -39,7 +42,8 @@ protos/arbiter/v1/game_pb2.py: $(PROTOS)
 
 run: install
 	$(BIN)/arbiter-server --address $(ADDRESS) --data-dir $(DATA) \
-		$(if $(METRICS),--metrics-address $(METRICS))
+		$(if $(METRICS),--metrics-address $(METRICS)) \
+		$(if $(WEB),--web-address $(WEB))
 
 # One pytest-xdist worker per CPU; an xdist_group (a module sharing one server
 # process) stays on one worker; heavy tests go first (tests/conftest.py).
