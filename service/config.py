@@ -53,6 +53,8 @@ class Settings:
     metrics_address: str = ""
     #: HOST:PORT of the web pages and JSON gateway; empty: none (``service.web``).
     web_address: str = ""
+    #: Requests in progress at once per caller on the web side (a live page holds one).
+    web_requests_per_peer: int = 64
     #: ``json``, ``plain`` or empty: JSON unless stderr is a terminal (``service.logs``).
     log_format: str = ""
     #: The Redis channel prefix; empty: derived from the store (``channel_prefix``).
@@ -80,6 +82,8 @@ class Settings:
             idle_watch_seconds=_positive("ARBITER_IDLE_WATCH_SECONDS", cls.idle_watch_seconds),
             metrics_address=os.environ.get("ARBITER_METRICS_ADDRESS", ""),
             web_address=os.environ.get("ARBITER_WEB_ADDRESS", ""),
+            web_requests_per_peer=_positive(
+                "ARBITER_WEB_REQUESTS_PER_PEER", cls.web_requests_per_peer),
             log_format=os.environ.get("ARBITER_LOG_FORMAT", ""),
             redis_prefix=_redis_prefix(os.environ.get("ARBITER_REDIS_PREFIX", "")),
         )

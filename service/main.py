@@ -143,7 +143,8 @@ class Server:
     def _serve_web(self, address: str) -> WebServer:
         """The pages and JSON gateway; an address that cannot be bound refuses the start."""
         try:
-            return WebServer(address, self.web_socket, self.settings.max_message_bytes)
+            return WebServer(address, self.web_socket, self.settings.max_message_bytes,
+                             self.settings.web_requests_per_peer)
         except WebError as exc:
             raise ConfigError(str(exc)) from None
 

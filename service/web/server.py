@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from service.limits import caller_of
 from service.listen import split_address
 from service.web import gateway, openapi
 from service.web.backend import Backend
@@ -54,6 +55,35 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     return response
 
 
+class RequestShares:
+    """At most so many requests in progress per caller (IPv4 address or IPv6 /64,
+    as the gRPC side counts them): a live page's feed is one, held open, so an
+    address cannot hold every connection of the web side. Calls to the service
+    are charged again, per call and per stream, by the gRPC side's shares."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held: dict[str, int] = {}
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        key = caller_of(gateway.peer(request))
+        held = self.held.get(key, 0)
+        if held >= self.limit:
+            return gateway.refused(
+                "RESOURCE_EXHAUSTED", "TOO_MANY_REQUESTS",
+                f"your address has {self.limit} requests in progress here; close one")
+        self.held[key] = held + 1
+        try:
+            return await handler(request)
+        finally:
+            left = self.held.get(key, 1) - 1
+            if left > 0:
+                self.held[key] = left
+            else:
+                self.held.pop(key, None)
+
+
 def http_refusal(exc: web.HTTPException) -> tuple[str, str, str]:
     if exc.status == 413:
         return ("RESOURCE_EXHAUSTED", "TOO_LARGE",
@@ -67,10 +97,11 @@ async def openapi_document(request: web.Request) -> web.Response:
     return web.json_response(openapi.document())
 
 
-def make_app(backend: Backend, max_body: int,
+def make_app(backend: Backend, max_body: int, requests_per_peer: int = 64,
              extra: Callable[[web.Application], None] | None = None) -> web.Application:
     """The application: the gateway, its OpenAPI document, and the pages."""
-    app = web.Application(client_max_size=max_body, middlewares=[guard])
+    shares = RequestShares(requests_per_peer)
+    app = web.Application(client_max_size=max_body, middlewares=[guard, shares.middleware])
     app[gateway.BACKEND] = backend
     app.add_routes(gateway.routes())
     app.add_routes([web.get("/openapi.json", openapi_document),
@@ -88,13 +119,15 @@ def make_app(backend: Backend, max_body: int,
 class WebServer:
     """The HTTP side's thread: its loop, its site, its channel to the service."""
 
-    def __init__(self, address: str, grpc_target: str, max_body: int) -> None:
+    def __init__(self, address: str, grpc_target: str, max_body: int,
+                 requests_per_peer: int = 64) -> None:
         parsed = split_address(address)
         if parsed is None:
             raise WebError(f"the web address must be HOST:PORT, not {address!r}")
         self.host, self.port = parsed[0] or "0.0.0.0", parsed[1]
         self.backend = Backend(grpc_target, max_body)
         self.max_body = max_body
+        self.requests_per_peer = requests_per_peer
         self._loop = asyncio.new_event_loop()
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="web",
@@ -116,7 +149,8 @@ class WebServer:
 
     async def _start(self) -> None:
         await self.backend.open()
-        self._runner = web.AppRunner(make_app(self.backend, self.max_body), access_log=None,
+        self._runner = web.AppRunner(make_app(self.backend, self.max_body,
+                                              self.requests_per_peer), access_log=None,
                                      handle_signals=False, shutdown_timeout=2.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)

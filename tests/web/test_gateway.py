@@ -95,7 +95,9 @@ def test_every_unary_call_answers_json_that_its_schema_describes(
     OpenAPI document says it answers."""
     conforms(document, "CreateGameResponse", ethnos)
     game_id = ethnos["game_id"]
-    token = seat_token(ethnos, 0)
+    waiting = web_server.stub().GetState(game_pb2.GetStateRequest(
+        game_id=game_id, spectator=True)).pending[0].seat
+    token = seat_token(ethnos, waiting)
     answers: dict[str, tuple[str, JSON]] = {
         "ListRules": ("ListRulesResponse", {}),
         "ListGames": ("ListGamesResponse", {"rules": "ethnos", "page_size": 5}),
@@ -108,7 +110,7 @@ def test_every_unary_call_answers_json_that_its_schema_describes(
         assert status == 200, (name, reply)
         conforms(document, schema, reply)
     status, legal = call(web_server, "LegalActions", {"game_id": game_id}, token)
-    assert legal["actions"], "the first seat has moves"
+    assert legal["actions"], "the seat the game waits on has moves"
     move = legal["actions"][0]["command"]
     status, acted = call(web_server, "Act", {
         "game_id": game_id, "command": move, "expected_version": legal["version"],
@@ -122,7 +124,7 @@ def test_every_unary_call_answers_json_that_its_schema_describes(
     assert status == 200 and again["replayed"] and again["version"] == acted["version"]
     status, gave = call(web_server, "Contribute", {
         "game_id": game_id, "entropy": base64.b64encode(b"mine").decode()},
-        seat_token(ethnos, 1))
+        seat_token(ethnos, (waiting + 1) % 3))
     assert status == 200, gave
     conforms(document, "ContributeResponse", gave)
     # The gRPC side sees the same game at the same version.
@@ -270,7 +272,8 @@ def limited_server(tmp_path_factory: pytest.TempPathFactory,
     """A server with a small call rate per caller, its web side on every IPv4
     loopback address (127.0.0.1 and 127.0.0.2 are two callers)."""
     server = ServerProcess(tmp_path_factory.mktemp("limited") / "data", redis_url, {
-        "ARBITER_WEB_ADDRESS": "0.0.0.0:0", "ARBITER_CALLS_PER_SECOND": "5"})
+        "ARBITER_WEB_ADDRESS": "0.0.0.0:0", "ARBITER_CALLS_PER_SECOND": "5",
+        "ARBITER_WEB_REQUESTS_PER_PEER": "3"})
     server.start()
     server.web_url = server.web_url.replace("localhost", "127.0.0.1")
     try:
@@ -291,6 +294,33 @@ def test_http_callers_have_their_own_shares(limited_server: ServerProcess) -> No
     status, reply = call(limited_server, "ListRules", {}, source="127.0.0.1")
     assert status == 200, reply
     assert limited_server.stub("").ListRules(game_pb2.ListRulesRequest()).rules
+
+
+def test_an_address_cannot_hold_every_connection(limited_server: ServerProcess) -> None:
+    """Live feeds hold their requests open: one address may hold only its share
+    of requests in progress (TOO_MANY_REQUESTS, 429), and another address is
+    still served meanwhile."""
+    created = limited_server.stub().CreateGame(game_pb2.CreateGameRequest(rules="enin"))
+    url = urlsplit(limited_server.web_url)
+    body = json.dumps({"game_id": created.game_id, "spectator": True}).encode()
+    held = []
+    try:
+        for _ in range(3):
+            connection = http.client.HTTPConnection(
+                url.hostname or "", url.port, timeout=30, source_address=("127.0.0.3", 0))
+            connection.request("POST", "/v1/Subscribe", body, {
+                "Authorization": f"Bearer {created.spectator_token}",
+                "Accept": "text/event-stream"})
+            reply = connection.getresponse()
+            assert reply.status == 200
+            assert b"live" in reply.read1(4096)
+            held.append(connection)
+        status, reply = call(limited_server, "ListRules", {}, source="127.0.0.3")
+        assert status == 429 and reply["error"]["reason"] == "TOO_MANY_REQUESTS", reply
+        assert call(limited_server, "ListRules", {}, source="127.0.0.4")[0] == 200
+    finally:
+        for connection in held:
+            connection.close()
 
 
 def test_a_grpc_caller_cannot_claim_another_address(limited_server: ServerProcess) -> None:
