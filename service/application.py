@@ -30,6 +30,7 @@ from eventsourcing.application import (
     AggregateNotFoundError,
     Application,
     EventSourcedLog,
+    ProcessingEvent,
     Repository,
     project_aggregate,
 )
@@ -44,6 +45,7 @@ from aggregates.kernel.game import command_key
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
 from service.errors import ServiceError, bad_request, unknown_game
+from service.groupcommit import GroupCommit
 from service.snapshots import SnapshotSeal, TrustedSnapshots
 
 log = logging.getLogger(__name__)
@@ -263,6 +265,8 @@ class ArbiterApp(Application):
             collections.OrderedDict())
         self.saved = threading.Event()
         self.snapshotter = Snapshotter(self._take_snapshot_now)
+        #: Concurrent moves to different games share a transaction (``service.groupcommit``).
+        self.group_commit = GroupCommit(self._record_processed)
         #: Set on the thread of an ``act(defer_snapshots=True)`` while it saves.
         self._deferring = threading.local()
         #: Called with each clocked game loaded (the clock keeper watches them).
@@ -448,15 +452,33 @@ class ArbiterApp(Application):
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """The library's save; a store that cannot write (a full disk, a
         read-only database) refuses cleanly, and the write is not recorded."""
+        processed: ProcessingEvent[uuid.UUID] = ProcessingEvent()
+        processed.collect_events(*objs, **kwargs)
+        return self._record_processed(processed, defer=False)
+
+    def _record_processed(self, processed: ProcessingEvent[uuid.UUID], defer: bool) -> list[Any]:
+        """The library's save steps for events already collected (``GroupCommit``):
+        record them in one transaction, then the snapshots due (taken later when
+        ``defer``) and the notifications; a store that cannot write refuses as
+        ``save`` does."""
         try:
-            return super().save(*objs, **kwargs)
+            recordings = self._record(processed)
         except IntegrityError:
-            raise  # another writer won: the callers re-read and decide again
+            raise
         except PersistenceError as exc:
             log.warning("the store cannot write: %s", str(exc).splitlines()[0][:200])
             raise ServiceError(
                 "UNAVAILABLE", "STORE_UNAVAILABLE", "the store cannot record anything now; retry"
             ) from None
+        was = getattr(self._deferring, "on", False)
+        self._deferring.on = defer
+        try:
+            self._take_snapshots(processed)
+        finally:
+            self._deferring.on = was
+        self._notify(recordings)
+        self.notify(processed.events)
+        return recordings
 
     def apply_overdue(self, game_id: str, now: float) -> list[Any]:
         """Apply the declared default of every overdue decision of a clocked
@@ -676,17 +698,14 @@ class ArbiterApp(Application):
                 new_events = list(game.pending_events)
                 indexed = [CommandIndexed.of(gid, key, first) for key, first in window
                            if key not in game.command_ids]
-                self._deferring.on = defer_snapshots
                 try:
-                    recordings = self.save(game, *indexed)
+                    recordings = self.group_commit.save(game, *indexed, defer=defer_snapshots)
                 except IntegrityError:
                     self.repository.forget(gid)
                     continue  # another writer got there first: decide again
                 except BaseException:
                     self.repository.forget(gid)
                     raise
-                finally:
-                    self._deferring.on = False
                 self.saved.set()
                 positions = {
                     r.domain_event.originator_version: r.notification.id for r in recordings
