@@ -315,7 +315,24 @@ class StoreCollector(Collector):  # type: ignore[misc]
             yield games
             yield ended
             yield active
+        yield from self._group_commit()
         yield from self._feed(head)
+
+    def _group_commit(self) -> Iterable[Any]:
+        """This process's saves of moves and the transactions they shared
+        (``service.groupcommit``): their ratio is the moves per transaction."""
+        group = getattr(self.app, "group_commit", None)
+        if group is None:
+            return
+        moves = CounterMetricFamily(
+            "arbiter_group_commit_moves", "Moves (Act saves) this process recorded")
+        moves.add_metric([], group.saved)
+        yield moves
+        commits = CounterMetricFamily(
+            "arbiter_group_commit_transactions",
+            "Transactions that recorded them (several moves to different games share one)")
+        commits.add_metric([], group.commits)
+        yield commits
 
     def _feed(self, head: int | None) -> Iterable[Any]:
         redis_up = GaugeMetricFamily(

@@ -94,6 +94,9 @@ def test_counters_move_with_calls(metered: ServerProcess) -> None:
     assert value(after, "arbiter_redis_up", role="feed_hub") == 1
     assert value(after, "arbiter_relay_leader") == 1
     assert value(after, "arbiter_feed_live") == 1
+    # Group commit: six moves saved, one at a time here (no other mover at once).
+    assert moved("arbiter_group_commit_moves_total") == 6
+    assert moved("arbiter_group_commit_transactions_total") == 6
 
 
 def test_open_streams_and_relay_lag(metered: ServerProcess) -> None:
