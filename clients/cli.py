@@ -192,10 +192,27 @@ def cmd_new(args: argparse.Namespace) -> int:
         for line in tokens:
             _print(line)
         _print(f"(tokens saved in {default_store_path()})")
+    if args.web:
+        _print()
+        for line in web_links(args.web, response):
+            _print(line)
     if response.state.game_id:
         _print()
         _print(render_state(response.state))
     return 0
+
+
+def web_links(base: str, response: Any) -> list[str]:
+    """``new --web URL``: each seat's page and the spectators' page on the server's
+    web side. The token rides in the fragment (after ``#``), which a browser never
+    sends to any server; each link is its seat's secret."""
+    base = base.rstrip("/")
+    lines = [f"web, seat {t.seat} ({t.name}): {base}/games/{response.game_id}/seat/{t.seat}"
+             f"#{t.token}" for t in response.seat_tokens]
+    if response.spectator_token:
+        lines.append(f"web, spectators:  {base}/games/{response.game_id}"
+                     f"#{response.spectator_token}")
+    return lines
 
 
 def _entropy(text: str) -> list[bytes]:
@@ -581,6 +598,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="your contribution to the dice, mixed with the server's seed "
                         "(default auto: 32 random bytes from this machine)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the game id")
+    p.add_argument("--web", metavar="URL", default="",
+                   help="also print each seat's link to its page on the server's web side "
+                        "at URL (e.g. http://localhost:8080)")
 
     p = add("act", cmd_act, "send one command")
     p.add_argument("game_id", metavar="GAME_ID")

@@ -109,6 +109,19 @@ def test_new_shows_commitment_and_saves_tokens(arbiter_server: Any, cli_home: Pa
     assert stat.S_IMODE(cli_home.stat().st_mode) == 0o700
 
 
+def test_new_with_web_prints_each_seats_page_link(arbiter_server: Any, cli_home: Path) -> None:
+    """``new --web URL``: each seat's page link carries that seat's own token in
+    its fragment (never sent to a server), and the spectators' link theirs."""
+    out = ok(arbiter(arbiter_server, "new", "enin", "--seat", "Ada", "--web",
+                     "http://example.test:8080/"))
+    game_id = out.split("game id:", 1)[1].split()[0]
+    seat, spectator = stored(arbiter_server, game_id)
+    lines = out.splitlines()
+    assert (f"web, seat 0 (Ada): http://example.test:8080/games/{game_id}/seat/0#{seat}"
+            in lines)
+    assert f"web, spectators:  http://example.test:8080/games/{game_id}#{spectator}" in lines
+
+
 def test_legal_act_state_history(arbiter_server: Any) -> None:
     game_id = new_game(arbiter_server)
     listing = ok(arbiter(arbiter_server, "legal", game_id))
