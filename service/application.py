@@ -46,6 +46,7 @@ from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
 from service.errors import ServiceError, bad_request, unknown_game
 from service.groupcommit import GroupCommit
+from service.settled import SettledHead
 from service.snapshots import SnapshotSeal, TrustedSnapshots
 
 log = logging.getLogger(__name__)
@@ -265,6 +266,10 @@ class ArbiterApp(Application):
             collections.OrderedDict())
         self.saved = threading.Event()
         self.snapshotter = Snapshotter(self._take_snapshot_now)
+        #: Without the table lock, readers by position stop at the settled head.
+        self._settled: SettledHead | None = None
+        if strtobool(self.env.get("POSTGRES_ENABLE_DB_FUNCTIONS", "") or "n"):
+            self._settled = SettledHead(self.recorder)
         #: Concurrent moves to different games share a transaction (``service.groupcommit``).
         self.group_commit = GroupCommit(self._record_processed)
         #: Set on the thread of an ``act(defer_snapshots=True)`` while it saves.
@@ -386,9 +391,19 @@ class ArbiterApp(Application):
         check_position(after)
         return list(self.events.get(gid, gt=after or None, lte=upto))
 
-    def notifications(self, after: int, limit: int = 200) -> list[Notification]:
+    def notifications(self, after: int, limit: int = 200,
+                      topics: Sequence[str] = ()) -> list[Notification]:
+        """The events after global position ``after``, up to the settled head
+        (``service.settled``): a reader that moves its position past these
+        never misses an event that commits later."""
         check_position(after)
-        return list(self.recorder.select_notifications(start=after + 1, limit=limit))
+        return list(self.recorder.select_notifications(
+            start=after + 1, limit=limit, stop=self.settled_head(), topics=topics))
+
+    def settled_head(self) -> int | None:
+        """Where readers by position may read to: None (anywhere) when inserts
+        commit in id order (SQLite; PostgreSQL with the library's table lock)."""
+        return None if self._settled is None else self._settled.head()
 
     def to_event(self, notification: Notification) -> Any:
         return self.mapper.to_domain_event(notification)

@@ -117,6 +117,11 @@ class Settings:
                 POSTGRES_SCHEMA=os.environ.get("ARBITER_POSTGRES_SCHEMA", "public"),
                 CREATE_TABLE="y",
             )
+            if os.environ.get("ARBITER_POSTGRES_TABLE_LOCK", "") != "1":
+                # Inserts through the library's function, without its table
+                # lock; readers by position stop at the settled head
+                # (``service.settled``), so none skips a late commit.
+                env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "y"
         elif self.database_url:
             raise ValueError(f"unsupported database URL {self.database_url!r}")
         else:

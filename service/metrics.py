@@ -259,8 +259,7 @@ class StoreCollector(Collector):  # type: ignore[misc]
     def _catch_up(self) -> None:
         topics = [self._logged_topic, *self._ended_topics]
         while True:
-            batch = list(self.app.recorder.select_notifications(
-                start=self._after + 1, limit=1000, topics=topics))
+            batch = self.app.notifications(self._after, limit=1000, topics=topics)
             for notification in batch:
                 self._after = notification.id
                 event = self.app.to_event(notification)
