@@ -159,6 +159,14 @@ def card_names(screen: Mapping[str, Any]) -> dict[str, str]:
     return names
 
 
+def counted(label: str, count: int) -> str:
+    """A zone's label with its size, unless the game's label already says it
+    ("Face-up row (2 cards)")."""
+    if f"({count})" in label or f"({count} " in label:
+        return label
+    return f"{label} ({count})"
+
+
 def numbered(texts: Sequence[str], indent: str = INDENT) -> list[str]:
     """``  1. first``, ``  2. second``... with the numbers right-aligned."""
     width = len(str(len(texts)))
@@ -189,8 +197,8 @@ def _cards(item: Mapping[str, Any]) -> list[str]:
         return [f"{INDENT}{label}: none"]
     texts = [card_text(c) for c in cards]
     if item.get("numbered"):
-        return [f"{INDENT}{label} ({len(cards)}):", *numbered(texts, INDENT * 2)]
-    return wrap(f"{INDENT}{label} ({len(cards)}):", texts)
+        return [f"{INDENT}{counted(label, len(cards))}:", *numbered(texts, INDENT * 2)]
+    return wrap(f"{INDENT}{counted(label, len(cards))}:", texts)
 
 
 def _table(item: Mapping[str, Any]) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from clients.render import card_text, format_value, plural, seat_name, seat_value
+from clients.render import card_text, counted, format_value, plural, seat_name, seat_value
 
 
 def _join(parts: Sequence[Markup | str]) -> Markup:
@@ -68,7 +68,7 @@ def cards(item: Mapping[str, Any]) -> Markup:
                     + _tag("span", "none", class_="value"), class_="item cards", data_zone=zone)
     number = bool(item.get("numbered"))
     listed = _join([card(f, n if number else None) for n, f in enumerate(faces, 1)])
-    return _tag("div", _tag("span", f"{label} ({len(faces)})", class_="label")
+    return _tag("div", _tag("span", counted(label, len(faces)), class_="label")
                 + _tag("ul", listed, class_="card-list"), class_="item cards", data_zone=zone)
 
 
