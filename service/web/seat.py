@@ -188,7 +188,9 @@ def form_of(option: Option, screen: Mapping[str, Any]) -> dict[str, Any]:
         shown = screen_cards(screen, str(choice.get("zone") or "")) or []
         order = [c["id"] for c in shown if "id" in c and c["id"] in options]
         order += [c for c in options if c not in order]  # screen order, then the rest
-        form["cards"] = [{"value": str(c), "label": card_label(c, names)} for c in order]
+        short = {str(c.get("id")): str(c.get("name") or c.get("id")) for c in shown}
+        form["cards"] = [{"value": str(c), "label": card_label(c, names),
+                          "name": short.get(str(c), card_label(c, names))} for c in order]
         form["low"], form["high"] = int(choice.get("low", 0)), int(choice.get("high", 0))
         form["mark"] = mark_name(choice)
     elif kind == "assign":

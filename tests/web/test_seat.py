@@ -219,6 +219,7 @@ def test_a_seats_link_opens_its_page_with_its_hand_and_moves(web_server: ServerP
     reply = browser.get(f"/games/{game_id}/seat/{seat}")
     assert reply.status == 200, reply.text
     assert reply.headers["referrer-policy"] == "no-referrer"
+    assert created.seat_tokens[seat].token not in reply.text  # the page never repeats it
     page = SeatPage(reply.text)
     assert re.search(r"<h1>Ethnos: " + ["Ann", "Bo", "Cy"][seat] + "</h1>", reply.text)
     mine = web_server.stub(created.seat_tokens[seat].token)
