@@ -182,7 +182,8 @@ def form_of(option: Option, screen: Mapping[str, Any]) -> dict[str, Any]:
     names = card_names(screen)
     form: dict[str, Any] = {"kind": kind, "decision_id": option.decision_id,
                             "key": choice_key(option.decision_id, choice),
-                            "legend": describe_choice(choice), "command": choice.get("command")}
+                            "legend": describe_choice(choice),
+                            "command": str(choice.get("command") or "")}
     if kind == "pick_cards":
         options: list[CardId] = list(choice.get("options") or [])
         shown = screen_cards(screen, str(choice.get("zone") or "")) or []
