@@ -34,6 +34,7 @@ import re
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from arbiter.v1 import game_pb2
@@ -307,7 +308,8 @@ def cross_site(request: web.Request) -> web.Response | None:
         response.set_status(415)
         return response
     origin = request.headers.get("Origin")
-    if origin is not None and origin != f"{request.scheme}://{request.host}":
+    # The host and port only: behind a proxy that ends TLS the scheme differs.
+    if origin is not None and urlsplit(origin).netloc != request.host:
         return refused("PERMISSION_DENIED", "CROSS_ORIGIN",
                        "a move is accepted only from this server's own page")
     site = request.headers.get("Sec-Fetch-Site")
