@@ -123,6 +123,7 @@ async def title_of(request: web.Request, rules: str, token: str) -> str:
             return rules
         for info in reply.rules:
             titles[info.id] = info.title or info.id
+        titles.setdefault(rules, rules)
     return titles.get(rules, rules)
 
 
@@ -158,7 +159,7 @@ async def read_seat(request: web.Request, game_id: str, seat: int, token: str,
     _remember(request.app[RULES], game_id, state.rules)
     events = [ev async for ev in backend.stream(
         "History", game_pb2.HistoryRequest(game_id=game_id, seat=seat, after_version=after),
-        token, who)]
+        token, who) if ev.version <= state.version]  # the log goes as far as the board
     return context_of(state, legal, events, seat, await title_of(request, state.rules, token))
 
 
