@@ -14,9 +14,12 @@ a folder (``docs/screenshots`` for the README), writes the README's pictures
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -153,3 +156,78 @@ def number_in(text: str) -> int | None:
     """The first whole number in a text ("Version 12" -> 12), or None."""
     found = re.search(r"\d+", text or "")
     return int(found.group()) if found else None
+
+
+class Cable:
+    """A TCP relay between the browser and the web side that the test can cut:
+    every open connection drops at once (as when a phone loses its network), and
+    new ones are refused until it is joined again. The server is never touched."""
+
+    def __init__(self, target: str) -> None:
+        host, _, port = target.rpartition(":")
+        self.target = (host.strip("[]") or "127.0.0.1", int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.open: set[socket.socket] = set()
+        self.up = True
+        self.closed = False
+        self.accepted = 0
+        threading.Thread(target=self._accept, daemon=True, name="cable").start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.accepted += 1
+                self.open |= {client, upstream}
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            self._drop(source, sink)
+
+    def _drop(self, *socks: socket.socket) -> None:
+        for sock in socks:
+            with self.lock:
+                self.open.discard(sock)
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def cut(self) -> None:
+        """Drop every connection; refuse new ones until ``join``."""
+        self.up = False
+        with self.lock:
+            socks = list(self.open)
+        self._drop(*socks)
+
+    def join(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self.closed = True
+        self.cut()
+        self.listener.close()
