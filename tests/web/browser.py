@@ -93,6 +93,32 @@ def horizontal_overflow(page: Any) -> tuple[int, int]:
     return int(width), int(inner)
 
 
+#: The outermost elements reaching past the window's right edge, as CSS-ish paths.
+WIDE = """() => {
+  const out = [], w = window.innerWidth;
+  const path = e => { const p = [];
+    for (; e && e !== document.body; e = e.parentElement)
+      p.unshift(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+                + (e.classList.length ? '.' + [...e.classList].join('.') : ''));
+    return p.join(' > '); };
+  for (const e of document.body.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (r.right > w + 1 && !(e.parentElement && out.some(o => o.el.contains(e))))
+      out.push({el: e, right: Math.round(r.right)});
+  }
+  return out.slice(0, 5).map(o => `${path(o.el)} (to ${o.right}px)`);
+}"""
+
+
+def too_wide(page: Any) -> str:
+    """Why a page scrolls sideways: its widest elements ("" when it does not)."""
+    width, inner = horizontal_overflow(page)
+    if width <= inner + 1:
+        return ""
+    return (f"{width}px of content in a {inner}px window; past the edge: "
+            + "; ".join(page.evaluate(WIDE)))
+
+
 class Shots:
     """One test's screenshots (artifacts; the README's pictures when asked)."""
 
@@ -109,10 +135,8 @@ class Shots:
             page.set_viewport_size(PHONE)
             settle(page)
             page.screenshot(path=str(ARTIFACTS / f"{self.test}-{name}-phone.png"))
-            width, inner = horizontal_overflow(page)
-            assert width <= inner + 1, (
-                f"the {name} page scrolls sideways at a phone's width: "
-                f"{width}px of content in a {inner}px window")
+            wide = too_wide(page)
+            assert not wide, f"the {name} page scrolls sideways at a phone's width: {wide}"
             page.set_viewport_size(DESKTOP)
             settle(page)
             page.screenshot(path=str(ARTIFACTS / f"{self.test}-{name}-desktop.png"))

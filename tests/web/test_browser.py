@@ -26,8 +26,9 @@ from arbiter.wire import json_to_command
 from clients.choices import bot_move
 from clients.record import MARKER, read_record, verify_lines
 from tests.integration.conftest import ServerProcess
+from tests.integration.helpers import FeedCollector
 from tests.web import browser as harness
-from tests.web.browser import Shots, horizontal_overflow, number_in, poll
+from tests.web.browser import Shots, number_in, poll
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("browser"),
               pytest.mark.heavy(90)]
@@ -134,6 +135,11 @@ class Bots(threading.Thread):
                 return False
         raise AssertionError("the bots neither reached their hold nor finished")
 
+    def release(self) -> None:
+        """Let the held bots play on."""
+        self.held.clear()
+        self.go.set()
+
     def wait_moves(self, count: int) -> None:
         deadline = time.monotonic() + 60
         while self.moves < count and self.is_alive() and time.monotonic() < deadline:
@@ -225,6 +231,10 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
                     "#board[data-version]")
     assert created.spectator_token not in page.url
 
+    # What a spectator's own gRPC feed says, live, for comparison with the page's log
+    # (once the game is over, History tells more: the hands are no longer secret).
+    feed = FeedCollector(web_server.stub(created.spectator_token),
+                         game_pb2.SubscribeRequest(game_id=game_id, spectator=True))
     holds = [25, 60, 140, 230]
     bots = Bots(admin, game_id, "ethnos", seed=7, pause=0.01, holds=holds)
     bots.start()
@@ -239,7 +249,7 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
                 context.set_offline(True)
                 cable.cut()
                 offline_at = time.monotonic()
-                bots.go.set()
+                bots.release()
                 bots.wait_moves(holds[0] + 20)
                 context.set_offline(False)
                 cable.join()
@@ -248,7 +258,7 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
             checked += 1
             if number == 2:
                 shots.take(page, "game", readme="game")
-            bots.go.set()
+            bots.release()
         bots.join(120)
     finally:
         bots.stop = True
@@ -260,7 +270,11 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
 
     final = spectator_state(admin, game_id)
     assert final.over
-    page.wait_for_selector("body[data-over='true']", timeout=60_000)
+    try:
+        page.wait_for_selector("body[data-over='true']", timeout=30_000)
+    except Exception as exc:
+        raise AssertionError(f"the spectator page never showed the end ({final.version} "
+                             f"events): {live_state(page)}; feeds opened: {feeds}") from exc
     poll(page, lambda: board_version(page) == final.version,
          what=f"the board at the final version {final.version}")
     assert version_shown(page) == final.version
@@ -268,7 +282,8 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
     assert outcome.is_visible() and outcome.inner_text().strip(), "no outcome shown"
     assert screen_of(page) == json.loads(final.screen_json)
 
-    # Every event, once, in order: the log is the spectator's History.
+    # Every event, once, in order: the log is the spectator's History, in the words
+    # the spectator's live feed had for it.
     history = spectator_history(admin, game_id)
     assert [e.version for e in history] == list(range(1, final.version + 1))
     shown = log_versions(page)
@@ -276,9 +291,13 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
         f"the page's log has {len(shown)} entries for {len(history)} events; missing: "
         f"{sorted(set(range(1, final.version + 1)) - set(shown))[:20]}, "
         f"twice: {sorted({v for v in shown if shown.count(v) > 1})[:20]}")
+    assert feed.wait_for(lambda f: len(f.events) >= final.version), "the gRPC feed stalled"
+    feed.close()
+    live = feed.events[:final.version]
+    assert [e.version for e in live] == shown
     texts = page.eval_on_selector_all("ol#log li[data-version]",
                                       "els => els.map(e => e.textContent)")
-    for event, text in zip(history, texts, strict=True):
+    for event, text in zip(live, texts, strict=True):
         if event.text:
             assert " ".join(event.text.split()) in " ".join(text.split()), (
                 f"version {event.version}'s entry {text!r} lacks the game's words "
@@ -291,6 +310,20 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
         assert secret not in html
     shots.take(page, "game-over")
     cable.close()
+
+
+def live_state(page: Any) -> dict[str, Any]:
+    """What a live page shows, for a failure's message."""
+    return dict(page.evaluate("""() => {
+      const q = s => document.querySelector(s);
+      const items = document.querySelectorAll('ol#log li[data-version]');
+      return {board: q('#board') && q('#board').dataset.version,
+              version: q('#version') && q('#version').textContent,
+              status: q('#feed-status') && q('#feed-status').textContent,
+              log: items.length,
+              last: items.length ? items[items.length - 1].dataset.version : null,
+              over: document.body.dataset.over};
+    }"""))
 
 
 def check_no_hidden_card(page: Any, admin: game_pb2_grpc.GameServiceStub, game_id: str,
@@ -649,7 +682,7 @@ def test_no_page_scrolls_sideways_at_a_phones_width(
             page.goto(url)
             page.wait_for_selector(ready)
         harness.settle(page)
-        width, inner = horizontal_overflow(page)
-        assert width <= inner + 1, f"the {name} page is {width}px wide in a {inner}px window"
+        wide = harness.too_wide(page)
+        assert not wide, f"the {name} page scrolls sideways at a phone's width: {wide}"
         shots.take(page, f"phone-{name}")
 
