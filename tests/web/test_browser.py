@@ -359,6 +359,17 @@ def check_no_hidden_card(page: Any, admin: game_pb2_grpc.GameServiceStub, game_i
         assert secret not in html, "a seat's or the admin's token is on the spectator page"
 
 
+#: A replay's board at version ``v`` (null before it is drawn): its screen JSON,
+#: the version shown and the slider's value.
+AT_VERSION = """(v) => {
+  const board = document.querySelector('#board');
+  if (!board || board.dataset.version !== String(v)) return null;
+  const json = document.querySelector('script#screen-json');
+  return {json: json && json.textContent, version: document.querySelector('#version').textContent,
+          slider: document.querySelector('#slider').value};
+}"""
+
+
 def test_replay_slider_shows_each_version_as_the_server_does(
     web_server: ServerProcess, finished_ethnos: tuple[str, int], context: Any, shots: Shots
 ) -> None:
@@ -381,15 +392,21 @@ def test_replay_slider_shows_each_version_as_the_server_does(
     assert slider.get_attribute("max") == str(last)
 
     def shows(version: int) -> None:
-        page.wait_for_selector(f"#board[data-version='{version}']")
-        assert screen_of(page) == expected[version], f"version {version}'s screen differs"
-        assert version_shown(page) == version
-        assert slider.input_value() == str(version)
+        got = page.wait_for_function(AT_VERSION, arg=version, polling=10).json_value()
+        assert json.loads(got["json"]) == expected[version], \
+            f"version {version}'s screen differs from the server's"
+        assert number_in(got["version"]) == version
+        assert got["slider"] == str(version)
 
     page.click("#first")
     shows(1)
-    for version in range(2, min(DENSE, last) + 1):  # step by step
-        page.click("#next")
+    for version in range(2, min(DENSE, last) + 1):  # step by step: buttons, then keys
+        if version <= 20:
+            page.click("#next")
+        else:
+            if version == 21:
+                slider.focus()
+            page.keyboard.press("ArrowRight")
         shows(version)
     for version in versions[min(DENSE, last):]:  # the slider, dragged to a version
         slider.evaluate("""(s, v) => { s.value = String(v);
@@ -501,19 +518,27 @@ def outcome_of_move(page: Any, before: int | None) -> str:
     """"moved" once the version changes (or the game ends), "refused" when the page
     says why not; bounded."""
     def probe() -> str:
-        over = page.get_attribute("body", "data-over") == "true"
-        if over or version_shown(page) != before:
-            return "moved"
-        message = page.query_selector("#message")
-        return "said" if message is not None and message.inner_text().strip() else ""
+        seen = page.evaluate(SEAT_ANSWER, before)
+        return str(seen or "")
 
     seen = poll(page, probe, what="the seat page to answer a move")
-    if seen == "moved":
+    if seen in ("moved", "refused"):
         return seen
-    try:  # a message first ("sending"), then the new version
+    try:  # a message while still busy ("sending"), then the new version
         return str(poll(page, lambda: probe() == "moved" and "moved", timeout=1.5))
     except AssertionError:
         return "refused"
+
+
+#: "moved" once the seat page shows a new version (or the end), "refused" when it
+#: says something and is no longer busy, "said" while busy with a message, else null.
+SEAT_ANSWER = """(before) => {
+  const body = document.body, m = document.querySelector('#message');
+  const v = (document.querySelector('#version').textContent.match(/\\d+/) || [null])[0];
+  if (body.dataset.over === 'true' || (v !== null && Number(v) !== before)) return 'moved';
+  if (!m || !m.textContent.trim()) return null;
+  return body.dataset.busy === 'true' ? 'said' : 'refused';
+}"""
 
 
 def fill_choice(form: Any, stub: game_pb2_grpc.GameServiceStub, game_id: str,
