@@ -463,6 +463,7 @@ def test_a_seat_plays_a_whole_enin_game_through_its_page(
     assert not any(token in url for url in paths), "the seat's token left in a request's URL"
     rng = random.Random(3)
     stats = play_seat_page(page, seat_stub, game_id, rng, shots=shots, max_moves=400)
+    print(f"the seat page's game: {stats}")
     state = seat_stub.GetState(game_pb2.GetStateRequest(game_id=game_id))
     assert state.over, "the server does not say the game is over"
     outcome = page.locator("#outcome")
