@@ -388,12 +388,18 @@ async def record(request: web.Request) -> web.Response:
         "Cache-Control": "no-store"})
 
 
+async def no_icon(request: web.Request) -> web.Response:
+    """``/favicon.ico``: none (a browser asks for it on every page)."""
+    return web.Response(status=204, headers={"Cache-Control": "max-age=86400"})
+
+
 def install(app: web.Application) -> None:
     """Add the pages' routes (and ``/static/``)."""
     app[RULES] = {}
     app.router.add_static("/static/", STATIC)
     app.add_routes([
         web.get("/", lobby),
+        web.get("/favicon.ico", no_icon),
         web.post("/games", create),
         web.get("/games/{game_id}", game_page),
         web.get("/games/{game_id}/live", live),

@@ -226,8 +226,6 @@ def context_of(state: Any, legal: Any, events: Sequence[Any], seat: int,
         pending = render_pending(state.pending, seats) or ["Nobody is asked to move."]
     outcome = render_outcome(loads_object(state.outcome_json), seats).splitlines() \
         if state.over else []
-    if state.over and state.seed:
-        outcome.append(f"Seed (revealed): {state.seed}")
     return {
         "game_id": state.game_id, "seat": seat, "title": title,
         "seat_label": seat_name(seat, seats), "version": state.version,
@@ -239,7 +237,7 @@ def context_of(state: Any, legal: Any, events: Sequence[Any], seat: int,
                     for o in options if o.action is not None],
         "forms": [form_of(o, screen) for o in options if o.choice is not None],
         "log": [{"version": ev.version, "text": event_text(ev)} for ev in events],
-        "outcome": outcome,
+        "outcome": outcome, "seed": state.seed if state.over else "",
     }
 
 

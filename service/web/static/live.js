@@ -66,14 +66,13 @@
         var shown = current ? parseInt(current.getAttribute("data-version"), 10) : 0;
         if (shown > version) { return; } /* an older answer arriving late */
         var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("board");
+        var over = fresh !== null && fresh.getAttribute("data-over") === "true";
         replaceById(doc, "board");
         replaceById(doc, "pending");
         replaceById(doc, "outcome");
         document.getElementById("version").textContent = String(version);
-        var fresh = doc.getElementById("board");
-        if (fresh && fresh.getAttribute("data-over") === "true") {
-          body.setAttribute("data-over", "true");
-        }
+        if (over) { body.setAttribute("data-over", "true"); }
       })
       .catch(function () { boardWanted = Math.max(boardWanted, version); })
       .then(function () { boardBusy = false; drawBoard(); });

@@ -46,10 +46,23 @@
   }
   if (body.dataset.session !== "true") { return; }
 
-  function busy(on) {
+  var sending = false;
+  var target = Number(body.dataset.version);  // the newest version this page knows of
+  var shownPieces = {};
+
+  // body[data-busy=true] while a move or a refresh is under way: the controls
+  // are about to change (a test, or a person, waits for "false").
+  function busy() {
+    var on = sending || refreshing !== null;
     body.dataset.busy = on ? "true" : "false";
     var controls = document.querySelectorAll("#play button, #play input, #play select");
-    for (var i = 0; i < controls.length; i++) { controls[i].disabled = on; }
+    for (var i = 0; i < controls.length; i++) { controls[i].disabled = sending; }
+  }
+
+  function swap(id, html) {  // unchanged pieces stay as they are (and keep focus)
+    if (shownPieces[id] === html) { return; }
+    shownPieces[id] = html;
+    document.getElementById(id).innerHTML = html;
   }
 
   function lastLogged() {
@@ -60,14 +73,17 @@
   // 2. The changing pieces, from /panel.
   function refresh() {
     if (refreshing) { again = true; return refreshing; }
+    refreshing = Promise.resolve();
+    busy();
     refreshing = fetch(base + "/panel?after=" + lastLogged(), {credentials: "same-origin"})
       .then(function (response) {
         return response.json().then(function (data) {
           if (!response.ok) { say(refusalText(data, response.status), "bad"); return; }
-          document.getElementById("board").innerHTML = data.board;
+          target = Math.max(target, data.version);
+          swap("board", data.board);
           document.getElementById("board").dataset.version = data.version;
-          document.getElementById("pending").innerHTML = data.pending;
-          document.getElementById("play").innerHTML = data.play;
+          swap("pending", data.pending);
+          swap("play", data.play);
           document.getElementById("version").textContent = data.version;
           var log = document.getElementById("log");
           var holder = document.createElement("ol");
@@ -78,7 +94,7 @@
           });
           log.scrollTop = log.scrollHeight;
           var outcome = document.getElementById("outcome");
-          outcome.innerHTML = data.outcome;
+          swap("outcome", data.outcome);
           outcome.hidden = !data.over;
           body.dataset.version = data.version;
           body.dataset.over = data.over ? "true" : "false";
@@ -88,8 +104,7 @@
       .catch(function () { say("The server cannot be reached; retrying.", "bad"); })
       .then(function () {
         refreshing = null;
-        busy(false);
-        if (again) { again = false; refresh(); }
+        if (again) { again = false; refresh(); } else { busy(); }
       });
     return refreshing;
   }
@@ -106,7 +121,8 @@
     // that decision (stale only if it is no longer pending), else by version.
     move.expected_version = move.decision_id ? 0 : version;
     move.command_id = commandId();
-    busy(true);
+    sending = true;
+    busy();
     say("Sending…");
     return fetch(base + "/act", {
       method: "POST", credentials: "same-origin",
@@ -115,6 +131,7 @@
     }).then(function (response) {
       return response.json().then(function (data) {
         if (response.ok) {
+          target = Math.max(target, data.version);
           var told = (data.events || []).join(" ");
           say("Done (version " + data.version + ")" + (told ? ": " + told : "."), "good");
         } else {
@@ -123,7 +140,10 @@
       });
     }).catch(function () {
       say("The server cannot be reached.", "bad");
-    }).then(refresh);
+    }).then(function () {
+      sending = false;
+      return refresh();
+    });
   }
 
   document.addEventListener("click", function (event) {
@@ -174,7 +194,12 @@
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
       if (data.event) {
-        if (Number(data.event.version) > Number(body.dataset.version)) { refresh(); }
+        // A move of this page is refreshed once its reply is in; any other
+        // version, once.
+        if (Number(data.event.version) > target) {
+          target = Number(data.event.version);
+          refresh();
+        }
       } else if (typeof data.status === "string") {
         if (data.status.indexOf("ended") === 0) { refresh(); stopLive("the game is over"); }
         else { showLive(data.status, data.status === "live" ? "live" : "degraded"); }
