@@ -210,12 +210,14 @@ def hand_of(screen: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
-    web_server: ServerProcess, context: Any, shots: Shots
+    web_server: ServerProcess, chromium: Any, context: Any, shots: Shots
 ) -> None:
     """Issue 10: "A spectator page follows a live Ethnos game to the end while bots
     play through gRPC", "live ... gap-free, resumes after a reconnect" (the page's
     network goes down mid-game), and "no hidden card of any seat ever reaches a
-    spectator page" (checked against every seat's hand at several points)."""
+    spectator page, and a seat's page never shows another seat's hand" (checked
+    against every seat's hand at several points, on the spectator's page and on
+    the first seat's, open in a browser of its own)."""
     created = create(web_server, "ethnos", ["Ada", "Brann", "Cyd"])
     game_id = created.game_id
     admin = web_server.stub()
@@ -230,6 +232,11 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
     open_with_token(page, f"{cable.url}/games/{game_id}#{created.spectator_token}",
                     "#board[data-version]")
     assert created.spectator_token not in page.url
+    seat_context = chromium.new_context(viewport=harness.DESKTOP)
+    seat_context.set_default_timeout(harness.WAIT_MS)
+    seat_page = seat_context.new_page()
+    open_with_token(seat_page, f"{web_server.web_url}/games/{game_id}/seat/0#{secrets[0]}",
+                    "#board[data-version]")
 
     # What a spectator's own gRPC feed says, live, for comparison with the page's log
     # (once the game is over, History tells more: the hands are no longer secret).
@@ -254,7 +261,8 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
                 context.set_offline(False)
                 cable.join()
                 continue
-            check_no_hidden_card(page, admin, game_id, secrets)
+            check_no_hidden_card(page, admin, game_id, secrets, reader=None)
+            check_no_hidden_card(seat_page, admin, game_id, secrets[1:], reader=0)
             checked += 1
             if number == 2:
                 shots.take(page, "game", readme="game")
@@ -264,6 +272,7 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
         bots.stop = True
         bots.go.set()
         cable.join()
+        seat_context.close()
     assert bots.error is None, f"the bots failed: {bots.error!r}"
     assert not bots.is_alive(), "the bots did not finish the game"
     assert checked >= 2, "the game ended before the hidden-card checks"
@@ -327,36 +336,50 @@ def live_state(page: Any) -> dict[str, Any]:
 
 
 def check_no_hidden_card(page: Any, admin: game_pb2_grpc.GameServiceStub, game_id: str,
-                         secrets: list[str]) -> None:
-    """With the bots held: the page shows the spectator's state at the game's
-    version, and no seat's hidden hand (by card id, or by a name nothing public shows)."""
+                         secrets: list[str], reader: int | None) -> None:
+    """With the bots held: ``page`` (a spectator's, or seat ``reader``'s) shows that
+    reader's state at the game's version, and no other seat's hidden hand: not by
+    card id, nor by a card's name that nothing the reader may read shows."""
     public = spectator_state(admin, game_id)
-    poll(page, lambda: board_version(page) == public.version,
-         what=f"the spectator page to reach version {public.version}")
+    request = game_pb2.GetStateRequest(game_id=game_id, spectator=reader is None)
+    if reader is not None:
+        request.seat = reader
+    own = admin.GetState(request)
+    assert own.version == public.version
+    who = "the spectator's page" if reader is None else f"seat {reader}'s page"
+    poll(page, lambda: board_version(page) == own.version,
+         what=f"{who} to reach version {own.version}")
     screen = screen_of(page)
-    assert screen == json.loads(public.screen_json), \
-        f"the page's screen at version {public.version} is not the spectator's"
+    assert screen == json.loads(own.screen_json), \
+        f"{who}'s screen at version {own.version} is not the server's for that reader"
     html = page.content()
     shown_ids = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
     embedded_ids = {str(f["id"]) for f in faces(screen)}
-    events = [e for e in spectator_history(admin, game_id) if e.version <= public.version]
-    public_text = public.screen_json + "".join(e.text + e.payload_json for e in events)
+    history = game_pb2.HistoryRequest(game_id=game_id, spectator=reader is None)
+    if reader is not None:
+        history.seat = reader
+    events = [e for e in admin.History(history) if e.version <= own.version]
+    readable = own.screen_json + "".join(e.text + e.payload_json for e in events)
+    if reader is not None:  # its own hand is on its page
+        mine = {str(f["id"]) for f in hand_of(json.loads(own.screen_json))}
+        assert mine <= shown_ids, f"{who} does not show its own hand"
     hidden = 0
     for seat in range(len(public.seats)):
+        if seat == reader:
+            continue
         state = admin.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=seat))
-        assert state.version == public.version
+        assert state.version == own.version
         for face in hand_of(json.loads(state.screen_json)):
             hidden += 1
             ident = str(face["id"])
-            assert ident not in shown_ids, f"seat {seat}'s card {face} is on the spectator page"
-            assert ident not in embedded_ids, f"seat {seat}'s card {face} is in the page's JSON"
+            assert ident not in shown_ids, f"seat {seat}'s card {face} is on {who}"
+            assert ident not in embedded_ids, f"seat {seat}'s card {face} is in {who}'s JSON"
             name = str(face.get("name", ""))
-            if name and name not in public_text:
-                assert name not in html, \
-                    f"seat {seat}'s hidden card {name!r} is named on the spectator page"
-    assert hidden, "no seat held a card at this point: the check saw nothing"
+            if name and name not in readable:
+                assert name not in html, f"seat {seat}'s hidden card {name!r} is named on {who}"
+    assert hidden, "no other seat held a card at this point: the check saw nothing"
     for secret in secrets:
-        assert secret not in html, "a seat's or the admin's token is on the spectator page"
+        assert secret not in html, f"a token this reader does not hold is on {who}"
 
 
 #: A replay's board at version ``v`` (null before it is drawn): its screen JSON,
