@@ -326,6 +326,13 @@ async def live(request: web.Request) -> web.StreamResponse:
         if response is None:
             return gateway.error_response(exc)
         await response.write(gateway.encode(exc.to_json(), True, kind="error"))
+    except ConnectionResetError:  # the page went away (its next write failed)
+        assert response is not None
+        return response
+    finally:  # the Subscribe call ends with the page, not when collected
+        close = getattr(feed, "aclose", None)
+        if close is not None:
+            await close()
     if response is None:
         response = await gateway.start_stream(request, True)
     await response.write_eof()
