@@ -403,7 +403,8 @@ async def no_icon(request: web.Request) -> web.Response:
 def install(app: web.Application) -> None:
     """Add the pages' routes (and ``/static/``)."""
     app[RULES] = {}
-    app.router.add_static("/static/", STATIC)
+    if not any(r.canonical == "/static" for r in app.router.resources()):
+        app.router.add_static("/static/", STATIC)
     app.add_routes([
         web.get("/", lobby),
         web.get("/favicon.ico", no_icon),
