@@ -115,7 +115,8 @@ def refusal_page(error: GatewayError, game_id: str = "", exchange: bool = False)
     status = gateway.HTTP_STATUS.get(error.code, 500)
     return page("error.html", status=status, code=error.code, reason=error.reason,
                 message=error.message, game_id=game_id, exchange=exchange,
-                credential=error.code in ("UNAUTHENTICATED", "PERMISSION_DENIED"))
+                credential=bool(game_id) and error.code in ("UNAUTHENTICATED",
+                                                            "PERMISSION_DENIED"))
 
 
 def refusals(handler: Handler) -> Handler:

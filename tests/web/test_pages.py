@@ -344,7 +344,10 @@ def test_new_game_form_gives_working_seat_and_spectator_links(web_server: Server
         state = web_server.stub(token).GetState(game_pb2.GetStateRequest(game_id=game_id,
                                                                          seat=n))
         assert list(state.seats) == ["Ana", "Ben", "Cy"]
-        assert Browser(web_server.web_url).open_session(game_id, token, n).status == 200
+        player = Browser(web_server.web_url)
+        assert player.open_session(game_id, token, n).status == 200
+        # A seat's cookie also opens the game's spectator page (the public view).
+        assert player.get(f"/games/{game_id}").status == 200
     spectator = page.find_all("a", "spectator-link")[0].attrs["href"]
     path, _, token = spectator.partition("#")
     viewer = Browser(web_server.web_url)
