@@ -115,7 +115,8 @@ def refusal_page(error: GatewayError, game_id: str = "", exchange: bool = False)
     status = gateway.HTTP_STATUS.get(error.code, 500)
     return page("error.html", status=status, code=error.code, reason=error.reason,
                 message=error.message, game_id=game_id, exchange=exchange,
-                credential=error.code in ("UNAUTHENTICATED", "PERMISSION_DENIED"))
+                credential=bool(game_id) and error.code in ("UNAUTHENTICATED",
+                                                            "PERMISSION_DENIED"))
 
 
 def refusals(handler: Handler) -> Handler:
@@ -326,6 +327,13 @@ async def live(request: web.Request) -> web.StreamResponse:
         if response is None:
             return gateway.error_response(exc)
         await response.write(gateway.encode(exc.to_json(), True, kind="error"))
+    except ConnectionResetError:  # the page went away (its next write failed)
+        assert response is not None
+        return response
+    finally:  # the Subscribe call ends with the page, not when collected
+        close = getattr(feed, "aclose", None)
+        if close is not None:
+            await close()
     if response is None:
         response = await gateway.start_stream(request, True)
     await response.write_eof()
@@ -396,7 +404,8 @@ async def no_icon(request: web.Request) -> web.Response:
 def install(app: web.Application) -> None:
     """Add the pages' routes (and ``/static/``)."""
     app[RULES] = {}
-    app.router.add_static("/static/", STATIC)
+    if not any(r.canonical == "/static" for r in app.router.resources()):
+        app.router.add_static("/static/", STATIC)
     app.add_routes([
         web.get("/", lobby),
         web.get("/favicon.ico", no_icon),

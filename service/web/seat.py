@@ -34,6 +34,7 @@ import re
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from arbiter.v1 import game_pb2
@@ -182,13 +183,16 @@ def form_of(option: Option, screen: Mapping[str, Any]) -> dict[str, Any]:
     names = card_names(screen)
     form: dict[str, Any] = {"kind": kind, "decision_id": option.decision_id,
                             "key": choice_key(option.decision_id, choice),
-                            "legend": describe_choice(choice), "command": choice.get("command")}
+                            "legend": describe_choice(choice),
+                            "command": str(choice.get("command") or "")}
     if kind == "pick_cards":
         options: list[CardId] = list(choice.get("options") or [])
         shown = screen_cards(screen, str(choice.get("zone") or "")) or []
         order = [c["id"] for c in shown if "id" in c and c["id"] in options]
         order += [c for c in options if c not in order]  # screen order, then the rest
-        form["cards"] = [{"value": str(c), "label": card_label(c, names)} for c in order]
+        short = {str(c.get("id")): str(c.get("name") or c.get("id")) for c in shown}
+        form["cards"] = [{"value": str(c), "label": card_label(c, names),
+                          "name": short.get(str(c), card_label(c, names))} for c in order]
         form["low"], form["high"] = int(choice.get("low", 0)), int(choice.get("high", 0))
         form["mark"] = mark_name(choice)
     elif kind == "assign":
@@ -304,7 +308,8 @@ def cross_site(request: web.Request) -> web.Response | None:
         response.set_status(415)
         return response
     origin = request.headers.get("Origin")
-    if origin is not None and origin != f"{request.scheme}://{request.host}":
+    # The host and port only: behind a proxy that ends TLS the scheme differs.
+    if origin is not None and urlsplit(origin).netloc != request.host:
         return refused("PERMISSION_DENIED", "CROSS_ORIGIN",
                        "a move is accepted only from this server's own page")
     site = request.headers.get("Sec-Fetch-Site")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import subprocess
 import sys
 import urllib.error
@@ -275,6 +274,11 @@ def test_lobby_lists_each_game_with_its_status_links_and_seats(
     page = reply.dom
     assert page.by_id("filter").tag == "form"
     assert page.by_id("filter").find_all("select", name="rules")
+    form = page.by_id("new-game")
+    assert (form.tag, form.attrs["method"], form.attrs["action"]) == ("form", "post", "/games")
+    assert form.find_all("select", name="rules") and form.find_all("input", name="seats")
+    assert all(page.find_all("label", **{"for": n}) for n in ("filter-rules", "new-rules",
+                                                              "new-seats"))
     rows = {r.attrs["data-game-id"]: r for r in page.by_id("games").find_all("tr", "game")}
     # The first page holds at most 25 games; walk on to find ours.
     pages = 1
@@ -340,7 +344,10 @@ def test_new_game_form_gives_working_seat_and_spectator_links(web_server: Server
         state = web_server.stub(token).GetState(game_pb2.GetStateRequest(game_id=game_id,
                                                                          seat=n))
         assert list(state.seats) == ["Ana", "Ben", "Cy"]
-        assert Browser(web_server.web_url).open_session(game_id, token, n).status == 200
+        player = Browser(web_server.web_url)
+        assert player.open_session(game_id, token, n).status == 200
+        # A seat's cookie also opens the game's spectator page (the public view).
+        assert player.get(f"/games/{game_id}").status == 200
     spectator = page.find_all("a", "spectator-link")[0].attrs["href"]
     path, _, token = spectator.partition("#")
     viewer = Browser(web_server.web_url)
@@ -478,9 +485,11 @@ def test_live_feed_ends_with_the_game(web_server: ServerProcess,
                                       finished_enin: game_pb2.CreateGameResponse) -> None:
     url = f"{web_server.web_url}/games/{finished_enin.game_id}/live"
     got = sse(url, lambda ms: False)  # no credential: the game is over, so public
+    state = web_server.stub("").GetState(game_pb2.GetStateRequest(
+        game_id=finished_enin.game_id, spectator=True))
+    versions = [m.data["event"]["version"] for m in got if "event" in m.data]
+    assert versions == list(range(1, state.version + 1))
     assert "status" in got[-1].data and got[-1].data["status"].startswith("ended")
-    assert any(m.data.get("event", {}).get("type") == "Ended" for m in got) or \
-        any("event" in m.data for m in got)
 
 
 def test_board_fragment_at_version_n_carries_that_versions_screen_exactly(
@@ -501,6 +510,14 @@ def test_board_fragment_at_version_n_carries_that_versions_screen_exactly(
         assert fragment.by_id("board").attrs["data-version"] == str(version)
         assert screen_of(fragment) == json.loads(expected.screen_json)
         assert fragment.by_id("pending") and fragment.by_id("outcome")
+    # A seat's board needs that seat's credential: the spectator's is refused.
+    assert browser.get(f"/games/{game_id}/board?version=2&seat=0").status == 403
+    seat = Browser(web_server.web_url)
+    seat.open_session(game_id, created.seat_tokens[1].token, 1)
+    own = dom(seat.get(f"/games/{game_id}/board?version={latest.version}&seat=1").body)
+    assert screen_of(own) == json.loads(web_server.stub(created.seat_tokens[1].token).GetState(
+        game_pb2.GetStateRequest(game_id=game_id, seat=1)).screen_json)
+    assert seat.get(f"/games/{game_id}/board?seat=0").status == 403
     beyond = browser.get(f"/games/{game_id}/board?version={latest.version + 50}")
     assert beyond.status >= 400 and beyond.dom.by_id("error")
 
@@ -603,10 +620,10 @@ def test_a_seat_name_with_markup_is_shown_escaped_everywhere(web_server: ServerP
             s.text() for s in reply.dom.find_all("script") if "src" not in s.attrs
             and s.attrs.get("type") != "application/json")
     assert any("&lt;script&gt;alert(1)&lt;/script&gt;" in r.body for r in pages[:2])
-    # Inside the JSON blocks, the name is still the same value once parsed.
-    page = pages[0].dom
-    assert re.search(r"\\u003cscript\\u003e", pages[0].body) or evil not in json.dumps(
-        screen_of(page))
+    # Inside the screen's JSON block, the name is escaped as JSON and the same value
+    # once parsed.
+    assert "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in pages[0].body
+    assert evil in json.dumps(screen_of(pages[0].dom), ensure_ascii=False)
 
 
 def test_no_token_in_a_response_header_or_url(web_server: ServerProcess) -> None:

@@ -219,6 +219,7 @@ def test_a_seats_link_opens_its_page_with_its_hand_and_moves(web_server: ServerP
     reply = browser.get(f"/games/{game_id}/seat/{seat}")
     assert reply.status == 200, reply.text
     assert reply.headers["referrer-policy"] == "no-referrer"
+    assert created.seat_tokens[seat].token not in reply.text  # the page never repeats it
     page = SeatPage(reply.text)
     assert re.search(r"<h1>Ethnos: " + ["Ann", "Bo", "Cy"][seat] + "</h1>", reply.text)
     mine = web_server.stub(created.seat_tokens[seat].token)
@@ -458,3 +459,72 @@ def test_a_bad_answer_to_a_form_is_refused_with_a_reason(web_server: ServerProce
         reply = browser.post(path, {**base, "answer": answer})
         assert reply.status == 400 and reply.json()["error"]["reason"] == "BAD_ANSWER", answer
     assert state_of(web_server, game_id).version == page.board_version
+
+
+# ------------------------------------------------- the forms, without a server
+
+
+def test_every_choice_kind_becomes_a_form_and_its_answer_the_kernels_command() -> None:
+    from service.web.seat import AnswerError, block, build_answer, context_of
+
+    pick = {"kind": "pick_cards", "command": "play_band", "arg": "cards", "options": [7, 9, 12],
+            "low": 1, "high": 2, "zone": "hand", "mark": "leader", "fixed": {"x": 1},
+            "prompt": "Play a band"}
+    assign = {"kind": "assign", "command": "bid", "arg": "bids", "items": [0, 2],
+              "slots": [1, 2, 3], "slot_labels": ["one", "two", "three"], "fixed": {},
+              "prompt": "Bid"}
+    number = {"kind": "number", "command": "spend_luck", "arg": "amount", "low": 1, "high": 3,
+              "fixed": {"die": 0}, "prompt": "Add luck"}
+    screen = {"sections": [{"title": "Hand", "items": [{"kind": "cards", "zone": "hand", "cards": [
+        {"id": 12, "name": "Elf <b>", "detail": "keeps cards"}, {"id": 7, "name": "Orc"},
+        {"id": 9, "name": "Troll"}]}]}]}
+    state = game_pb2.GameState(game_id="g", rules="test", version=5, seats=["Ann", "Bo"],
+                               screen_json=json.dumps(screen), pending=[
+                                   game_pb2.Decision(seat=0, kind="turn", prompt="Go", id="d1")])
+    legal = game_pb2.LegalActionsResponse(version=5, complete=False, decisions=[
+        game_pb2.Decision(seat=0, kind="turn", prompt="Go", id="d1",
+                          choices_json=json.dumps([{"kind": "pick_one"}, pick, assign, number]))],
+        actions=[game_pb2.LegalAction(json='{"name":"pass","args":{}}', label="Pass </b>"),
+                 game_pb2.LegalAction(json='{"name":"spend_luck","args":{"die":0,"amount":1}}',
+                                      label="Spend 1 luck")])
+    context = context_of(state, legal, [], 0, "Test game")
+    html = block("play", {**context, "session": True})
+    page = SeatPage(html)
+    # The listed action stays a button (escaped); the one a structure builds is its form.
+    assert [a["data-json"] for a in page.actions] == ['{"name":"pass","args":{}}']
+    assert "Pass &lt;/b&gt;" in html
+    assert [f["data-kind"] for f in page.forms] == ["pick_cards", "assign", "number"]
+    cards, slots, amount = page.forms
+    assert [c["value"] for c in cards["checkboxes"]] == ["12", "7", "9"]  # the screen's order
+    assert "Elf &lt;b&gt;: keeps cards" in html and "<b>" not in html
+    assert cards["selects"][0]["options"] == ["", "12", "7", "9"]
+    assert [s["name"] for s in slots["selects"]] == ["0", "1"]
+    assert slots["selects"][0]["options"] == ["1", "2", "3"] and ">three</option>" in html
+    assert (amount["numbers"][0]["min"], amount["numbers"][0]["max"]) == ("1", "3")
+    assert "<legend>Play a band (pick 1 to 2 cards of hand, one of them as leader)</legend>" \
+        in html
+
+    assert build_answer(pick, {"card": ["9"]}) == \
+        {"name": "play_band", "args": {"x": 1, "cards": [9], "leader": 9}}
+    assert build_answer(pick, {"card": ["12", "7"], "mark": "7"}) == \
+        {"name": "play_band", "args": {"x": 1, "cards": [12, 7], "leader": 7}}
+    assert build_answer(assign, {"0": ["3"], "1": "1"}) == \
+        {"name": "bid", "args": {"bids": [3, 1]}}
+    assert build_answer(number, {"value": ["2"]}) == \
+        {"name": "spend_luck", "args": {"die": 0, "amount": 2}}
+    for choice, answer in ((pick, {"card": ["12", "7"]}), (pick, {"card": ["8"]}),
+                           (pick, {"card": ["7", "7"]}), (pick, {"card": ["7", "9", "12"]}),
+                           (pick, {"card": ["7"], "mark": "9"}), (assign, {"0": ["3"]}),
+                           (assign, {"0": ["4"], "1": ["1"]}), (number, {"value": ["4"]}),
+                           (number, {"value": "x"}), ({"kind": "pick_one"}, {})):
+        with pytest.raises(AnswerError):
+            build_answer(choice, answer)
+
+
+def test_the_screens_json_block_cannot_close_its_script() -> None:
+    from service.web.seat import json_script
+
+    text = json.dumps({"name": "</script><script>alert(1)</script> & <!--"})
+    safe = json_script(text)
+    assert "<" not in safe and ">" not in safe and "&" not in safe
+    assert json.loads(safe) == json.loads(text)

@@ -51,7 +51,7 @@ from tests.integration.test_leaks_kernel2 import (
 from tests.web.test_pages import Browser, Node, SseMessage, cookie_header, dom, play, sse
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("web-leaks"),
-              pytest.mark.heavy(60)]
+              pytest.mark.heavy(120)]
 
 DATA_CARD = re.compile(r'data-card="([^"]*)"')
 

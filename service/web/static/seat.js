@@ -206,8 +206,12 @@
       }
     };
     source.addEventListener("error", function (event) {
-      if (!event.data) { return; }
-      try { say(refusalText(JSON.parse(event.data), 0), "bad"); } catch (e) { /* ignore */ }
+      if (!event.data) { return; }  // the connection's own error: it reconnects
+      var data;
+      try { data = JSON.parse(event.data); } catch (e) { return; }
+      // A server going away (UNAVAILABLE): the browser reconnects, after the last id.
+      if (data.error && data.error.code === "UNAVAILABLE") { return; }
+      say(refusalText(data, 0), "bad");
       stopLive("not live");
     });
   }
