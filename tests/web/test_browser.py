@@ -246,7 +246,7 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
     holds = [25, 60, 140, 230]
     bots = Bots(admin, game_id, "ethnos", seed=7, pause=0.01, holds=holds)
     bots.start()
-    checked = 0
+    checked, offline_at, behind = 0, 0.0, 0
     try:
         for number, _ in enumerate(holds):
             if not bots.wait_held():
@@ -259,6 +259,8 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
                 offline_at = time.monotonic()
                 bots.release()
                 bots.wait_moves(holds[0] + 20)
+                behind = spectator_state(admin, game_id).version - max(log_versions(page))
+                assert behind > 0, "the cut network did not stop the page's feed"
                 context.set_offline(False)
                 cable.join()
                 continue
@@ -276,6 +278,7 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
         seat_context.close()
     assert bots.error is None, f"the bots failed: {bots.error!r}"
     assert not bots.is_alive(), "the bots did not finish the game"
+    assert offline_at and behind, "the page's network was never cut"
     assert checked >= 2 and hidden, (
         f"the hidden-card checks saw too little: {checked} points, {hidden} hidden cards")
 
