@@ -23,7 +23,7 @@ import pytest
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import json_to_command
 
-from clients.choices import bot_move
+from clients.choices import bot_move, structured_choices
 from clients.record import MARKER, read_record, verify_lines
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
@@ -719,6 +719,12 @@ def test_no_page_scrolls_sideways_at_a_phones_width(
     rng = random.Random(5)
     for _ in range(120):
         bot_step(stub, game_id, "ethnos", rng)
+    for _ in range(60):  # on to a turn where the seat may pick cards (the widest form)
+        waiting = spectator_state(stub, game_id).pending[0].seat
+        legal = stub.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=waiting))
+        if any(c.get("kind") == "pick_cards" for _, c in structured_choices(legal)):
+            break
+        bot_step(stub, game_id, "ethnos", rng)
     page = context.new_page()
     page.set_viewport_size(harness.PHONE)
     waiting = spectator_state(stub, game_id).pending[0].seat
@@ -736,6 +742,9 @@ def test_no_page_scrolls_sideways_at_a_phones_width(
         else:
             page.goto(url)
             page.wait_for_selector(ready)
+        if name == "seat":
+            assert page.locator("form.choice[data-kind=pick_cards]").count(), \
+                "the seat page offers no card-picking form to measure"
         harness.settle(page)
         wide = harness.too_wide(page)
         assert not wide, f"the {name} page scrolls sideways at a phone's width: {wide}"
