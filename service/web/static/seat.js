@@ -24,9 +24,12 @@
     return "Refused (HTTP " + status + ")";
   }
 
-  // 1. A link's fragment: trade it for the game's cookie, drop it, reload.
-  var fragment = window.location.hash.slice(1);
-  if (fragment) {
+  // 1. A link's fragment: trade it for the game's cookie, drop it, reload. (Also
+  // when only the fragment changes: a link pasted over this very page.)
+  function exchange() {
+    var fragment = window.location.hash.slice(1);
+    // Not an anchor of this page (#main): a token.
+    if (!fragment || document.getElementById(fragment)) { return false; }
     var token = decodeURIComponent(fragment);
     history.replaceState(null, "", window.location.pathname + window.location.search);
     say("Opening your seat…");
@@ -42,8 +45,10 @@
         }
       });
     }).catch(function () { say("The server cannot be reached.", "bad"); });
-    return;
+    return true;
   }
+  window.addEventListener("hashchange", exchange);
+  if (exchange()) { return; }
   if (body.dataset.session !== "true") { return; }
 
   var sending = false;
