@@ -464,6 +464,53 @@ def test_a_bad_answer_to_a_form_is_refused_with_a_reason(web_server: ServerProce
     assert state_of(web_server, game_id).version == page.board_version
 
 
+@pytest.fixture(scope="module")
+def tide_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Any:
+    """A server that also plays the tests' own game (Tidewatch: every choice kind)."""
+    server = ServerProcess(tmp_path_factory.mktemp("web-tide") / "data", redis_url, {
+        "ARBITER_WEB_ADDRESS": "127.0.0.1:0",
+        "ARBITER_EXTRA_GAMES": "tests.template_game:Template"})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_every_seat_of_a_game_with_every_choice_kind_plays_it_through_its_page(
+        tide_server: ServerProcess) -> None:
+    """Tidewatch (the template game: secret bids as an assign, numbers, cards to
+    pick, seats choosing at once) played to its end by three seats' pages, each
+    move one the page offered, chosen at random."""
+    created = create(tide_server, "template", ["a", "b", "c"])
+    game_id = created.game_id
+    browsers = [Browser(tide_server) for _ in range(3)]
+    for seat, browser in enumerate(browsers):
+        assert browser.open_seat(game_id, seat, created.seat_tokens[seat].token).status == 200
+    rng = random.Random(3)
+    made: dict[str, int] = {}
+    for _step in range(2000):
+        state = state_of(tide_server, game_id)
+        if state.over:
+            break
+        seat = rng.choice(sorted({d.seat for d in state.pending}))
+        page = SeatPage(browsers[seat].get(f"/games/{game_id}/seat/{seat}").text)
+        assert page.actions or page.forms, f"seat {seat} is asked but offered nothing"
+        move = move_of(page, rng)
+        reply = browsers[seat].post(f"/games/{game_id}/seat/{seat}/act", move)
+        if reply.status == 200:
+            kind = "action" if "command_json" in move else next(
+                f["data-kind"] for f in page.forms if f["data-choice"] == move["choice"])
+            made[kind] = made.get(kind, 0) + 1
+        else:
+            assert reply.status in (400, 409), reply.text
+    assert state_of(tide_server, game_id).over, made
+    assert {"action", "assign", "number", "pick_cards"} <= set(made), made
+    for seat, browser in enumerate(browsers):
+        assert SeatPage(browser.get(f"/games/{game_id}/seat/{seat}").text).body[
+            "data-over"] == "true"
+
+
 # ------------------------------------------------- the forms, without a server
 
 
