@@ -631,20 +631,24 @@ def choice_structure(stub: game_pb2_grpc.GameServiceStub, game_id: str, decision
     return {}
 
 
-def lobby_ids(page: Any, url: str, pages: int = 30) -> list[str]:
-    """Every game id the lobby lists from ``url`` on, following its next-page links."""
+#: Games on one page of the lobby (service/web/pages.py's PAGE_SIZE).
+LOBBY_PAGE = 25
+
+
+def lobby_ids(page: Any, url: str, pages: int = 30) -> list[list[str]]:
+    """The game ids the lobby lists from ``url`` on, page by page (its next-page links)."""
     page.goto(url)
-    ids: list[str] = []
+    out: list[list[str]] = []
     for _ in range(pages):
         page.wait_for_selector("table#games")
-        ids += page.eval_on_selector_all("table#games tr.game[data-game-id]",
-                                         "rows => rows.map(r => r.dataset.gameId)")
+        out.append(page.eval_on_selector_all("table#games tr.game[data-game-id]",
+                                             "rows => rows.map(r => r.dataset.gameId)"))
         following = page.locator("a#next-page")
         if not following.count() or not following.first.get_attribute("href"):
-            return ids
-        following.first.click()
-        page.wait_for_load_state()
-    return ids
+            return out
+        with page.expect_navigation():
+            following.first.click()
+    raise AssertionError(f"the lobby has more than {pages} pages")
 
 
 def test_lobby_lists_filters_and_creates_games(
@@ -652,11 +656,18 @@ def test_lobby_lists_filters_and_creates_games(
 ) -> None:
     """Issue 10: "a lobby page: games, their rules, status and seats, filtered and
     paged"; a new game from the lobby gives seat links that open a working seat page."""
-    enin = [create(web_server, "enin", ["solo"]).game_id for _ in range(2)]
     ethnos = [create(web_server, "ethnos", ["Ada", "Brann", "Cyd"]).game_id,
               finished_ethnos[0]]
     page = context.new_page()
-    listed = lobby_ids(page, f"{web_server.web_url}/")
+    page.goto(f"{web_server.web_url}/")
+    page.wait_for_selector("table#games")
+    shots.take(page, "lobby", readme="lobby")  # before the crowd below
+    # More Land of Enin games than a lobby page holds (25), so both lists page.
+    enin = [create(web_server, "enin", ["solo"]).game_id for _ in range(LOBBY_PAGE + 2)]
+    pages = lobby_ids(page, f"{web_server.web_url}/")
+    listed = [g for one in pages for g in one]
+    assert len(pages) >= 2 and all(len(one) <= LOBBY_PAGE for one in pages), \
+        f"the lobby does not page: {[len(one) for one in pages]} games a page"
     assert set(enin + ethnos) <= set(listed), "the lobby does not list every game"
     assert len(listed) == len(set(listed)), "the lobby's pages list a game twice"
 
@@ -666,7 +677,7 @@ def test_lobby_lists_filters_and_creates_games(
         assert row.get_attribute("data-over") == "true"
         assert row.locator("a.replay-link").count() == 1
         assert "ethnos" in row.inner_text().lower()
-    shots.take(page, "lobby", readme="lobby")
+    shots.take(page, "lobby-crowded")
 
     # Filtered by rules: only Land of Enin games.
     page.select_option("form#filter select[name=rules]", "enin")
@@ -676,9 +687,12 @@ def test_lobby_lists_filters_and_creates_games(
         with page.expect_navigation():
             page.evaluate("document.querySelector('form#filter').requestSubmit()")
     assert "rules=enin" in page.url
-    filtered = lobby_ids(page, page.url)
+    filtered_pages = lobby_ids(page, page.url)
+    filtered = [g for one in filtered_pages for g in one]
+    assert len(filtered_pages) >= 2, "the filtered list does not page"
     assert set(enin) <= set(filtered), "the filter hides Land of Enin games"
-    assert not set(ethnos) & set(filtered), "the filter shows Ethnos games"
+    assert not set(ethnos) & set(filtered), "the filter (on every page) shows Ethnos games"
+    assert len(filtered) == len(set(filtered)), "the filtered pages list a game twice"
     for link in page.locator("table#games tr.game a.game-link").all()[:3]:
         assert "/games/" in (link.get_attribute("href") or "")
 
