@@ -24,7 +24,7 @@ BUF := $(TOOLS)/node_modules/.bin/buf
 # (`make baseline` when cutting a release).
 BASELINE := protos/baseline.binpb
 
-.PHONY: install proto run test lint typecheck bench clean tools baseline gen-ts
+.PHONY: install proto run test lint typecheck bench clean tools baseline gen-ts browser
 
 install: $(STAMP) proto
 
@@ -49,9 +49,27 @@ run: install
 # process) stays on one worker; heavy tests go first (tests/conftest.py).
 # The npm tools (buf, the Node clients' packages) first, where npm exists, so
 # the Node and TypeScript client tests never install them concurrently.
-test: install $(if $(shell command -v npm),tools)
+test: install browser $(if $(shell command -v npm),tools)
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
 		-n auto --dist loadgroup --no-loadscope-reorder
+
+# Headless Chromium for the browser tests (tests/web/test_browser.py): Debian's
+# chromium package, installed when it is missing and we may (root, apt-get);
+# else a note, and those tests skip saying why. Playwright's Python package
+# (pyproject's dev extras) drives it; no browser is ever downloaded by Playwright.
+browser:
+	@if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "make browser: installing Debian's chromium"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 \
+		|| { apt-get update -q >/dev/null 2>&1 \
+			&& apt-get install -y -q --no-install-recommends chromium >/dev/null; } \
+		|| echo "make browser: could not install chromium; the browser tests will skip"; \
+	else \
+		echo "make browser: no chromium here (install Debian's chromium package as root);" \
+			"the browser tests will skip"; \
+	fi
 
 lint: install tools
 	$(BIN)/ruff check aggregates service clients tests bench protos/arbiter protos/setup.py tools

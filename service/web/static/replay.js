@@ -1,0 +1,79 @@
+/* A replay: the slider and the step buttons fetch the board at a version
+   (/games/<id>/board?version=N), show the log up to it, and keep ?version=N
+   in the address bar without reloading. */
+(function () {
+  "use strict";
+  var body = document.body;
+  var gameId = body.getAttribute("data-game-id");
+  if (!gameId || body.getAttribute("data-page") !== "replay") { return; }
+  var base = "/games/" + encodeURIComponent(gameId);
+  var slider = document.getElementById("slider");
+  var output = document.getElementById("version");
+  var log = document.getElementById("log");
+  var max = parseInt(slider.max, 10);
+  var events = [];
+  try { events = JSON.parse(document.getElementById("events-json").textContent); } catch (e) { events = []; }
+  var buttons = {
+    first: document.getElementById("first"), prev: document.getElementById("prev"),
+    next: document.getElementById("next"), last: document.getElementById("last")
+  };
+  var asked = 0;
+
+  function current() { return parseInt(slider.value, 10); }
+
+  function drawLog(version) {
+    while (log.firstChild) { log.removeChild(log.firstChild); }
+    events.forEach(function (ev) {
+      if (ev.version > version) { return; }
+      var li = document.createElement("li");
+      li.setAttribute("data-version", String(ev.version));
+      li.value = ev.version;
+      li.textContent = ev.text;
+      if (ev.version === version) {
+        li.className = "current";
+        li.setAttribute("aria-current", "step");
+      }
+      log.appendChild(li);
+    });
+    var mark = log.querySelector("li.current");
+    if (mark) { log.scrollTop = mark.offsetTop - log.offsetTop - log.clientHeight / 2; }
+  }
+
+  function enable(version) {
+    buttons.first.disabled = buttons.prev.disabled = version <= 1;
+    buttons.next.disabled = buttons.last.disabled = version >= max;
+  }
+
+  function replaceById(doc, id) {
+    var fresh = doc.getElementById(id);
+    var old = document.getElementById(id);
+    if (fresh && old) { old.replaceWith(fresh); }
+  }
+
+  function go(version) {
+    version = Math.max(1, Math.min(max, version));
+    slider.value = String(version);
+    slider.setAttribute("aria-valuetext", "version " + version + " of " + max);
+    output.textContent = String(version);
+    enable(version);
+    drawLog(version);
+    window.history.replaceState(null, "", window.location.pathname + "?version=" + version);
+    asked = version;
+    fetch(base + "/board?version=" + version, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html === null || asked !== version) { return; }
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        replaceById(doc, "board");
+        replaceById(doc, "pending");
+        replaceById(doc, "outcome");
+      });
+  }
+
+  slider.addEventListener("input", function () { go(current()); });
+  buttons.first.addEventListener("click", function () { go(1); });
+  buttons.prev.addEventListener("click", function () { go(current() - 1); });
+  buttons.next.addEventListener("click", function () { go(current() + 1); });
+  buttons.last.addEventListener("click", function () { go(max); });
+  enable(current());
+})();
