@@ -47,7 +47,7 @@ MAX_MOVES = 1500
 def checked_at(move: int) -> bool:
     """Often early (the first Age's hands), then every so often (a long game's pages
     carry its whole log, so each check costs more as it goes)."""
-    return move % 3 == 0 if move < 60 else move % 17 == 0
+    return move % 3 == 0 if move < 45 else move % 23 == 0
 
 
 def html_card_ids(page: SeatPage) -> list[int]:

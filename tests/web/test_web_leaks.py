@@ -250,8 +250,9 @@ def test_no_spectator_page_fragment_feed_or_lobby_shows_a_hidden_card(
             return
         before_move = state.version
         table.wait_feed(state.version)
-        # Every move early on, then every fourth (a game runs to a few hundred).
-        if moves <= 30 or moves % 4 == 0:
+        # Every move early on, then every ninth (a game runs to a few hundred, and
+        # the feed above is checked at every move).
+        if moves <= 24 or moves % 9 == 0:
             table.check_now(rnd)
         if moves % 60 == 0:
             table.check_lobby()
