@@ -364,7 +364,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def LegalActions(self, request: Any, context: Any) -> game_pb2.LegalActionsResponse:
-        game = self.app.game(request.game_id)
+        # The cached game itself, under its lock, as GetState reads it: listing
+        # moves never changes a game (tests/property/test_reads_are_pure.py),
+        # so it needs no copy.
+        with self.app.game_lock(request.game_id):
+            game = self.app.game(request.game_id, borrow=True)
+            return self._legal_actions(request, context, game)
+
+    def _legal_actions(self, request: Any, context: Any,
+                       game: Game) -> game_pb2.LegalActionsResponse:
         self._fill_seat(request, context, game.id)
         self._authorize_read(context, game, request.seat, spectator=False)
         actions = [] if game.ended else game.legal_actions(request.seat)
