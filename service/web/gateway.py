@@ -59,6 +59,14 @@ def refused(code: str, reason: str, message: str) -> web.Response:
     return error_response(GatewayError(code, reason, message))
 
 
+def whole_number(text: str, digits: int = 18) -> int | None:
+    """``text`` as a whole number if it is 1 to ``digits`` ASCII digits (a version
+    fits a uint64), else None: ``str.isdigit`` also takes '²', which ``int`` does not."""
+    if 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def bearer(request: web.Request) -> str:
     """The token of ``Authorization: Bearer <token>``, or ""."""
     header = request.headers.get("Authorization", "")
@@ -103,19 +111,23 @@ async def call(request: web.Request) -> web.StreamResponse:
         message = parse(name, await request.read())
     except GatewayError as exc:
         return error_response(exc)
+    token = bearer(request)
+    if not (token.isascii() and token.isprintable()):  # gRPC metadata cannot carry it
+        return refused("UNAUTHENTICATED", "BAD_TOKEN", "a token is printable ASCII")
     backend = request.app[BACKEND]
     if not METHODS[name].streaming:
         try:
-            reply = await backend.call(name, message, bearer(request), peer(request))
+            reply = await backend.call(name, message, token, peer(request))
         except GatewayError as exc:
             return error_response(exc)
         return web.json_response(to_json(reply))
     events = SSE in request.headers.get("Accept", "")
     resume = request.headers.get("Last-Event-ID", "")
-    if events and name == "Subscribe" and message.game_id and resume.isdigit():  # type: ignore[attr-defined]
-        message.after = int(resume)  # type: ignore[attr-defined]  # a game's feed resumes by version
+    after = whole_number(resume)
+    if events and name == "Subscribe" and message.game_id and after is not None:  # type: ignore[attr-defined]
+        message.after = after  # type: ignore[attr-defined]  # a game's feed resumes by version
     return await relay_stream(
-        request, backend.stream(name, message, bearer(request), peer(request)), events)
+        request, backend.stream(name, message, token, peer(request)), events)
 
 
 async def relay_stream(request: web.Request, messages: AsyncIterator[Message],

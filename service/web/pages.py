@@ -140,10 +140,11 @@ def parse_int(request: web.Request, name: str, low: int = 0) -> int | None:
     text = request.query.get(name, "")
     if text == "":
         return None
-    if not text.isdigit() or int(text) < low or len(text) > 18:
+    number = gateway.whole_number(text)
+    if number is None or number < low:
         raise GatewayError("INVALID_ARGUMENT", "BAD_ARGUMENT",
                            f"{name} must be a whole number of at least {low}")
-    return int(text)
+    return number
 
 
 # --- the board ---------------------------------------------------------------------
@@ -307,8 +308,8 @@ async def live(request: web.Request) -> web.StreamResponse:
     try:
         game_id = session.game_id_of(request)
         resume = request.headers.get("Last-Event-ID", "")
-        after = int(resume) if resume.isdigit() and len(resume) < 19 else \
-            parse_int(request, "after") or 0
+        resumed = gateway.whole_number(resume)
+        after = resumed if resumed is not None else parse_int(request, "after") or 0
     except GatewayError as exc:
         return gateway.error_response(exc)
     message = game_pb2.SubscribeRequest(game_id=game_id, spectator=True, after=after)

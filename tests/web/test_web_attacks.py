@@ -3,7 +3,9 @@ failing before its fix (see the commit that adds it)."""
 
 from __future__ import annotations
 
+import http.client
 import json
+from urllib.parse import quote, urlsplit
 
 import pytest
 
@@ -11,6 +13,32 @@ from tests.integration.conftest import ServerProcess
 from tests.web.test_pages import Browser, make_game
 
 pytestmark = [pytest.mark.integration]
+
+
+def peek(server: ServerProcess, method: str, path: str, body: bytes | None = None,
+         headers: dict[str, str] | None = None, cookie: str = "") -> tuple[int, bytes]:
+    """A request's status and its body's first line (a feed is left open, then
+    closed); header values go as UTF-8, as a browser or curl sends them."""
+    url = urlsplit(server.web_url)
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
+    try:
+        conn.putrequest(method, path)
+        sent = dict(headers or {})
+        if cookie:
+            sent["Cookie"] = cookie
+        if body is not None:
+            sent["Content-Length"] = str(len(body))
+        for key, value in sent.items():
+            conn.putheader(key, value.encode())
+        conn.endheaders(body)
+        resp = conn.getresponse()
+        return resp.status, resp.readline()
+    finally:
+        conn.close()
+
+
+def cookie_of(browser: Browser) -> str:
+    return "; ".join(f"{c.name}={c.value}" for c in browser.jar)
 
 
 def test_another_site_cannot_set_a_games_cookie_login_csrf(web_server: ServerProcess) -> None:
@@ -37,3 +65,45 @@ def test_another_site_cannot_set_a_games_cookie_login_csrf(web_server: ServerPro
                         "Content-Type": "application/json"})
     assert same.status == 200 and [c.name for c in own.jar] == ["arbiter_token"]
     assert own.open_session(created.game_id, attacker, 1).status == 200  # no browser headers
+
+
+def test_odd_numbers_and_tokens_are_refusals_not_server_errors(web_server: ServerProcess) -> None:
+    """``?version=``, ``?after=``, ``Last-Event-ID``, a seat number and a bearer
+    token that ``str.isdigit`` or gRPC metadata cannot take (a superscript digit,
+    5000 digits, more than 64 bits, a non-ASCII token): a reason code, never 500."""
+    created = make_game(web_server, "ethnos", ["alice", "bob", "carol"])
+    game = created.game_id
+    browser = Browser(web_server.web_url)
+    assert browser.open_session(game, created.spectator_token).status == 200
+    seat = Browser(web_server.web_url)
+    assert seat.open_session(game, created.seat_tokens[0].token, 0).status == 200
+    odd = ["%C2%B2", "9" * 5000, "9" * 25]
+    for value in odd:
+        for path in (f"/games/{game}/board?version={value}", f"/games/{game}/log?after={value}",
+                     f"/games/{game}/replay?version={value}"):
+            reply = browser.get(path)
+            assert reply.status == 400 and "BAD_ARGUMENT" in reply.body, (path, reply.status)
+        for path in (f"/games/{game}/seat/0/panel?after={value}",):
+            reply = seat.get(path)
+            assert reply.status == 200, (path, reply.status)
+    for path in (f"/games/{game}/seat/%C2%B2", f"/games/{game}/seat/%C2%B2/panel"):
+        reply = seat.get(path)
+        assert reply.status == 404, (path, reply.status)
+    sse = {"Accept": "text/event-stream"}
+    for value in ("\u00b2", "9" * 25):  # a feed ignores a Last-Event-ID it cannot read
+        for path, who in ((f"/games/{game}/live", browser),
+                          (f"/games/{game}/seat/0/live", seat)):
+            status, line = peek(web_server, "GET", path, headers={**sse, "Last-Event-ID": value},
+                                cookie=cookie_of(who))
+            assert status == 200, (path, value, status, line)
+            status, line = peek(web_server, "GET", path + "?after=" + quote(value), headers=sse,
+                                cookie=cookie_of(who))
+            assert status in (200, 400), (path, value, status, line)
+        status, line = peek(
+            web_server, "POST", "/v1/Subscribe",
+            json.dumps({"game_id": game, "spectator": True}).encode(),
+            {**sse, "Last-Event-ID": value, "Authorization": "Bearer " + created.spectator_token})
+        assert status == 200, (value, status, line)
+    status, line = peek(web_server, "POST", "/v1/GetState", json.dumps({"game_id": game}).encode(),
+                        {"Authorization": "Bearer arb_\u00e9t\u00e9"})
+    assert status == 401 and b"BAD_TOKEN" in line, (status, line)
