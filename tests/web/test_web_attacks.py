@@ -3,8 +3,12 @@ failing before its fix (see the commit that adds it)."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import socket
+import time
+from collections.abc import Iterator
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -13,6 +17,20 @@ from tests.integration.conftest import ServerProcess
 from tests.web.test_pages import Browser, make_game
 
 pytestmark = [pytest.mark.integration]
+
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory: pytest.TempPathFactory,
+                 redis_url: str) -> Iterator[ServerProcess]:
+    """A server whose web side lets one address hold 4 requests (8 connections)."""
+    server = ServerProcess(tmp_path_factory.mktemp("web-small") / "data", redis_url,
+                           {"ARBITER_WEB_ADDRESS": "127.0.0.1:0",
+                            "ARBITER_WEB_REQUESTS_PER_PEER": "4"})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def peek(server: ServerProcess, method: str, path: str, body: bytes | None = None,
@@ -107,3 +125,45 @@ def test_odd_numbers_and_tokens_are_refusals_not_server_errors(web_server: Serve
     status, line = peek(web_server, "POST", "/v1/GetState", json.dumps({"game_id": game}).encode(),
                         {"Authorization": "Bearer arb_\u00e9t\u00e9"})
     assert status == 401 and b"BAD_TOKEN" in line, (status, line)
+
+
+def test_one_address_cannot_hold_connections_that_never_finish_their_headers(
+        small_server: ServerProcess) -> None:
+    """Slowloris: connections that send a request's headers a little at a time are
+    no request yet, so the per-address request share never counted them, and
+    aiohttp keeps a connection waiting for headers for an hour: one address could
+    hold every file descriptor of the server's process (its store, its gRPC port).
+    Now an address holds at most twice its requests in connections (beyond, a new
+    one is closed at once), and a connection that has not sent its headers within
+    15 s is closed; others are served meanwhile."""
+    url = urlsplit(small_server.web_url)
+    port = url.port or 80
+    held = []
+    for _ in range(8):
+        conn = socket.create_connection(("127.0.0.1", port), timeout=5)
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        held.append(conn)
+    time.sleep(0.5)
+    extra = socket.create_connection(("127.0.0.1", port), timeout=5)
+    extra.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+    with contextlib.suppress(ConnectionResetError):
+        assert extra.recv(100) == b"", "a ninth connection from one address was kept"
+    other = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                       source_address=("127.0.0.2", 0))
+    other.request("GET", "/static/live.js")
+    assert other.getresponse().status == 200  # another address is served meanwhile
+    other.close()
+    started = time.monotonic()
+    for conn in held:  # the server closes each within its header timeout
+        conn.settimeout(max(1.0, 25 - (time.monotonic() - started)))
+        with contextlib.suppress(ConnectionResetError):
+            while conn.recv(4096):  # (a 4xx answer, then the end)
+                pass
+    assert time.monotonic() - started < 25
+    for conn in held:
+        conn.close()
+    time.sleep(0.5)
+    again = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    again.request("GET", "/static/live.js")
+    assert again.getresponse().status == 200
+    again.close()
