@@ -91,6 +91,9 @@ def parse(method_name: str, body: bytes) -> Message:
     except (ValueError, UnicodeDecodeError) as exc:
         raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
                            f"the body is not JSON: {exc}") from None
+    except RecursionError:
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           "the body's JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
                            f"the body must be a JSON object ({method.request.__name__})")
@@ -99,6 +102,9 @@ def parse(method_name: str, body: bytes) -> Message:
     except json_format.ParseError as exc:
         raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
                            f"not a {method.request.__name__}: {exc}") from None
+    except RecursionError:
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           f"not a {method.request.__name__}: nested too deeply") from None
 
 
 async def call(request: web.Request) -> web.StreamResponse:

@@ -400,7 +400,7 @@ async def act(request: web.Request) -> web.Response:
         return refused("UNAUTHENTICATED", "NO_SESSION", "open the seat's link first")
     try:
         body = json.loads(await request.read() or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         body = None
     if not isinstance(body, dict):
         return refused("INVALID_ARGUMENT", "BAD_MESSAGE", "the body must be a JSON object")
@@ -441,6 +441,8 @@ async def act(request: web.Request) -> web.Response:
         return error_response(exc)
     except WireError as exc:
         return refused("INVALID_ARGUMENT", "BAD_COMMAND", str(exc))
+    except RecursionError:  # a command or an answer nested thousands deep
+        return refused("INVALID_ARGUMENT", "BAD_COMMAND", "the move is nested too deeply")
     except AnswerError as exc:
         return refused("INVALID_ARGUMENT", "BAD_ANSWER", str(exc))
     return web.json_response({

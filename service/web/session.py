@@ -70,7 +70,7 @@ async def open_session(request: web.Request) -> web.Response:
         return cross_site_refusal()
     try:
         body = json.loads(await request.read() or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         body = None
     if not isinstance(body, dict) or not isinstance(body.get("token"), str) \
             or not TOKEN.fullmatch(body["token"]):

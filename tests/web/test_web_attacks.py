@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from urllib.parse import quote, urlsplit
 
 import pytest
+from arbiter.v1 import game_pb2
 
 from tests.integration.conftest import ServerProcess
 from tests.web.test_pages import Browser, make_game
@@ -167,3 +168,38 @@ def test_one_address_cannot_hold_connections_that_never_finish_their_headers(
     again.request("GET", "/static/live.js")
     assert again.getresponse().status == 200
     again.close()
+
+
+def test_deeply_nested_json_is_a_refusal_not_a_server_error(web_server: ServerProcess) -> None:
+    """JSON nested a few thousand deep (well under the body limit) made Python's
+    ``json`` raise ``RecursionError``, which no handler caught: a 500 and a
+    traceback. Now each is a 400 with its reason code, and nothing is recorded."""
+    created = make_game(web_server, "ethnos", ["alice", "bob", "carol"])
+    game = created.game_id
+    deep = "[" * 20000 + "]" * 20000
+    deep_object = '{"a":' * 3000 + "1" + "}" * 3000
+    seat = Browser(web_server.web_url)
+    assert seat.open_session(game, created.seat_tokens[0].token, 0).status == 200
+    bearer = {"Authorization": "Bearer " + created.seat_tokens[0].token}
+    json_type = {"Content-Type": "application/json"}
+    cases = [
+        ("/v1/GetState", deep, bearer, "BAD_MESSAGE"),
+        ("/v1/Act", '{"game_id": "' + game + '", "command": {"ethnos": ' + deep_object + "}}",
+         bearer, "BAD_MESSAGE"),
+        (f"/games/{game}/session", deep, json_type, "BAD_TOKEN"),
+        (f"/games/{game}/seat/0/act", deep, json_type, "BAD_MESSAGE"),
+        (f"/games/{game}/seat/0/act", json.dumps({"command_json": deep}), json_type,
+         "BAD_COMMAND"),
+        (f"/games/{game}/seat/0/act", '{"choice": 0, "answer": {"card": ' + deep_object + "}}",
+         json_type, None),
+    ]
+    auth = [("authorization", "Bearer " + created.seat_tokens[0].token)]
+    before = web_server.stub().GetState(game_pb2.GetStateRequest(game_id=game, seat=0),
+                                        metadata=auth).version
+    for path, body, headers, reason in cases:
+        reply = seat.request("POST", path, body.encode(), headers)
+        assert reply.status in (400, 409), (path, reply.status, reply.body[:200])
+        error = json.loads(reply.body)["error"]
+        assert reason is None or error["reason"] == reason, (path, error)
+    assert web_server.stub().GetState(game_pb2.GetStateRequest(game_id=game, seat=0),
+                                      metadata=auth).version == before
