@@ -203,3 +203,34 @@ def test_deeply_nested_json_is_a_refusal_not_a_server_error(web_server: ServerPr
         assert reason is None or error["reason"] == reason, (path, error)
     assert web_server.stub().GetState(game_pb2.GetStateRequest(game_id=game, seat=0),
                                       metadata=auth).version == before
+
+
+class FakeContext:
+    def __init__(self, peer: str, metadata: list[tuple[str, str]]) -> None:
+        self._peer, self._metadata = peer, metadata
+
+    def peer(self) -> str:
+        return self._peer
+
+    def invocation_metadata(self) -> list[tuple[str, str]]:
+        return self._metadata
+
+
+def test_a_caller_on_a_served_unix_socket_cannot_claim_another_address() -> None:
+    """A server serving its clients on a Unix socket (``--address unix:...``) took
+    ``arbiter-forwarded-for`` from any of them, as if from its own web side: a
+    local caller naming a new address each call escaped every per-caller limit
+    (30 of 30 calls at 2 a second). Now only calls carrying this process's own
+    proof, which its web side alone holds, name the caller they are made for."""
+    from service import auth
+    from service.web.backend import Backend
+
+    forged = FakeContext("unix:", [("arbiter-forwarded-for", "ipv4:10.0.0.1:0")])
+    assert auth.peer_of(forged) == "unix:"
+    wrong = FakeContext("unix:", [("arbiter-forwarded-for", "ipv4:10.0.0.1:0"),
+                                  ("arbiter-forwarded-proof", "guess")])
+    assert auth.peer_of(wrong) == "unix:"
+    web_side = FakeContext("unix:", Backend.metadata("tok", "ipv4:10.0.0.1:0"))
+    assert auth.peer_of(web_side) == "ipv4:10.0.0.1:0"
+    tcp = FakeContext("ipv4:127.0.0.1:5555", Backend.metadata("", "ipv4:10.0.0.1:0"))
+    assert auth.peer_of(tcp) == "ipv4:127.0.0.1:5555"
