@@ -139,7 +139,10 @@ async def call(request: web.Request) -> web.StreamResponse:
 async def relay_stream(request: web.Request, messages: AsyncIterator[Message],
                        events: bool) -> web.StreamResponse:
     """A server stream as NDJSON lines or Server-Sent Events. A refusal before the
-    first message is an HTTP error; after it, the stream's last item."""
+    first message is an HTTP error; after it, the stream's last item. The gRPC
+    stream ends with the HTTP one (a client gone is noticed at the next write,
+    a heartbeat at the latest), not whenever the garbage collector gets to it:
+    until then it holds one of the caller's stream slots."""
     response: web.StreamResponse | None = None
     try:
         async for item in messages:
@@ -150,6 +153,14 @@ async def relay_stream(request: web.Request, messages: AsyncIterator[Message],
         if response is None:
             return error_response(exc)
         await response.write(encode(exc.to_json(), events, kind="error"))
+    except ConnectionResetError:  # the client went away (its next write failed)
+        if response is None:
+            raise
+        return response
+    finally:
+        close = getattr(messages, "aclose", None)
+        if close is not None:
+            await close()
     if response is None:
         response = await start_stream(request, events)
     await response.write_eof()

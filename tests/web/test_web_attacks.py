@@ -23,10 +23,12 @@ pytestmark = [pytest.mark.integration]
 @pytest.fixture(scope="module")
 def small_server(tmp_path_factory: pytest.TempPathFactory,
                  redis_url: str) -> Iterator[ServerProcess]:
-    """A server whose web side lets one address hold 4 requests (8 connections)."""
+    """A server whose web side lets one address hold 4 requests (8 connections),
+    and its gRPC side 3 streams."""
     server = ServerProcess(tmp_path_factory.mktemp("web-small") / "data", redis_url,
                            {"ARBITER_WEB_ADDRESS": "127.0.0.1:0",
-                            "ARBITER_WEB_REQUESTS_PER_PEER": "4"})
+                            "ARBITER_WEB_REQUESTS_PER_PEER": "4",
+                            "ARBITER_MAX_STREAMS_PER_PEER": "3"})
     server.start()
     try:
         yield server
@@ -234,3 +236,35 @@ def test_a_caller_on_a_served_unix_socket_cannot_claim_another_address() -> None
     assert auth.peer_of(web_side) == "ipv4:10.0.0.1:0"
     tcp = FakeContext("ipv4:127.0.0.1:5555", Backend.metadata("", "ipv4:10.0.0.1:0"))
     assert auth.peer_of(tcp) == "ipv4:127.0.0.1:5555"
+
+
+def test_a_closed_seat_feed_gives_its_stream_back(small_server: ServerProcess) -> None:
+    """A seat page's feed (``/seat/<n>/live``, and ``/v1/Subscribe``) whose browser
+    went away kept its gRPC ``Subscribe`` open until the garbage collector found
+    it, minutes later: each reload of a seat page cost one of the address's
+    stream slots, and after ``ARBITER_MAX_STREAMS_PER_PEER`` reloads the seat's
+    page itself was refused (429 TOO_MANY_STREAMS). Now the stream ends when the
+    server notices the client gone (its next write: a heartbeat within 10 s)."""
+    created = make_game(small_server, "ethnos", ["alice", "bob", "carol"])
+    game = created.game_id
+    seat = Browser(small_server.web_url)
+    assert seat.open_session(game, created.seat_tokens[0].token, 0).status == 200
+    url = urlsplit(small_server.web_url)
+    head = (f"GET /games/{game}/seat/0/live HTTP/1.1\r\nHost: x\r\n"
+            f"Accept: text/event-stream\r\nCookie: {cookie_of(seat)}\r\n\r\n").encode()
+
+    def open_feeds() -> list[tuple[socket.socket, bytes]]:
+        feeds = []
+        for _ in range(3):
+            conn = socket.create_connection(("127.0.0.1", url.port or 80), timeout=10)
+            conn.sendall(head)
+            feeds.append((conn, conn.recv(200).split(b"\r\n")[0]))
+        return feeds
+
+    for round_ in range(2):
+        feeds = open_feeds()
+        assert [status for _, status in feeds] == [b"HTTP/1.1 200 OK"] * 3, (round_, feeds)
+        for conn, _ in feeds:
+            conn.close()
+        if round_ == 0:
+            time.sleep(12.5)  # a heartbeat finds each one gone
