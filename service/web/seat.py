@@ -407,7 +407,8 @@ async def act(request: web.Request) -> web.Response:
     expected = body.get("expected_version", 0)
     decision_id = body.get("decision_id", "")
     command_id = body.get("command_id") or uuid.uuid4().hex
-    if not isinstance(expected, int) or isinstance(expected, bool) or expected < 0 \
+    if not isinstance(expected, int) or isinstance(expected, bool) \
+            or not 0 <= expected < 2**64 \
             or not isinstance(decision_id, str) or not isinstance(command_id, str) \
             or not COMMAND_ID.fullmatch(command_id):
         return refused("INVALID_ARGUMENT", "BAD_MESSAGE",

@@ -76,7 +76,8 @@ async def open_session(request: web.Request) -> web.Response:
             or not TOKEN.fullmatch(body["token"]):
         return refused("INVALID_ARGUMENT", "BAD_TOKEN", "send {\"token\": \"...\"}")
     seat = body.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat < 0):
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                             or not 0 <= seat < 2**32):  # a uint32
         return refused("INVALID_ARGUMENT", "BAD_ARGUMENT", "seat must be a seat number")
     check = game_pb2.GetStateRequest(game_id=game_id, spectator=seat is None)
     if seat is not None:

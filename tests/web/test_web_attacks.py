@@ -268,3 +268,28 @@ def test_a_closed_seat_feed_gives_its_stream_back(small_server: ServerProcess) -
             conn.close()
         if round_ == 0:
             time.sleep(12.5)  # a heartbeat finds each one gone
+
+
+def test_numbers_beyond_the_messages_fields_are_refusals(web_server: ServerProcess) -> None:
+    """A seat number over 32 bits in ``/session`` and an ``expected_version`` over
+    64 bits in a seat's ``/act`` reached protobuf, which raised ``ValueError``:
+    500 and a traceback. Now each is a 400 with its reason; nothing is recorded."""
+    created = make_game(web_server, "ethnos", ["alice", "bob", "carol"])
+    game, token = created.game_id, created.seat_tokens[1].token
+    browser = Browser(web_server.web_url)
+    json_type = {"Content-Type": "application/json"}
+    for seat in (2**32, 10**30):
+        reply = browser.request("POST", f"/games/{game}/session",
+                                json.dumps({"token": token, "seat": seat}).encode(), json_type)
+        assert reply.status == 400 and "BAD_ARGUMENT" in reply.body, (seat, reply.body[:200])
+    assert browser.open_session(game, token, 1).status == 200
+    before = created.state.version
+    for expected in (2**64, 10**30):
+        reply = browser.request("POST", f"/games/{game}/seat/1/act", json.dumps({
+            "expected_version": expected,
+            "command_json": json.dumps({"name": "recruit_from_deck", "args": {}})}).encode(),
+            json_type)
+        assert reply.status == 400 and "BAD_MESSAGE" in reply.body, (expected, reply.body[:200])
+    auth = [("authorization", "Bearer " + token)]
+    assert web_server.stub().GetState(game_pb2.GetStateRequest(game_id=game, seat=1),
+                                      metadata=auth).version == before
