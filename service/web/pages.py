@@ -35,7 +35,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from aiohttp import web
 from arbiter.v1 import game_pb2
@@ -224,18 +224,8 @@ async def lobby(request: web.Request) -> web.Response:
                 first_href="/?" + urlencode({"rules": chosen}) if chosen else "/")
 
 
-def same_origin(request: web.Request) -> bool:
-    """A state-changing form from this site only (CSRF): a browser says where a
-    request comes from (``Sec-Fetch-Site``, else ``Origin``); a request saying
-    neither is no browser's, so no cross-site forgery."""
-    site = request.headers.get("Sec-Fetch-Site")
-    if site is not None:
-        return site in ("same-origin", "none")
-    origin = request.headers.get("Origin")
-    if origin is None:
-        return True
-    parts = urlsplit(origin)
-    return origin != "null" and parts.netloc == request.host
+#: A state-changing form from this site only (CSRF), as for a game's session.
+same_origin = session.same_origin
 
 
 @refusals

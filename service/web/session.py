@@ -43,8 +43,8 @@ def same_origin(request: web.Request) -> bool:
     request comes from (``Sec-Fetch-Site``, else ``Origin``); a request saying
     neither is no browser's, so no cross-site forgery."""
     site = request.headers.get("Sec-Fetch-Site")
-    if site is not None and site not in ("same-origin", "none"):
-        return False
+    if site is not None:
+        return site in ("same-origin", "none")
     origin = request.headers.get("Origin")
     if origin is None:
         return True
