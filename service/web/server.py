@@ -52,6 +52,8 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = await handler(request)
     except web.HTTPException as exc:
         if not request.path.startswith("/v1/") or exc.status < 400:
+            for key, value in SECURITY_HEADERS.items():  # an error page is a page too
+                exc.headers.setdefault(key, value)
             raise
         response = gateway.refused(*http_refusal(exc))
         response.set_status(exc.status)

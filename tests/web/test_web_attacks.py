@@ -293,3 +293,24 @@ def test_numbers_beyond_the_messages_fields_are_refusals(web_server: ServerProce
     auth = [("authorization", "Bearer " + token)]
     assert web_server.stub().GetState(game_pb2.GetStateRequest(game_id=game, seat=1),
                                       metadata=auth).version == before
+
+
+def test_error_responses_carry_the_security_headers(web_server: ServerProcess) -> None:
+    """aiohttp's own error responses (an unknown route, a wrong method, a path that
+    names no game, which it repeats: ``'<script>…' is not a game id``) went out
+    without the headers every response should carry (no sniffing, the CSP, no
+    framing, no referrer): the guard added them only to returned responses."""
+    for method, path in (("GET", "/games/%3Cscript%3Ealert(1)%3C%2Fscript%3E/seat/1"),
+                         ("GET", "/no/such/page"), ("PUT", "/"), ("TRACE", "/"),
+                         ("GET", "/static/"), ("GET", "/static/../server.py")):
+        url = urlsplit(web_server.web_url)
+        conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
+        conn.request(method, path)
+        resp = conn.getresponse()
+        headers = {k.lower(): v for k, v in resp.getheaders()}
+        conn.close()
+        assert resp.status >= 400, (method, path, resp.status)
+        assert headers.get("x-content-type-options") == "nosniff", (method, path, headers)
+        assert "default-src 'self'" in headers.get("content-security-policy", ""), (path,)
+        assert headers.get("x-frame-options") == "DENY" and \
+            headers.get("referrer-policy") == "no-referrer", (path, headers)
