@@ -46,6 +46,12 @@ MAX_TOKEN = 256
 FORWARDED_KEY = "arbiter-forwarded-for"
 #: What a forwarded address may look like: a gRPC peer string, no longer than this.
 MAX_FORWARDED = 80
+#: Metadata proving a forwarded address comes from this process's own web side: a
+#: secret made at start and never written anywhere. The server may also serve its
+#: clients on a Unix socket (``--address unix:...``), whose callers must not name
+#: whom they call for.
+FORWARDED_PROOF_KEY = "arbiter-forwarded-proof"
+FORWARDED_PROOF = secrets.token_urlsafe(32)
 
 
 def digest(token: str) -> str:
@@ -234,15 +240,21 @@ def require_admin(principal: Principal, token: str) -> None:
 def peer_of(context: Any) -> str:
     """The peer a call stands for: its connection's address, or, for a call the
     server's own web side made over its private Unix socket (peer ``unix:``),
-    the HTTP client's address it forwarded. A call on the TCP port cannot claim
-    another address: its metadata is not read."""
+    the HTTP client's address it forwarded, with this process's proof. A call on
+    the TCP port, or on a Unix socket the server serves clients on, cannot claim
+    another address."""
     peer = str(context.peer())
     if not peer.startswith("unix:"):
         return peer
+    forwarded, proof = "", ""
     for key, value in context.invocation_metadata() or ():
-        if key == FORWARDED_KEY and isinstance(value, str) and value.startswith(
-                ("ipv4:", "ipv6:")) and len(value) <= MAX_FORWARDED:
-            return value
+        if key == FORWARDED_KEY and isinstance(value, str):
+            forwarded = value
+        elif key == FORWARDED_PROOF_KEY and isinstance(value, str):
+            proof = value
+    if forwarded.startswith(("ipv4:", "ipv6:")) and len(forwarded) <= MAX_FORWARDED \
+            and hmac.compare_digest(proof.encode(), FORWARDED_PROOF.encode()):
+        return forwarded
     return peer
 
 

@@ -20,7 +20,7 @@ import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from google.protobuf.message import Message
 
-from service.auth import FORWARDED_KEY, METADATA_KEY, SCHEME
+from service.auth import FORWARDED_KEY, FORWARDED_PROOF, FORWARDED_PROOF_KEY, METADATA_KEY, SCHEME
 
 #: Every GameService method: its request and response types, and whether it streams.
 SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"]
@@ -100,8 +100,9 @@ class Backend:
 
     @staticmethod
     def metadata(token: str, peer: str) -> list[tuple[str, str]]:
-        """The bearer token, if any, and the HTTP caller's address."""
-        out = [(FORWARDED_KEY, peer)]
+        """The bearer token, if any, and the HTTP caller's address (with the proof
+        that this process's web side names it)."""
+        out = [(FORWARDED_KEY, peer), (FORWARDED_PROOF_KEY, FORWARDED_PROOF)]
         if token:
             out.append((METADATA_KEY, SCHEME + token))
         return out

@@ -59,6 +59,14 @@ def refused(code: str, reason: str, message: str) -> web.Response:
     return error_response(GatewayError(code, reason, message))
 
 
+def whole_number(text: str, digits: int = 18) -> int | None:
+    """``text`` as a whole number if it is 1 to ``digits`` ASCII digits (a version
+    fits a uint64), else None: ``str.isdigit`` also takes '²', which ``int`` does not."""
+    if 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def bearer(request: web.Request) -> str:
     """The token of ``Authorization: Bearer <token>``, or ""."""
     header = request.headers.get("Authorization", "")
@@ -83,6 +91,9 @@ def parse(method_name: str, body: bytes) -> Message:
     except (ValueError, UnicodeDecodeError) as exc:
         raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
                            f"the body is not JSON: {exc}") from None
+    except RecursionError:
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           "the body's JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
                            f"the body must be a JSON object ({method.request.__name__})")
@@ -91,6 +102,9 @@ def parse(method_name: str, body: bytes) -> Message:
     except json_format.ParseError as exc:
         raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
                            f"not a {method.request.__name__}: {exc}") from None
+    except RecursionError:
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           f"not a {method.request.__name__}: nested too deeply") from None
 
 
 async def call(request: web.Request) -> web.StreamResponse:
@@ -103,25 +117,32 @@ async def call(request: web.Request) -> web.StreamResponse:
         message = parse(name, await request.read())
     except GatewayError as exc:
         return error_response(exc)
+    token = bearer(request)
+    if not (token.isascii() and token.isprintable()):  # gRPC metadata cannot carry it
+        return refused("UNAUTHENTICATED", "BAD_TOKEN", "a token is printable ASCII")
     backend = request.app[BACKEND]
     if not METHODS[name].streaming:
         try:
-            reply = await backend.call(name, message, bearer(request), peer(request))
+            reply = await backend.call(name, message, token, peer(request))
         except GatewayError as exc:
             return error_response(exc)
         return web.json_response(to_json(reply))
     events = SSE in request.headers.get("Accept", "")
     resume = request.headers.get("Last-Event-ID", "")
-    if events and name == "Subscribe" and message.game_id and resume.isdigit():  # type: ignore[attr-defined]
-        message.after = int(resume)  # type: ignore[attr-defined]  # a game's feed resumes by version
+    after = whole_number(resume)
+    if events and name == "Subscribe" and message.game_id and after is not None:  # type: ignore[attr-defined]
+        message.after = after  # type: ignore[attr-defined]  # a game's feed resumes by version
     return await relay_stream(
-        request, backend.stream(name, message, bearer(request), peer(request)), events)
+        request, backend.stream(name, message, token, peer(request)), events)
 
 
 async def relay_stream(request: web.Request, messages: AsyncIterator[Message],
                        events: bool) -> web.StreamResponse:
     """A server stream as NDJSON lines or Server-Sent Events. A refusal before the
-    first message is an HTTP error; after it, the stream's last item."""
+    first message is an HTTP error; after it, the stream's last item. The gRPC
+    stream ends with the HTTP one (a client gone is noticed at the next write,
+    a heartbeat at the latest), not whenever the garbage collector gets to it:
+    until then it holds one of the caller's stream slots."""
     response: web.StreamResponse | None = None
     try:
         async for item in messages:
@@ -132,6 +153,14 @@ async def relay_stream(request: web.Request, messages: AsyncIterator[Message],
         if response is None:
             return error_response(exc)
         await response.write(encode(exc.to_json(), events, kind="error"))
+    except ConnectionResetError:  # the client went away (its next write failed)
+        if response is None:
+            raise
+        return response
+    finally:
+        close = getattr(messages, "aclose", None)
+        if close is not None:
+            await close()
     if response is None:
         response = await start_stream(request, events)
     await response.write_eof()

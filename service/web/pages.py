@@ -35,7 +35,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from aiohttp import web
 from arbiter.v1 import game_pb2
@@ -140,10 +140,11 @@ def parse_int(request: web.Request, name: str, low: int = 0) -> int | None:
     text = request.query.get(name, "")
     if text == "":
         return None
-    if not text.isdigit() or int(text) < low or len(text) > 18:
+    number = gateway.whole_number(text)
+    if number is None or number < low:
         raise GatewayError("INVALID_ARGUMENT", "BAD_ARGUMENT",
                            f"{name} must be a whole number of at least {low}")
-    return int(text)
+    return number
 
 
 # --- the board ---------------------------------------------------------------------
@@ -223,18 +224,8 @@ async def lobby(request: web.Request) -> web.Response:
                 first_href="/?" + urlencode({"rules": chosen}) if chosen else "/")
 
 
-def same_origin(request: web.Request) -> bool:
-    """A state-changing form from this site only (CSRF): a browser says where a
-    request comes from (``Sec-Fetch-Site``, else ``Origin``); a request saying
-    neither is no browser's, so no cross-site forgery."""
-    site = request.headers.get("Sec-Fetch-Site")
-    if site is not None:
-        return site in ("same-origin", "none")
-    origin = request.headers.get("Origin")
-    if origin is None:
-        return True
-    parts = urlsplit(origin)
-    return origin != "null" and parts.netloc == request.host
+#: A state-changing form from this site only (CSRF), as for a game's session.
+same_origin = session.same_origin
 
 
 @refusals
@@ -307,8 +298,8 @@ async def live(request: web.Request) -> web.StreamResponse:
     try:
         game_id = session.game_id_of(request)
         resume = request.headers.get("Last-Event-ID", "")
-        after = int(resume) if resume.isdigit() and len(resume) < 19 else \
-            parse_int(request, "after") or 0
+        resumed = gateway.whole_number(resume)
+        after = resumed if resumed is not None else parse_int(request, "after") or 0
     except GatewayError as exc:
         return gateway.error_response(exc)
     message = game_pb2.SubscribeRequest(game_id=game_id, spectator=True, after=after)

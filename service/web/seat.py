@@ -71,6 +71,7 @@ from service.web.gateway import (
     peer,
     refused,
     relay_stream,
+    whole_number,
 )
 from service.web.templating import STATIC, environment, page
 
@@ -94,9 +95,10 @@ class AnswerError(ValueError):
 def seat_of(request: web.Request) -> int:
     """The page's seat number (the route allows digits only)."""
     text = request.match_info.get("seat", "")
-    if not text.isdigit() or len(text) > 6:
+    number = whole_number(text, 6)
+    if number is None:
         raise web.HTTPNotFound(text=f"{text!r} is not a seat number")
-    return int(text)
+    return number
 
 
 def choice_key(decision_id: str, choice: Mapping[str, Any]) -> str:
@@ -287,7 +289,7 @@ async def panel(request: web.Request) -> web.Response:
     after = request.query.get("after", "0")
     try:
         context = await read_seat(request, game_id, seat, token,
-                                  int(after) if after.isdigit() else 0)
+                                  whole_number(after) or 0)
     except GatewayError as exc:
         return error_response(exc)
     context["session"] = True
@@ -398,14 +400,15 @@ async def act(request: web.Request) -> web.Response:
         return refused("UNAUTHENTICATED", "NO_SESSION", "open the seat's link first")
     try:
         body = json.loads(await request.read() or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         body = None
     if not isinstance(body, dict):
         return refused("INVALID_ARGUMENT", "BAD_MESSAGE", "the body must be a JSON object")
     expected = body.get("expected_version", 0)
     decision_id = body.get("decision_id", "")
     command_id = body.get("command_id") or uuid.uuid4().hex
-    if not isinstance(expected, int) or isinstance(expected, bool) or expected < 0 \
+    if not isinstance(expected, int) or isinstance(expected, bool) \
+            or not 0 <= expected < 2**64 \
             or not isinstance(decision_id, str) or not isinstance(command_id, str) \
             or not COMMAND_ID.fullmatch(command_id):
         return refused("INVALID_ARGUMENT", "BAD_MESSAGE",
@@ -439,6 +442,8 @@ async def act(request: web.Request) -> web.Response:
         return error_response(exc)
     except WireError as exc:
         return refused("INVALID_ARGUMENT", "BAD_COMMAND", str(exc))
+    except RecursionError:  # a command or an answer nested thousands deep
+        return refused("INVALID_ARGUMENT", "BAD_COMMAND", "the move is nested too deeply")
     except AnswerError as exc:
         return refused("INVALID_ARGUMENT", "BAD_ANSWER", str(exc))
     return web.json_response({
@@ -469,9 +474,9 @@ async def live(request: web.Request) -> web.StreamResponse:
     token = session.token_of(request)
     if not token:
         return refused("UNAUTHENTICATED", "NO_SESSION", "open the seat's link first")
-    resume = request.headers.get("Last-Event-ID", "") or request.query.get("after", "")
-    message = game_pb2.SubscribeRequest(game_id=game_id, seat=seat,
-                                        after=int(resume) if resume.isdigit() else 0)
+    after = whole_number(request.headers.get("Last-Event-ID", "")) or \
+        whole_number(request.query.get("after", "")) or 0
+    message = game_pb2.SubscribeRequest(game_id=game_id, seat=seat, after=after)
     stream = request.app[BACKEND].stream("Subscribe", message, token, peer(request))
     return await relay_stream(request, stream, True)
 

@@ -35,6 +35,11 @@ SECURITY_HEADERS = {
 }
 
 
+#: How long a connection may take to send its request's headers, or stay idle between
+#: requests, before it is closed (aiohttp's own default is an hour).
+IDLE_SECONDS = 15.0
+
+
 class WebError(Exception):
     """The web side cannot start (its address is taken or not this machine's)."""
 
@@ -47,6 +52,8 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = await handler(request)
     except web.HTTPException as exc:
         if not request.path.startswith("/v1/") or exc.status < 400:
+            for key, value in SECURITY_HEADERS.items():  # an error page is a page too
+                exc.headers.setdefault(key, value)
             raise
         response = gateway.refused(*http_refusal(exc))
         response.set_status(exc.status)
@@ -82,6 +89,86 @@ class RequestShares:
                 self.held[key] = left
             else:
                 self.held.pop(key, None)
+
+
+class Connections:
+    """At most so many open connections per caller (twice its requests in progress:
+    room for idle keep-alive connections). A connection still sending its request's
+    headers holds no request, so ``RequestShares`` never sees it; without this, one
+    address could hold every file descriptor of the server's process (slowloris)."""
+
+    def __init__(self, factory: Callable[[], asyncio.BaseProtocol], limit: int) -> None:
+        self.factory = factory
+        self.limit = limit
+        self.held: dict[str, int] = {}
+
+    def __call__(self) -> asyncio.Protocol:
+        return _Counted(self)
+
+
+class _Counted(asyncio.Protocol):
+    """One connection's protocol, counted against its caller's share of connections;
+    everything else is the aiohttp handler's."""
+
+    def __init__(self, shares: Connections) -> None:
+        self.shares = shares
+        self.key: str | None = None
+        self.inner: Any = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peername = transport.get_extra_info("peername")
+        host = str(peername[0]) if isinstance(peername, tuple) and peername else ""
+        key = caller_of(f"ipv6:[{host}]:0" if ":" in host else f"ipv4:{host or '0.0.0.0'}:0")
+        held = self.shares.held.get(key, 0)
+        if held >= self.shares.limit:
+            transport.close()  # this caller holds its share: no handler, no file kept
+            return
+        self.shares.held[key] = held + 1
+        self.key = key
+        self.inner = self.shares.factory()
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.key is None:
+            return
+        left = self.shares.held.get(self.key, 1) - 1
+        if left > 0:
+            self.shares.held[self.key] = left
+        else:
+            self.shares.held.pop(self.key, None)
+        self.key = None
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is not None:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None  # type: ignore[no-any-return]
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+
+class CountedSite(web.TCPSite):
+    """A TCP site whose connections are counted per caller (``Connections``)."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, limit: int) -> None:
+        super().__init__(runner, host, port, reuse_address=True)
+        self.limit = limit
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        assert server is not None
+        self._server = await asyncio.get_running_loop().create_server(
+            Connections(server, self.limit), self._host, self._port,
+            backlog=self._backlog, reuse_address=True)
 
 
 def http_refusal(exc: web.HTTPException) -> tuple[str, str, str]:
@@ -151,9 +238,10 @@ class WebServer:
         await self.backend.open()
         self._runner = web.AppRunner(make_app(self.backend, self.max_body,
                                               self.requests_per_peer), access_log=None,
-                                     handle_signals=False, shutdown_timeout=2.0)
+                                     handle_signals=False, shutdown_timeout=2.0,
+                                     keepalive_timeout=IDLE_SECONDS)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
+        site = CountedSite(self._runner, self.host, self.port, 2 * self.requests_per_peer)
         try:
             await site.start()
         except OSError as exc:

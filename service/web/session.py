@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from arbiter.v1 import game_pb2
@@ -37,6 +38,24 @@ def game_id_of(request: web.Request) -> str:
         raise web.HTTPNotFound(text=f"{text!r} is not a game id") from None
 
 
+def same_origin(request: web.Request) -> bool:
+    """A state-changing request from this site only (CSRF): a browser says where a
+    request comes from (``Sec-Fetch-Site``, else ``Origin``); a request saying
+    neither is no browser's, so no cross-site forgery."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    return origin != "null" and urlsplit(origin).netloc == request.host
+
+
+def cross_site_refusal() -> web.Response:
+    return refused("PERMISSION_DENIED", "CROSS_SITE",
+                   "a game's credential is set or dropped only by this site's own pages")
+
+
 def token_of(request: web.Request) -> str:
     """The credential this browser holds for the page's game, or ""."""
     value = request.cookies.get(COOKIE, "")
@@ -47,15 +66,18 @@ async def open_session(request: web.Request) -> web.Response:
     """``POST /games/<id>/session`` with ``{"token": ..., "seat": n}`` (no seat: a
     spectator): check the token with the service, then set the game's cookie."""
     game_id = game_id_of(request)
+    if not same_origin(request):  # another site must not plant its token (login CSRF)
+        return cross_site_refusal()
     try:
         body = json.loads(await request.read() or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         body = None
     if not isinstance(body, dict) or not isinstance(body.get("token"), str) \
             or not TOKEN.fullmatch(body["token"]):
         return refused("INVALID_ARGUMENT", "BAD_TOKEN", "send {\"token\": \"...\"}")
     seat = body.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat < 0):
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                             or not 0 <= seat < 2**32):  # a uint32
         return refused("INVALID_ARGUMENT", "BAD_ARGUMENT", "seat must be a seat number")
     check = game_pb2.GetStateRequest(game_id=game_id, spectator=seat is None)
     if seat is not None:
@@ -73,6 +95,8 @@ async def open_session(request: web.Request) -> web.Response:
 async def close_session(request: web.Request) -> web.Response:
     """``DELETE /games/<id>/session``: forget this game's credential."""
     game_id = game_id_of(request)
+    if not same_origin(request):
+        return cross_site_refusal()
     response = web.json_response({"game_id": game_id})
     response.del_cookie(COOKIE, path=f"/games/{game_id}")
     return response
