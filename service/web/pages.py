@@ -319,8 +319,8 @@ async def live(request: web.Request) -> web.StreamResponse:
             return gateway.error_response(exc)
         await response.write(gateway.encode(exc.to_json(), True, kind="error"))
     except ConnectionResetError:  # the page went away (its next write failed)
-        assert response is not None
-        return response
+        # Nothing reaches a client that has gone, even before the first event.
+        return response if response is not None else web.Response(status=204)
     finally:  # the Subscribe call ends with the page, not when collected
         close = getattr(feed, "aclose", None)
         if close is not None:
