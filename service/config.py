@@ -55,6 +55,9 @@ class Settings:
     web_address: str = ""
     #: Requests in progress at once per caller on the web side (a live page holds one).
     web_requests_per_peer: int = 64
+    #: Mark the web side's cookies ``Secure`` even over plain HTTP: for a server
+    #: behind a proxy that terminates TLS (``ARBITER_WEB_SECURE_COOKIES=1``).
+    web_secure_cookies: bool = False
     #: ``json``, ``plain`` or empty: JSON unless stderr is a terminal (``service.logs``).
     log_format: str = ""
     #: The Redis channel prefix; empty: derived from the store (``channel_prefix``).
@@ -84,6 +87,7 @@ class Settings:
             web_address=os.environ.get("ARBITER_WEB_ADDRESS", ""),
             web_requests_per_peer=_positive(
                 "ARBITER_WEB_REQUESTS_PER_PEER", cls.web_requests_per_peer),
+            web_secure_cookies=os.environ.get("ARBITER_WEB_SECURE_COOKIES", "") == "1",
             log_format=os.environ.get("ARBITER_LOG_FORMAT", ""),
             redis_prefix=_redis_prefix(os.environ.get("ARBITER_REDIS_PREFIX", "")),
         )

@@ -144,7 +144,8 @@ class Server:
         """The pages and JSON gateway; an address that cannot be bound refuses the start."""
         try:
             return WebServer(address, self.web_socket, self.settings.max_message_bytes,
-                             self.settings.web_requests_per_peer)
+                             self.settings.web_requests_per_peer,
+                             self.settings.web_secure_cookies)
         except WebError as exc:
             raise ConfigError(str(exc)) from None
 

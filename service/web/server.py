@@ -185,7 +185,8 @@ async def openapi_document(request: web.Request) -> web.Response:
 
 
 def make_app(backend: Backend, max_body: int, requests_per_peer: int = 64,
-             extra: Callable[[web.Application], None] | None = None) -> web.Application:
+             extra: Callable[[web.Application], None] | None = None,
+             secure_cookies: bool = False) -> web.Application:
     """The application: the gateway, its OpenAPI document, and the pages."""
     shares = RequestShares(requests_per_peer)
     app = web.Application(client_max_size=max_body, middlewares=[guard, shares.middleware])
@@ -195,6 +196,7 @@ def make_app(backend: Backend, max_body: int, requests_per_peer: int = 64,
                     web.get("/.well-known/openapi.json", openapi_document)])
     from service.web import pages, seat, session
 
+    app[session.SECURE_COOKIES] = secure_cookies
     app.add_routes(session.routes())
     pages.install(app)  # the lobby, a game's page, its replay, its record, /static
     seat.install(app)  # a seat's page and its moves
@@ -207,7 +209,7 @@ class WebServer:
     """The HTTP side's thread: its loop, its site, its channel to the service."""
 
     def __init__(self, address: str, grpc_target: str, max_body: int,
-                 requests_per_peer: int = 64) -> None:
+                 requests_per_peer: int = 64, secure_cookies: bool = False) -> None:
         parsed = split_address(address)
         if parsed is None:
             raise WebError(f"the web address must be HOST:PORT, not {address!r}")
@@ -215,6 +217,7 @@ class WebServer:
         self.backend = Backend(grpc_target, max_body)
         self.max_body = max_body
         self.requests_per_peer = requests_per_peer
+        self.secure_cookies = secure_cookies
         self._loop = asyncio.new_event_loop()
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="web",
@@ -237,7 +240,9 @@ class WebServer:
     async def _start(self) -> None:
         await self.backend.open()
         self._runner = web.AppRunner(make_app(self.backend, self.max_body,
-                                              self.requests_per_peer), access_log=None,
+                                              self.requests_per_peer,
+                                              secure_cookies=self.secure_cookies),
+                                     access_log=None,
                                      handle_signals=False, shutdown_timeout=2.0,
                                      keepalive_timeout=IDLE_SECONDS)
         await self._runner.setup()

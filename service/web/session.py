@@ -25,6 +25,9 @@ from service.web.backend import GatewayError
 from service.web.gateway import BACKEND, error_response, peer, refused
 
 COOKIE = "arbiter_token"
+#: Whether cookies are ``Secure`` even when this server sees plain HTTP (it sits
+#: behind a proxy that terminates TLS: ``ARBITER_WEB_SECURE_COOKIES=1``).
+SECURE_COOKIES: web.AppKey[bool] = web.AppKey("secure_cookies", bool)
 MAX_AGE = 7 * 24 * 3600
 TOKEN = re.compile(r"[A-Za-z0-9_\-.~+/=]{1,256}")
 
@@ -88,7 +91,8 @@ async def open_session(request: web.Request) -> web.Response:
         return error_response(exc)
     response = web.json_response({"game_id": game_id, "seat": seat})
     response.set_cookie(COOKIE, body["token"], path=f"/games/{game_id}", max_age=MAX_AGE,
-                        httponly=True, samesite="Strict", secure=request.secure)
+                        httponly=True, samesite="Strict",
+                        secure=request.secure or request.app.get(SECURE_COOKIES, False))
     return response
 
 

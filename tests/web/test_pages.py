@@ -634,3 +634,19 @@ def test_no_token_in_a_response_header_or_url(web_server: ServerProcess) -> None
     cookie = reply.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert f"Path=/games/{created.game_id}" in cookie
+    assert "Secure" not in cookie.split("; ")  # plain HTTP, and no proxy said otherwise
+
+
+def test_cookies_can_be_marked_secure_behind_a_tls_proxy(
+        tmp_path: Path, redis_url: str) -> None:
+    """A server behind a proxy that terminates TLS sees plain HTTP: its cookie is
+    not ``Secure`` unless the operator says so (``ARBITER_WEB_SECURE_COOKIES=1``)."""
+    server = ServerProcess(tmp_path / "data", redis_url, {
+        "ARBITER_WEB_ADDRESS": "127.0.0.1:0", "ARBITER_WEB_SECURE_COOKIES": "1"})
+    server.start()
+    try:
+        created = make_game(server, "enin", ["solo"])
+        reply = Browser(server.web_url).open_session(created.game_id, created.spectator_token)
+        assert "Secure" in reply.headers["Set-Cookie"].split("; ")
+    finally:
+        server.stop()
