@@ -36,10 +36,10 @@ import redis
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import json_to_command
 
+from aggregates.kernel.answers import bot_move
 from bench.noop import ACT as NOOP_ACT
 from bench.noop import SET_REPLY as NOOP_SET_REPLY
 from bench.procs import cpu_seconds
-from clients.choices import bot_move
 
 Metadata = tuple[tuple[str, str], ...]
 SEATS = {"enin": ["solo"], "ethnos": ["ann", "bob", "cyd", "dee"], "ettin": ["a", "b", "c", "d"]}
@@ -396,10 +396,45 @@ def measure_feed(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+async def measure_spectators(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, Any]:
+    """``GetState`` of one unchanged Ethnos game by ``spectators`` readers at once
+    (the read model's case: one encoded state for every reader of the same
+    audience), round after round, each round's calls then sent to the no-op
+    server with a reply of the same state, the same way."""
+    spectators, calls = int(phase["spectators"]), int(phase["calls"])
+    async with grpc.aio.insecure_channel(plan["arbiter"]) as channel, \
+            grpc.aio.insecure_channel(plan["noop"]) as noop_channel:
+        stub = game_pb2_grpc.GameServiceStub(channel)
+        created = await stub.CreateGame(game_pb2.CreateGameRequest(
+            rules="ethnos", seats=SEATS["ethnos"]), metadata=bearer(plan["admin_token"]))
+        read = game_pb2.GetStateRequest(game_id=created.game_id, spectator=True)
+        items = [(read, bearer(created.spectator_token))] * calls
+        state = await stub.GetState(read, metadata=bearer(created.spectator_token))
+        set_reply = noop_channel.unary_unary(
+            NOOP_SET_REPLY, request_serializer=game_pb2.ActResponse.SerializeToString,
+            response_deserializer=game_pb2.ActResponse.FromString)
+        await set_reply(game_pb2.ActResponse(state=state))
+        noop_act = noop_channel.unary_unary(
+            NOOP_ACT, request_serializer=game_pb2.ActRequest.SerializeToString,
+            response_deserializer=game_pb2.ActResponse.FromString)
+        noop_items = [(game_pb2.ActRequest(game_id=created.game_id), ())] * calls
+        arbiter, noop = Totals(), Totals()
+        for rounds in range(1 + int(phase["rounds"])):
+            warm = rounds == 0
+            await window(stub.GetState, items, spectators, plan["arbiter_pid"],
+                         Totals() if warm else arbiter)
+            await window(noop_act, noop_items, spectators, plan["noop_pid"],
+                         Totals() if warm else noop)
+    return {"spectators": spectators, "state_bytes": state.ByteSize(),
+            "arbiter": arbiter.summary(), "noop": noop.summary()}
+
+
 def run(plan: dict[str, Any]) -> dict[str, Any]:
     results: dict[str, Any] = {"act": []}
     for phase in plan.get("act", []):
         results["act"].append(asyncio.run(measure_act(plan, phase)))
+    if plan.get("spectators") and plan.get("noop"):
+        results["spectators"] = asyncio.run(measure_spectators(plan, plan["spectators"]))
     if plan.get("feed"):
         results["feed"] = measure_feed(plan, plan["feed"])
     return results

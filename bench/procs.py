@@ -118,7 +118,7 @@ class ArbiterServer(Process):
     """``arbiter-server`` on a free port with its own data dir and the given store."""
 
     def __init__(self, data_dir: Path, redis_url: str, database_url: str = "") -> None:
-        self.admin_token = "admin-" + secrets.token_urlsafe(16)
+        self.admin_token = "admin-" + secrets.token_urlsafe(32)
         #: The server's Redis channel prefix, set here so the bench's direct
         #: subscriber knows the channels (``<prefix>game:<id>``).
         self.redis_prefix = f"arbiter-bench:{secrets.token_hex(4)}:"

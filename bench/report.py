@@ -38,6 +38,27 @@ GOALS: list[tuple[str, str, str, float, str]] = [
     ("memory_ettin_kb", "memory_ettin", "<", 200.0, "memory per cached Ettin game under 200 KB"),
     ("act_32_postgres_vs_library", "act_32_postgres_enin", ">=", 1.0,
      "Act, 32 in flight, PostgreSQL: at least the library's own get+save rate"),
+    # Issue 20's goals ("the service, lean and clear"), each against its floor of the
+    # same run; where it restates one of issue 13's at another target, both are shown.
+    ("server_cpu_per_act_enin_vs_noop", "server_cpu_per_act_enin", "<=", 4.0,
+     "issue 20: server CPU per Act, Enin, 32 in flight: at most 4x the no-op call's"),
+    ("server_cpu_per_act_ethnos_vs_noop", "server_cpu_per_act_ethnos", "<=", 4.0,
+     "issue 20: server CPU per Act, Ethnos, 32 in flight: at most 4x the no-op call's"),
+    ("act_32_sqlite_enin_vs_noop_issue20", "act_32_sqlite_enin", ">=", 0.3,
+     "issue 20: Act, 32 in flight, Enin: at least 0.3 of the no-op RPC's rate"),
+    ("act_32_sqlite_ethnos_vs_noop_issue20", "act_32_sqlite_ethnos", ">=", 0.3,
+     "issue 20: Act, 32 in flight, Ethnos: at least 0.3 of the no-op RPC's rate"),
+    ("act_seq_p50_enin_vs_noop_issue20", "act_seq_p50_enin", "<=", 2.5,
+     "issue 20: Act one at a time p50, Enin: at most 2.5x the no-op p50"),
+    ("act_seq_p50_ethnos_vs_noop_issue20", "act_seq_p50_ethnos", "<=", 2.5,
+     "issue 20: Act one at a time p50, Ethnos: at most 2.5x the no-op p50"),
+    ("audit_vs_trivial_issue20", "audit_rate", ">=", 0.25,
+     "issue 20: Audit re-verification: at least 0.25 of the trivial replay rate"),
+    ("audit_long_game_seconds_issue20", "audit_long_game", "<", 0.5,
+     "issue 20: audit of a 10,000-event game: under 0.5 s"),
+    ("getstate_spectators_vs_noop", "getstate_spectators", ">=", 0.5,
+     "issue 20: GetState of an unchanged game by 100 spectators: at least 0.5 of the "
+     "no-op's rate"),
 ]
 COMPARE: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge, "<=": operator.le, "<": operator.lt,
@@ -102,6 +123,15 @@ def figures_and_goals(
         figures["feed_direct_p99"] = figure(
             feed["direct_p99_ms"], "ms", feed["redis_p99_ms"], "bare Redis publish -> receive p99",
             "Act reply -> direct Redis subscriber")
+    watched = sqlite.get("spectators")
+    if watched:
+        figures["getstate_spectators"] = figure(
+            watched["arbiter"]["per_second"], "GetState/s", watched["noop"]["per_second"],
+            f"no-op RPC, {watched['spectators']} in flight, a reply of the same state",
+            f"{watched['spectators']} spectators of one unchanged Ethnos game "
+            f"({watched['state_bytes']} bytes); server CPU per call "
+            f"{watched['arbiter']['cpu_ms_per_call']:.3f} ms, no-op "
+            f"{watched['noop']['cpu_ms_per_call']:.3f} ms")
     long = raw.get("long_games")
     if long:
         n, short = long["long_events"], long["short_events"]

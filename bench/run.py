@@ -54,12 +54,12 @@ DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 FULL: dict[str, Any] = {
     "act_seconds": 6.0, "games_32": 256, "games_1": 48, "max_rounds": 80,
     "feed_samples": 500, "long_events": 10_000, "repeat": 3, "memory_games": 40,
-    "library_seconds": 3.0,
+    "library_seconds": 3.0, "spectator_calls": 4000, "spectator_rounds": 5,
 }
 QUICK: dict[str, Any] = {
     "act_seconds": 0.2, "games_32": 32, "games_1": 6, "max_rounds": 2,
     "feed_samples": 15, "long_events": 1_000, "repeat": 1, "memory_games": 3,
-    "library_seconds": 0.5,
+    "library_seconds": 0.5, "spectator_calls": 200, "spectator_rounds": 1,
 }
 
 
@@ -148,6 +148,8 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 "noop": noop.address, "noop_pid": noop.pid, "seed": args.seed,
                 "act": act_phases(size, ["enin", "ethnos"], [32, 1]),
                 "feed": {"samples": size["feed_samples"], "games": 4},
+                "spectators": {"spectators": 100, "calls": size["spectator_calls"],
+                               "rounds": size["spectator_rounds"]},
             }
             raw["sqlite"] = run_load(work, "sqlite", plan)
         finally:

@@ -1,7 +1,7 @@
 """The ``arbiter`` command line: serve, inspect, act, watch, play and simulate.
 
 Every subcommand but ``serve`` is a thin client of the running server through
-``clients.client``; rendering lives in ``clients.render``; the tokens of the
+``clients.client``; rendering lives in ``aggregates.kernel.render``; the tokens of the
 games made here are kept by ``clients.tokens``. Failures print
 ``error: REASON: message`` on stderr (and, for a refused credential, a hint)
 and exit 1; usage errors exit 2.
@@ -19,20 +19,15 @@ from typing import Any
 import grpc
 from arbiter.wire import WireError
 
+from aggregates.kernel.render import event_text, loads_object, render_outcome
 from clients import cli_extras
 from clients.client import ArbiterClient, ArbiterError, default_address, message_to_dict
-from clients.render import (
-    event_text,
-    render_audit,
-    render_games,
-    render_legal,
-    render_rules,
-    render_state,
-)
+from clients.render import render_audit, render_games, render_legal, render_rules, render_state
 from clients.tokens import (
     TokenStore,
     TokenStoreError,
     admin_token,
+    admin_token_places,
     default_store_path,
     resolve_token,
 )
@@ -90,7 +85,8 @@ def _game_token(
 
 
 def _admin_token(args: argparse.Namespace) -> str | None:
-    """--admin-token, $ARBITER_ADMIN_TOKEN, ./data/admin.token (local servers only)."""
+    """--admin-token, $ARBITER_ADMIN_TOKEN, the local server's token file
+    (``clients.tokens.admin_token_files``; local servers only)."""
     return admin_token(args.admin_token, _address(args))
 
 
@@ -183,6 +179,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     _print(f"version:         {response.version}")
     _print(f"rules version:   {response.rules_version}")
     _print(f"seed commitment: {response.seed_commitment}")
+    _print("                 (keep it: `arbiter verify FILE --commitment "
+           f"{response.seed_commitment}` proves a record is this game's)")
     if entropy:
         _print(f"your entropy:    {entropy[0].hex()} (check it at the end: "
                f"arbiter verify {response.game_id} --my-seed {entropy[0].hex()})")
@@ -207,10 +205,10 @@ def web_links(base: str, response: Any) -> list[str]:
     web side. The token rides in the fragment (after ``#``), which a browser never
     sends to any server; each link is its seat's secret."""
     base = base.rstrip("/")
-    lines = [f"web, seat {t.seat} ({t.name}): {base}/games/{response.game_id}/seat/{t.seat}"
+    lines = [f"web, seat {t.seat} ({t.name}): {base}/games/{response.game_id}/join/{t.seat}"
              f"#{t.token}" for t in response.seat_tokens]
     if response.spectator_token:
-        lines.append(f"web, spectators:  {base}/games/{response.game_id}"
+        lines.append(f"web, spectators:  {base}/games/{response.game_id}/join"
                      f"#{response.spectator_token}")
     return lines
 
@@ -253,7 +251,7 @@ def cmd_act(args: argparse.Namespace) -> int:
         _print(f"  v{event.version} {event_text(event)}")
     state = response.state
     if state.over:
-        _print(f"game over: {state.outcome_json}")
+        _print(render_outcome(loads_object(state.outcome_json), list(state.seats)))
     return 0
 
 
@@ -299,8 +297,14 @@ def cmd_tail(args: argparse.Namespace) -> int:
         token = _game_token(args, args.game_id, spectator=True)
     else:  # every game's feed is the admin's
         token = args.token or _admin_token(args) or None
+    def reconnecting(error: ArbiterError) -> None:
+        # The server went away (a restart): the feed reopens after the last event.
+        sys.stderr.write(f"# reconnecting ({error.reason}: {error.message})\n")
+        sys.stderr.flush()
+
     with _client(args) as client:
-        for message in client.subscribe(args.game_id or "", after=args.after, token=token):
+        for message in client.subscribe(args.game_id or "", after=args.after, token=token,
+                                        on_reconnect=reconnecting):
             item = message.WhichOneof("item")
             if item == "event":
                 event = message.event
@@ -346,6 +350,9 @@ def _audit_store(args: argparse.Namespace) -> int:
     if args.game_id:
         raise UsageError("--all and --since audit many games: name no GAME_ID")
     token = args.token or _admin_token(args) or None
+    if token is None:
+        sys.stderr.write("note: no admin token, so games still running cannot be audited; "
+                         f"looked in: {admin_token_places(_address(args))}\n")
     progress = sys.stderr if sys.stderr.isatty() else None
     with _client(args) as client:
         if args.since is not None:
@@ -361,8 +368,9 @@ def _audit_store(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check a game on this machine: a record file offline (no server, no
-    database), or a game id from its History; see ``clients.record``."""
-    from clients.record import RecordError, read_record, render_verdict, verify_lines
+    database), or a game id from its History; see ``aggregates.records``."""
+    from aggregates.kernel.signatures import KeyProblem
+    from aggregates.records import RecordError, read_record, render_verdict, verify_lines
 
     try:
         if _is_record_file(args.target):
@@ -370,18 +378,59 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 header, lines = read_record(handle)
         else:
             header, lines = _read_online(args, args.target, args.seat)
-        verdict = verify_lines(header, lines)
-    except (OSError, RecordError) as exc:
+        keys, served = _verifier_keys(args, online=not _is_record_file(args.target))
+        # The commitment given with --commitment, else the one `arbiter new` kept.
+        commitment = args.commitment or _store().commitment(str(header.get("game_id", "")))
+        verdict = verify_lines(header, lines, keys, commitment, served)
+    except (OSError, RecordError, KeyProblem, TokenStoreError) as exc:
         raise UsageError(f"cannot verify {args.target}: {exc}") from None
     _print(render_verdict(header, verdict))
     if args.my_seed:
-        from clients.record import records_of
+        from aggregates.records import records_of
         from clients.verify import my_contribution
 
         used, sentence = my_contribution(records_of(header, lines), verdict, args.my_seed)
         _print(sentence)
         return 0 if verdict.ok and used else 1
     return 0 if verdict.ok else 1
+
+
+def _verifier_keys(
+    args: argparse.Namespace, online: bool
+) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """(the keys this verifier trusts: ``--key`` and the pinned ones, the keys
+    the server asked serves when verifying a game id online)."""
+    from aggregates.kernel.signatures import parse_key
+    from clients.signatures import trusted
+
+    keys = trusted(args.key or [])
+    served: dict[str, bytes] = {}
+    if online:
+        with _client(args) as client:
+            served = {k.key_id: parse_key(k.public_key) for k in client.signing_keys()}
+    return keys, served
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    """The server's signing keys; ``--pin``: trust them for later verifies."""
+    from aggregates.kernel.signatures import KeyProblem
+    from clients.signatures import keys_path, pin
+
+    with _client(args) as client:
+        keys = client.signing_keys()
+    if not keys:
+        raise UsageError("this server signs no records (an older release?)")
+    for key in keys:
+        _print(f"{key.key_id}  {'current' if key.current else 'retired'}  {key.public_key}")
+    if args.pin:
+        try:
+            added = pin([{"key_id": k.key_id, "public_key": k.public_key} for k in keys],
+                        _address(args))
+        except (OSError, KeyProblem) as exc:
+            raise UsageError(f"cannot pin the keys: {exc}") from None
+        _print(f"pinned {len(added)} new key(s) in {keys_path()}; `arbiter verify FILE` "
+               "now checks records against them")
+    return 0
 
 
 def _is_record_file(target: str) -> bool:
@@ -394,12 +443,12 @@ def _read_online(
     args: argparse.Namespace, game_id: str, seat: int | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A game's record as ``seat`` (None: a spectator) reads it from the server."""
-    from clients.record import event_line, header_of
+    from aggregates.records import event_line, header_of
 
     spectator = seat is None
     token = _game_token(args, game_id, seat or 0, spectator)
     with _client(args) as client:
-        state = client.state(game_id, seat or 0, spectator, token=token)
+        state = client.state(game_id, seat or 0, spectator, token=token, sign_head=True)
         events = list(client.history(game_id, seat or 0, spectator, token=token))
     lines = [event_line(ev) for ev in events]
     return header_of(state, "spectator" if spectator else f"seat {seat}", lines), lines
@@ -407,7 +456,7 @@ def _read_online(
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write a game's whole record (as this reader may read it) as JSON lines."""
-    from clients.record import dumps
+    from aggregates.records import dumps
 
     header, lines = _read_online(args, args.game_id, args.seat)
     _print(dumps(header))
@@ -496,7 +545,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                     client.add_tokens(game_id, {seat: bot_token})
                     bots.append(seat)
         return Player(
-            client, game_id, args.seat, sys.stdin, sys.stdout, bots=bots, rng=rng
+            client, game_id, args.seat, sys.stdin, sys.stdout, bots=bots, rng=rng,
+            fancy=False if args.plain else None,
         ).run()
 
 
@@ -550,8 +600,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     client.add_argument(
         "--admin-token", default=None, metavar="TOKEN",
-        help="the admin token (default: $ARBITER_ADMIN_TOKEN, else ./data/admin.token "
-             "for a server on this machine)",
+        help="the admin token (default: $ARBITER_ADMIN_TOKEN, else, for a server on this "
+             "machine, $ARBITER_DATA_DIR/admin.token, then ./data/admin.token)",
     )
     client.add_argument(
         "--creator-token", default=None, metavar="TOKEN",
@@ -659,6 +709,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game id: read as this seat (default: as a spectator)")
     p.add_argument("--my-seed", default="", metavar="HEX",
                    help="your entropy contribution: report whether the dice used it")
+    p.add_argument("--key", action="append", metavar="BASE64|FILE",
+                   help="a server public key to check the record's signature against "
+                        "(as `arbiter keys` prints it; repeat for several); the keys "
+                        "pinned with `arbiter keys --pin` are trusted too")
+    p.add_argument("--commitment", default="", metavar="HEX",
+                   help="the seed commitment given at creation (`arbiter new` prints it, "
+                        "and keeps it for the games it made): refuse a record of another game")
+
+    p = add("keys", cmd_keys, "print the public keys the server signs records with; "
+            "--pin: trust them for later `arbiter verify`")
+    p.add_argument("--pin", action="store_true",
+                   help="keep them as trusted keys (in $ARBITER_HOME/keys.json)")
 
     p = add("export", cmd_export, "write a game's record as JSON lines (a finished "
             "game's whole record; a running game's as this seat sees it)")
@@ -692,6 +754,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: the game's minimum)")
     p.add_argument("--bot-seed", type=int, default=None, metavar="S",
                    help="seed of the bots' random choices (the server's dice stay its own)")
+    p.add_argument("--plain", action="store_true",
+                   help="plain text, no colour or layout to the terminal's width "
+                        "(the default when the output is not a terminal)")
 
     p = add("simulate", cmd_simulate, "random legal playouts through the server")
     p.add_argument("game", metavar="GAME")
@@ -720,6 +785,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         hint = AUTH_HINTS.get(exc.reason)
         if hint:
             sys.stderr.write(f"hint: {hint.format(store=default_store_path())}\n")
+        if exc.reason in ("NO_TOKEN", "ADMIN_ONLY"):
+            sys.stderr.write(f"hint: the admin token was looked for in: "
+                             f"{admin_token_places(address)}\n")
         status = 1
     except TokenStoreError as exc:
         sys.stderr.write(f"error: TOKEN_STORE: {exc}\n")

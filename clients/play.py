@@ -20,8 +20,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from arbiter.v1 import game_pb2
+from rich.console import Console
 
-from clients.choices import (
+from aggregates.kernel.answers import (
+    TERMINAL,
     CardId,
     Option,
     SelectionError,
@@ -29,25 +31,28 @@ from clients.choices import (
     build_assign,
     build_number,
     build_pick_cards,
+    build_pick_path,
     check_count,
     mark_name,
     menu,
     parse_cards,
     parse_menu_number,
+    path_step,
 )
-from clients.client import ArbiterClient, ArbiterError
-from clients.render import (
+from aggregates.kernel.render import (
+    INDENT,
     card_names,
     event_text,
     loads_object,
     numbered,
-    render_audit,
-    render_game_screen,
     render_outcome,
     render_pending,
     screen_cards,
     seat_name,
 )
+from clients.client import ArbiterClient, ArbiterError
+from clients.render import render_audit, render_game_screen
+from clients.terminal import draw_screen
 
 QUIT_WORDS = {"q", "quit", "exit"}
 BACK_WORDS = {"b", "back"}
@@ -90,6 +95,7 @@ class Player:
         bots: Sequence[int] = (),
         rng: random.Random | None = None,
         poll_seconds: float = 1.0,
+        fancy: bool | None = None,
     ) -> None:
         self.client = client
         self.game_id = game_id
@@ -101,6 +107,10 @@ class Player:
         self.poll_seconds = poll_seconds
         self.echo = not _isatty(stdin)
         self.seen = 0
+        # A terminal gets the screen drawn with rich (its width, colour); a pipe
+        # or a file the plain text of ``aggregates.kernel.render`` (None: decide by stdout).
+        self.fancy = _isatty(stdout) if fancy is None else fancy
+        self.console = Console(file=stdout, highlight=False) if self.fancy else None
 
     # -- output and input
 
@@ -151,7 +161,11 @@ class Player:
     def show(self, state: game_pb2.GameState) -> None:
         """The screen, then what happened since the last one."""
         self.say("", f"--- {state.rules} game {state.game_id}, version {state.version} ---")
-        self.say(*render_game_screen(state))
+        screen = loads_object(state.screen_json)
+        if self.console is not None and screen.get("sections"):
+            draw_screen(self.console, screen, list(state.seats))
+        else:
+            self.say(*render_game_screen(state))
         self.report()
 
     def report(self) -> None:
@@ -242,7 +256,7 @@ class Player:
     def turn(self, state: game_pb2.GameState) -> None:
         """Ask one decision of the person and send it; a refusal is shown as is."""
         legal = self.client.legal(self.game_id, self.seat)
-        options = menu(legal)
+        options = menu(legal, TERMINAL)
         if not options:
             time.sleep(self.poll_seconds)
             return
@@ -279,7 +293,29 @@ class Player:
             return self.ask_cards(choice, screen)
         if kind == "assign":
             return self.ask_assign(choice, screen)
+        if kind == "pick_path":
+            return self.ask_path(choice)
         return self.ask_number(choice)
+
+    def ask_path(self, choice: Mapping[str, Any]) -> dict[str, Any]:
+        """One question after another ("Which card?", then "Where?"), each
+        offering what the answers before it allow; b goes back a step (from the
+        first, to the menu)."""
+        questions = [str(q) for q in choice.get("questions") or []]
+        path: list[CardId] = []
+        while branches := path_step(choice, path):
+            step = len(path)
+            question = questions[step] if step < len(questions) else "Which one?"
+            try:
+                index = self.choose(question, [str(b.get("label", b.get("value")))
+                                               for b in branches], back=True)
+            except _Back:
+                if not path:
+                    raise
+                path.pop()
+                continue
+            path.append(branches[index]["value"])
+        return build_pick_path(choice, path)
 
     def ask_cards(self, choice: Mapping[str, Any], screen: Mapping[str, Any]) -> dict[str, Any]:
         """Cards of a zone by their numbers (or ids), and the marked one if asked."""
@@ -288,8 +324,10 @@ class Player:
         zone = str(choice.get("zone") or "")
         shown = screen_cards(screen, zone)
         numbering: list[CardId] = [c["id"] for c in shown if "id" in c] if shown else options
-        if not _numbered_on_screen(screen, zone):
-            self.say("Cards:", *numbered([names.get(str(c), str(c)) for c in numbering]))
+        # The cards again, right above the question (the screen's list has
+        # scrolled away by now), numbered as the answer reads them.
+        label = _zone_label(screen, zone) or "Cards"
+        self.say(f"{label}:", *numbered([names.get(str(c), str(c)) for c in numbering], INDENT))
         low, high = int(choice.get("low", 0)), int(choice.get("high", 0))
         mark = mark_name(choice)
         hints = ["their numbers (e.g. 1 3 4)" if high > 1 else "its number"]
@@ -369,13 +407,14 @@ class Player:
             self.say(f"Please answer with a number from {low} to {high}.")
 
 
-def _numbered_on_screen(screen: Mapping[str, Any], zone: str) -> bool:
+def _zone_label(screen: Mapping[str, Any], zone: str) -> str:
+    """The label the screen gives ``zone`` ("Your hand"), "" when it shows none."""
     for section in screen.get("sections") or []:
         for item in section.get("items") or [] if isinstance(section, Mapping) else []:
             if (isinstance(item, Mapping) and item.get("kind") == "cards" and zone
-                    and item.get("zone") == zone and item.get("numbered")):
-                return True
-    return False
+                    and item.get("zone") == zone):
+                return str(item.get("label") or "")
+    return ""
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -1,176 +1,200 @@
-"""Plain-text rendering of Arbiter messages for the terminal.
+"""The terminal's layout of Arbiter's messages: a screen's sections, the state, the
+rules, the legal list, an audit and the games, as plain text for ``arbiter``.
 
-Small pure functions from protobuf messages or decoded JSON to strings, so the
-CLI stays thin and the look of every screen is unit-testable without a server.
-
-No game is known here. A game describes its own view as a screen
-(``GameState.screen_json``: titled sections of tracks, cards, tables, boards
-and notes, see ``aggregates/kernel/present.py``), names its own actions
-(``LegalAction.label``) and tells its own events (``Event.text``); this module
-only lays those out. Anything unexpected is still shown, generically.
+The words themselves (a card's, an event's, an outcome's, a pending decision's)
+are shared with the web pages and live below both, in ``aggregates.kernel.render``;
+this module only lays them out for a terminal.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arbiter.v1 import game_pb2
 
-INDENT = "  "
-LINE_WIDTH = 96
+from aggregates.kernel.present import plural, seat_name
+from aggregates.kernel.render import (
+    INDENT,
+    LINE_WIDTH,
+    MAP_COLUMNS,
+    card_text,
+    counted,
+    describe_choice,
+    format_value,
+    humanize,
+    loads_list,
+    loads_object,
+    numbered,
+    render_outcome,
+    render_pending,
+    seat_title,
+    seat_value,
+    short_id,
+    wrap,
+)
 
 
-def loads_object(text: str) -> dict[str, Any]:
-    """Decode a JSON object field; empty or non-object text becomes ``{}``.
-
-    The wire carries views, outcomes and payloads as JSON text; a blank field
-    means "nothing", and a screen must not crash on a surprise.
-    """
-    if not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return {"text": text}
-    return value if isinstance(value, dict) else {"value": value}
-
-
-def loads_list(text: str) -> list[Any]:
-    """Decode a JSON list field (``choices_json``); anything else becomes ``[]``."""
-    if not text:
-        return []
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return []
-    return value if isinstance(value, list) else []
+def cards_lines(item: Mapping[str, Any]) -> list[str]:
+    label = str(item.get("label", ""))
+    cards = item.get("cards")
+    count = item.get("count")
+    if not isinstance(cards, list):  # a hidden zone: only its size
+        return [f"{INDENT}{label}: {plural(int(count or 0), 'card')}"]
+    if not cards:
+        return [f"{INDENT}{label}: none"]
+    texts = [card_text(c) for c in cards]
+    if item.get("numbered"):
+        return [f"{INDENT}{counted(label, len(cards))}:", *numbered(texts, INDENT * 2)]
+    return wrap(f"{INDENT}{counted(label, len(cards))}:", texts)
 
 
-def humanize(name: str) -> str:
-    """``RolledStart`` / ``rolled_start`` -> ``rolled start``: names read as words."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
-    return spaced.replace("_", " ").replace("-", " ").strip().lower()
-
-
-def capitalize(text: str) -> str:
-    """The first letter upper-cased, the rest as it is."""
-    return text[:1].upper() + text[1:]
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 card``, ``2 cards``: never "1 cards"."""
-    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
-
-
-def format_value(value: Any) -> str:
-    """A JSON value as short readable text (lists joined, objects as k=v)."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str):
-        return humanize(value) if re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)+", value) else value
-    if isinstance(value, list | tuple):
-        return ", ".join(format_value(item) for item in value) if value else "none"
-    if isinstance(value, dict):
-        return ", ".join(f"{humanize(str(k))}={format_value(v)}" for k, v in value.items())
-    return str(value)
-
-
-def short_id(game_id: str, width: int = 8) -> str:
-    """The first characters of a game id: enough to tell games apart in a feed."""
-    return game_id[:width]
-
-
-def seat_value(value: Any) -> str:
-    """One seat's value in a per-seat line: a list stays visibly one value, ``[2 1 1]``."""
-    if isinstance(value, list | tuple):
-        return "[" + " ".join(format_value(v) for v in value) + "]"
-    return format_value(value)
-
-
-def seat_name(seat: Any, seats: Sequence[str] = ()) -> str:
-    """A seat's name (``seat N`` when the game gave none)."""
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(seats):
-        return seats[seat] or f"seat {seat}"
-    return f"seat {seat}"
-
-
-def wrap(head: str, parts: Sequence[str], indent: str = INDENT, sep: str = ",",
-         width: int = LINE_WIDTH) -> list[str]:
-    """``head`` then ``parts`` joined by ``sep``, continued on indented lines."""
-    lines, line, first = [], head, True
-    for index, part in enumerate(parts):
-        piece = part + (sep if index < len(parts) - 1 else "")
-        if not first and len(line) + 1 + len(piece) > width:
-            lines.append(line)
-            line = indent * 2 + piece
-        else:
-            line = f"{line} {piece}" if line else piece
-        first = False
-    lines.append(line)
+def board_lines(item: Mapping[str, Any], width: int = LINE_WIDTH) -> list[str]:
+    """A board: a map (its spaces carry who holds them, marks or a drawing
+    position) as a table fitted to ``width``, one row per space with what stands
+    there, its holder, its marks and its neighbours; any other board as a list."""
+    spaces = [s for s in item.get("spaces") or [] if isinstance(s, Mapping)]
+    names = {str(s.get("id")): str(s.get("name", s.get("id"))) for s in spaces}
+    lines = [f"{INDENT}{item.get('label', '')}:"]
+    if any(s.get("owner") or s.get("marks") or "x" in s for s in spaces):
+        return lines + _map_table(spaces, names, width)
+    for space in spaces:
+        name = f"{space.get('id')} {space.get('name', '')}".rstrip()
+        text = f"*{name}*" if space.get("marked") else name
+        occupants = space.get("occupants") or []
+        if occupants:
+            text += ": " + ", ".join(str(o) for o in occupants)
+        links = space.get("links") or []
+        if links:
+            text += "   -> " + ", ".join(names.get(str(x), str(x)) for x in links)
+        lines.append(f"{INDENT}{'> ' if space.get('marked') else '  '}{text}")
+    if not spaces:
+        lines.append(f"{INDENT * 2}(no spaces)")
     return lines
 
 
-# --- screens ----------------------------------------------------------------
+def _map_row(space: Mapping[str, Any], names: Mapping[str, str]) -> tuple[list[str], str]:
+    """A space's cells (its name, and its id when the name does not spell it;
+    its holder; what stands there, its marks apart; its marks) and its neighbours."""
+    name, ident = str(space.get("name", space.get("id"))), str(space.get("id", ""))
+    if ident and _folded(ident) != _folded(name):
+        name += f" ({ident})"
+    marks = [str(m) for m in space.get("marks") or []]
+    owner = str(space.get("owner") or "")
+    occupants = [str(o) for o in space.get("occupants") or [] if str(o) not in marks]
+    # "<holder>: <units>": the holder is in its own column
+    occupants = [o.removeprefix(f"{owner}: ") if owner else o for o in occupants]
+    links = [names.get(str(x), str(x)) for x in space.get("links") or []]
+    return [name, owner, ", ".join(occupants), ", ".join(marks)], ", ".join(links)
 
 
-def card_text(card: Any) -> str:
-    """One card face: its name, its tag in brackets, its details after a colon."""
-    if not isinstance(card, Mapping):
-        return format_value(card)
-    name = str(card.get("name", card.get("id", "?")))
-    tag = card.get("tag")
-    if tag and str(tag).lower() not in name.lower():
-        name += f" [{tag}]"
-    detail = card.get("detail")
-    return f"{name}: {detail}" if detail else name
+def _folded(text: str) -> str:
+    """A name as an id would spell it: no accents, lower case, ``_`` for spaces."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")
 
 
-def screen_cards(screen: Mapping[str, Any], zone: str) -> list[dict[str, Any]] | None:
-    """The faces of ``zone`` as the screen shows them (``None``: not on the screen)."""
-    for item in screen_items(screen):
-        if item.get("kind") == "cards" and zone and item.get("zone") == zone:
-            cards = item.get("cards")
-            if isinstance(cards, list):
-                return [c if isinstance(c, dict) else {"id": c, "name": str(c)} for c in cards]
-    return None
+def _map_table(spaces: Sequence[Mapping[str, Any]], names: Mapping[str, str],
+               width: int) -> list[str]:
+    """The spaces as aligned columns within ``width`` (empty columns left out,
+    the name whole, the other cells wrapped onto the row's next lines), each
+    space's neighbours on a line of their own under its cells; a marked space
+    (a Battle) is flagged ``>``."""
+    made = [_map_row(s, names) for s in spaces]
+    keep = [0] + [c for c in range(1, len(MAP_COLUMNS)) if any(r[c] for r, _ in made)]
+    grid = [[MAP_COLUMNS[c] for c in keep]] + [[r[c] for c in keep] for r, _ in made]
+    natural = [max(_width(row[i]) for row in grid) for i in range(len(keep))]
+    sizes = _fit(natural, [_width(h) for h in grid[0]],
+                 width - len(INDENT) * 2 - 2 * (len(keep) - 1))
+    out = _row_lines(grid[0], sizes, "  ")
+    for space, row, (_, links) in zip(spaces, grid[1:], made, strict=True):
+        lines = _row_lines(row, sizes, "> " if space.get("marked") else "  ")
+        if links:
+            lines = _with_links(lines, links, sizes[0] + 2, width, alone=not any(row[1:]))
+        out += lines
+    return out
 
 
-def screen_items(screen: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
-    """Every item of every section."""
-    for section in screen.get("sections") or []:
-        if isinstance(section, Mapping):
-            for item in section.get("items") or []:
-                if isinstance(item, dict):
-                    yield item
+def _row_lines(row: Sequence[str], sizes: Sequence[int], flag: str) -> list[str]:
+    """One row of the table: its cells wrapped in their columns, side by side."""
+    cells = [[row[0]]] + [_wrap_cell(text, size)
+                          for text, size in zip(row[1:], sizes[1:], strict=True)]
+    lines = []
+    for depth in range(max(len(c) for c in cells)):
+        parts = [_pad(c[depth] if depth < len(c) else "", size)
+                 for c, size in zip(cells, sizes, strict=True)]
+        lines.append((INDENT + (flag if depth == 0 else "  ") + "  ".join(parts)).rstrip())
+    return lines
 
 
-def card_names(screen: Mapping[str, Any]) -> dict[str, str]:
-    """Every card face the screen shows, by id (as text): to name a card a choice lists."""
-    names: dict[str, str] = {}
-    for item in screen_items(screen):
-        for card in item.get("cards") or [] if item.get("kind") == "cards" else []:
-            if isinstance(card, Mapping) and "id" in card:
-                names.setdefault(str(card["id"]), card_text(card))
-    return names
+def _with_links(lines: list[str], links: str, at: int, width: int, alone: bool) -> list[str]:
+    """A row's lines and its neighbours below them from column ``at`` on (on the
+    row's own line when ``alone``: nothing else stands in its cells)."""
+    room = max(16, width - len(INDENT) * 2 - at)
+    after = [INDENT * 2 + " " * at + line for line in _wrap_cell(f"next to {links}", room)]
+    if alone:
+        after[0] = _pad(lines.pop(), len(INDENT) * 2 + at) + after[0].lstrip()
+    return lines + after
 
 
-def counted(label: str, count: int) -> str:
-    """A zone's label with its size, unless the game's label already says it
-    ("Face-up row (2 cards)")."""
-    if f"({count})" in label or f"({count} " in label:
-        return label
-    return f"{label} ({count})"
+def _fit(natural: Sequence[int], least: Sequence[int], room: int) -> list[int]:
+    """Column widths: the first column whole; the others share what is left,
+    the narrowest first, none below its heading nor 8 characters (a very
+    narrow screen overflows)."""
+    sizes = list(natural)
+    left = room - sizes[0]
+    order = sorted(range(1, len(sizes)), key=lambda i: natural[i])
+    for done, i in enumerate(order):
+        share = left // (len(order) - done)
+        sizes[i] = max(8, least[i], min(natural[i], share))
+        left -= sizes[i]
+    return sizes
 
 
-def numbered(texts: Sequence[str], indent: str = INDENT) -> list[str]:
-    """``  1. first``, ``  2. second``... with the numbers right-aligned."""
-    width = len(str(len(texts)))
-    return [f"{indent}{n:>{width}}. {text}" for n, text in enumerate(texts, 1)]
+def _width(text: str) -> int:
+    """Columns a text takes on a terminal: wide (East Asian) characters take
+    two, combining marks none."""
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(ch) else
+               2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _pad(text: str, size: int) -> str:
+    return text + " " * max(0, size - _width(text))
+
+
+def _wrap_cell(text: str, size: int) -> list[str]:
+    """``text`` in lines of at most ``size`` columns, broken after the commas of
+    a list first, then between words (a word longer than a line is cut)."""
+    items = text.split(", ")
+    items = [item + ("," if n < len(items) - 1 else "") for n, item in enumerate(items)]
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        if line and _width(line) + 1 + _width(item) <= size:
+            line += " " + item
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for word in item.split():
+            while _width(word) > size:
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:size])
+                word = word[size:]
+            if line and _width(line) + 1 + _width(word) > size:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+    return [*lines, line] if line or not lines else lines
 
 
 def _track(item: Mapping[str, Any], seats: Sequence[str]) -> list[str]:
@@ -185,20 +209,6 @@ def _track(item: Mapping[str, Any], seats: Sequence[str]) -> list[str]:
         parts = [f"{seat_name(s, seats)} {value(v)}" for s, v in enumerate(per_seat)]
         return wrap(f"{INDENT}{label}:", parts)
     return [f"{INDENT}{label}: {value(item.get('value'))}"]
-
-
-def _cards(item: Mapping[str, Any]) -> list[str]:
-    label = str(item.get("label", ""))
-    cards = item.get("cards")
-    count = item.get("count")
-    if not isinstance(cards, list):  # a hidden zone: only its size
-        return [f"{INDENT}{label}: {plural(int(count or 0), 'card')}"]
-    if not cards:
-        return [f"{INDENT}{label}: none"]
-    texts = [card_text(c) for c in cards]
-    if item.get("numbered"):
-        return [f"{INDENT}{counted(label, len(cards))}:", *numbered(texts, INDENT * 2)]
-    return wrap(f"{INDENT}{counted(label, len(cards))}:", texts)
 
 
 def _table(item: Mapping[str, Any]) -> list[str]:
@@ -218,36 +228,17 @@ def _table(item: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _board(item: Mapping[str, Any]) -> list[str]:
-    spaces = [s for s in item.get("spaces") or [] if isinstance(s, Mapping)]
-    names = {str(s.get("id")): str(s.get("name", s.get("id"))) for s in spaces}
-    lines = [f"{INDENT}{item.get('label', '')}:"]
-    for space in spaces:
-        name = f"{space.get('id')} {space.get('name', '')}".rstrip()
-        text = f"*{name}*" if space.get("marked") else name
-        occupants = space.get("occupants") or []
-        if occupants:
-            text += ": " + ", ".join(str(o) for o in occupants)
-        links = space.get("links") or []
-        if links:
-            text += "   -> " + ", ".join(names.get(str(x), str(x)) for x in links)
-        lines.append(f"{INDENT}{'> ' if space.get('marked') else '  '}{text}")
-    if not spaces:
-        lines.append(f"{INDENT * 2}(no spaces)")
-    return lines
-
-
 def render_item(item: Mapping[str, Any], seats: Sequence[str] = ()) -> list[str]:
     """One item of a section: track, cards, table, board or note."""
     kind = item.get("kind")
     if kind == "track":
         return _track(item, seats)
     if kind == "cards":
-        return _cards(item)
+        return cards_lines(item)
     if kind == "table":
         return _table(item)
     if kind == "board":
-        return _board(item)
+        return board_lines(item)
     if kind == "note":
         return [f"{INDENT}{item.get('text', '')}"]
     rest = {k: v for k, v in item.items() if k != "kind"}
@@ -280,85 +271,29 @@ def render_game_screen(state: game_pb2.GameState) -> list[str]:
     return render_view(loads_object(state.view_json))
 
 
-# --- decisions, events, outcomes ------------------------------------------------
-
-
-def render_pending(
-    pending: Sequence[game_pb2.Decision], seats: Sequence[str] = ()
-) -> list[str]:
-    """Who the game waits on, and for what."""
-    lines = []
-    for decision in pending:
-        prompt = decision.prompt or humanize(decision.kind)
-        hidden = " (a secret choice)" if decision.hidden else ""
-        lines.append(f"Waiting on {seat_name(decision.seat, seats)} (seat {decision.seat}): "
-                     f"{prompt}{hidden}")
-    return lines
-
-
-def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
-    """An event with no sentence from its game: its type in words, then its facts."""
-    for key in ("text", "message", "description"):
-        value = payload.get(key)
-        if isinstance(value, str) and value:
-            return value
-    facts = {k: v for k, v in payload.items() if not str(k).startswith("_")}
-    words = capitalize(humanize(event_type))
-    return words + (f": {format_value(facts)}" if facts else "")
-
-
-def event_text(event: game_pb2.Event) -> str:
-    """The event in its game's words (``Event.text``), else type and payload."""
-    return event.text or describe_event(event.type, loads_object(event.payload_json))
-
-
-def render_outcome(outcome: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
-    """The game's result: ``result`` first, the winners by name, then every other field.
-
-    A list with one value per seat is shown against the seats' names.
-    """
-    if not outcome:
-        return "Game over."
-    result = outcome.get("result")
-    lines = [f"Game over: {format_value(result)}" if result is not None else "Game over."]
-    for key in ("winners", "winner"):
-        value = outcome.get(key)
-        who = value if isinstance(value, list) else [value] if value is not None else []
-        if who and all(isinstance(w, int) and not isinstance(w, bool) for w in who):
-            label = "Winner" if len(who) == 1 else "Winners (tied)"
-            lines.append(f"{label}: {', '.join(seat_name(w, seats) for w in who)}")
-        elif value is not None:
-            lines.append(f"{capitalize(humanize(key))}: {format_value(value)}")
-    for key, value in outcome.items():
-        if key in ("result", "winners", "winner"):
-            continue
-        label = capitalize(humanize(str(key)))
-        if isinstance(value, list) and seats and len(value) == len(seats):
-            parts = [f"{seat_name(s, seats)} {seat_value(v)}" for s, v in enumerate(value)]
-            lines.append(f"{label}: " + ", ".join(parts))
-        else:
-            lines.append(f"{label}: {format_value(value)}")
-    return "\n".join(lines)
-
-
 def render_state(state: game_pb2.GameState) -> str:
     """The state screen of ``arbiter state``."""
     lines = [
         f"Game {state.game_id}  ({state.rules} {state.rules_version})  version {state.version}",
-        "Seats: " + (", ".join(f"{i}={name}" for i, name in enumerate(state.seats)) or "-"),
+        "Seats: " + (", ".join(seat_title(i, state.seats) for i in range(len(state.seats)))
+                     or "-"),
     ]
-    lines.extend(render_game_screen(state))
+    lines.extend(state_lines(state))
+    lines.append(f"Seed commitment: {state.seed_commitment}")
+    return "\n".join(lines)
+
+
+def state_lines(state: game_pb2.GameState) -> list[str]:
+    """The game's screen, then its outcome and revealed seed once over, else who
+    it waits on: what `arbiter state` and a replay's step both show of a state."""
+    lines = render_game_screen(state)
     if state.over:
         lines.append(render_outcome(loads_object(state.outcome_json), list(state.seats)))
         if state.seed:
             lines.append(f"Seed (revealed): {state.seed}")
     else:
         lines.extend(render_pending(state.pending, state.seats))
-    lines.append(f"Seed commitment: {state.seed_commitment}")
-    return "\n".join(lines)
-
-
-# --- envelopes ----------------------------------------------------------------
+    return lines
 
 
 def render_rules(rules: Sequence[game_pb2.RulesInfo]) -> str:
@@ -379,30 +314,6 @@ def render_rules(rules: Sequence[game_pb2.RulesInfo]) -> str:
         if info.commands:
             lines.append(f"{'':<14} commands: {', '.join(info.commands)}")
     return "\n".join(lines)
-
-
-def describe_choice(choice: Mapping[str, Any]) -> str:
-    """A choice structure in words: what it builds and what it asks for."""
-    kind = choice.get("kind")
-    command = humanize(str(choice.get("command", "")))
-    prompt = str(choice.get("prompt") or "")
-    if kind == "pick_cards":
-        low, high = int(choice.get("low", 0)), int(choice.get("high", 0))
-        amount = f"{low}" if low == high else f"{low} to {high}"
-        zone = f" of {choice['zone']}" if choice.get("zone") else ""
-        mark = f", one of them as {choice['mark']}" if choice.get("mark") else ""
-        what = f"pick {amount} card{'' if high == 1 else 's'}{zone}{mark}"
-    elif kind == "assign":
-        items = len(choice.get("items") or [])
-        slots = len(choice.get("slots") or [])
-        what = (f"give {'it' if items == 1 else f'each of {items} items'} a slot, "
-                f"{plural(slots, 'slot')} to choose from")
-    elif kind == "number":
-        what = f"a number from {choice.get('low')} to {choice.get('high')}"
-    else:
-        return prompt or "one of the listed actions"
-    head = prompt or capitalize(command)
-    return f"{head} ({what})"
 
 
 def render_legal(
@@ -426,21 +337,6 @@ def render_legal(
     for choice in structures:
         lines.append(f"  - {describe_choice(choice)}: {json.dumps(choice, sort_keys=True)}")
     return "\n".join(lines)
-
-
-def describe_command_json(text: str) -> str:
-    """A command's JSON in words, e.g. ``spend luck (die=0, amount=2)``."""
-    command = loads_object(text)
-    name = humanize(str(command.get("name", text)))
-    args = command.get("args") or {}
-    if isinstance(args, dict) and args:
-        return f"{name} ({format_value(args)})"
-    return name
-
-
-def action_label(action: game_pb2.LegalAction) -> str:
-    """The words of a legal action: its game's label, else its JSON in words."""
-    return action.label or describe_command_json(action.json)
 
 
 def render_event_line(event: game_pb2.Event) -> str:
@@ -471,6 +367,9 @@ def render_audit(audit: game_pb2.AuditResponse) -> str:
         f"  seed            {audit.seed or '(secret until the game ends)'}",
         f"  head digest     {audit.head_digest}",
     ]
+    if audit.head_signature.signature:
+        lines.append(f"  signed by       {audit.head_signature.key_id} (the server's "
+                     "signature over the head: `arbiter keys` prints its key)")
     lines.extend(f"  {p}" if p in notes else f"  problem: {p}" for p in audit.problems)
     return "\n".join(lines)
 

@@ -10,7 +10,7 @@ server: its events are folded through the rules version that recorded it
 each state is drawn as the chosen seat (or a spectator) sees it.
 
 Each step is drawn like a turn of ``arbiter play``: the game's own screen
-(``clients.render``, from the game's ``present``), the event that made this
+(``aggregates.kernel.render``, from the game's ``present``), the event that made this
 version in the game's own words, then who the game waits on or its outcome.
 So the replay holds no line of any game's rules either.
 
@@ -39,19 +39,19 @@ from arbiter.v1 import game_pb2
 from aggregates.catalog import RULES, Registry, not_loadable
 from aggregates.kernel.audit import Record
 from aggregates.kernel.game import Game, recorded_audience
-from aggregates.kernel.seating import Audience
-from aggregates.kernel.verify import folding, loadable
-from clients.client import ArbiterClient
-from clients.record import RecordError, read_record, records_of
-from clients.render import (
+from aggregates.kernel.outcome import outcome_json
+from aggregates.kernel.render import (
     describe_event,
     event_text,
     loads_object,
-    render_game_screen,
-    render_outcome,
-    render_pending,
     seat_name,
+    seat_title,
 )
+from aggregates.kernel.seating import Audience
+from aggregates.kernel.verify import folding, loadable
+from aggregates.records import RecordError, read_record, records_of
+from clients.client import ArbiterClient
+from clients.render import state_lines
 
 NEXT_WORDS = {"", "n", "next"}
 PREV_WORDS = {"p", "prev", "previous", "b", "back"}
@@ -89,11 +89,10 @@ class Timeline(Protocol):
 
 
 def reader_name(seat: int | None, seats: Sequence[str]) -> str:
-    """``seat 1 (Bo)`` or ``a spectator``: who the replay is shown to."""
+    """``Bo (Player 2)`` or ``a spectator``: who the replay is shown to."""
     if seat is None:
         return "a spectator"
-    name = seat_name(seat, seats)
-    return f"seat {seat}" + (f" ({name})" if name != f"seat {seat}" else "")
+    return seat_title(seat, seats)
 
 
 # --- a game on the server ------------------------------------------------------
@@ -306,13 +305,20 @@ def state_of(game: Game, seat: int | None, over: bool) -> game_pb2.GameState:
         pending = []
     return game_pb2.GameState(
         game_id=str(game.id), rules=game.RULES_ID, version=game.version, over=game.ended,
-        outcome_json=json.dumps(_outcome(game), default=str),
+        outcome_json=json.dumps(outcome_of(game), default=str),
         pending=pending,
         view_json=json.dumps(game.view(seat), sort_keys=True, default=str),
         screen_json=json.dumps(game.present(seat).to_json(), sort_keys=True, default=str),
         seed_commitment=game.commitment, seed=game.seed if over else "",
         head_digest=game.head, seats=list(game.seats), rules_version=game.rules_version,
     )
+
+
+def outcome_of(game: Game) -> dict[str, Any]:
+    """The folded game's ``outcome_json``, as the server derives it
+    (``kernel.outcome``), its breakdown in the rules' own key order."""
+    shared = outcome_json(game)
+    return {**shared, "breakdown": _outcome(game)} if shared else shared
 
 
 def _outcome(game: Game) -> dict[str, Any]:
@@ -365,13 +371,7 @@ def render_step(timeline: Timeline, step: Step) -> list[str]:
     state = step.state
     if state is None:
         return lines
-    lines.extend(render_game_screen(state))
-    if state.over:
-        lines.append(render_outcome(loads_object(state.outcome_json), list(state.seats)))
-        if state.seed:
-            lines.append(f"Seed (revealed): {state.seed}")
-    else:
-        lines.extend(render_pending(state.pending, state.seats))
+    lines.extend(state_lines(state))
     return lines
 
 

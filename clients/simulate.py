@@ -14,16 +14,41 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from arbiter.v1 import game_pb2
 
-from clients.choices import bot_move
+from aggregates.kernel.answers import bot_move
+from aggregates.kernel.render import loads_object
 from clients.client import ArbiterClient, ArbiterError
-from clients.render import loads_object
 
 DEFAULT_CAP = 5000
 MAX_REFUSALS = 10
+#: How long a playout waits, at most, once the server says it has had its share
+#: (``RATE_LIMITED``): it backs off, doubling from 50 ms, as a fair client does.
+MAX_BACKOFF_SECONDS = 5.0
+
+T = TypeVar("T")
+
+
+def patiently(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``call(*args, **kwargs)``, retried while the server refuses it as
+    ``RATE_LIMITED``: a long game (hundreds of moves) played as fast as the
+    server answers outruns an address's share of the server's time; a fair
+    client slows down and goes on."""
+    wait = 0.05
+    while True:
+        try:
+            return call(*args, **kwargs)
+        except ArbiterError as exc:
+            if exc.reason != "RATE_LIMITED":
+                raise
+            time.sleep(wait)
+            wait = min(wait * 2, MAX_BACKOFF_SECONDS)
+
+
+#: The finished games' ids the summary names (the first so many).
+SHOWN_IDS = 10
 
 
 @dataclass
@@ -92,6 +117,11 @@ class Summary:
             f"commands: {self.commands} total, {self.mean_commands:.1f} per game, "
             f"{self.commands_per_second:.1f}/s over {self.seconds:.2f}s",
         ]
+        finished = [p.game_id for p in self.playouts if p.result is not None]
+        if finished:  # to replay, audit or export one of them
+            shown = ", ".join(finished[:SHOWN_IDS])
+            more = len(finished) - SHOWN_IDS
+            lines.append(f"finished games: {shown}" + (f" and {more} more" if more > 0 else ""))
         if self.capped:
             lines.append(f"capped games: {self.capped} "
                          f"({', '.join(p.game_id for p in self.playouts if p.capped)})")
@@ -209,9 +239,15 @@ def progress_bar(done: int, total: int, commands: int, width: int = 30, eta: str
 
 
 def outcome_result(state: game_pb2.GameState) -> str:
-    """The ``result`` of a finished game's outcome (``"unknown"`` if it names none)."""
-    result = loads_object(state.outcome_json).get("result")
-    return str(result) if result is not None else "unknown"
+    """Who won a finished game, to tally (``Player 2 wins``, ``nobody wins``;
+    ``unknown`` from an outcome not in the shared shape)."""
+    winners = loads_object(state.outcome_json).get("winners")
+    if not isinstance(winners, list):
+        return "unknown"
+    if not winners:
+        return "nobody wins"
+    names = " & ".join(f"Player {int(w) + 1}" for w in winners)
+    return f"{names} win" if len(winners) > 1 else f"{names} wins"
 
 
 def seat_tokens(created: game_pb2.CreateGameResponse) -> dict[int, str]:
@@ -238,12 +274,11 @@ def playout(
     Each seat is played with its own token from ``CreateGame``, as separate
     players would, so the server's seat checks are exercised too.
     """
-    created = client.create_game(rules, seats)
+    created = patiently(client.create_game, rules, seats)
     game_id = created.game_id
     tokens = seat_tokens(created)
-    state = created.state if created.state.game_id else client.state(
-        game_id, token=tokens.get(0)
-    )
+    state = created.state if created.state.game_id else patiently(
+        client.state, game_id, token=tokens.get(0))
     run = Playout(game_id=game_id, result=None, commands=0, seats=list(seats))
     consecutive_refusals = 0
     while not state.over:
@@ -252,7 +287,7 @@ def playout(
             return run
         choice: tuple[int, game_pb2.LegalActionsResponse] | None = None
         for seat in _seats_to_ask(state):
-            legal = client.legal(game_id, seat, token=tokens.get(seat))
+            legal = patiently(client.legal, game_id, seat, token=tokens.get(seat))
             if legal.actions:
                 choice = (seat, legal)
                 break
@@ -263,8 +298,8 @@ def playout(
         move = bot_move(legal, rng, explore=False)  # the listed actions only
         assert move is not None
         try:
-            response = client.act(
-                game_id, seat, move.command, decision_id=move.decision_id,
+            response = patiently(
+                client.act, game_id, seat, move.command, decision_id=move.decision_id,
                 expected_version=0 if move.decision_id else legal.version,
                 token=tokens.get(seat),
             )
@@ -274,15 +309,14 @@ def playout(
             if consecutive_refusals >= MAX_REFUSALS:
                 run.stuck = True
                 return run
-            state = client.state(game_id, seat, token=tokens.get(seat))
+            state = patiently(client.state, game_id, seat, token=tokens.get(seat))
             continue
         consecutive_refusals = 0
         run.commands += 1
         if on_command is not None:
             on_command()
-        state = response.state if response.state.game_id else client.state(
-            game_id, seat, token=tokens.get(seat)
-        )
+        state = response.state if response.state.game_id else patiently(
+            client.state, game_id, seat, token=tokens.get(seat))
     run.result = outcome_result(state)
     run.outcome = loads_object(state.outcome_json)
     return run

@@ -17,9 +17,12 @@ never sees half a file.
 ``resolve_token`` is the CLI's lookup order for a command about one game:
 ``--token``, ``$ARBITER_TOKEN``, the stored token for (address, game, seat)
 (the spectator token for a spectator), then the admin token.
-``admin_token`` finds that: ``--admin-token``, ``$ARBITER_ADMIN_TOKEN``, else
-``./data/admin.token`` (what ``make run`` writes) when the server is at a
-loopback address (``is_local_address``).
+``admin_token`` finds that: ``--admin-token``, ``$ARBITER_ADMIN_TOKEN``, else,
+when the server is at a loopback address (``is_local_address``), the file the
+local server writes in its data folder: ``$ARBITER_DATA_DIR/admin.token`` (the
+folder the server was told, as ``make run`` and ``arbiter-server`` read it),
+then ``./data/admin.token`` (``make run``'s default, from the checkout).
+``admin_token_places`` says where it looked, for the hint a refusal prints.
 """
 
 from __future__ import annotations
@@ -114,13 +117,18 @@ class TokenStore:
         seats: Iterable[tuple[int, str, str]],
         spectator: str = "",
         rules: str = "",
+        commitment: str = "",
     ) -> None:
-        """Store a game's tokens: ``seats`` as ``(seat, name, token)``, and the spectator's."""
+        """Store a game's tokens: ``seats`` as ``(seat, name, token)``, and the
+        spectator's; and its seed commitment, as handed out at creation, which
+        ``arbiter verify`` then checks a record of that game against."""
         entry: dict[str, Any] = {
             "rules": rules,
             "seats": {str(seat): {"name": name, "token": token} for seat, name, token in seats},
             "spectator": spectator,
         }
+        if commitment:
+            entry["commitment"] = commitment
         with self._locked():
             data = self.load()
             data["servers"].setdefault(address, {})[game_id] = entry
@@ -134,7 +142,18 @@ class TokenStore:
             [(t.seat, t.name, t.token) for t in response.seat_tokens],
             response.spectator_token,
             rules or response.state.rules,
+            response.seed_commitment,
         )
+
+    def commitment(self, game_id: str) -> str:
+        """The seed commitment kept for a game at its creation ("" if none), on
+        whichever server it was made (a game id names one game)."""
+        for games in self.load()["servers"].values():
+            entry = games.get(game_id) if isinstance(games, dict) else None
+            kept = entry.get("commitment") if isinstance(entry, dict) else None
+            if isinstance(kept, str) and kept:
+                return kept
+        return ""
 
     def forget(self, address: str, game_id: str) -> bool:
         """Drop a game's tokens; whether there were any."""
@@ -257,15 +276,27 @@ def _is_loopback_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return (mapped or ip).is_loopback
 
 
+def admin_token_files(local_file: Path | None = None) -> list[Path]:
+    """The files a local server's admin token is looked for in, in order
+    (absolute, so a hint names them exactly): ``local_file`` when given, else
+    ``$ARBITER_DATA_DIR/admin.token`` and ``./data/admin.token``."""
+    if local_file is not None:
+        return [local_file.absolute()]
+    data_dir = os.environ.get("ARBITER_DATA_DIR")
+    files = [Path(data_dir).expanduser() / "admin.token"] if data_dir else []
+    files.append(LOCAL_ADMIN_TOKEN)
+    return list(dict.fromkeys(f.absolute() for f in files))
+
+
 def admin_token(
     explicit: str | None = None,
     address: str = "",
     local_file: Path | None = None,
 ) -> str | None:
     """The admin token: ``explicit`` (``--admin-token``), ``$ARBITER_ADMIN_TOKEN``,
-    else the local server's ``./data/admin.token`` if readable.
+    else the first readable of ``admin_token_files``.
 
-    The file is only read for a server on this machine (``address`` on the
+    The files are only read for a server on this machine (``address`` on the
     loopback, or empty): a local secret is never sent to a remote server.
     """
     if explicit:
@@ -275,11 +306,25 @@ def admin_token(
         return env
     if address and not is_local_address(address):
         return None
-    try:
-        text = (local_file or LOCAL_ADMIN_TOKEN).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return text or None
+    for path in admin_token_files(local_file):
+        try:
+            text = path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text:
+            return text
+    return None
+
+
+def admin_token_places(address: str = "", local_file: Path | None = None) -> str:
+    """Where ``admin_token`` looked, as one sentence for a hint."""
+    places = "--admin-token, $ARBITER_ADMIN_TOKEN"
+    if address and not is_local_address(address):
+        return (f"{places} (a token file is only read for a server on this machine, "
+                f"not {address})")
+    files = ", ".join(f"{p} ({'unreadable' if p.exists() else 'missing'})"
+                      for p in admin_token_files(local_file))
+    return f"{places}, {files}; set $ARBITER_DATA_DIR to the server's data folder"
 
 
 def resolve_token(

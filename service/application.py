@@ -8,11 +8,9 @@ version it acted on, is refused with the current one.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import dataclasses
 import datetime
-import json
 import logging
 import queue
 import random
@@ -40,20 +38,18 @@ from eventsourcing.utils import strtobool
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
-from aggregates.kernel.audit import AuditReport
 from aggregates.kernel.game import command_key
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
-from service.errors import ServiceError, bad_request, unknown_game
+from service.envelope import Reader
+from service.errors import ServiceError, unknown_game
 from service.groupcommit import GroupCommit
+from service.ids import GAMES_LOG_ID, check_id, check_position, parse_game_id, parse_options
+from service.readmodel import GameFacts, LegalList, ReadModel, SeatState, facts_of
 from service.settled import SettledHead
 from service.snapshots import SnapshotSeal, TrustedSnapshots
 
 log = logging.getLogger(__name__)
-MAX_OPTIONS_JSON = 4096
-MAX_JSON_DEPTH = 8
-MAX_ID = 64
-MAX_POSITION = 2**63 - 2
 SAVE_ATTEMPTS = 8
 #: CreateGame's attempts at the catalogue's next entry, with a jittered,
 #: exponentially growing pause between them (at most ``CREATE_BACKOFF[1]``):
@@ -62,10 +58,7 @@ CREATE_ATTEMPTS = 40
 CREATE_BACKOFF = (0.002, 0.25)
 #: How long a create waits for this server's other creates before BUSY.
 CATALOGUE_WAIT = 30.0
-#: Audit verdicts kept, one per game (see ``ArbiterApp.audit``).
-AUDITS_KEPT = 1000
 
-GAMES_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:games")
 #: How long a retried CreateGame (same request_id) gets the game's tokens again.
 RETRY_WINDOW = datetime.timedelta(minutes=10)
 #: Access records (seat token hashes) kept in memory: about 300 bytes each.
@@ -219,10 +212,21 @@ class CommandIndexed(DomainEvent):
 
 @dataclasses.dataclass(frozen=True)
 class ActResult:
+    """What a write did: the game after it (the cached object: read it only
+    under ``game_lock``), the events it recorded and their global positions,
+    whether it answered a command id applied before (``replayed``), whether
+    it recorded anything, and the game as the asking reader sees it then."""
+
     game: Game
     events: list[Any]
     positions: dict[int, int]
     replayed: bool
+    recorded: bool = True
+    state: SeatState | None = None
+    #: The game's version once the write was done, and whether it was over
+    #: then (read under its lock).
+    version: int = 0
+    over: bool = False
 
 
 class ArbiterApp(Application):
@@ -260,10 +264,6 @@ class ArbiterApp(Application):
         #: every call, and never takes a game's place in the aggregate cache.
         self._access: OrderedDict[uuid.UUID, GameAccess] = OrderedDict()
         self._catalogue = threading.Lock()
-        #: The last audit of each game, by game: (stored digest, verdict); the
-        #: least recently used game leaves first (``AUDITS_KEPT``).
-        self._audits: collections.OrderedDict[uuid.UUID, tuple[str, Any]] = (
-            collections.OrderedDict())
         self.saved = threading.Event()
         self.snapshotter = Snapshotter(self._take_snapshot_now)
         #: Without the table lock, readers by position stop at the settled head.
@@ -275,7 +275,9 @@ class ArbiterApp(Application):
         #: Set on the thread of an ``act(defer_snapshots=True)`` while it saves.
         self._deferring = threading.local()
         #: Called with each clocked game loaded (the clock keeper watches them).
-        self.on_clocked: Callable[[str], None] | None = None
+        self.on_clocked: Callable[[Game], None] | None = None
+        #: Each game's newest readings, by audience (``service.readmodel``).
+        self.reads = ReadModel()
 
     # -------------------------------------------------------------- snapshots
 
@@ -382,9 +384,47 @@ class ArbiterApp(Application):
             raise unknown_game(game_id) from None
         if not isinstance(game, Game):
             raise unknown_game(game_id)
-        if self.on_clocked is not None and not game.ended and game.clocked():
-            self.on_clocked(str(game.id))
+        if self.on_clocked is not None and game.clocked():
+            self.on_clocked(game)  # filed at its next deadline, or off once over (service.clock)
         return game
+
+    def facts(self, game_id: str, seat: int | None = None) -> GameFacts:
+        """What a caller is authorized by: the game's id, whether it is over,
+        its seats; ``seat``, when given, checked to be one of them (``UNKNOWN_SEAT``)."""
+        with self.game_lock(game_id):
+            return facts_of(self.game(game_id, borrow=True), seat)
+
+    def seat_state(self, game_id: str, reader: Reader | Callable[[GameFacts], Reader],
+                   seat: int | None = None) -> SeatState:
+        """The game now as ``reader`` sees it (the full record once it is over),
+        shared with every caller of that audience at this version. ``reader``
+        may be the caller's admission instead: given the game's facts (``seat``
+        checked to be one of its seats), it says who reads, or refuses; one
+        hold of the game's lock and one look at the store for the whole read
+        (a spectator's ``GetState`` took two of each)."""
+        with self.game_lock(game_id):
+            game = self.game(game_id, borrow=True)
+            if callable(reader):
+                reader = reader(facts_of(game, seat))
+            return self.reads.state(game, reader.for_game(game.ended))
+
+    def legal_actions(self, game_id: str, seat: int,
+                      admit: Callable[[GameFacts], object] | None = None) -> LegalList:
+        """What ``seat`` may do now: the commands, its pending decisions and
+        their choices. Listing moves never changes a game
+        (tests/property/test_reads_are_pure.py), so the cached game is read
+        as it is, under its lock. ``admit``: the caller's admission, given the
+        game's facts under the same hold of the lock (see ``seat_state``)."""
+        with self.game_lock(game_id):
+            game = self.game(game_id, borrow=True)
+            facts = facts_of(game, seat)
+            if admit is not None:
+                admit(facts)
+            return self.reads.legal(game, seat)
+
+    def _read(self, game: Game, reader: Reader | None) -> SeatState | None:
+        """The state a write's reply carries, when its caller asked for one."""
+        return None if reader is None else self.reads.state(game, reader.for_game(game.ended))
 
     def game_events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Any]:
         gid = parse_game_id(game_id)
@@ -408,59 +448,27 @@ class ArbiterApp(Application):
     def to_event(self, notification: Notification) -> Any:
         return self.mapper.to_domain_event(notification)
 
-    def list_games(self, rules: str = "", after: int = 0, limit: int = 50) -> list[GameLogged]:
+    def list_games(self, rules: str = "", after: int = 0, limit: int = 50,
+                   before: int | None = None) -> list[GameLogged]:
+        """The catalogue's entries (of ``rules``, if given) after position ``after``,
+        oldest first; or, with ``before``, those before it, newest first (``0``:
+        from the newest)."""
         check_position(after)
+        if before is not None:
+            check_position(before)
         if rules:
             # Checked before UNKNOWN_RULES echoes it: 60 KB of it overflowed the
             # trailers, and the caller got RESOURCE_EXHAUSTED with no reason.
             check_id("rules", rules)
             if rules not in GAMES:
                 raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
-            return self.rules_index.page(rules, after, limit)  # an index, not a scan
-        found: list[GameLogged] = []
-        cursor = after
-        while len(found) < limit:
-            batch = list(self.games_log.get(gt=cursor or None, limit=200))
-            if not batch:
-                break
-            for logged in batch:
-                cursor = logged.originator_version
-                if not rules or logged.rules == rules:
-                    found.append(logged)
-                    if len(found) == limit:
-                        break
-        return found
-
-    def audit(self, game_id: str) -> tuple[Any, AuditReport]:
-        """Re-verify a game's stored events and snapshots (``service.auditing``).
-
-        A replay of a long game is costly, so the verdict is kept, keyed on
-        what is stored: a digest of every stored byte of the game's events and
-        snapshots, read afresh on each call (``auditing.stored_digest``). Any
-        edit of the store, at any version and under a running server, is a
-        new key and a new audit; the version alone was not (issue 8, item 12).
-        """
-        from service.auditing import audit_stored, stored_digest, stored_rows
-
-        gid = parse_game_id(game_id)
-        digest = stored_digest(self, gid, stored_rows(self, game_id))
-        with self._locks_guard:
-            kept = self._audits.get(gid)
-            if kept is not None:
-                self._audits.move_to_end(gid)
-        stored = kept[1] if kept is not None and kept[0] == digest else None
-        if stored is None:
-            stored = audit_stored(self, game_id)
-            with self._locks_guard:
-                # One entry per game, under the digest of the rows it audited
-                # (a move since the key was read is another key), the least
-                # recently used leaving first: auditing many games never
-                # empties the cache of the rest at once.
-                self._audits[gid] = (stored.stored, stored)
-                self._audits.move_to_end(gid)
-                while len(self._audits) > AUDITS_KEPT:
-                    self._audits.popitem(last=False)
-        return stored, stored.report
+            return self.rules_index.page(rules, after, limit, before)  # an index, not a scan
+        if before == 1:  # nothing comes before the first game
+            return []
+        if before is not None:
+            return list(self.games_log.get(lte=before - 1 if before else None, desc=True,
+                                           limit=limit))
+        return list(self.games_log.get(gt=after or None, limit=limit))
 
     # ----------------------------------------------------------------- writes
 
@@ -497,26 +505,26 @@ class ArbiterApp(Application):
 
     def apply_overdue(self, game_id: str, now: float) -> list[Any]:
         """Apply the declared default of every overdue decision of a clocked
-        game, recorded like any command (the relay publishes it); another
-        server doing the same at once loses the optimistic save and re-reads."""
+        game, each recorded like any command (``_write``; the relay publishes
+        it); another server doing the same at once loses the optimistic save
+        and decides again, finding nothing overdue."""
         applied: list[Any] = []
-        with self._lock(parse_game_id(game_id)):
-            for _ in range(SAVE_ATTEMPTS):
-                game = self.game(game_id)
-                seats = game.overdue(now)
-                if not seats:
-                    return applied
-                try:
-                    game.act_default(seats[0])
-                except RuleError:
-                    return applied  # the game no longer allows it: nothing recorded
-                events = list(game.pending_events)
-                try:
-                    self.save(game)
-                except IntegrityError:
-                    continue
-                self.saved.set()
-                applied.extend(events)
+
+        def decide(game: Game) -> list[Any] | None:
+            seats = game.overdue(now)
+            if not seats:
+                return None
+            game.act_default(seats[0])
+            return []
+
+        for _ in range(SAVE_ATTEMPTS):
+            try:
+                written = self._write(game_id, decide)
+            except RuleError:
+                return applied  # the game no longer allows it: nothing recorded
+            if not written.recorded:
+                return applied
+            applied.extend(written.events)
         return applied
 
     def access(self, game_id: uuid.UUID) -> GameAccess | None:
@@ -590,7 +598,7 @@ class ArbiterApp(Application):
             if self._record_created(game, access, rules, seats, request_id):
                 self.saved.set()
                 if self.on_clocked is not None and game.clocked():
-                    self.on_clocked(str(game.id))
+                    self.on_clocked(game)
                 return game
         log.warning("CreateGame gave up after %d attempts at the catalogue", CREATE_ATTEMPTS)
         raise ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy; retry")
@@ -663,46 +671,88 @@ class ArbiterApp(Application):
         decision_id: str = "",
         rules: str = "",
         defer_snapshots: bool = False,
+        reader: Reader | None = None,
     ) -> ActResult:
-        """Decide a command against the newest state; save it or refuse it whole.
-
-        One read of the game, and no copy of it: the command is decided on the
-        cached game itself, under the game's lock (which every reader of the
-        cached object holds too, ``GameRepository``). A command refused after
-        it changed the game, or a save that fails, would leave the cache ahead
-        of the store: the cached game is then dropped (``_undo``), and the next
-        read rebuilds it from the store. ``rules``, when given, must be the
-        game's rules (``WRONG_GAME`` otherwise), checked on that same read.
-        The returned game is the cached object: read it under ``game_lock``.
+        """A seat's command, decided against the newest state and saved or
+        refused whole (``_write``); a command id already applied is answered
+        with what it did then (exactly once). ``rules``, when given, must be
+        the game's rules (``WRONG_GAME`` otherwise), checked on that same read.
+        ``reader``: the reply also carries the game as that reader sees it
+        after the command (``state``), read under the same lock.
         ``defer_snapshots``: a snapshot due is taken by the ``Snapshotter``
         after this returns, not before.
         """
         check_id("command_id", command_id)
+        replayed: ActResult | None = None
+
+        def decide(game: Game) -> list[Any] | None:
+            nonlocal replayed
+            if rules and rules != game.RULES_ID:
+                raise ServiceError(
+                    "INVALID_ARGUMENT", "WRONG_GAME",
+                    f"a {rules} command sent to a {game.RULES_ID} game", game.version,
+                )
+            first = self._command_version(game, seat, command_id) if command_id else None
+            if first is not None:
+                replayed = self._original_result(game, first)
+                return None
+            if expected_version and game.version != expected_version:
+                raise ServiceError(
+                    "ABORTED", "VERSION_MISMATCH",
+                    f"the game is at version {game.version}, not {expected_version}",
+                    game.version,
+                )
+            # A full window loses its oldest id(s) to this command's: those
+            # are indexed, with this command's events (``CommandIndexed``).
+            window = list(game.command_ids.items()) if game.command_window_full() else []
+            command = game.COMMANDS.parse(str(action.get("name")), action.get("args", {}))
+            game.act(seat, command, command_id, decision_id)
+            return [CommandIndexed.of(game.id, key, first) for key, first in window
+                    if key not in game.command_ids]
+
+        written = self._write(game_id, decide, defer_snapshots, reader)
+        if replayed is not None:
+            return dataclasses.replace(replayed, state=written.state,
+                                       version=written.version, over=written.over)
+        return written
+
+    def contribute(self, game_id: str, seat: int, entropy: str) -> ActResult:
+        """A seat's entropy, recorded once (``Game.contribute``), through the
+        one write path (``_write``): the game's lock, the group commit, a
+        retried request answered without a second record (``recorded`` False)."""
+
+        def decide(game: Game) -> list[Any] | None:
+            return [] if game.contribute(seat, entropy) else None
+
+        return self._write(game_id, decide)
+
+    def _write(
+        self,
+        game_id: str,
+        decide: Callable[[Game], list[Any] | None],
+        defer_snapshots: bool = False,
+        reader: Reader | None = None,
+    ) -> ActResult:
+        """Every change to a game goes through here: ``decide`` changes the
+        game (or returns None: nothing to record), the events it triggered
+        are saved with the objects it returns (one transaction, shared with
+        other games' moves: ``GroupCommit``), or the whole is refused.
+
+        One read of the game, and no copy of it: ``decide`` runs on the cached
+        game itself, under the game's lock (which every reader of the cached
+        object holds too, ``GameRepository``). A refusal after it changed the
+        game, or a save that fails, would leave the cache ahead of the store:
+        the cached game is then dropped (``_undo``), and the next read rebuilds
+        it from the store. Another process's write first (the store's
+        optimistic concurrency): read again and decide again.
+        """
         gid = parse_game_id(game_id)
         with self._lock(gid):
             for _ in range(SAVE_ATTEMPTS):
                 game = self.game(game_id, borrow=True)
-                if rules and rules != game.RULES_ID:
-                    raise ServiceError(
-                        "INVALID_ARGUMENT", "WRONG_GAME",
-                        f"a {rules} command sent to a {game.RULES_ID} game", game.version,
-                    )
-                first = self._command_version(game, seat, command_id) if command_id else None
-                if first is not None:
-                    return self._original_result(game, first)
-                if expected_version and game.version != expected_version:
-                    raise ServiceError(
-                        "ABORTED", "VERSION_MISMATCH",
-                        f"the game is at version {game.version}, not {expected_version}",
-                        game.version,
-                    )
                 transient = {k: getattr(game, k, None) for k in TRANSIENT_STATE}
-                # A full window loses its oldest id(s) to this command's: those
-                # are indexed, with this command's events (``CommandIndexed``).
-                window = list(game.command_ids.items()) if game.command_window_full() else []
                 try:
-                    command = game.COMMANDS.parse(str(action.get("name")), action.get("args", {}))
-                    game.act(seat, command, command_id, decision_id)
+                    extra = decide(game)
                 except RuleError as exc:
                     self._undo(gid, game, transient)
                     exc.version = game.version  # type: ignore[attr-defined]
@@ -710,11 +760,13 @@ class ArbiterApp(Application):
                 except BaseException:
                     self._undo(gid, game, transient)
                     raise
+                if extra is None:
+                    return ActResult(game, [], {}, replayed=False, recorded=False,
+                                     state=self._read(game, reader), version=game.version,
+                                     over=game.ended)
                 new_events = list(game.pending_events)
-                indexed = [CommandIndexed.of(gid, key, first) for key, first in window
-                           if key not in game.command_ids]
                 try:
-                    recordings = self.group_commit.save(game, *indexed, defer=defer_snapshots)
+                    recordings = self.group_commit.save(game, *extra, defer=defer_snapshots)
                 except IntegrityError:
                     self.repository.forget(gid)
                     continue  # another writer got there first: decide again
@@ -722,11 +774,15 @@ class ArbiterApp(Application):
                     self.repository.forget(gid)
                     raise
                 self.saved.set()
+                if self.on_clocked is not None and game.clocked():
+                    self.on_clocked(game)  # its clocks restarted: filed at the new deadline
                 positions = {
                     r.domain_event.originator_version: r.notification.id for r in recordings
                     if r.domain_event.originator_id == gid
                 }
-                return ActResult(game, new_events, positions, replayed=False)
+                return ActResult(game, new_events, positions, replayed=False,
+                                 state=self._read(game, reader), version=game.version,
+                                     over=game.ended)
         raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
 
     def _command_version(self, game: Game, seat: int, command_id: str) -> int | None:
@@ -783,77 +839,3 @@ def create_backoff(attempt: int) -> float:
     step, and growing, so many of them spread out instead of hammering the store."""
     first, longest = CREATE_BACKOFF
     return random.uniform(0, min(longest, first * 2**attempt))
-
-
-def parse_game_id(game_id: str) -> uuid.UUID:
-    if not isinstance(game_id, str) or len(game_id) > MAX_ID:
-        raise bad_request("BAD_GAME_ID", "a game id is a UUID")
-    try:
-        return uuid.UUID(game_id)
-    except ValueError:
-        raise bad_request("BAD_GAME_ID", f"{game_id[:40]!r} is not a game id (a UUID)") from None
-
-
-def check_position(after: int) -> None:
-    """A version or global position to read after: the store's integers are
-    signed 64-bit and a read after one asks for the next, so at most 2^63 - 2
-    (SQLite would fail on more, PostgreSQL refuse it)."""
-    if not 0 <= after <= MAX_POSITION:
-        raise bad_request(
-            "BAD_ARGUMENT", f"a version or position to read after is at most {MAX_POSITION}"
-        )
-
-
-def check_id(name: str, value: str) -> None:
-    if len(value) > MAX_ID or not value.isprintable():
-        raise bad_request("BAD_ARGUMENT", f"{name} must be at most {MAX_ID} printable characters")
-
-
-def parse_options(text: str) -> dict[str, Any]:
-    if not text:
-        return {}
-    if len(text) > MAX_OPTIONS_JSON:
-        raise bad_request("BAD_OPTIONS", f"options_json is over {MAX_OPTIONS_JSON} bytes")
-    if _bracket_depth(text) > MAX_JSON_DEPTH:
-        # Checked before parsing: the JSON decoder recurses once per level and
-        # fails with a RecursionError (an UNKNOWN status) past ~1000 of them.
-        raise bad_request("BAD_OPTIONS", f"options_json nests deeper than {MAX_JSON_DEPTH}")
-    try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise bad_request("BAD_OPTIONS", f"options_json is not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise bad_request("BAD_OPTIONS", "options_json must be a JSON object")
-    if json_depth(value) > MAX_JSON_DEPTH:
-        raise bad_request("BAD_OPTIONS", f"options_json nests deeper than {MAX_JSON_DEPTH}")
-    return value
-
-
-def _bracket_depth(text: str) -> int:
-    """The deepest nesting of ``[``/``{`` outside strings: an upper bound of the JSON depth."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
-def json_depth(value: Any) -> int:
-    if isinstance(value, dict):
-        return 1 + max((json_depth(v) for v in value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max((json_depth(v) for v in value), default=0)
-    return 0

@@ -20,6 +20,7 @@ never with a bare ``INTERNAL``.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import functools
@@ -35,19 +36,27 @@ from eventsourcing.utils import resolve_topic
 
 from aggregates.catalog import GAMES, RULES
 from aggregates.kernel import Game, payload_of
-from aggregates.kernel import game as kernel_game
+from aggregates.kernel import recording as kernel_recording
 from aggregates.kernel.audit import AuditReport, record_of
 from aggregates.kernel.verify import audit_by_version
-from service.application import GAMES_LOG_ID, ArbiterApp, check_position, parse_game_id
+from service.application import ArbiterApp
 from service.errors import ServiceError, unknown_game
+from service.ids import GAMES_LOG_ID, check_position, parse_game_id
 
 log = logging.getLogger(__name__)
+
+#: Audit verdicts kept, one per game (``Audits``).
+AUDITS_KEPT = 1000
 
 #: State held only while deciding a command, and the id and version (kept
 #: beside a snapshot's state, not in it): not compared.
 TRANSIENT = frozenset({"_draws", "_command", "_audience", "_pending_events", "_id", "_version"})
 #: Kernel state that snapshots taken before Kernel 2 do not hold.
 KERNEL2_STATE = frozenset({"last_acted", "collecting"})
+#: Kernel state whose empty form an older release kept (Kernel 2 wrote
+#: ``collecting: None``) and a newer one leaves out (Kernel 3's frame stack,
+#: created by the first frame pushed): absent and empty are the same state.
+EMPTY_KERNEL_STATE: dict[str, Any] = {"collecting": None, "frames": []}
 
 
 @dataclasses.dataclass
@@ -64,6 +73,9 @@ class StoredAudit:
     bad_snapshots: list[int] = dataclasses.field(default_factory=list)
     #: ``stored_digest`` of the rows this audit read: the key its verdict is cached under.
     stored: str = ""
+    #: The rules and version that recorded the game (from its creation event).
+    rules: str = ""
+    rules_version: str = ""
 
 
 def last_event(app: ArbiterApp, game_id: str) -> Any:
@@ -234,6 +246,46 @@ class AuditSlots:
 SLOTS = AuditSlots(2)
 
 
+class Audits:
+    """Re-verify a game's stored events and snapshots, the verdict kept.
+
+    A replay of a long game is costly, so the verdict is kept, keyed on what
+    is stored: a digest of every stored byte of the game's events and
+    snapshots, read afresh on each call (``stored_digest``). Any edit of the
+    store, at any version and under a running server, is a new key and a new
+    audit; the version alone was not (issue 8, item 12). One verdict per
+    game, the least recently used game leaving first (``AUDITS_KEPT``), so
+    auditing many games never empties the cache of the rest at once.
+    """
+
+    def __init__(self, app: ArbiterApp) -> None:
+        self.app = app
+        self._guard = threading.Lock()
+        self._kept: collections.OrderedDict[uuid.UUID, StoredAudit] = collections.OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def audit(self, game_id: str) -> StoredAudit:
+        gid = parse_game_id(game_id)
+        digest = stored_digest(self.app, gid, stored_rows(self.app, game_id))
+        with self._guard:
+            kept = self._kept.get(gid)
+            if kept is not None:
+                self._kept.move_to_end(gid)
+        if kept is not None and kept.stored == digest:
+            return kept
+        stored = audit_stored(self.app, game_id)
+        with self._guard:
+            # Under the digest of the rows it audited (a move since the key
+            # was read is another key).
+            self._kept[gid] = stored
+            self._kept.move_to_end(gid)
+            while len(self._kept) > AUDITS_KEPT:
+                self._kept.popitem(last=False)
+        return stored
+
+
 def audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
     """Audit a game's stored events and snapshots, one of ``SLOTS`` at a time."""
     return SLOTS.run(lambda: _audit_stored(app, game_id))
@@ -263,6 +315,7 @@ def _audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
         head=str(last.meta.get("digest", "")) if last is not None else "",
         version=rows[-1].originator_version, report=report,
         stored=stored_digest(app, gid, rows),
+        rules=str(created.get("rules", "")), rules_version=str(created.get("rules_version", "")),
     )
     bad, served_differs = check_snapshots(app, gid, events, served)
     seal = app.snapshot_seal
@@ -347,9 +400,10 @@ def check_snapshots(
 
 def _state(app: ArbiterApp, state: dict[str, Any]) -> str:
     """A state as canonical JSON through the store's own transcoder."""
-    kept = {k: v for k, v in state.items() if k not in TRANSIENT and k != "class_version"}
+    kept = {k: v for k, v in state.items() if k not in TRANSIENT and k != "class_version"
+            and not (k in EMPTY_KERNEL_STATE and v == EMPTY_KERNEL_STATE[k])}
     ids = kept.get("command_ids")
-    window = kernel_game.COMMAND_WINDOW
+    window = kernel_recording.COMMAND_WINDOW
     if isinstance(ids, dict) and len(ids) > window:
         # A state from a release that kept every command id (a snapshot it
         # sealed, or a game loaded from one): the newest window is what the

@@ -36,6 +36,7 @@ from eventsourcing.domain import Aggregate, event
 
 from service.config import MIN_SECRET_BYTES, ConfigError
 from service.errors import ServiceError
+from service.signing import Signer
 
 ACCESS_NAMESPACE = uuid.UUID("6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10")
 METADATA_KEY = "authorization"
@@ -88,8 +89,13 @@ NOBODY = Principal()
 class Credentials:
     """Issues and checks tokens. One instance per server process."""
 
-    def __init__(self, secret: bytes, admin_token: str, creator_token: str = "") -> None:
+    def __init__(
+        self, secret: bytes, admin_token: str, creator_token: str = "",
+        signer: Signer | None = None,
+    ) -> None:
         self._secret = secret
+        #: Signs games' heads with a key made from the secret (``service.signing``).
+        self.signer = signer or Signer(secret)
         self._admin_hash = digest(admin_token) if admin_token else ""
         self._creator_hash = digest(creator_token) if creator_token else ""
 
@@ -107,10 +113,15 @@ class Credentials:
             _check_length("ARBITER_SECRET", secret)
         else:
             secret = _file_secret(data_dir / "secret")
-        admin = os.environ.get("ARBITER_ADMIN_TOKEN", "") or _file_secret(
-            data_dir / "admin.token"
-        )
-        return cls(secret.encode("utf-8"), admin, _creator_token())
+        # The admin token does everything: held to what a secret is held to,
+        # from the environment as from its file.
+        admin = os.environ.get("ARBITER_ADMIN_TOKEN", "")
+        if admin:
+            _check_length("ARBITER_ADMIN_TOKEN", admin)
+        else:
+            admin = _file_secret(data_dir / "admin.token")
+        return cls(secret.encode("utf-8"), admin, _creator_token(),
+                   Signer.configure(secret.encode("utf-8")))
 
     # ---------------------------------------------------------------- issue
 
@@ -281,13 +292,19 @@ def _creator_token() -> str:
     return token
 
 
+MAKE_ONE = "(make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+
+
 def _check_length(name: str, value: str) -> None:
+    """Refuse a configured secret or token that is short once the spaces around
+    it are taken away (as its file form's are): 40 spaces are no secret."""
     size = len(value.encode("utf-8"))
-    if size < MIN_SECRET_BYTES:
+    kept = len(value.strip().encode("utf-8"))
+    if kept < MIN_SECRET_BYTES:
+        spaces = f" ({kept} without the spaces around it)" if kept != size else ""
         raise ConfigError(
-            f"{name} is {size} bytes long; it must be at least {MIN_SECRET_BYTES} "
-            "(make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
-        )
+            f"{name} is {size} bytes long{spaces}; it must be at least {MIN_SECRET_BYTES} "
+            + MAKE_ONE)
 
 
 def _file_secret(path: Path) -> str:

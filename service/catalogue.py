@@ -28,13 +28,18 @@ class RulesIndex:
         self._upto = 0
         self._by_rules: dict[str, list[int]] = {}
 
-    def page(self, rules: str, after: int, limit: int) -> list[Any]:
-        """The catalogue entries of ``rules`` after catalogue version ``after``."""
+    def page(self, rules: str, after: int, limit: int, before: int | None = None) -> list[Any]:
+        """The catalogue entries of ``rules`` after catalogue version ``after``, oldest
+        first; with ``before``, those before it, newest first (``0``: from the newest)."""
         with self._lock:
             self._catch_up()
             versions = self._by_rules.get(rules, [])
-            start = bisect.bisect_right(versions, after)
-            wanted = versions[start:start + limit]
+            if before is None:
+                start = bisect.bisect_right(versions, after)
+                wanted = versions[start:start + limit]
+            else:
+                end = bisect.bisect_left(versions, before) if before else len(versions)
+                wanted = versions[max(0, end - limit):end][::-1]
         return [next(iter(self._log.get(gt=v - 1, lte=v))) for v in wanted]
 
     def _catch_up(self) -> None:

@@ -60,6 +60,9 @@ class Settings:
     web_secure_cookies: bool = False
     #: ``json``, ``plain`` or empty: JSON unless stderr is a terminal (``service.logs``).
     log_format: str = ""
+    #: One access-log line per so many OK calls (refusals and errors: every one);
+    #: 1, every call, unless a busy server is told otherwise (``service.logs``).
+    access_log_every: int = 1
     #: The Redis channel prefix; empty: derived from the store (``channel_prefix``).
     redis_prefix: str = ""
 
@@ -89,6 +92,7 @@ class Settings:
                 "ARBITER_WEB_REQUESTS_PER_PEER", cls.web_requests_per_peer),
             web_secure_cookies=os.environ.get("ARBITER_WEB_SECURE_COOKIES", "") == "1",
             log_format=os.environ.get("ARBITER_LOG_FORMAT", ""),
+            access_log_every=_positive("ARBITER_ACCESS_LOG_EVERY", cls.access_log_every),
             redis_prefix=_redis_prefix(os.environ.get("ARBITER_REDIS_PREFIX", "")),
         )
 

@@ -16,8 +16,9 @@ from typing import Any
 from arbiter.v1 import game_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from aggregates.kernel import Game, event_type, payload_of, recorded_audience
+from aggregates.kernel import Game, payload_of, recorded_audience
 from aggregates.kernel.game import ENTROPY_EVENT
+from aggregates.kernel.upcast import current_type as event_type  # an old type: its new one
 
 log = logging.getLogger(__name__)
 

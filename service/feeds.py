@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 
 import redis
+from arbiter.v1 import game_pb2
 
 from service.relay import LEGACY_PREFIX, all_games_channel
 
@@ -48,6 +49,27 @@ NOT_PUBLISHING = (
     "degraded: nothing is publishing new events to Redis (the relay is behind the store); "
     "events are served from the store by polling"
 )
+
+#: A game's feed's last message.
+ENDED = "ended: the game is over"
+LIVE = "live"
+
+
+def status_message(status: str, heartbeat: bool = False) -> game_pb2.FeedMessage:
+    """A feed's status message: the sentence and its typed ``FeedState``.
+
+    Sent only once the backlog is out (the stream loops send a status when a
+    read of the store found nothing new), so every state means "caught up";
+    a ``heartbeat`` repeats the sentence and says ``CAUGHT_UP``."""
+    if status == ENDED:
+        state = game_pb2.FEED_STATE_ENDED
+    elif heartbeat:
+        state = game_pb2.FEED_STATE_CAUGHT_UP
+    elif status == LIVE:
+        state = game_pb2.FEED_STATE_LIVE
+    else:
+        state = game_pb2.FEED_STATE_DEGRADED
+    return game_pb2.FeedMessage(status=status, state=state)
 
 
 class FeedHub(threading.Thread):
@@ -88,7 +110,7 @@ class FeedHub(threading.Thread):
             return REDIS_DOWN
         if not self.publishing:
             return NOT_PUBLISHING
-        return "live"
+        return LIVE
 
     @property
     def live(self) -> bool:
@@ -124,6 +146,8 @@ class FeedHub(threading.Thread):
                         self._on_message(message["data"])
                 pubsub.close()
             except (redis.RedisError, OSError) as exc:
+                if self.stopping.is_set():
+                    return  # a clean stop closes Redis (a private one) under us: no news
                 if self.healthy:
                     log.warning("feed hub: Redis unavailable (%s); will reconnect", exc)
                 self._set(healthy=False)

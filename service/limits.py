@@ -6,12 +6,21 @@ the operator's and is never limited; the creator token (when the operator
 configures one) is one caller of its own for game creation. Per caller, on
 every service the server hosts (health and reflection included):
 
-- open response streams (Subscribe, History, health Watch, reflection): at
-  most ``ARBITER_MAX_STREAMS_PER_PEER``, beside the server-wide cap
-  (``StreamCap``), so one address cannot take every stream slot;
+- open streams (Subscribe, History, health Watch, reflection's request
+  streams: every call that streams requests or responses): at most
+  ``ARBITER_MAX_STREAMS_PER_PEER``, beside the server-wide cap (``StreamCap``),
+  so one address cannot take every stream slot;
 - calls: a token bucket of ``ARBITER_CALLS_PER_SECOND`` (bursts of twice
-  that), where a call costs by its work: ``ListGames`` one per 10 games it
-  may list, an ``Audit`` (a full replay when not cached) ten, others one;
+  that), where a call costs by its size: ``ListGames`` one per 10 games it
+  may list, an ``Audit`` ten, others one;
+- work: a bucket of server CPU time, ``WORK_SHARE`` of one core (bursts of
+  ``WORK_BURST_SECONDS``) at the default ``ARBITER_CALLS_PER_SECOND`` of
+  ``DEFAULT_CALLS``, in proportion to it otherwise (one knob raises or lowers
+  a caller's whole share), charged after each call with the CPU time it took
+  beyond ``FREE_WORK_SECONDS``: a full replay of an uncached audit, a past
+  version rebuilt from a snapshot and its events. A caller in debt is refused
+  until its bucket refills, so however it spends its calls it keeps at most
+  that share of the server busy, and every other caller's reads stay fast;
 - game creation: ``ARBITER_CREATES_PER_MINUTE`` per caller (bursts of as
   many), so one client cannot fill the disk.
 
@@ -30,6 +39,7 @@ import inspect
 import ipaddress
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -42,6 +52,19 @@ GAME_SERVICE = "/arbiter.v1.GameService/"
 HEALTH_WATCH = "/grpc.health.v1.Health/Watch"
 AUDIT_COST = 10.0
 LIST_PAGE = 10
+#: The CPU time a call may take for its call token alone: a cheap read's (a
+#: current ``GetState`` is under 1 ms). It was 5 ms, and a past version rebuilt
+#: in 4-5 ms then went uncharged: one address reading past versions in a loop
+#: kept most of a core busy on its call tokens alone.
+FREE_WORK_SECONDS = 0.001
+#: The part of one core a caller's work may keep busy, sustained, and the CPU
+#: seconds it may spend at once (a few full audits of long games).
+WORK_SHARE = 0.1
+WORK_BURST_SECONDS = 2.0
+#: The calls a second that these are the work share of (the default's).
+DEFAULT_CALLS = 1000
+#: The most one call's work can put its caller in debt, in bursts.
+MAX_DEBT_BURSTS = 4
 
 
 def caller_of(peer: str) -> str:
@@ -49,7 +72,8 @@ def caller_of(peer: str) -> str:
     host = auth.peer_host(peer)
     if not host.startswith(("ipv4:", "ipv6:")):
         return host  # a Unix socket: the local machine's own callers
-    text = host.split(":", 1)[1].strip("[]")
+    # gRPC writes an IPv6 peer percent-encoded: ``ipv6:%5B2001:db8::1%5D:5000``.
+    text = urllib.parse.unquote(host.split(":", 1)[1]).strip("[]")
     try:
         address = ipaddress.ip_address(text)
     except ValueError:
@@ -82,10 +106,19 @@ class Buckets:
                 self._forget(now)
             return allowed
 
+    def charge(self, key: str, cost: float) -> None:
+        """Take ``cost`` for work already done: the bucket may go into debt (at
+        most ``MAX_DEBT_BURSTS`` bursts), and ``take`` refuses until it refills."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._state.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            self._state[key] = (max(tokens - cost, -MAX_DEBT_BURSTS * self.burst), now)
+
     def _forget(self, now: float) -> None:
         """Drop the keys whose buckets have filled up again (they hold nothing)."""
-        full = self.burst / self.rate
-        self._state = {k: v for k, v in self._state.items() if now - v[1] < full}
+        self._state = {k: (tokens, last) for k, (tokens, last) in self._state.items()
+                       if tokens + (now - last) * self.rate < self.burst}
 
 
 class Counts:
@@ -194,6 +227,8 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
         self.abort = abort
         self.streams = Counts(streams_per_peer)
         self.calls = Buckets(calls_per_second, 2 * calls_per_second)
+        scale = calls_per_second / DEFAULT_CALLS
+        self.work = Buckets(WORK_SHARE * scale, WORK_BURST_SECONDS * scale)
         self.creates = Buckets(creates_per_minute / 60.0, creates_per_minute)
 
     def _who(self, context: grpc.ServicerContext) -> tuple[str, str]:
@@ -223,14 +258,26 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
             cost = AUDIT_COST
         if not self.calls.take(key, cost):
             raise rate_limited("calls")
+        if not self.work.take(key, 0.0):  # in debt: its earlier calls' work
+            raise ServiceError("RESOURCE_EXHAUSTED", "RATE_LIMITED",
+                               "your address has used its share of the server's time; "
+                               "slow down")
         if method == GAME_SERVICE + "CreateGame" and not self.creates.take(key):
             raise rate_limited("new games")
         return key
 
+    def _charge_work(self, key: str, cpu_seconds: float) -> None:
+        """Charge a call's CPU time beyond the free part to its caller."""
+        beyond = cpu_seconds - FREE_WORK_SECONDS
+        if beyond > 0:
+            self.work.charge(key, beyond)
+
     def intercept_service(self, continuation: Any, details: Any) -> Any:
         handler = continuation(details)
-        if handler is None or handler.request_streaming:
-            return handler  # reflection's stream of requests: the stream caps hold it
+        if handler is None:
+            return handler
+        if handler.request_streaming:
+            return self._request_stream(details.method, handler)
         method = details.method
         abort = self.abort
         if not handler.response_streaming:
@@ -238,10 +285,15 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
 
             def one(request: Any, context: grpc.ServicerContext) -> Any:
                 try:
-                    self._admit(method, request, context)
+                    key = self._admit(method, request, context)
                 except ServiceError as exc:
                     abort(context, exc)
-                return unary(request, context)
+                started = time.thread_time()
+                try:
+                    return unary(request, context)
+                finally:
+                    if key:
+                        self._charge_work(key, time.thread_time() - started)
 
             return grpc.unary_unary_rpc_method_handler(
                 one, request_deserializer=handler.request_deserializer,
@@ -270,5 +322,50 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
 
         return grpc.unary_stream_rpc_method_handler(
             stream, request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+
+    def _request_stream(self, method: str, handler: Any) -> Any:
+        """A call that streams requests (reflection's, and any client stream) holds
+        a server thread for as long as its caller keeps it open, sending or not:
+        it is one of the caller's streams, admitted like every call."""
+        abort, counts = self.abort, self.streams
+
+        def admitted(context: grpc.ServicerContext) -> str:
+            try:
+                key = self._admit(method, None, context)
+                if key:
+                    counts.take(key)
+            except ServiceError as exc:
+                abort(context, exc)
+            return key
+
+        if handler.response_streaming:
+            both = handler.stream_stream
+
+            def stream(requests: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                key = admitted(context)
+                try:
+                    yield from both(requests, context)
+                finally:
+                    if key:
+                        counts.give_back(key)
+
+            return grpc.stream_stream_rpc_method_handler(
+                stream, request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        gather = handler.stream_unary
+
+        def one(requests: Any, context: grpc.ServicerContext) -> Any:
+            key = admitted(context)
+            try:
+                return gather(requests, context)
+            finally:
+                if key:
+                    counts.give_back(key)
+
+        return grpc.stream_unary_rpc_method_handler(
+            one, request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )

@@ -9,14 +9,26 @@ A record's structured fields travel in ``extra={"fields": {...}}`` and become
 top-level keys of the JSON object (and ``key=value`` pairs in plain lines).
 Nothing secret is ever a field: the store's URL is logged through
 :func:`redact_url`, and tokens are never handed to the logger at all.
+
+Off the request thread: a call only puts its record on a queue
+(``QueueHandler``); one thread of the log's own (``QueueListener``) formats
+and writes it, so a slow stderr (a full pipe, a busy journald) never holds a
+call, and no call waits on another's write lock. The access log's records are
+made without the logger's caller lookup (:func:`access`), and a busy server
+may write one line in ``every`` OK calls (``ARBITER_ACCESS_LOG_EVERY``):
+errors and refusals are always written.
 """
 
 from __future__ import annotations
 
+import atexit
 import datetime
 import json
 import logging
+import logging.handlers
+import queue
 import sys
+import threading
 from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
@@ -40,8 +52,10 @@ class JsonFormatter(logging.Formatter):
         if isinstance(fields, dict):
             for key, value in fields.items():
                 out.setdefault(key, value)
-        if record.exc_info:
-            out["exc"] = self.formatException(record.exc_info)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            out["exc"] = record.exc_text
         return json.dumps(out, default=str, separators=(",", ":"))
 
 
@@ -75,18 +89,111 @@ def choose_format(requested: str = "", stream: TextIO | None = None) -> str:
         return "json"
 
 
+class _Enqueue(logging.handlers.QueueHandler):
+    """Hands a record to the log's thread as it is, not a formatted copy.
+
+    The library's handler formats each record on the caller's thread (and
+    copies it) before queueing it; here only what cannot wait is done there:
+    the message's arguments frozen into its text (they may change after the
+    call) and a traceback made text (its frames do not outlive the thread's
+    stack). Formatting happens on the listener's thread, by its handler.
+    """
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        if record.args:
+            record.msg, record.args = record.getMessage(), None
+        if record.exc_info:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None
+        return record
+
+
+class _Log:
+    """The queue, its listener thread, and a way to wait until it is written out."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.listener: logging.handlers.QueueListener | None = None
+        self.lock = threading.Lock()
+
+    def start(self, handler: logging.Handler) -> None:
+        with self.lock:
+            self.stop()
+            self.listener = logging.handlers.QueueListener(self.queue, handler)
+            self.listener.start()
+
+    def stop(self) -> None:
+        """Write out what is queued, then stop the thread (at exit, or on reconfiguring)."""
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            listener.stop()
+
+    def drain(self, timeout: float = 5.0) -> None:
+        """Return once every record queued before the call is written."""
+        if self.listener is None:
+            return
+        written = threading.Event()
+        self.queue.put(logging.makeLogRecord({"written": written}))  # see _Flushing
+        written.wait(timeout)
+
+
+class _Flushing(logging.Handler):
+    """The listener's handler: the stream's, with the ``drain`` markers answered."""
+
+    def __init__(self, inner: logging.Handler) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def handle(self, record: logging.LogRecord) -> bool:
+        written = getattr(record, "written", None)
+        if written is not None:
+            self.inner.flush()
+            written.set()
+            return False
+        return bool(self.inner.handle(record))
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+
+_LOG = _Log()
+atexit.register(_LOG.stop)
+
+
 def configure(log_format: str = "", stream: TextIO | None = None,
               level: int = logging.INFO) -> str:
-    """Send every logger's records to stderr in the chosen format; returns the format."""
+    """Send every logger's records to stderr in the chosen format, through the
+    log's queue and thread (see the module's doc); returns the format."""
     chosen = choose_format(log_format, stream)
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.setFormatter(JsonFormatter() if chosen == "json" else PlainFormatter())
+    # Neither format names the process, its name or the thread: not looked up per record.
+    logging.logProcesses = logging.logMultiprocessing = logging.logThreads = False
+    _LOG.start(_Flushing(handler))
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
-    root.addHandler(handler)
+    root.addHandler(_Enqueue(_LOG.queue))  # type: ignore[arg-type]
     root.setLevel(level)
     return chosen
+
+
+def drain() -> None:
+    """Wait until the records logged so far are written (a test, a benchmark)."""
+    _LOG.drain()
+
+
+def access(level: int, message: str, values: dict[str, Any]) -> None:
+    """One access-log line with its fields, made cheaply.
+
+    ``Logger.log`` looks up its caller's file and line by walking the stack
+    for every record; an access line names its call by its fields instead,
+    so the record is made directly and handed to the handlers.
+    """
+    if ACCESS.isEnabledFor(level):
+        record = ACCESS.makeRecord(ACCESS.name, level, "(access)", 0, message, (), None)
+        record.__dict__["fields"] = values
+        ACCESS.handle(record)
 
 
 def redact_url(url: str) -> str:

@@ -20,6 +20,7 @@ import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from aggregates.catalog import SERVED
 from service import auditing, logs
 from service.application import ArbiterApp
 from service.auth import Credentials
@@ -88,7 +89,8 @@ class Server:
         self.grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
             interceptors=[
-                CallObserver(),  # outermost: counts and logs every call, refused ones too
+                # Outermost: counts and logs every call, refused ones too.
+                CallObserver(settings.access_log_every),
                 self.drain,
                 MalformedRequests(abort),
                 StreamCap(streams),
@@ -207,6 +209,11 @@ class Server:
                                    redis=logs.redact_url(self.redis_url),
                                    metrics=self.metrics.url if self.metrics else "",
                                    web=self.web.url if self.web else ""))
+        signer = self.app.credentials.signer
+        log.info("signing games' heads with key %s (epoch %d; `arbiter keys` prints it)",
+                 signer.key_id, signer.epoch,
+                 extra=logs.fields(event="signing_key", key_id=signer.key_id,
+                                   epoch=signer.epoch))
 
     def store_text(self) -> str:
         """The store's file or URL, for the log: never its password."""
@@ -278,7 +285,7 @@ def ready_line(server: Server) -> str:
     if server.web:
         metrics += f"; web pages at {server.web.url}/"
     return (f"arbiter: serving on {server.settings.address} (port {server.port}); "
-            f"try `{cli} rules{flag}` or `{cli} play enin{flag}` in another "
+            f"try `{cli} rules{flag}` or `{cli} play {SERVED[0].RULES_ID}{flag}` in another "
             f"terminal{metrics}")
 
 

@@ -10,7 +10,13 @@ operator watches:
   recorded (read from the store at scrape time by :class:`StoreCollector`,
   so they count every server process on the store, not only this one);
 - the feed: the relay's lag behind the store's head, and whether Redis
-  answers the relay and the feed hub.
+  answers the relay and the feed hub;
+- the web side (:func:`web_observer`, an aiohttp middleware): requests by
+  route pattern, method and HTTP status, and their latency.
+
+A call its client cancelled (a closed page, a feed left, Ctrl-C) is counted
+under its code, CANCELLED, and is not an error: the errors counter is for
+what went wrong, and a client leaving is not that.
 
 The same interceptor writes the access log (``service.logs``): method, game,
 seat, status, reason and duration, never a token or a request's contents.
@@ -18,6 +24,8 @@ seat, status, reason and duration, never a token or a request's contents.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 import threading
 import time
@@ -25,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import grpc
+from aiohttp import web
 from prometheus_client import (
     REGISTRY,
     Counter,
@@ -38,7 +47,7 @@ from prometheus_client.registry import Collector
 
 from service.auth import peer_of
 from service.handlers import rebuilt
-from service.logs import ACCESS, fields
+from service.logs import ACCESS, access
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +72,18 @@ OPEN_STREAMS = Gauge(
     "arbiter_grpc_open_streams", "Response streams open now (Subscribe, History, Watch)",
     ["service", "method"],
 )
+WEB_REQUESTS = Counter(
+    "arbiter_web_requests", "Web requests (pages and the JSON gateway), by route pattern, "
+    "method and HTTP status (499: the client closed the request first)",
+    ["route", "method", "status"],
+)
+WEB_LATENCY = Histogram(
+    "arbiter_web_request_seconds", "Time from a web request's arrival to its response's end",
+    ["route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+)
+#: The status of a web request its client closed before the answer (nginx's).
+CLIENT_CLOSED = 499
 RELAY_POSITION = Gauge(
     "arbiter_relay_position", "Global position of the last event the relay published to Redis",
 )
@@ -121,21 +142,32 @@ class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
     Outermost of the server's interceptors, so the calls the others refuse
     (draining, rate limits, malformed bytes, the stream cap) are seen too.
     The GameService's calls are logged at INFO, health checks and reflection
-    at DEBUG (a load balancer's probes would drown the log).
+    at DEBUG (a load balancer's probes would drown the log). ``access_every``:
+    one OK call's line in so many is written (each line says how many calls
+    it stands for); every refused or failed call's line is.
     """
+
+    def __init__(self, access_every: int = 1) -> None:
+        self.access_every = max(1, access_every)
+        #: One finisher per method, its metric children bound (``Bound``).
+        self._finishers: dict[str, Callable[..., None]] = {}
 
     def intercept_service(self, continuation: Any, details: Any) -> Any:
         handler = continuation(details)
         if handler is None:
             return None
-        service, method = _split(details.method)
-        finish = _finisher(service, method)
+        finish = self._finishers.get(details.method)
+        if finish is None:
+            service, method = _split(details.method)
+            finish = self._finishers.setdefault(
+                details.method, _finisher(service, method, self.access_every))
         if handler.response_streaming:
             inner = handler.stream_stream if handler.request_streaming else handler.unary_stream
+            open_streams = finish.open_streams  # type: ignore[attr-defined]
 
             def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
                 started = time.perf_counter()
-                OPEN_STREAMS.labels(service, method).inc()
+                open_streams.inc()
                 failure: BaseException | None = None
                 try:
                     yield from inner(request, context)
@@ -143,7 +175,7 @@ class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
                     failure = exc
                     raise
                 finally:
-                    OPEN_STREAMS.labels(service, method).dec()
+                    open_streams.dec()
                     finish(request, None, context, started, failure)
 
             behaviour: Callable[..., Any] = streaming
@@ -166,11 +198,39 @@ class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
         return rebuilt(handler, behaviour)
 
 
+class Bound:
+    """One method's metric children, bound once: ``labels()`` looks a child up
+    by its label values under the metric's lock, so it is done per method (and
+    per status code or reason, on its first call), not on every call."""
+
+    def __init__(self, service: str, method: str) -> None:
+        self.service, self.method = service, method
+        self.latency = LATENCY.labels(service, method)
+        self.open_streams = OPEN_STREAMS.labels(service, method)
+        self._calls: dict[grpc.StatusCode, Any] = {}
+        self._errors: dict[str, Any] = {}
+
+    def calls(self, code: grpc.StatusCode) -> Any:
+        child = self._calls.get(code)
+        if child is None:
+            child = self._calls[code] = CALLS.labels(self.service, self.method, code.name)
+        return child
+
+    def errors(self, reason: str) -> Any:
+        child = self._errors.get(reason)
+        if child is None:
+            child = self._errors[reason] = ERRORS.labels(self.service, self.method, reason)
+        return child
+
+
 def _finisher(
-    service: str, method: str
+    service: str, method: str, access_every: int = 1
 ) -> Callable[[Any, Any, Any, float, BaseException | None], None]:
-    """The end of one call of ``service/method``: its metrics and its access line."""
+    """The end of one call of ``service/method``: its metrics and its access line
+    (for an OK call, one in ``access_every``)."""
     level = logging.INFO if service == GAME_SERVICE else logging.DEBUG
+    bound = Bound(service, method)
+    oks = itertools.count()
 
     def finish(request: Any, response: Any, context: Any, started: float,
                failure: BaseException | None) -> None:
@@ -186,34 +246,84 @@ def _finisher(
             if code != grpc.StatusCode.OK:
                 trailers = context.trailing_metadata() or ()
                 reason = next((str(v) for k, v in trailers if k == REASON_TRAILER), code.name)
-            CALLS.labels(service, method, code.name).inc()
-            LATENCY.labels(service, method).observe(seconds)
+            bound.calls(code).inc()
+            bound.latency.observe(seconds)
             if reason:
-                ERRORS.labels(service, method, reason).inc()
+                if code != grpc.StatusCode.CANCELLED:  # a client's cancel is not an error
+                    bound.errors(reason).inc()
+            elif access_every > 1 and next(oks) % access_every:
+                return  # an OK call this line does not stand for
             if not ACCESS.isEnabledFor(level):
                 return
-            record: dict[str, Any] = {"method": method, "code": code.name}
-            if service != GAME_SERVICE:
-                record["service"] = service
-            game = _game_of(request, response)
-            if game:
-                record["game"] = game
-            seat = _seat_of(request)
-            if getattr(request, "spectator", False):
-                record["spectator"] = True
-            elif seat is not None:
-                record["seat"] = seat
-            if reason:
-                record["reason"] = reason
-            record["ms"] = round(seconds * 1000, 2)
-            record["peer"] = peer_of(context)
-            summary = f"{method} {code.name}" + (f" {reason}" if reason != code.name and reason
-                                                  else "")
-            ACCESS.log(level, "%s %.1fms", summary, seconds * 1000, extra=fields(**record))
+            access(level, _summary(method, code.name, reason, seconds),
+                   _access_fields(service, method, code.name, reason, seconds, request,
+                                  response, context, 1 if reason else access_every))
         except Exception:  # noqa: BLE001 - observing must never fail a call
             log.debug("observing %s failed", method, exc_info=True)
 
+    finish.open_streams = bound.open_streams  # type: ignore[attr-defined]
     return finish
+
+
+def _summary(method: str, code: str, reason: str, seconds: float) -> str:
+    """The access line's message: ``Act OK 2.1ms``, ``Act FAILED_PRECONDITION WRONG_SEAT 0.4ms``."""
+    shown = f" {reason}" if reason and reason != code else ""
+    return f"{method} {code}{shown} {seconds * 1000:.1f}ms"
+
+
+def _access_fields(service: str, method: str, code: str, reason: str, seconds: float,
+                   request: Any, response: Any, context: Any, calls: int) -> dict[str, Any]:
+    """The access line's fields: never a token nor a request's contents."""
+    record: dict[str, Any] = {"method": method, "code": code}
+    if service != GAME_SERVICE:
+        record["service"] = service
+    game = _game_of(request, response)
+    if game:
+        record["game"] = game
+    seat = _seat_of(request)
+    if getattr(request, "spectator", False):
+        record["spectator"] = True
+    elif seat is not None:
+        record["seat"] = seat
+    if reason:
+        record["reason"] = reason
+    record["ms"] = round(seconds * 1000, 2)
+    record["peer"] = peer_of(context)
+    if calls > 1:
+        record["calls"] = calls  # this line stands for so many OK calls
+    return record
+
+
+# --- the web side -----------------------------------------------------------------
+
+
+def route_of(request: web.Request) -> str:
+    """The route pattern a request matched (``/games/{game_id}``), never its
+    path (the label's values stay few); ``unmatched`` for a path with none."""
+    resource = request.match_info.route.resource
+    return resource.canonical if resource is not None else "unmatched"
+
+
+@web.middleware
+async def web_observer(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Count and time every web request, outermost (the refusals of the other
+    middlewares are counted too)."""
+    started = time.perf_counter()
+    status = 500
+    try:
+        response = await handler(request)
+        status = response.status
+        return response
+    except web.HTTPException as exc:
+        status = exc.status
+        raise
+    except (asyncio.CancelledError, ConnectionResetError):
+        status = CLIENT_CLOSED
+        raise
+    finally:
+        route = route_of(request)
+        WEB_REQUESTS.labels(route, request.method, str(status)).inc()
+        WEB_LATENCY.labels(route).observe(time.perf_counter() - started)
 
 
 # --- the store, the relay and Redis, read at scrape time -----------------------------

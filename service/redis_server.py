@@ -145,6 +145,12 @@ class PrivateRedis:
             stdin=subprocess.PIPE if self.password else subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            # Its own session (setsid in C, no Python in the child): a SIGTERM
+            # sent to the server's process group (``make run`` stopped with
+            # Ctrl-C or ``kill -- -PGID``) stops the server, which stops this
+            # engine after its feeds, instead of killing the engine first and
+            # the server warning that Redis is unavailable.
+            start_new_session=True,
         )
         if self.password:
             assert self.process.stdin is not None

@@ -6,10 +6,17 @@ protocols are the same messages under another package name, so the same
 servicer answers both: ``v1`` requests are read with the ``v1alpha`` message
 types (identical on the wire), and the ``v1`` file is added to the descriptor
 pool so that reflection can describe itself in either version.
+
+The generated modules' descriptors carry no comments, so a tool reading the
+service by reflection (grpcurl ``describe``, grpcui, Postman) saw none of
+``game.proto``'s documentation. ``make proto`` also writes the descriptors with
+their source info (``arbiter/v1/descriptors.binpb``); every file this server
+describes is answered with its comments from there.
 """
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Any
 
 import grpc
@@ -49,11 +56,53 @@ def _add_v1_descriptor() -> None:
     pool.AddSerializedFile(proto.SerializeToString())
 
 
+def source_info() -> dict[str, descriptor_pb2.SourceCodeInfo]:
+    """Each of the project's proto files' comments (its source info), by file name;
+    none when ``make proto`` has not written them (then no comments are served)."""
+    try:
+        data = (resources.files("arbiter.v1") / "descriptors.binpb").read_bytes()
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    found = descriptor_pb2.FileDescriptorSet.FromString(data)
+    return {f.name: f.source_code_info for f in found.file if f.HasField("source_code_info")}
+
+
+class CommentedReflection(reflection.ReflectionServicer):  # type: ignore[misc]
+    """The library's servicer, its file descriptors answered with their comments."""
+
+    def __init__(self, service_names: tuple[str, ...],
+                 comments: dict[str, descriptor_pb2.SourceCodeInfo]) -> None:
+        super().__init__(service_names)
+        self._comments = comments
+
+    def _commented(self, response: Any) -> Any:
+        if not response.HasField("file_descriptor_response"):
+            return response
+        files = response.file_descriptor_response.file_descriptor_proto
+        for n, serialized in enumerate(files):
+            proto = descriptor_pb2.FileDescriptorProto.FromString(serialized)
+            if proto.name in self._comments and not proto.HasField("source_code_info"):
+                proto.source_code_info.CopyFrom(self._comments[proto.name])
+                files[n] = proto.SerializeToString()
+        return response
+
+    def _file_by_filename(self, request: Any, filename: str) -> Any:
+        return self._commented(super()._file_by_filename(request, filename))
+
+    def _file_containing_symbol(self, request: Any, fully_qualified_name: str) -> Any:
+        return self._commented(super()._file_containing_symbol(request, fully_qualified_name))
+
+    def _file_containing_extension(self, request: Any, containing_type: str,
+                                   extension_number: int) -> Any:
+        return self._commented(super()._file_containing_extension(
+            request, containing_type, extension_number))
+
+
 def enable_server_reflection(service_names: tuple[str, ...], server: Any) -> None:
     """Serve reflection v1 and v1alpha for ``service_names`` (and for themselves)."""
     _add_v1_descriptor()
     names = (*service_names, V1_SERVICE_NAME, V1ALPHA_SERVICE_NAME)
-    servicer = reflection.ReflectionServicer(names)
+    servicer = CommentedReflection(names, source_info())
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
     v1 = grpc.method_handlers_generic_handler(
         V1_SERVICE_NAME,

@@ -10,41 +10,52 @@ from __future__ import annotations
 
 import base64
 import binascii
+import collections
 import functools
 import json
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import WireError, command_to_json, json_to_command
-from eventsourcing.persistence import IntegrityError
 
 from aggregates.catalog import GAMES
-from aggregates.kernel import Decision, Game, Reason, RuleError
+from aggregates.kernel import Game, Reason, RuleError
+from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.schemas import schemas_text
-from service import auditing, auth, timetravel
-from service.application import SAVE_ATTEMPTS, ArbiterApp, parse_game_id
+from service import auditing, auth, feeds, signing, timetravel
+from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
 from service.errors import ServiceError, bad_request
-from service.feeds import FeedHub
+from service.feeds import ENDED, FeedHub
+from service.ids import parse_game_id
+from service.readmodel import GameFacts, PendingDecision, SeatState, facts_of, seat_state
 from service.status import refusal
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 10.0
 #: The last message of a game's feed: nothing can follow the Ended event.
-ENDED = "ended: the game is over"
 MAX_SEATS_IN_REQUEST = 16
+#: Readings kept encoded as GameState messages (the newest readings of the
+#: busiest games: ``service.readmodel`` keeps the plain ones).
+WIRE_STATES_KEPT = 2048
 INVALID_REASONS = {
     Reason.BAD_ARGUMENT, Reason.UNKNOWN_COMMAND, Reason.BAD_OPTIONS,
     Reason.BAD_SEATS, Reason.UNKNOWN_SEAT,
 }
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: The requests that name a seat (absent: the seat the caller's token names).
+SeatRequest: TypeAlias = (
+    game_pb2.ActRequest | game_pb2.GetStateRequest | game_pb2.LegalActionsRequest
+    | game_pb2.HistoryRequest | game_pb2.SubscribeRequest | game_pb2.ContributeRequest)
+Context: TypeAlias = grpc.ServicerContext
 
 
 def refusals(method: F) -> F:
@@ -202,21 +213,46 @@ def _abort(
     context.abort(leaving.code, leaving.details)
 
 
+def rules_catalogue() -> list[game_pb2.RulesInfo]:
+    """What ``ListRules`` says of every served game (fixed for a process)."""
+    return [
+        game_pb2.RulesInfo(
+            id=cls.RULES_ID, title=cls.TITLE, version=cls.RULES_VERSION,
+            min_seats=cls.MIN_SEATS, max_seats=cls.MAX_SEATS,
+            commands=cls.COMMANDS.names(),
+            options_schema_json=dumps(cls.OPTIONS_SCHEMA),
+            dynamics=str(game_type_of(cls).dynamics), summary=cls.SUMMARY,
+            reasons=list(cls.REASONS), schemas_json=schemas_text(cls),
+            game_type=game_pb2.GameType(**game_type_of(cls).to_json()),
+        )
+        for cls in GAMES.values()
+    ]
+
+
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     def __init__(self, app: ArbiterApp, hub: FeedHub) -> None:
         self.app = app
         self.hub = hub
         self.credentials = app.credentials
+        #: Built here, once: the schemas take tens of milliseconds of CPU, which
+        #: the first caller of ``ListRules`` would otherwise be charged for (its
+        #: work share, ``service.limits``) and which never change in a process.
+        self.catalogue = rules_catalogue()
+        self.audits = auditing.Audits(app)
+        #: Readings on the wire, by (reading, signed): see ``_state_proto``.
+        self._wire: collections.OrderedDict[tuple[SeatState, bool], game_pb2.GameState] = (
+            collections.OrderedDict())
+        self._wire_guard = threading.Lock()
 
-    def _caller(self, context: Any, game: Game | None) -> tuple[auth.Principal, str]:
+    def _caller(self, context: Context, game_id: uuid.UUID | None) -> tuple[auth.Principal, str]:
         """Who the bearer token makes the caller, for this game (or as admin)."""
         token = auth.token_from(context.invocation_metadata())
         if not token:
             return auth.NOBODY, ""
-        access = self.app.access(game.id) if game is not None else None
+        access = self.app.access(game_id) if game_id is not None else None
         return self.credentials.identify(token, access), token
 
-    def _fill_seat(self, request: Any, context: Any, game_id: Any) -> None:
+    def _fill_seat(self, request: SeatRequest, context: Context, game_id: uuid.UUID) -> None:
         """An absent ``seat`` is the caller's own: the seat its token names.
 
         Before ``seat`` was ``optional``, a forgotten seat read as seat 0 and a
@@ -237,24 +273,22 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if principal.seat is not None:
             request.seat = principal.seat
         elif principal.spectator and "spectator" in request.DESCRIPTOR.fields_by_name:
-            request.spectator = True
+            setattr(request, "spectator", True)  # noqa: B010 - not every SeatRequest has it
 
     def _authorize_read(
-        self, context: Any, game: Game, seat: int, spectator: bool
+        self, context: Context, game: GameFacts, seat: int, spectator: bool
     ) -> tuple[Reader, auth.Principal]:
-        """Spectators need any credential of the game; a seat needs its own.
-        A finished game's record is public (DESIGN principle 4): read with no
-        token at all, as anyone may (``auth.public_read``)."""
-        principal, token = self._caller(context, game)
+        """Spectators need any credential of the game; a seat (already checked
+        to be one of the game's: ``facts_of``) needs its own. A finished game's
+        record is public (DESIGN principle 4): read with no token at all, as
+        anyone may (``auth.public_read``)."""
+        principal, token = self._caller(context, game.id)
         if auth.public_read(game.ended, token):
-            if not spectator:
-                game._check_seat(seat)
             return (SPECTATOR if spectator else Reader(seat)), principal
         if spectator:
             auth.require(principal, token)
             reader = SPECTATOR
         else:
-            game._check_seat(seat)
             auth.require_seat(principal, token, seat)
             reader = Reader(seat)
         return reader, principal
@@ -262,23 +296,20 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     # --------------------------------------------------------------- unary
 
     @refusals
-    def ListRules(self, request: Any, context: Any) -> game_pb2.ListRulesResponse:
+    def ListRules(self, request: game_pb2.ListRulesRequest,
+                  context: Context) -> game_pb2.ListRulesResponse:
         return game_pb2.ListRulesResponse(
-            rules=[
-                game_pb2.RulesInfo(
-                    id=cls.RULES_ID, title=cls.TITLE, version=cls.RULES_VERSION,
-                    min_seats=cls.MIN_SEATS, max_seats=cls.MAX_SEATS,
-                    commands=cls.COMMANDS.names(),
-                    options_schema_json=dumps(cls.OPTIONS_SCHEMA),
-                    dynamics=cls.DYNAMICS, summary=cls.SUMMARY, reasons=list(cls.REASONS),
-                    schemas_json=schemas_text(cls),
-                )
-                for cls in GAMES.values()
-            ]
+            rules=self.catalogue,
+            signing_keys=[
+                game_pb2.SigningKey(key_id=k.key_id, algorithm=k.algorithm,
+                                    public_key=k.public_key, current=k.current)
+                for k in self.credentials.signer.public_keys()
+            ],
         )
 
     @refusals
-    def CreateGame(self, request: Any, context: Any) -> game_pb2.CreateGameResponse:
+    def CreateGame(self, request: game_pb2.CreateGameRequest,
+                   context: Context) -> game_pb2.CreateGameResponse:
         # Who creates: refused here when a creator credential is required; else
         # the scope of the request id (see Credentials.creator).
         caller = self.credentials.creator(
@@ -308,195 +339,231 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             )
         return game_pb2.CreateGameResponse(
             game_id=str(game.id), version=game.version, seed_commitment=game.commitment,
-            rules_version=game.rules_version, state=self._state(game, SPECTATOR),
+            rules_version=game.rules_version,
+            state=self._state(game, SPECTATOR),
             seat_tokens=tokens, spectator_token=self.credentials.spectator_token(game.id),
         )
 
     @refusals
-    def Act(self, request: Any, context: Any) -> game_pb2.ActResponse:
+    def Act(self, request: game_pb2.ActRequest, context: Context) -> game_pb2.ActResponse:
         # One read of the game (in ``app.act``): the caller is identified by
         # the game's access record alone (cached, immutable), and the rules
         # are checked on the game ``act`` reads. Only an id with no access
         # record reads the game here, to be refused as an unknown game.
         game_id = parse_game_id(request.game_id)
-        access = self.app.access(game_id)
-        if access is None:
+        if self.app.access(game_id) is None:
             self.app.game(request.game_id)  # NOT_FOUND for a game that is not there
         self._fill_seat(request, context, game_id)
-        principal, token = self._caller(context, _Named(game_id))  # type: ignore[arg-type]
+        principal, token = self._caller(context, game_id)
         auth.require_seat(principal, token, request.seat)
         rules, action = command_to_json(request.command)
-        # The reply is made from the cached game the command changed, under
-        # the game's lock (``ArbiterApp.act``): no other command changes it
-        # before the reply is rendered.
-        with self.app.game_lock(request.game_id):
-            result = self.app.act(
-                request.game_id, request.seat, action,
-                request.expected_version, request.command_id, request.decision_id,
-                rules=rules, defer_snapshots=True,
-            )
-            reader = Reader(request.seat).for_game(result.game.ended)
-            cls = type(result.game)
-            return game_pb2.ActResponse(
-                version=result.game.version,
-                events=[
-                    to_proto(cls, ev, reader, result.positions.get(ev.originator_version, 0),
-                             result.game.seats)
-                    for ev in result.events
-                ],
-                state=self._state(result.game, reader),
-                replayed=result.replayed,
-            )
+        # Absent (an older client): the state, as always; false: none rendered.
+        with_state = not request.HasField("with_state") or request.with_state
+        result = self.app.act(
+            request.game_id, request.seat, action,
+            request.expected_version, request.command_id, request.decision_id,
+            rules=rules, defer_snapshots=True,
+            reader=Reader(request.seat) if with_state else None,
+        )
+        reader = Reader(request.seat).for_game(result.over)
+        cls = type(result.game)
+        reply = game_pb2.ActResponse(
+            version=result.version,
+            events=[
+                to_proto(cls, ev, reader, result.positions.get(ev.originator_version, 0),
+                         result.game.seats)
+                for ev in result.events
+            ],
+            replayed=result.replayed,
+        )
+        if result.state is not None:
+            # The move that ends the game gets the server's signature over
+            # the finished record's head: signed when the game ends.
+            reply.state.CopyFrom(self._state_proto(result.state, signed=result.state.over))
+        return reply
 
     @refusals
-    def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
+    def GetState(self, request: game_pb2.GetStateRequest,
+                 context: Context) -> game_pb2.GameState:
         if request.HasField("version"):
             if not request.HasField("seat"):
                 self._fill_seat(request, context, parse_game_id(request.game_id))
             return timetravel.state_at(self, request, context)
-        # The cached game itself, read under its lock (no copy): a command
-        # on it waits until this state is rendered, and never shows half-done.
-        with self.app.game_lock(request.game_id):
-            game = self.app.game(request.game_id, borrow=True)
-            self._fill_seat(request, context, game.id)
-            reader, _ = self._authorize_read(context, game, request.seat, request.spectator)
-            return self._state(game, reader.for_game(game.ended))
+        self._fill_seat(request, context, parse_game_id(request.game_id))
+        spectator = request.spectator
+        state = self.app.seat_state(
+            request.game_id,
+            lambda facts: self._authorize_read(context, facts, request.seat, spectator)[0],
+            None if spectator else request.seat)
+        return self._state_proto(state, signed=state.over or request.sign_head)
 
     @refusals
-    def LegalActions(self, request: Any, context: Any) -> game_pb2.LegalActionsResponse:
-        # The cached game itself, under its lock, as GetState reads it: listing
-        # moves never changes a game (tests/property/test_reads_are_pure.py),
-        # so it needs no copy.
-        with self.app.game_lock(request.game_id):
-            game = self.app.game(request.game_id, borrow=True)
-            return self._legal_actions(request, context, game)
-
-    def _legal_actions(self, request: Any, context: Any,
-                       game: Game) -> game_pb2.LegalActionsResponse:
-        self._fill_seat(request, context, game.id)
-        self._authorize_read(context, game, request.seat, spectator=False)
-        actions = [] if game.ended else game.legal_actions(request.seat)
-        complete = game.ended or game.legal_list_complete(request.seat)
-        if not complete:
-            # Too many to send: the commands a choice structure builds are
-            # described by it alone; the rest are listed.
-            built = {getattr(c, "command", None) for c in game.choices(request.seat)}
-            actions = [a for a in actions if a.NAME not in built]
+    def LegalActions(self, request: game_pb2.LegalActionsRequest,
+                     context: Context) -> game_pb2.LegalActionsResponse:
+        self._fill_seat(request, context, parse_game_id(request.game_id))
+        legal = self.app.legal_actions(
+            request.game_id, request.seat,
+            lambda facts: self._authorize_read(context, facts, request.seat, spectator=False))
         return game_pb2.LegalActionsResponse(
-            version=game.version,
+            version=legal.version,
             actions=[
                 game_pb2.LegalAction(
-                    command=json_to_command(game.RULES_ID, a.to_json()),
-                    json=dumps(a.to_json()),
-                    label=game.action_label(a),
-                )
-                for a in actions
+                    command=json_to_command(legal.rules, a.command), json=a.json, label=a.label)
+                for a in legal.actions
             ],
-            decisions=[
-                decision_proto(d) for d in game.pending_decisions()
-                if d.seat == request.seat
-            ],
-            complete=complete,
+            decisions=[decision_proto(d) for d in legal.decisions],
+            complete=legal.complete,
         )
 
     @refusals
-    def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
+    def Audit(self, request: game_pb2.AuditRequest,
+              context: Context) -> game_pb2.AuditResponse:
         # From the newest row's columns: known even when its bytes are damaged.
         gid, _, over = auditing.last_stored(self.app, request.game_id)
         if not over:
-            principal, token = self._caller(context, _Named(gid))  # type: ignore[arg-type]
+            principal, token = self._caller(context, gid)
             auth.require(principal, token)
-        stored, report = self.app.audit(request.game_id)
-        return game_pb2.AuditResponse(
+        stored = self.audits.audit(request.game_id)
+        report = stored.report
+        response = game_pb2.AuditResponse(
             chain_ok=report.chain_ok, dice_ok=report.dice_ok, replay_ok=report.replay_ok,
             events=report.events, dice=report.dice, commands=report.commands,
             seed=stored.seed if stored.over else "", seed_commitment=stored.commitment,
             head_digest=stored.head, problems=report.problems, over=stored.over,
             first_failure=report.first_failure, bad_snapshots=stored.bad_snapshots,
         )
+        if report.ok and stored.head and not stored.bad_snapshots:
+            # Only a record that passes its own audit is vouched for.
+            response.head_signature.CopyFrom(self._signed_head(
+                stored.game_id, stored.rules, stored.rules_version, stored.version,
+                stored.head, stored.commitment, stored.over))
+        return response
 
     @refusals
-    def Contribute(self, request: Any, context: Any) -> game_pb2.ContributeResponse:
+    def Contribute(self, request: game_pb2.ContributeRequest,
+                   context: Context) -> game_pb2.ContributeResponse:
         """A seat's entropy, recorded once (issue 9 item 6, "dice nobody chose").
 
         Saved in an event of its own, before any die drawn with it: the
         contribution is on the record (and on every feed) before the server
-        rolls anything that depends on it.
+        rolls anything that depends on it. Through the application's one
+        write path, as a command is (``ArbiterApp.contribute``).
         """
-        game = self.app.game(request.game_id)
-        self._fill_seat(request, context, game.id)
-        principal, token = self._caller(context, game)
+        game_id = parse_game_id(request.game_id)
+        facts = self.app.facts(request.game_id)
+        self._fill_seat(request, context, game_id)
+        principal, token = self._caller(context, game_id)
         auth.require_seat(principal, token, request.seat)
         if principal.admin:
             # Bytes chosen by whoever can read the store (and so the seed)
             # would steer the dice: a seat's contribution is its own token's.
             raise ServiceError("PERMISSION_DENIED", "SEAT_TOKEN_ONLY",
                                "a seat's entropy is sent with that seat's own token, not "
-                               "the admin's", game.version)
-        entropy = bytes(request.entropy).hex()
-        for _ in range(SAVE_ATTEMPTS):
-            try:
-                recorded = game.contribute(request.seat, entropy)
-            except RuleError as exc:
-                exc.version = game.version  # type: ignore[attr-defined]
-                raise
-            if not recorded:
-                return game_pb2.ContributeResponse(version=game.version, recorded=False)
-            try:
-                self.app.save(game)
-            except IntegrityError:
-                game = self.app.game(request.game_id)  # another writer won: decide again
-                continue
-            self.app.saved.set()
-            return game_pb2.ContributeResponse(version=game.version, recorded=True)
-        raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
+                               "the admin's", facts.version)
+        result = self.app.contribute(request.game_id, request.seat, bytes(request.entropy).hex())
+        return game_pb2.ContributeResponse(version=result.version, recorded=result.recorded)
 
     @refusals
-    def ListGames(self, request: Any, context: Any) -> game_pb2.ListGamesResponse:
+    def ListGames(self, request: game_pb2.ListGamesRequest,
+                  context: Context) -> game_pb2.ListGamesResponse:
         limit = page_size(request)
-        cursor = read_page_token(request.page_token, request.rules)
+        over = request.over if request.HasField("over") else None
+        cursor = read_page_token(request.page_token, request.rules, over)
         if cursor is None:  # the first page, or a client of the older cursors
-            changed = request.HasField("changed_after")
-            cursor = (CHANGED, request.changed_after) if changed else (AFTER, request.after)
-        kind, after = cursor
+            if request.HasField("changed_after"):
+                cursor = (CHANGED, request.changed_after)
+            else:
+                cursor = (BEFORE, 0) if request.newest_first else (AFTER, request.after)
+        if request.game_ids:
+            if request.page_token:
+                raise bad_request("BAD_PAGE_TOKEN", "the games named by game_ids are one page")
+            return self._named_games(request, over)
+        kind, position = cursor
         if kind == CHANGED:
-            return self._changed_games(request, context, limit, after)
-        logged = self.app.list_games(request.rules, after, limit)
-        games = []
-        for entry in logged:
-            # The newest row's columns (one indexed read, no parse): not the
-            # whole game loaded, and known even when that event's bytes are damaged.
-            _, version, over = auditing.last_stored(self.app, str(entry.game_id))
-            summary = game_pb2.GameSummary(
-                game_id=str(entry.game_id), rules=entry.rules, version=version,
-                over=over, seats=entry.seats,
-            )
-            summary.created.FromDatetime(entry.timestamp)
-            games.append(summary)
-        next_after = logged[-1].originator_version if logged else after
+            return self._changed_games(request, context, limit, position)
+        if (kind == BEFORE) != request.newest_first:
+            raise bad_request("BAD_PAGE_TOKEN",
+                              "page_token was issued for the other order (newest_first); "
+                              "send the same")
+        return self._catalogue_page(request, kind, position, limit, over)
+
+    def _catalogue_page(self, request: Any, kind: str, position: int, limit: int,
+                        over: bool | None) -> game_pb2.ListGamesResponse:
+        """One page of the catalogue, oldest or newest first. With the ``over``
+        filter, the games of the other kind are passed over, at most
+        ``MAX_SCANNED`` of them a page: a page of few matches among many games
+        ends early with a next page, rather than reading the whole catalogue."""
+        games: list[game_pb2.GameSummary] = []
+        batch_size = limit if over is None else max(limit, PAGE_SIZE)
+        scanned, exhausted = 0, False
+        while len(games) < limit and scanned < MAX_SCANNED and not exhausted:
+            batch = self.app.list_games(
+                request.rules, position if kind == AFTER else 0, batch_size,
+                before=position if kind == BEFORE else None)
+            exhausted = len(batch) < batch_size
+            for entry in batch:
+                position = entry.originator_version
+                scanned += 1
+                summary = self._summary(entry)
+                if over is None or summary.over == over:
+                    games.append(summary)
+                if len(games) == limit:
+                    exhausted = exhausted and entry is batch[-1]
+                    break
         return game_pb2.ListGamesResponse(
-            games=games, next_after=next_after,
-            next_page_token=(
-                make_page_token(AFTER, next_after, request.rules) if len(logged) == limit else ""
-            ),
+            games=games, next_after=position if kind == AFTER else 0,
+            next_page_token="" if exhausted or (kind == BEFORE and position == 1) else
+            make_page_token(kind, position, request.rules, over),
         )
 
+    def _named_games(self, request: Any, over: bool | None) -> game_pb2.ListGamesResponse:
+        """``ListGames(game_ids=...)``: those of the games that are stored and pass
+        the other filters, in the order asked (oldest or newest first)."""
+        if len(request.game_ids) > MAX_PAGE_SIZE:
+            raise bad_request("TOO_MANY_IDS", f"at most {MAX_PAGE_SIZE} game_ids a call")
+        games = []
+        for game_id in dict.fromkeys(request.game_ids):
+            try:
+                summary = self._summary_of(game_id)
+            except ServiceError as exc:
+                if exc.reason != "UNKNOWN_GAME":
+                    raise
+                continue
+            if (not request.rules or summary.rules == request.rules) and \
+                    (over is None or summary.over == over):
+                games.append(summary)
+        games.sort(key=lambda g: g.created.ToNanoseconds(), reverse=request.newest_first)
+        return game_pb2.ListGamesResponse(games=games)
+
+    def _summary_of(self, game_id: str) -> game_pb2.GameSummary:
+        """A game's summary from its first and newest stored rows (no replay)."""
+        gid, version, over = auditing.last_stored(self.app, game_id)
+        created: Any = next(iter(self.app.events.get(gid, limit=1)))
+        summary = game_pb2.GameSummary(game_id=str(gid), rules=getattr(created, "rules", ""),
+                                       version=version, over=over,
+                                       seats=getattr(created, "seats", []))
+        summary.created.FromDatetime(created.timestamp)
+        return summary
+
+    def _summary(self, entry: Any) -> game_pb2.GameSummary:
+        """A catalogue entry with its game's version and whether it is over: the
+        newest row's columns (one indexed read, no parse), not the whole game
+        loaded, and known even when that event's bytes are damaged."""
+        _, version, over = auditing.last_stored(self.app, str(entry.game_id))
+        summary = game_pb2.GameSummary(game_id=str(entry.game_id), rules=entry.rules,
+                                       version=version, over=over, seats=entry.seats)
+        summary.created.FromDatetime(entry.timestamp)
+        return summary
+
     def _changed_games(
-        self, request: Any, context: Any, limit: int, after: int
+        self, request: game_pb2.ListGamesRequest, context: Context, limit: int, after: int
     ) -> game_pb2.ListGamesResponse:
         """The games with events after a global position (admin only)."""
         auth.require_admin(*self._caller(context, None))
         ids, covered = auditing.changed_games(self.app, after, limit)
         games = []
         for gid in ids:
-            _, version, over = auditing.last_stored(self.app, str(gid))
-            created: Any = next(iter(self.app.events.get(gid, limit=1)))
-            games.append(game_pb2.GameSummary(
-                game_id=str(gid), rules=getattr(created, "rules", ""),
-                version=version, over=over,
-                seats=getattr(created, "seats", []),
-            ))
-            games[-1].created.FromDatetime(created.timestamp)
+            games.append(self._summary_of(str(gid)))
         return game_pb2.ListGamesResponse(
             games=games, next_after=covered,
             next_page_token=(
@@ -507,7 +574,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     # ------------------------------------------------------------- streams
 
     @refusals
-    def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
+    def History(self, request: game_pb2.HistoryRequest,
+                context: Context) -> Iterator[game_pb2.Event]:
         # A stored event damaged (its bytes do not parse): the events before
         # it, then DAMAGED_EVENT naming its version (``service.auditing``).
         game = auditing.readable_game(self.app, request.game_id)
@@ -520,7 +588,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                            seats=game.seats)
 
     @refusals
-    def Subscribe(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
+    def Subscribe(self, request: game_pb2.SubscribeRequest,
+                  context: Context) -> Iterator[game_pb2.FeedMessage]:
         if request.game_id:
             game = self.app.game(request.game_id)
             self._fill_seat(request, context, game.id)
@@ -530,7 +599,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return self._subscribe_all(request, context)
 
     def _subscribe_game(
-        self, request: Any, context: Any, game: Game, reader: Reader
+        self, request: game_pb2.SubscribeRequest, context: Context, game: Game, reader: Reader
     ) -> Iterator[game_pb2.FeedMessage]:
         """Catch up from the store, then follow: each wake-up re-reads by version."""
         cls = type(game)
@@ -539,9 +608,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         status = ""
         heartbeat = time.monotonic()
         while context.is_active() and not self._closing(context):
-            if status != self.hub.status:
-                status = self.hub.status
-                yield game_pb2.FeedMessage(status=status)
             # A wake-up before this read is answered by it (the relay publishes
             # after commit); only one after the ticket is a reason to read again.
             ticket = self.hub.ticket(request.game_id)
@@ -556,19 +622,21 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                                        seats=game.seats))
                     last = ev.originator_version
                 if over:
-                    yield game_pb2.FeedMessage(status=ENDED)
+                    yield feeds.status_message(ENDED)
                     return
                 heartbeat = time.monotonic()
                 continue
             if game.ended:
-                yield game_pb2.FeedMessage(status=ENDED)
+                yield feeds.status_message(ENDED)
                 return
-            if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
-                yield game_pb2.FeedMessage(status=status)
-                heartbeat = time.monotonic()
+            # Caught up: the status (so "live" follows the backlog), or a heartbeat.
+            if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
+                status, heartbeat = self.hub.status, time.monotonic()
             self.hub.wait_game(request.game_id, ticket, gone)
 
-    def _subscribe_all(self, request: Any, context: Any) -> Iterator[game_pb2.FeedMessage]:
+    def _subscribe_all(self, request: game_pb2.SubscribeRequest,
+                       context: Context) -> Iterator[game_pb2.FeedMessage]:
         """Every game's events by global position: public forms only."""
         gone = self._watch_cancel(context)
         last = request.after
@@ -576,9 +644,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         classes: dict[Any, type[Game]] = {}
         heartbeat = time.monotonic()
         while context.is_active() and not self._closing(context):
-            if status != self.hub.status:
-                status = self.hub.status
-                yield game_pb2.FeedMessage(status=status)
             ticket = self.hub.ticket_all()
             notifications = self.app.notifications(last)
             for notification in notifications:
@@ -593,20 +658,20 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if notifications:
                 heartbeat = time.monotonic()
                 continue
-            if time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
-                yield game_pb2.FeedMessage(status=status)
-                heartbeat = time.monotonic()
+            if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
+                status, heartbeat = self.hub.status, time.monotonic()
             self.hub.wait_all(ticket, gone)
 
     # ------------------------------------------------------------- helpers
 
-    def _closing(self, context: Any) -> bool:
+    def _closing(self, context: Context) -> bool:
         """When the server drains, end open feeds with UNAVAILABLE so clients reconnect."""
         if self.hub.stopping.is_set():
             raise ServiceError("UNAVAILABLE", "SHUTTING_DOWN", "the server is stopping")
         return False
 
-    def _watch_cancel(self, context: Any) -> Callable[[], bool]:
+    def _watch_cancel(self, context: Context) -> Callable[[], bool]:
         """A test for "the client went away" that also wakes the waiting stream."""
         gone = threading.Event()
 
@@ -617,34 +682,73 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         context.add_callback(on_done)
         return gone.is_set
 
-    def _reader(self, context: Any, game: Game, seat: int, spectator: bool) -> Reader:
+    def _reader(self, context: Context, game: Game, seat: int, spectator: bool) -> Reader:
         """The reader of a game's events; the admin reads the full record."""
-        reader, principal = self._authorize_read(context, game, seat, spectator)
+        facts = facts_of(game, None if spectator else seat)
+        reader, principal = self._authorize_read(context, facts, seat, spectator)
         if principal.admin:
             reader = Reader(reader.seat, full=True)
         return reader.for_game(game.ended)
 
-    def _state(self, game: Game, reader: Reader) -> game_pb2.GameState:
-        return game_pb2.GameState(
-            game_id=str(game.id), rules=game.RULES_ID, version=game.version,
-            over=game.ended, outcome_json=json.dumps(game.outcome or {}),
-            pending=[
-                decision_proto(d, with_choices=reader.full or reader.seat == d.seat)
-                for d in game.pending_decisions()
-            ],
-            view_json=dumps(game.view(reader.seat)),
-            screen_json=dumps(game.present(reader.seat).to_json()),
-            seed_commitment=game.commitment, seed=game.seed if game.ended else "",
-            head_digest=game.head, seats=game.seats, rules_version=game.rules_version,
+    def _state(self, game: Game, reader: Reader, signed: bool = False) -> game_pb2.GameState:
+        """``game`` (not the cached one: a past version, a new game) as ``reader``
+        sees it, in a message of the caller's own (time travel changes it)."""
+        return self._encode_state(seat_state(game, reader), signed)
+
+    def _state_proto(self, state: SeatState, signed: bool = False) -> game_pb2.GameState:
+        """A reading on the wire, made once per reading (``service.readmodel``)
+        and handed as it is to every caller of that audience (callers never
+        change a reply); ``signed``: with the server's signature over its
+        head (``service.signing``)."""
+        key = (state, signed)
+        with self._wire_guard:
+            message = self._wire.get(key)
+            if message is not None:
+                self._wire.move_to_end(key)
+                return message
+        message = self._encode_state(state, signed)
+        with self._wire_guard:
+            self._wire[key] = message
+            while len(self._wire) > WIRE_STATES_KEPT:
+                self._wire.popitem(last=False)
+        return message
+
+    def _encode_state(self, state: SeatState, signed: bool) -> game_pb2.GameState:
+        message = game_pb2.GameState(
+            game_id=state.game_id, rules=state.rules, version=state.version,
+            over=state.over, outcome_json=state.outcome_json,
+            pending=[decision_proto(d) for d in state.pending],
+            view_json=state.view_json, screen_json=state.screen_json,
+            seed_commitment=state.commitment, seed=state.seed, head_digest=state.head,
+            seats=state.seats, rules_version=state.rules_version,
         )
+        if signed:
+            message.head_signature.CopyFrom(self._signed_head(
+                state.game_id, state.rules, state.rules_version, state.version, state.head,
+                state.commitment, state.over))
+        return message
+
+    def _signed_head(
+        self, game_id: str, rules: str, rules_version: str, version: int, head: str,
+        commitment: str, over: bool,
+    ) -> game_pb2.HeadSignature:
+        """The server's signature over what it recorded of a game up to ``version``."""
+        signed = self.credentials.signer.sign(signing.statement(
+            game_id, rules, rules_version, version, head, commitment, over))
+        return game_pb2.HeadSignature(
+            key_id=signed.key_id, algorithm=signed.algorithm, statement=signed.statement,
+            signature=signed.signature)
 
 
 #: ListGames pages (AIP-158): the default and the most games a page holds.
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
-#: The two cursors a page token carries: the catalogue position (``after``)
-#: and the global position of the changed-games listing (``changed_after``).
-AFTER, CHANGED = "after", "changed"
+#: The cursors a page token carries: the catalogue position (``after``; for
+#: ``newest_first``, ``before``) and the global position of the changed-games
+#: listing (``changed_after``).
+AFTER, BEFORE, CHANGED = "after", "before", "changed"
+#: The most catalogue entries one page looks at when filtered by ``over``.
+MAX_SCANNED = 2000
 
 
 def page_size(request: Any) -> int:
@@ -655,15 +759,18 @@ def page_size(request: Any) -> int:
     return min(request.page_size or request.limit or PAGE_SIZE, MAX_PAGE_SIZE)
 
 
-def make_page_token(kind: str, position: int, rules: str) -> str:
+def make_page_token(kind: str, position: int, rules: str, over: bool | None = None) -> str:
     """An opaque token for the page after ``position``. Not secret nor signed:
     it only holds a cursor the older ``after``/``changed_after`` fields let any
-    caller send, and the filter it was issued for, to refuse it under another."""
-    text = json.dumps({"k": kind, "p": position, "r": rules}, separators=(",", ":"))
+    caller send, and the filters it was issued for, to refuse it under others."""
+    data: dict[str, Any] = {"k": kind, "p": position, "r": rules}
+    if over is not None:
+        data["o"] = over
+    text = json.dumps(data, separators=(",", ":"))
     return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
 
 
-def read_page_token(token: str, rules: str) -> tuple[str, int] | None:
+def read_page_token(token: str, rules: str, over: bool | None = None) -> tuple[str, int] | None:
     """``(kind, position)`` of a ``page_token``, ``None`` for the first page."""
     if not token:
         return None
@@ -673,31 +780,26 @@ def read_page_token(token: str, rules: str) -> tuple[str, int] | None:
         data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
         kind, position, issued_for = data["k"], data["p"], data["r"]
         # bool is an int to Python, not to protobuf: ``"p": true`` is no cursor.
-        if (kind not in (AFTER, CHANGED) or not isinstance(position, int)
+        if (kind not in (AFTER, BEFORE, CHANGED) or not isinstance(position, int)
                 or isinstance(position, bool) or position < 0):
             raise ValueError("not a cursor")
-    except (ValueError, TypeError, KeyError, binascii.Error):
+    except (ValueError, TypeError, KeyError, AttributeError, binascii.Error):
         raise bad_request("BAD_PAGE_TOKEN", "page_token is not one this server issued") from None
     if issued_for != rules:
         raise bad_request(
             "BAD_PAGE_TOKEN", "page_token was issued for another `rules` filter; send the same"
         )
+    if data.get("o") != over:
+        raise bad_request(
+            "BAD_PAGE_TOKEN", "page_token was issued for another `over` filter; send the same"
+        )
     return kind, position
 
 
-class _Named:
-    """Just a game's id: enough to identify a caller's token for that game."""
-
-    def __init__(self, game_id: Any) -> None:
-        self.id = game_id
-
-
-def decision_proto(d: Decision, with_choices: bool = True) -> game_pb2.Decision:
-    """A pending decision on the wire (from ``Game.pending_decisions``, which
-    has filled in its choices); its choice structures only for its seat (they
-    may name the seat's hidden cards)."""
+def decision_proto(d: PendingDecision) -> game_pb2.Decision:
+    """A pending decision on the wire (its choices already left out for a
+    reader who may not see them: ``service.readmodel.pending``)."""
     return game_pb2.Decision(
         seat=d.seat, kind=d.kind, prompt=d.prompt, hidden=d.hidden, id=d.id,
-        choices_json=dumps([c.to_json() for c in d.choices] if with_choices else []),
-        deadline_seconds=d.deadline or 0.0, default=d.default or "",
+        choices_json=d.choices_json, deadline_seconds=d.deadline, default=d.default,
     )

@@ -22,9 +22,11 @@ from arbiter.v1 import game_pb2
 
 from aggregates.kernel import Game
 from service import auth
-from service.application import ArbiterApp, check_position, parse_game_id
+from service.application import ArbiterApp
 from service.envelope import Reader
 from service.errors import ServiceError
+from service.ids import check_position, parse_game_id
+from service.readmodel import facts_of
 
 
 def game_at(
@@ -52,20 +54,19 @@ def state_at(servicer: Any, request: Any, context: Any) -> game_pb2.GameState:
     authorized before the past is rebuilt (up to a snapshot interval of
     events replayed): a caller without a credential costs no replay."""
     game = servicer.app.game(request.game_id)
-    principal, token = servicer._caller(context, game)
+    principal, token = servicer._caller(context, game.id)
+    facts = facts_of(game, None if request.spectator else request.seat)
     if game.ended:
         if not auth.public_read(game.ended, token):  # a finished game's past is public
             auth.require(principal, token)
-        if not request.spectator:
-            game._check_seat(request.seat)
         reader = Reader(None if request.spectator else request.seat, full=True)
     else:
         reader, principal = servicer._authorize_read(
-            context, game, request.seat, request.spectator)
+            context, facts, request.seat, request.spectator)
         if principal.admin:
             reader = Reader(reader.seat, full=True)
     _, past = game_at(servicer.app, request.game_id, request.version, game)
-    state: game_pb2.GameState = servicer._state(past, reader)
+    state: game_pb2.GameState = servicer._state(past, reader, signed=request.sign_head)
     if game.ended:
         state.seed = game.seed  # revealed: the past of a finished game hides nothing
     return state

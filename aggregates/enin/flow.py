@@ -1,18 +1,18 @@
-"""The Land of Enin's flow: every command, the stages it may be sent in, its
-rules and its legal instances, as data (``aggregates.kernel.flow``).
+"""The Land of Enin's flow: every decision it can ask (a step), the moves that answer it,
+their rules and their legal instances, as data (``aggregates.kernel.flow``).
 
-The kernel routes each command: a command sent in a stage it does not belong to
-is refused with ``WRONG_PHASE`` and the stage's prompt; then the move's check
-(the rules), the legal list as a last guard, then its run (dice and events).
-Moves are declared in menu order: within a stage, the legal list follows it.
+Each step is a kind of decision the game waits on (``Enin.pending``: the
+stage the last event left). The kernel routes each command to it: a command
+its step does not list is refused with ``WRONG_PHASE`` and the step's prompt;
+then the move's check (the rules), the legal list as a last guard, then its
+run (dice and events). Moves are declared in menu order: within a step, the
+legal list follows it.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from aggregates.enin import combat, market, quest, questing, travel, treasure
-from aggregates.enin import stages as s
+from aggregates.enin import steps as s
 from aggregates.enin.commands import (
     AcceptRoll,
     Attack,
@@ -30,53 +30,44 @@ from aggregates.enin.commands import (
     StealKey,
     Travel,
 )
-from aggregates.kernel import Command, Flow, Move
-from aggregates.kernel.flow import Check
+from aggregates.kernel import Flow, Move, Step
 
 
-def guarded(check: Check) -> Check:
-    """The move's rules, then the legal list as the last guard (a command the
-    rules accept must also be listed, so a bot never meets a surprise)."""
-
-    def run(state: Any, seat: int, command: Command) -> None:
-        check(state, seat, command)
-        state.require_legal(seat, command)
-
-    run.__doc__ = check.__doc__
-    return run
+def moves(*declared: Move) -> tuple[Move, ...]:
+    return declared
 
 
-FLOW = Flow(s.PROMPTS, [
-    Move(RollStart, (s.START,), guarded(travel.check_roll_start), travel.roll_start,
-         travel.legal_start),
-    Move(Travel, (s.TRAVEL,), guarded(travel.check_travel), travel.travel,
-         travel.legal_travel),
-    Move(Quest, (s.QUESTING,), guarded(questing.check_quest), questing.quest,
-         questing.legal_quest),
-    Move(Buy, (s.TOWN,), guarded(market.check_buy), market.buy, market.legal_buy),
-    Move(StealKey, (s.TOWN,), guarded(market.check_steal_key), market.steal_key,
-         market.legal_steal_key),
-    Move(LeaveTown, (s.TOWN,), guarded(market.check_leave_town), market.leave_town,
-         market.legal_leave_town),
-    Move(Attack, (s.COMBAT, s.FIGHT_OR_FLEE), guarded(combat.check_attack), combat.attack,
-         combat.legal_attack),
-    Move(Flee, (s.FIGHT_OR_FLEE,), guarded(combat.check_flee), combat.flee,
-         combat.legal_flee),
-    Move(AcceptRoll, s.ROLL_STAGES, guarded(combat.check_accept_roll), combat.accept_roll,
-         combat.legal_accept_roll),
-    Move(Reroll, s.ROLL_STAGES, guarded(combat.check_reroll), combat.reroll,
-         combat.legal_reroll),
-    Move(SpendLuck, s.ROLL_STAGES, guarded(combat.check_spend_luck), combat.spend_luck,
-         combat.legal_spend_luck),
-    Move(ChooseTreasure, (s.CHOOSE_TREASURE,), guarded(treasure.check_choose),
-         treasure.choose, treasure.legal_choose),
-    Move(LoseItem, (s.LOSE_ITEM,), guarded(questing.check_lose_item), questing.lose_item,
-         questing.legal_lose_item),
-    # Sent during the Questing Phase, an attempt is refused for the item it lacks
-    # before its timing (it comes after the action): so it belongs to both stages,
-    # and is listed only once the attempt is on offer.
-    Move(AttemptQuest, (s.QUESTING, s.QUEST_ATTEMPT), guarded(quest.check_attempt),
-         quest.attempt, quest.legal_attempt),
-    Move(EndTurn, (s.QUEST_ATTEMPT,), guarded(quest.check_end_turn), quest.end_turn,
-         quest.legal_end_turn),
+ATTACK = Move(Attack, combat.check_attack, combat.attack, combat.legal_attack)
+ROLL_MOVES = moves(
+    Move(AcceptRoll, combat.check_accept_roll, combat.accept_roll, combat.legal_accept_roll),
+    Move(Reroll, combat.check_reroll, combat.reroll, combat.legal_reroll),
+    Move(SpendLuck, combat.check_spend_luck, combat.spend_luck, combat.legal_spend_luck),
+)
+# Sent during the Questing Phase, an attempt is refused for the item it lacks
+# before its timing (it comes after the action): so both steps list it, and
+# its lister offers it only once the attempt is on offer.
+ATTEMPT = Move(AttemptQuest, quest.check_attempt, quest.attempt, quest.legal_attempt)
+
+FLOW = Flow([
+    Step(s.START, s.PROMPTS[s.START], moves(
+        Move(RollStart, travel.check_roll_start, travel.roll_start, travel.legal_start))),
+    Step(s.TRAVEL, s.PROMPTS[s.TRAVEL], moves(
+        Move(Travel, travel.check_travel, travel.travel, travel.legal_travel))),
+    Step(s.QUESTING, s.PROMPTS[s.QUESTING], moves(
+        Move(Quest, questing.check_quest, questing.quest, questing.legal_quest), ATTEMPT)),
+    Step(s.TOWN, s.PROMPTS[s.TOWN], moves(
+        Move(Buy, market.check_buy, market.buy, market.legal_buy),
+        Move(StealKey, market.check_steal_key, market.steal_key, market.legal_steal_key),
+        Move(LeaveTown, market.check_leave_town, market.leave_town, market.legal_leave_town))),
+    Step(s.COMBAT, s.PROMPTS[s.COMBAT], moves(ATTACK)),
+    Step(s.ATTACK_ROLL, s.PROMPTS[s.ATTACK_ROLL], ROLL_MOVES),
+    Step(s.FIGHT_OR_FLEE, s.PROMPTS[s.FIGHT_OR_FLEE], moves(
+        ATTACK, Move(Flee, combat.check_flee, combat.flee, combat.legal_flee))),
+    Step(s.XP_ROLL, s.PROMPTS[s.XP_ROLL], ROLL_MOVES),
+    Step(s.CHOOSE_TREASURE, s.PROMPTS[s.CHOOSE_TREASURE], moves(
+        Move(ChooseTreasure, treasure.check_choose, treasure.choose, treasure.legal_choose))),
+    Step(s.LOSE_ITEM, s.PROMPTS[s.LOSE_ITEM], moves(
+        Move(LoseItem, questing.check_lose_item, questing.lose_item, questing.legal_lose_item))),
+    Step(s.QUEST_ATTEMPT, s.PROMPTS[s.QUEST_ATTEMPT], moves(
+        ATTEMPT, Move(EndTurn, quest.check_end_turn, quest.end_turn, quest.legal_end_turn))),
 ])

@@ -1,10 +1,11 @@
 """The Land of Enin aggregate: its state, its events, and its declarations.
 
-Commands are routed by the kernel through ``FLOW`` (``flow.py``): the stage,
-the phase module's check, the legal list, then the phase module's run, which
+Commands are routed by the kernel to the decision they answer (``pending``,
+whose kind is a step of ``FLOW`` in ``flow.py``): the phase module's check,
+the legal list, then the phase module's run, which
 rolls the dice and records events with ``emit``. The event bodies below only
 change state. Presentation (screens, labels, event sentences) is in
-``presentation.py``.
+``present.py``.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.enin import presentation, upcasts, views
-from aggregates.enin import stages as s
+from aggregates.enin import present, upcasts, views
+from aggregates.enin import steps as s
 from aggregates.enin.commands import COMMANDS
 from aggregates.enin.data import TABLES
 from aggregates.enin.flow import FLOW
 from aggregates.enin.reasons import EninReason
 from aggregates.kernel import Choice, Command, Decision, DiceTray, Game
+from aggregates.kernel.nature import GameType
+from aggregates.kernel.outcome import Outcome, player
 from aggregates.kernel.present import Screen
 
 
@@ -40,7 +43,7 @@ class Enin(Game):
     COMMANDS = COMMANDS
     FLOW = FLOW
     REASONS = tuple(r.value for r in EninReason)
-    DYNAMICS = "sequential"
+    GAME_TYPE = GameType.of("sequential", "explicit", "perfect", "general_sum", players=(1, 1))
     #: Enin takes no options.
     OPTIONS_SCHEMA = {  # noqa: RUF012
         "type": "object", "properties": {}, "additionalProperties": False,
@@ -93,16 +96,13 @@ class Enin(Game):
 
     # --------------------------------------------------------------- protocol
 
-    def stage_of(self, seat: int) -> str:
-        return self.stage
-
     def pending(self) -> list[Decision]:
         if self.ended or self.finished() is not None:
             return []
-        return [Decision(seat=0, kind=self.stage, prompt=s.PROMPTS[self.stage])]
+        return [Decision(seat=0, kind=self.stage, prompt=present.stage_prompt(self))]
 
     def choices(self, seat: int) -> list[Choice]:
-        return presentation.choices(self, seat)
+        return present.choices(self, seat)
 
     def finished(self) -> dict[str, Any] | None:
         if self.won:
@@ -111,20 +111,31 @@ class Enin(Game):
             return {"result": "lost", "reason": "HP fell to 0", "turns": self.turn}
         return None
 
+    def standings(self) -> Outcome:
+        """The shared outcome of a solo quest: won or lost, no score kept."""
+        recorded = self.outcome or {}
+        won = recorded.get("result") == "won"
+        turns = recorded.get("turns")
+        when = f" on turn {turns}" if turns is not None else ""
+        summary = (f"{player(0)} finds the Lost Book{when}: the quest is won." if won
+                   else f"{player(0)}'s HP fall to 0{when}: the quest is lost.")
+        return Outcome(winners=(0,) if won else (), ranking=((0,),), scores=(None,),
+                       breakdown=recorded, summary=summary)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self)
 
     # ----------------------------------------------------------- presentation
 
     def present(self, seat: int | None) -> Screen:
-        return presentation.present(self)
+        return present.present(self)
 
     def action_label(self, command: Command) -> str:
-        return presentation.action_label(self, command)
+        return present.action_label(self, command)
 
     @classmethod
     def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-        sentence = presentation.describe(event_type, payload)
+        sentence = present.describe(event_type, payload)
         return sentence if sentence is not None else super().describe(event_type, payload, seats)
 
     # ----------------------------------------------------------- Travel Phase
@@ -206,7 +217,7 @@ class Enin(Game):
         self.luck = luck
         self.last_outcome = (
             f"You spend {abs(amount)} luck ({amount:+d}) on "
-            f"{presentation.die_name(die, len(self.table))}: "
+            f"{present.die_name(die, len(self.table))}: "
             f"the dice show {dice_line(self.table)}; luck {luck}."
         )
 
@@ -215,7 +226,7 @@ class Enin(Game):
         self.table[die] = {"sides": 10, "rolled": value, "luck": 0}
         self.shield_used = True
         self.last_outcome = (
-            f"The Shield of Nines re-rolls {presentation.die_name(die, len(self.table))}: "
+            f"The Shield of Nines re-rolls {present.die_name(die, len(self.table))}: "
             f"{value}. "
             f"The dice show {dice_line(self.table)}."
         )
@@ -336,7 +347,7 @@ class Enin(Game):
         verdict = "success" if success else "failure"
         self.last_outcome = (
             f"Attempt to gain the {item.replace('_', ' ')}: {roll} "
-            f"(needs {presentation.range_text(low, high)}) - {verdict}."
+            f"(needs {present.range_text(low, high)}) - {verdict}."
         )
 
     @event("QuestItemGained")
@@ -356,7 +367,7 @@ class Enin(Game):
 
 def dice_line(table: list[dict[str, int]]) -> str:
     """The dice on the table as they stand (luck included), e.g. ``7 and 3``."""
-    return presentation.dice_text([d["rolled"] + d["luck"] for d in table])
+    return present.dice_text([d["rolled"] + d["luck"] for d in table])
 
 
 # Old events read in the shape recorded now (issue 9, item 7).

@@ -27,6 +27,20 @@ def refusal(state: EninState, item: str) -> tuple[EninReason, str] | None:
     return None
 
 
+def nothing_to_buy(state: EninState) -> str:
+    """Why the market sells this hero nothing now, in words ("" when something
+    can be bought): the Nigh Towns' turn then offers only the Key or leaving,
+    and the player is told why rather than left to wonder."""
+    if any(refusal(state, item) is None for item in MARKET_ITEMS):
+        return ""
+    cheapest = min(TABLES.market[item].price for item in MARKET_ITEMS)
+    if state.gold < cheapest:
+        return (f"with {state.gold} gold nothing can be bought (the cheapest item costs "
+                f"{cheapest})")
+    return "nothing at the market can be bought now: " + "; ".join(
+        why for item in MARKET_ITEMS if (found := refusal(state, item)) for why in found[1:])
+
+
 def check_buy(state: EninState, seat: int, command: Buy) -> None:
     if command.item not in MARKET_ITEMS:
         raise RuleError(Reason.BAD_ARGUMENT, f"{command.item!r} is not sold at the market")

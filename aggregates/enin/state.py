@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from aggregates.kernel import Audience, Command
+from aggregates.kernel import Audience
 
 
 class EninState(Protocol):
@@ -44,4 +44,3 @@ class EninState(Protocol):
 
     def roll_dice(self, count: int, sides: int) -> list[int]: ...
 
-    def require_legal(self, seat: int, command: Command) -> None: ...

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aggregates.ethnos import scoring
 from aggregates.ethnos.commands import ScoreOrcHorde
 from aggregates.ethnos.data import TABLES
 from aggregates.ethnos.state import State
@@ -55,12 +54,14 @@ def first_player(glory: list[int], third_dragon_seat: int) -> int:
     raise AssertionError("unreachable")
 
 
-def begin_age(game: State, age: int, first: int | None = None) -> None:
+def begin_age(game: State) -> None:
     """Beginning a New Age: the deck (Dragons in the bottom half), one card each, the row.
 
     The First Age's first player was chosen at random in the setup; later
     Ages start with the least Glory (``first_player``).
     """
+    age = game.age + 1
+    first = game.first_player if age == 1 else None
     players = len(game.seats)
     if first is None:
         assert game.third_dragon_seat is not None
@@ -73,25 +74,27 @@ def begin_age(game: State, age: int, first: int | None = None) -> None:
 
 
 def end_age(game: State, seat: int) -> None:
-    """The third Dragon was drawn by ``seat``: the Age ends at once."""
+    """The third Dragon was drawn by ``seat``: the Age ends at once (its
+    scoring follows once every Orc Horde choice is made: ``age_over``)."""
     last = game.age == game.ages
     orc_seats = [] if last else [s for s, board in enumerate(game.orc_boards) if board]
     game.emit("AgeEnded", age=game.age, seat=seat, scattered=[list(h) for h in game.hands],
-                    orc_seats=orc_seats)
-    if not orc_seats:
-        close_age(game)
+              orc_seats=orc_seats)
 
 
-def close_age(game: State) -> None:
-    scoring.score_age(game)
-    if game.age < game.ages:
-        begin_age(game, game.age + 1)
+def age_over(game: State) -> bool:
+    """An Age is over when its third Dragon is revealed and, before the last
+    Age, each player with an Orc Horde has chosen to score it or keep it."""
+    return len(game.dragons) >= 3 and not game.orc_pending
+
+
+def after_age(game: State) -> str | None:
+    """A New Age after the first two; after the third the game is over."""
+    return "age" if game.age < game.ages else None
 
 
 def orc_horde(game: State, seat: int, command: ScoreOrcHorde) -> None:
     game.emit("OrcHordeChosen", seat=seat, score=command.score)
-    if not game.orc_pending:
-        close_age(game)
 
 
 def legal_orc_horde(game: State, seat: int) -> list[Command]:

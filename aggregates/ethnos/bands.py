@@ -17,7 +17,7 @@ from aggregates.ethnos.abilities import WILD
 from aggregates.ethnos.commands import EndBand, PlayBand
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.kingdoms import marker_kingdom
-from aggregates.ethnos.rules import EthnosReason
+from aggregates.ethnos.reasons import EthnosReason
 from aggregates.ethnos.state import State
 from aggregates.kernel import Command, Reason, RuleError
 
@@ -41,7 +41,8 @@ def check_play_band(game: State, seat: int, command: PlayBand) -> None:
     hand = game.hands[seat]
     missing = [c for c in cards if c not in hand]
     if missing:
-        raise RuleError(EthnosReason.NOT_HELD, f"card(s) {missing} are not in your hand")
+        raise RuleError(EthnosReason.NOT_HELD, "not in your hand: card "
+                        + ", ".join(str(c) for c in missing))
     if command.leader not in cards:
         raise RuleError(Reason.BAD_ARGUMENT, "the Leader must be one of the band's cards")
     if abilities.card_has(command.leader, "cannot_lead"):

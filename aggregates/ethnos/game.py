@@ -1,7 +1,8 @@
-"""The Ethnos aggregate: its state and its events (evolve), on Kernel 2.
+"""The Ethnos aggregate: its state and its events (evolve), on Kernel 3.
 
-The kernel routes each command through ``FLOW`` (``flow.py``: the stage's
-moves, their checks and runs) with the seat's stage (``stage_of``). The rules
+The kernel routes each command to the decision it answers (``pending``: its
+kind is a step of ``FLOW`` in ``flow.py``, with the moves, checks and runs
+that answer it). The rules
 modules decide on the state they are given (``state.State``) and record events
 with ``emit``; the ``@event`` bodies below only change state. This module
 imports them, never the reverse. Hidden information (the hands, the deck
@@ -16,11 +17,12 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.ethnos import ages, flow, present, scoring, upcasts, views, zones
-from aggregates.ethnos import rules as r
+from aggregates.ethnos import flow, present, scoring, upcasts, views, zones
+from aggregates.ethnos import steps as r
 from aggregates.ethnos.commands import COMMANDS
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
 from aggregates.ethnos.flow import FLOW
+from aggregates.ethnos.reasons import REASONS
 from aggregates.kernel import (
     Audience,
     Choice,
@@ -32,6 +34,8 @@ from aggregates.kernel import (
     RuleError,
 )
 from aggregates.kernel.game import refuse_unknown_options
+from aggregates.kernel.nature import GameType
+from aggregates.kernel.outcome import Outcome
 from aggregates.kernel.present import Screen
 
 OPTION_KEYS = frozenset({"tribes"})
@@ -48,10 +52,10 @@ class Ethnos(Game):
     COMMANDS = COMMANDS
     CHECK_AGAINST_LEGAL_LIST = False
     FLOW = FLOW
-    REASONS = r.REASONS
+    REASONS = REASONS
     #: turns in order, but at the end of an Age every seat with an Orc Horde
     #: marker decides at once, in any order
-    DYNAMICS = "mixed"
+    GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 6))
     OPTIONS_SCHEMA = {  # noqa: RUF012
         "type": "object",
         "properties": {
@@ -85,7 +89,8 @@ class Ethnos(Game):
             raise RuleError(Reason.BAD_OPTIONS, "tribes must be a list of tribe names")
         bad = [t for t in chosen if t not in TRIBES]
         if bad:
-            raise RuleError(Reason.BAD_OPTIONS, f"unknown tribe(s) {bad}; tribes are {TRIBES}")
+            raise RuleError(Reason.BAD_OPTIONS, f"unknown tribes: {', '.join(bad)}; the "
+                            f"tribes are {', '.join(TRIBES)}")
         if len(set(chosen)) != len(chosen):
             raise RuleError(Reason.BAD_OPTIONS, "a tribe is named twice")
         if len(chosen) not in set(TABLES.tribes_in_game.values()):
@@ -137,9 +142,10 @@ class Ethnos(Game):
         self.over = False
         self._reset_age(0, int(setup["first_player"]), [])
 
-    def begin(self) -> None:
-        """Beginning the First Age: shuffle, deal one card each, turn over the row."""
-        ages.begin_age(self, 1, first=self.first_player)
+    @property
+    def phase(self) -> str:
+        """Ethnos is played in Ages (``FLOW``'s one phase), until it is over."""
+        return r.OVER if self.over else "age"
 
     def _troll_supply(self) -> list[int]:
         return list(TABLES.troll_tokens) if "trolls" in self.tribes else []
@@ -171,10 +177,6 @@ class Ethnos(Game):
         if self.steps:
             return self.steps[0]
         return r.TURN
-
-    def stage_of(self, seat: int) -> str:
-        """Every seat the game waits on is in the one stage of the moment."""
-        return self.stage
 
     def pending(self) -> list[Decision]:
         if self.ended or self.over:
@@ -209,6 +211,9 @@ class Ethnos(Game):
 
     def finished(self) -> dict[str, Any] | None:
         return scoring.outcome(self) if self.over else None
+
+    def standings(self) -> Outcome:
+        return scoring.standings(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from aggregates.ethnos import rules as r
+from aggregates.ethnos import steps as r
 from aggregates.ethnos import zones
 from aggregates.ethnos.commands import (
     ChooseKingdom,
@@ -37,7 +37,9 @@ from aggregates.kernel.present import (
     Screen,
     Table,
     Track,
+    plural,
     screen,
+    seat_name,
     section,
 )
 
@@ -52,17 +54,17 @@ SINGULAR = {
 #: The Leaders' abilities in a few words (shown with each card of the hand).
 TRIBE_HINTS = {
     "centaurs": "if it places a marker, you may play another band at once",
-    "dwarves": "scores as X+1 cards at the end of the Age",
-    "elves": "keep up to X cards instead of discarding them",
+    "dwarves": "scores as a band one card larger at the end of the Age",
+    "elves": "keep up to as many cards as the band has, instead of discarding them",
     "giants": "the largest Giant band takes the Giant token",
     "halflings": "places no Control marker",
-    "merfolk": "advance X on the Merfolk track",
-    "minotaurs": "counts as X+1 for the Control marker",
+    "merfolk": "advance on the Merfolk track as many spaces as the band has cards",
+    "minotaurs": "the band counts one card larger for the Control marker",
     "orcs": "adds its colour to your Orc Horde board",
     "skeletons": "wild: joins any band, cannot lead",
-    "trolls": "take a Troll token of value at most X",
+    "trolls": "take a Troll token worth at most the band's size",
     "wingfolk": "places its Control marker in any Kingdom",
-    "wizards": "draw X cards after discarding",
+    "wizards": "draw as many cards as the band has, after discarding",
 }
 
 #: What each stage waits for, in a few words (the header line).
@@ -73,7 +75,7 @@ STAGE_WORDS = {
     r.TROLL: "Trolls: take a Troll token",
     r.CENTAUR: "Centaurs: play another band, or stop",
     r.ELVES: "Elves: choose the cards to keep",
-    r.WIZARDS: "Wizards: draw X cards, or not",
+    r.WIZARDS: "Wizards: draw as many cards as the band has, or not",
     r.ORC_HORDE: "score the Orc Horde boards, or keep them",
 }
 
@@ -113,9 +115,13 @@ def hand_order(ids: Sequence[int]) -> list[int]:
 
 
 def face(card_id: int, hint: bool = False) -> Card:
+    """A card as a card: its tribe, its colour painted and in words, its Leader's
+    ability (in the hand)."""
     card = CARDS[card_id]
-    detail = TRIBE_HINTS.get(card.tribe, "") if hint else ""
-    return Card(card_id, card_name(card_id), detail=detail, tag=card.colour or "")
+    text = TRIBE_HINTS.get(card.tribe, "") if hint else ""
+    name = SINGULAR.get(card.tribe, card.tribe.capitalize())
+    colour = {"gray": "grey"}.get(card.colour or "", card.colour or "")
+    return Card(card_id, name, colour=colour, colour_label=card.colour or "", text=text)
 
 
 def kingdom_name(key: Any) -> str:
@@ -123,16 +129,6 @@ def kingdom_name(key: Any) -> str:
         if k.key == key:
             return f"{k.name} ({k.colour})"
     return str(key)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
-
-
-def seat_name(seat: Any, seats: Sequence[str]) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(seats):
-        return seats[seat]
-    return f"Seat {seat}" if seat is not None else "nobody"
 
 
 # ------------------------------------------------------------------ the screen
@@ -182,14 +178,14 @@ def present(game: State, seat: int | None) -> Screen:
         Track("Cards in hand", per_seat=tuple(len(h) for h in game.hands)),
     )
     row = None if over else section("The row", Cards(
-        f"Face-up row ({_plural(len(game.row), 'card')})",
+        f"Face-up row ({plural(len(game.row), 'card')})",
         tuple(face(c) for c in game.row), zone="row", numbered=True))
     hand = None
     own = zones.zones(game).seen_by(zones.hand(me), me) if me is not None else None
     if own is not None and not over:
         mine = hand_order(own)
         hand = section("Your hand", Cards(
-            f"Your hand ({_plural(len(mine), 'card')})",
+            f"Your hand ({plural(len(mine), 'card')})",
             tuple(face(c, hint=True) for c in mine), zone="hand", numbered=True))
     band_rows = tuple(
         (seat_name(s, names), card_name(b["leader"]), b["size"],
@@ -233,7 +229,7 @@ def action_label(game: State, command: Command) -> str:
     if isinstance(command, RecruitFaceUp):
         return f"Recruit {the(command.card)} from the row"
     if isinstance(command, RecruitFromDeck):
-        return f"Recruit the top card of the Allies Deck ({_plural(len(game.deck), 'card')})"
+        return f"Recruit the top card of the Allies Deck ({plural(len(game.deck), 'card')})"
     if isinstance(command, PlayBand):
         others = [c for c in command.cards if c != command.leader]
         with_ = f" with {cards_text(hand_order(others))}" if others else ""
@@ -253,7 +249,7 @@ def action_label(game: State, command: Command) -> str:
         return "Stop: play no further band and discard the rest of your hand"
     if isinstance(command, WizardsDraw):
         if command.draw:
-            return f"Draw {_plural(game.wizards_x, 'card')} from the Allies Deck (Wizards)"
+            return f"Draw {plural(game.wizards_x, 'card')} from the Allies Deck (Wizards)"
         return "Do not draw (Wizards)"
     if isinstance(command, ScoreOrcHorde):
         seat = game.orc_pending[0] if game.orc_pending else game.current
@@ -265,7 +261,7 @@ def orc_label(score: bool, boards: Sequence[Sequence[str]], seat: int) -> str:
     if not score:
         return "Keep the Orc Horde board for the next Age"
     board = boards[seat] if 0 <= seat < len(boards) else []
-    colours = f" ({_plural(len(board), 'colour')}: {' '.join(board)})" if board else ""
+    colours = f" ({plural(len(board), 'colour')}: {' '.join(board)})" if board else ""
     return f"Score and clear your Orc Horde board now{colours}"
 
 
@@ -309,7 +305,7 @@ def _marker(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
 
 
 def _wizards_offered(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
-    return f"{who(p['seat'])} may draw {_plural(p['x'], 'card')} (Wizards)."
+    return f"{who(p['seat'])} may draw {plural(p['x'], 'card')} (Wizards)."
 
 
 def _wizards_answered(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
@@ -389,9 +385,9 @@ SENTENCES: dict[str, Sentence] = {
         f"The Merfolk track gives Glory: {_awards(p['awards'], who)}."),
     "OrcHordeScored": lambda p, who: (
         f"{who(p['seat'])} scores {p['glory']} Glory for "
-        f"{_plural(len(p['colours']), 'colour')} on the Orc Horde board."),
+        f"{plural(len(p['colours']), 'colour')} on the Orc Horde board."),
     "SkeletonsRemoved": lambda p, who: (
-        f"{_plural(len(p['cards']), 'Skeleton')} leave the bands before the bands score."),
+        f"{plural(len(p['cards']), 'Skeleton')} leave the bands before the bands score."),
     "BandsScored": lambda p, who: f"The bands give Glory: {_awards(p['awards'], who)}.",
     "AgeClosed": _age_closed,
     "Ended": _ended,

@@ -14,6 +14,7 @@ from aggregates.ethnos import abilities
 from aggregates.ethnos.data import TABLES, size_class
 from aggregates.ethnos.kingdoms import markers_on_board
 from aggregates.ethnos.state import State
+from aggregates.kernel.outcome import Outcome, rank, scored
 
 
 def troll_total(game: State, seat: int) -> int:
@@ -115,6 +116,18 @@ def score_age(game: State) -> None:
     if any(awards):
         game.emit("BandsScored", awards=awards, totals=totals(game, awards))
     game.emit("AgeClosed", age=game.age, final=last)
+
+
+def standings(game: State) -> Outcome:
+    """The shared outcome: Glory is the score; the ranking applies the
+    recorded tie-breaks (Control markers, then the last Age's bands), so the
+    seats still tied after them share a place, as the recorded winners do."""
+    recorded = game.outcome or {}
+    glory = [int(v) for v in recorded.get("glory") or game.glory]
+    markers = recorded.get("markers") or [0] * len(glory)
+    bands = recorded.get("last_age_bands") or [[] for _ in glory]
+    ranking = rank(len(glory), lambda s: (glory[s], markers[s], sorted(bands[s], reverse=True)))
+    return scored(recorded, glory, ranking, "Glory")
 
 
 def outcome(game: State) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from aggregates.ethnos import abilities, recruit, scoring
-from aggregates.ethnos import rules as r
+from aggregates.ethnos import steps as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
     EndBand,
@@ -27,7 +27,7 @@ from aggregates.ethnos.commands import (
 )
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.kingdoms import can_place
-from aggregates.ethnos.rules import EthnosReason
+from aggregates.ethnos.reasons import EthnosReason
 from aggregates.ethnos.state import State
 from aggregates.kernel import Command, Effect, Reason, RuleError
 from aggregates.kernel.effects import Verb, resolve
@@ -250,7 +250,8 @@ def check_keep_cards(game: State, seat: int, command: KeepCards) -> None:
         raise RuleError(Reason.BAD_ARGUMENT, "a card is named twice")
     missing = [c for c in command.cards if c not in game.hands[seat]]
     if missing:
-        raise RuleError(EthnosReason.NOT_HELD, f"card(s) {missing} are not in your hand")
+        raise RuleError(EthnosReason.NOT_HELD, "not in your hand: card "
+                        + ", ".join(str(c) for c in missing))
     if len(command.cards) > game.band["size"]:
         raise RuleError(Reason.ILLEGAL_MOVE,
                         f"Elves keep at most X={game.band['size']} cards")

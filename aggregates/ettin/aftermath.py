@@ -33,12 +33,13 @@ from aggregates.ettin.commands import EndSpoils, PlaceDefense, Produce, Siege, S
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.data import Ability
 from aggregates.ettin.reasons import EttinReason
+from aggregates.ettin.state import EttinState
 from aggregates.kernel import Command, RuleError
 
 # ---------------------------------------------------------------------- spoils
 
 
-def open_spoils(g: Any) -> None:
+def open_spoils(g: EttinState) -> None:
     pairs = []
     for i, pair in enumerate(g.pairs):
         first = g.initiative[i]
@@ -62,36 +63,34 @@ def open_spoils(g: Any) -> None:
                     sieges = sum(1 for c in r.units_at(g, taker, result["slot"])
                                  if r.unit(c).has("siege"))
                     tasks += [[taker, result["slot"], 1, "siege"]] * sieges
-        pairs.append({"tasks": tasks})
-    r.update(g, "spoils_opened", phase="spoils", work={"pairs": pairs})
+        pairs.append(tasks)
+    g.emit("SpoilsBegan", owed=[[{"position": taker, "slot": slot, "count": count, "kind": kind}
+                                 for taker, slot, count, kind in tasks] for tasks in pairs])
 
 
-def spoils_head(g: Any, p: int) -> list[Any] | None:
+def spoils_head(g: EttinState, p: int) -> list[Any] | None:
     if g.phase != "spoils":
         return None
     tasks = g.work["pairs"][r.pair_of(g, p)]["tasks"]
     return list(tasks[0]) if tasks and tasks[0][0] == p else None
 
 
-def head_options(g: Any, p: int) -> list[int]:
+def head_options(g: EttinState, p: int) -> list[int]:
     head = spoils_head(g, p)
     assert head is not None
     _, slot, _, kind = head
     return r.siege_options(g, p) if kind == "siege" else r.spoil_options(g, p, slot)
 
 
-def pop_task(g: Any, i: int, spent: int | None = None) -> None:
-    tasks = [list(x) for x in g.work["pairs"][i]["tasks"]]
-    if spent is not None and tasks[0][2] - spent > 0:
-        tasks[0][2] -= spent
-    else:
-        tasks = tasks[1:]
-    pairs = list(g.work["pairs"])
-    pairs[i] = {"tasks": tasks}
-    r.update(g, "spoils_step", work={"pairs": pairs})
+def pop_task(g: EttinState, i: int, spent: int | None = None) -> None:
+    """The pair ``i``'s current Spoil (or Siege) is done with: ``left`` say how
+    many of it its taker may still take (0: the next one's turn)."""
+    taker, slot, count, kind = g.work["pairs"][i]["tasks"][0]
+    left = count - spent if spent is not None and count - spent > 0 else 0
+    g.emit("SpoilsPassed", pair=i, position=taker, slot=slot, kind=kind, left=left)
 
 
-def step_spoils(g: Any) -> bool:
+def step_spoils(g: EttinState) -> bool:
     progressed = False
     for i in range(len(g.pairs)):
         while g.work["pairs"][i]["tasks"]:
@@ -105,7 +104,7 @@ def step_spoils(g: Any) -> bool:
     return progressed
 
 
-def check_spoil(g: Any, p: int, command: Spoil) -> None:
+def check_spoil(g: EttinState, p: int, command: Spoil) -> None:
     head = spoils_head(g, p)
     if head is None or head[3] != "spoil":
         raise RuleError(EttinReason.NOT_A_SPOIL, "no Spoil is yours to take now")
@@ -115,18 +114,19 @@ def check_spoil(g: Any, p: int, command: Spoil) -> None:
                         "Stealth, Flying)")
 
 
-def run_spoil(g: Any, p: int, command: Spoil) -> None:
+def run_spoil(g: EttinState, p: int, command: Spoil) -> None:
     foe = r.enemy(g, p)
     i = r.pair_of(g, p)
+    slot = g.work["pairs"][i]["tasks"][0][1]
     if command.card == 0:
         deck = r.nation_deck(g, foe)
         top = g.zones[deck][:1]
-        r.move(g, deck, t.retired(p), top, "spoil", p)
-        pay_bounty(g, p, top)  # taken as a Spoil, from the deck too
+        r.moved(g, "SpoilTaken", deck, t.retired(p), top, p, slot=slot, from_deck=True)
+        pay_bounty(g, p, top, from_deck=True)  # taken as a Spoil, from the deck too
         pop_task(g, i)  # a single Spoil from the deck
         return
-    slot = g.work["pairs"][i]["tasks"][0][1]
-    r.move(g, r.where(g, command.card), t.retired(p), [command.card], "spoil", p)
+    r.moved(g, "SpoilTaken", r.where(g, command.card), t.retired(p), [command.card], p,
+            slot=slot, from_deck=False)
     pay_bounty(g, p, [command.card])
     if not r.units_at(g, foe, slot):
         pop_task(g, i)  # the Enemy's last unit: the deck is only for a Location left empty
@@ -134,14 +134,17 @@ def run_spoil(g: Any, p: int, command: Spoil) -> None:
     pop_task(g, i, spent=1)
 
 
-def pay_bounty(g: Any, p: int, cards: list[int]) -> None:
+def pay_bounty(g: EttinState, p: int, cards: list[int], from_deck: bool = False) -> None:
+    """Bounty pays the taker. The gold is everyone's to see; the card only when
+    it was taken from the battle (a deck-top Spoil is its taker's alone: the
+    event names no card then)."""
     for card in cards:
         bounty = r.unit(card).ability("bounty") if r.is_unit(card) else None
         if bounty is not None:
-            r.gold(g, {p: bounty.amount}, "bounty")
+            r.gained(g, "BountyPaid", p, bounty.amount, card=None if from_deck else card)
 
 
-def legal_spoil(g: Any, p: int) -> list[Command]:
+def legal_spoil(g: EttinState, p: int) -> list[Command]:
     head = spoils_head(g, p)
     assert head is not None
     if head[3] == "siege":
@@ -149,84 +152,90 @@ def legal_spoil(g: Any, p: int) -> list[Command]:
     return [*(Spoil(c) for c in head_options(g, p)), EndSpoils()]
 
 
-def check_end(g: Any, p: int, command: EndSpoils) -> None:
+def check_end(g: EttinState, p: int, command: EndSpoils) -> None:
     head = spoils_head(g, p)
     if head is None or head[3] != "spoil":
         raise RuleError(EttinReason.NOT_A_SPOIL, "a Siege Token must be placed")
 
 
-def run_end(g: Any, p: int, command: EndSpoils) -> None:
+def run_end(g: EttinState, p: int, command: EndSpoils) -> None:
     pop_task(g, r.pair_of(g, p))
 
 
-def check_siege(g: Any, p: int, command: Siege) -> None:
+def check_siege(g: EttinState, p: int, command: Siege) -> None:
     head = spoils_head(g, p)
     if head is None or head[3] != "siege" or command.card not in head_options(g, p):
         raise RuleError(EttinReason.BAD_TARGET, f"{command.card} cannot be besieged now")
 
 
-def run_siege(g: Any, p: int, command: Siege) -> None:
-    r.update(g, "siege", {"position": p, "card": command.card},
-             sieges=sorted([*g.sieges, command.card]))
+def run_siege(g: EttinState, p: int, command: Siege) -> None:
+    g.emit("SiegeTokenPlaced", position=p, card=command.card)
     pop_task(g, r.pair_of(g, p))
 
 
-def spoils_done(g: Any) -> bool:
+def spoils_done(g: EttinState) -> bool:
     return all(not w["tasks"] for w in g.work["pairs"])
 
 
 # ------------------------------------------------------------ adventure defense
 
 
-def placing(g: Any, p: int) -> bool:
+def placing(g: EttinState, p: int) -> bool:
     return g.phase == "adventure_defense" and bool(g.zones[t.won(p)])
 
 
-def check_place(g: Any, p: int, command: PlaceDefense) -> None:
+def check_place(g: EttinState, p: int, command: PlaceDefense) -> None:
     if command.card not in g.zones[t.won(p)] or not 0 <= command.slot < t.ADVENTURE:
         raise RuleError(EttinReason.BAD_SLOT, "place a Defense you won at Location 0, 1 or 2")
 
 
-def run_place(g: Any, p: int, command: PlaceDefense) -> None:
-    r.move(g, t.won(p), t.loc(p, command.slot), [command.card], "adventure defense", p)
+def run_place(g: EttinState, p: int, command: PlaceDefense) -> None:
+    r.moved(g, "AdventureDefensePlaced", t.won(p), t.loc(p, command.slot), [command.card], p,
+            slot=command.slot)
 
 
-def legal_place(g: Any, p: int) -> list[Command]:
+def legal_place(g: EttinState, p: int) -> list[Command]:
     return [PlaceDefense(c, s) for c in sorted(g.zones[t.won(p)]) for s in range(t.ADVENTURE)]
 
 
 # ---------------------------------------------------------------------- retire
 
 
-def retire(g: Any) -> None:
-    r.update(g, "retire", phase="retire", work={})
+def open_adventure_defense(g: EttinState) -> None:
+    """The Adventure's winners place the Defense they won (if any)."""
+    g.emit("AdventureDefenseBegan")
+
+
+def retire(g: EttinState) -> None:
+    g.emit("RetireBegan")
     for p in range(r.positions(g)):
         for slot in range(t.SLOTS):
             for card in list(g.zones[t.field(p, slot)]):
                 u = r.unit(card)
                 source = t.field(p, slot)
                 if not u.troop and slot < t.ADVENTURE:
-                    r.move(g, source, t.loc(p, slot), [card], "defense stays", p)
+                    r.moved(g, "DefenseStays", source, t.loc(p, slot), [card], p)
                     continue
                 if u.has("return_to_self"):
-                    r.move(g, source, t.camp(p), [card], "return to self", p)
+                    r.moved(g, "ReturnedToSelf", source, t.camp(p), [card], p)
                     continue
                 if u.has("return_to_ally"):
-                    r.move(g, source, t.camp(r.benefit_to_ally(g, p)), [card],
-                           "return to ally", p)
+                    r.moved(g, "ReturnedToAlly", source, t.camp(r.benefit_to_ally(g, p)),
+                            [card], p)
                     continue
-                r.move(g, source, t.retired(p), [card], "retired", p)
+                r.moved(g, "Retired", source, t.retired(p), [card], p)
                 for ability in u.abilities:
                     if ability.keyword in ("wealthy", "war_cry"):
-                        r.apply_gain(g, p, ability, ability.keyword.replace("_", " "))
+                        r.apply_gain(g, p, ability, "retire", card)
     for i in range(len(g.pairs)):
-        r.move(g, t.adventure(i), t.LOST, list(g.zones[t.adventure(i)]), "adventure over")
+        r.moved(g, "AdventureDiscarded", t.adventure(i), t.LOST,
+                list(g.zones[t.adventure(i)]), pair=i)
 
 
 # --------------------------------------------------------------------- produce
 
 
-def open_produce(g: Any) -> None:
+def open_produce(g: EttinState) -> None:
     queues: dict[str, list[list[Any]]] = {}
     for p in range(r.positions(g)):
         mat = C.nation(g.nations[p])
@@ -238,38 +247,40 @@ def open_produce(g: Any) -> None:
                     continue
                 for ability in r.unit(card).abilities:
                     if ability.keyword in ("taxes", "prosperous"):
-                        r.apply_gain(g, p, ability, ability.keyword)
+                        r.apply_gain(g, p, ability, "produce", card)
                     elif ability.keyword in ("gate_to_self", "gate_to_ally"):
                         queue.append([ability.keyword, card])
             if defenses:
                 ability = mat.locations[slot].ability
                 if ability.keyword in ("taxes", "prosperous"):
-                    r.apply_gain(g, p, ability, ability.keyword)
+                    r.apply_gain(g, p, ability, "produce")
                 else:
                     queue.append([ability.keyword, slot])
         if queue:
             queues[str(p)] = queue
-    r.update(g, "produce_opened", phase="produce", work={"queues": queues})
+    g.emit("ProduceBegan", optional=[
+        {"position": int(p), "ability": keyword, "source": source}
+        for p, queue in queues.items() for keyword, source in queue])
 
 
-def produce_head(g: Any, p: int) -> list[Any] | None:
+def produce_head(g: EttinState, p: int) -> list[Any] | None:
     if g.phase != "produce":
         return None
     queue = g.work["queues"].get(str(p))
     return list(queue[0]) if queue else None
 
 
-def gate_options(g: Any, p: int) -> list[int]:
+def gate_options(g: EttinState, p: int) -> list[int]:
     return sorted(c for c in g.zones[t.retired(p)] if r.is_unit(c) and r.unit(c).troop)
 
 
-def usable(g: Any, p: int, head: list[Any]) -> bool:
+def usable(g: EttinState, p: int, head: list[Any]) -> bool:
     if head[0].startswith("gate"):
         return bool(gate_options(g, p))
     return True
 
 
-def step_produce(g: Any) -> bool:
+def step_produce(g: EttinState) -> bool:
     progressed = False
     for key in sorted(g.work["queues"], key=int):
         p = int(key)
@@ -281,15 +292,14 @@ def step_produce(g: Any) -> bool:
     return progressed
 
 
-def pop_produce(g: Any, p: int) -> None:
-    queues = {k: list(v) for k, v in g.work["queues"].items()}
-    queues[str(p)] = queues[str(p)][1:]
-    if not queues[str(p)]:
-        del queues[str(p)]
-    r.update(g, "produce_step", work={"queues": queues})
+def pop_produce(g: EttinState, p: int, used: bool = False) -> None:
+    """``p``'s optional Produce ability at the head of its list is answered
+    (``used``, or not; passed over when it cannot be used)."""
+    keyword, source = g.work["queues"][str(p)][0]
+    g.emit("ProduceAnswered", position=p, ability=keyword, source=source, used=used)
 
 
-def check_produce(g: Any, p: int, command: Produce) -> None:
+def check_produce(g: EttinState, p: int, command: Produce) -> None:
     head = produce_head(g, p)
     assert head is not None
     if command.use and head[0].startswith("gate") and command.card not in gate_options(g, p):
@@ -298,20 +308,20 @@ def check_produce(g: Any, p: int, command: Produce) -> None:
         raise RuleError(EttinReason.BAD_CHOICE, f"{head[0]} takes no card")
 
 
-def run_produce(g: Any, p: int, command: Produce) -> None:
+def run_produce(g: EttinState, p: int, command: Produce) -> None:
     keyword, _source = produce_head(g, p) or ["", 0]
     if command.use:
         if keyword == "gate_to_self":
-            r.move(g, t.retired(p), t.camp(p), [command.card], "gate to self", p)
+            r.moved(g, "GateUsed", t.retired(p), t.camp(p), [command.card], p, ability=keyword)
         elif keyword == "gate_to_ally":
-            r.move(g, t.retired(p), t.camp(r.benefit_to_ally(g, p)), [command.card],
-                   "gate to ally", p)
+            r.moved(g, "GateUsed", t.retired(p), t.camp(r.benefit_to_ally(g, p)),
+                    [command.card], p, ability=keyword)
         else:
-            r.apply_gain(g, p, Ability(keyword, keyword), keyword.replace("_", " "))
-    pop_produce(g, p)
+            r.apply_gain(g, p, Ability(keyword, keyword), "produce")
+    pop_produce(g, p, command.use)
 
 
-def legal_produce(g: Any, p: int) -> list[Command]:
+def legal_produce(g: EttinState, p: int) -> list[Command]:
     head = produce_head(g, p)
     assert head is not None
     if head[0].startswith("gate"):
@@ -319,18 +329,16 @@ def legal_produce(g: Any, p: int) -> list[Command]:
     return [Produce(True, 0), Produce(False, 0)]
 
 
-def produce_done(g: Any) -> bool:
+def produce_done(g: EttinState) -> bool:
     return not g.work["queues"]
 
 
 # ----------------------------------------------------------------- the War won
 
 
-def end_war(g: Any) -> list[list[int]]:
+def end_war(g: EttinState) -> list[list[int]]:
     """Decide every pair's War; returns the initiative choosers (the losers)."""
     choosers: list[list[int]] = []
-    tokens = [list(x) for x in g.tokens]
-    initiative = list(g.initiative)
     summary = []
     for i, (a, b) in enumerate(g.pairs):
         wins = {a: 0, b: 0}
@@ -343,14 +351,12 @@ def end_war(g: Any) -> list[list[int]]:
         winner = (a if wins[a] > wins[b] else b) if wins[a] != wins[b] else adventure_winner
         if winner is None:
             summary.append({"pair": i, "winner": None, "wins": [wins[a], wins[b]]})
-            initiative[i] = b if initiative[i] == a else a
-            r.gold(g, {a: C.age_gold[g.age - 1], b: C.age_gold[g.age - 1]}, "tied war")
+            r.gains(g, "TiedWarGold", {a: C.age_gold[g.age - 1], b: C.age_gold[g.age - 1]},
+                    pair=i)
             continue
         loser = b if winner == a else a
-        tokens[winner].append(g.age)
         summary.append({"pair": i, "winner": winner, "wins": [wins[a], wins[b]]})
-        r.draw_nation(g, loser, 1, t.camp(loser), "war lost")
+        r.draw_nation(g, loser, 1, t.camp(loser), "LoserDrew", "war lost")
         choosers.append([i, loser])
-    r.update(g, "war", {"age": g.age, "wars": summary}, tokens=tokens, initiative=initiative,
-             sieges=[], results=[[] for _ in g.pairs], flipped=False, shown=[])
+    g.emit("AgeEnded", age=g.age, wars=summary)
     return choosers

@@ -22,16 +22,42 @@ from aggregates.ettin import table as t
 from aggregates.ettin.commands import Draft, Initiative, Recruit, Sell
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.reasons import EttinReason
+from aggregates.ettin.state import EttinState
 from aggregates.kernel import Command, RuleError
 
 # ------------------------------------------------------------------ initiative
 
 
-def open_initiative(g: Any, choosers: list[list[int]]) -> None:
-    r.update(g, "initiative_opened", phase="initiative", work={"choosers": choosers})
+def open_initiative(g: EttinState) -> None:
+    """Between each pair of Enemies, who chooses: the higher Initiative number
+    (Setup); after a War, its loser (a tied War's pair has no choice)."""
+    choosers = first_choosers(g) if g.age == 0 else war_losers(g)
+    g.emit("InitiativeChoices", choosers=[{"pair": i, "position": p} for i, p in choosers])
 
 
-def first_choosers(g: Any) -> list[list[int]]:
+def after_initiative(g: EttinState) -> str:
+    """A new Age follows the initiative, until the third Age is over."""
+    return "over" if g.age >= 3 else "new_age"
+
+
+def war_losers(g: EttinState) -> list[list[int]]:
+    """[pair, loser] of each pair whose War of this Age was won: the winner
+    holds this Age's War token."""
+    out = []
+    for i, (a, b) in enumerate(g.pairs):
+        if g.age in g.tokens[a]:
+            out.append([i, b])
+        elif g.age in g.tokens[b]:
+            out.append([i, a])
+    return out
+
+
+def after_war(g: EttinState) -> str:
+    """After the War: the initiative for the next Age, or (the third) the end."""
+    return "over" if g.age >= 3 else "initiative"
+
+
+def first_choosers(g: EttinState) -> list[list[int]]:
     out = []
     for i, (a, b) in enumerate(g.pairs):
         ia = C.nation(g.nations[a]).initiative
@@ -40,42 +66,49 @@ def first_choosers(g: Any) -> list[list[int]]:
     return out
 
 
-def chooser(g: Any, p: int) -> int | None:
+def chooser(g: EttinState, p: int) -> int | None:
     for i, pos in g.work.get("choosers", []):
         if pos == p:
             return int(i)
     return None
 
 
-def run_initiative(g: Any, p: int, command: Initiative) -> None:
+def run_initiative(g: EttinState, p: int, command: Initiative) -> None:
     i = chooser(g, p)
     assert i is not None
     holder = p if command.take else r.enemy(g, p)
-    initiative = list(g.initiative)
-    initiative[i] = holder
-    work = {"choosers": [c for c in g.work["choosers"] if c[0] != i]}
-    r.update(g, "initiative", {"pair": i, "holder": holder, "chooser": p},
-             initiative=initiative, work=work)
+    g.emit("InitiativeTaken" if command.take else "InitiativeGiven",
+           pair=i, chooser=p, holder=holder)
 
 
-def legal_initiative(g: Any, p: int) -> list[Command]:
+def legal_initiative(g: EttinState, p: int) -> list[Command]:
     return [Initiative(True), Initiative(False)]
 
 
 # ------------------------------------------------------------------ new age
 
 
-def new_age(g: Any) -> None:
+def new_age(g: EttinState) -> None:
     age = g.age + 1
-    r.update(g, "new_age", {"age": age}, age=age, step=-1, phase="new_age", work={})
-    r.gold(g, {p: C.age_gold[age - 1] for p in range(r.positions(g))}, "new age")
+    g.emit("AgeBegan", age=age)
+    r.gains(g, "AgeGold", {p: C.age_gold[age - 1] for p in range(r.positions(g))})
     for i, holder in enumerate(g.initiative):
         deck = t.adv_deck(r.pair_box(g, i), age)
-        r.move(g, deck, t.adventure(i), g.zones[deck][:1], "adventure", holder)
-    open_draft(g, 0)
+        r.moved(g, "AdventureRevealed", deck, t.adventure(i), g.zones[deck][:1], holder,
+                pair=i, age=age)
 
 
-def open_draft(g: Any, step: int) -> None:
+def open_next_draft(g: EttinState) -> None:
+    """The Age's next draft (a New Age leaves ``step`` at -1: its first)."""
+    open_draft(g, g.step + 1)
+
+
+def after_draft(g: EttinState) -> str:
+    """Each Age drafts three times (its sequence), then goes to War."""
+    return "draft" if g.step < 2 else "deploy"
+
+
+def open_draft(g: EttinState, step: int) -> None:
     kind = C.sequence[g.age - 1][step]
     groups: list[dict[str, Any]] = []
     count = r.positions(g)
@@ -90,26 +123,28 @@ def open_draft(g: Any, step: int) -> None:
             order = [members[0], members[0]] + ([members[1]] * 2 if len(members) > 1
                                                  else [])
             groups.append({"members": members, "order": order, "lineup": t.lineup(i)})
-    r.update(g, "draft_opened", {"kind": kind}, step=step, phase="draft",
-             work={"kind": kind, "groups": [{**gr, "at": 0} for gr in groups]})
+    g.emit("DraftBegan", kind=kind, step=step,
+           lineups=[{"lineup": gr["lineup"], "members": gr["members"], "order": gr["order"]}
+                    for gr in groups])
     for i, gr in enumerate(groups):
         if kind == "skirmish":
             deck = t.merc(r.pair_box(g, i), g.age)
             cards = g.zones[deck][:4]
-            r.move(g, deck, gr["lineup"], cards, "skirmish lineup")
+            r.moved(g, "SkirmishLineupDealt", deck, gr["lineup"], cards)
             for p in gr["order"][len(cards):]:  # an empty mercenary deck: gold instead
-                r.gold(g, {p: C.age_gold[g.age - 1]}, "empty decks")
+                r.gained(g, "EmptyDecksGold", p, C.age_gold[g.age - 1],
+                         instead_of="skirmish lineup")
         else:
             for p in gr["members"]:
-                r.draw_nation(g, p, 2, gr["lineup"], "peacetime lineup")
+                r.draw_nation(g, p, 2, gr["lineup"], "PeacetimeLineupDealt", "peacetime lineup")
             if len(gr["members"]) == 1:  # 2 players: two mercenaries join the lineup
                 p = gr["members"][0]
                 deck = t.merc(r.box(g, p), g.age)
-                r.move(g, deck, gr["lineup"], g.zones[deck][:2], "peacetime lineup", p)
+                r.moved(g, "PeacetimeLineupDealt", deck, gr["lineup"], g.zones[deck][:2], p)
     trim_orders(g)
 
 
-def trim_orders(g: Any) -> None:
+def trim_orders(g: EttinState) -> None:
     """A lineup short of cards (empty decks) shortens its drafting order."""
     work = g.work
     groups = []
@@ -121,54 +156,55 @@ def trim_orders(g: Any) -> None:
         changed |= order != gr["order"]
         groups.append({**gr, "order": order})
     if changed:
-        r.update(g, "draft_orders", work={**work, "groups": groups})
+        g.emit("DraftOrderShortened",
+               lineups=[{"lineup": gr["lineup"], "order": gr["order"]} for gr in groups])
 
 
-def group_of(g: Any, p: int) -> tuple[int, dict[str, Any]] | None:
+def group_of(g: EttinState, p: int) -> tuple[int, dict[str, Any]] | None:
     for i, gr in enumerate(g.work.get("groups", [])):
         if p in gr["members"]:
             return i, gr
     return None
 
 
-def drafting(g: Any, p: int) -> bool:
+def drafting(g: EttinState, p: int) -> bool:
     found = group_of(g, p)
     return found is not None and found[1]["at"] < len(found[1]["order"]) and \
         found[1]["order"][found[1]["at"]] == p
 
 
-def deciding(g: Any, p: int) -> bool:
+def deciding(g: EttinState, p: int) -> bool:
     found = group_of(g, p)
     return (found is not None and found[1]["at"] >= len(found[1]["order"])
             and bool(g.zones[t.drafted(p)]))
 
 
-def check_draft(g: Any, p: int, command: Draft) -> None:
+def check_draft(g: EttinState, p: int, command: Draft) -> None:
     found = group_of(g, p)
     assert found is not None
     if command.card not in g.zones[found[1]["lineup"]]:
         raise RuleError(EttinReason.NOT_IN_LINEUP, f"card {command.card} is not in the lineup")
 
 
-def run_draft(g: Any, p: int, command: Draft) -> None:
+def run_draft(g: EttinState, p: int, command: Draft) -> None:
     found = group_of(g, p)
     assert found is not None
-    i, gr = found
-    r.move(g, gr["lineup"], t.drafted(p), [command.card], "drafted", p)
-    groups = list(g.work["groups"])
-    groups[i] = {**gr, "at": gr["at"] + 1}
-    r.update(g, "drafted", work={**g.work, "groups": groups})
-    if groups[i]["at"] >= len(gr["order"]) and g.zones[gr["lineup"]]:
-        r.move(g, gr["lineup"], t.LOST, list(g.zones[gr["lineup"]]), "undrafted")
+    _, gr = found
+    r.moved(g, "Drafted", gr["lineup"], t.drafted(p), [command.card], p)
+    at = gr["at"] + 1
+    g.emit("DraftPassed", lineup=gr["lineup"],
+           to=gr["order"][at] if at < len(gr["order"]) else None)
+    if at >= len(gr["order"]) and g.zones[gr["lineup"]]:
+        r.moved(g, "UndraftedLost", gr["lineup"], t.LOST, list(g.zones[gr["lineup"]]))
 
 
-def legal_draft(g: Any, p: int) -> list[Command]:
+def legal_draft(g: EttinState, p: int) -> list[Command]:
     found = group_of(g, p)
     assert found is not None
     return [Draft(c) for c in sorted(g.zones[found[1]["lineup"]])]
 
 
-def check_recruit(g: Any, p: int, command: Recruit) -> None:
+def check_recruit(g: EttinState, p: int, command: Recruit) -> None:
     if command.card not in g.zones[t.drafted(p)]:
         raise RuleError(EttinReason.NOT_DRAFTED, f"card {command.card} was not drafted by you")
     cost = r.unit(command.card).cost
@@ -177,22 +213,22 @@ def check_recruit(g: Any, p: int, command: Recruit) -> None:
                         f"{r.name(command.card)} costs {cost} gold; you have {g.gold[p]}")
 
 
-def run_recruit(g: Any, p: int, command: Recruit) -> None:
-    r.gold(g, {p: -r.unit(command.card).cost}, "recruit")
-    r.move(g, t.drafted(p), t.camp(p), [command.card], "recruited", p)
+def run_recruit(g: EttinState, p: int, command: Recruit) -> None:
+    r.gained(g, "RecruitPaid", p, -r.unit(command.card).cost, card=command.card)
+    r.moved(g, "Recruited", t.drafted(p), t.camp(p), [command.card], p)
 
 
-def check_sell(g: Any, p: int, command: Sell) -> None:
+def check_sell(g: EttinState, p: int, command: Sell) -> None:
     if command.card not in g.zones[t.drafted(p)]:
         raise RuleError(EttinReason.NOT_DRAFTED, f"card {command.card} was not drafted by you")
 
 
-def run_sell(g: Any, p: int, command: Sell) -> None:
-    r.gold(g, {p: r.unit(command.card).sell}, "sell")
-    r.move(g, t.drafted(p), t.LOST, [command.card], "sold", p)
+def run_sell(g: EttinState, p: int, command: Sell) -> None:
+    r.gained(g, "Sold", p, r.unit(command.card).sell, card=command.card)
+    r.moved(g, "SoldCardLost", t.drafted(p), t.LOST, [command.card], p)
 
 
-def legal_recruit_sell(g: Any, p: int) -> list[Command]:
+def legal_recruit_sell(g: EttinState, p: int) -> list[Command]:
     out: list[Command] = []
     for card in sorted(g.zones[t.drafted(p)]):
         if r.unit(card).cost <= g.gold[p]:
@@ -201,6 +237,6 @@ def legal_recruit_sell(g: Any, p: int) -> list[Command]:
     return out
 
 
-def draft_done(g: Any) -> bool:
+def draft_done(g: EttinState) -> bool:
     return all(gr["at"] >= len(gr["order"]) and not any(
         g.zones[t.drafted(p)] for p in gr["members"]) for gr in g.work["groups"])

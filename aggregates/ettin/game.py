@@ -22,29 +22,16 @@ from aggregates.ettin import rules as r
 from aggregates.ettin import table as t
 from aggregates.ettin.commands import (
     COMMANDS,
-    Deploy,
-    Draft,
-    EndSpoils,
-    Initiative,
-    Lose,
-    PlaceDefense,
-    Produce,
-    Recruit,
-    Sell,
-    Siege,
-    Spoil,
-    Target,
 )
 from aggregates.ettin.data import COMPONENTS as C
+from aggregates.ettin.flow import FLOW
 from aggregates.ettin.reasons import REASONS
 from aggregates.kernel import (
     Choice,
     Command,
     Decision,
     DiceTray,
-    Flow,
     Game,
-    Move,
     PickOne,
     Reason,
     RuleError,
@@ -57,55 +44,23 @@ from aggregates.kernel.game import (
     checked_clock,
     refuse_unknown_options,
 )
+from aggregates.kernel.nature import GameType
+from aggregates.kernel.outcome import Outcome
 from aggregates.kernel.present import Screen
-
-FLOW = Flow(
-    {
-        "initiative": "take the Initiative Token or give it to your Enemy",
-        "draft": "draft a card of the lineup",
-        "recruit": "recruit or sell each card you drafted",
-        "deploy": "deploy a War Camp card face down",
-        "target": "choose a start-of-battle target",
-        "lose": "choose the adventuring Troop that is Lost",
-        "spoil": "take a Spoil (or stop)",
-        "place": "place the Defense won from the Adventure",
-        "produce": "use an optional Produce ability (or not)",
-    },
-    [
-        Move(Initiative, ("initiative",), None, ages.run_initiative, ages.legal_initiative),
-        Move(Draft, ("draft",), ages.check_draft, ages.run_draft, ages.legal_draft),
-        Move(Recruit, ("recruit",), ages.check_recruit, ages.run_recruit,
-             ages.legal_recruit_sell),
-        Move(Sell, ("recruit",), ages.check_sell, ages.run_sell),
-        Move(Deploy, ("deploy",), war.check_deploy, war.run_deploy, war.legal_deploy),
-        Move(Target, ("target",), war.check_target, war.run_target, war.legal_target),
-        Move(Lose, ("lose",), war.check_lose, war.run_lose, war.legal_lose),
-        Move(Spoil, ("spoil",), aftermath.check_spoil, aftermath.run_spoil,
-             aftermath.legal_spoil),
-        Move(EndSpoils, ("spoil",), aftermath.check_end, aftermath.run_end),
-        Move(Siege, ("spoil",), aftermath.check_siege, aftermath.run_siege),
-        Move(PlaceDefense, ("place",), aftermath.check_place, aftermath.run_place,
-             aftermath.legal_place),
-        Move(Produce, ("produce",), aftermath.check_produce, aftermath.run_produce,
-             aftermath.legal_produce),
-    ],
-)
-
-#: Attributes an ``Updated`` event may set.
-UPDATABLE = frozenset({"phase", "work", "initiative", "age", "step", "results", "flipped",
-                       "shown", "sieges", "tokens", "done"})
 
 
 class Ettin(Game):
     RULES_ID = "ettin"
     TITLE = "Ettin"
-    RULES_VERSION = "1"
+    #: "2": 9+ players deal no nation next to itself where two boxes meet
+    #: (version "1", ``aggregates.ettin.v1``, dealt each box apart).
+    RULES_VERSION = "2"
     MIN_SEATS = 2
     MAX_SEATS = 16
     COMMANDS = COMMANDS
     FLOW = FLOW
     REASONS = REASONS
-    DYNAMICS = "simultaneous"
+    GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum", players=(2, 16))
     SUMMARY = ("Alliances of two draft with their Ally and Skirmish with their Enemy, "
                "then go to War over three Ages; the Alliance with the most VP wins.")
     OPTIONS_SCHEMA = {  # noqa: RUF012
@@ -116,7 +71,7 @@ class Ettin(Game):
                                            "enum": [n.id for n in C.nations]},
                 "description": "the nation of each seat's (first) position, in seat order; "
                                "default: dealt at random from each box; no nation twice "
-                               "in one box of 8 positions"},
+                               "in one box of 8 positions, and no two neighbours alike"},
             CLOCK_OPTION: CLOCK_OPTION_SCHEMA,
         },
         "additionalProperties": False,
@@ -147,11 +102,11 @@ class Ettin(Game):
             if len(chosen) != players:
                 raise RuleError(Reason.BAD_OPTIONS, f"give one nation per seat ({players})")
             nations = list(chosen)
+            if t.next_to_same_nation(nations + [r.MAT] * t.has_mat(players), count):
+                raise RuleError(Reason.BAD_OPTIONS, "neighbours play different nations "
+                                "(9+ Players: where two boxes meet too)")
         else:
-            nations = []
-            for b in range(t.boxes(count)):
-                dealt = dice.shuffled([n.id for n in C.nations])
-                nations += dealt[: max(0, min(t.PER_BOX, nation_positions - b * t.PER_BOX))]
+            nations = cls.deal_nations(dice, nation_positions, count)
         for b in range(t.boxes(count)):
             in_box = nations[b * t.PER_BOX:(b + 1) * t.PER_BOX]
             if len(set(in_box)) != len(in_box):
@@ -173,6 +128,23 @@ class Ettin(Game):
                 decks[t.adv_deck(b, age)] = [b * 1000 + c
                                              for c in dice.shuffled(C.adventure_deck(age))]
         return {"nations": nations, "decks": decks}
+
+    @classmethod
+    def deal_nations(cls, dice: DiceTray, players: int, count: int) -> list[str]:
+        """Each box of 8 positions deals its nations from its own shuffle (a
+        nation once per box), so that no two neighbours play the same nation,
+        where two boxes meet and where the circle closes too (9+ Players,
+        Setup: "Make sure neighbors play different nations"). ``players``
+        positions play a nation; ``count`` is the table's (the Mercenary mat
+        last, when there is one)."""
+        nations: list[str] = []
+        for b in range(t.boxes(count)):
+            dealt = dice.shuffled([n.id for n in C.nations])
+            wanted = max(0, min(t.PER_BOX, players - b * t.PER_BOX))
+            closes = b > 0 and b * t.PER_BOX + wanted == count  # its last neighbours 0
+            nations += t.deal_box(dealt, wanted, nations[-1] if b else None,
+                                  nations[0] if closes else None)
+        return nations
 
     @classmethod
     def public_setup(cls, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -199,10 +171,6 @@ class Ettin(Game):
         self.shown: list[int] = []
         self.sieges: list[int] = []
         self.done = False
-
-    def begin(self) -> None:
-        ages.open_initiative(self, ages.first_choosers(self))
-        self.advance()
 
     # ----------------------------------------------------- table and zones
 
@@ -239,39 +207,6 @@ class Ettin(Game):
             return "produce" if aftermath.produce_head(self, p) is not None else None
         return None
 
-    def acting_position(self, seat: int) -> int:
-        for p in self.seating().positions_of(seat):
-            if self.due(p) is not None:
-                return p
-        raise RuleError(Reason.NOT_YOUR_TURN, f"seat {seat} has no decision due")
-
-    def stage_of(self, seat: int) -> str:
-        for p in self.seating().positions_of(seat):
-            stage = self.due(p)
-            if stage is not None:
-                return stage
-        return "initiative"
-
-    def decide(self, seat: int, command: Command) -> None:
-        p = self.acting_position(seat)
-        stage = self.due(p)
-        assert stage is not None
-        FLOW.require_stage(stage, command)
-        move = FLOW.moves[type(command)]
-        if move.check is not None:
-            move.check(self, p, command)
-        move.run(self, p, command)
-        self.advance()
-
-    def legal_actions(self, seat: int) -> list[Command]:
-        if self.ended:
-            return []
-        for p in self.seating().positions_of(seat):
-            stage = self.due(p)
-            if stage is not None:
-                return FLOW.legal(self, stage, p)
-        return []
-
     def pending(self) -> list[Decision]:
         out = []
         controller = self.seating().controller
@@ -282,9 +217,12 @@ class Ettin(Game):
             if stage is None or seat in seen:
                 continue
             seen.add(seat)
+            choices: tuple[Choice, ...] = (PickOne(FLOW.prompt(stage)),)
+            if stage == "deploy":  # pick a card, then a place (the list stays whole)
+                choices += (present.deploy_path(self, p),)
             out.append(Decision(seat, stage, f"{present.position_name(self, p)}: "
                                 f"{FLOW.prompt(stage)}", hidden=stage == "deploy",
-                                position=p, choices=(PickOne(FLOW.prompt(stage)),),
+                                position=p, choices=choices,
                                 deadline=60.0 if self.clocked() else None,
                                 default="random"))
         return out
@@ -292,54 +230,11 @@ class Ettin(Game):
     def choices(self, seat: int) -> list[Choice]:
         return [c for d in self.pending() if d.seat == seat for c in d.choices]
 
-    def advance(self) -> None:
-        """Record the automatic steps until some decision is due or the game ends."""
-        for _ in range(1000):
-            if self.done:
-                return
-            # Each group's automatic steps run whatever other groups wait on.
-            stepper = {"battle": war.step_battles, "spoils": aftermath.step_spoils,
-                       "produce": aftermath.step_produce}.get(self.phase)
-            if stepper is not None and stepper(self):
-                continue
-            if any(self.due(p) for p in range(len(self.nations))):
-                return
-            phase = self.phase
-            if phase == "initiative":
-                if self.age >= 3:
-                    r.update(self, "game_over", phase="over", done=True)
-                else:
-                    ages.new_age(self)
-            elif phase == "draft":
-                if ages.draft_done(self):
-                    if self.step < 2:
-                        ages.open_draft(self, self.step + 1)
-                    else:
-                        war.open_deploy(self)
-            elif phase == "deploy":
-                war.open_battles(self)
-            elif phase == "battle":
-                if war.battles_done(self):
-                    aftermath.open_spoils(self)
-            elif phase == "spoils":
-                if aftermath.spoils_done(self):
-                    r.update(self, "adventure_defense", phase="adventure_defense", work={})
-            elif phase == "adventure_defense":
-                aftermath.retire(self)
-                aftermath.open_produce(self)
-            elif phase == "produce":
-                if aftermath.produce_done(self):
-                    choosers = aftermath.end_war(self)
-                    if self.age >= 3:
-                        r.update(self, "game_over", phase="over", done=True)
-                    else:
-                        ages.open_initiative(self, choosers)
-            else:
-                return
-        raise AssertionError(f"Ettin did not settle in phase {self.phase}")
-
     def finished(self) -> dict[str, Any] | None:
         return scoring.outcome(self) if self.done else None
+
+    def standings(self) -> Outcome:
+        return scoring.standings(self)
 
     # ---------------------------------------------------------- reading
 
@@ -361,31 +256,373 @@ class Ettin(Game):
 
     @classmethod
     def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-        return present.describe(event_type, payload, seats)
+        sentence = present.describe(event_type, payload, seats)
+        return sentence if sentence is not None else super().describe(event_type, payload, seats)
 
     # ------------------------------------------------------ evolve (events)
+    #
+    # Each body changes the state by its event's facts alone (and the state
+    # they apply to): never a die, a check or a clock. ``work`` is rebuilt,
+    # not changed in place, so a rules step holding a part of it still reads
+    # it as it was when it decided.
 
-    @event("Moved")
-    def _moved(self, source: str, target: str, cards: list[int], why: str,
-               position: int | None) -> None:
+    def _carry(self, source: str, target: str, cards: list[int]) -> None:
         for card in cards:
             self.zones[source].remove(card)
             self.zones[target].append(card)
 
-    @event("GoldChanged")
-    def _gold_changed(self, deltas: dict[str, int], totals: dict[str, int] | None,
-                      why: str) -> None:
-        # From the deltas: ``totals`` (the gold after) is None in an event
-        # recorded before it was stated (``upcasts``).
-        for p, d in deltas.items():
+    def _set_work_pair(self, i: int, **changes: Any) -> None:
+        pairs = list(self.work["pairs"])
+        pairs[i] = {**pairs[i], **changes}
+        self.work = {**self.work, "pairs": pairs}
+
+    # -- Setup's initiative and Phase 1: New Age
+
+    @event("InitiativeChoices")
+    def _initiative_choices(self, choosers: list[dict[str, int]]) -> None:
+        self.phase = "initiative"
+        self.work = {"choosers": [[c["pair"], c["position"]] for c in choosers]}
+
+    def _initiative_chosen(self, pair: int, holder: int) -> None:
+        initiative = list(self.initiative)
+        initiative[pair] = holder
+        self.initiative = initiative
+        self.work = {"choosers": [c for c in self.work["choosers"] if c[0] != pair]}
+
+    @event("InitiativeTaken")
+    def _initiative_taken(self, pair: int, chooser: int, holder: int) -> None:
+        self._initiative_chosen(pair, holder)
+
+    @event("InitiativeGiven")
+    def _initiative_given(self, pair: int, chooser: int, holder: int) -> None:
+        self._initiative_chosen(pair, holder)
+
+    @event("AgeBegan")
+    def _age_began(self, age: int) -> None:
+        self.age, self.step, self.phase, self.work = age, -1, "new_age", {}
+
+    @event("AgeGold")
+    def _age_gold(self, gains: dict[str, int], gold: dict[str, int] | None) -> None:
+        self._gain(gains)
+
+    @event("AdventureRevealed")
+    def _adventure_revealed(self, position: int | None, source: str, target: str,
+                            cards: list[int], pair: int, age: int | None) -> None:
+        self._carry(source, target, cards)
+
+    # -- Phase 2: Skirmish and Peacetime (draft, recruit, sell)
+
+    @event("DraftBegan")
+    def _draft_began(self, kind: str, step: int, lineups: list[dict[str, Any]]) -> None:
+        self.step, self.phase = step, "draft"
+        self.work = {"kind": kind, "groups": [
+            {"members": gr["members"], "order": gr["order"], "lineup": gr["lineup"], "at": 0}
+            for gr in lineups]}
+
+    @event("SkirmishLineupDealt")
+    def _skirmish_lineup(self, position: int | None, source: str, target: str,
+                         cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("PeacetimeLineupDealt")
+    def _peacetime_lineup(self, position: int | None, source: str, target: str,
+                          cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("EmptyDecksGold")
+    def _empty_decks_gold(self, position: int, amount: int, gold: int | None,
+                          instead_of: str | None) -> None:
+        self.gold[position] += amount
+
+    @event("DraftOrderShortened")
+    def _draft_order_shortened(self, lineups: list[dict[str, Any]]) -> None:
+        orders = {gr["lineup"]: gr["order"] for gr in lineups}
+        self.work = {**self.work, "groups": [
+            {**gr, "order": orders.get(gr["lineup"], gr["order"])}
+            for gr in self.work["groups"]]}
+
+    @event("Drafted")
+    def _drafted(self, position: int, source: str, target: str, cards: list[int]) -> None:
+        self._carry(source, target, cards)
+        self.work = {**self.work, "groups": [
+            {**gr, "at": gr["at"] + 1} if gr["lineup"] == source else gr
+            for gr in self.work["groups"]]}
+
+    @event("DraftPassed")
+    def _draft_passed(self, lineup: str | None, to: int | None) -> None:
+        """Only words: ``Drafted`` moved the lineup's turn on."""
+
+    @event("UndraftedLost")
+    def _undrafted_lost(self, position: int | None, source: str, target: str,
+                        cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("RecruitPaid")
+    def _recruit_paid(self, position: int, amount: int, gold: int | None,
+                      card: int | None) -> None:
+        self.gold[position] += amount
+
+    @event("Recruited")
+    def _recruited(self, position: int, source: str, target: str, cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("Sold")
+    def _sold(self, position: int, amount: int, gold: int | None, card: int | None) -> None:
+        self.gold[position] += amount
+
+    @event("SoldCardLost")
+    def _sold_card_lost(self, position: int, source: str, target: str,
+                        cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    # -- Phase 3: War (deploy, battles, the Adventure)
+
+    @event("DeployBegan")
+    def _deploy_began(self, turns: list[dict[str, Any]]) -> None:
+        self.phase = "deploy"
+        self.work = {"pairs": [{"turn": -1 if w["position"] is None else w["position"],
+                                "left": w["deploys"]} for w in turns]}
+
+    @event("Deployed")
+    def _deployed(self, position: int, source: str, target: str, cards: list[int],
+                  slot: int, scouting: int | None) -> None:
+        self._carry(source, target, cards)
+        pairs = list(self.work["pairs"])
+        pairs[r.pair_of(self, position)] = war.after_deploy(self, position)
+        self.work = {**self.work, "pairs": pairs}
+
+    @event("Scouted")
+    def _scouted(self, position: int, enemy: int, slot: int, cards: list[int]) -> None:
+        self.shown = sorted(set(self.shown) | set(cards))
+
+    @event("DeployPassed")
+    def _deploy_passed(self, pair: int | None, position: int | None,
+                       deploys: int | None) -> None:
+        """Only words: ``Deployed`` moved the pair's turn on."""
+
+    @event("CardsFlipped")
+    def _cards_flipped(self, cards: dict[str, dict[str, list[int]]]) -> None:
+        self.flipped, self.phase = True, "battle"
+        self.results = [[] for _ in self.pairs]
+        self.work = {"pairs": [{"b": 0, "queue": None, "chosen": [], "lose": -1}
+                               for _ in self.pairs]}
+
+    @event("BattleStep")
+    def _battle_step(self, pair: int | None, slot: int | None, step: str | None,
+                     position: int | None, unit: int | None, keyword: str | None) -> None:
+        assert pair is not None, "an older record's step is applied as it was stored"
+        w = self.work["pairs"][pair]
+        if step == "abilities":
+            slot_now = war.slot_of(self, pair)
+            self._set_work_pair(pair, queue=war.abilities_queue(self, pair, slot_now))
+        elif step == "no target":
+            self._set_work_pair(pair, queue=w["queue"][1:])
+        elif step == "to lose":
+            self._set_work_pair(pair, lose=position)
+        else:
+            self._set_work_pair(pair, lose=-1)
+
+    @event("TargetChosen")
+    def _target_chosen(self, position: int, unit: int, target: int, keyword: str) -> None:
+        i = r.pair_of(self, position)
+        w = self.work["pairs"][i]
+        chosen = [*w["chosen"], [*w["queue"][0], target]]
+        self._set_work_pair(i, queue=w["queue"][1:], chosen=chosen)
+
+    @event("StartOfBattleRemoved")
+    def _start_of_battle_removed(self, position: int | None, source: str, target: str,
+                                 cards: list[int], pair: int | None, slot: int | None) -> None:
+        self._carry(source, target, cards)
+
+    @event("BattleResolved")
+    def _battle_resolved(self, pair: int, slot: int, scores: list[int], result: str,
+                         winner: int | None, why: str | None) -> None:
+        outcome: dict[str, Any] = {"slot": slot, "scores": scores, "result": result,
+                                   "winner": winner}
+        if why is not None:
+            outcome["why"] = why
+        results = [list(x) for x in self.results]
+        results[pair] = [*results[pair], outcome]
+        self.results = results
+        w = self.work["pairs"][pair]
+        self._set_work_pair(pair, b=w["b"] + 1, queue=None, chosen=[])
+
+    @event("AdventureAttempted")
+    def _adventure_attempted(self, pair: int, position: int, adventure: int, score: int,
+                             die: int, difficulty: int, success: bool) -> None:
+        """The die is in the event; what follows from it has events of its own."""
+
+    @event("AdventureReward")
+    def _adventure_reward(self, gains: dict[str, int], gold: dict[str, int] | None,
+                          position: int | None) -> None:
+        self._gain(gains)
+
+    @event("AdventureEffect")
+    def _adventure_effect(self, position: int | None, source: str, target: str,
+                          cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("AdventureCompleted")
+    def _adventure_completed(self, position: int, source: str, target: str, cards: list[int],
+                             pair: int | None) -> None:
+        self._carry(source, target, cards)
+
+    @event("AdventurerLost")
+    def _adventurer_lost(self, position: int, source: str, target: str,
+                         cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    # -- Phase 3 continued: Spoils, the Adventure Defense, Retire, Produce
+
+    @event("SpoilsBegan")
+    def _spoils_began(self, owed: list[list[dict[str, Any]]]) -> None:
+        self.phase = "spoils"
+        self.work = {"pairs": [{"tasks": [[s["position"], s["slot"], s["count"], s["kind"]]
+                                          for s in spoils]} for spoils in owed]}
+
+    @event("SpoilTaken")
+    def _spoil_taken(self, position: int, source: str, target: str, cards: list[int],
+                     slot: int | None, from_deck: bool) -> None:
+        self._carry(source, target, cards)
+
+    @event("BountyPaid")
+    def _bounty_paid(self, position: int, amount: int, gold: int | None,
+                     card: int | None) -> None:
+        self.gold[position] += amount
+
+    @event("SiegeTokenPlaced")
+    def _siege_token_placed(self, position: int, card: int) -> None:
+        self.sieges = sorted([*self.sieges, card])
+
+    @event("SpoilsPassed")
+    def _spoils_passed(self, pair: int | None, position: int | None, slot: int | None,
+                       kind: str | None, left: int | None) -> None:
+        assert pair is not None, "an older record's step is applied as it was stored"
+        tasks = [list(x) for x in self.work["pairs"][pair]["tasks"]]
+        if left:
+            tasks[0][2] = left
+        else:
+            tasks = tasks[1:]
+        pairs = list(self.work["pairs"])
+        pairs[pair] = {"tasks": tasks}
+        self.work = {"pairs": pairs}
+
+    @event("AdventureDefenseBegan")
+    def _adventure_defense_began(self) -> None:
+        self.phase, self.work = "adventure_defense", {}
+
+    @event("AdventureDefensePlaced")
+    def _adventure_defense_placed(self, position: int, source: str, target: str,
+                                  cards: list[int], slot: int | None) -> None:
+        self._carry(source, target, cards)
+
+    @event("RetireBegan")
+    def _retire_began(self) -> None:
+        self.phase, self.work = "retire", {}
+
+    @event("DefenseStays")
+    def _defense_stays(self, position: int, source: str, target: str,
+                       cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("ReturnedToSelf")
+    def _returned_to_self(self, position: int, source: str, target: str,
+                          cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("ReturnedToAlly")
+    def _returned_to_ally(self, position: int, source: str, target: str,
+                          cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("Retired")
+    def _retired(self, position: int, source: str, target: str, cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("Wealthy")
+    def _wealthy(self, position: int, amount: int, gold: int | None, card: int | None) -> None:
+        self.gold[position] += amount
+
+    @event("WarCry")
+    def _war_cry(self, position: int, source: str, target: str, cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("AdventureDiscarded")
+    def _adventure_discarded(self, position: int | None, source: str, target: str,
+                             cards: list[int], pair: int | None) -> None:
+        self._carry(source, target, cards)
+
+    @event("Produced")
+    def _produced(self, gains: dict[str, int], gold: dict[str, int] | None,
+                  ability: str, card: int | None) -> None:
+        self._gain(gains)
+
+    @event("ProduceBegan")
+    def _produce_began(self, optional: list[dict[str, Any]]) -> None:
+        queues: dict[str, list[list[Any]]] = {}
+        for item in optional:
+            queues.setdefault(str(item["position"]), []).append(
+                [item["ability"], item["source"]])
+        self.phase, self.work = "produce", {"queues": queues}
+
+    @event("GateUsed")
+    def _gate_used(self, position: int, source: str, target: str, cards: list[int],
+                   ability: str) -> None:
+        self._carry(source, target, cards)
+
+    @event("CallToArms")
+    def _call_to_arms(self, position: int, source: str, target: str,
+                      cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("LostSouls")
+    def _lost_souls(self, position: int, source: str, target: str, cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("ProduceAnswered")
+    def _produce_answered(self, position: int | None, ability: str | None,
+                          source: int | None, used: bool | None) -> None:
+        assert position is not None, "an older record's step is applied as it was stored"
+        queues = {k: list(v) for k, v in self.work["queues"].items()}
+        queues[str(position)] = queues[str(position)][1:]
+        if not queues[str(position)]:
+            del queues[str(position)]
+        self.work = {"queues": queues}
+
+    # -- Winning the War, the end
+
+    @event("TiedWarGold")
+    def _tied_war_gold(self, gains: dict[str, int], gold: dict[str, int] | None,
+                       pair: int | None) -> None:
+        self._gain(gains)
+
+    @event("LoserDrew")
+    def _loser_drew(self, position: int, source: str, target: str, cards: list[int]) -> None:
+        self._carry(source, target, cards)
+
+    @event("AgeEnded")
+    def _age_ended(self, age: int, wars: list[dict[str, Any]]) -> None:
+        tokens = [list(x) for x in self.tokens]
+        initiative = list(self.initiative)
+        for war_ in wars:
+            i, winner = war_["pair"], war_["winner"]
+            a, b = self.pairs[i]
+            if winner is None:
+                initiative[i] = b if initiative[i] == a else a
+            else:
+                tokens[winner].append(age)
+        self.tokens, self.initiative = tokens, initiative
+        self.sieges, self.results, self.flipped, self.shown = [], [[] for _ in self.pairs], \
+            False, []
+
+    @event("GameOver")
+    def _game_over(self) -> None:
+        self.phase, self.done = "over", True
+
+    def _gain(self, gains: dict[str, int]) -> None:
+        for p, d in gains.items():
             self.gold[int(p)] += d
 
-    @event("Updated")
-    def _updated(self, what: str, changes: dict[str, Any], details: dict[str, Any]) -> None:
-        for key, value in changes.items():
-            assert key in UPDATABLE, key
-            setattr(self, key, value)
 
-
-# Old events read in the shape recorded now (issue 9, item 7).
+# Old events read in the shape recorded now (issue 9 item 7; issue 17 item 3).
 upcasts.install(Ettin)

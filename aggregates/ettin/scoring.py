@@ -10,9 +10,11 @@ from typing import Any
 from aggregates.ettin import rules as r
 from aggregates.ettin import table as t
 from aggregates.ettin.data import COMPONENTS as C
+from aggregates.ettin.state import EttinState
+from aggregates.kernel.outcome import Outcome, headline, rank
 
 
-def achievements(g: Any, p: int) -> dict[str, int]:
+def achievements(g: EttinState, p: int) -> dict[str, int]:
     """What Retired cards' bonuses count: Victory Tokens, Defenses at the
     Locations, completed Adventures (in the Retired Pile or at a Location)."""
     defenses = [c for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)]]
@@ -21,7 +23,7 @@ def achievements(g: Any, p: int) -> dict[str, int]:
             "adventure": len(adventures)}
 
 
-def bonus(g: Any, p: int) -> int:
+def bonus(g: EttinState, p: int) -> int:
     have = achievements(g, p)
     total = 0
     for c in g.zones[t.retired(p)]:
@@ -31,7 +33,7 @@ def bonus(g: Any, p: int) -> int:
     return total
 
 
-def position_score(g: Any, p: int) -> dict[str, int]:
+def position_score(g: EttinState, p: int) -> dict[str, int]:
     defenses = [c for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)]]
     return {
         "tokens": sum(C.war_vp[a - 1] for a in g.tokens[p]),
@@ -43,7 +45,7 @@ def position_score(g: Any, p: int) -> dict[str, int]:
     }
 
 
-def outcome(g: Any) -> dict[str, Any]:
+def outcome(g: EttinState) -> dict[str, Any]:
     seating = g.seating()
     per_position = [sum(position_score(g, p).values()) for p in range(r.positions(g))]
     per_seat = [0] * len(g.seats)
@@ -61,10 +63,36 @@ def outcome(g: Any) -> dict[str, Any]:
         teams.append({"team": names, "seats": list(team), "score": totals[i], "gold": gold[i],
                       "positions": [p for p in range(r.positions(g))
                                     if seating.controller[p] in team]})
-    names = " and ".join(teams[i]["team"] for i in winners_t)
+    names = " and ".join(str(teams[i]["team"]) for i in winners_t)
     result = (f"{names} win with {best[0]} VP" if len(winners_t) == 1
               else f"{names} share the victory with {best[0]} VP")
     return {"result": result, "teams": teams, "scores": per_seat,
             "positions": per_position,
             "winner_team": winners_t[0] if len(winners_t) == 1 else None,
             "winners": sorted(s for i in winners_t for s in seating.teams[i])}
+
+
+def standings(g: EttinState) -> Outcome:
+    """The shared outcome, from the recorded teams: each Alliance ranked by
+    its VP then its Gold, its seats sharing its place; an Alliance of two
+    that wins alone is the ``winning_team``. A seat's score is its own share
+    (the summary names the Alliance's total)."""
+    recorded = g.outcome or {}
+    teams = list(recorded.get("teams", ()))
+    team_of = {int(s): i for i, team in enumerate(teams) for s in team["seats"]}
+    key = [(int(team["score"]), int(team["gold"])) for team in teams]
+    ranking = rank(len(g.seats), lambda s: key[team_of[s]])
+    winners = tuple(sorted(int(s) for s in recorded.get("winners", ())))
+    won = recorded.get("winner_team")
+    team = tuple(teams[won]["seats"]) if isinstance(won, int) and len(teams[won]["seats"]) > 1 \
+        else None
+    best = max((k[0] for k in key), default=0)
+    return Outcome(winners=winners, ranking=ranking,
+                   scores=tuple(int(v) for v in recorded.get("scores", ())),
+                   breakdown=recorded, summary=headline(winners, team, f"with {best} VP"),
+                   winning_team=team)
+
+
+def game_over(g: Any) -> None:
+    """The third Age's War is over: the game ends and is scored."""
+    g.emit("GameOver")

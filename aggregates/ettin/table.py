@@ -170,3 +170,31 @@ def empty_zones(players: int) -> dict[str, list[int]]:
 
 def zones_of(players: int, contents: dict[str, list[int]], flipped: bool) -> Zones:
     return Zones(table_specs(players, flipped), contents, seating_for(players))
+
+
+def deal_box(dealt: list[str], wanted: int, before: str | None,
+             after: str | None) -> list[str]:
+    """``wanted`` nations of one box's shuffle ``dealt`` (each at most once), in
+    its order, none next to a neighbour of the same nation: the box's first
+    position follows a position playing ``before`` (the previous box's last),
+    its last precedes one playing ``after`` (position 0, where the circle
+    closes; None: a box boundary inside the circle or the Mercenary mat)."""
+    if wanted == 0:
+        return []
+    banned_first = {before} | ({after} if wanted == 1 else set())
+    first = next(n for n in dealt if n not in banned_first)
+    rest = [n for n in dealt if n != first]
+    box = [first, *rest[: wanted - 1]]
+    if wanted > 1 and box[-1] == after:
+        spare = [n for n in rest[wanted - 1:] if n != after]
+        if spare:  # a nation of the box not dealt: it takes the last seat
+            box[-1] = spare[0]
+        else:  # the whole box is dealt: the last trades with an inner seat
+            box[-1], box[1] = box[1], box[-1]
+    return box
+
+
+def next_to_same_nation(nations: list[str], count: int) -> bool:
+    """Whether two neighbours round the table (of ``count`` positions) play
+    the same nation."""
+    return count > 2 and any(nations[p] == nations[(p + 1) % count] for p in range(count))

@@ -25,6 +25,7 @@ from aggregates.ettin import table as t
 from aggregates.ettin.commands import Deploy, Lose, Target
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.reasons import EttinReason
+from aggregates.ettin.state import EttinState
 from aggregates.kernel import Command, RuleError
 
 START_OF_BATTLE = ("terrify", "dragonslayer", "ranged")
@@ -32,16 +33,32 @@ START_OF_BATTLE = ("terrify", "dragonslayer", "ranged")
 # --------------------------------------------------------------------- deploy
 
 
-def open_deploy(g: Any) -> None:
+def open_deploy(g: EttinState) -> None:
     pairs = []
     for i, (a, b) in enumerate(g.pairs):
         first = g.initiative[i]
         other = b if first == a else a
         pairs.append(next_turn(g, first, other, 1))
-    r.update(g, "deploy_opened", phase="deploy", work={"pairs": pairs})
+    g.emit("DeployBegan", turns=[turn_fact(i, w) for i, w in enumerate(pairs)])
 
 
-def next_turn(g: Any, first: int, other: int, left: int) -> dict[str, int]:
+def turn_fact(i: int, w: dict[str, int]) -> dict[str, int | None]:
+    """Whose deploy it is in the pair ``i`` and how many cards they place now."""
+    return {"pair": i, "position": w["turn"] if w["turn"] >= 0 else None,
+            "deploys": w["left"]}
+
+
+def after_deploy(g: EttinState, p: int) -> dict[str, int]:
+    """The pair's turn once ``p`` has placed a card: theirs while cards are left
+    to place now, else the Enemy's (two at a time), else done."""
+    turn = dict(g.work["pairs"][r.pair_of(g, p)])
+    turn["left"] -= 1
+    if turn["left"] <= 0 or not g.zones[t.camp(p)]:
+        turn = next_turn(g, r.enemy(g, p), p, 2)
+    return turn
+
+
+def next_turn(g: EttinState, first: int, other: int, left: int) -> dict[str, int]:
     if g.zones[t.camp(first)]:
         return {"turn": first, "left": min(left, len(g.zones[t.camp(first)]))}
     if g.zones[t.camp(other)]:
@@ -49,11 +66,11 @@ def next_turn(g: Any, first: int, other: int, left: int) -> dict[str, int]:
     return {"turn": -1, "left": 0}
 
 
-def deploying(g: Any, p: int) -> bool:
+def deploying(g: EttinState, p: int) -> bool:
     return g.phase == "deploy" and g.work["pairs"][r.pair_of(g, p)]["turn"] == p
 
 
-def check_deploy(g: Any, p: int, command: Deploy) -> None:
+def check_deploy(g: EttinState, p: int, command: Deploy) -> None:
     if command.card not in g.zones[t.camp(p)]:
         raise RuleError(EttinReason.NOT_IN_CAMP, f"card {command.card} is not in your War Camp")
     if not 0 <= command.slot < t.SLOTS:
@@ -64,25 +81,21 @@ def check_deploy(g: Any, p: int, command: Deploy) -> None:
                         "only a Scouting unit scouts, an Enemy Location 1-3 (slot + 1)")
 
 
-def run_deploy(g: Any, p: int, command: Deploy) -> None:
-    r.move(g, t.camp(p), t.field(p, command.slot), [command.card], "deployed", p)
+def run_deploy(g: EttinState, p: int, command: Deploy) -> None:
+    r.moved(g, "Deployed", t.camp(p), t.field(p, command.slot), [command.card], p,
+            slot=command.slot, scouting=command.scout)
     if command.scout:
         foe = r.enemy(g, p)
         slot = command.scout - 1
         seen = [command.card] + list(g.zones[t.field(foe, slot)])
-        r.update(g, "scouted", {"position": p, "enemy": foe, "slot": slot, "cards": seen},
-                 shown=sorted(set(g.shown) | set(seen)))
+        g.emit("Scouted", position=p, enemy=foe, slot=slot, cards=seen)
     i = r.pair_of(g, p)
-    turn = dict(g.work["pairs"][i])
-    turn["left"] -= 1
-    if turn["left"] <= 0 or not g.zones[t.camp(p)]:
-        turn = next_turn(g, r.enemy(g, p), p, 2)
-    pairs = list(g.work["pairs"])
-    pairs[i] = turn
-    r.update(g, "deploy_turn", work={"pairs": pairs})
+    turn = g.work["pairs"][i]  # as ``Deployed`` moved it on
+    g.emit("DeployPassed", pair=i, position=turn["turn"] if turn["turn"] >= 0 else None,
+           deploys=turn["left"])
 
 
-def legal_deploy(g: Any, p: int) -> list[Command]:
+def legal_deploy(g: EttinState, p: int) -> list[Command]:
     out: list[Command] = []
     for card in sorted(g.zones[t.camp(p)]):
         scouts = [0] + (list(range(1, t.ADVENTURE + 1)) if r.unit(card).has("scouting")
@@ -91,23 +104,20 @@ def legal_deploy(g: Any, p: int) -> list[Command]:
     return out
 
 
-def deploy_done(g: Any) -> bool:
+def deploy_done(g: EttinState) -> bool:
     return all(w["turn"] < 0 for w in g.work["pairs"])
 
 
 # --------------------------------------------------------------------- battles
 
 
-def open_battles(g: Any) -> None:
+def open_battles(g: EttinState) -> None:
     reveal = {str(p): {str(s): list(g.zones[t.field(p, s)]) for s in range(t.SLOTS)}
               for p in range(r.positions(g))}
-    r.update(g, "flipped", {"cards": reveal}, flipped=True, phase="battle",
-             results=[[] for _ in g.pairs],
-             work={"pairs": [{"b": 0, "queue": None, "chosen": [], "lose": -1}
-                             for _ in g.pairs]})
+    g.emit("CardsFlipped", cards=reveal)
 
 
-def abilities_queue(g: Any, i: int, slot: int) -> list[list[Any]]:
+def abilities_queue(g: EttinState, i: int, slot: int) -> list[list[Any]]:
     first = g.initiative[i]
     a, b = g.pairs[i]
     other = b if first == a else a
@@ -120,7 +130,7 @@ def abilities_queue(g: Any, i: int, slot: int) -> list[list[Any]]:
     return queue
 
 
-def targets(g: Any, p: int, card: int, keyword: str, slot: int) -> list[int]:
+def targets(g: EttinState, p: int, card: int, keyword: str, slot: int) -> list[int]:
     theirs = r.units_at(g, r.enemy(g, p), slot)
     if keyword == "terrify":
         return sorted(theirs)
@@ -130,11 +140,11 @@ def targets(g: Any, p: int, card: int, keyword: str, slot: int) -> list[int]:
     return sorted(c for c in theirs if r.unit(c).troop and r.unit(c).strength <= strength)
 
 
-def slot_of(g: Any, i: int) -> int:
+def slot_of(g: EttinState, i: int) -> int:
     return t.BATTLE_ORDER[g.work["pairs"][i]["b"]]
 
 
-def targeting(g: Any, p: int) -> list[Any] | None:
+def targeting(g: EttinState, p: int) -> list[Any] | None:
     if g.phase != "battle":
         return None
     w = g.work["pairs"][r.pair_of(g, p)]
@@ -145,7 +155,7 @@ def targeting(g: Any, p: int) -> list[Any] | None:
     return None
 
 
-def check_target(g: Any, p: int, command: Target) -> None:
+def check_target(g: EttinState, p: int, command: Target) -> None:
     head = targeting(g, p)
     assert head is not None
     _, card, keyword = head
@@ -159,17 +169,13 @@ def check_target(g: Any, p: int, command: Target) -> None:
         raise RuleError(EttinReason.BAD_TARGET, f"{command.target} is not a {keyword} target")
 
 
-def run_target(g: Any, p: int, command: Target) -> None:
-    i = r.pair_of(g, p)
-    w = dict(g.work["pairs"][i])
-    head = w["queue"][0]
-    w["queue"] = w["queue"][1:]
-    w["chosen"] = w["chosen"] + [[*head, command.target]]
-    set_pair(g, i, w, "target", {"position": p, "unit": command.unit, "target": command.target,
-                                 "keyword": head[2]})
+def run_target(g: EttinState, p: int, command: Target) -> None:
+    head = g.work["pairs"][r.pair_of(g, p)]["queue"][0]
+    g.emit("TargetChosen", position=p, unit=command.unit, target=command.target,
+           keyword=head[2])
 
 
-def legal_target(g: Any, p: int) -> list[Command]:
+def legal_target(g: EttinState, p: int) -> list[Command]:
     head = targeting(g, p)
     assert head is not None
     _, card, keyword = head
@@ -180,14 +186,18 @@ def legal_target(g: Any, p: int) -> list[Command]:
     return out
 
 
-def set_pair(g: Any, i: int, w: dict[str, Any], what: str = "battle_step",
-             details: dict[str, Any] | None = None) -> None:
-    pairs = list(g.work["pairs"])
-    pairs[i] = w
-    r.update(g, what, details, work={**g.work, "pairs": pairs})
+def battle_step(g: EttinState, i: int, slot: int, step: str, position: int | None = None,
+                unit: int | None = None, keyword: str | None = None) -> None:
+    """Record a step of the pair ``i``'s current battle that needs no choice:
+    ``abilities`` (its start-of-battle abilities line up, Initiative holder
+    first), ``no target`` (``unit``'s ``keyword`` has none and is passed),
+    ``to lose`` (``position`` must choose the Troop Lost on the Adventure) or
+    ``lost`` (it has)."""
+    g.emit("BattleStep", pair=i, slot=slot, step=step, position=position,
+           unit=unit, keyword=keyword)
 
 
-def step_battles(g: Any) -> bool:
+def step_battles(g: EttinState) -> bool:
     """Run every pair's battles as far as they go without a decision; True
     when something was recorded."""
     progressed = False
@@ -198,14 +208,14 @@ def step_battles(g: Any) -> bool:
                 break
             slot = slot_of(g, i)
             if w["queue"] is None:
-                set_pair(g, i, {**w, "queue": abilities_queue(g, i, slot)})
+                battle_step(g, i, slot, "abilities")
                 progressed = True
                 continue
             if w["queue"]:
                 p, card, keyword = w["queue"][0]
                 if targets(g, p, card, keyword, slot):
                     break  # a decision: the head's owner chooses its target
-                set_pair(g, i, {**w, "queue": w["queue"][1:]})
+                battle_step(g, i, slot, "no target", p, card, keyword)
                 progressed = True
                 continue
             resolve_start(g, i, slot, w["chosen"])
@@ -214,7 +224,7 @@ def step_battles(g: Any) -> bool:
     return progressed
 
 
-def resolve_start(g: Any, i: int, slot: int, chosen: list[list[Any]]) -> None:
+def resolve_start(g: EttinState, i: int, slot: int, chosen: list[list[Any]]) -> None:
     """All start-of-battle abilities resolve together: each target goes where its
     ability sends it (the first choice of a card wins); a Ranged unit used goes
     to its owner's Retired Pile unless it is itself a target."""
@@ -230,27 +240,22 @@ def resolve_start(g: Any, i: int, slot: int, chosen: list[list[Any]]) -> None:
     for card, target in sorted(dest.items()):
         source = r.where(g, card)
         if source.startswith(("field:", "loc:")):
-            r.move(g, source, target, [card], "start of battle")
+            r.moved(g, "StartOfBattleRemoved", source, target, [card], pair=i, slot=slot)
 
 
-def fight(g: Any, i: int, slot: int) -> None:
+def fight(g: EttinState, i: int, slot: int) -> None:
     result = r.battle_result(g, g.pairs[i], slot)
-    results = [list(x) for x in g.results]
-    results[i] = results[i] + [result]
-    w = dict(g.work["pairs"][i])
-    w.update(b=w["b"] + 1, queue=None, chosen=[])
-    pairs = list(g.work["pairs"])
-    pairs[i] = w
-    r.update(g, "battle", {"pair": i, **result}, results=results, work={**g.work, "pairs": pairs})
+    g.emit("BattleResolved", pair=i, slot=slot, scores=result["scores"],
+           result=result["result"], winner=result["winner"], why=result.get("why"))
     if slot == t.ADVENTURE and result["result"] == "win":
         attempt(g, i, result["winner"])
 
 
-def adventure_score(g: Any, p: int) -> int:
+def adventure_score(g: EttinState, p: int) -> int:
     return sum(r.unit(c).adventure for c in g.zones[t.field(p, t.ADVENTURE)] if r.unit(c).troop)
 
 
-def attempt(g: Any, i: int, p: int) -> None:
+def attempt(g: EttinState, i: int, p: int) -> None:
     cards = g.zones[t.adventure(i)]
     score = adventure_score(g, p)
     if not cards or score <= 0:
@@ -260,46 +265,45 @@ def attempt(g: Any, i: int, p: int) -> None:
     face = C.die[g.roll(len(C.die)) - 1]
     difficulty = adv.difficulty + face
     success = score >= difficulty
-    r.update(g, "adventure", {"pair": i, "position": p, "adventure": card, "score": score,
-                              "die": face, "difficulty": difficulty, "success": success})
+    g.emit("AdventureAttempted", pair=i, position=p, adventure=card, score=score, die=face,
+           difficulty=difficulty, success=success)
     if success:
-        r.gold(g, {p: adv.gold}, "adventure")
+        r.gains(g, "AdventureReward", {p: adv.gold}, position=p)
         if adv.effect is not None:
             r.apply_gain(g, p, adv.effect, "adventure")
-        r.move(g, t.adventure(i), t.won(p) if adv.defense else t.retired(p), [card],
-               "adventure completed", p)
+        r.moved(g, "AdventureCompleted", t.adventure(i),
+                t.won(p) if adv.defense else t.retired(p), [card], p, pair=i)
         return
     lost = sorted(c for c in g.zones[t.field(p, t.ADVENTURE)]
                   if r.unit(c).troop and r.unit(c).adventure)
     if len(lost) == 1:
-        r.move(g, t.field(p, t.ADVENTURE), t.LOST, lost, "adventure failed", p)
+        r.moved(g, "AdventurerLost", t.field(p, t.ADVENTURE), t.LOST, lost, p)
     elif lost:
-        set_pair(g, i, {**g.work["pairs"][i], "lose": p})
+        battle_step(g, i, t.ADVENTURE, "to lose", p)
 
 
-def losing(g: Any, p: int) -> bool:
+def losing(g: EttinState, p: int) -> bool:
     return g.phase == "battle" and g.work["pairs"][r.pair_of(g, p)]["lose"] == p
 
 
-def lose_options(g: Any, p: int) -> list[int]:
+def lose_options(g: EttinState, p: int) -> list[int]:
     return sorted(c for c in g.zones[t.field(p, t.ADVENTURE)]
                   if r.unit(c).troop and r.unit(c).adventure)
 
 
-def check_lose(g: Any, p: int, command: Lose) -> None:
+def check_lose(g: EttinState, p: int, command: Lose) -> None:
     if command.card not in lose_options(g, p):
         raise RuleError(EttinReason.BAD_CHOICE, "choose one of your adventuring Troops")
 
 
-def run_lose(g: Any, p: int, command: Lose) -> None:
-    r.move(g, t.field(p, t.ADVENTURE), t.LOST, [command.card], "adventure failed", p)
-    i = r.pair_of(g, p)
-    set_pair(g, i, {**g.work["pairs"][i], "lose": -1})
+def run_lose(g: EttinState, p: int, command: Lose) -> None:
+    r.moved(g, "AdventurerLost", t.field(p, t.ADVENTURE), t.LOST, [command.card], p)
+    battle_step(g, r.pair_of(g, p), t.ADVENTURE, "lost", p)
 
 
-def legal_lose(g: Any, p: int) -> list[Command]:
+def legal_lose(g: EttinState, p: int) -> list[Command]:
     return [Lose(c) for c in lose_options(g, p)]
 
 
-def battles_done(g: Any) -> bool:
+def battles_done(g: EttinState) -> bool:
     return all(w["b"] >= len(t.BATTLE_ORDER) and w["lose"] < 0 for w in g.work["pairs"])

@@ -2,17 +2,22 @@
 structured decisions, flow, zones, teams, effects and presentation."""
 
 from aggregates.kernel.commands import Command, CommandSet
-from aggregates.kernel.decisions import Assign, Choice, Decision, Number, PickCards, PickOne
-from aggregates.kernel.effects import Effect, EffectBook
-from aggregates.kernel.errors import GameReason, Reason, RuleError
-from aggregates.kernel.flow import Flow, Move
-from aggregates.kernel.game import (
-    DiceTray,
-    Game,
-    event_type,
-    payload_of,
-    recorded_audience,
+from aggregates.kernel.decisions import (
+    Assign,
+    Branch,
+    Choice,
+    Decision,
+    Number,
+    PickCards,
+    PickOne,
+    PickPath,
 )
+from aggregates.kernel.effects import Effect, EffectBook
+from aggregates.kernel.entropy import DiceTray
+from aggregates.kernel.errors import GameReason, Reason, RuleError
+from aggregates.kernel.flow import Flow, Move, Phase, Step
+from aggregates.kernel.game import Game
+from aggregates.kernel.recording import event_type, payload_of, recorded_audience
 from aggregates.kernel.seating import EVERYONE, NOBODY, Audience, Seating
 from aggregates.kernel.zones import Visibility, Zones, ZoneSpec
 
@@ -21,6 +26,7 @@ __all__ = [
     "NOBODY",
     "Assign",
     "Audience",
+    "Branch",
     "Choice",
     "Command",
     "CommandSet",
@@ -33,11 +39,14 @@ __all__ = [
     "GameReason",
     "Move",
     "Number",
+    "Phase",
     "PickCards",
     "PickOne",
+    "PickPath",
     "Reason",
     "RuleError",
     "Seating",
+    "Step",
     "Visibility",
     "ZoneSpec",
     "Zones",

@@ -30,15 +30,11 @@ from typing import Any
 from eventsourcing.utils import get_topic
 
 from aggregates.kernel import chain, rng, upcast
+from aggregates.kernel.clocks import DEFAULT_COMMAND
+from aggregates.kernel.entropy import ENTROPY_EVENT
 from aggregates.kernel.errors import RuleError
-from aggregates.kernel.game import (
-    DEFAULT_COMMAND,
-    ENTROPY_EVENT,
-    Game,
-    _event_class,
-    event_type,
-    payload_of,
-)
+from aggregates.kernel.game import Game, _event_class
+from aggregates.kernel.recording import payload_of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,7 +60,7 @@ def record_of(ev: Any) -> Record:
     """A stored domain event as a plain record."""
     meta = dict(ev.meta)
     return Record(
-        str(ev.originator_id), ev.originator_version, event_type(ev),
+        str(ev.originator_id), ev.originator_version, upcast.current_type(ev),
         ev.timestamp.isoformat(), payload_of(ev), meta,
         str(meta.get("digest", "")), str(meta.get("prev", "")),
     )
@@ -155,7 +151,8 @@ def check_chain(records: Sequence[Record], seed: str, report: AuditReport) -> No
         # Over the payload as stored: an upcast event keeps it in its meta.
         payload, meta = upcast.stored_form(rec.payload, rec.meta)
         recomputed = chain.digest(
-            prev, rec.game_id, rec.version, rec.type, rec.time, payload,
+            prev, rec.game_id, rec.version, upcast.stored_type(rec.type, rec.meta), rec.time,
+            payload,
             meta, chain.salt(seed, rec.version),
         )
         if recomputed != rec.digest:
@@ -245,7 +242,10 @@ def _fingerprint(rec: Record, legacy: bool = False,
 
 def upcast_record(rec: Record, game_class: type[Game]) -> Record:
     """A record in the shape the current rules record its event (an exported
-    record of an older release may hold the old shape); ``kernel.upcast``."""
+    record of an older release may hold the old shape, or an old type); ``kernel.upcast``."""
+    typed = upcast.upcast_typed(game_class, rec.type, rec.payload, rec.meta)
+    if typed is not None:
+        return dataclasses.replace(rec, type=typed[0], payload=typed[1], meta=typed[2])
     try:
         event_class = _event_class(game_class, rec.type)
     except TypeError:

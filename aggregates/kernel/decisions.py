@@ -10,7 +10,10 @@ server checks the combination):
 - ``PickOne``: one command of the enumerated legal list;
 - ``PickCards``: k cards of a zone, optionally naming one of them (a Leader);
 - ``Assign``: each of some items to one of some slots;
-- ``Number``: an integer in a range.
+- ``Number``: an integer in a range;
+- ``PickPath``: one answer after another, each step's options depending on
+  the answer before ("pick a card, then a place"), so a menu of card x place
+  (x Scouting target) becomes two or three short questions.
 
 Each choice builds the command JSON a client sends (``build``), so one generic
 play loop serves every game.
@@ -114,8 +117,53 @@ class Number:
         return {"name": self.command, "args": {**self.fixed, self.arg: value}}
 
 
-Choice = PickOne | PickCards | Assign | Number
-CHOICE_KINDS = ("pick_one", "pick_cards", "assign", "number")
+@dataclasses.dataclass(frozen=True)
+class Branch:
+    """One answer at one step of a ``PickPath``: the value sent, its words, and
+    the answers the next step offers after it (none: the path is complete)."""
+
+    value: int | str
+    label: str
+    then: tuple[Branch, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"value": self.value, "label": self.label}
+        if self.then:
+            out["then"] = [b.to_json() for b in self.then]
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class PickPath:
+    """Answer ``args`` one after another: a value of ``options`` for ``args[0]``,
+    then one of the chosen branch's ``then`` for ``args[1]``, and so on until a
+    branch with no ``then``. ``questions`` word each step ("Which card?",
+    "Where?"). Arguments a path does not reach keep their ``fixed`` value, so
+    paths of different lengths (a card that scouts asks one step more) build
+    the same command. Every complete path is a legal command: the tree is the
+    legal list, grouped, not a guess the server may refuse."""
+
+    command: str
+    args: tuple[str, ...]
+    options: tuple[Branch, ...]
+    questions: tuple[str, ...] = ()
+    fixed: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    prompt: str = ""
+    kind = "pick_path"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "command": self.command, "args": list(self.args),
+                "options": [b.to_json() for b in self.options],
+                "questions": list(self.questions), "fixed": dict(self.fixed),
+                "prompt": self.prompt}
+
+    def build(self, path: Sequence[int | str]) -> dict[str, Any]:
+        return {"name": self.command,
+                "args": {**self.fixed, **dict(zip(self.args, path, strict=False))}}
+
+
+Choice = PickOne | PickCards | Assign | Number | PickPath
+CHOICE_KINDS = ("pick_one", "pick_cards", "assign", "number", "pick_path")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,17 +1,28 @@
-"""Flow: the phases and steps of a game, declared as data beside its moves.
+"""Flow: who acts and how, and the phases a game runs through, declared as data.
 
-Two halves, after boardgame.io's ``flow.ts``/``turn-order.ts``:
+After boardgame.io's ``flow.ts``/``turn-order.ts`` (phases with ``next`` and
+``endIf``, stages a player is in, ``activePlayers`` pushed and reverted), in
+this project's decide/evolve shape:
 
-- ``Move`` and ``Flow``: each command belongs to one or more *stages* (the
-  decision kinds the game can wait on) and has a check (the rules), a run (the
-  decide step that records events) and a lister of its legal instances. The
-  kernel dispatches every command through the game's ``Flow``: a command sent
-  in a stage it does not belong to is refused with ``WRONG_PHASE`` and the
-  stage's prompt, so no game copies ``require_stage``/``HANDLERS``/``LEGAL``.
-- Plain-data structures that games keep in their state (they snapshot and
-  replay as JSON) and move on in their ``@event`` bodies: turn order,
-  ``Simultaneous`` collect-then-reveal, ``Passing`` ("every player passes in a
-  row") and ``ReactionWindow`` (who may answer a trigger, by precedence).
+- A ``Step`` is one kind of decision a seat can be asked (its ``kind``), with
+  its prompt and the ``Move``s that answer it. A ``Move`` is one command's
+  rules: its check, its run (the decide step that rolls and records events)
+  and the lister of its legal instances.
+- The game's ``pending()`` is the only source of who acts: each ``Decision``
+  names its seat, its position and its step. The kernel routes every command
+  to the seat's pending decision whose step lists it, so no game routes
+  commands or keeps a stage of its own.
+- A ``Phase`` is a part of the game the kernel runs: ``begin`` records the
+  game's event that opens it, ``auto`` records automatic steps, ``end_if``
+  says when it is over (checked after every command, as boardgame.io's
+  ``endIf``; without one, a phase is over once no decision is pending in it),
+  ``end`` records what closes it and ``next`` names the phase that follows.
+  ``Flow.settle`` runs these transitions after every command.
+- The frame stack: sub-phases, priority passing, reaction windows
+  (a window opened while another is open is a reaction to a reaction) and
+  hidden simultaneous choices are frames on one kernel-owned stack
+  (``state.frames``), pushed and popped only by ``@event`` bodies, with the
+  helpers below, so that a replay rebuilds them exactly.
 """
 
 from __future__ import annotations
@@ -21,76 +32,235 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from aggregates.kernel.commands import Command
+from aggregates.kernel.decisions import Decision
 from aggregates.kernel.errors import Reason, RuleError
 
 Check = Callable[[Any, int, Any], None]
 Run = Callable[[Any, int, Any], None]
 Lister = Callable[[Any, int], list[Command]]
+Decide = Callable[[Any], object]
+Predicate = Callable[[Any], bool]
+Next = str | Callable[[Any], str | None] | None
+
+#: Transitions ``settle`` may run after one command before it calls the flow stuck.
+SETTLE_LIMIT = 1000
 
 
 @dataclasses.dataclass(frozen=True)
 class Move:
-    """A command, the stages it may be sent in, and its rules.
+    """A command and its rules, as one step of the flow lists it.
 
-    ``check(state, seat, command)`` raises ``RuleError`` or returns;
-    ``run(state, seat, command)`` records the events (it may roll dice);
-    ``legal(state, seat)`` lists its legal instances for the stage now.
+    ``check(state, actor, command)`` raises ``RuleError`` or returns;
+    ``run(state, actor, command)`` records the events (it may roll dice);
+    ``legal(state, actor)`` lists its legal instances now. ``actor`` is the
+    position the decision is for (the seat when the game has no positions).
     """
 
     command: type[Command]
-    stages: tuple[str, ...]
     check: Check | None
     run: Run
     legal: Lister | None = None
     #: The move in the rulebook's words ("Playing a Band"), for refusals.
     what: str = ""
 
+    def named(self) -> str:
+        name = self.command.NAME
+        return f"{self.what} ({name})" if self.what else name
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """A kind of decision: its prompt, the moves that answer it, and the
+    command that passes it (what a ``pass`` default sends when a clock runs out)."""
+
+    name: str
+    prompt: str
+    moves: tuple[Move, ...]
+    passes: type[Command] | None = None
+
+    def move_for(self, command: Command) -> Move | None:
+        return next((m for m in self.moves if m.command is type(command)), None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Phase:
+    """A part of the game the kernel runs (see the module's docstring)."""
+
+    name: str
+    begin: Decide | None = None
+    auto: Predicate | None = None
+    end_if: Predicate | None = None
+    end: Decide | None = None
+    next: Next = None
+
 
 class Flow:
-    """A game's stages (with their prompts) and moves, checked once at import."""
+    """A game's steps and phases, checked once at import."""
 
-    def __init__(self, prompts: Mapping[str, str], moves: Iterable[Move]) -> None:
-        self.prompts = dict(prompts)
-        self.moves: dict[type[Command], Move] = {}
-        for move in moves:
-            if move.command in self.moves:
-                raise ValueError(f"{move.command.NAME} is declared twice")
-            unknown = set(move.stages) - set(self.prompts)
-            if unknown:
-                raise ValueError(f"{move.command.NAME}: unknown stage(s) {sorted(unknown)}")
-            self.moves[move.command] = move
-        self._by_stage: dict[str, list[Move]] = {s: [] for s in self.prompts}
-        for move in self.moves.values():
-            for stage in move.stages:
-                self._by_stage[stage].append(move)
+    def __init__(self, steps: Iterable[Step], phases: Iterable[Phase] = (),
+                 start: str | None = None) -> None:
+        self.steps: dict[str, Step] = {}
+        for step in steps:
+            if step.name in self.steps:
+                raise ValueError(f"step {step.name!r} is declared twice")
+            self.steps[step.name] = step
+        self.phases = {phase.name: phase for phase in phases}
+        for phase in self.phases.values():
+            if isinstance(phase.next, str) and phase.next not in self.phases:
+                raise ValueError(f"phase {phase.name!r}: no phase {phase.next!r} to go to")
+        if start is not None and start not in self.phases:
+            raise ValueError(f"no start phase {start!r}")
+        self.start = start
+        self.commands = {m.command for s in self.steps.values() for m in s.moves}
 
-    def prompt(self, stage: str) -> str:
-        return self.prompts.get(stage, stage)
+    # ------------------------------------------------------------- routing
 
-    def require_stage(self, stage: str, command: Command) -> None:
-        """Refuse a command sent outside its stages, naming what is awaited."""
-        move = self.moves[type(command)]
-        if stage not in move.stages:
-            what = f"{move.what} ({command.NAME})" if move.what else command.NAME
-            raise RuleError(
-                Reason.WRONG_PHASE, f"{what} is not possible now: {self.prompt(stage)}"
-            )
+    def prompt(self, kind: str) -> str:
+        step = self.steps.get(kind)
+        return step.prompt if step is not None else kind
 
-    def decide(self, state: Any, stage: str, seat: int, command: Command) -> None:
-        """Route a command: its stage, then its rules, then its events."""
-        self.require_stage(stage, command)
-        move = self.moves[type(command)]
+    def step(self, kind: str) -> Step:
+        return self.steps[kind]
+
+    def answering(self, decisions: Sequence[Decision], command: Command) -> Decision:
+        """The decision ``command`` answers among a seat's pending ones, or the
+        refusal naming what the seat is asked instead."""
+        for decision in decisions:
+            if self.steps[decision.kind].move_for(command) is not None:
+                return decision
+        what = next((m.named() for s in self.steps.values() for m in s.moves
+                     if m.command is type(command)), command.NAME)
+        asked = "; ".join(d.prompt or self.prompt(d.kind) for d in decisions)
+        raise RuleError(Reason.WRONG_PHASE, f"{what} is not possible now: {asked}")
+
+    def route(self, state: Any, decision: Decision, command: Command, guard: bool) -> None:
+        """Answer ``decision`` with ``command``: the move's rules, the legal list
+        as the last guard (``guard``), then its events."""
+        move = self.steps[decision.kind].move_for(command)
+        assert move is not None, "answering() chose the decision"
+        actor = actor_of(decision)
         if move.check is not None:
-            move.check(state, seat, command)
-        move.run(state, seat, command)
+            move.check(state, actor, command)
+        if guard and command not in self.legal(state, decision):
+            raise RuleError(Reason.ILLEGAL_MOVE, f"{command.label()} is not legal now")
+        move.run(state, actor, command)
 
-    def legal(self, state: Any, stage: str, seat: int) -> list[Command]:
-        """Every legal command of ``seat`` in ``stage``, in declaration order."""
+    def legal(self, state: Any, decision: Decision) -> list[Command]:
+        """Every legal answer to ``decision``, in declaration order."""
+        actor = actor_of(decision)
         out: list[Command] = []
-        for move in self._by_stage.get(stage, []):
+        for move in self.steps[decision.kind].moves:
             if move.legal is not None:
-                out.extend(move.legal(state, seat))
+                out.extend(move.legal(state, actor))
         return out
+
+    # ------------------------------------------------------------- phases
+
+    def phase(self, state: Any) -> Phase | None:
+        """The phase being played: the innermost sub-phase, else the game's."""
+        name = current_phase(state)
+        return None if name is None else self.phases.get(name)
+
+    def open(self, state: Any) -> None:
+        """Decide: begin the start phase, then settle (right after creation)."""
+        if self.start is not None:
+            self._begin(state, self.start)
+        self.settle(state)
+
+    def settle(self, state: Any) -> None:
+        """Decide: run automatic steps and phase transitions until a decision is
+        pending or the game is over."""
+        for _ in range(SETTLE_LIMIT):
+            phase = self.phase(state)
+            if phase is None or state.finished() is not None:
+                return
+            if phase.auto is not None and phase.auto(state):
+                continue
+            waiting = bool(state.pending())
+            over = phase.end_if(state) if phase.end_if is not None else not waiting
+            if not over:
+                if not waiting:
+                    raise AssertionError(f"phase {phase.name!r} waits on nobody and is not over")
+                return
+            if phase.end is not None:
+                phase.end(state)
+            following = phase.next(state) if callable(phase.next) else phase.next
+            if following is None:
+                return
+            self._begin(state, following)
+        raise AssertionError(f"the flow did not settle in phase {self.phase(state)}")
+
+    def _begin(self, state: Any, name: str) -> None:
+        phase = self.phases[name]
+        before = state.version
+        if phase.begin is not None:
+            phase.begin(state)
+        if state.version == before or current_phase(state) != name:
+            raise AssertionError(f"phase {name!r} began without an event entering it")
+
+
+def actor_of(decision: Decision) -> int:
+    """Who a decision's moves act for: its position, else its seat."""
+    return decision.seat if decision.position is None else decision.position
+
+
+# ------------------------------------------------------------- the frame stack
+
+
+def frames(state: Any) -> list[dict[str, Any]]:
+    """The kernel-owned stack (a game recorded before Kernel 3 has none yet)."""
+    stack: list[dict[str, Any]] | None = getattr(state, "frames", None)
+    if stack is None:
+        stack = []
+        state.frames = stack
+    return stack
+
+
+def top(state: Any, kind: str | None = None) -> dict[str, Any] | None:
+    """The innermost frame (of ``kind``), or None."""
+    for frame in reversed(getattr(state, "frames", None) or []):
+        if kind is None or frame["kind"] == kind:
+            return frame
+    return None
+
+
+def current_phase(state: Any) -> str | None:
+    """The name of the phase being played: the innermost sub-phase frame, else
+    the game's own ``phase`` (the bottom of the stack, kept as the state's
+    attribute so that every game recorded before Kernel 3 reads the same)."""
+    frame = top(state, "phase")
+    return frame["name"] if frame is not None else getattr(state, "phase", None)
+
+
+def enter(state: Any, phase: str) -> None:
+    """Evolve: ``phase`` begins in place of the one being played (the
+    innermost sub-phase if one is open, else the game's own phase)."""
+    frame = top(state, "phase")
+    if frame is not None:
+        frame["name"] = phase
+    elif getattr(state, "phase", None) != phase:
+        state.phase = phase  # (a game may derive its phase from its own facts)
+
+
+def push(state: Any, frame: Mapping[str, Any]) -> dict[str, Any]:
+    """Evolve: a frame on top (a sub-phase, passing, a window, a hidden choice)."""
+    pushed = dict(frame)
+    frames(state).append(pushed)
+    return pushed
+
+
+def pop(state: Any, kind: str) -> dict[str, Any]:
+    """Evolve: take off the innermost frame, which must be of ``kind``."""
+    stack = frames(state)
+    if not stack or stack[-1]["kind"] != kind:
+        raise AssertionError(f"the innermost frame is not a {kind}: {stack[-1:]}")
+    return stack.pop()
+
+
+def sub_phase(name: str) -> dict[str, Any]:
+    """A phase frame pushed over the one being played, which resumes when its
+    events pop it (a battle inside a turn, say)."""
+    return {"kind": "phase", "name": name}
 
 
 # ------------------------------------------------------------------ turn order
@@ -114,77 +284,60 @@ def order_from(first: int, players: int, step: int = 1) -> list[int]:
     return [(first + step * i) % players for i in range(players)]
 
 
-# ---------------------------------------------- simultaneous collect-then-reveal
-
-
-def simultaneous(kind: str, seats: Sequence[int]) -> dict[str, Any]:
-    """A hidden choice every seat of ``seats`` makes at once (state, as JSON).
-
-    The kernel's ``Game.collect`` records each choice for its chooser alone and
-    reveals them all together in one event when the last is in.
-    """
-    return {"kind": kind, "seats": list(seats), "chosen": {}}
-
-
-def waiting(collecting: Mapping[str, Any]) -> list[int]:
-    """The seats of a simultaneous choice that have not chosen yet."""
-    chosen = collecting["chosen"]
-    return [s for s in collecting["seats"] if str(s) not in chosen]
-
-
 # ----------------------------------------------------- priority passing
 
 
 def passing(order: Sequence[int], first: int | None = None) -> dict[str, Any]:
-    """Actions passed round ``order`` until every player passes in a row."""
-    return {"order": list(order), "at": 0 if first is None else list(order).index(first),
-            "passes": 0}
+    """A frame: actions passed round ``order`` until every player passes in a row."""
+    return {"kind": "passing", "order": list(order),
+            "at": 0 if first is None else list(order).index(first), "passes": 0}
 
 
-def priority(state: Mapping[str, Any]) -> int:
-    """The seat holding priority now."""
-    return int(state["order"][state["at"]])
+def priority(frame: Mapping[str, Any]) -> int:
+    """The position holding priority now."""
+    return int(frame["order"][frame["at"]])
 
 
-def after_action(state: dict[str, Any]) -> None:
+def after_action(frame: dict[str, Any]) -> None:
     """Evolve: the holder acted; priority moves on and the run of passes restarts."""
-    state["passes"] = 0
-    state["at"] = (state["at"] + 1) % len(state["order"])
+    frame["passes"] = 0
+    frame["at"] = (frame["at"] + 1) % len(frame["order"])
 
 
-def after_pass(state: dict[str, Any]) -> None:
+def after_pass(frame: dict[str, Any]) -> None:
     """Evolve: the holder passed; priority moves on."""
-    state["passes"] += 1
-    state["at"] = (state["at"] + 1) % len(state["order"])
+    frame["passes"] += 1
+    frame["at"] = (frame["at"] + 1) % len(frame["order"])
 
 
-def all_passed(state: Mapping[str, Any]) -> bool:
+def all_passed(frame: Mapping[str, Any]) -> bool:
     """True when every player has passed in a row."""
-    return int(state["passes"]) >= len(state["order"])
+    return int(frame["passes"]) >= len(frame["order"])
 
 
 # ----------------------------------------------------- reaction windows
 
 
 def reaction_window(trigger: str, eligible: Sequence[int], serial: int) -> dict[str, Any]:
-    """A window after ``trigger`` in which ``eligible`` seats, in precedence
+    """A frame after ``trigger`` in which ``eligible`` positions, in precedence
     order, may each react or decline; ``serial`` numbers windows so a reaction
-    meant for one can never answer the next."""
-    return {"trigger": trigger, "order": list(eligible), "at": 0, "serial": serial,
-            "reactions": []}
+    meant for one can never answer the next. Pushed over an open window, it
+    is a reaction to a reaction: it is answered first, then the one below."""
+    return {"kind": "window", "trigger": trigger, "order": list(eligible), "at": 0,
+            "serial": serial, "reactions": []}
 
 
 def responder(window: Mapping[str, Any]) -> int | None:
-    """The seat whose answer the window waits on (None once it is closed)."""
+    """The position whose answer the window waits on (None once it is closed)."""
     order = window["order"]
     return int(order[window["at"]]) if window["at"] < len(order) else None
 
 
-def after_response(window: dict[str, Any], seat: int, reaction: Any | None) -> None:
-    """Evolve: ``seat`` reacted (``reaction``) or declined (None); the next in
-    precedence is asked."""
+def after_response(window: dict[str, Any], position: int, reaction: Any | None) -> None:
+    """Evolve: ``position`` reacted (``reaction``) or declined (None); the next
+    in precedence is asked."""
     if reaction is not None:
-        window["reactions"].append([seat, reaction])
+        window["reactions"].append([position, reaction])
     window["at"] += 1
 
 

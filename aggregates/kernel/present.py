@@ -2,7 +2,8 @@
 
 A game describes what a reader sees as a ``Screen``: titled ``Section`` s of a
 few item kinds — ``Track`` (a named value, perhaps out of a maximum, perhaps
-one per seat), ``Cards`` (a zone of cards, or only its count), ``Table``
+one per seat), ``Cards`` (a zone of cards, or only its count; each ``Card``
+with its name, and optionally its colour, numbers and text), ``Table``
 (rows under column headings), ``Board`` (a map: spaces, their links and what
 stands on them) and ``Note`` (a sentence). The terminal renderer and the web
 page draw every game from this vocabulary alone, so no client holds a line of
@@ -19,23 +20,60 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+#: The colours a card or a space may be painted in: names every renderer knows
+#: (the web page paints each with its own fill). A colour is never the only
+#: sign: it is always shown beside its words (``colour_label``, else its name),
+#: for a reader who cannot tell the colours apart.
+COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown",
+           "grey", "black", "white", "teal")
+
+
+def default_seat_name(seat: Any) -> str:
+    """The name of a seat given none: ``Player 3`` for seat 2 (counted from 1,
+    like every number a player reads)."""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return f"Player {seat + 1}"
+    return "nobody" if seat is None else f"Player {seat}"
+
+
+def seat_name(seat: Any, seats: Sequence[str] = ()) -> str:
+    """A seat's name: the one it was given, else ``Player N`` (N = seat + 1).
+    The games' sentences, the terminal and the pages all name seats through
+    this one function, so a seat has one name everywhere."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(seats):
+        return seats[seat] or default_seat_name(seat)
+    return default_seat_name(seat)
+
 
 @dataclasses.dataclass(frozen=True)
 class Card:
-    """One card face: its id (what a command names), a short name, details."""
+    """One card face: its id (what a command names), a short name, details.
+
+    A card drawn as a card also has its colour or faction (``colour``, one of
+    ``COLOURS``, with ``colour_label`` in words: "Kingdom of Sweden"; the
+    colour's name when empty), its numbers (``stats``: short label and value
+    pairs, "S" 3, "Cost" 2) and its rules text (``text``). Every field but
+    ``id`` and ``name`` is optional and left out of the JSON when empty, so a
+    reader written before them reads the same card.
+    """
 
     id: int | str
     name: str
     detail: str = ""
-    #: A colour or family the renderer may use to group or tint (e.g. a Kingdom).
+    #: A family or type the renderer may use to group (e.g. "Hero", "Order").
     tag: str = ""
+    colour: str = ""
+    colour_label: str = ""
+    stats: tuple[tuple[str, int | str], ...] = ()
+    text: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name}
-        if self.detail:
-            out["detail"] = self.detail
-        if self.tag:
-            out["tag"] = self.tag
+        for key in ("detail", "tag", "colour", "colour_label", "text"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.stats:
+            out["stats"] = [{"label": label, "value": value} for label, value in self.stats]
         return out
 
 
@@ -100,13 +138,29 @@ class Table:
 
 @dataclasses.dataclass(frozen=True)
 class Space:
-    """One space of a board: its id, name, neighbours and what stands on it."""
+    """One space of a board: its id, name, neighbours and what stands on it.
+
+    A map (Titans' regions) also gives each space where it is drawn (``x``,
+    ``y`` on a 0..100 canvas), who controls it (``owner``, in words) and its
+    markers (``marks``: "Stronghold", "Capitol"...) and the controller's
+    colour (``colour``); a renderer that draws no map lists the spaces with
+    these as text.
+    """
 
     id: int | str
     name: str
     links: tuple[int | str, ...] = ()
     occupants: tuple[str, ...] = ()
     marked: bool = False
+    x: float | None = None
+    y: float | None = None
+    owner: str = ""
+    marks: tuple[str, ...] = ()
+    #: The controller's colour (one of ``COLOURS``), drawn beside ``owner``.
+    colour: str = ""
+    #: What a map writes on the space in a few characters ("2I 1C"); the
+    #: occupants say it in full.
+    summary: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name}
@@ -116,6 +170,16 @@ class Space:
             out["occupants"] = list(self.occupants)
         if self.marked:
             out["marked"] = True
+        if self.x is not None and self.y is not None:
+            out["x"], out["y"] = self.x, self.y
+        if self.owner:
+            out["owner"] = self.owner
+        if self.marks:
+            out["marks"] = list(self.marks)
+        if self.colour:
+            out["colour"] = self.colour
+        if self.summary:
+            out["summary"] = self.summary
         return out
 
 
@@ -215,4 +279,45 @@ def validate_screen(data: Mapping[str, Any]) -> list[str]:
                 problems.append(f"{s['title']}: unknown item kind {kind!r}")
             elif kind == "cards" and "count" not in item:
                 problems.append(f"{s['title']}: cards without a count")
+            elif kind == "cards":
+                problems += [f"{s['title']}: {p}" for c in item.get("cards") or []
+                             for p in _colour_problems(c)]
+            elif kind == "board":
+                problems += [f"{s['title']}: {p}" for c in item.get("spaces") or []
+                             for p in _colour_problems(c)]
     return problems
+
+
+def _colour_problems(face: Any) -> list[str]:
+    """A card's or space's colour outside the palette, or stats not label/value pairs."""
+    if not isinstance(face, Mapping):
+        return []
+    problems = []
+    colour = face.get("colour")
+    if colour is not None and colour not in COLOURS:
+        problems.append(f"{face.get('id')!r}: colour {colour!r} is not one of {COLOURS}")
+    stats = face.get("stats", [])
+    if not isinstance(stats, list) or not all(
+            isinstance(x, Mapping) and isinstance(x.get("label"), str) and "value" in x
+            for x in stats):
+        problems.append(f"{face.get('id')!r}: stats are not a list of label/value pairs")
+    return problems
+
+
+# --- counted nouns and lists, as a player reads them -----------------------------------
+
+
+def plural(count: Any, noun: str, nouns: str | None = None) -> str:
+    """``1 card``, ``3 cards`` (``nouns``: an irregular plural, ``Army``/``Armies``),
+    never "card(s)"; a count a reader's form lacks (``?``) takes the plural."""
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
+
+
+def listing(parts: Sequence[str], conjunction: str = "and", empty: str = "") -> str:
+    """``A``, ``A and B``, ``A, B and C``: a list in a sentence, never ``[A, B]``;
+    ``empty`` when there is nothing to list."""
+    if not parts:
+        return empty
+    if len(parts) == 1:
+        return parts[0]
+    return f"{', '.join(parts[:-1])} {conjunction} {parts[-1]}"

@@ -9,6 +9,16 @@ event on the Redis feed. What is particular to a game lives beside it, in
 ``aggregates/<game>/schemas.json``: its view, its outcome and each event
 type's payload, for the rules version the file names (a test plays random
 games of every game and validates everything they produce against them).
+
+Each event's payload is declared once, by its ``@event`` method's signature
+(``kernel.declared``). An event the game's file does not describe — the
+kernel's own events (``EntropyAdded``, ``DefaultApplied``, the hidden
+choices'), or every event of a game without a file — is served with the
+schema derived from that declaration. The file's entries are not generated
+from it because they say more than a signature can: the shape of nested
+objects, the keys a public form carries instead of a hidden one, descriptions;
+a test (tests/unit/test_declarations.py) holds each entry to its declaration
+field by field and type by type instead.
 """
 
 from __future__ import annotations
@@ -19,6 +29,10 @@ import json
 import sys
 from importlib import resources
 from typing import Any
+
+from aggregates.kernel import declared
+from aggregates.kernel.outcome import SCHEMA as OUTCOME
+from aggregates.kernel.present import COLOURS
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: The JSON fields a schemas document describes, by their proto field name.
@@ -66,8 +80,23 @@ SCREEN: dict[str, Any] = {
             "additionalProperties": False,
         },
         "card": {
+            "description": "One card face; every field but id and name is optional.",
             "type": "object",
-            "properties": {"id": _ID, "name": _TEXT, "detail": _TEXT, "tag": _TEXT},
+            "properties": {
+                "id": _ID, "name": _TEXT, "detail": _TEXT, "tag": _TEXT,
+                "colour": {"enum": list(COLOURS),
+                           "description": "The card's colour or faction, to paint it."},
+                "colour_label": {"type": "string", "description":
+                                 "The colour in words (a faction's name), always shown "
+                                 "beside it; the colour's name when absent."},
+                "stats": {"type": "array", "description": "The card's numbers, in order.",
+                          "items": {"type": "object",
+                                    "properties": {"label": _TEXT,
+                                                   "value": {"type": ["integer", "string"]}},
+                                    "required": ["label", "value"],
+                                    "additionalProperties": False}},
+                "text": {"type": "string", "description": "The card's rules text."},
+            },
             "required": ["id", "name"],
             "additionalProperties": False,
         },
@@ -91,7 +120,15 @@ SCREEN: dict[str, Any] = {
             "properties": {"id": _ID, "name": _TEXT,
                            "links": {"type": "array", "items": _ID},
                            "occupants": {"type": "array", "items": _TEXT},
-                           "marked": {"type": "boolean"}},
+                           "marked": {"type": "boolean"},
+                           "x": {"type": "number", "minimum": 0, "maximum": 100},
+                           "y": {"type": "number", "minimum": 0, "maximum": 100},
+                           "owner": _TEXT,
+                           "marks": {"type": "array", "items": _TEXT},
+                           "colour": {"enum": list(COLOURS),
+                                      "description": "The controller's colour."},
+                           "summary": {"type": "string", "description":
+                                       "What a map writes on the space (\"2I 1C\")."}},
             "required": ["id", "name"],
             "additionalProperties": False,
         },
@@ -154,7 +191,9 @@ def schemas_of(game_cls: Any) -> dict[str, Any]:
     "options_json", "payload_json": {event type: schema}, "event"}``; each schema
     has its own ``$id`` (``urn:arbiter:<rules>:<version>:<field>``) so it can be
     used alone. A game's file made for another rules version is not served as
-    this one's: its fields fall back to "an object".
+    this one's: its fields fall back to "an object", and its events to the
+    schemas derived from their declarations (as does every event the file
+    leaves out).
     """
     rules, version = game_cls.RULES_ID, game_cls.RULES_VERSION
     own = game_file(game_cls) or {}
@@ -166,7 +205,9 @@ def schemas_of(game_cls: Any) -> dict[str, Any]:
         out.update(copy.deepcopy(body))
         return out
 
-    outcome = own.get("outcome", ANY_OBJECT)
+    outcome = copy.deepcopy(OUTCOME)
+    outcome["properties"]["breakdown"] = {
+        **OUTCOME["properties"]["breakdown"], **own.get("outcome", ANY_OBJECT)}
     return {
         "rules": rules,
         "rules_version": version,
@@ -177,9 +218,18 @@ def schemas_of(game_cls: Any) -> dict[str, Any]:
             {"type": "object", "maxProperties": 0}, outcome]}),
         "options_json": schema("options_json", game_cls.OPTIONS_SCHEMA),
         "payload_json": {kind: schema(f"payload_json:{kind}", body)
-                         for kind, body in sorted(own.get("events", {}).items())},
+                         for kind, body in sorted(event_schemas(game_cls, own).items())},
         "event": schema("event", EVENT),
     }
+
+
+def event_schemas(game_cls: Any, own: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each event type's payload schema: the game file's entry where it has one,
+    else the one derived from the event's declaration."""
+    described = own.get("events", {})
+    derived = {kind: declared.payload_schema(ev)
+               for kind, ev in declared.events(game_cls).items() if kind not in described}
+    return {**derived, **described}
 
 
 def payload_schema(schemas: dict[str, Any], event_type: str) -> dict[str, Any]:

@@ -141,6 +141,8 @@ def stored_form(
     kept = meta.pop(STORED, None)
     if kept is None:
         return dict(payload), meta
+    if "pub" in kept:  # a changed type's public form was upcast too
+        meta["pub"] = kept["pub"]
     return dict(kept["payload"]), meta
 
 
@@ -155,7 +157,178 @@ def comparable(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """An event's payload and meta as re-execution compares them: without the
     kept stored form and without the facts the stored event never recorded."""
-    return (
-        {k: v for k, v in payload.items() if k not in leave_out},
-        {k: v for k, v in (meta or {}).items() if k != STORED},
-    )
+    kept = {k: v for k, v in (meta or {}).items() if k != STORED}
+    if leave_out and isinstance(kept.get("pub"), Mapping):
+        kept["pub"] = {k: v for k, v in kept["pub"].items() if k not in leave_out}
+    return {k: v for k, v in payload.items() if k not in leave_out}, kept
+
+
+# ------------------------------------------------------------ changed types
+#
+# A game that rewrites its record may give an old event TYPE a new one (or
+# several: one old type read as whichever current type each stored event's
+# payload says it was). The stored event names its class by topic
+# (``module:Game.OldType``), so the library must still resolve that topic: a
+# read-only *legacy reader* class is put there. The rules never emit it (it is
+# no ``@event`` method's event, so ``Game.emit`` refuses its name). When the
+# library reads a stored event of that topic, its last upcast step turns the
+# payload into the current type's and keeps the stored type, payload and
+# public form in the meta under ``STORED`` (so the chain still checks over the
+# bytes as stored); ``current_type`` then names the event as the rules name
+# it now, for History, the feeds and ``describe``. Applying a legacy reader to
+# the game applies the stored event as the release that wrote it applied it
+# (``Retype.apply_stored``): the stored record is that release's whole fact,
+# whereas the current event may lack what the old one never stated (its
+# ``unrecorded`` facts), which no evolve may guess.
+
+
+@dataclasses.dataclass(frozen=True)
+class Retype:
+    """How the records of one old event type read now.
+
+    ``convert(payload, meta)`` gives the current type, its payload and the
+    keys of it the stored event cannot supply (``unrecorded``, set None). It
+    is called on a payload in the old type's latest shape (after ``steps``,
+    that type's own same-type upcasts), and on the stored public form too
+    (without the private keys: it must not need them). ``apply_stored(game,
+    payload)`` evolves a game by the stored payload as the old release did.
+    """
+
+    stored_type: str
+    convert: Callable[[dict[str, Any], Mapping[str, Any]],
+                      tuple[str, dict[str, Any], tuple[str, ...]]]
+    apply_stored: Callable[[Any, dict[str, Any]], None]
+    steps: tuple[Step, ...] = ()
+    #: The legacy reader's class name (never the old type's own).
+    reader_name: str = ""
+
+
+def retype(game_class: Any, *retypes: Retype) -> None:
+    """Install a legacy reader for each old type on ``game_class`` (see above)."""
+    readers = dict(getattr(game_class, "retyped", {}))
+    for spec in retypes:
+        reader = _legacy_reader(game_class, spec)
+        setattr(game_class, spec.stored_type, reader)  # where the stored topic points
+        readers[spec.stored_type] = spec
+    game_class.retyped = readers
+
+
+def _legacy_reader(game_class: Any, spec: Retype) -> type:
+    base: Any = game_class.Event
+
+    def apply(self: Any, aggregate: Any) -> None:
+        base.apply(self, aggregate)  # the kernel's bookkeeping (chain, rng, commands)
+        spec.apply_stored(aggregate, stored_payload(self.meta, spec))
+
+    name = spec.reader_name or f"Legacy{spec.stored_type}Reader"
+    reader = type(name, (base,), {
+        "__doc__": f"Reads stored ``{spec.stored_type}`` events (read-only: never emitted).",
+        "__qualname__": f"{game_class.__qualname__}.{name}",
+        "__module__": game_class.__module__,
+        "apply": apply,
+        "class_version": len(spec.steps) + 2,
+        "upcast_steps": spec.steps,
+    })
+    for number, step in enumerate(spec.steps, start=1):
+        setattr(reader, f"upcast_v{number}_v{number + 1}",
+                staticmethod(_library_step(step, number)))
+    last = len(spec.steps) + 1
+    setattr(reader, f"upcast_v{last}_v{last + 1}",
+            staticmethod(_library_retype(spec, last)))
+    return reader
+
+
+def _library_retype(spec: Retype, version: int) -> Callable[[dict[str, Any]], None]:
+    def upcast(state: dict[str, Any]) -> None:
+        _keep_stored(state, version)
+        _retype(state, spec)
+
+    return upcast
+
+
+def _retype(state: dict[str, Any], spec: Retype) -> None:
+    """Turn a stored event's state (payload keys and ``meta``) into the current type's."""
+    meta = state["meta"]
+    old = {k: v for k, v in state.items() if k not in _NOT_PAYLOAD}
+    kind, payload, missing = spec.convert(copy.deepcopy(old), meta)
+    for key in old:
+        del state[key]
+    state.update(payload)
+    for key in missing:
+        state[key] = None
+    kept = meta[STORED]
+    kept["type"] = spec.stored_type
+    kept["as"] = kind
+    kept["unrecorded"] = [*kept["unrecorded"], *(k for k in missing
+                                                  if k not in kept["unrecorded"])]
+    if meta.get("pub"):
+        kept["pub"] = copy.deepcopy(meta["pub"])
+        _, public, _ = spec.convert(copy.deepcopy(meta["pub"]), meta)
+        meta["pub"] = {k: (None if k in missing else v) for k, v in public.items()}
+
+
+def stored_payload(meta: Mapping[str, Any], spec: Retype) -> dict[str, Any]:
+    """A legacy event's payload as stored, in its old type's latest shape."""
+    kept = meta[STORED]
+    state: dict[str, Any] = copy.deepcopy(kept["payload"])
+    for step in spec.steps[kept["class_version"] - 1:]:
+        _apply(state, step)
+    return state
+
+
+def current_type(domain_event: Any) -> str:
+    """The type the rules give a stored event now (a legacy reader's: its new one)."""
+    kept = (getattr(domain_event, "meta", None) or {}).get(STORED)
+    if kept and "as" in kept:
+        return str(kept["as"])
+    return type(domain_event).__name__
+
+
+def stored_type(kind: str, meta: Mapping[str, Any] | None) -> str:
+    """The type an event was stored as (what its digest was computed over)."""
+    kept = (meta or {}).get(STORED)
+    return str(kept.get("type", kind)) if kept else kind
+
+
+def is_retyped(meta: Mapping[str, Any] | None) -> bool:
+    """Whether an event was read from an older type (``current_type`` differs)."""
+    kept = (meta or {}).get(STORED)
+    return isinstance(kept, Mapping) and "as" in kept
+
+
+def upcast_typed(
+    game_class: Any, kind: str, payload: Mapping[str, Any], meta: Mapping[str, Any] | None
+) -> tuple[str, dict[str, Any], dict[str, Any] | None] | None:
+    """A plain record of an old type (``kind``, or its stored type in the meta)
+    in the current type and shape, re-derived from its stored form; None when
+    ``game_class`` changed no such type."""
+    old = stored_type(kind, meta)
+    spec = getattr(game_class, "retyped", {}).get(old)
+    if spec is None:
+        return None
+    stored, base = stored_form(payload, meta)
+    reader = getattr(game_class, old)
+    version = stored_version(reader, stored) if spec.steps else 1
+    state: dict[str, Any] = {**copy.deepcopy(stored), "meta": base}
+    _keep_stored(state, version)
+    for step in spec.steps[version - 1:]:
+        _apply(state, step)
+    _retype(state, spec)
+    new_meta = state.pop("meta")
+    return new_meta[STORED]["as"], state, new_meta if meta is not None else None
+
+
+def event_of(game_class: Any, kind: str, meta: Mapping[str, Any], /, **state: Any) -> Any:
+    """A game event object for a plain record in the current shape (``kind``):
+    the current ``@event`` class's, or, for an event read from an older type,
+    its legacy reader's (built as the library builds a stored one: a reader
+    has no fields of the new payload), so folding applies it as stored."""
+    if is_retyped(meta):
+        reader = getattr(game_class, stored_type(kind, meta))
+        ev = object.__new__(reader)
+        object.__setattr__(ev, "__dict__", {**state, "meta": dict(meta)})
+        return ev
+    from aggregates.kernel.game import _event_class
+
+    event_class: Any = _event_class(game_class, kind)
+    return event_class(meta=dict(meta), **state)

@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from aggregates.kernel import upcast
 from aggregates.kernel.audit import (
     AuditReport,
     Record,
@@ -36,7 +37,8 @@ from aggregates.kernel.audit import (
     rebuild,
     upcast_record,
 )
-from aggregates.kernel.game import Game, _event_class
+from aggregates.kernel.game import Game
+from aggregates.kernel.outcome import breakdown_of
 
 
 @dataclasses.dataclass
@@ -50,6 +52,9 @@ class Verdict:
     #: Why the commands were not re-executed: the record's rules version is not
     #: loadable by this release ("" when it is). Not a failure.
     not_loadable: str = ""
+    #: Why the server's signature over the head was not checked ("" when it
+    #: was, or failed): the record is whole, but not shown to be the server's.
+    unsigned: str = ""
 
     @property
     def ok(self) -> bool:
@@ -152,13 +157,19 @@ def verify_records(
     created = records[0]
     if created.type != "Created":
         report.fail("chain", "the record does not start with the creation event", created.version)
-    commitment = created.payload.get("commitment", "")
-    if header.get("commitment") and header["commitment"] != commitment:
-        report.fail("dice", "the header's seed commitment is not the recorded one", 1)
+    commitment = str(created.payload.get("commitment", ""))
     last = records[-1]
     over = last.type == "Ended"
+    check_header(header, records, report)
     if not is_full(records, redacted):
         _verify_partial(verdict, records, over)
+        if over or header.get("over"):
+            # A finished game's record is everyone's in full (the seed is
+            # revealed): one without its seed or dice cannot show its outcome
+            # was played, and an edited outcome would pass as "unchecked".
+            report.fail("dice", "the record says the game ended but lacks the revealed "
+                        "seed, the dice records or hidden payloads, so the outcome cannot "
+                        "be checked: a finished game's record is public in full", 1)
         return verdict
     seed = str(created.payload.get("seed", ""))
     if header.get("seed") and header["seed"] != seed:
@@ -196,6 +207,38 @@ def verify_records(
             f"version {last.version})")
     verdict.complete = over and not verdict.not_checked
     return verdict
+
+
+def check_header(header: Mapping[str, Any], records: Sequence[Record], report: AuditReport) -> None:
+    """The header against the events it heads: the seed commitment, the head,
+    the version and the outcome it states are the ones the events record.
+    A header is the reader's summary, and a record relabelled with another
+    game's header is caught here (its events carry their own commitment)."""
+    created, last = records[0], records[-1]
+    recorded = str(created.payload.get("commitment", ""))
+    stated = header.get("seed_commitment", header.get("commitment"))
+    if stated and stated != recorded:
+        report.fail("dice", f"the header's seed commitment {str(stated)[:16]}... is not the "
+                    f"one the creation event records ({recorded[:16]}...): the events are "
+                    "another game's", 1)
+    version = header.get("version")
+    # Events missing at the end: the first one missing is where the record fails.
+    short = isinstance(version, int) and version > last.version
+    at = last.version + 1 if short else last.version
+    if header.get("head") and header["head"] != last.digest:
+        report.fail("chain", f"the header's head digest {str(header['head'])[:16]}... is not "
+                    f"the last event's ({last.digest[:16]}...)", at)
+    if isinstance(version, int) and version and version != last.version:
+        report.fail("chain", f"the header says version {version}, the events end at "
+                    f"{last.version}", min(version, last.version + 1))
+    if header.get("over") and last.type != "Ended":
+        report.fail("chain", "the header says the game ended, but its last event "
+                    f"(version {last.version}) is not the end", at)
+    stated_outcome = header.get("outcome")
+    if last.type == "Ended" and isinstance(stated_outcome, Mapping) and "outcome" in last.payload \
+            and breakdown_of(stated_outcome) != last.payload["outcome"]:
+        report.fail("replay", "the header's outcome is not the one the last event records",
+                    last.version)
 
 
 def _verify_partial(verdict: Verdict, records: Sequence[Record], over: bool) -> None:
@@ -237,11 +280,10 @@ def folding(records: Sequence[Record], game_class: type[Game]) -> Iterator[Game]
     yield game
     for rec in records[1:]:
         rec = upcast_record(rec, game_class)  # an older release's record: the new shape
-        event_class: Any = _event_class(game_class, rec.type)
-        ev = event_class(
+        ev = upcast.event_of(
+            game_class, rec.type, rec.meta or {},
             originator_id=uuid.UUID(rec.game_id), originator_version=rec.version,
-            timestamp=datetime.datetime.fromisoformat(rec.time), meta=dict(rec.meta or {}),
-            **rec.payload,
+            timestamp=datetime.datetime.fromisoformat(rec.time), **rec.payload,
         )
         ev.mutate(game)
         yield game

@@ -11,7 +11,7 @@ not from hand-written per-game code.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -25,7 +25,6 @@ class Visibility(StrEnum):
     OWNER = "owner"            # a hand
     TEAM = "team"              # a hand the owner's allies may see (Ettin)
     COUNT_ONLY = "count_only"  # a face-down deck: nobody sees faces, all see the count
-    SECRET = "secret"          # not even the count (a face-down deploy before reveal)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,16 +35,27 @@ class ZoneSpec:
     visibility: Visibility
     owner: int | None = None
     ordered: bool = False
+    #: The owner also sees the faces of this many cards at the top of a zone
+    #: whose faces are otherwise hidden (Titans: the top 3 of a Nation Deck).
+    top_visible: int = 0
 
     def readers(self, seating: Seating) -> Audience:
         """Who may see the faces of this zone's cards."""
         if self.visibility is Visibility.PUBLIC:
             return Audience()
-        if self.visibility in (Visibility.COUNT_ONLY, Visibility.SECRET) or self.owner is None:
+        if self.visibility is Visibility.COUNT_ONLY or self.owner is None:
             return Audience(frozenset())
         if self.visibility is Visibility.TEAM:
             return Audience(frozenset(seating.team_of(self.owner)))
         return Audience(frozenset({self.owner}))
+
+    def top_readers(self, seating: Seating) -> Audience:
+        """Who may see the faces of the top ``top_visible`` cards: the zone's
+        readers, and its owner too."""
+        readers = self.readers(seating)
+        if self.top_visible and self.owner is not None and readers.seats is not None:
+            return Audience(readers.seats | {self.owner})
+        return readers
 
 
 class Zones:
@@ -67,12 +77,18 @@ class Zones:
             return list(self.contents.get(name, []))
         return None
 
-    def count_seen_by(self, name: str, reader: int | None) -> int | None:
-        """How many cards ``reader`` knows ``name`` holds (None: secret)."""
+    def top_seen_by(self, name: str, reader: int | None) -> list[Any] | None:
+        """The top cards of ``name`` ``reader`` may see (all of them when the
+        reader sees the zone), or None."""
         spec = self.spec(name)
-        if spec.visibility is Visibility.SECRET and not spec.readers(self.seating).includes(
-                reader):
-            return None
+        if spec.readers(self.seating).includes(reader):
+            return list(self.contents.get(name, []))
+        if spec.top_visible and spec.top_readers(self.seating).includes(reader):
+            return list(self.contents.get(name, [])[:spec.top_visible])
+        return None
+
+    def count_seen_by(self, name: str, reader: int | None) -> int:
+        """How many cards ``reader`` knows ``name`` holds: every reader counts them."""
         return len(self.contents.get(name, []))
 
     def view(self, reader: int | None) -> dict[str, Any]:
@@ -83,8 +99,10 @@ class Zones:
             if cards is not None:
                 out[name] = {"cards": cards, "count": len(cards)}
             else:
-                count = self.count_seen_by(name, reader)
-                out[name] = {"count": count} if count is not None else {}
+                out[name] = {"count": self.count_seen_by(name, reader)}
+                top = self.top_seen_by(name, reader)
+                if top is not None:
+                    out[name]["top"] = top
         return out
 
     def move_audience(self, source: str, target: str) -> Audience:
@@ -93,7 +111,7 @@ class Zones:
         hand: the hand's readers; from a hand to a face-up row: everyone)."""
         a = self.spec(source).readers(self.seating)
         b = self.spec(target).readers(self.seating)
-        if self.spec(source).visibility in (Visibility.COUNT_ONLY, Visibility.SECRET):
+        if self.spec(source).visibility is Visibility.COUNT_ONLY:
             return b
         if a.everyone:
             return Audience()  # the card was in plain sight before it moved
@@ -106,12 +124,3 @@ class Zones:
 def draw(deck: list[Any], count: int) -> list[Any]:
     """The top ``count`` cards of a deck (its first items), decide phase only."""
     return list(deck[:count])
-
-
-def shuffle(cards: list[Any], roll: Callable[[int], int]) -> list[Any]:
-    """A recorded shuffle: one die per swap, so an auditor can re-derive it."""
-    result = list(cards)
-    for i in range(len(result) - 1, 0, -1):
-        j = roll(i + 1) - 1
-        result[i], result[j] = result[j], result[i]
-    return result

@@ -22,14 +22,25 @@ takes ``decision_id=`` to answer one decision.
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import json
 import os
 import random
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Coroutine,
+    Generator,
+    Iterator,
+    Mapping,
+    Sequence,
+)
+from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, TypeAlias
+from typing import Any, Concatenate, Generic, ParamSpec, TypeAlias, TypeVar
 
 import grpc
 import grpc.aio
@@ -46,6 +57,9 @@ DEFAULT_ADDRESS = "localhost:50051"
 DEFAULT_RETRIES = 4
 #: The back-off between tries: the first pause at most, the longest (seconds).
 RETRY_BACKOFF = (0.05, 2.0)
+#: How long a feed that was open keeps trying to reopen after the server went
+#: away (a restart), by default, before it raises the error that ended it.
+RECONNECT_SECONDS = 60.0
 
 CommandLike: TypeAlias = game_pb2.Command | Mapping[str, Any]
 Metadata: TypeAlias = tuple[tuple[str, str], ...]
@@ -178,6 +192,43 @@ def retryable(error: ArbiterError) -> bool:
     return error.code == grpc.StatusCode.ABORTED and error.reason == "CONTENDED"
 
 
+class FeedResume:
+    """Where a feed reopens after a server restart, and until when it tries.
+
+    A feed is reopened only once it has delivered a message (a wrong address
+    fails at once), on ``UNAVAILABLE`` (the server stopping, or not answering
+    while it restarts), after the last event received: its version, or for
+    every game's feed its global position; so no event is missed or repeated.
+    """
+
+    def __init__(self, game_id: str, after: int, patience: float) -> None:
+        self.game_id = game_id
+        self.after = after
+        self.patience = patience
+        self.opened = False
+        self.attempt = 0
+        self.deadline: float | None = None
+
+    def saw(self, message: game_pb2.FeedMessage) -> None:
+        """A message arrived: the feed is open, and resumes after its event."""
+        self.opened, self.attempt, self.deadline = True, 0, None
+        if message.HasField("event"):
+            self.after = message.event.version if self.game_id else message.event.position
+
+    def pause(self, error: ArbiterError) -> float:
+        """The pause before reopening after ``error``; raises it when the feed
+        may not be reopened (another error, never opened, out of patience)."""
+        if error.code != grpc.StatusCode.UNAVAILABLE or not self.opened or self.patience <= 0:
+            raise error
+        now = time.monotonic()
+        if self.deadline is None:
+            self.deadline = now + self.patience
+        if now >= self.deadline:
+            raise error
+        self.attempt += 1
+        return min(retry_pause(self.attempt) + 0.1, self.deadline - now)
+
+
 def retry_pause(attempt: int) -> float:
     """The pause before try ``attempt`` (1, 2, ...): random ("full jitter"), so
     clients refused together do not come back together, and growing."""
@@ -296,7 +347,8 @@ def build_create_request(
     entropy: Sequence[bytes] = (),
 ) -> game_pb2.CreateGameRequest:
     """The ``CreateGameRequest`` for ``rules`` with the named seats; ``entropy``:
-    the caller's contributions to the dice (issue 9 item 6, see the README)."""
+    the caller's contributions to the dice (issue 9 item 6; docs/how-it-works.md,
+    "Fair dice and audit")."""
     return game_pb2.CreateGameRequest(
         rules=rules, seats=list(seats), options_json=_options_json(options),
         request_id=request_id, entropy=list(entropy),
@@ -332,10 +384,13 @@ def build_act_request(
 
 
 def build_state_request(
-    game_id: str, seat: int = 0, spectator: bool = False, version: int | None = None
+    game_id: str, seat: int = 0, spectator: bool = False, version: int | None = None,
+    sign_head: bool = False,
 ) -> game_pb2.GetStateRequest:
-    """The ``GetStateRequest`` for a seat's (or the public) view, now or at ``version``."""
-    request = game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator)
+    """The ``GetStateRequest`` for a seat's (or the public) view, now or at ``version``;
+    ``sign_head``: with the server's signature over the head read."""
+    request = game_pb2.GetStateRequest(game_id=game_id, seat=seat, spectator=spectator,
+                                       sign_head=sign_head)
     if version is not None:
         request.version = version
     return request
@@ -396,7 +451,10 @@ class _ClientState:
         tls_ca: str | None,
         tls: bool,
         timeout: float | None,
-        retries: int = DEFAULT_RETRIES,
+        retries: int,
+        creator_token: str | None,
+        channel: Any,
+        flavour: Any,
     ) -> None:
         self.address = address or default_address()
         self.retries = retries
@@ -404,10 +462,16 @@ class _ClientState:
         self.tls_ca = tls_ca if tls_ca is not None else default_tls_ca()
         self.tls = tls
         self.timeout = timeout
-        self.creator_token = default_creator_token()
+        self.creator_token = (
+            default_creator_token() if creator_token is None else creator_token or None
+        )
         self._rules_of: dict[str, str] = {}
         self._seat_tokens: dict[tuple[str, int], str] = {}
         self._spectator_tokens: dict[str, str] = {}
+        if channel is None:
+            channel = _new_channel(flavour, self.address, self.tls_ca, self.tls)
+        self._channel = channel
+        self._calls = _Calls(self, game_pb2_grpc.GameServiceStub(channel))
 
     def _remember(self, state: game_pb2.GameState) -> None:
         if state.game_id and state.rules:
@@ -479,6 +543,389 @@ class _ClientState:
         return self._metadata(None)
 
 
+def _new_channel(flavour: Any, address: str, tls_ca: str | None, tls: bool) -> Any:
+    """A channel to ``address`` made by ``flavour``: ``grpc`` or ``grpc.aio``,
+    whose channel factories have the same names and arguments."""
+    credentials = channel_credentials(tls_ca, tls)
+    if credentials:
+        return flavour.secure_channel(address, credentials)
+    return flavour.insecure_channel(address)
+
+
+# --- one request pipeline: every call written once, performed by either client
+#
+# A call is a plan: a generator that yields the steps it needs (send a request,
+# read a stream's next message, pause) and is sent each step's outcome back (a
+# failure is raised inside it as an ``ArbiterError``). ``_Calls`` writes every
+# call's request, credential, retry policy, feed resumption and reply handling
+# once, as a plan; ``ArbiterClient`` performs the steps blocking and
+# ``AsyncArbiterClient`` as coroutines, and that is all that tells them apart.
+
+_S = TypeVar("_S")
+_T = TypeVar("_T")
+_Y = TypeVar("_Y")
+_P = ParamSpec("_P")
+
+
+@dataclass(frozen=True)
+class _Unary:
+    """Send ``request`` once on ``method`` (a stub's RPC); the outcome is the
+    reply, or the ``ArbiterError`` the call failed with."""
+
+    method: Any
+    request: Message
+    metadata: Metadata
+    timeout: float | None
+
+
+@dataclass(frozen=True)
+class _Read:
+    """Take the next message of the server stream ``call``; the outcome is the
+    message, ``_END`` after the last one, or the ``ArbiterError`` it ended with."""
+
+    call: Any
+
+
+@dataclass(frozen=True)
+class _Sleep:
+    """Pause for ``seconds`` (a thread blocks; a task lets the others run)."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class _Emit(Generic[_Y]):
+    """Hand ``item`` to whoever iterates a streaming call."""
+
+    item: _Y
+
+
+@dataclass(frozen=True)
+class _Done(Generic[_T]):
+    """The plan has returned ``value``."""
+
+    value: _T
+
+
+_Step: TypeAlias = _Unary | _Read | _Sleep
+#: A unary call: the steps it takes, then its result.
+_Plan: TypeAlias = Generator[_Step, Any, _T]
+#: A streaming call: the steps it takes and the items it hands on.
+_Stream: TypeAlias = Generator[_Step | _Emit[_Y], Any, None]
+#: The outcome of a ``_Read`` past a stream's last message.
+_END = object()
+
+
+def _advance(plan: Generator[_S, Any, _T], outcome: Any) -> _S | _Done[_T]:
+    """The step ``plan`` takes once given ``outcome`` (its last step's), or its end.
+
+    A failed step's ``ArbiterError`` is raised inside the plan, at the step, so
+    that the plan's own policy (retry, reopen the feed, give up) decides.
+    """
+    try:
+        return plan.throw(outcome) if isinstance(outcome, ArbiterError) else plan.send(outcome)
+    except StopIteration as done:
+        return _Done(done.value)
+
+
+def _emitting(plan: _Plan[_T]) -> _Stream[_T]:
+    """A unary plan as a stream of its one result: one driver performs both kinds."""
+    yield _Emit((yield from plan))
+
+
+class _Calls:
+    """Every ``GameService`` call as a plan, for both clients.
+
+    ``client`` holds the settings and the remembered tokens and rules ids;
+    ``stub`` is over the client's channel (blocking or asyncio: the plans only
+    name its RPCs and open its streams, both of which are alike in the two).
+    """
+
+    def __init__(self, client: _ClientState, stub: Any) -> None:
+        self.client = client
+        self.stub = stub
+
+    def _unary(self, method: Any, request: Message, metadata: Metadata) -> _Plan[Any]:
+        """One unary call, tried again (up to ``retries`` times, with back-off)
+        while it fails ``retryable``: every unary request this client sends is
+        idempotent (a read, or a create or move carrying its id), so the same
+        request goes again."""
+        attempt = 0
+        while True:
+            try:
+                return (yield _Unary(method, request, metadata, self.client.timeout))
+            except ArbiterError as error:
+                attempt += 1
+                if attempt > self.client.retries or not retryable(error):
+                    raise
+            yield _Sleep(retry_pause(attempt))
+
+    def _relay(self, call: Any, saw: Callable[[Any], None] | None = None) -> _Stream[Any]:
+        """Every message of the server stream ``call``, shown to ``saw`` first; the
+        call is cancelled however the relay ends (done, failed, or not read on)."""
+        try:
+            while (message := (yield _Read(call))) is not _END:
+                if saw is not None:
+                    saw(message)
+                yield _Emit(message)
+        finally:
+            call.cancel()
+
+    def _list_rules(self, token: str | None) -> _Plan[game_pb2.ListRulesResponse]:
+        """``ListRules``: the games the server plays and the keys it signs with."""
+        request = game_pb2.ListRulesRequest()
+        return (yield from self._unary(self.stub.ListRules, request, self.client._metadata(token)))
+
+    def list_rules(self, *, token: str | None = None) -> _Plan[list[game_pb2.RulesInfo]]:
+        """The games the server plays."""
+        response = yield from self._list_rules(token)
+        return list(response.rules)
+
+    def signing_keys(self, *, token: str | None = None) -> _Plan[list[game_pb2.SigningKey]]:
+        """The public keys the server signs games' heads with, the current one first."""
+        response = yield from self._list_rules(token)
+        return list(response.signing_keys)
+
+    def create_game(
+        self,
+        rules: str,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | str | None = None,
+        request_id: str = "",
+        *,
+        token: str | None = None,
+        creator_token: str | None = None,
+        entropy: Sequence[bytes] = (),
+    ) -> _Plan[game_pb2.CreateGameResponse]:
+        """Create a game of ``rules`` with the named seats (their count is the player count).
+
+        ``creator_token`` is the credential of a server that requires one to
+        create games (default: the client's ``creator_token``). A retried
+        ``request_id`` returns the same game only with the same credential.
+        Without one the client makes a fresh one, so that its own retries
+        (``retryable``) never create a second game.
+        The response's seat and spectator tokens are remembered for later calls.
+        ``entropy``: contributions mixed into the game's dice (none by default).
+        """
+        request = build_create_request(
+            rules, seats, options, request_id or new_request_id(), entropy
+        )
+        metadata = self.client._creator_metadata(token, creator_token)
+        response: game_pb2.CreateGameResponse = yield from self._unary(
+            self.stub.CreateGame, request, metadata
+        )
+        self.client._remember_created(response, rules)
+        return response
+
+    def rules_of(self, game_id: str, *, token: str | None = None) -> _Plan[str]:
+        """The rules id of a game (cached; asked of the server once)."""
+        if game_id not in self.client._rules_of:
+            yield from self.state(game_id, spectator=True, token=token)  # which remembers it
+        return self.client._rules_of[game_id]
+
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        command: CommandLike,
+        expected_version: int = 0,
+        command_id: str = "",
+        *,
+        decision_id: str = "",
+        token: str | None = None,
+    ) -> _Plan[game_pb2.ActResponse]:
+        """Send one move; retried with the same command id while ``retryable``.
+
+        ``decision_id`` names the decision it answers (from ``legal().decisions``).
+        """
+        token = self.client.token_for(token, game_id, seat)
+        typed = isinstance(command, game_pb2.Command)
+        rules = "" if typed else (yield from self.rules_of(game_id, token=token))
+        request = build_act_request(
+            rules, game_id, seat, command, expected_version, command_id, decision_id
+        )
+        response: game_pb2.ActResponse = yield from self._unary(
+            self.stub.Act, request, auth_metadata(token)
+        )
+        self.client._remember(response.state)
+        return response
+
+    def state(
+        self,
+        game_id: str,
+        seat: int = 0,
+        spectator: bool = False,
+        *,
+        token: str | None = None,
+        version: int | None = None,
+        sign_head: bool = False,
+    ) -> _Plan[game_pb2.GameState]:
+        """The game as ``seat`` (or a spectator) may see it (at ``version``: as it
+        was after that version); ``sign_head``: with the server's signature over
+        its head (a finished game's always has it)."""
+        request = build_state_request(game_id, seat, spectator, version, sign_head)
+        metadata = self.client._metadata(token, game_id, seat, spectator)
+        state: game_pb2.GameState = yield from self._unary(self.stub.GetState, request, metadata)
+        self.client._remember(state)
+        return state
+
+    def legal(
+        self, game_id: str, seat: int = 0, *, token: str | None = None
+    ) -> _Plan[game_pb2.LegalActionsResponse]:
+        """Every legal command of ``seat`` now."""
+        request = build_legal_request(game_id, seat)
+        metadata = self.client._metadata(token, game_id, seat)
+        return (yield from self._unary(self.stub.LegalActions, request, metadata))
+
+    def history(
+        self,
+        game_id: str,
+        seat: int = 0,
+        spectator: bool = False,
+        after_version: int = 0,
+        *,
+        token: str | None = None,
+    ) -> _Stream[game_pb2.Event]:
+        """The recorded events of a game, redacted for the caller."""
+        request = build_history_request(game_id, seat, spectator, after_version)
+        metadata = self.client._metadata(token, game_id, seat, spectator)
+        yield from self._relay(
+            self.stub.History(request, timeout=self.client.timeout, metadata=metadata)
+        )
+
+    def subscribe(
+        self,
+        game_id: str = "",
+        after: int = 0,
+        seat: int = 0,
+        spectator: bool = True,
+        *,
+        token: str | None = None,
+        reconnect: float = RECONNECT_SECONDS,
+        on_reconnect: Callable[[ArbiterError], None] | None = None,
+    ) -> _Stream[game_pb2.FeedMessage]:
+        """Catch-up then live feed of one game (by version) or all games (by position).
+
+        No deadline: a feed is meant to stay open; break out of the loop (or
+        close the client) to stop it. Every game's feed needs the admin token.
+        Across a server restart the feed reopens after the last event it
+        delivered, trying for ``reconnect`` seconds (0: never; ``FeedResume``),
+        telling ``on_reconnect`` each time, before it raises the error.
+        """
+        metadata = self.client._metadata(token, game_id, seat, spectator)
+        resume = FeedResume(game_id, after, reconnect)
+        while True:
+            request = build_subscribe_request(game_id, resume.after, seat, spectator)
+            try:
+                yield from self._relay(
+                    self.stub.Subscribe(request, metadata=metadata), resume.saw
+                )
+                return
+            except ArbiterError as exc:
+                pause = resume.pause(exc)
+                if on_reconnect is not None:
+                    on_reconnect(exc)
+            yield _Sleep(pause)
+
+    def audit(self, game_id: str, *, token: str | None = None) -> _Plan[game_pb2.AuditResponse]:
+        """Re-verify a recorded game (hash chain, dice against the seed, replay).
+
+        A finished game's audit needs no token; an unfinished one's does.
+        """
+        request = build_audit_request(game_id)
+        metadata = self.client._metadata(token, game_id, spectator=True)
+        return (yield from self._unary(self.stub.Audit, request, metadata))
+
+    def list_games(
+        self, rules: str = "", limit: int = 0, after: int = 0, *, token: str | None = None
+    ) -> _Plan[game_pb2.ListGamesResponse]:
+        """One page of the games in the store (``after`` = previous ``next_after``)."""
+        request = build_list_games_request(rules, limit, after)
+        return (yield from self._unary(self.stub.ListGames, request, self.client._metadata(token)))
+
+    def changed_games(
+        self, after: int, limit: int = 100, *, token: str | None = None
+    ) -> _Plan[game_pb2.ListGamesResponse]:
+        """The games with events after global position ``after`` (admin): one page;
+        ``next_after`` is the position covered."""
+        request = game_pb2.ListGamesRequest(limit=limit, changed_after=after)
+        return (yield from self._unary(self.stub.ListGames, request, self.client._metadata(token)))
+
+    def iter_games(
+        self, rules: str = "", page: int = 100, *, token: str | None = None
+    ) -> _Stream[game_pb2.GameSummary]:
+        """Every game in the store, page by page."""
+        after = 0
+        while True:
+            response = yield from self.list_games(rules=rules, limit=page, after=after, token=token)
+            for game in response.games:
+                yield _Emit(game)
+            if not response.games or response.next_after in (0, after):
+                return
+            after = response.next_after
+
+
+# --- the plans as the clients' methods ----------------------------------------
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _as_method(plan: Callable[..., Any], method: _Method, returns: str = "{}") -> _Method:
+    """``method`` named, documented and signed as ``plan`` for ``help`` and editors,
+    but returning ``returns``: the plan's result (or item) type put in its ``{}``."""
+    functools.update_wrapper(method, plan)
+    signature = inspect.signature(plan)
+    result = str(signature.return_annotation).partition("[")[2].removesuffix("]")
+    method.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        return_annotation=returns.format(result)
+    )
+    return method
+
+
+def _blocking(
+    plan: Callable[Concatenate[_Calls, _P], _Plan[_T]],
+) -> Callable[Concatenate[ArbiterClient, _P], _T]:
+    """``plan`` as an ``ArbiterClient`` method: performed, blocking, to its result."""
+
+    def method(self: ArbiterClient, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return self._run(plan(self._calls, *args, **kwargs))
+
+    return _as_method(plan, method)
+
+
+def _blocking_stream(
+    plan: Callable[Concatenate[_Calls, _P], _Stream[_Y]],
+) -> Callable[Concatenate[ArbiterClient, _P], Iterator[_Y]]:
+    """``plan`` as an ``ArbiterClient`` method: an iterator of what it hands on."""
+
+    def method(self: ArbiterClient, *args: _P.args, **kwargs: _P.kwargs) -> Iterator[_Y]:
+        return self._feed(plan(self._calls, *args, **kwargs))
+
+    return _as_method(plan, method, "Iterator[{}]")
+
+
+def _awaitable(
+    plan: Callable[Concatenate[_Calls, _P], _Plan[_T]],
+) -> Callable[Concatenate[AsyncArbiterClient, _P], Coroutine[Any, Any, _T]]:
+    """``plan`` as an ``AsyncArbiterClient`` coroutine method."""
+
+    async def method(self: AsyncArbiterClient, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return await self._run(plan(self._calls, *args, **kwargs))
+
+    return _as_method(plan, method)
+
+
+def _async_stream(
+    plan: Callable[Concatenate[_Calls, _P], _Stream[_Y]],
+) -> Callable[Concatenate[AsyncArbiterClient, _P], AsyncIterator[_Y]]:
+    """``plan`` as an ``AsyncArbiterClient`` method: an async iterator of what it hands on."""
+
+    def method(self: AsyncArbiterClient, *args: _P.args, **kwargs: _P.kwargs) -> AsyncIterator[_Y]:
+        return self._feed(plan(self._calls, *args, **kwargs))
+
+    return _as_method(plan, method, "AsyncIterator[{}]")
+
+
 class ArbiterClient(_ClientState):
     """A blocking client; use as a context manager to close the channel.
 
@@ -509,17 +956,9 @@ class ArbiterClient(_ClientState):
         creator_token: str | None = None,
         retries: int = DEFAULT_RETRIES,
     ) -> None:
-        super().__init__(address, token, tls_ca, tls, timeout, retries)
-        if creator_token is not None:
-            self.creator_token = creator_token or None
-        if channel is None:
-            credentials = channel_credentials(self.tls_ca, self.tls)
-            channel = (
-                grpc.secure_channel(self.address, credentials) if credentials
-                else grpc.insecure_channel(self.address)
-            )
-        self._channel = channel
-        self._stub = game_pb2_grpc.GameServiceStub(self._channel)
+        super().__init__(
+            address, token, tls_ca, tls, timeout, retries, creator_token, channel, flavour=grpc
+        )
 
     def __enter__(self) -> ArbiterClient:
         return self
@@ -536,208 +975,55 @@ class ArbiterClient(_ClientState):
         """Close the channel."""
         self._channel.close()
 
-    def _call(self, method: Any, request: Any, metadata: Metadata) -> Any:
-        """One unary call, tried again (up to ``retries`` times, with back-off)
-        while it fails ``retryable``: every unary request this client sends is
-        idempotent (a read, or a create or move carrying its id)."""
-        attempt = 0
-        while True:
-            try:
-                return method(request, timeout=self.timeout, metadata=metadata)
-            except grpc.RpcError as exc:
-                error = ArbiterError.from_rpc_error(exc)
-            attempt += 1
-            if attempt > self.retries or not retryable(error):
-                raise error from None
-            time.sleep(retry_pause(attempt))
-
-    def list_rules(self, *, token: str | None = None) -> list[game_pb2.RulesInfo]:
-        """The games the server plays."""
-        request = game_pb2.ListRulesRequest()
-        return list(self._call(self._stub.ListRules, request, self._metadata(token)).rules)
-
-    def create_game(
-        self,
-        rules: str,
-        seats: Sequence[str],
-        options: Mapping[str, Any] | str | None = None,
-        request_id: str = "",
-        *,
-        token: str | None = None,
-        creator_token: str | None = None,
-        entropy: Sequence[bytes] = (),
-    ) -> game_pb2.CreateGameResponse:
-        """Create a game of ``rules`` with the named seats (their count is the player count).
-
-        ``creator_token`` is the credential of a server that requires one to
-        create games (default: the client's ``creator_token``). A retried
-        ``request_id`` returns the same game only with the same credential.
-        Without one the client makes a fresh one, so that its own retries
-        (``retryable``) never create a second game.
-        The response's seat and spectator tokens are remembered for later calls.
-        ``entropy``: contributions mixed into the game's dice (none by default).
-        """
-        request = build_create_request(
-            rules, seats, options, request_id or new_request_id(), entropy
-        )
-        response: game_pb2.CreateGameResponse = self._call(
-            self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
-        )
-        self._remember_created(response, rules)
-        return response
-
-    def rules_of(self, game_id: str, *, token: str | None = None) -> str:
-        """The rules id of a game (cached; asked of the server once)."""
-        if game_id not in self._rules_of:
-            self._remember(self.state(game_id, spectator=True, token=token))
-        return self._rules_of[game_id]
-
-    def act(
-        self,
-        game_id: str,
-        seat: int,
-        command: CommandLike,
-        expected_version: int = 0,
-        command_id: str = "",
-        *,
-        decision_id: str = "",
-        token: str | None = None,
-    ) -> game_pb2.ActResponse:
-        """Send one move; retried with the same command id while ``retryable``.
-
-        ``decision_id`` names the decision it answers (from ``legal().decisions``).
-        """
-        token = self.token_for(token, game_id, seat)
-        typed = isinstance(command, game_pb2.Command)
-        rules = "" if typed else self.rules_of(game_id, token=token)
-        request = build_act_request(
-            rules, game_id, seat, command, expected_version, command_id, decision_id
-        )
-        metadata = auth_metadata(token)
-        response: game_pb2.ActResponse = self._call(self._stub.Act, request, metadata)
-        self._remember(response.state)
-        return response
-
-    def state(
-        self,
-        game_id: str,
-        seat: int = 0,
-        spectator: bool = False,
-        *,
-        token: str | None = None,
-        version: int | None = None,
-    ) -> game_pb2.GameState:
-        """The game as ``seat`` (or a spectator) may see it (at ``version``: as it
-        was after that version)."""
-        request = build_state_request(game_id, seat, spectator, version)
-        metadata = self._metadata(token, game_id, seat, spectator)
-        state: game_pb2.GameState = self._call(self._stub.GetState, request, metadata)
-        self._remember(state)
-        return state
-
-    def legal(
-        self, game_id: str, seat: int = 0, *, token: str | None = None
-    ) -> game_pb2.LegalActionsResponse:
-        """Every legal command of ``seat`` now."""
-        request = build_legal_request(game_id, seat)
-        response: game_pb2.LegalActionsResponse = self._call(
-            self._stub.LegalActions, request, self._metadata(token, game_id, seat)
-        )
-        return response
-
-    def history(
-        self,
-        game_id: str,
-        seat: int = 0,
-        spectator: bool = False,
-        after_version: int = 0,
-        *,
-        token: str | None = None,
-    ) -> Iterator[game_pb2.Event]:
-        """The recorded events of a game, redacted for the caller."""
-        request = build_history_request(game_id, seat, spectator, after_version)
-        metadata = self._metadata(token, game_id, seat, spectator)
-        return self._stream(
-            self._stub.History(request, timeout=self.timeout, metadata=metadata)
-        )
-
-    def subscribe(
-        self,
-        game_id: str = "",
-        after: int = 0,
-        seat: int = 0,
-        spectator: bool = True,
-        *,
-        token: str | None = None,
-    ) -> Iterator[game_pb2.FeedMessage]:
-        """Catch-up then live feed of one game (by version) or all games (by position).
-
-        No deadline: a feed is meant to stay open; break out of the loop (or
-        close the client) to stop it. Every game's feed needs the admin token.
-        """
-        request = build_subscribe_request(game_id, after, seat, spectator)
-        metadata = self._metadata(token, game_id, seat, spectator)
-        return self._stream(self._stub.Subscribe(request, metadata=metadata))
-
-    def _stream(self, call: Any) -> Iterator[Any]:
+    def _perform(self, step: _Step) -> Any:
+        """Take one step of a plan, blocking: its outcome (a failure as an ArbiterError)."""
+        if isinstance(step, _Sleep):
+            time.sleep(step.seconds)
+            return None
         try:
-            yield from call
+            if isinstance(step, _Read):
+                return next(step.call, _END)
+            return step.method(step.request, timeout=step.timeout, metadata=step.metadata)
         except grpc.RpcError as exc:
-            raise ArbiterError.from_rpc_error(exc) from None
+            return ArbiterError.from_rpc_error(exc)
+
+    def _feed(self, plan: _Stream[_Y]) -> Iterator[_Y]:
+        """Perform ``plan``, yielding what it hands on; stopping early closes it."""
+        outcome: Any = None
+        try:
+            while not isinstance(step := _advance(plan, outcome), _Done):
+                if isinstance(step, _Emit):
+                    yield step.item
+                    outcome = None
+                else:
+                    outcome = self._perform(step)
         finally:
-            call.cancel()
+            plan.close()
 
-    def audit(self, game_id: str, *, token: str | None = None) -> game_pb2.AuditResponse:
-        """Re-verify a recorded game (hash chain, dice against the seed, replay).
+    def _run(self, plan: _Plan[_T]) -> _T:
+        (result,) = self._feed(_emitting(plan))
+        return result
 
-        A finished game's audit needs no token; an unfinished one's does.
-        """
-        response: game_pb2.AuditResponse = self._call(
-            self._stub.Audit,
-            build_audit_request(game_id),
-            self._metadata(token, game_id, spectator=True),
-        )
-        return response
-
-    def list_games(
-        self, rules: str = "", limit: int = 0, after: int = 0, *, token: str | None = None
-    ) -> game_pb2.ListGamesResponse:
-        """One page of the games in the store (``after`` = previous ``next_after``)."""
-        request = build_list_games_request(rules, limit, after)
-        response: game_pb2.ListGamesResponse = self._call(
-            self._stub.ListGames, request, self._metadata(token)
-        )
-        return response
-
-    def changed_games(
-        self, after: int, limit: int = 100, *, token: str | None = None
-    ) -> game_pb2.ListGamesResponse:
-        """The games with events after global position ``after`` (admin): one page;
-        ``next_after`` is the position covered."""
-        request = game_pb2.ListGamesRequest(limit=limit, changed_after=after)
-        response: game_pb2.ListGamesResponse = self._call(
-            self._stub.ListGames, request, self._metadata(token)
-        )
-        return response
-
-    def iter_games(
-        self, rules: str = "", page: int = 100, *, token: str | None = None
-    ) -> Iterator[game_pb2.GameSummary]:
-        """Every game in the store, page by page."""
-        after = 0
-        while True:
-            response = self.list_games(rules=rules, limit=page, after=after, token=token)
-            yield from response.games
-            if not response.games or response.next_after in (0, after):
-                return
-            after = response.next_after
+    list_rules = _blocking(_Calls.list_rules)
+    signing_keys = _blocking(_Calls.signing_keys)
+    create_game = _blocking(_Calls.create_game)
+    rules_of = _blocking(_Calls.rules_of)
+    act = _blocking(_Calls.act)
+    state = _blocking(_Calls.state)
+    legal = _blocking(_Calls.legal)
+    history = _blocking_stream(_Calls.history)
+    subscribe = _blocking_stream(_Calls.subscribe)
+    audit = _blocking(_Calls.audit)
+    list_games = _blocking(_Calls.list_games)
+    changed_games = _blocking(_Calls.changed_games)
+    iter_games = _blocking_stream(_Calls.iter_games)
 
 
 class AsyncArbiterClient(_ClientState):
     """The asyncio twin of ``ArbiterClient`` (``async with AsyncArbiterClient() as c``).
 
     Same arguments, same token rules, same methods (as coroutines and async
-    iterators).
+    iterators), the same plans (``_Calls``) performed as coroutines.
     """
 
     def __init__(
@@ -752,17 +1038,10 @@ class AsyncArbiterClient(_ClientState):
         creator_token: str | None = None,
         retries: int = DEFAULT_RETRIES,
     ) -> None:
-        super().__init__(address, token, tls_ca, tls, timeout, retries)
-        if creator_token is not None:
-            self.creator_token = creator_token or None
-        if channel is None:
-            credentials = channel_credentials(self.tls_ca, self.tls)
-            channel = (
-                grpc.aio.secure_channel(self.address, credentials) if credentials
-                else grpc.aio.insecure_channel(self.address)
-            )
-        self._channel = channel
-        self._stub = game_pb2_grpc.GameServiceStub(self._channel)
+        super().__init__(
+            address, token, tls_ca, tls, timeout, retries, creator_token, channel,
+            flavour=grpc.aio,
+        )
 
     async def __aenter__(self) -> AsyncArbiterClient:
         return self
@@ -779,164 +1058,47 @@ class AsyncArbiterClient(_ClientState):
         """Close the channel."""
         await self._channel.close()
 
-    async def _call(self, method: Any, request: Any, metadata: Metadata) -> Any:
-        """One unary call, retried as ``ArbiterClient._call`` retries it."""
-        attempt = 0
-        while True:
-            try:
-                return await method(request, timeout=self.timeout, metadata=metadata)
-            except grpc.aio.AioRpcError as exc:
-                error = ArbiterError.from_aio_error(exc)
-            attempt += 1
-            if attempt > self.retries or not retryable(error):
-                raise error from None
-            await asyncio.sleep(retry_pause(attempt))
-
-    async def list_rules(self, *, token: str | None = None) -> list[game_pb2.RulesInfo]:
-        """The games the server plays."""
-        request = game_pb2.ListRulesRequest()
-        response = await self._call(self._stub.ListRules, request, self._metadata(token))
-        return list(response.rules)
-
-    async def create_game(
-        self,
-        rules: str,
-        seats: Sequence[str],
-        options: Mapping[str, Any] | str | None = None,
-        request_id: str = "",
-        *,
-        token: str | None = None,
-        creator_token: str | None = None,
-        entropy: Sequence[bytes] = (),
-    ) -> game_pb2.CreateGameResponse:
-        """Create a game of ``rules`` with the named seats; its tokens are remembered.
-        ``creator_token`` and ``entropy`` as in ``ArbiterClient.create_game``."""
-        request = build_create_request(
-            rules, seats, options, request_id or new_request_id(), entropy
-        )
-        response: game_pb2.CreateGameResponse = await self._call(
-            self._stub.CreateGame, request, self._creator_metadata(token, creator_token)
-        )
-        self._remember_created(response, rules)
-        return response
-
-    async def rules_of(self, game_id: str, *, token: str | None = None) -> str:
-        """The rules id of a game (cached; asked of the server once)."""
-        if game_id not in self._rules_of:
-            self._remember(await self.state(game_id, spectator=True, token=token))
-        return self._rules_of[game_id]
-
-    async def act(
-        self,
-        game_id: str,
-        seat: int,
-        command: CommandLike,
-        expected_version: int = 0,
-        command_id: str = "",
-        *,
-        decision_id: str = "",
-        token: str | None = None,
-    ) -> game_pb2.ActResponse:
-        """Send one move; retried with the same command id while ``retryable``.
-
-        ``decision_id`` names the decision it answers (from ``legal().decisions``).
-        """
-        token = self.token_for(token, game_id, seat)
-        typed = isinstance(command, game_pb2.Command)
-        rules = "" if typed else await self.rules_of(game_id, token=token)
-        request = build_act_request(
-            rules, game_id, seat, command, expected_version, command_id, decision_id
-        )
-        metadata = auth_metadata(token)
-        response: game_pb2.ActResponse = await self._call(self._stub.Act, request, metadata)
-        self._remember(response.state)
-        return response
-
-    async def state(
-        self,
-        game_id: str,
-        seat: int = 0,
-        spectator: bool = False,
-        *,
-        token: str | None = None,
-        version: int | None = None,
-    ) -> game_pb2.GameState:
-        """The game as ``seat`` (or a spectator) may see it (at ``version``: as it
-        was after that version)."""
-        request = build_state_request(game_id, seat, spectator, version)
-        metadata = self._metadata(token, game_id, seat, spectator)
-        state: game_pb2.GameState = await self._call(self._stub.GetState, request, metadata)
-        self._remember(state)
-        return state
-
-    async def legal(
-        self, game_id: str, seat: int = 0, *, token: str | None = None
-    ) -> game_pb2.LegalActionsResponse:
-        """Every legal command of ``seat`` now."""
-        request = build_legal_request(game_id, seat)
-        response: game_pb2.LegalActionsResponse = await self._call(
-            self._stub.LegalActions, request, self._metadata(token, game_id, seat)
-        )
-        return response
-
-    async def history(
-        self,
-        game_id: str,
-        seat: int = 0,
-        spectator: bool = False,
-        after_version: int = 0,
-        *,
-        token: str | None = None,
-    ) -> AsyncIterator[game_pb2.Event]:
-        """The recorded events of a game, redacted for the caller."""
-        request = build_history_request(game_id, seat, spectator, after_version)
-        metadata = self._metadata(token, game_id, seat, spectator)
-        call = self._stub.History(request, timeout=self.timeout, metadata=metadata)
-        async for event in self._stream(call):
-            yield event
-
-    async def subscribe(
-        self,
-        game_id: str = "",
-        after: int = 0,
-        seat: int = 0,
-        spectator: bool = True,
-        *,
-        token: str | None = None,
-    ) -> AsyncIterator[game_pb2.FeedMessage]:
-        """Catch-up then live feed of one game (by version) or all games (by position)."""
-        request = build_subscribe_request(game_id, after, seat, spectator)
-        metadata = self._metadata(token, game_id, seat, spectator)
-        async for message in self._stream(self._stub.Subscribe(request, metadata=metadata)):
-            yield message
-
-    async def _stream(self, call: Any) -> AsyncIterator[Any]:
+    async def _perform(self, step: _Step) -> Any:
+        """Take one step of a plan, awaiting it: its outcome (a failure as an ArbiterError)."""
+        if isinstance(step, _Sleep):
+            await asyncio.sleep(step.seconds)
+            return None
         try:
-            async for item in call:
-                yield item
+            if isinstance(step, _Read):
+                message = await step.call.read()
+                return _END if message is grpc.aio.EOF else message
+            return await step.method(step.request, timeout=step.timeout, metadata=step.metadata)
         except grpc.aio.AioRpcError as exc:
-            raise ArbiterError.from_aio_error(exc) from None
+            return ArbiterError.from_aio_error(exc)
+
+    async def _feed(self, plan: _Stream[_Y]) -> AsyncIterator[_Y]:
+        """Perform ``plan``, yielding what it hands on; stopping early closes it."""
+        outcome: Any = None
+        try:
+            while not isinstance(step := _advance(plan, outcome), _Done):
+                if isinstance(step, _Emit):
+                    yield step.item
+                    outcome = None
+                else:
+                    outcome = await self._perform(step)
         finally:
-            call.cancel()
+            plan.close()
 
-    async def audit(self, game_id: str, *, token: str | None = None) -> game_pb2.AuditResponse:
-        """Re-verify a recorded game (a finished game's audit needs no token)."""
-        response: game_pb2.AuditResponse = await self._call(
-            self._stub.Audit,
-            build_audit_request(game_id),
-            self._metadata(token, game_id, spectator=True),
-        )
-        return response
+    async def _run(self, plan: _Plan[_T]) -> _T:
+        (result,) = [item async for item in self._feed(_emitting(plan))]
+        return result
 
-    async def list_games(
-        self, rules: str = "", limit: int = 0, after: int = 0, *, token: str | None = None
-    ) -> game_pb2.ListGamesResponse:
-        """One page of the games in the store."""
-        request = build_list_games_request(rules, limit, after)
-        response: game_pb2.ListGamesResponse = await self._call(
-            self._stub.ListGames, request, self._metadata(token)
-        )
-        return response
+    list_rules = _awaitable(_Calls.list_rules)
+    signing_keys = _awaitable(_Calls.signing_keys)
+    create_game = _awaitable(_Calls.create_game)
+    rules_of = _awaitable(_Calls.rules_of)
+    act = _awaitable(_Calls.act)
+    state = _awaitable(_Calls.state)
+    legal = _awaitable(_Calls.legal)
+    history = _async_stream(_Calls.history)
+    subscribe = _async_stream(_Calls.subscribe)
+    audit = _awaitable(_Calls.audit)
+    list_games = _awaitable(_Calls.list_games)
 
 
 def _options_json(options: Mapping[str, Any] | str | None) -> str:

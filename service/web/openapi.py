@@ -80,8 +80,9 @@ def field_schema(field: Any) -> dict[str, Any]:
     elif kind == FieldDescriptor.TYPE_BYTES:
         schema = {"type": "string", "contentEncoding": "base64"}
     elif kind in INTEGER_64:
-        # A number where JavaScript holds it exactly, else a string (proto3 JSON).
-        schema = {"type": ["integer", "string"], "format": "int64"}
+        # proto3 JSON: written as a decimal string; read as a string or a number.
+        schema = {"type": ["integer", "string"], "format": "int64",
+                  "pattern": "^-?[0-9]+$"}
     elif kind in INTEGER_32:
         schema = {"type": "integer", "format": "int32"}
     else:
@@ -123,6 +124,15 @@ def schemas() -> dict[str, Any]:
         visit(method.request.DESCRIPTOR)
         visit(method.response.DESCRIPTOR)
     out = {name: message_schema(d) for name, d in sorted(found.items())}
+    # /v1/Act also takes the command in the rules' own JSON form (service.web.gateway).
+    act = out["ActRequest"]["properties"]
+    act["command_json"] = {
+        "type": "string", "description": "The command in the rules' own JSON form, "
+        '{"name": ..., "args": {...}}, as LegalAction.json and the CLI write it; '
+        "instead of command (which may also be given in that form)."}
+    act["command"] = {"anyOf": [act["command"], {
+        "type": "object", "required": ["name"],
+        "properties": {"name": {"type": "string"}, "args": {"type": "object"}}}]}
     out["Error"] = {
         "type": "object", "required": ["error"],
         "description": "A refusal: the gRPC code's name, the stable reason code (as the "
@@ -182,7 +192,7 @@ def document() -> dict[str, Any]:
             "title": "Arbiter JSON gateway",
             "version": "v1",
             "description": "Every GameService call as JSON over HTTP: the same credentials, "
-                           "reason codes and limits as gRPC (README, 'The web side').",
+                           "reason codes and limits as gRPC (docs/web.md, 'The JSON gateway').",
         },
         "paths": {f"/v1/{name}": {"post": operation(name)} for name in METHODS},
         "components": {

@@ -3,17 +3,19 @@
 ``GET /games/<id>/seat/<n>`` is the seat's page. Its link carries the seat's
 token in the fragment (``#<token>``, see ``service.web.session``): the page's
 script trades it for the game's cookie and reloads; without a cookie the
-page says it needs the seat's link (401). With one, every read and move is an
-ordinary ``GameService`` call with that token (``GetState``, ``LegalActions``,
-``History`` as that seat; ``Act``), so the service decides what the seat may
-see and do, exactly as for a terminal player.
+page is the link's first page (``session.link_page``: 200, reading no game),
+whose script does the trade, or says the link lost its secret part. With
+one, every read and move is an ordinary ``GameService`` call with that
+token (``GetState``, ``LegalActions``, ``History`` as that seat; ``Act``), so
+the service decides what the seat may see and do, exactly as for a terminal
+player.
 
 The page mirrors the terminal's play loop (``clients.play``) and reuses its
-parts: the menu is ``clients.choices.menu`` (the listed actions in the game's
+parts: the menu is ``aggregates.kernel.answers.menu`` (the listed actions in the game's
 words, then one form per choice structure: pick cards, assign, a number), a
 structured answer is built into a command on the server by the kernel's own
-``build`` (``clients.choices.build_*``), the events are told in the game's
-words (``clients.render.event_text``). The browser never builds a command.
+``build`` (``aggregates.kernel.answers.build_*``), the events are told in the game's
+words (``aggregates.kernel.render.event_text``). The browser never builds a command.
 
 Routes (``<n>`` is the seat number):
 
@@ -41,18 +43,20 @@ from arbiter.v1 import game_pb2
 from arbiter.wire import WireError, json_to_command
 from markupsafe import Markup
 
-from clients.choices import (
+from aggregates.kernel.answers import (
+    TERMINAL,
     CardId,
     Option,
     build_assign,
     build_number,
     build_pick_cards,
+    build_pick_path,
     check_count,
     mark_name,
     menu,
     structured_choices,
 )
-from clients.render import (
+from aggregates.kernel.render import (
     card_names,
     describe_choice,
     event_text,
@@ -83,6 +87,10 @@ RULES: web.AppKey[dict[str, str]] = web.AppKey("seat_rules", dict)
 #: The games' titles, by rules id (from ListRules).
 TITLES: web.AppKey[dict[str, str]] = web.AppKey("seat_titles", dict)
 MAX_REMEMBERED = 4096
+#: The choice structures the page asks as forms: every one the terminal asks, a
+#: ``pick_path`` included (a card, then a place to put it), so that no
+#: command they build is listed once per combination.
+ASKED = TERMINAL
 
 
 class AnswerError(ValueError):
@@ -209,7 +217,49 @@ def form_of(option: Option, screen: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "number":
         form["low"], form["high"] = int(choice.get("low", 0)), int(choice.get("high", 0))
         form["arg"] = str(choice.get("arg", "value")).replace("_", " ")
+    elif kind == "pick_path":
+        form["questions"] = [str(q) for q in choice.get("questions") or []]
+        form["groups"] = [
+            {"label": str(first.get("label", "")),
+             "paths": [{"value": key, "label": " · ".join(labels)}
+                       for key, labels in complete_paths(_branches(first), str(n))]}
+            for n, first in enumerate(_branches(choice, "options"))]
     return form
+
+
+def _branches(node: Mapping[str, Any], field: str = "then") -> list[Mapping[str, Any]]:
+    return [b for b in node.get(field) or [] if isinstance(b, Mapping)]
+
+
+def complete_paths(branches: Sequence[Mapping[str, Any]], key: str
+                   ) -> list[tuple[str, list[str]]]:
+    """Every complete path below a ``pick_path`` branch: its key (the branches'
+    indexes from the first step, ``"2.0.1"``) and the later steps' words. A
+    branch that completes the path at once is one path of no more words. A page
+    answers with the key, never with the values, so nothing but the tree's own
+    values can reach the command."""
+    if not branches:
+        return [(key, [])]
+    return [(deeper, [str(branch.get("label", "")), *labels])
+            for n, branch in enumerate(branches)
+            for deeper, labels in complete_paths(_branches(branch), f"{key}.{n}")]
+
+
+def path_values(choice: Mapping[str, Any], key: str) -> list[CardId]:
+    """The values of the complete path ``key`` names (see ``complete_paths``)."""
+    branches, values = _branches(choice, "options"), list[CardId]()
+    for step in key.split(".") if key else []:
+        if not step.isdigit() or int(step) >= len(branches):
+            raise AnswerError(f"{key!r} is not one of the paths offered")
+        branch = branches[int(step)]
+        value = branch.get("value")
+        if not isinstance(value, int | str):
+            raise AnswerError(f"{key!r} is not one of the paths offered")
+        values.append(value)
+        branches = _branches(branch)
+    if branches or not values:
+        raise AnswerError("Choose every step of the move (the choice is not complete).")
+    return values
 
 
 def context_of(state: Any, legal: Any, events: Sequence[Any], seat: int,
@@ -217,7 +267,7 @@ def context_of(state: Any, legal: Any, events: Sequence[Any], seat: int,
     """The template's context: everything already in words."""
     seats = list(state.seats)
     screen = loads_object(state.screen_json)
-    options = menu(legal) if not state.over else []
+    options = menu(legal, ASKED) if not state.over else []
     waiting = sorted({d.seat for d in state.pending})
     if state.over:
         pending = ["The game is over."]
@@ -268,10 +318,8 @@ async def seat_page(request: web.Request) -> web.Response:
     """``GET /games/<id>/seat/<n>``."""
     game_id, seat = session.game_id_of(request), seat_of(request)
     token = session.token_of(request)
-    if not token:
-        return no_session(game_id, seat, 401, "NO_SESSION",
-                          "This page needs the seat's link (the one with # and the seat's "
-                          "token at its end). Open that link in this browser.")
+    if not token:  # a link's first load (its token is in the fragment), or no link
+        return session.link_page(game_id, seat)
     try:
         context = await read_seat(request, game_id, seat, token)
     except GatewayError as exc:
@@ -340,7 +388,8 @@ def _one_of(text: str, options: Sequence[CardId], what: str) -> CardId:
 def build_answer(choice: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
     """The command a form's answer makes, built as the terminal builds it (the
     kernel's ``build``); the service judges it. Fields: ``card`` (the picked
-    cards) and ``mark``; one per item, named by its index (its slot); ``value``."""
+    cards) and ``mark``; one per item, named by its index (its slot); ``value``;
+    ``path`` (a complete path's key)."""
     kind = choice.get("kind")
     if kind == "pick_cards":
         options = list(choice.get("options") or [])
@@ -383,6 +432,9 @@ def build_answer(choice: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[s
         if value is None or not low <= value <= high:
             raise AnswerError(f"Please give a number from {low} to {high}.")
         return build_number(choice, value)
+    if kind == "pick_path":
+        given = _values(answer, "path")
+        return build_pick_path(choice, path_values(choice, given[0] if given else ""))
     raise AnswerError("this choice is answered by one of the listed actions")
 
 
@@ -456,7 +508,7 @@ def find_choice(legal: Any, key: str | int, decision_id: str
                 ) -> tuple[str, dict[str, Any]] | None:
     """The structured choice a form names (its key, or its index in the menu's
     order, with the decision it belongs to), as the service offers it now."""
-    choices = structured_choices(legal)
+    choices = structured_choices(legal, ASKED)
     if isinstance(key, int):
         if 0 <= key < len(choices) and (not decision_id or choices[key][0] == decision_id):
             return choices[key]

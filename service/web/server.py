@@ -12,13 +12,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from service.limits import caller_of
 from service.listen import split_address
+from service.metrics import web_observer
 from service.web import gateway, openapi
 from service.web.backend import Backend
 
@@ -38,6 +41,75 @@ SECURITY_HEADERS = {
 #: How long a connection may take to send its request's headers, or stay idle between
 #: requests, before it is closed (aiohttp's own default is an hour).
 IDLE_SECONDS = 15.0
+#: How long a request's body may take to arrive once its headers have (a body
+#: dripped a byte at a time would otherwise hold its connection for ever).
+BODY_SECONDS = 10.0
+#: The client faults the HTTP server logs: a request it cannot parse (a header
+#: line past 8 KB, not HTTP), and a client gone before its body arrived.
+CLIENT_FAULTS: tuple[type[BaseException], ...] = (
+    HttpProcessingError, ConnectionError, asyncio.IncompleteReadError)
+
+
+class ClientFaults(logging.Filter):
+    """The HTTP server's log of requests that failed by their client's doing: one
+    warning line, without a traceback, at most every ``every`` seconds, counting
+    the ones it stands for. Before, each was an error-level traceback (1.2 KB),
+    so a stranger could write the server's log as fast as it could connect.
+    Errors of the server's own still pass as they are."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        super().__init__()
+        self.every = every
+        self.count = 0
+        self.since = 0.0
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        fault = record.exc_info[1] if record.exc_info else None
+        if not isinstance(fault, CLIENT_FAULTS):
+            return True
+        now = time.monotonic()
+        with self._lock:
+            self.count += 1
+            if self.since and now - self.since < self.every:
+                return False
+            count, self.count, self.since = self.count, 0, now
+        who = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+        record.msg = ("%d request(s) the web side could not read since the last such line "
+                      "(malformed, too long or abandoned by their client); the latest from "
+                      "%s: %s")
+        record.args = (count, who, f"{type(fault).__name__}: {str(fault).splitlines()[0][:120]}")
+        record.exc_info, record.exc_text = None, None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+#: The HTTP server's own log (aiohttp's), its client faults summed up.
+HTTP_LOG = logging.getLogger("service.web.http")
+HTTP_LOG.addFilter(ClientFaults())
+
+
+@web.middleware
+async def bodies(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A request's body, read whole within ``BODY_SECONDS`` before its handler
+    runs (the handler's own read then returns it at once): a body that takes
+    longer is refused 408 and its connection closed; a client gone mid-body has
+    its connection closed, a fault of its own, not an error of the server's."""
+    if request.body_exists:
+        try:
+            await asyncio.wait_for(request.read(), BODY_SECONDS)
+        except TimeoutError:
+            response = gateway.refused("DEADLINE_EXCEEDED", "SLOW_BODY",
+                                       f"the request body took longer than {BODY_SECONDS:.0f} s")
+            response.set_status(408)
+            response.force_close()
+            return response
+        except CLIENT_FAULTS:
+            response = gateway.refused("INVALID_ARGUMENT", "BAD_REQUEST",
+                                       "the request body ended before its length")
+            response.force_close()
+            return response
+    return await handler(request)
 
 
 class WebError(Exception):
@@ -189,7 +261,8 @@ def make_app(backend: Backend, max_body: int, requests_per_peer: int = 64,
              secure_cookies: bool = False) -> web.Application:
     """The application: the gateway, its OpenAPI document, and the pages."""
     shares = RequestShares(requests_per_peer)
-    app = web.Application(client_max_size=max_body, middlewares=[guard, shares.middleware])
+    app = web.Application(client_max_size=max_body,
+                          middlewares=[web_observer, guard, shares.middleware, bodies])
     app[gateway.BACKEND] = backend
     app.add_routes(gateway.routes())
     app.add_routes([web.get("/openapi.json", openapi_document),
@@ -242,7 +315,7 @@ class WebServer:
         self._runner = web.AppRunner(make_app(self.backend, self.max_body,
                                               self.requests_per_peer,
                                               secure_cookies=self.secure_cookies),
-                                     access_log=None,
+                                     access_log=None, logger=HTTP_LOG,
                                      handle_signals=False, shutdown_timeout=2.0,
                                      keepalive_timeout=IDLE_SECONDS)
         await self._runner.setup()

@@ -24,6 +24,11 @@ from tests.conftest import TEST_PROCESS_ONLY_ENV
 ROOT = Path(__file__).resolve().parents[2]
 #: What the server prints once it serves; the port is the one it really bound.
 SERVING = re.compile(rb"arbiter: serving on \S+ \(port (\d+)\)")
+#: Every test's players are one address (127.0.0.1), where real players are many:
+#: the harness gives that address a platform's share (as ``bench/procs.py`` does),
+#: and a test of the shares themselves sets the ones it checks (``test_shares``,
+#: ``test_work_shares``: the defaults, given explicitly).
+HARNESS_SHARES = {"ARBITER_CALLS_PER_SECOND": "1000000"}
 #: The same line's web side, when ARBITER_WEB_ADDRESS is set.
 WEB = re.compile(rb"web pages at (http://\S+?)/(?:\s|$)")
 
@@ -40,8 +45,9 @@ class ServerProcess:
         self.redis_url = redis_url
         self.port = 0
         self.address = "127.0.0.1:0"
-        self.admin_token = "admin-" + secrets.token_urlsafe(16)
-        self.extra_env = {"ARBITER_ADMIN_TOKEN": self.admin_token, **(extra_env or {})}
+        self.admin_token = "admin-" + secrets.token_urlsafe(32)
+        self.extra_env = {"ARBITER_ADMIN_TOKEN": self.admin_token,
+                          **HARNESS_SHARES, **(extra_env or {})}
         self.process: subprocess.Popen[bytes] | None = None
         self.tls_root: bytes | None = None
         self.log_path = data_dir / "server.log"

@@ -41,6 +41,8 @@ class FeedCollector:
         self.call = stub.Subscribe(request)
         self.events: list[game_pb2.Event] = []
         self.statuses: list[str] = []
+        #: Every message in the order received (events and statuses).
+        self.messages: list[game_pb2.FeedMessage] = []
         self.error: Any = None
         self.changed = threading.Condition()
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -50,6 +52,7 @@ class FeedCollector:
         try:
             for message in self.call:
                 with self.changed:
+                    self.messages.append(message)
                     if message.HasField("event"):
                         self.events.append(message.event)
                     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import random
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from tests.integration.conftest import ROOT, ServerProcess
+from tests.integration.helpers import play
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("api_conventions")]
 
@@ -214,6 +216,53 @@ def test_list_games_pages_by_page_size_and_page_token(shared_server: ServerProce
     assert len(_games(stub, page_size=10_000).games) <= 500
 
 
+def _walk(stub: Any, **fields: Any) -> list[game_pb2.GameSummary]:
+    """Every page of a listing, in order."""
+    games: list[game_pb2.GameSummary] = []
+    token = ""
+    while True:
+        page = _games(stub, page_token=token, **fields)
+        games += page.games
+        token = page.next_page_token
+        if not token:
+            return games
+
+
+def test_list_games_newest_first_and_running_or_over(shared_server: ServerProcess) -> None:
+    """Issue 23 item 5: a lobby lists the newest games first, and the running or
+    the finished ones alone, each page after the last without a gap or a repeat."""
+    stub = shared_server.stub("")
+    admin = shared_server.stub()
+    made: list[str] = []
+    for n in range(4):
+        made.append(admin.CreateGame(game_pb2.CreateGameRequest(rules="enin",
+                                                                seats=["solo"])).game_id)
+        if n == 1:  # played at once: no game's events on both sides of another's
+            assert play(admin, made[1], 3000, random.Random(3)).over
+    for rules in ("", "enin"):
+        oldest = [g.game_id for g in _walk(stub, rules=rules, page_size=500)]
+        newest = _walk(stub, rules=rules, page_size=3, newest_first=True)
+        assert [g.game_id for g in newest] == oldest[::-1]
+        assert [g.game_id for g in newest][:4] == made[::-1]
+        over = _walk(stub, rules=rules, page_size=2, newest_first=True, over=True)
+        running = _walk(stub, rules=rules, page_size=2, newest_first=True, over=False)
+        assert all(g.over for g in over) and not any(g.over for g in running)
+        assert made[1] in [g.game_id for g in over]
+        assert sorted(g.game_id for g in over + running) == sorted(oldest)
+    # A browser's own games, by id: the unknown ones left out, the filters kept.
+    unknown = "00000000-0000-4000-8000-000000000000"
+    named = _games(stub, game_ids=[made[0], unknown, made[1], made[0]], newest_first=True)
+    assert [g.game_id for g in named.games] == [made[1], made[0]]
+    assert not named.next_page_token and named.games[1].rules == "enin"
+    assert [g.game_id for g in _games(stub, game_ids=made, over=True).games] == [made[1]]
+    assert reason_and_version(refused(lambda: _games(stub, game_ids=["nope"])))[0] == \
+        "BAD_GAME_ID"
+    token = _games(stub, page_size=1, newest_first=True, over=False).next_page_token
+    for other in ({"newest_first": True}, {"over": False}, {"over": True, "newest_first": True}):
+        error = refused(lambda o=other: _games(stub, page_token=token, **o))  # type: ignore[misc]
+        assert reason_and_version(error) == ("BAD_PAGE_TOKEN", "0")
+
+
 @pytest.mark.parametrize(
     ("fields", "reason"),
     [
@@ -300,7 +349,7 @@ def test_buf_generate_makes_what_make_proto_makes(tmp_path: Path) -> None:
     subprocess.run([str(buf), "generate", "-o", str(tmp_path)], cwd=ROOT, check=True,
                    timeout=120)
     ours = sorted((ROOT / "protos/arbiter/v1").glob("*_pb2*.py*"))
-    assert len(ours) == 15
+    assert len(ours) == 3 * len(list((ROOT / "protos/arbiter/v1").glob("*.proto")))
     for made in ours:
         generated = tmp_path / "protos/arbiter/v1" / made.name
         if made.name.endswith("_pb2.py"):

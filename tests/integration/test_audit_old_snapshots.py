@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from eventsourcing.domain import Snapshot
 
-from aggregates.kernel import game as kernel_game
+from aggregates.kernel import recording as kernel_recording
+from service import auditing
 from service.application import ArbiterApp
 from service.config import Settings
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture
 def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ArbiterApp]:
-    monkeypatch.setattr(kernel_game, "COMMAND_WINDOW", 4)
+    monkeypatch.setattr(kernel_recording, "COMMAND_WINDOW", 4)
     application = ArbiterApp(Settings(data_dir=tmp_path).store_env())
     yield application
     application.close()
@@ -40,21 +41,21 @@ def test_an_older_release_s_snapshot_with_every_command_id_is_not_damage(
             break
         action = game.legal_actions(0)[0]
         result = app.act(game_id, 0, action.to_json(), command_id=f"id-{n}")
-        applied.append((kernel_game.command_key(0, f"id-{n}"),
+        applied.append((kernel_recording.command_key(0, f"id-{n}"),
                         result.events[0].originator_version))
     version = result.game.version
-    assert len(applied) > kernel_game.COMMAND_WINDOW
+    assert len(applied) > kernel_recording.COMMAND_WINDOW
 
     past: Any = app.repository.get(game.id, version=version)
-    assert len(past.command_ids) == kernel_game.COMMAND_WINDOW
+    assert len(past.command_ids) == kernel_recording.COMMAND_WINDOW
     # As the older release took it: unsealed, every command id in the order applied.
     old = Snapshot.take(past)
     old.state["command_ids"] = dict(applied)
     assert app.snapshots is not None
     app.snapshots.put([old])
 
-    _, report = app.audit(game_id)
-    stored, _ = app.audit(game_id)
+    report = auditing.Audits(app).audit(game_id).report
+    stored = auditing.Audits(app).audit(game_id)
     assert version not in stored.bad_snapshots, report.problems
     assert report.ok, report.problems
 
@@ -64,5 +65,6 @@ def test_an_older_release_s_snapshot_with_every_command_id_is_not_damage(
     newest = list(earlier.command_ids)[-1]
     damaged.state["command_ids"] = {**earlier.command_ids, newest: 1}  # points elsewhere
     app.snapshots.put([damaged])
-    stored, report = app.audit(game_id)
+    stored = auditing.Audits(app).audit(game_id)
+    report = stored.report
     assert stored.bad_snapshots == [version - 1], report.problems

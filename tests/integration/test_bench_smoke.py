@@ -25,6 +25,7 @@ FIGURES = {
     "server_cpu_per_act_ethnos", "feed_subscribe_p50", "feed_subscribe_p99", "feed_direct_p99",
     "cold_load", "snapshot_bytes", "replay_rate", "audit_rate", "audit_long_game",
     "memory_enin", "memory_ethnos", "memory_ettin", "library_get_save_sqlite",
+    "getstate_spectators",
 }
 
 

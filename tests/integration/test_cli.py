@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from aggregates.kernel.render import player_label
 from clients.client import ArbiterClient, ArbiterError, AsyncArbiterClient
 from clients.simulate import playout
 from clients.tokens import TokenStore
@@ -117,9 +118,10 @@ def test_new_with_web_prints_each_seats_page_link(arbiter_server: Any, cli_home:
     game_id = out.split("game id:", 1)[1].split()[0]
     seat, spectator = stored(arbiter_server, game_id)
     lines = out.splitlines()
-    assert (f"web, seat 0 (Ada): http://example.test:8080/games/{game_id}/seat/0#{seat}"
+    assert (f"web, seat 0 (Ada): http://example.test:8080/games/{game_id}/join/0#{seat}"
             in lines)
-    assert f"web, spectators:  http://example.test:8080/games/{game_id}#{spectator}" in lines
+    assert f"web, spectators:  http://example.test:8080/games/{game_id}/join#{spectator}" \
+        in lines
 
 
 def test_legal_act_state_history(arbiter_server: Any) -> None:
@@ -298,10 +300,11 @@ def test_play_ethnos_to_the_end_against_bots(arbiter_server: Any) -> None:
     assert sections and all(f"== {s['title']} ==" in lines for s in sections)
     outcome = json.loads(final.outcome_json)
     assert final.over and "Game over: " in again
-    names = ", ".join(final.seats[w] for w in outcome["winners"])
+    names = ", ".join(player_label(w, final.seats) for w in outcome["winners"])
     assert f"Winner: {names}" in lines or f"Winners (tied): {names}" in lines
-    assert "Glory: " + ", ".join(f"{n} {g}" for n, g in zip(
-        final.seats, outcome["glory"], strict=True)) in lines
+    assert f"Game over: {outcome['summary']}" in lines
+    assert "Scores: " + ", ".join(f"{player_label(s, final.seats)} {g}" for s, g in enumerate(
+        outcome["breakdown"]["glory"])) in lines
     assert "Seed (revealed):" in again and "Audit PASSED" in again
     for text in (out, again):
         assert "Refused" not in text and "refused" not in text

@@ -102,8 +102,8 @@ def test_the_client_distribution_declares_grpc_and_protobuf_only() -> None:
 
 
 
-def test_the_readme_says_how_to_install_the_client_alone() -> None:
-    section = (ROOT / "README.md").read_text().split("\n## Write a bot\n", 1)[1]
+def test_the_bot_page_says_how_to_install_the_client_alone() -> None:
+    section = (ROOT / "docs" / "bots.md").read_text().split("\n## Write a bot\n", 1)[1]
     section = section.split("\n## ", 1)[0]
     assert "pip install ./protos" in section and CLIENT_PROJECT.exists()
     # The example runs as written where only the client is installed.

@@ -29,6 +29,9 @@ from tests.integration.conftest import ServerProcess
 
 pytestmark = pytest.mark.integration
 
+#: One admin token for both servers (long enough to be accepted: 32 bytes or more).
+SHARED_ADMIN = "shared-admin-token-for-both-servers-Xy7q"
+
 #: Per-address creation cap (item 4) raised: every creator here is 127.0.0.1.
 NO_CREATE_CAP = {"ARBITER_CREATES_PER_MINUTE": "100000", "ARBITER_CALLS_PER_SECOND": "100000"}
 
@@ -108,12 +111,12 @@ def test_64_creators_across_two_postgres_servers(
     url, schema = postgres_schema
     shared = {
         **NO_CREATE_CAP, "ARBITER_DATABASE_URL": url, "ARBITER_POSTGRES_SCHEMA": schema,
-        "ARBITER_SECRET": "contention-secret-" + "s" * 32, "ARBITER_ADMIN_TOKEN": "shared-admin",
+        "ARBITER_SECRET": "contention-secret-" + "s" * 32, "ARBITER_ADMIN_TOKEN": SHARED_ADMIN,
     }
     servers = [ServerProcess(tmp_path / f"s{n}", redis_url, shared) for n in range(2)]
     try:
         for server in servers:
-            server.admin_token = "shared-admin"
+            server.admin_token = SHARED_ADMIN
             server.start()
         # 55 games; 9 request ids sent twice at once, once to each server.
         results = create_all(servers, creators=64, distinct=55)

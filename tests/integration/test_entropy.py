@@ -28,8 +28,8 @@ import pytest
 from arbiter.v1 import game_pb2
 
 from aggregates.kernel import chain
+from aggregates.records import export_lines
 from clients.client import ArbiterClient
-from clients.record import export_lines
 from clients.verify import verify_history
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector

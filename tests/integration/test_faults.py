@@ -24,10 +24,14 @@ import redis
 from arbiter.v1 import game_pb2
 
 from service.redis_server import PrivateRedis, free_port
+from tests import soak
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import new_game
 
 pytestmark = pytest.mark.integration
+
+#: One admin token for both servers (long enough to be accepted: 32 bytes or more).
+SHARED_ADMIN = "shared-admin-token-for-both-servers-Xy7q"
 
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
              grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
@@ -181,6 +185,10 @@ def wait_until(predicate: Any, timeout: float = 20.0) -> bool:
     return predicate()
 
 
+#: kill -9s of the server under load: one in the suite, ten under ``make soak``.
+KILLS = soak.games(1, 10)
+
+
 @pytest.mark.heavy(15)
 def test_kill9_soak_loses_nothing(tmp_path: Path, redis_url: str) -> None:
     server = ServerProcess(tmp_path / "data", redis_url)
@@ -196,7 +204,7 @@ def test_kill9_soak_loses_nothing(tmp_path: Path, redis_url: str) -> None:
         thread.start()
     kills = 0
     try:
-        for _ in range(3):
+        for _ in range(KILLS):
             time.sleep(2.5)
             server.process.send_signal(signal.SIGKILL)  # type: ignore[union-attr]
             server.process.wait()  # type: ignore[union-attr]
@@ -208,7 +216,7 @@ def test_kill9_soak_loses_nothing(tmp_path: Path, redis_url: str) -> None:
         for p in players:
             p.join(timeout=30)
     moves = sum(len(p.accepted) for p in players)
-    assert kills == 3 and moves > 20, f"load too light: {moves} moves"
+    assert kills == KILLS and moves > 20, f"load too light: {moves} moves"
     totals = {gid: check_game(stubs[0], gid, p.accepted) for gid, p in zip(games, players,
                                                                           strict=True)}
     for feed in feeds:
@@ -231,10 +239,10 @@ def test_two_servers_on_one_postgres_store(
 ) -> None:
     url, schema = postgres_schema
     shared = {"ARBITER_DATABASE_URL": url, "ARBITER_POSTGRES_SCHEMA": schema,
-              "ARBITER_SECRET": "shared-secret-" + "s" * 32, "ARBITER_ADMIN_TOKEN": "shared-admin"}
+              "ARBITER_SECRET": "shared-secret-" + "s" * 32, "ARBITER_ADMIN_TOKEN": SHARED_ADMIN}
     servers = [ServerProcess(tmp_path / f"s{n}", redis_url, shared) for n in range(2)]
     for server in servers:
-        server.admin_token = "shared-admin"
+        server.admin_token = SHARED_ADMIN
         server.start()
     tap = RedisTap(redis_url, servers[0].redis_prefix)
     tap.start()
@@ -319,7 +327,7 @@ def test_sigterm_drains_in_flight_calls(tmp_path: Path, redis_url: str) -> None:
     stub = server.stub()
     game_id = new_game(stub)
     feed = stub.Subscribe(game_pb2.SubscribeRequest(game_id=game_id))
-    first = next(iter(feed))
+    first = next(m for m in feed if not m.HasField("event"))
     assert first.status == "live"
     results: list[str] = []
 

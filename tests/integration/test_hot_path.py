@@ -22,6 +22,7 @@ from eventsourcing.persistence import PersistenceError
 
 from aggregates.enin import Enin
 from aggregates.kernel import Reason, RuleError
+from service import auditing
 from service.application import TRANSIENT_STATE, ArbiterApp, command_index_id, parse_game_id
 from service.auth import GameAccess
 from service.config import Settings
@@ -65,14 +66,14 @@ def test_a_command_refused_after_its_events_leaves_the_served_state_unchanged(
     game_id = new_game(app)
     before, version = state_of(app, game_id), app.game(game_id).version
     triggered: list[int] = []
-    decide = Enin.decide
+    decide = Enin._carry_out
 
-    def refuse_after_events(self: Enin, seat: int, command: Any) -> None:
-        decide(self, seat, command)
+    def refuse_after_events(self: Enin, decision: Any, command: Any) -> None:
+        decide(self, decision, command)
         triggered.append(len(self.pending_events))
         raise RuleError(Reason.ILLEGAL_MOVE, "refused after it changed the game")
 
-    monkeypatch.setattr(Enin, "decide", refuse_after_events)
+    monkeypatch.setattr(Enin, "_carry_out", refuse_after_events)
     action = app.game(game_id).legal_actions(0)[0]
     with pytest.raises(RuleError):
         app.act(game_id, 0, action.to_json(), command_id="refused")
@@ -81,10 +82,10 @@ def test_a_command_refused_after_its_events_leaves_the_served_state_unchanged(
     assert state_of(app, game_id) == before
     assert app.game(game_id).command_version(0, "refused") is None
 
-    monkeypatch.setattr(Enin, "decide", decide)
+    monkeypatch.setattr(Enin, "_carry_out", decide)
     reply = app.act(game_id, 0, action.to_json(), command_id="accepted")
     assert reply.events[0].originator_version == version + 1, "nothing was recorded before"
-    _, report = app.audit(game_id)
+    report = auditing.Audits(app).audit(game_id).report
     assert report.replay_ok and report.chain_ok, report.problems
 
 
@@ -115,14 +116,14 @@ def test_a_reader_never_sees_a_command_half_applied(
     game_id = new_game(app)
     version = app.game(game_id).version
     halfway, resume = threading.Event(), threading.Event()
-    decide = Enin.decide
+    decide = Enin._carry_out
 
-    def pause_halfway(self: Enin, seat: int, command: Any) -> None:
-        decide(self, seat, command)
+    def pause_halfway(self: Enin, decision: Any, command: Any) -> None:
+        decide(self, decision, command)
         halfway.set()  # events applied to the cached game, not yet saved
         assert resume.wait(30)
 
-    monkeypatch.setattr(Enin, "decide", pause_halfway)
+    monkeypatch.setattr(Enin, "_carry_out", pause_halfway)
     action = app.game(game_id).legal_actions(0)[0]
     written: list[int] = []
     writer = threading.Thread(target=lambda: written.append(
@@ -200,7 +201,7 @@ def test_a_snapshot_is_taken_after_the_reply_and_sealed(tmp_path: Path) -> None:
         taken = list(app.snapshots.get(game_id))
         assert taken and all(app.snapshot_seal.problem(s) is None for s in taken)
         assert max(s.originator_version for s in taken) <= replied
-        _, report = app.audit(str(game_id))
+        report = auditing.Audits(app).audit(str(game_id)).report
         assert report.replay_ok and report.chain_ok, report.problems
     finally:
         release.set()
@@ -273,9 +274,9 @@ def test_a_retry_is_answered_once_even_after_its_id_left_the_window(
 ) -> None:
     """Exactly-once past the game's window: the id is found in the store's
     command index, and the retry gets the original result, recording nothing."""
-    from aggregates.kernel import game as kernel_game
+    from aggregates.kernel import recording as kernel_recording
 
-    monkeypatch.setattr(kernel_game, "COMMAND_WINDOW", 3)
+    monkeypatch.setattr(kernel_recording, "COMMAND_WINDOW", 3)
     game_id = str(app.create_game("enin", ["solo"]).id)
     first: dict[str, tuple[int, list[int]]] = {}
     for n in range(8):

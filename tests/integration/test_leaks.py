@@ -21,9 +21,10 @@ import pytest
 from arbiter.v1 import game_pb2
 from arbiter.wire import json_to_command
 
-from clients.choices import build_pick_cards, structured_choices
+from aggregates.kernel.answers import build_pick_cards, structured_choices
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
+from tests.soak import cases
 
 # One worker runs this module's tests, so its module-scoped server starts once.
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("leaks"), pytest.mark.heavy(40)]
@@ -126,7 +127,7 @@ def check_histories(seats: list[Any], watcher: Any, game_id: str, secrets: Secre
             check(event_json(ev), secrets, who, ev.version, "History")
 
 
-@pytest.mark.parametrize(("players", "moves"), [(2, 400), (4, 300), (6, 200)])
+@pytest.mark.parametrize(("players", "moves"), cases([(2, 400)], [(4, 300), (6, 200)]))
 def test_no_rpc_or_feed_leaks_another_seats_cards(
     shared_server: ServerProcess, players: int, moves: int
 ) -> None:

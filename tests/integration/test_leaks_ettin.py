@@ -4,7 +4,7 @@
 what the rules let allies share; a spectator sees only what is public."
 
 A 4-player Ettin game is played to the end by seeded random bots through gRPC,
-with the machinery of ``test_leaks_kernel2`` (every reader's ``screen_json``,
+with the machinery of ``test_leaks_screens_and_choices`` (every reader's ``screen_json``,
 ``view_json``, pending choices, LegalActions, the events of Act replies,
 History and Subscribe, time travel, a direct Redis subscriber). The set of
 cards each reader may know is computed by the test, version by version, from
@@ -35,7 +35,7 @@ from arbiter.v1 import game_pb2
 from aggregates.ettin import table as t
 from aggregates.ettin.game import Ettin
 from tests.integration.conftest import ServerProcess
-from tests.integration.test_leaks_kernel2 import (
+from tests.integration.test_leaks_screens_and_choices import (
     Knowledge,
     Reader,
     Table,
@@ -90,19 +90,18 @@ class EttinKnowledge(Knowledge):
         raise AssertionError(f"unknown zone {zone}")
 
     def learn(self, kind: str, payload: dict[str, Any]) -> None:
-        if kind == "Moved":
+        if "target" in payload and "cards" in payload:  # cards moved to a zone
             self.tell(self.zone_readers(payload["target"], self.flipped), payload["cards"])
-        elif kind == "Updated":
-            what, details = payload["what"], payload["details"]
-            if what == "flipped":
-                self.flips += 1  # {position: {slot: [cards]}}: every deployed card
-                self.tell(self.readers, [c for slots in details["cards"].values()
-                                         for cards in slots.values() for c in cards])
-            elif what == "scouted":
-                self.scouts += 1
-                self.tell_all(details)
-            if "flipped" in payload["changes"]:
-                self.flipped = bool(payload["changes"]["flipped"])
+        elif kind == "CardsFlipped":
+            self.flips += 1  # {position: {slot: [cards]}}: every deployed card
+            self.tell(self.readers, [c for slots in payload["cards"].values()
+                                     for cards in slots.values() for c in cards])
+            self.flipped = True
+        elif kind == "Scouted":
+            self.scouts += 1
+            self.tell_all(payload)
+        elif kind == "AgeEnded":  # the War's cards are no longer face up
+            self.flipped = False
         elif kind == "Ended":
             self.tell_all(payload)
 

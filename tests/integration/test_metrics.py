@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +32,8 @@ METRICS_AT = re.compile(r"metrics at (http://\S+/metrics)")
 @pytest.fixture(scope="module")
 def metered(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[ServerProcess]:
     server = ServerProcess(tmp_path_factory.mktemp("metrics") / "data", redis_url,
-                           {"ARBITER_METRICS_ADDRESS": "127.0.0.1:0"})
+                           {"ARBITER_METRICS_ADDRESS": "127.0.0.1:0",
+                            "ARBITER_WEB_ADDRESS": "127.0.0.1:0"})
     server.start()
     try:
         yield server
@@ -125,6 +127,32 @@ def test_open_streams_and_relay_lag(metered: ServerProcess) -> None:
         samples = scrape(metered)
     assert value(samples, "arbiter_grpc_calls_total", service=GS, method="Subscribe",
                  code="CANCELLED") >= 1  # the client left: not counted as OK
+    # ... nor as an error: a client leaving is not something going wrong.
+    assert value(samples, "arbiter_grpc_errors_total", service=GS, method="Subscribe",
+                 reason="CANCELLED") == 0
+
+
+def test_web_requests_are_counted_by_route_and_status(metered: ServerProcess) -> None:
+    game_id = new_game(metered.stub())
+    before = scrape(metered)
+    with urllib.request.urlopen(f"{metered.web_url}/", timeout=10) as reply:
+        assert reply.status == 200
+    for path in (f"/games/{game_id}", "/no/such/page"):
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(f"{metered.web_url}{path}", timeout=10)
+    after = scrape(metered)
+
+    def moved(route: str, status: str) -> float:
+        labels = {"route": route, "method": "GET", "status": status}
+        return (value(after, "arbiter_web_requests_total", **labels)
+                - value(before, "arbiter_web_requests_total", **labels))
+
+    assert moved("/", "200") == 1
+    assert moved("unmatched", "404") == 1
+    # A game's page is counted under its pattern, never its id.
+    assert sum(v for (name, labels), v in after.items()
+               if name == "arbiter_web_requests_total" and game_id in str(labels)) == 0
+    assert value(after, "arbiter_web_request_seconds_count", route="/") >= 1
 
 
 def test_finished_games_are_counted(metered: ServerProcess) -> None:

@@ -62,14 +62,17 @@ def test_node_plays_a_whole_game_and_audits_it(
     audit = admin.Audit(game_pb2.AuditRequest(game_id=summary["game_id"]))
     assert audit.chain_ok and audit.dice_ok and audit.replay_ok
     assert audit.commands == summary["moves"]
+    # A refusal's google.rpc.Status, decoded in Node with the shipped google/rpc protos.
+    assert summary["refusal"] == {"reason": "GAME_OVER", "domain": "arbiter",
+                                  "version": summary["version"]}
 
 
 def test_the_readme_quick_start_runs(
     node: str, shared_server: ServerProcess, tmp_path: Path
 ) -> None:
-    """The README's Node.js example, as written, makes a first move."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## From another language\n", 1)[1].split("\n## ", 1)[0]
+    """The Node.js example of docs/other-languages.md, as written, makes a first move."""
+    page = (ROOT / "docs" / "other-languages.md").read_text()
+    section = page.split("\n## From another language\n", 1)[1].split("\n## ", 1)[0]
     (example,) = re.findall(r"```js\n(.*?)```", section, re.DOTALL)
     assert "localhost:50051" in example
     script = tmp_path / "quick.js"

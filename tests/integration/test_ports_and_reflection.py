@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import grpc
+from google.protobuf import descriptor_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 
 from service.listen import check_free, split_address
@@ -100,6 +101,15 @@ def test_reflection_v1_and_v1alpha(shared_server: ServerProcess) -> None:
             described = _reflect(channel, service, reflection_pb2.ServerReflectionRequest(
                 file_containing_symbol="arbiter.v1.GameService"))
             assert described.file_descriptor_response.file_descriptor_proto, service
+            # With game.proto's comments (issue 23: "reflection carries no comments"),
+            # as grpcurl describe shows them.
+            files = {f.name: f for f in map(
+                descriptor_pb2.FileDescriptorProto.FromString,
+                described.file_descriptor_response.file_descriptor_proto)}
+            game = files["arbiter/v1/game.proto"]
+            comments = [loc.leading_comments for loc in game.source_code_info.location]
+            assert " A seat's move: checked by the rules, recorded as events, or refused " \
+                "with a reason.\n" in comments, service
         itself = _reflect(channel, "grpc.reflection.v1.ServerReflection",
                           reflection_pb2.ServerReflectionRequest(
                               file_containing_symbol="grpc.reflection.v1.ServerReflection"))

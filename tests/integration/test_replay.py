@@ -30,8 +30,8 @@ from arbiter.v1 import game_pb2
 
 from aggregates.catalog import GAMES
 from aggregates.kernel.verify import fold
+from aggregates.records import export_lines, read_record, records_of, verify_lines
 from clients.client import ArbiterClient
-from clients.record import export_lines, read_record, records_of, verify_lines
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 
@@ -405,7 +405,7 @@ def test_the_state_at_every_version_is_what_each_seat_saw(shared_server: ServerP
 
 
 def _line(ev: game_pb2.Event) -> dict[str, Any]:
-    from clients.record import event_line
+    from aggregates.records import event_line
 
     return event_line(ev)
 

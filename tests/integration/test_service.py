@@ -78,7 +78,7 @@ def test_finished_game_reveals_seed_and_audits_clean(shared_server: ServerProces
     game_id = new_game(stub)
     state = play(stub, game_id, 3000, random.Random(7))
     assert state.over, "a random game of Enin ends by death or victory"
-    assert json.loads(state.outcome_json)["result"] in {"won", "lost"}
+    assert json.loads(state.outcome_json)["breakdown"]["result"] in {"won", "lost"}
     assert hashlib.sha256(bytes.fromhex(state.seed)).hexdigest() == state.seed_commitment
     report = stub.Audit(game_pb2.AuditRequest(game_id=game_id))
     assert (report.chain_ok, report.dice_ok, report.replay_ok) == (True, True, True)
@@ -97,6 +97,29 @@ def test_subscriber_sees_every_event_in_order(shared_server: ServerProcess) -> N
         assert [e.version for e in feed.events] == list(range(1, state.version + 1))
         assert [e.digest for e in feed.events] == [e.digest for e in history(stub, game_id)]
         assert feed.statuses[0] == "live"
+    finally:
+        feed.close()
+
+
+def test_feed_states_are_typed_and_live_follows_the_backlog(
+        shared_server: ServerProcess) -> None:
+    """The first status comes after every event recorded before the stream
+    began, typed LIVE; a finished game's feed ends with a typed ENDED."""
+    stub = shared_server.stub()
+    game_id = new_game(stub)
+    before = play(stub, game_id, 10, random.Random(5))
+    assert not before.over
+    feed = FeedCollector(stub, game_pb2.SubscribeRequest(game_id=game_id))
+    try:
+        assert feed.wait_for(lambda f: f.statuses)
+        first = next(i for i, m in enumerate(feed.messages) if not m.HasField("event"))
+        assert first >= before.version, "a status came before the backlog"
+        assert feed.messages[first].state == game_pb2.FEED_STATE_LIVE
+        assert all(m.state == game_pb2.FEED_STATE_UNSPECIFIED
+                   for m in feed.messages if m.HasField("event"))
+        play(stub, game_id, 1000, random.Random(6))
+        assert feed.wait_for(lambda f: f.statuses[-1] == "ended: the game is over")
+        assert feed.messages[-1].state == game_pb2.FEED_STATE_ENDED
     finally:
         feed.close()
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from service import auditing
 from service.application import ArbiterApp
 from service.config import Settings
 
@@ -52,7 +53,7 @@ def check_reload(env: dict[str, str]) -> None:
         assert fresh.snapshots is not None
         latest = list(fresh.snapshots.get(uuid.UUID(gid), desc=True, limit=1))
         assert latest and latest[0].originator_version > 1, "a snapshot was taken"
-        _, report = fresh.audit(gid)
+        report = auditing.Audits(fresh).audit(gid).report
         assert report.ok, report.problems
     listed = {str(e.game_id) for e in fresh.list_games(limit=1000)}
     assert set(ids) <= listed

@@ -101,7 +101,7 @@ def test_a_whole_game_through_grpc(template_server: ServerProcess) -> None:
             assert validate_screen(json.loads(state.screen_json)) == []
         assert state.over
         outcome = json.loads(state.outcome_json)
-        assert [t["team"] for t in outcome["teams"]] == ["North–South", "East–West"]
+        assert [t["team"] for t in outcome["breakdown"]["teams"]] == ["North–South", "East–West"]
         audit = client.audit(game_id)
         assert audit.chain_ok and audit.dice_ok and audit.replay_ok, audit.problems
         assert {"ChoicesRevealed", "BidsSettled", "Passed", "TideEbbed"} <= texts
@@ -180,7 +180,7 @@ def test_a_whole_game_through_the_cli(
             assert out.startswith("ok: version")
         assert state.over
     shown = json.loads(arbiter(template_server, "state", game_id, "--seat", "1", "--json"))
-    assert shown["over"] and [t["team"] for t in shown["outcome"]["teams"]] == [
+    assert shown["over"] and [t["team"] for t in shown["outcome"]["breakdown"]["teams"]] == [
         "North–South", "East–West"]
     assert "Game over" in arbiter(template_server, "state", game_id, "--spectator")
     assert "Audit PASSED" in arbiter(template_server, "audit", game_id)

@@ -100,14 +100,14 @@ def test_a_refusal_reaches_the_generated_client_with_its_reason(
 def test_the_readme_generated_client_example_runs(
     node: str, shared_server: ServerProcess, tmp_path: Path
 ) -> None:
-    """The README's generated-client example, as written, makes a first move."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## From another language\n", 1)[1].split("\n## ", 1)[0]
+    """The generated-client example of docs/other-languages.md, as written, makes a first move."""
+    page = (ROOT / "docs" / "other-languages.md").read_text()
+    section = page.split("\n## From another language\n", 1)[1].split("\n## ", 1)[0]
     assert "make gen-ts" in section and "buf.gen.ts.yaml" in section
     (example,) = re.findall(r"```javascript\n(.*?)```", section, re.DOTALL)
     assert "from './gen/arbiter/v1/game_pb.js'" in example
     assert "localhost:50051" in example
-    # Beside the example, as in the README's project: gen/ and node_modules/.
+    # Beside the example, as in the page's project: gen/ and node_modules/.
     (tmp_path / "gen").symlink_to(CLIENT / "gen", target_is_directory=True)
     (tmp_path / "node_modules").symlink_to(CLIENT / "node_modules", target_is_directory=True)
     script = tmp_path / "quick.mjs"

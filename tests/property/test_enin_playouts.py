@@ -8,7 +8,6 @@ Every game is then audited and rebuilt from its events alone.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -27,8 +26,9 @@ from aggregates.enin.commands import (
     Travel,
 )
 from aggregates.enin.data import TABLES
-from aggregates.kernel import Command, RuleError
+from aggregates.kernel import Command
 from tests.property.replay import assert_replays
+from tests.soak import games
 
 MAX_COMMANDS = 3000
 CHAIN = list(TABLES.quest_chain)
@@ -118,7 +118,8 @@ def test_random_playouts_end_and_replay(chunk: int) -> None:
 @pytest.mark.heavy(10)
 def test_goal_seeking_playouts_win_sometimes_and_replay() -> None:
     results: dict[str, int] = {}
-    for seed in range(10_000, 10_120):
+    # 30 games win several times (seeds 10001, 10013, 10019 among them); 120 soaking.
+    for seed in range(10_000, 10_000 + games(30, 120)):
         game, events = playout(seed, seeking_choice)
         assert game.ended
         replay_matches(game, events)
@@ -147,25 +148,3 @@ def junk_commands(bot: random.Random) -> list[Command]:
         else:
             out.append(cls())
     return out
-
-
-def test_every_legal_action_is_accepted_and_others_refused() -> None:
-    for seed in range(40):
-        bot = random.Random(seed)
-        game = Enin.start(["solo"], seed=f"{seed + 5000:064x}")
-        game.collect_events()
-        while not game.ended and game.commands_applied < 300:
-            legal = game.legal_actions(0)
-            for command in legal:
-                trial = copy.deepcopy(game)
-                trial.act(0, command)  # every listed action is accepted
-            for command in junk_commands(bot):
-                if command in legal:
-                    continue
-                version = game.version
-                with pytest.raises(RuleError):
-                    game.act(0, command)
-                assert game.version == version
-            assert game.legal_actions(0) == legal
-            game.act(0, random_choice(bot, game, legal))
-            game.collect_events()

@@ -18,6 +18,7 @@ import pytest
 
 from aggregates.catalog import SERVED
 from service.application import ArbiterApp
+from tests.soak import games
 
 SEATS = {"enin": 1, "ethnos": 4, "ettin": 4}
 
@@ -27,7 +28,7 @@ def test_every_read_leaves_the_game_as_it_was(rules: str, tmp_path: Path) -> Non
     app = ArbiterApp({"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                       "SQLITE_DBNAME": str(tmp_path / "pure.sqlite"), "CREATE_TABLE": "y"})
     try:
-        for seed in range(2):
+        for seed in range(games(1, 4)):  # one game's 150 moves reach every read
             rnd = random.Random(seed)
             seats = [f"p{n}" for n in range(SEATS.get(rules, 2))]
             game_id = str(app.create_game(rules, seats, "", f"pure-{seed}", "test").id)

@@ -2,11 +2,13 @@
 the kernel calls. The rules live in the section modules; this class only
 wires them to the kernel.
 
-Kernel features shown: ``Game`` with ``FLOW`` (a ``Flow`` of ``Move``s by
-stage; the kernel routes each command and lists the legal ones), ``REASONS``,
-``DYNAMICS``, ``OPTIONS_SCHEMA``/``check_options``, ``seating()`` with teams
+Kernel features shown: ``Game`` with ``FLOW`` (a ``Flow`` of ``Step``s and
+their ``Move``s, and a ``Phase`` the kernel runs; the kernel routes each
+command to the decision it answers and lists the legal ones), the frame stack
+(priority passing and snatch windows pushed and popped by events), ``REASONS``,
+``GAME_TYPE``, ``OPTIONS_SCHEMA``/``check_options``, ``seating()`` with teams
 and positions, ``pending()`` with structured ``Decision``s (ids, choices,
-deadlines and defaults), ``choices()``, ``pass_command`` for ``pass``
+deadlines and defaults), ``choices()``, ``Step.passes`` for ``pass``
 defaults, ``audience_of``/``public_form`` derived from zones, ``present``/
 ``action_label``/``describe``.
 """
@@ -27,10 +29,12 @@ from aggregates.kernel import (
     Flow,
     Game,
     Move,
+    Phase,
     PickOne,
     Reason,
     RuleError,
     Seating,
+    Step,
     Zones,
 )
 from aggregates.kernel import flow as kflow
@@ -40,6 +44,7 @@ from aggregates.kernel.game import (
     checked_clock,
     refuse_unknown_options,
 )
+from aggregates.kernel.nature import GameType
 from aggregates.kernel.present import Screen
 from tests.template_game import (
     bidding,
@@ -75,22 +80,24 @@ from tests.template_game.table import (
 )
 
 FLOW = Flow(
-    {
-        "bid": "bid in secret for your positions",
-        "claim": "claim, bank, dive or pass",
-        "react": "snatch the claimed card or let it go",
-    },
     [
-        Move(Bid, ("bid",), bidding.check, bidding.run, bidding.legal),
-        Move(Claim, ("claim",), shore.check_claim, shore.run_claim, shore.legal_claims),
-        Move(Bank, ("claim",), shore.check_bank, shore.run_bank, shore.legal_banks),
-        Move(Dive, ("claim",), shore.check_dive, shore.run_dive, shore.legal_dives),
-        Move(PassPriority, ("claim",), shore.check_pass, shore.run_pass, shore.legal_pass),
-        Move(Snatch, ("react",), snatching.check_snatch, snatching.run_snatch,
-             snatching.legal_snatches),
-        Move(LetGo, ("react",), snatching.check_let_go, snatching.run_let_go,
-             snatching.legal_let_go),
+        Step("bid", "bid in secret for your positions", (
+            Move(Bid, bidding.check, bidding.run, bidding.legal),)),
+        Step("claim", "claim, bank, dive or pass", (
+            Move(Claim, shore.check_claim, shore.run_claim, shore.legal_claims),
+            Move(Bank, shore.check_bank, shore.run_bank, shore.legal_banks),
+            Move(Dive, shore.check_dive, shore.run_dive, shore.legal_dives),
+            Move(PassPriority, shore.check_pass, shore.run_pass, shore.legal_pass),
+        ), passes=PassPriority),
+        Step("react", "snatch the claimed card or let it go", (
+            Move(Snatch, snatching.check_snatch, snatching.run_snatch,
+                 snatching.legal_snatches),
+            Move(LetGo, snatching.check_let_go, snatching.run_let_go, snatching.legal_let_go),
+        ), passes=LetGo),
     ],
+    [Phase("round", begin=rounds.open_round, end_if=rounds.all_passed, end=rounds.close_round,
+           next=rounds.next_round)],
+    start="round",
 )
 
 
@@ -103,7 +110,7 @@ class Template(Game):
     COMMANDS = COMMANDS
     FLOW = FLOW
     REASONS = REASONS
-    DYNAMICS = "mixed"
+    GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 4))
     SUMMARY = ("Two teams claim, snatch and bank treasures from the shore; "
                "a secret bid each round decides who goes first.")
     OPTIONS_SCHEMA = {  # noqa: RUF012
@@ -144,8 +151,6 @@ class Template(Game):
         self.first = 0
         self.coins = [0, 0, 0, 0]
         self.bids: list[int] | None = None
-        self.passing: dict[str, Any] | None = None
-        self.window: dict[str, Any] | None = None
         self.windows = 0
         self.used: dict[str, int] = {}
         self.banked_by: dict[str, int] = {}
@@ -153,7 +158,17 @@ class Template(Game):
 
     def begin(self) -> None:
         rounds.deal_hands(self)
-        rounds.open_round(self)
+        super().begin()
+
+    @property
+    def passing(self) -> dict[str, Any] | None:
+        """Priority passing: the frame the round's actions go round in."""
+        return kflow.top(self, "passing")
+
+    @property
+    def window(self) -> dict[str, Any] | None:
+        """The open snatch window over the passing, if any."""
+        return kflow.top(self, "window")
 
     def tide_gain(self, number: int) -> int:
         """The coins each position gains when round ``number`` opens: a rule a
@@ -173,19 +188,7 @@ class Template(Game):
         """The effects of the cards in a team's vault (one name per card)."""
         return [name for c in self.zones[vault(team)] for name in C.card(c).effects]
 
-    def acting_position(self, seat: int) -> int:
-        """The position whose decision ``seat`` answers now."""
-        for decision in self.pending():
-            if decision.seat == seat and decision.position is not None:
-                return decision.position
-        raise RuleError(Reason.NOT_YOUR_TURN, f"seat {seat} plays no position now")
-
     # --------------------------------------------------------------- flow
-
-    def stage_of(self, seat: int) -> str:
-        if self.collecting:
-            return "bid"
-        return "react" if self.window else "claim"
 
     def pending(self) -> list[Decision]:
         if self.ended or self.done:
@@ -222,13 +225,6 @@ class Template(Game):
         """The choice structures of the seat's pending decision (none: not asked)."""
         return [c for d in self.pending() if d.seat == seat for c in d.choices]
 
-    def pass_command(self, seat: int) -> Command:
-        if self.stage_of(seat) == "react":
-            return LetGo()
-        if self.stage_of(seat) == "claim":
-            return PassPriority()
-        return super().pass_command(seat)
-
     def finished(self) -> dict[str, Any] | None:
         return scoring.outcome(self) if self.done else None
 
@@ -257,7 +253,8 @@ class Template(Game):
 
     @classmethod
     def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-        return presentation.describe(event_type, payload, seats)
+        said = presentation.describe(event_type, payload, seats)
+        return said if said is not None else super().describe(event_type, payload, seats)
 
     def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:
         """Cards drawn from the deck are read by the readers of where they land."""
@@ -293,13 +290,14 @@ class Template(Game):
         self.first = first
         self.coins = [c + g for c, g in zip(self.coins, coins, strict=True)]
         self.bids = None
+        kflow.enter(self, "round")
 
     @event("BidsSettled")
     def _bids_settled(self, bids: list[int], order: list[int],
                       totals: list[int] | None) -> None:
         self.coins = [c - b for c, b in zip(self.coins, bids, strict=True)]
         self.bids = list(bids)
-        self.passing = kflow.passing(order)
+        kflow.push(self, kflow.passing(order))
 
     @event("Claimed")
     def _claimed(self, position: int, card: int) -> None:
@@ -317,22 +315,22 @@ class Template(Game):
     @event("WindowOpened")
     def _window_opened(self, card: int, claimer: int, order: list[int]) -> None:
         self.windows += 1
-        self.window = {**kflow.reaction_window(f"claim:{card}", order, self.windows),
-                       "card": card, "claimer": claimer}
+        kflow.push(self, {**kflow.reaction_window(f"claim:{card}", order, self.windows),
+                          "card": card, "claimer": claimer})
 
     @event("Snatched")
     def _snatched(self, position: int, card: int, discard: int, victim: int) -> None:
         self._move(hand(position), DISCARD, [discard])
         self._move(hand(victim), hand(position), [card])
         # The first to react wins the window: those after it are not asked.
-        self.window = None
+        kflow.pop(self, "window")
 
     @event("LetGo")
     def _let_go(self, position: int) -> None:
         assert self.window is not None
         kflow.after_response(self.window, position, None)
         if kflow.closed(self.window):
-            self.window = None
+            kflow.pop(self, "window")
 
     @event("Banked")
     def _banked(self, position: int, cards: list[int], vault: str) -> None:
@@ -357,7 +355,7 @@ class Template(Game):
 
     @event("TideEbbed")
     def _tide_ebbed(self, round: int) -> None:  # noqa: A002
-        self.passing = None
+        kflow.pop(self, "passing")
         self.done = round >= self.rounds
 
 

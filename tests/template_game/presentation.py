@@ -105,8 +105,9 @@ def action_label(command: Command) -> str:
     return "Let it go"
 
 
-def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-    """One event in words, from the form this reader got of it."""
+def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str | None:
+    """One event in words, from the form this reader got of it; None for an
+    event the kernel words (an entropy contribution)."""
     seating = seating_for(len(seats))
 
     def pos(p: int) -> str:
@@ -167,4 +168,4 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> s
         return f"{seats[payload['seat']]}'s time ran out: {payload['default']} default applied"
     if event_type == "Ended":
         return f"Game over: {payload['outcome'].get('result', '')}"
-    return event_type
+    return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from aggregates.kernel import flow as kflow
 from aggregates.kernel import zones as kzones
 from tests.template_game.components import COMPONENTS as C
 from tests.template_game.table import SHORE, hand
@@ -38,8 +39,16 @@ def open_round(state: Any) -> None:
     state.open_choices("bid", list(range(len(state.seats))))
 
 
+def all_passed(state: Any) -> bool:
+    """The round is over once every position has passed in a row."""
+    return state.passing is not None and kflow.all_passed(state.passing)
+
+
 def close_round(state: Any) -> None:
-    """Everyone passed in a row: the tide ebbs; the next round, or the end."""
+    """Everyone passed in a row: the tide ebbs."""
     state.emit("TideEbbed", round=state.round)
-    if state.round < state.rounds:
-        open_round(state)
+
+
+def next_round(state: Any) -> str | None:
+    """The next round, or (after the last) the end."""
+    return "round" if state.round < state.rounds else None

@@ -17,9 +17,8 @@ from typing import Any
 
 from aggregates.kernel import Command, Effect, Number, PickCards, PickOne, RuleError
 from aggregates.kernel import effects as keffects
-from aggregates.kernel import flow as kflow
 from aggregates.kernel import zones as kzones
-from tests.template_game import rounds, snatching
+from tests.template_game import snatching
 from tests.template_game.commands import Bank, Claim, Dive, PassPriority
 from tests.template_game.components import COMPONENTS as C
 from tests.template_game.reasons import TideReason
@@ -35,13 +34,12 @@ def max_depth(state: Any, position: int) -> int:
 # ------------------------------------------------------------------- claim
 
 
-def check_claim(state: Any, seat: int, command: Claim) -> None:
+def check_claim(state: Any, position: int, command: Claim) -> None:
     if command.card not in state.zones[SHORE]:
         raise RuleError(TideReason.NOT_ON_SHORE, f"card {command.card} is not on the shore")
 
 
-def run_claim(state: Any, seat: int, command: Claim) -> None:
-    position = state.acting_position(seat)
+def run_claim(state: Any, position: int, command: Claim) -> None:
     card = C.card(command.card)
     state.emit("Claimed", position=position, card=card.id)
     # Effects as data: the Gull in the claimer's team vault pays a coin for a
@@ -67,15 +65,15 @@ def gain_coins(state: Any, position: int, effect: Effect, facts: Any) -> None:
 VERBS = {"gain_coins": gain_coins}
 
 
-def legal_claims(state: Any, seat: int) -> list[Command]:
+def legal_claims(state: Any, position: int) -> list[Command]:
     return [Claim(c) for c in state.zones[SHORE]]
 
 
 # -------------------------------------------------------------------- bank
 
 
-def check_bank(state: Any, seat: int, command: Bank) -> None:
-    held = state.zones[hand(state.acting_position(seat))]
+def check_bank(state: Any, position: int, command: Bank) -> None:
+    held = state.zones[hand(position)]
     if not 1 <= len(command.cards) <= MAX_BANK or len(set(command.cards)) != len(command.cards):
         raise RuleError(TideReason.BANK_SIZE, f"bank 1 to {MAX_BANK} different cards")
     missing = [c for c in command.cards if c not in held]
@@ -83,8 +81,7 @@ def check_bank(state: Any, seat: int, command: Bank) -> None:
         raise RuleError(TideReason.NOT_IN_HAND, f"card {missing[0]} is not in your hand")
 
 
-def run_bank(state: Any, seat: int, command: Bank) -> None:
-    position = state.acting_position(seat)
+def run_bank(state: Any, position: int, command: Bank) -> None:
     source, target = hand(position), vault(team_of_position(position))
     # The audience is decided here, from the zones: the hand's and the vault's
     # readers (the team); the others learn how many cards went in.
@@ -93,8 +90,8 @@ def run_bank(state: Any, seat: int, command: Bank) -> None:
                position=position, cards=sorted(command.cards), vault=target)
 
 
-def legal_banks(state: Any, seat: int) -> list[Command]:
-    held = sorted(state.zones[hand(state.acting_position(seat))])
+def legal_banks(state: Any, position: int) -> list[Command]:
+    held = sorted(state.zones[hand(position)])
     return [Bank(combo) for k in range(1, MAX_BANK + 1)
             for combo in itertools.combinations(held, k)]
 
@@ -102,38 +99,35 @@ def legal_banks(state: Any, seat: int) -> list[Command]:
 # -------------------------------------------------------------------- dive
 
 
-def check_dive(state: Any, seat: int, command: Dive) -> None:
-    deepest = max_depth(state, state.acting_position(seat))
+def check_dive(state: Any, position: int, command: Dive) -> None:
+    deepest = max_depth(state, position)
     if not 1 <= command.depth <= deepest:
         raise RuleError(TideReason.TOO_DEEP, f"you can dive 1 to {deepest} cards deep now")
 
 
-def run_dive(state: Any, seat: int, command: Dive) -> None:
-    position = state.acting_position(seat)
+def run_dive(state: Any, position: int, command: Dive) -> None:
     # Audience and public form from ``Template.audience_of``/``public_form``.
     totals = [c - (command.depth if p == position else 0) for p, c in enumerate(state.coins)]
     state.emit("Dived", position=position, depth=command.depth,
                cards=kzones.draw(state.zones[DECK], command.depth), totals=totals)
 
 
-def legal_dives(state: Any, seat: int) -> list[Command]:
-    return [Dive(d) for d in range(1, max_depth(state, state.acting_position(seat)) + 1)]
+def legal_dives(state: Any, position: int) -> list[Command]:
+    return [Dive(d) for d in range(1, max_depth(state, position) + 1)]
 
 
 # -------------------------------------------------------------------- pass
 
 
-def check_pass(state: Any, seat: int, command: PassPriority) -> None:
+def check_pass(state: Any, position: int, command: PassPriority) -> None:
     """Passing is always allowed while holding priority."""
 
 
-def run_pass(state: Any, seat: int, command: PassPriority) -> None:
-    state.emit("Passed", position=state.acting_position(seat))
-    if kflow.all_passed(state.passing):
-        rounds.close_round(state)
+def run_pass(state: Any, position: int, command: PassPriority) -> None:
+    state.emit("Passed", position=position)
 
 
-def legal_pass(state: Any, seat: int) -> list[Command]:
+def legal_pass(state: Any, position: int) -> list[Command]:
     return [PassPriority()]
 
 

@@ -41,8 +41,7 @@ def open_window(state: Any, claimer: int, card_id: int) -> None:
         state.emit("WindowOpened", card=card_id, claimer=claimer, order=eligible)
 
 
-def check_snatch(state: Any, seat: int, command: Snatch) -> None:
-    position = state.acting_position(seat)
+def check_snatch(state: Any, position: int, command: Snatch) -> None:
     suit = C.card(state.window["card"]).suit
     if command.card not in state.zones[hand(position)]:
         raise RuleError(TideReason.NOT_IN_HAND, f"card {command.card} is not in your hand")
@@ -50,24 +49,24 @@ def check_snatch(state: Any, seat: int, command: Snatch) -> None:
         raise RuleError(TideReason.WRONG_SUIT, f"discard a {suit} card to snatch")
 
 
-def run_snatch(state: Any, seat: int, command: Snatch) -> None:
-    state.emit("Snatched", position=state.acting_position(seat), card=state.window["card"],
+def run_snatch(state: Any, position: int, command: Snatch) -> None:
+    state.emit("Snatched", position=position, card=state.window["card"],
                discard=command.card, victim=state.window["claimer"])
 
 
-def legal_snatches(state: Any, seat: int) -> list[Command]:
+def legal_snatches(state: Any, position: int) -> list[Command]:
     suit = C.card(state.window["card"]).suit
-    held = sorted(state.zones[hand(state.acting_position(seat))])
+    held = sorted(state.zones[hand(position)])
     return [Snatch(c) for c in held if C.card(c).suit == suit]
 
 
-def check_let_go(state: Any, seat: int, command: LetGo) -> None:
+def check_let_go(state: Any, position: int, command: LetGo) -> None:
     """Declining is always allowed when asked."""
 
 
-def run_let_go(state: Any, seat: int, command: LetGo) -> None:
-    state.emit("LetGo", position=state.acting_position(seat))
+def run_let_go(state: Any, position: int, command: LetGo) -> None:
+    state.emit("LetGo", position=position)
 
 
-def legal_let_go(state: Any, seat: int) -> list[Command]:
+def legal_let_go(state: Any, position: int) -> list[Command]:
     return [LetGo()]

@@ -11,13 +11,12 @@ from typing import Any
 import pytest
 
 import service.auditing as auditing
-from service import application
 from service.application import ArbiterApp
 
 
 @pytest.fixture
 def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ArbiterApp:
-    monkeypatch.setattr(application, "AUDITS_KEPT", 2)
+    monkeypatch.setattr(auditing, "AUDITS_KEPT", 2)
     return ArbiterApp({
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": str(tmp_path / "audits.sqlite"),
@@ -38,13 +37,14 @@ def test_the_audit_cache_keeps_one_verdict_per_game_least_recent_out(
         return original(a, game_id)
 
     monkeypatch.setattr(auditing, "audit_stored", counting)
-    app.audit(first)
-    app.audit(second)
-    app.audit(first)  # cached: first is now the most recent
+    audits = auditing.Audits(app)
+    audits.audit(first)
+    audits.audit(second)
+    audits.audit(first)  # cached: first is now the most recent
     assert audited == [first, second]
-    app.audit(third)  # over the bound: second, the least recent, leaves
-    app.audit(first)  # still cached
+    audits.audit(third)  # over the bound: second, the least recent, leaves
+    audits.audit(first)  # still cached
     assert audited == [first, second, third]
-    app.audit(second)  # audited again
+    audits.audit(second)  # audited again
     assert audited == [first, second, third, second]
-    assert len(app._audits) == 2
+    assert len(audits) == 2

@@ -12,8 +12,21 @@ import pytest
 from eventsourcing.domain import event
 
 from aggregates.catalog import GAMES
-from aggregates.kernel import Command, CommandSet, Decision, DiceTray, Game, Reason, RuleError
+from aggregates.kernel import (
+    Command,
+    CommandSet,
+    Decision,
+    DiceTray,
+    Flow,
+    Game,
+    Move,
+    Reason,
+    RuleError,
+    Step,
+)
 from aggregates.kernel.game import CLOCK_OPTION
+from aggregates.kernel.nature import GameType
+from service import auditing
 from service.application import ArbiterApp
 from service.clock import ClockKeeper
 
@@ -22,6 +35,16 @@ from service.clock import ClockKeeper
 class Bid(Command):
     NAME = "bid"
     amount: int
+
+
+def _bid(state: Any, seat: int, command: Bid) -> None:
+    revealed = state.collect(seat, command.amount)
+    if revealed is not None:
+        state.emit("Bids", bids={str(s): b for s, b in revealed.items()})
+
+
+def _legal_bids(state: Any, seat: int) -> list[Command]:
+    return [Bid(n) for n in (1, 2, 3)]
 
 
 class SealedBid(Game):
@@ -33,7 +56,9 @@ class SealedBid(Game):
     MIN_SEATS = 2
     MAX_SEATS = 2
     COMMANDS = CommandSet(Bid)
-    DYNAMICS = "simultaneous"
+    FLOW = Flow([Step("bid", "bid 1-3 face down", (Move(Bid, None, _bid, _legal_bids),))])
+    GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum",
+                            players=(2, 2))
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
@@ -52,13 +77,6 @@ class SealedBid(Game):
     def begin(self) -> None:
         self.open_choices("bid", [0, 1])
 
-    def decide(self, seat: int, command: Command) -> None:
-        self.require_legal(seat, command)
-        assert isinstance(command, Bid)
-        revealed = self.collect(seat, command.amount)
-        if revealed is not None:
-            self.emit("Bids", bids={str(s): b for s, b in revealed.items()})
-
     @event("Bids")
     def _bids(self, bids: dict[str, int]) -> None:
         self.bids = bids
@@ -66,9 +84,6 @@ class SealedBid(Game):
     def pending(self) -> list[Decision]:
         return [Decision(s, "bid", "bid 1-3 face down", hidden=True, deadline=5,
                          default="random") for s in self.waiting_to_choose()]
-
-    def legal_actions(self, seat: int) -> list[Command]:
-        return [Bid(n) for n in (1, 2, 3)] if seat in self.waiting_to_choose() else []
 
     def finished(self) -> dict[str, Any] | None:
         return {"bids": self.bids} if self.bids is not None else None
@@ -102,7 +117,7 @@ def test_an_overdue_hidden_choice_gets_its_random_default_and_audits(app: Arbite
     assert after.outcome["bids"]["0"] == 2 and after.outcome["bids"]["1"] in (1, 2, 3)
     types = [type(e).__name__ for e in app.game_events(gid)]
     assert "DefaultApplied" in types and types.count("ChoicesRevealed") == 1
-    _, report = app.audit(gid)
+    report = auditing.Audits(app).audit(gid).report
     assert report.ok, report.problems
 
 
@@ -160,5 +175,5 @@ def test_an_entropy_contribution_does_not_restart_the_clocks(app: ArbiterApp) ->
     assert after.modified_on.timestamp() > moved + 0.09, "the contributions came later"
     assert after.overdue(now=moved + 5.01) == [1], "the deadline runs from the move"
     assert after.overdue(now=moved + 4.9) == []
-    _, report = app.audit(gid)
+    report = auditing.Audits(app).audit(gid).report
     assert report.ok, report.problems

@@ -19,6 +19,9 @@ def test_a_caller_is_an_ipv4_address_or_an_ipv6_64() -> None:
     # A host given a /64 cannot be 2^64 callers.
     assert caller_of("ipv6:[2001:db8:1:2::1]:5000") == caller_of("ipv6:[2001:db8:1:2:ffff::9]:1")
     assert caller_of("ipv6:[2001:db8:1:2::1]:5000") != caller_of("ipv6:[2001:db8:1:3::1]:5000")
+    # gRPC's own spelling of an IPv6 peer is percent-encoded: one /64 all the same.
+    assert caller_of("ipv6:%5B2001:db8:1:2::1%5D:5000") == "ipv6:2001:db8:1:2::/64"
+    assert caller_of("ipv6:%5B::1%5D:5000") == caller_of("ipv6:[::1]:6000")
     assert caller_of("unix:/tmp/arbiter.sock") == "unix:/tmp/arbiter.sock"
 
 

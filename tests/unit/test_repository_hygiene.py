@@ -27,7 +27,9 @@ def test_every_shipped_folder_is_a_configured_package() -> None:
         for folder in [ROOT / path, *(ROOT / path).rglob("*")]:
             if not folder.is_dir() or folder.name == "__pycache__":
                 continue
-            if not any(f.suffix in (".py", ".json") for f in folder.iterdir()):
+            # Any folder holding files: setuptools warns of a data folder (the
+            # web side's templates and static files too) not named a package.
+            if not any(f.is_file() and f.suffix != ".pyc" for f in folder.iterdir()):
                 continue
             relative = folder.relative_to(ROOT / path).parts
             dotted = ".".join((name, *relative))

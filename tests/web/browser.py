@@ -8,7 +8,7 @@ Each test gets its own browser context. ``Shots`` writes each page's
 screenshots to ``test-artifacts/screenshots/<test>-<page>-<width>.png`` at a
 phone's width (390x844) and a desktop's (1280x900), checks that the page does
 not scroll sideways at the phone's width, and, when $ARBITER_SCREENSHOTS names
-a folder (``docs/screenshots`` for the README), writes the README's pictures
+a folder (``docs/screenshots``, the pictures of docs/web.md), writes those pictures
 (lobby, game, replay, seat) there at the desktop width.
 """
 
@@ -29,7 +29,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
-#: The README's pictures: page name -> file name under $ARBITER_SCREENSHOTS.
+#: The pictures of docs/web.md ("The pages"): page name -> file name under $ARBITER_SCREENSHOTS.
 README_PAGES = {"lobby": "lobby.png", "game": "game.png", "replay": "replay.png",
                 "seat": "seat.png"}
 PHONE = {"width": 390, "height": 844}
@@ -120,7 +120,7 @@ def too_wide(page: Any) -> str:
 
 
 class Shots:
-    """One test's screenshots (artifacts; the README's pictures when asked)."""
+    """One test's screenshots (artifacts; the pictures of docs/web.md when asked)."""
 
     def __init__(self, test_name: str) -> None:
         self.test = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_name)
@@ -128,7 +128,7 @@ class Shots:
 
     def take(self, page: Any, name: str, readme: str = "") -> None:
         """Screenshots of ``page`` at both widths, named ``name``; the phone's
-        width must not scroll sideways. ``readme``: also write that README picture."""
+        width must not scroll sideways. ``readme``: also write that picture of docs/web.md."""
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         before = page.viewport_size or DESKTOP
         try:

@@ -3,7 +3,7 @@
 A real server process serves the pages (``web_server``); bots play through
 gRPC while the browser watches, steps through a replay, plays a seat and uses
 the lobby, as a person would. Every page is screenshotted at a phone's width
-and a desktop's (``test-artifacts/screenshots``; the README's pictures with
+and a desktop's (``test-artifacts/screenshots``; the pictures of docs/web.md with
 ``ARBITER_SCREENSHOTS=docs/screenshots``), and no page may scroll sideways at
 the phone's width. Each test names the issue's requirement it checks.
 """
@@ -21,14 +21,14 @@ from typing import Any
 
 import pytest
 from arbiter.v1 import game_pb2, game_pb2_grpc
-from arbiter.wire import json_to_command
 
-from clients.choices import bot_move, structured_choices
-from clients.record import MARKER, read_record, verify_lines
+from aggregates.kernel.answers import structured_choices
+from aggregates.records import MARKER, read_record, verify_lines
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 from tests.web import browser as harness
 from tests.web.browser import Shots, number_in, poll
+from tests.web.tables import bot_step, spectator_state
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("browser"),
               pytest.mark.heavy(90)]
@@ -50,37 +50,8 @@ def create(server: ServerProcess, rules: str, seats: list[str]) -> game_pb2.Crea
     return server.stub().CreateGame(game_pb2.CreateGameRequest(rules=rules, seats=seats))
 
 
-def spectator_state(stub: game_pb2_grpc.GameServiceStub, game_id: str,
-                    version: int | None = None) -> game_pb2.GameState:
-    request = game_pb2.GetStateRequest(game_id=game_id, spectator=True)
-    if version is not None:
-        request.version = version
-    return stub.GetState(request)
-
-
 def spectator_history(stub: game_pb2_grpc.GameServiceStub, game_id: str) -> list[game_pb2.Event]:
     return list(stub.History(game_pb2.HistoryRequest(game_id=game_id, spectator=True)))
-
-
-def bot_step(stub: game_pb2_grpc.GameServiceStub, game_id: str, rules: str,
-             rng: random.Random) -> bool:
-    """One random legal move by the seat the game waits on; False once it is over."""
-    state = spectator_state(stub, game_id)
-    if state.over:
-        return False
-    seat = state.pending[0].seat
-    legal = stub.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=seat))
-    move = bot_move(legal, rng)
-    assert move is not None, f"seat {seat} has no move at version {state.version}"
-    command = move.command if isinstance(move.command, game_pb2.Command) \
-        else json_to_command(rules, move.command)
-    try:
-        stub.Act(game_pb2.ActRequest(game_id=game_id, seat=seat, command=command,
-                                     decision_id=move.decision_id))
-    except Exception:
-        if not move.guess:  # a guessed combination may be refused; a listed one not
-            raise
-    return True
 
 
 def play_out(stub: game_pb2_grpc.GameServiceStub, game_id: str, rules: str, seed: int,
@@ -486,10 +457,14 @@ def test_a_seat_plays_a_whole_enin_game_through_its_page(
     game_id, token = created.game_id, created.seat_tokens[0].token
     seat_stub = web_server.stub(token)
     paths: list[str] = []
+    answers: list[tuple[int, str]] = []
     context.on("request", lambda r: paths.append(r.url))
+    context.on("response", lambda r: answers.append((r.status, r.url)))
     page = context.new_page()
     open_with_token(page, f"{web_server.web_url}/games/{game_id}/seat/0#{token}", "section#play")
     assert not any(token in url for url in paths), "the seat's token left in a request's URL"
+    # Issue 23: "no 401 before the cookie swap", for a link of the older form too.
+    assert not [a for a in answers if a[0] >= 400], answers
     rng = random.Random(3)
     stats = play_seat_page(page, seat_stub, game_id, rng, shots=shots, max_moves=600,
                            deadline_s=240)
@@ -502,6 +477,40 @@ def test_a_seat_plays_a_whole_enin_game_through_its_page(
     assert stats["moves"] >= 1 and stats["forms"] + stats["buttons"] >= stats["moves"]
     shots.take(page, "seat-over", readme="" if stats["shot"] else "seat")
     assert not any(token in url for url in paths), "the seat's token left in a request's URL"
+
+
+def test_an_ettin_deploy_is_a_card_then_a_place_on_the_seats_page(
+    web_server: ServerProcess, context: Any
+) -> None:
+    """Ettin, Phase 3 (War), Deploy: the seat's page asks a card, then a place
+    (one row per card of the War Camp, its places inside); clicking a place sends
+    that path and the server builds the deploy (issue 23: not one flat menu)."""
+    created = create(web_server, "ettin", ["Ada", "Bo", "Cy", "Di"])
+    game_id, token = created.game_id, created.seat_tokens[0].token
+    stub, seat_stub = web_server.stub(), web_server.stub(token)
+    rng = random.Random(5)
+    for _move in range(400):  # bots play every seat until seat 0 is asked to deploy
+        legal = seat_stub.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=0))
+        if any(c.get("kind") == "pick_path" for _, c in structured_choices(legal, ("pick_path",))):
+            break
+        assert bot_step(stub, game_id, "ettin", rng), "the game ended before seat 0 deployed"
+    else:
+        raise AssertionError("seat 0 was never asked to deploy in 400 moves")
+    page = context.new_page()
+    open_with_token(page, f"{web_server.web_url}/games/{game_id}/seat/0#{token}",
+                    "form.choice[data-kind=pick_path]")
+    form = page.locator("form.choice[data-kind=pick_path]").first
+    row = form.locator("details.path").first
+    place = row.locator("button[name=path]").first
+    assert not place.is_visible(), "a card's places show before the card is picked"
+    row.locator("summary").click()
+    assert place.is_visible()
+    before = version_shown(page)
+    place.click()
+    assert outcome_of_move(page, before) == "moved", page.inner_text("#message")
+    made = [e.type for e in stub.History(game_pb2.HistoryRequest(
+        game_id=game_id, after_version=before or 0))]
+    assert "Deployed" in made, made
 
 
 def play_seat_page(page: Any, stub: game_pb2_grpc.GameServiceStub, game_id: str,
@@ -538,7 +547,7 @@ def play_seat_page(page: Any, stub: game_pb2_grpc.GameServiceStub, game_id: str,
             fill_choice(choice, stub, game_id, rng)
         if outcome_of_move(page, before) == "moved":
             stats["moves"] += 1
-            # The README's picture: the first time the page offers a choice form
+            # The picture of docs/web.md: the first time the page offers a choice form
             # (else at the eighth move).
             if shots is not None and not stats["shot"] and (stats["moves"] >= 8 or page.locator(
                     "section#play form.choice").count()):
@@ -709,8 +718,8 @@ def test_lobby_lists_filters_and_creates_games(
     assert seat_links.count() == 1
     shots.take(page, "new-game")
     href = seat_links.first.get_attribute("href") or ""
-    match = re.search(r"/games/([0-9a-f-]{36})/seat/0#(.+)$", href)
-    assert match, f"a seat link is /games/<id>/seat/<n>#<token>, not {href!r}"
+    match = re.search(r"/games/([0-9a-f-]{36})/join/0#(.+)$", href)
+    assert match, f"a seat link is /games/<id>/join/<n>#<token>, not {href!r}"
     seat = context.new_page()
     open_with_token(seat, href if href.startswith("http") else web_server.web_url + href,
                     "section#play")

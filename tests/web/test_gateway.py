@@ -19,7 +19,9 @@ import grpc
 import jsonschema
 import pytest
 from arbiter.v1 import game_pb2
+from google.protobuf import json_format
 
+from service.web.backend import METHODS
 from tests.integration.conftest import ServerProcess
 
 JSON = dict[str, Any]
@@ -117,7 +119,7 @@ def test_every_unary_call_answers_json_that_its_schema_describes(
         "command_id": "gateway-move-1"}, token)
     assert status == 200, acted
     conforms(document, "ActResponse", acted)
-    assert acted["version"] > legal["version"]
+    assert int(acted["version"]) > int(legal["version"])
     status, again = call(web_server, "Act", {
         "game_id": game_id, "command": move, "expected_version": legal["version"],
         "command_id": "gateway-move-1"}, token)
@@ -129,7 +131,79 @@ def test_every_unary_call_answers_json_that_its_schema_describes(
     conforms(document, "ContributeResponse", gave)
     # The gRPC side sees the same game at the same version.
     state = web_server.stub().GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
-    assert state.version == gave["version"]
+    assert state.version == int(gave["version"])
+
+
+def proto3_json(message: Any) -> JSON:
+    """The protobuf library's own proto3 JSON of ``message``, with the two
+    options the gateway takes (every field; the .proto's field names)."""
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True,
+                                     preserving_proto_field_name=True)
+
+
+def ndjson_until_status(server: ServerProcess, body: JSON, token: str) -> list[JSON]:
+    """A Subscribe feed's NDJSON lines, up to its first status message."""
+    url = urlsplit(server.web_url)
+    connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=30)
+    connection.request("POST", "/v1/Subscribe", json.dumps(body).encode(), {
+        "Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    reply = connection.getresponse()
+    lines: list[JSON] = []
+    try:
+        while not lines or "status" not in lines[-1]:
+            lines.append(json.loads(reply.readline()))
+    finally:
+        connection.close()
+    return lines
+
+
+def test_every_response_is_proto3_json_to_the_letter_and_act_takes_the_cli_s_forms(
+        web_server: ServerProcess) -> None:
+    """Each response type, as the gateway wrote it, is exactly what
+    ``json_format`` writes for the message it parses back to (64-bit integers
+    as strings, enums by name); ``/v1/Act`` takes ``command_json`` and the
+    rules' ``{"name", "args"}`` form, as the CLI does."""
+    status, created = call(web_server, "CreateGame", {
+        "rules": "ethnos", "seats": ["ann", "bo", "cy"], "request_id": "gateway-letter"})
+    assert status == 200, created
+    game_id = created["game_id"]
+    seen: dict[str, list[JSON]] = {"CreateGameResponse": [created]}
+
+    def unary(name: str, body: JSON, token: str = "") -> JSON:
+        status, reply = call(web_server, name, body, token)
+        assert status == 200, (name, reply)
+        seen.setdefault(METHODS[name].response.DESCRIPTOR.name, []).append(reply)
+        return reply  # type: ignore[no-any-return]
+
+    unary("ListRules", {})
+    unary("ListGames", {"page_size": 5})
+    for form in ("command_json", "command"):
+        waiting = int(unary("GetState", {"game_id": game_id, "spectator": True},
+                            created["spectator_token"])["pending"][0]["seat"])
+        token = seat_token(created, waiting)
+        legal = unary("LegalActions", {"game_id": game_id}, token)
+        listed = legal["actions"][0]["json"]
+        action = listed if form == "command_json" else json.loads(listed)
+        acted = unary("Act", {"game_id": game_id, form: action,
+                              "expected_version": legal["version"]}, token)
+        assert isinstance(acted["version"], str) and int(acted["version"]) > int(
+            legal["version"])
+    unary("Audit", {"game_id": game_id}, created["spectator_token"])
+    unary("Contribute", {"game_id": game_id, "entropy": base64.b64encode(b"x").decode()},
+          seat_token(created, 0))
+    status, text = call(web_server, "History", {"game_id": game_id}, seat_token(created, 0))
+    seen["Event"] = [json.loads(line) for line in text.splitlines() if line]
+    seen["FeedMessage"] = ndjson_until_status(
+        web_server, {"game_id": game_id, "spectator": True}, created["spectator_token"])
+    assert seen["FeedMessage"][-1]["state"] == "FEED_STATE_LIVE"
+    responses = {m.response.DESCRIPTOR.name: m.response for m in METHODS.values()}
+    assert set(seen) == set(responses), "every response type is checked"
+    for name, replies in seen.items():
+        for reply in replies:
+            assert reply == proto3_json(json_format.ParseDict(reply, responses[name]())), name
+    status, refused = call(web_server, "Act", {
+        "game_id": game_id, "command_json": "{oops"}, seat_token(created, 0))
+    assert status == 400 and refused["error"]["reason"] == "BAD_COMMAND", refused
 
 
 def test_history_streams_json_lines_equal_to_grpc_history(
@@ -143,7 +217,7 @@ def test_history_streams_json_lines_equal_to_grpc_history(
     lines = [json.loads(line) for line in text.splitlines() if line]
     stub = web_server.stub(token)
     history = list(stub.History(game_pb2.HistoryRequest(game_id=game_id)))
-    assert [(e["version"], e["type"], e["payload_json"]) for e in lines] == [
+    assert [(int(e["version"]), e["type"], e["payload_json"]) for e in lines] == [
         (e.version, e.type, e.payload_json) for e in history]
 
 
@@ -313,7 +387,11 @@ def test_an_address_cannot_hold_every_connection(limited_server: ServerProcess) 
                 "Accept": "text/event-stream"})
             reply = connection.getresponse()
             assert reply.status == 200
-            assert b"live" in reply.read1(4096)
+            seen = b""
+            while b"live" not in seen:  # after the backlog (the Created event)
+                chunk = reply.read1(4096)
+                assert chunk, "the feed ended before it was live"
+                seen += chunk
             held.append(connection)
         status, reply = call(limited_server, "ListRules", {}, source="127.0.0.3")
         assert status == 429 and reply["error"]["reason"] == "TOO_MANY_REQUESTS", reply

@@ -28,9 +28,9 @@ import pytest
 from arbiter.v1 import game_pb2
 from arbiter.wire import json_to_command
 
-from clients.choices import bot_move
-from clients.record import read_record, verify_lines
-from clients.render import event_text, render_outcome, render_pending
+from aggregates.kernel.answers import bot_move
+from aggregates.kernel.render import event_text, render_outcome, render_pending
+from aggregates.records import read_record, verify_lines
 from tests.integration.conftest import ServerProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("web-pages")]
@@ -339,7 +339,7 @@ def test_new_game_form_gives_working_seat_and_spectator_links(web_server: Server
     for n, link in enumerate(links):
         path, _, token = link.attrs["href"].partition("#")
         game_id = path.split("/")[2]
-        assert path == f"/games/{game_id}/seat/{n}" and token
+        assert path == f"/games/{game_id}/join/{n}" and token
         # The token is that seat's: the game service reads that seat's hand with it.
         state = web_server.stub(token).GetState(game_pb2.GetStateRequest(game_id=game_id,
                                                                          seat=n))
@@ -350,6 +350,8 @@ def test_new_game_form_gives_working_seat_and_spectator_links(web_server: Server
         assert player.get(f"/games/{game_id}").status == 200
     spectator = page.find_all("a", "spectator-link")[0].attrs["href"]
     path, _, token = spectator.partition("#")
+    assert path.endswith("/join")
+    path = path.removesuffix("/join")
     viewer = Browser(web_server.web_url)
     assert viewer.get(path).status == 401
     assert viewer.open_session(path.split("/")[2], token).status == 200
@@ -458,7 +460,11 @@ def test_live_feed_delivers_every_event_in_order_and_resumes_from_last_event_id(
     def upto(version: int) -> Callable[[list[SseMessage]], bool]:
         return lambda ms: any(m.data.get("event", {}).get("version") == version for m in ms)
 
-    got = sse(url, upto(last), cookie=cookie)
+    # The feed's first status follows the backlog (every status means caught up).
+    got = sse(url, lambda ms: upto(last)(ms) and any("status" in m.data for m in ms),
+              cookie=cookie)
+    first_status = next(i for i, m in enumerate(got) if "status" in m.data)
+    assert all("event" in m.data for m in got[:first_status]) and first_status >= last
     delivered = [m for m in got if "event" in m.data]
     assert [int(m.id) for m in delivered] == list(range(1, last + 1))
     assert [m.data["event"]["version"] for m in delivered] == list(range(1, last + 1))
@@ -626,12 +632,21 @@ def test_a_seat_name_with_markup_is_shown_escaped_everywhere(web_server: ServerP
     assert evil in json.dumps(screen_of(pages[0].dom), ensure_ascii=False)
 
 
+def token_cookie(reply: Reply) -> str:
+    """The game's credential cookie among a reply's Set-Cookie headers (the lobby's
+    list of this browser's games is another)."""
+    found = [c for c in reply.headers.get_all("Set-Cookie") or []
+             if c.startswith("arbiter_token=")]
+    assert len(found) == 1, reply.headers
+    return found[0]
+
+
 def test_no_token_in_a_response_header_or_url(web_server: ServerProcess) -> None:
     """The seat links' tokens ride in fragments; the session cookie is HttpOnly,
     SameSite=Strict, scoped to the game's pages."""
     created = make_game(web_server, "enin", ["solo"])
     reply = Browser(web_server.web_url).open_session(created.game_id, created.spectator_token)
-    cookie = reply.headers["Set-Cookie"]
+    cookie = token_cookie(reply)
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert f"Path=/games/{created.game_id}" in cookie
     assert "Secure" not in cookie.split("; ")  # plain HTTP, and no proxy said otherwise
@@ -647,6 +662,6 @@ def test_cookies_can_be_marked_secure_behind_a_tls_proxy(
     try:
         created = make_game(server, "enin", ["solo"])
         reply = Browser(server.web_url).open_session(created.game_id, created.spectator_token)
-        assert "Secure" in reply.headers["Set-Cookie"].split("; ")
+        assert "Secure" in token_cookie(reply).split("; ")
     finally:
         server.stop()

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 from arbiter.v1 import game_pb2
 
-from clients.choices import menu, structured_choices
+from aggregates.kernel.answers import menu, structured_choices
 from tests.integration.conftest import ServerProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy(30)]
@@ -133,6 +133,8 @@ class SeatPage(HTMLParser):
             self._form = {**a, "checkboxes": [], "selects": [], "numbers": []}
             self.forms.append(self._form)
         if self._form is not None:
+            if tag == "button" and a.get("name") == "path":
+                self._form.setdefault("paths", []).append(a["value"])
             if tag == "input" and a.get("type") == "checkbox":
                 self._form["checkboxes"].append(a)
             elif tag == "input" and a.get("type") == "number":
@@ -175,6 +177,8 @@ def answer_at_random(form: dict[str, Any], rng: random.Random) -> JSON:
         for select in form["selects"]:
             if select["name"] == "mark" and picked:
                 answer["mark"] = [rng.choice(picked)]
+    elif form["data-kind"] == "pick_path":
+        answer["path"] = [rng.choice(form["paths"])]
     else:
         for select in form["selects"]:
             answer[select["name"]] = [rng.choice(select["options"])]
@@ -327,11 +331,15 @@ def test_no_cookie_asks_for_the_link_and_a_wrong_seat_is_refused(
     created = create(web_server, "ethnos", ["a", "b", "c"])
     game_id = created.game_id
     stranger = Browser(web_server)
+    # No cookie: the link's first page (its token rides in the fragment, which the
+    # server never sees), not a refusal; it reads nothing of the game.
     reply = stranger.get(f"/games/{game_id}/seat/0")
-    assert reply.status == 401
+    assert reply.status == 200
     page = SeatPage(reply.text)
-    assert "needs the seat's link" in page.message and "NO_SESSION" in page.message
-    assert '<script src="/static/seat.js"></script>' in reply.text
+    assert page.body["data-page"] == "join" and page.body["data-seat"] == "0"
+    assert page.body["data-next"] == f"/games/{game_id}/seat/0"
+    assert '<script src="/static/fragment.js"></script>' in reply.text
+    assert not page.forms and not page.actions and page.screen_json is None
     assert stranger.get(f"/games/{game_id}/seat/0/panel").status == 401
     assert stranger.get(f"/games/{game_id}/seat/0/live").status == 401
     refusal = stranger.post(f"/games/{game_id}/seat/0/act", {"command_json": "{}"})
@@ -464,6 +472,43 @@ def test_a_bad_answer_to_a_form_is_refused_with_a_reason(web_server: ServerProce
     assert state_of(web_server, game_id).version == page.board_version
 
 
+def test_an_ettin_card_is_deployed_by_picking_it_then_a_place(web_server: ServerProcess) -> None:
+    """Ettin, Phase 3 (War), Deploy: a player picks a card of the War Camp, then a
+    place (and, for a Scouting unit, which Enemy Location it scouts). The page asks
+    it so, one row per card with its places inside, not one flat list of every
+    card and place; the path's key is built into ``deploy`` by the server."""
+    rng = random.Random(7)
+    created = create(web_server, "ettin", ["a", "b", "c", "d"])
+    game_id = created.game_id
+    browsers = [Browser(web_server) for _ in range(4)]
+    for seat, browser in enumerate(browsers):
+        assert browser.open_seat(game_id, seat, created.seat_tokens[seat].token).status == 200
+    admin = web_server.stub()
+    for _move in range(400):
+        state = state_of(web_server, game_id)
+        assert not state.over, "the game ended before a deploy"
+        seat = rng.choice(sorted({d.seat for d in state.pending}))
+        page = SeatPage(browsers[seat].get(f"/games/{game_id}/seat/{seat}").text)
+        deploys = [f for f in page.forms if f["data-kind"] == "pick_path"]
+        if deploys:
+            form = deploys[0]
+            assert form["data-command"] == "deploy" and form["paths"]
+            assert not any('"name":"deploy"' in a["data-json"] for a in page.actions), \
+                "a deploy is asked by its form, never listed card by place"
+            reply = browsers[seat].post(f"/games/{game_id}/seat/{seat}/act", {
+                "decision_id": form["data-decision-id"], "choice": form["data-choice"],
+                "answer": {"path": [rng.choice(form["paths"])]},
+                "expected_version": page.board_version})
+            assert reply.status == 200, reply.text
+            made = [e.type for e in admin.History(game_pb2.HistoryRequest(
+                game_id=game_id, after_version=page.board_version))]
+            assert "Deployed" in made, made
+            return
+        reply = browsers[seat].post(f"/games/{game_id}/seat/{seat}/act", move_of(page, rng))
+        assert reply.status in (200, 400, 409), reply.text
+    raise AssertionError("no deploy was ever asked in 400 moves")
+
+
 @pytest.fixture(scope="module")
 def tide_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Any:
     """A server that also plays the tests' own game (Tidewatch: every choice kind)."""
@@ -525,6 +570,14 @@ def test_every_choice_kind_becomes_a_form_and_its_answer_the_kernels_command() -
               "prompt": "Bid"}
     number = {"kind": "number", "command": "spend_luck", "arg": "amount", "low": 1, "high": 3,
               "fixed": {"die": 0}, "prompt": "Add luck"}
+    path = {"kind": "pick_path", "command": "deploy", "args": ["card", "slot", "scout"],
+            "options": [{"value": 12, "label": "Elf", "then": [
+                {"value": 0, "label": "at your City"}, {"value": 1, "label": "at the Forest",
+                                                        "then": [{"value": 0, "label": "no"},
+                                                                 {"value": 2, "label": "scout"}]}]},
+                        {"value": 9, "label": "Troll"}],
+            "questions": ["Which card?", "Where?", "Scouting?"], "fixed": {"scout": 0},
+            "prompt": "Deploy a card face down"}
     screen = {"sections": [{"title": "Hand", "items": [{"kind": "cards", "zone": "hand", "cards": [
         {"id": 12, "name": "Elf <b>", "detail": "keeps cards"}, {"id": 7, "name": "Orc"},
         {"id": 9, "name": "Troll"}]}]}]}
@@ -533,7 +586,8 @@ def test_every_choice_kind_becomes_a_form_and_its_answer_the_kernels_command() -
                                    game_pb2.Decision(seat=0, kind="turn", prompt="Go", id="d1")])
     legal = game_pb2.LegalActionsResponse(version=5, complete=False, decisions=[
         game_pb2.Decision(seat=0, kind="turn", prompt="Go", id="d1",
-                          choices_json=json.dumps([{"kind": "pick_one"}, pick, assign, number]))],
+                          choices_json=json.dumps([{"kind": "pick_one"}, pick, assign, number,
+                                                   path]))],
         actions=[game_pb2.LegalAction(json='{"name":"pass","args":{}}', label="Pass </b>"),
                  game_pb2.LegalAction(json='{"name":"spend_luck","args":{"die":0,"amount":1}}',
                                       label="Spend 1 luck")])
@@ -543,8 +597,12 @@ def test_every_choice_kind_becomes_a_form_and_its_answer_the_kernels_command() -
     # The listed action stays a button (escaped); the one a structure builds is its form.
     assert [a["data-json"] for a in page.actions] == ['{"name":"pass","args":{}}']
     assert "Pass &lt;/b&gt;" in html
-    assert [f["data-kind"] for f in page.forms] == ["pick_cards", "assign", "number"]
-    cards, slots, amount = page.forms
+    assert [f["data-kind"] for f in page.forms] == ["pick_cards", "assign", "number", "pick_path"]
+    cards, slots, amount, deploy = page.forms
+    # A card, then a place: one row per card, each complete path one button.
+    assert deploy["paths"] == ["0.0", "0.1.0", "0.1.1", "1"]
+    assert "<summary>Elf</summary>" in html and ">at the Forest · scout</button>" in html
+    assert ">Troll</button>" in html  # a card whose path ends at once is one button
     assert [c["value"] for c in cards["checkboxes"]] == ["12", "7", "9"]  # the screen's order
     assert "Elf &lt;b&gt;: keeps cards" in html and "<b>" not in html
     assert cards["selects"][0]["options"] == ["", "12", "7", "9"]
@@ -562,11 +620,18 @@ def test_every_choice_kind_becomes_a_form_and_its_answer_the_kernels_command() -
         {"name": "bid", "args": {"bids": [3, 1]}}
     assert build_answer(number, {"value": ["2"]}) == \
         {"name": "spend_luck", "args": {"die": 0, "amount": 2}}
+    assert build_answer(path, {"path": ["0.1.1"]}) == \
+        {"name": "deploy", "args": {"card": 12, "slot": 1, "scout": 2}}
+    assert build_answer(path, {"path": ["1"]}) == \
+        {"name": "deploy", "args": {"card": 9, "scout": 0}}
     for choice, answer in ((pick, {"card": ["12", "7"]}), (pick, {"card": ["8"]}),
                            (pick, {"card": ["7", "7"]}), (pick, {"card": ["7", "9", "12"]}),
                            (pick, {"card": ["7"], "mark": "9"}), (assign, {"0": ["3"]}),
                            (assign, {"0": ["4"], "1": ["1"]}), (number, {"value": ["4"]}),
-                           (number, {"value": "x"}), ({"kind": "pick_one"}, {})):
+                           (number, {"value": "x"}), ({"kind": "pick_one"}, {}),
+                           (path, {"path": ["0"]}), (path, {"path": ["0.1"]}),
+                           (path, {"path": ["2"]}), (path, {"path": ["0.x"]}),
+                           (path, {"path": ["0.0.0"]}), (path, {})):
         with pytest.raises(AnswerError):
             build_answer(choice, answer)
 

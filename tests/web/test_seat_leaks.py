@@ -5,7 +5,7 @@ while every seat follows its own page in its own browser (its own cookie). At
 every few moves, each seat's page, its panel (the pieces its script swaps in)
 and its live feed (Server-Sent Events) are checked against what that seat is
 *allowed to know* at that version, worked out by the integration leak tests'
-own model from the admin's full record (``tests/integration/test_leaks_kernel2``:
+own model from the admin's full record (``tests/integration/test_leaks_screens_and_choices``:
 a card dealt or drawn blind is its receiver's alone until a public event shows
 it): the board's screen (no faces of a zone the seat may not see; no card it
 may not know), every card id the HTML carries (``data-card``, the forms' card
@@ -29,7 +29,7 @@ from google.protobuf import json_format
 from aggregates.ethnos.game import Ethnos
 from tests.integration.conftest import ServerProcess
 from tests.integration.test_leaks import _act
-from tests.integration.test_leaks_kernel2 import (
+from tests.integration.test_leaks_screens_and_choices import (
     EthnosKnowledge,
     check_event,
     check_ids,
@@ -37,6 +37,7 @@ from tests.integration.test_leaks_kernel2 import (
     stored_seed,
     unsealed,
 )
+from tests.soak import cases
 from tests.web.test_seat import Browser, SeatPage
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy(90)]
@@ -98,7 +99,7 @@ def read_live(browser: Browser, path: str, until: int) -> list[dict[str, Any]]:
         connection.close()
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", cases([3], [4]))
 def test_a_seats_page_panel_and_feed_show_no_other_hand(
         web_server: ServerProcess, players: int) -> None:
     admin = web_server.stub()

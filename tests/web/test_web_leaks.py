@@ -7,7 +7,7 @@ replay, the log's gap filler, the record, and follows the live feed
 (Server-Sent Events); the lobby is read now and then. Each is checked
 against what a spectator may know at that version, worked out by the test
 from the admin's full record and the rulebook (``EthnosKnowledge`` of
-``tests/integration/test_leaks_kernel2.py``, whose checks are reused as they
+``tests/integration/test_leaks_screens_and_choices.py``, whose checks are reused as they
 are):
 
 - the screen as the page carries it (``#screen-json``): no faces for a zone a
@@ -36,11 +36,11 @@ import pytest
 from arbiter.v1 import game_pb2
 
 from aggregates.ethnos.game import Ethnos
-from clients.record import read_record
-from clients.render import event_text
+from aggregates.kernel.render import event_text
+from aggregates.records import read_record
 from service.web.pages import board_html, outcome_html, pending_html
 from tests.integration.conftest import ServerProcess
-from tests.integration.test_leaks_kernel2 import (
+from tests.integration.test_leaks_screens_and_choices import (
     EthnosKnowledge,
     check_event,
     check_ids,
@@ -48,6 +48,7 @@ from tests.integration.test_leaks_kernel2 import (
     stored_seed,
     unsealed,
 )
+from tests.soak import cases
 from tests.web.test_pages import Browser, Node, SseMessage, cookie_header, dom, play, sse
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("web-leaks"),
@@ -230,7 +231,7 @@ class Spectator:
                 assert ev["line"] == ev["text"], where
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 31), (4, 41)])
+@pytest.mark.parametrize(("players", "seed"), cases([(3, 31)], [(4, 41)]))
 def test_no_spectator_page_fragment_feed_or_lobby_shows_a_hidden_card(
         web_server: ServerProcess, players: int, seed: int) -> None:
     table = Spectator(web_server, players)

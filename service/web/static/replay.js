@@ -1,6 +1,7 @@
 /* A replay: the slider and the step buttons fetch the board at a version
-   (/games/<id>/board?version=N), show the log up to it, and keep ?version=N
-   in the address bar without reloading. */
+   (/games/<id>/board?version=N, as the seat chosen: &seat=n or all), show the
+   log up to it, and keep ?version=N in the address bar without reloading; the
+   seat selector opens the replay as that seat at the version shown. */
 (function () {
   "use strict";
   var body = document.body;
@@ -18,6 +19,14 @@
     next: document.getElementById("next"), last: document.getElementById("last")
   };
   var asked = 0;
+  var seat = body.getAttribute("data-seat") || "";
+  var seatQuery = seat ? "&seat=" + encodeURIComponent(seat) : "";
+  var seatForm = document.getElementById("seat-view");
+  var seatVersion = document.getElementById("seat-view-version");
+  var seatSelect = document.getElementById("seat-select");
+  if (seatForm && seatSelect) {
+    seatSelect.addEventListener("change", function () { seatForm.submit(); });
+  }
 
   function current() { return parseInt(slider.value, 10); }
 
@@ -57,9 +66,11 @@
     output.textContent = String(version);
     enable(version);
     drawLog(version);
-    window.history.replaceState(null, "", window.location.pathname + "?version=" + version);
+    window.history.replaceState(null, "", window.location.pathname + "?version=" + version +
+                                seatQuery);
+    if (seatVersion) { seatVersion.value = String(version); }
     asked = version;
-    fetch(base + "/board?version=" + version, { credentials: "same-origin" })
+    fetch(base + "/board?version=" + version + seatQuery, { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (html === null || asked !== version) { return; }

@@ -169,6 +169,9 @@
       if (!field.name || (field.type === "checkbox" && !field.checked)) { continue; }
       (answer[field.name] = answer[field.name] || []).push(field.value);
     }
+    // A path's button is its answer (a card, then a place: the key of that path).
+    var submitter = event.submitter;
+    if (submitter && submitter.name) { answer[submitter.name] = [submitter.value]; }
     send({decision_id: form.dataset.decisionId || "", choice: form.dataset.choice,
           answer: answer});
   });

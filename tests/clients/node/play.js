@@ -33,6 +33,33 @@ const definition = protoLoader.loadSync('arbiter/v1/game.proto', {
 const arbiter = grpc.loadPackageDefinition(definition).arbiter.v1;
 const client = new arbiter.GameService(address, grpc.credentials.createInsecure());
 
+// A refusal's google.rpc.Status (the grpc-status-details-bin trailer), read
+// with the google/rpc protos the project ships beside its own.
+const protobuf = require('protobufjs');
+const rpc = new protobuf.Root();
+rpc.resolvePath = (origin, target) => path.join(ROOT, 'protos', 'third_party', target);
+rpc.loadSync(['google/rpc/status.proto', 'google/rpc/error_details.proto']);
+const Status = rpc.lookupType('google.rpc.Status');
+const ErrorInfo = rpc.lookupType('google.rpc.ErrorInfo');
+
+/** The ErrorInfo of a refusal: {reason, domain, metadata}. */
+function errorInfo(error) {
+  const [bin] = error.metadata.get('grpc-status-details-bin');
+  const status = Status.decode(bin);
+  const info = status.details.find((d) => d.type_url.endsWith('/google.rpc.ErrorInfo'));
+  return ErrorInfo.toObject(ErrorInfo.decode(info.value));
+}
+
+/** A call expected to be refused: its ErrorInfo. */
+function refusal(method, request, token) {
+  const metadata = new grpc.Metadata();
+  if (token) metadata.set('authorization', `Bearer ${token}`);
+  return new Promise((resolve, reject) => {
+    client[method](request, metadata, (error) => (
+      error ? resolve(errorInfo(error)) : reject(new Error(`${method} was not refused`))));
+  });
+}
+
 /** One unary call as a promise; a refusal names its reason and the game's version. */
 function call(method, request, token) {
   const metadata = new grpc.Metadata();
@@ -55,6 +82,8 @@ async function main() {
   const tokens = new Map(created.seat_tokens.map((t) => [t.seat, t.token]));
   let state = created.state;
   let moves = 0;
+  let lastCommand = null;
+  let lastToken = null;
   while (!state.over) {
     if (moves >= 5000) throw new Error('no end after 5000 moves');
     const seat = state.pending[0].seat;
@@ -71,13 +100,19 @@ async function main() {
       command_id: `node-${moves}`,
     }, token);
     state = reply.state;
+    [lastCommand, lastToken] = [legal.actions[0].command, token];
     moves += 1;
   }
   const audit = await call('Audit', { game_id }, created.spectator_token);
+  // A move after the end is refused: its reason read from google.rpc.ErrorInfo.
+  const refused = await refusal('Act', {
+    game_id, command: lastCommand,
+  }, lastToken);
   const ok = audit.chain_ok && audit.dice_ok && audit.replay_ok && audit.problems.length === 0;
   console.log(JSON.stringify({
     game_id, rules, moves, version: state.version, over: state.over,
     audit: { ok, events: audit.events, dice: audit.dice, commands: audit.commands },
+    refusal: { reason: refused.reason, domain: refused.domain, version: refused.metadata.version },
   }));
   return ok ? 0 : 1;
 }

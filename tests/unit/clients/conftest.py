@@ -18,7 +18,7 @@ import grpc
 import pytest
 from arbiter.v1 import game_pb2, game_pb2_grpc
 
-from tests.unit.clients.support import isolate_credentials
+from tests.unit.clients.support import FLAVOURS, Perform, isolate_credentials, serving
 
 
 @dataclass
@@ -150,6 +150,13 @@ def fake_server() -> Iterator[FakeServer]:
         server.stop(None)
 
 
+@pytest.fixture(params=sorted(FLAVOURS))
+def perform(request: pytest.FixtureRequest) -> Perform:
+    """Each client in turn (``perform_blocking``, ``perform_asyncio``): the two
+    share one request pipeline, and a test taking this checks that of both."""
+    return FLAVOURS[request.param]
+
+
 @pytest.fixture(autouse=True)
 def clean_auth_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No credential from the developer's shell, a private ARBITER_HOME (returned)
@@ -179,12 +186,6 @@ def real_server(tmp_path: Path) -> Iterator[RealServer]:
         "SQLITE_DBNAME": str(tmp_path / "games.sqlite"),
         "CREATE_TABLE": "y",
     })
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     hub = FeedHub("redis://127.0.0.1:1")  # never started: no live feeds here
-    game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(app, hub), server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        yield RealServer(f"127.0.0.1:{port}")
-    finally:
-        server.stop(None)
+    with serving(GameServicer(app, hub), workers=8) as address:
+        yield RealServer(address)

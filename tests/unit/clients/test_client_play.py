@@ -13,7 +13,6 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from concurrent import futures
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,22 +21,55 @@ import pytest
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import command_to_json, json_to_command
 
-from aggregates.kernel.decisions import Assign, Number, PickCards, PickOne
+from aggregates.catalog import SERVED
+from aggregates.kernel.decisions import Assign, Branch, Number, PickCards, PickOne, PickPath
 from aggregates.kernel.present import Card, Cards, Track, screen, section
 from clients.client import ArbiterClient
 from clients.play import Player, seat_names
 from tests.unit.clients.conftest import RealServer
+from tests.unit.clients.support import serving
 
 BAD_WORDING = ("Choose 1-1", "from 1 to 1", " 1 cards", "1 to 1)")
 
 
-def play(address: str, rules: str, players: int, script: str, seat: int = 0,
+class FirstChoices(io.StringIO):
+    """A player who answers "1" to every question, and, told how many cards to
+    pick ("Pick exactly 3 cards."), the first that many: a script that can finish
+    any game, whatever its choice structures ask."""
+
+    def __init__(self, out: io.StringIO, lines: int = 4000) -> None:
+        super().__init__()
+        self.out, self.left = out, lines
+
+    def tail(self) -> str:
+        """The last 300 characters written (not the whole game's output, which
+        grows with every move: copying it for every answer made long games slow)."""
+        end = self.out.tell()
+        self.out.seek(max(0, end - 300))
+        text = self.out.read(end - max(0, end - 300))
+        self.out.seek(end)
+        return text
+
+    def readline(self, size: int | None = -1) -> str:
+        if self.left <= 0:
+            return ""
+        self.left -= 1
+        tail = self.tail()
+        told = re.findall(r"Pick (?:exactly|at least) (\d+) cards?\.", tail)
+        if told and tail.rstrip().endswith("quit:"):
+            return " ".join(str(n) for n in range(1, int(told[-1]) + 1)) + "\n"
+        return "1\n"
+
+
+def play(address: str, rules: str, players: int, script: str | None, seat: int = 0,
          seed: int = 1) -> tuple[int, str, ArbiterClient, str]:
+    """Play seat ``seat`` with ``script`` (None: ``FirstChoices``), bots at the others."""
     client = ArbiterClient(address)
     created = client.create_game(rules, seat_names(players, seat, "Ada"))
     out = io.StringIO()
     bots = [s for s in range(players) if s != seat]
-    status = Player(client, created.game_id, seat, io.StringIO(script), out, bots=bots,
+    answers = FirstChoices(out) if script is None else io.StringIO(script)
+    status = Player(client, created.game_id, seat, answers, out, bots=bots,
                     rng=random.Random(seed), poll_seconds=0.01).run()
     return status, out.getvalue(), client, created.game_id
 
@@ -47,11 +79,14 @@ def rules_ids(address: str) -> list[tuple[str, int]]:
         return [(r.id, max(1, r.min_seats)) for r in client.list_rules()]
 
 
-def test_every_game_plays_to_the_end_through_the_one_loop(real_server: RealServer) -> None:
-    games = rules_ids(real_server.address)
-    assert {"enin", "ethnos"} <= {g for g, _ in games}
-    for rules, players in games:
-        status, out, client, game_id = play(real_server.address, rules, players, "1\n" * 4000)
+@pytest.mark.heavy(5)
+@pytest.mark.parametrize("rules", sorted(cls.RULES_ID for cls in SERVED))
+def test_every_game_plays_to_the_end_through_the_one_loop(
+        real_server: RealServer, rules: str) -> None:
+    games = dict(rules_ids(real_server.address))
+    assert set(games) == {cls.RULES_ID for cls in SERVED}, "a served game is not tested"
+    for players in (games[rules],):
+        status, out, client, game_id = play(real_server.address, rules, players, None)
         assert status == 0, out[-2000:]
         state = client.state(game_id, 0)
         assert state.over, f"{rules}: {out[-2000:]}"
@@ -138,15 +173,20 @@ class Scripted(game_pb2_grpc.GameServiceServicer):
     acts: list[game_pb2.ActRequest] = field(default_factory=list)
     over: bool = False
     screen: dict[str, Any] = field(default_factory=SCREEN.to_json)
+    rules: str = "ethnos"
 
     def state(self) -> game_pb2.GameState:
         pending = [] if self.over else [game_pb2.Decision(
             seat=0, kind="turn", id="d-7", prompt="Recruit an Ally or play a band",
             choices_json=json.dumps([c.to_json() for c in self.choices]))]
         return game_pb2.GameState(
-            game_id="g", rules="ethnos", version=5 + self.over, over=self.over, seats=["Ada", "Bo"],
+            game_id="g", rules=self.rules, version=5 + self.over, over=self.over,
+            seats=["Ada", "Bo"],
             pending=pending, screen_json=json.dumps(self.screen), seed_commitment="c0",
-            outcome_json=json.dumps({"result": "finished", "winners": [0]}) if self.over else "",
+            outcome_json=json.dumps({"winners": [0], "winning_team": None, "ranking": [[0], [1]],
+                                     "scores": [9, 4], "breakdown": {},
+                                     "summary": "Player 1 wins with 9 Glory."})
+            if self.over else "",
         )
 
     def GetState(self, request: Any, context: Any) -> game_pb2.GameState:
@@ -179,14 +219,8 @@ class Scripted(game_pb2_grpc.GameServiceServicer):
 @pytest.fixture
 def scripted() -> Iterator[tuple[Scripted, str]]:
     service = Scripted(choices=[])
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    game_pb2_grpc.add_GameServiceServicer_to_server(service, server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        yield service, f"127.0.0.1:{port}"
-    finally:
-        server.stop(None)
+    with serving(service) as address:
+        yield service, address
 
 
 def run(address: str, script: str) -> str:
@@ -221,6 +255,9 @@ def test_pick_cards_with_a_leader_and_a_refusal_shown_as_is(
     assert "  1. Recruit the Elf from the row" in lines
     assert "  2. Play band (pick 1 to 10 cards of hand, one of them as leader)" in lines
     assert "    2. Centaur" in lines  # the screen's numbered hand is what the numbers mean
+    # ... and the hand again right above the question (the screen has scrolled away)
+    at = next(i for i, line in enumerate(lines) if line.startswith("Which cards?"))
+    assert lines[at - 4:at] == ["Your hand:", "  1. Halfling", "  2. Centaur", "  3. Wizard"]
     assert "Which card is the leader?" in lines
     assert f"Refused: {sentence}" in lines
     assert sent(service) == [
@@ -228,7 +265,7 @@ def test_pick_cards_with_a_leader_and_a_refusal_shown_as_is(
         ("play_band", {"cards": [58, 149], "leader": 149}, "d-7"),
     ]
     assert "  * Ada plays a band of 2 led by the Wizard." in lines
-    assert "Winner: Ada" in lines and "Audit PASSED" in out
+    assert "Winner: Ada (Player 1)" in lines and "Audit PASSED" in out
 
 
 def test_pick_cards_reads_ids_ranges_and_says_what_is_wrong(
@@ -285,6 +322,35 @@ def test_assign_one_slot_per_item(scripted: tuple[Scripted, str]) -> None:
     assert any(line.startswith("Halfling: which slot (1 to 3") for line in lines)
     assert "Please answer with a number from 1 to 3." in lines
     assert sent(service) == [("keep_cards", {"cards": [4, 6]}, "d-7")]
+
+
+DEPLOY = PickPath(
+    "deploy", ("card", "slot", "scout"),
+    (Branch(213, "Sellswords", (Branch(0, "the near Location"), Branch(3, "the Adventure"))),
+     Branch(223, "Cutthroats", (Branch(1, "the middle Location", (
+         Branch(0, "do not use Scouting"), Branch(3, "scout the Enemy's far Location"))),))),
+    questions=("Which card?", "Where?", "Scouting?"), fixed={"scout": 0})
+
+
+def test_a_card_then_a_place_asked_one_question_after_another(
+    scripted: tuple[Scripted, str],
+) -> None:
+    """Ettin's Deploy as a ``pick_path``: the listed commands it groups leave the
+    menu, each step offers what the answer before allows, b goes back a step."""
+    service, address = scripted
+    service.rules = "ettin"
+    service.choices = [PickOne(), DEPLOY]
+    service.actions = [game_pb2.LegalAction(
+        command=json_to_command("ettin", {"name": "deploy", "args": {"card": 213, "slot": 0}}),
+        json='{"name": "deploy", "args": {"card": 213, "slot": 0}}', label="Deploy flat")]
+    # the one menu entry (Enter); card 1, then b back to the cards; card 2, place 1, scout 2
+    out = run(address, "\n1\nb\n2\n\n2\n")
+    lines = out.splitlines()
+    assert "Deploy flat" not in out
+    assert lines.count("Which card?") == 2 and "  2. Cutthroats" in lines
+    assert "Where? the middle Location" in lines  # one place only: announced, Enter takes it
+    assert "Scouting?" in lines and "  2. scout the Enemy's far Location" in lines
+    assert sent(service) == [("deploy", {"card": 223, "slot": 1, "scout": 3}, "d-7")]
 
 
 def test_a_number_in_range(scripted: tuple[Scripted, str]) -> None:

@@ -23,6 +23,12 @@ def test_summary_arithmetic() -> None:
     assert "outcomes: lost 2, won 1" in text
     assert "100 total, 25.0 per game, 50.0/s" in text
     assert "capped games: 1 (d)" in text
+    assert "finished games: a, b, c\n" in text  # their ids, to replay or audit one
+
+
+def test_summary_names_the_first_ten_finished_games() -> None:
+    summary = Summary(requested=12, playouts=[Playout(f"g{n}", "won", 1) for n in range(12)])
+    assert "finished games: g0, g1, g2, g3, g4, g5, g6, g7, g8, g9 and 2 more" in summary.render()
 
 
 def test_empty_summary_has_no_division_by_zero() -> None:

@@ -17,6 +17,7 @@ from clients.tokens import (
     TokenStore,
     TokenStoreError,
     admin_token,
+    admin_token_places,
     arbiter_home,
     default_store_path,
     is_local_address,
@@ -169,6 +170,24 @@ def test_admin_file_is_read_only_for_a_local_server(tmp_path: Path) -> None:
     assert admin_token(None, "127.0.0.1:9", admin_file) == "secret"
     assert admin_token(None, "game.example.com:443", admin_file) is None
     assert admin_token("flag", "game.example.com:443", admin_file) == "flag"
+
+
+def test_the_admin_token_of_the_server_s_data_folder_is_found_outside_the_checkout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``$ARBITER_DATA_DIR`` (what the server was told) is read from any folder;
+    when nothing is found, the hint names every place looked in, exactly."""
+    served = tmp_path / "srv" / "data"
+    places = admin_token_places("localhost:50051")
+    assert str(Path("data/admin.token").absolute()) + " (missing)" in places
+    monkeypatch.setenv("ARBITER_DATA_DIR", str(served))
+    assert admin_token(None, "localhost:50051") is None
+    assert f"{served / 'admin.token'} (missing)" in admin_token_places("localhost:50051")
+    served.mkdir(parents=True)
+    (served / "admin.token").write_text("served-admin\n")
+    assert admin_token(None, "localhost:50051") == "served-admin"
+    assert admin_token(None, "game.example.com:443") is None
+    assert "only read for a server on this machine" in admin_token_places("game.example.com:1")
 
 
 def test_admin_file_default_is_data_admin_token_in_the_cwd(tmp_path: Path) -> None:

@@ -16,8 +16,8 @@ import pytest
 
 from aggregates import catalog
 from aggregates.kernel.verify import fold
+from aggregates.records import read_record
 from clients import replay
-from clients.record import read_record
 from tests.template_game import Template
 from tests.template_game.v2 import TemplateV2
 from tests.unit.kernel.records import play, record_lines
@@ -50,7 +50,7 @@ def test_to_n_draws_the_state_the_rules_fold_to_and_the_event_in_the_games_words
     text = shown(replay.print_to, line, 12)
     folded = fold(records, Template, 12)
     assert text.splitlines()[0] == (f"Replay of template v1 game {game.id}: versions 1 to "
-                                    f"{records[-1].version}, as seat 1 (p1)")
+                                    f"{records[-1].version}, as p1 (Player 2)")
     assert f"version 12 of {records[-1].version} ---" in text
     assert f"Event v12: {Template.describe(records[11].type, records[11].payload, game.seats)}" \
         in text
@@ -122,6 +122,7 @@ def test_a_record_of_an_unloadable_version_replays_its_events_with_the_sentence(
     assert "Event v12: " in text and "== " not in text
 
 
+@pytest.mark.heavy(6)
 def test_replay_on_the_command_line_exits_0_and_refuses_a_bad_version(tmp_path: Path) -> None:
     game, records = play(Template, 28)
     path = tmp_path / "game.arbiter.jsonl"

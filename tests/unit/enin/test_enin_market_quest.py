@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.enin import stages as r
+from aggregates.enin import steps as r
 from aggregates.enin.commands import (
     AcceptRoll,
     Attack,
@@ -259,3 +259,18 @@ def test_attempt_refusals__rulebook_Quest_Items() -> None:
     refused(new_game(location=3, stage=r.TOWN), AttemptQuest(), Reason.WRONG_PHASE)
     refused(new_game(location=2, stage=r.TRAVEL), AttemptQuest(), Reason.WRONG_PHASE)
     refused(new_game(location=2, stage=r.QUESTING), EndTurn(), Reason.WRONG_PHASE)
+
+
+def test_town_with_no_gold_says_why_nothing_can_be_bought__rulebook_The_Nigh_Towns() -> None:
+    """Issue 23: in the Nigh Towns with too little gold the menu offered only the
+    Key and leaving, and nothing said why. The prompt (and the screen's "Now")
+    now says it, with the price of the cheapest item."""
+    g = town(gold=0)
+    assert not [c for c in g.legal_actions(0) if isinstance(c, Buy)]
+    prompt = g.pending()[0].prompt
+    assert "with 0 gold nothing can be bought (the cheapest item costs" in prompt
+    assert prompt.endswith("try to steal the Key, or leave")
+    now = g.present(0).to_json()["sections"][0]["items"][0]["text"]
+    assert "nothing can be bought" in now
+    rich = town(gold=50)
+    assert rich.pending()[0].prompt == r.PROMPTS[r.TOWN]

@@ -9,7 +9,6 @@ import pytest
 from aggregates.enin import Enin
 from aggregates.enin.commands import COMMANDS
 from aggregates.kernel import Reason, RuleError
-from aggregates.kernel.audit import audit
 
 
 def test_class_settings() -> None:
@@ -43,14 +42,6 @@ def play(seed: int, limit: int = 400) -> tuple[Enin, list]:  # type: ignore[type
         g.act(0, bot.choice([a for a in actions if name == a.NAME]), f"c{i}")
         evs += g.collect_events()
     return g, evs
-
-
-@pytest.mark.parametrize("seed", range(5))
-def test_played_games_audit_ok(seed: int) -> None:
-    g, evs = play(seed)
-    report = audit(evs, Enin)
-    assert report.ok, report.problems
-    assert report.commands == g.commands_applied
 
 
 def test_not_your_seat_and_views() -> None:

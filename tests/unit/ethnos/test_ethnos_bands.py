@@ -8,11 +8,11 @@ from itertools import combinations
 
 import pytest
 
-from aggregates.ethnos import rules as r
+from aggregates.ethnos import steps as r
 from aggregates.ethnos.bands import is_band, legal_bands
 from aggregates.ethnos.commands import PlayBand, RecruitFromDeck
 from aggregates.ethnos.data import CARDS, TABLES
-from aggregates.ethnos.rules import EthnosReason
+from aggregates.ethnos.reasons import EthnosReason
 from aggregates.ethnos.testing import act, new_game, pick, set_hand
 from aggregates.kernel import Reason, RuleError
 

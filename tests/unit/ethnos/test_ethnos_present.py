@@ -9,7 +9,7 @@ import random
 import pytest
 
 from aggregates.ethnos import Ethnos
-from aggregates.ethnos import rules as r
+from aggregates.ethnos import steps as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
     EndBand,
@@ -144,7 +144,7 @@ def test_legal_list_is_marked_incomplete_for_huge_hands() -> None:
     assert len(g.legal_actions(0)) > LIST_LIMIT
     assert not g.legal_list_complete(0)
     assert [type(c) for c in g.choices(0)] == [PickCards]  # ten cards: no recruiting
-    assert g.stage_of(0) == r.TURN
+    assert g.stage == r.TURN
 
 
 def test_choices_agree_with_the_legal_list_in_random_play() -> None:

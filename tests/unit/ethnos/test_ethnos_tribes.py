@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.ethnos import rules as r
+from aggregates.ethnos import steps as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
     EndBand,
@@ -15,7 +15,7 @@ from aggregates.ethnos.commands import (
     TakeTrollToken,
     WizardsDraw,
 )
-from aggregates.ethnos.rules import EthnosReason
+from aggregates.ethnos.reasons import EthnosReason
 from aggregates.ethnos.testing import (
     act,
     all_cards,

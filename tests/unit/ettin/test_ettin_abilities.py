@@ -14,7 +14,7 @@ from aggregates.ettin import table as t
 from aggregates.ettin.commands import Deploy, Produce, Target
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.testing import card
-from aggregates.kernel import RuleError
+from aggregates.kernel import RuleError, event_type, payload_of, recorded_audience
 
 
 def with_ability(keyword: str, troop: bool | None = True, exclude: tuple[str, ...] = ()
@@ -240,7 +240,7 @@ def spoils_for(g: Ettin, layout: dict[tuple[int, int], list[int]], winner: int,
     place(g, layout)
     g.results = [[{"slot": slot, "result": "win", "winner": winner, "scores": [0, 0]}]]
     aftermath.open_spoils(g)
-    g.advance()
+    g.FLOW.settle(g)
 
 
 def test_bounty_pays_the_taker() -> None:
@@ -506,8 +506,17 @@ def test_bounty_pays_when_taken_from_the_top_of_the_nation_deck() -> None:
     g.zones[t.deck(1)].insert(0, hunted)
     spoils_for(g, {(0, 2): [plain()[0]]}, 0, 2)
     before = g.gold[0]
+    g.collect_events()
     g.act(0, Spoil(0))
     assert hunted in g.zones[t.retired(0)] and g.gold[0] == before + amount
+    # The Spoil says its battle; the Bounty's gold is public, the card is not
+    # (a deck-top card goes face down to the taker's Retired Pile).
+    events: dict[str, Any] = {event_type(e): e for e in g.collect_events()}
+    taken, paid = events["SpoilTaken"], events["BountyPaid"]
+    assert payload_of(taken)["slot"] == 2 and payload_of(taken)["from_deck"] is True
+    assert payload_of(paid) == {"position": 0, "amount": amount, "gold": before + amount,
+                                "card": None}
+    assert recorded_audience(Ettin, "SpoilTaken", payload_of(taken), taken.meta)[0].seats == {0}
 
 
 # ------------------------------------------------------------------ rulings
@@ -543,8 +552,13 @@ def test_empty_decks_pay_the_ages_gold_per_missing_card__ruling_empty_decks() ->
     g.zones[t.LOST] += g.zones[t.deck(0)] + g.zones[t.merc(0, 1)]
     g.zones[t.deck(0)], g.zones[t.merc(0, 1)] = [], []
     before = g.gold[0]
-    r.draw_nation(g, 0, 2, t.camp(0), "test")
+    g.collect_events()
+    r.draw_nation(g, 0, 2, t.camp(0), "WarCry", "war cry")
     assert g.gold[0] - before == 2 * C.age_gold[0]
+    # The gold says which draw it replaced, and the gold after it.
+    (paid,) = [payload_of(e) for e in g.collect_events()]
+    assert paid == {"position": 0, "amount": 2 * C.age_gold[0], "gold": g.gold[0],
+                    "instead_of": "war cry"}
 
 
 def test_untakeable_troops_still_shield_defenses__ruling_troops_before_defenses() -> None:

@@ -2,31 +2,27 @@
 
 ``present`` and ``view`` build their zones once per call from specs and a
 seating cached per player count and flip, and cache card faces. Here a plain
-reference (the code as it was before those caches: specs, seating and card
-texts built afresh on every read) reads random mid-game states of random
-playouts at several player counts, for every reader and a spectator, and the
-JSON must be byte-identical. The states are one live game read as it goes
-(the aggregate changes in place, as the service's does), so a cache that went
-stale across events would show here. No timings: the figures are in the
-branch's report, not asserted.
+reference (the view as it was before those caches: specs and seating built
+afresh on every read; the screen read with every cache emptied first) reads
+random mid-game states of random playouts at several player counts, for
+every reader and a spectator, and the JSON must be byte-identical. The
+states are one live game read as it goes (the aggregate changes in place, as
+the service's does), so a cache that went stale across events would show
+here. No timings: the figures are in the branch's report, not asserted.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from aggregates.ettin import Ettin
-from aggregates.ettin import rules as r
+from aggregates.ettin import Ettin, present, words
 from aggregates.ettin import table as t
-from aggregates.ettin.data import COMPONENTS as C
-from aggregates.ettin.present import SLOT_NAMES
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
-from aggregates.kernel.present import Card, Cards, Note, Screen, Table, Track, screen, section
+from aggregates.kernel.present import Screen
 
 # ------------------------------------------------------------ the reference
 
@@ -70,83 +66,15 @@ def ref_zones(g: Any) -> Zones:
     return Zones(ref_specs(players, g.flipped), g.zones, ref_seating(players))
 
 
-def ref_position_name(g: Any, p: int) -> str:
-    return f"{C.nation(g.nations[p]).name} ({g.seats[ref_seating(len(g.seats)).controller[p]]})"
-
-
-def ref_card_text(card: int) -> str:
-    if C.is_adventure(card) and C.adventure(card).defense is None:
-        a = C.adventure(card)
-        return f"{a.name} (Adventure {a.difficulty}+die, {a.vp} VP, {a.gold} gold)"
-    u = r.unit(card)
-    bits = [f"{u.kind} {u.strength}"]
-    if u.adventure:
-        bits.append(f"adventure {u.adventure}")
-    bits.append(f"cost {u.cost}/sell {u.sell}")
-    if u.vp:
-        bits.append(f"{u.vp} VP")
-    bits += [a.text for a in u.abilities]
-    return f"{u.name} ({', '.join(bits)})"
-
-
-def ref_cards_item(g: Any, zones: Zones, label: str, zone: str, seat: int | None,
-                   numbered: bool = False, extra: Sequence[int] = ()) -> Cards:
-    seen = zones.seen_by(zone, seat)
-    if seen is None:
-        shown = [c for c in g.zones[zone] if c in extra]
-        count = zones.count_seen_by(zone, seat)
-        if shown:
-            return Cards(label, tuple(Card(c, ref_card_text(c)) for c in shown), count=count)
-        return Cards(label, None, count=count)
-    return Cards(label, tuple(Card(c, ref_card_text(c)) for c in seen), zone=zone,
-                 numbered=numbered)
-
-
 def ref_present(g: Any, seat: int | None) -> Screen:
-    positions = range(len(g.nations))
-    ctrl = ref_seating(len(g.seats)).controller
-    # The code before built these for every item; the state is the same
-    # throughout one call, so once is the same read (and keeps this test quick).
-    zones = ref_zones(g)
-    header = section(
-        f"Ettin — Age {g.age}, {g.phase.replace('_', ' ')}",
-        Track("Gold", per_seat=None, value=", ".join(
-            f"{ref_position_name(g, p)} {g.gold[p]}" for p in positions)),
-        Table("Enemies", ("pair", "initiative", "adventure"),
-              tuple((" vs ".join(ref_position_name(g, p) for p in pair),
-                     ref_position_name(g, g.initiative[i]),
-                     ", ".join(ref_card_text(c) for c in g.zones[t.adventure(i)]) or "-")
-                    for i, pair in enumerate(g.pairs))),
-    )
-    sections = [header]
-    for p in positions:
-        items: list[Any] = [
-            ref_cards_item(g, zones, "War Camp", t.camp(p), seat, numbered=ctrl[p] == seat),
-            ref_cards_item(g, zones, "Drafted", t.drafted(p), seat),
-            ref_cards_item(g, zones, "Retired", t.retired(p), seat),
-        ]
-        for s in range(t.SLOTS):
-            if g.zones[t.field(p, s)]:
-                items.append(ref_cards_item(g, zones, f"Deployed at {SLOT_NAMES[s]}", t.field(p, s),
-                                            seat, extra=g.shown))
-        mat = C.nation(g.nations[p])
-        for s in range(t.ADVENTURE):
-            spot = mat.locations[s]
-            items.append(ref_cards_item(g, zones, f"{SLOT_NAMES[s]}: {spot.kind} {spot.defense} "
-                                           f"({spot.ability.text})", t.loc(p, s), seat))
-        tokens = ", ".join(f"War {a}" for a in g.tokens[p]) or "none"
-        left = len(g.zones[r.nation_deck(g, p)]) if g.age else 0
-        items.append(Note(f"Victory Tokens: {tokens}; Nation Deck: "
-                          f"{left} card{'' if left == 1 else 's'}"))
-        sections.append(section(ref_position_name(g, p), *items))
-    lineups = [ref_cards_item(g, zones, f"Lineup {i + 1}", t.lineup(i), seat, numbered=True)
-               for i in positions if g.zones[t.lineup(i)]]
-    if lineups:
-        sections.append(section("Lineups", *lineups))
-    sections.append(section("Lost Pile", ref_cards_item(g, zones, "Lost", t.LOST, seat)))
-    if g.ended and g.outcome:
-        sections.insert(0, section("Result", Note(g.outcome["result"])))
-    return screen(*sections)
+    """The same screen read with the caches of table state emptied first (the
+    zone specs, seating and a mat's Location labels): one keyed on too little,
+    or gone stale across events, reads differently. The card faces' caches are
+    keyed by the card id alone over immutable data; ``test_card_faces_*`` reads
+    them against a fresh build."""
+    for cached in (present.location_labels, t.table_specs, t.seating_for, t.controller):
+        cached.cache_clear()
+    return present.present(g, seat)
 
 
 def ref_view(g: Any, seat: int | None) -> dict[str, Any]:
@@ -196,6 +124,7 @@ def walk(players: int, seed: int, share: float) -> dict[str, int]:
         g.collect_events()
 
 
+@pytest.mark.heavy(10)
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 9, 16])
 def test_present_and_view_equal_the_reference_through_a_random_game(players: int) -> None:
     read = walk(players, 500 + players, share=0.1 if players <= 9 else 0.02)
@@ -222,3 +151,14 @@ def test_zone_specs_is_the_callers_to_change() -> None:
     specs.clear()
     assert t.zone_specs(4, False) == ref_specs(4, False)
     assert list(t.empty_zones(4)) == [s.name for s in ref_specs(4, False)]
+
+
+def test_card_faces_read_as_built_afresh() -> None:
+    """Every card's cached face equals one built with its caches emptied."""
+    from aggregates.ettin.data import COMPONENTS as C
+
+    cards = [*C.units, *C.adventures]
+    cached = [present.card_face(c) for c in cards]
+    for f in (present.card_face, words.card_text, words.keyword_name, words.location_text):
+        f.cache_clear()
+    assert [present.card_face(c) for c in cards] == cached

@@ -12,7 +12,7 @@ from typing import Any
 from aggregates.kernel import Game
 from aggregates.kernel.audit import Record, record_of
 from aggregates.kernel.game import recorded_audience
-from clients.record import FORMAT, MARKER, dumps
+from aggregates.records import FORMAT, MARKER, dumps
 from tests.unit.kernel.template_bot import step
 
 

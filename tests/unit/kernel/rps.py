@@ -15,7 +15,18 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.kernel import Audience, Command, CommandSet, Decision, Game, Reason, RuleError
+from aggregates.kernel import (
+    Audience,
+    Command,
+    CommandSet,
+    Decision,
+    Flow,
+    Game,
+    Move,
+    Reason,
+    RuleError,
+    Step,
+)
 
 SIGNS = ("rock", "paper", "scissors")
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
@@ -33,6 +44,31 @@ class React(Command):
     rematch: bool
 
 
+def _check_choose(state: Any, seat: int, command: Choose) -> None:
+    if command.sign not in SIGNS:
+        raise RuleError(Reason.BAD_ARGUMENT, f"{command.sign!r} is not a sign")
+
+
+def _choose(state: Any, seat: int, command: Choose) -> None:
+    state.emit("Chose", seat=seat, sign=command.sign)
+    if all(state.chosen):
+        a, b = state.chosen
+        loser = None if a == b else (1 if BEATS[str(a)] == b else 0)
+        state.emit("Revealed", signs=[str(a), str(b)], loser=loser)
+
+
+def _react(state: Any, seat: int, command: React) -> None:
+    state.emit("Reacted", seat=seat, rematch=command.rematch)
+
+
+FLOW = Flow([
+    Step("choose", "choose a sign", (
+        Move(Choose, _check_choose, _choose, lambda state, seat: [Choose(s) for s in SIGNS]),)),
+    Step("react", "concede or demand a rematch", (
+        Move(React, None, _react, lambda state, seat: [React(True), React(False)]),)),
+])
+
+
 class Rps(Game):
     RULES_ID = "rps"
     TITLE = "Rock-paper-scissors"
@@ -40,26 +76,13 @@ class Rps(Game):
     MIN_SEATS = 2
     MAX_SEATS = 2
     COMMANDS = CommandSet(Choose, React)
+    FLOW = FLOW
 
     def setup(self, setup: dict[str, Any]) -> None:
         self.chosen: list[str | None] = [None, None]
         self.loser: int | None = None
         self.wins = [0, 0]
         self.rounds = 0
-
-    def decide(self, seat: int, command: Command) -> None:
-        self.require_legal(seat, command)
-        if isinstance(command, Choose):
-            if command.sign not in SIGNS:
-                raise RuleError(Reason.BAD_ARGUMENT, f"{command.sign!r} is not a sign")
-            self._chose(seat=seat, sign=command.sign)
-            if all(self.chosen):
-                a, b = self.chosen
-                loser = None if a == b else (1 if BEATS[str(a)] == b else 0)
-                self._revealed(signs=[str(a), str(b)], loser=loser)
-        else:
-            assert isinstance(command, React)
-            self._reacted(seat=seat, rematch=command.rematch)
 
     @event("Chose")
     def _chose(self, seat: int, sign: str) -> None:
@@ -86,13 +109,6 @@ class Rps(Game):
             Decision(s, "choose", "choose a sign", hidden=True)
             for s in (0, 1) if self.chosen[s] is None
         ]
-
-    def legal_actions(self, seat: int) -> list[Command]:
-        if self.ended or seat not in self.waiting_on():
-            return []
-        if self.loser is not None:
-            return [React(True), React(False)]
-        return [Choose(s) for s in SIGNS]
 
     def finished(self) -> dict[str, Any] | None:
         return {"winner": self.wins.index(2)} if 2 in self.wins else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from aggregates.kernel import Assign, Game, Number, PickCards, RuleError
+from aggregates.kernel import Assign, Game, Number, PickCards, PickPath, RuleError
 
 
 def build(choice: Any, rnd: random.Random) -> dict[str, Any] | None:
@@ -18,6 +18,13 @@ def build(choice: Any, rnd: random.Random) -> dict[str, Any] | None:
         return choice.build(rnd.randint(choice.low, choice.high))
     if isinstance(choice, Assign):
         return choice.build([rnd.choice(choice.slots) for _ in choice.items])
+    if isinstance(choice, PickPath):
+        path, branches = [], choice.options
+        while branches:
+            branch = rnd.choice(branches)
+            path.append(branch.value)
+            branches = branch.then
+        return choice.build(path)
     return None
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from eventsourcing.domain import Snapshot
 
-from aggregates.kernel import game as kernel_game
+from aggregates.kernel import recording as kernel_recording
 from aggregates.kernel.audit import audit
 from tests.unit.kernel.toy import Pass, Race
 
@@ -25,7 +25,7 @@ WINDOW = 8
 
 @pytest.fixture(autouse=True)
 def small_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel_game, "COMMAND_WINDOW", WINDOW)
+    monkeypatch.setattr(kernel_recording, "COMMAND_WINDOW", WINDOW)
 
 
 def passes(moves: int) -> tuple[Race, list[Any]]:

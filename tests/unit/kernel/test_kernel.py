@@ -12,7 +12,8 @@ import pytest
 
 from aggregates.kernel import Reason, RuleError, rng
 from aggregates.kernel.audit import audit
-from aggregates.kernel.game import Audience, payload_of
+from aggregates.kernel.recording import payload_of
+from aggregates.kernel.seating import Audience
 from tests.unit.kernel.toy import Pass, Race, Roll
 
 

@@ -32,6 +32,11 @@ from tests.template_game.table import DECK, SHORE, hand, vault
 SEED = "7" * 64
 
 
+def asked(game: Any, seat: int) -> list[str]:
+    """The kinds of decision (steps) the game waits on ``seat`` for."""
+    return [d.kind for d in game.pending() if d.seat == seat]
+
+
 def new(seats: int = 3, **options: Any) -> Template:
     return Template.start([f"p{n}" for n in range(seats)], options, seed=SEED)
 
@@ -197,7 +202,7 @@ def test_a_clock_default_bids_at_random_and_audits_clean() -> None:
     game.act_default(2)
     assert game.bids is not None
     seat = holder_seat(game)
-    game.act_default(seat)  # "pass" on the shore: the game's pass_command
+    game.act_default(seat)  # "pass" on the shore: the claim step's declared pass
     events = list(game.collect_events())
     applied = [e for e in events if event_type(e) == "DefaultApplied"]
     assert [payload_of(e)["default"] for e in applied] == ["random", "random", "pass"]
@@ -217,7 +222,7 @@ def opened(seats: int = 3) -> Template:
 
 def test_the_round_ends_when_everyone_passes_in_a_row() -> None:
     game = opened()
-    assert game.stage_of(holder_seat(game)) == "claim"
+    assert asked(game, holder_seat(game)) == ["claim"]
     for _ in range(3):
         game.act(holder_seat(game), PassPriority())
     game.act(holder_seat(game), Dive(1))  # an action restarts the run of passes
@@ -308,7 +313,7 @@ def test_the_snatch_window_asks_opponents_in_precedence_order() -> None:
     assert info.value.reason == TideReason.NOT_IN_HAND
     game.act(3, Snatch(oyster2))
     assert pearl in game.zones[hand(3)] and oyster2 in game.zones["discard"]
-    assert game.window is None and game.stage_of(1) == "claim"
+    assert game.window is None and asked(game, 1) == ["claim"]
 
 
 def test_the_first_snatch_closes_the_window() -> None:

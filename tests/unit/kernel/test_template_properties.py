@@ -24,6 +24,7 @@ from tests.unit.kernel.template_bot import play_out, step
 GAMES = 60
 
 
+@pytest.mark.heavy(3)
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_random_games_end_and_audit_clean(seats: int) -> None:
     refused = 0

@@ -59,8 +59,13 @@ def test_a_read_without_the_seed_checks_the_links_only() -> None:
     blind = [dataclasses.replace(r, meta=None) for r in records]
     blind[0] = dataclasses.replace(
         blind[0], payload={k: v for k, v in blind[0].payload.items() if k != "seed"})
-    verdict = verify_records({}, blind, GAMES)
+    running = blind[:-1]  # read before the end: what a seat's read holds
+    verdict = verify_records({}, running, GAMES)
     assert verdict.ok and not verdict.complete
-    assert len(verdict.not_checked) == 3  # digests, dice, re-execution (the game is over)
-    blind[5] = dataclasses.replace(blind[5], prev="0" * 64)
-    assert verify_records({}, blind, GAMES).first_failure == 6
+    assert len(verdict.not_checked) == 4  # digests, dice, re-execution, the rest of the game
+    running[5] = dataclasses.replace(running[5], prev="0" * 64)
+    assert verify_records({}, running, GAMES).first_failure == 6
+    # A finished game's record is public in full: stripped of its seed, it fails.
+    stripped = verify_records({}, blind, GAMES)
+    assert not stripped.ok and stripped.first_failure == 1
+    assert "says the game ended but lacks the revealed seed" in stripped.report.problems[0]

@@ -12,7 +12,17 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.kernel import Audience, Command, CommandSet, Decision, DiceTray, Game
+from aggregates.kernel import (
+    Audience,
+    Command,
+    CommandSet,
+    Decision,
+    DiceTray,
+    Flow,
+    Game,
+    Move,
+    Step,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -26,6 +36,14 @@ class Pass(Command):
     note: str = ""
 
 
+def _roll(state: Any, seat: int, command: Roll) -> None:
+    state.emit("Rolled", seat=seat, value=state.roll(6))
+
+
+def _pass(state: Any, seat: int, command: Pass) -> None:
+    state.emit("Passed", seat=seat)
+
+
 class Race(Game):
     RULES_ID = "race"
     TITLE = "Dice Race"
@@ -33,6 +51,10 @@ class Race(Game):
     MIN_SEATS = 2
     MAX_SEATS = 2
     COMMANDS = CommandSet(Roll, Pass)
+    FLOW = Flow([Step("roll", "roll or pass", (
+        Move(Roll, None, _roll, lambda state, seat: [Roll()]),
+        Move(Pass, None, _pass, lambda state, seat: [Pass()]),
+    ), passes=Pass)])
 
     @classmethod
     def decide_setup(
@@ -43,13 +65,6 @@ class Race(Game):
     def setup(self, setup: dict[str, Any]) -> None:
         self.turn = setup["first"]
         self.totals = [0, 0]
-
-    def decide(self, seat: int, command: Command) -> None:
-        self.require_legal(seat, command)
-        if isinstance(command, Roll):
-            self._rolled(seat=seat, value=self.roll(6))
-        else:
-            self._passed(seat=seat)
 
     @event("Rolled")
     def _rolled(self, seat: int, value: int) -> None:
@@ -62,9 +77,6 @@ class Race(Game):
 
     def pending(self) -> list[Decision]:
         return [] if self.ended else [Decision(self.turn, "roll", "roll or pass")]
-
-    def legal_actions(self, seat: int) -> list[Command]:
-        return [Roll(), Pass()] if not self.ended and seat == self.turn else []
 
     def finished(self) -> dict[str, Any] | None:
         winners = [s for s in (0, 1) if self.totals[s] >= 12]

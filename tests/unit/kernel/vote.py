@@ -8,7 +8,8 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.kernel import Command, CommandSet, Decision, Flow, Game, Move, Number
+from aggregates.kernel import Command, CommandSet, Decision, Flow, Game, Move, Number, Step
+from aggregates.kernel.nature import GameType
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,20 +30,17 @@ class SecretVote(Game):
     RULES_VERSION = "0"
     MIN_SEATS = 2
     MAX_SEATS = 16
-    DYNAMICS = "simultaneous"
+    GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum",
+                            players=(2, 16))
     COMMANDS = CommandSet(Vote)
-    FLOW = Flow({"vote": "vote 1 to 3"},
-                [Move(Vote, ("vote",), lambda s, seat, c: None, _run,
-                      lambda s, seat: [Vote(v) for v in (1, 2, 3)])])
+    FLOW = Flow([Step("vote", "vote 1 to 3", (
+        Move(Vote, None, _run, lambda s, seat: [Vote(v) for v in (1, 2, 3)]),))])
 
     def setup(self, setup: dict[str, Any]) -> None:
         self.total: int | None = None
 
     def begin(self) -> None:
         self.open_choices("vote", list(range(len(self.seats))))
-
-    def stage_of(self, seat: int) -> str:
-        return "vote"
 
     def pending(self) -> list[Decision]:
         if self.ended:

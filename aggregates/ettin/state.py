@@ -1,0 +1,47 @@
+"""What Ettin's section modules may read and do: the game's plain state and
+the kernel's decide-phase tools (``emit``, the die, the table). The rules
+modules type their state argument with this protocol and never import the
+aggregate class.
+
+``work`` is each group's progress through the phase every pair is in (whose
+pick, whose deploy, the start-of-battle abilities waiting, the Spoils and
+Produce abilities to do): the engine's own bookkeeping, evolved by the
+events from their facts, never recorded in an event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from aggregates.kernel import Audience, Seating, Zones
+
+
+class EttinState(Protocol):
+    seats: list[str]
+    nations: list[str]
+    zones: dict[str, list[int]]
+    pairs: list[list[int]]
+    gold: list[int]
+    tokens: list[list[int]]
+    initiative: list[int]
+    age: int
+    step: int
+    phase: str
+    work: dict[str, Any]
+    results: list[list[dict[str, Any]]]
+    flipped: bool
+    shown: list[int]
+    sieges: list[int]
+    done: bool
+    ended: bool
+    outcome: dict[str, Any] | None
+
+    def seating(self) -> Seating: ...
+
+    def table_zones(self) -> Zones: ...
+
+    def roll(self, sides: int) -> int: ...
+
+    def emit(self, event_name: str, *, audience: Audience | None = None,
+             public: Mapping[str, Any] | None = None, **payload: Any) -> None: ...

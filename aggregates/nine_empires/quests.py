@@ -1,0 +1,152 @@
+"""Quests: the Glory cost, one thing at a time, Renown on play and completion.
+
+To bring a quest into play, bow unbowed heroes with total Glory at least the
+quest's Glory cost; unbowed Questors add their Glory without bowing. A quest
+cannot come into play while you have a copy in play or buried, nor while you
+have an incomplete quest in play. Playing it gains its Renown reward; meeting
+its completion condition (only by what happens after it was played) completes
+it: the reward token goes over it, its Renown is gained, its reward ability
+is in force. Incomplete quests are buried in Winter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from aggregates.kernel import RuleError
+from aggregates.kernel.abilities import holds
+from aggregates.kernel.cards import zone_name
+from aggregates.nine_empires import table as t
+from aggregates.nine_empires.data import Card
+from aggregates.nine_empires.reasons import NineReason
+from aggregates.nine_empires.state import State
+
+#: How ``CardsDiscarded`` names a quest discarded for its Glory unpaid (an action).
+UNPAID = "quest unpaid"
+
+
+def incomplete(state: State, seat: int) -> list[str]:
+    return [q for q in t.cards_in_play(state, seat, "quest")
+            if not state.instances[q]["memory"].get("completed")]
+
+
+def completed(state: State, seat: int) -> list[str]:
+    return [q for q in t.cards_in_play(state, seat, "quest")
+            if state.instances[q]["memory"].get("completed")]
+
+
+def why_not_quest(state: State, seat: int, card: Card) -> str:
+    if incomplete(state, seat):
+        return "you already have an incomplete quest in play (one thing at a time)"
+    mine = t.cards_in_play(state, seat, "quest") + state.zones.get(zone_name("buried", seat),
+                                                                   [])
+    if any(state.instances[q]["card"] == card.key for q in mine):
+        return f"you have a copy of {card.title} in play or in your buried pile"
+    return ""
+
+
+def unpaid(card: Card, heroes: Sequence[str]) -> bool:
+    """A quest played with no hero paying its Glory: "If you can't or don't,
+    discard the quest immediately" (Summer Phase)."""
+    return card.type == "quest" and card.glory > 0 and not heroes
+
+
+def discard_unpaid(state: State, seat: int, quest: str) -> None:
+    """The quest whose Glory is not paid goes to the discard pile, as the action."""
+    state.emit("CardsDiscarded", seat=seat, cards=[quest], keys=[t.printed(state, quest).key],
+               why=UNPAID)
+
+
+def _questor(state: State, hero: str) -> bool:
+    return t.has_keyword(state, hero, "Questor")
+
+
+def glory_options(state: State, seat: int, card: Card) -> list[tuple[str, ...]]:
+    """Every minimal set of unbowed heroes whose Glory pays the quest's cost (no
+    hero in one is spare; a larger set pays too and is accepted)."""
+    heroes = [h for h in t.cards_in_play(state, seat, "hero") if not t.bowed(state, h)
+              and t.stat(state, h, "G") > 0]
+    if card.glory <= 0:
+        return [()]
+    out: list[tuple[str, ...]] = []
+    for k in range(1, len(heroes) + 1):
+        for combo in combinations(heroes, k):
+            total = sum(t.stat(state, h, "G") for h in combo)
+            if total >= card.glory and all(total - t.stat(state, h, "G") < card.glory
+                                           for h in combo):
+                out.append(combo)
+    return out
+
+
+def check_glory(state: State, seat: int, card: Card, heroes: Sequence[str]) -> None:
+    mine = set(t.cards_in_play(state, seat, "hero"))
+    if len(set(heroes)) != len(heroes) or any(h not in mine or t.bowed(state, h)
+                                              for h in heroes):
+        raise RuleError(NineReason.GLORY, "the quest's Glory is paid by your unbowed heroes")
+    total = sum(t.stat(state, h, "G") for h in heroes)
+    if total < card.glory:
+        raise RuleError(NineReason.GLORY, f"the heroes named have {total} Glory; "
+                        f"{card.title} costs {card.glory} (name none to discard it unpaid)")
+
+
+def pay_glory(state: State, seat: int, heroes: Sequence[str]) -> None:
+    """Bow the heroes paying Glory, except Questors (who need not bow)."""
+    bow = [h for h in heroes if not _questor(state, h)]
+    state.emit("GloryPaid", seat=seat, heroes=list(heroes), bowed=bow,
+               glory=sum(t.stat(state, h, "G") for h in heroes))
+
+
+def _complete(state: State, seat: int, quest: str) -> None:
+    card = t.printed(state, quest)
+    state.emit("QuestCompleted", seat=seat, quest=quest, key=card.key,
+               renown=card.reward_renown, total=state.renown[seat] + card.reward_renown)
+    from aggregates.nine_empires import abilities
+
+    abilities.fire(state, "QuestCompleted", {"seat": seat, "quest": quest})
+
+
+def check_states(state: State) -> None:
+    """Quests completed by the state of their owner's table (heroes, properties)."""
+    for seat in t.seats_in(state):
+        for quest in incomplete(state, seat):
+            c = t.printed(state, quest).completion
+            if c is not None and not c.event and holds(c.test, t.facts(state, seat, quest,
+                                                                       None)):
+                _complete(state, seat, quest)
+
+
+def _event_facts(state: State, seat: int, event: str,
+                 facts: Mapping[str, Any]) -> dict[str, Any]:
+    c = state.conflict or {}
+    extra: dict[str, Any] = dict(facts.get("for", {}).get(seat, {})) if "for" in facts else {}
+    if event == "HeroBuried":
+        extra["own"] = facts["owner"] == seat
+        extra["your_battle"] = bool(c.get("kind") == "battle" and t.conflict_side(state, seat))
+    return extra
+
+
+def on_event(state: State, event: str, facts: Mapping[str, Any]) -> None:
+    """Quests completed by an event after they were played."""
+    for seat in t.seats_in(state):
+        for quest in incomplete(state, seat):
+            c = t.printed(state, quest).completion
+            if c is None or c.event != event:
+                continue
+            extra = _event_facts(state, seat, event, facts)
+            if holds(c.test, t.facts(state, seat, quest, None, extra)):
+                _complete(state, seat, quest)
+    check_states(state)
+
+
+# ------------------------------------------------------------------ evolve
+
+def glory_paid(state: State, bowed: list[str]) -> None:
+    for h in bowed:
+        state.instances[h]["bowed"] = True
+
+
+def quest_completed(state: State, seat: int, quest: str, renown: int) -> None:
+    state.instances[quest]["memory"]["completed"] = True
+    state.renown[seat] += renown

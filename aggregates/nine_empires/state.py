@@ -1,0 +1,86 @@
+"""What the rules modules may read and do: the Nine Empires state, as a Protocol.
+
+The rules modules (``setup``, ``actions``, ``payment``, ``playing``,
+``abilities``, ``battles``, ``raids``, ``quests``, ``winter``, ``victory``)
+decide on the state they are given and record the rulebook's facts with
+``state.emit(name, **payload)``; the event bodies (``evolve.py``, called by the
+aggregate's ``@event`` methods) are the only code that changes the state.
+
+Plain JSON throughout, so snapshots and replays carry it:
+
+- ``instances`` / ``zones``: the card instances and zones (``kernel.cards``):
+  ``deck:<seat>``, ``hand:<seat>``, ``discard:<seat>``, ``buried:<seat>``,
+  ``play`` (everything in play: strongholds, castles, properties, heroes and
+  their attachments, quests), ``stealth`` (cards face down on raiding units).
+- ``renown``: each seat's faction Renown. ``out``: eliminated seats.
+- ``turn``, ``phase``, ``ordained``; ``frames``: the kernel's frame stack
+  (``frames.py``): the action passing of the phase and of the battle or raid
+  under way, the Attack or Raiding Phase, the React windows; ``windows``:
+  how many windows have opened (their serial numbers).
+- ``attacked`` / ``raided``: who has declared their one attack / raid this turn.
+- ``conflict``: the Attack Phase or Raiding Phase under way, or None.
+- ``stack`` (derived): what is announced and not yet resolved (an ability,
+  an engagement), each a React window on the frame stack; a React's window
+  is above the one it answers (a React to a React is the window above that).
+- ``lasting``: effects in force until their duration ends; ``uses``: ability
+  uses per card instance per turn; ``discard_down``: seats yet to discard to
+  their hand size in Winter, ``redistributing``: seats yet to redistribute
+  their food, ``winter_step``: ``redistribute`` or ``discard``; ``mulligans``:
+  seats yet to keep or mulligan.
+- ``EARLIER`` (the class's): the rules of an earlier version the class keeps
+  (``v1.NineEmpiresV1``, so the games it recorded re-execute as they were
+  played, docs/rules-versions.md); the current rules keep none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from aggregates.kernel import Audience
+
+#: Rules 1.0.0 placed the heroes' food in Winter itself (the most room first).
+EARLIER_WINTER_FOOD = "winter food placed where there is the most room"
+#: Rules 1.0.0 asked every other player to ally, without a call for allies.
+EARLIER_ALLIES = "every other player asked to ally"
+#: Rules 1.0.0 had the attacker declare immunity for the allies' cards too.
+EARLIER_IMMUNITY = "the attacker declares immunity for the whole army"
+
+
+class State(Protocol):
+    """The Nine Empires aggregate as the rules see it."""
+
+    seats: list[str]
+    instances: dict[str, dict[str, Any]]
+    zones: dict[str, list[str]]
+    renown: list[int]
+    out: list[int]
+    turn: int
+    phase: str
+    ordained: int
+    frames: list[dict[str, Any]]
+    windows: int
+    attacked: list[int]
+    raided: list[int]
+    conflict: dict[str, Any] | None
+    lasting: list[dict[str, Any]]
+    uses: dict[str, int]
+    discard_down: list[int]
+    redistributing: list[int]
+    winter_step: str
+    mulligans: list[int]
+    over: bool
+    result: dict[str, Any] | None
+    EARLIER: frozenset[str]
+
+    @property
+    def stack(self) -> list[dict[str, Any]]:
+        """The open React windows, innermost last (``frames.windows``)."""
+        ...
+
+    def pending(self) -> Any: ...
+
+    def emit(self, event_name: str, *, audience: Audience | None = None,
+             public: Mapping[str, Any] | None = None, **payload: Any) -> None: ...
+
+    def shuffled(self, items: list[Any]) -> list[Any]: ...

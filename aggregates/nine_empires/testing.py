@@ -1,0 +1,302 @@
+"""A table for tests below the aggregate (the rules never import this).
+
+``Table`` implements the state Protocol: ``emit`` applies the event's body
+(``evolve.APPLY``) at once and keeps the event, as the aggregate does; dice
+come from the kernel's counter-based generator. Arrangement helpers move cards
+between zones (never create or lose one), so an arranged table still
+conserves its cards.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from aggregates.kernel import Audience, Command, Decision, Reason, RuleError, rng
+from aggregates.kernel.cards import PLAY, zone_name
+from aggregates.kernel.game import fisher_yates
+from aggregates.nine_empires import decisions, evolve, frames, setup
+from aggregates.nine_empires import table as t
+from aggregates.nine_empires.data import CARDS, DECKS
+from aggregates.nine_empires.flow import FLOW
+from aggregates.nine_empires.state import State
+
+SEED = "9e" * 32
+
+
+class Table(State):
+    """The Nine Empires state as plain attributes, with ``emit`` and dice; its
+    fields are the ``State`` Protocol's (subclassed, so declared once) and start
+    as the aggregate's do (``setup.initial_state``); it plays the current rules
+    (``EARLIER``: none kept)."""
+
+    EARLIER: frozenset[str] = frozenset()
+
+    def __init__(self, players: int, seed: str = SEED) -> None:
+        self.seats = [f"P{i}" for i in range(players)]
+        vars(self).update(setup.initial_state(players))
+        self.seed = seed
+        self.counter = 0
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        self.plan: dict[str, Any] = {}
+
+    @property
+    def stack(self) -> list[dict[str, Any]]:
+        return frames.windows(self)
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    def finished(self) -> dict[str, Any] | None:
+        return self.result if self.over else None
+
+    def emit(self, event_name: str, *, audience: Audience | None = None,
+             public: Mapping[str, Any] | None = None, **payload: Any) -> None:
+        self.events.append((event_name, copy.deepcopy(payload)))
+        evolve.APPLY[event_name](self, payload)
+
+    def roll(self, sides: int) -> int:
+        self.counter += 1
+        return rng.draw(self.seed, self.counter, sides)
+
+    def shuffled(self, items: list[Any]) -> list[Any]:
+        return fisher_yates(list(items), self.roll)
+
+    # ---------------------------------------------------------- driving
+
+    def act(self, seat: int, command: Command) -> list[str]:
+        """Play one command as the kernel does (route, then settle); the names
+        of the events it caused."""
+        start = len(self.events)
+        mine = [Decision(seat=s, kind=k, prompt=FLOW.prompt(k))
+                for s, k in decisions.pending(self) if s == seat]
+        if not mine:
+            raise RuleError(Reason.NOT_YOUR_TURN, f"the game is not waiting on seat {seat}")
+        decision = FLOW.answering(mine, command)
+        FLOW.route(self, decision, command, guard=False)
+        FLOW.settle(self)
+        return [name for name, _ in self.events[start:]]
+
+    def pending(self) -> list[tuple[int, str]]:
+        return decisions.pending(self)
+
+    def legal(self, seat: int) -> list[Command]:
+        return decisions.legal(self, seat)
+
+    def last(self, name: str) -> dict[str, Any]:
+        for n, p in reversed(self.events):
+            if n == name:
+                return p
+        raise LookupError(name)
+
+    def named(self, name: str) -> list[dict[str, Any]]:
+        return [p for n, p in self.events if n == name]
+
+
+def blank(players: int, seed: str = SEED) -> Table:
+    """A table before its setup. Its fields are the Protocol's, given their
+    values from ``setup.initial_state`` at run time, which mypy cannot see
+    (it calls a Protocol's fields without a class value abstract)."""
+    return Table(players, seed)  # type: ignore[abstract]
+
+
+def new_table(decks: list[str], seed: str = SEED, keep: bool = True,
+              castles: list[list[str]] | None = None, ordained: int = 0) -> Table:
+    """A set-up table: the named decks, hands drawn, (optionally) all hands kept."""
+    table = blank(len(decks), seed)
+    chosen = [DECKS[d] for d in decks]
+    plan = setup.decide_setup(table.roll, table.shuffled, len(decks), list(chosen))
+    plan["ordained"] = ordained
+    if castles is not None:
+        for p, cs in zip(plan["players"], castles, strict=True):
+            p["castles"] = list(cs)
+            p["food"] = [CARDS[c].storage for c in cs]
+    table.plan = plan
+    setup.apply_setup(table, plan)
+    FLOW.open(table)
+    if keep:
+        from aggregates.nine_empires.commands import KeepHand
+
+        for seat in range(len(decks)):
+            table.act(seat, KeepHand())
+    return table
+
+
+def find(table: Table, seat: int, key: str, zones: tuple[str, ...] = ("deck", "hand",
+                                                                       "discard")) -> str:
+    """An instance of ``key`` the seat owns in one of ``zones`` (first found)."""
+    for z in zones:
+        name = PLAY if z == PLAY else zone_name(z, seat)
+        for iid in table.zones.get(name, []):
+            if table.instances[iid]["card"] == key and table.instances[iid]["owner"] == seat:
+                return iid
+    raise LookupError(f"seat {seat} has no {key} in {zones}")
+
+
+def in_play(table: Table, seat: int, key: str) -> str:
+    return find(table, seat, key, (PLAY,))
+
+
+def to_hand(table: Table, seat: int, key: str) -> str:
+    """Move a copy of ``key`` from the seat's deck or discard pile into its hand."""
+    iid = find(table, seat, key, ("deck", "discard"))
+    t.table(table).move(iid, zone_name("hand", seat))
+    return iid
+
+
+def set_hand(table: Table, seat: int, keys: list[str]) -> list[str]:
+    """Make the seat's hand exactly these cards; the old hand goes under the deck."""
+    for iid in list(t.hand(table, seat)):
+        t.table(table).move(iid, zone_name("deck", seat))
+    return [to_hand(table, seat, k) for k in keys]
+
+
+def put_in_play(table: Table, seat: int, key: str, attach_to: str = "",
+                bowed: bool = False) -> str:
+    """Arrange: a card of the seat's deck straight into play (no cost paid)."""
+    iid = find(table, seat, key, ("deck", "hand", "discard"))
+    cards = t.table(table)
+    cards.move(iid, PLAY)
+    if attach_to:
+        cards.attach(iid, attach_to)
+    if bowed:
+        cards.bow(iid)
+    return iid
+
+
+def all_cards(table: Table) -> list[str]:
+    """Every instance in a zone (tokens removed from the game are in none)."""
+    return sorted(i for z in table.zones.values() for i in z)
+
+
+def start_battle(table: Table, attacker: int, defender: int, attack: dict[str, str],
+                 defend: dict[str, str], castle: str) -> None:
+    """Declare an attack, assign both sides, and choose the battle at ``castle``."""
+    from aggregates.nine_empires.commands import AssignUnits, ChooseBattle, DeclareAttack
+
+    table.act(attacker, DeclareAttack(defender=defender))
+    for seat, plan in ((attacker, attack), (defender, defend)):
+        if table.pending() and table.pending()[0] == (seat, "assign"):
+            table.act(seat, AssignUnits(heroes=tuple(plan), castles=tuple(plan.values())))
+    if table.pending() and table.pending()[0][1] == "choose":
+        table.act(attacker, ChooseBattle(castle=castle))
+
+
+def make_tokens(table: Table, seat: int, card: str, host: str, count: int) -> list[str]:
+    """Tokens made by the real event (as Nomhopet's ability makes them)."""
+    out = []
+    for _ in range(count):
+        iid = t.table(table).next_id()
+        table.emit("TokenMade", seat=seat, token=iid, card=card, attached_to=host)
+        out.append(iid)
+    return out
+
+
+#: The state a replay must rebuild exactly: every field the setup starts.
+STATE_FIELDS = tuple(setup.initial_state(0))
+
+
+def replayed(table: Table) -> Table:
+    """A fresh table rebuilt from the setup and the recorded events alone."""
+    again = blank(len(table.seats), table.seed)
+    setup.apply_setup(again, copy.deepcopy(table.plan))
+    for name, payload in table.events:
+        evolve.APPLY[name](again, copy.deepcopy(payload))
+    return again
+
+
+def snapshot(table: Table) -> dict[str, Any]:
+    return {f: copy.deepcopy(getattr(table, f)) for f in STATE_FIELDS}
+
+
+class GameTable:
+    """The aggregate behind the Table's test interface (pending as (seat, kind)
+    pairs, the events by name), for scenarios played through the kernel."""
+
+    def __init__(self, game: Any) -> None:
+        self.__dict__["game"] = game
+        self.__dict__["events"] = [(type(e).__name__, _payload(e))
+                                   for e in game.collect_events()]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["game"], name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.__dict__["game"], name, value)
+
+    def _collect(self) -> list[str]:
+        new = [(type(e).__name__, _payload(e)) for e in self.game.collect_events()]
+        self.events.extend(new)
+        return [n for n, _ in new]
+
+    def act(self, seat: int, command: Command) -> list[str]:
+        self.game.act(seat, command)
+        return self._collect()
+
+    def emit(self, event_name: str, **payload: Any) -> None:
+        self.game.emit(event_name, **payload)
+        self._collect()
+
+    def pending(self) -> list[tuple[int, str]]:
+        return [(d.seat, d.kind) for d in self.game.pending()]
+
+    def legal(self, seat: int) -> list[Command]:
+        return list(self.game.legal_actions(seat))
+
+    def last(self, name: str) -> dict[str, Any]:
+        for n, p in reversed(self.events):
+            if n == name:
+                return p
+        raise LookupError(name)
+
+    def named(self, name: str) -> list[dict[str, Any]]:
+        return [p for n, p in self.events if n == name]
+
+
+def _payload(event: Any) -> dict[str, Any]:
+    from aggregates.kernel import payload_of
+
+    return copy.deepcopy(payload_of(event))
+
+
+def new_game(decks: list[str], seed: str = SEED, keep: bool = True,
+             castles: list[list[str]] | None = None, ordained: int = 0) -> GameTable:
+    """A game through the aggregate, arranged like ``new_table`` (castles as
+    custom decks' starting castles; the Ordained set before play begins, so
+    an arranged game is not replayable)."""
+    from aggregates.nine_empires import NineEmpires
+    from aggregates.nine_empires.commands import KeepHand
+
+    chosen: list[Any] = []
+    for i, name in enumerate(decks):
+        deck = DECKS[name]
+        if castles is None:
+            chosen.append(name)
+            continue
+        chosen.append({"stronghold": deck.stronghold, "cards": dict(deck.cards),
+                       "castles": sorted(set(deck.castles) | set(castles[i])),
+                       "starting_castles": list(castles[i])})
+    game = NineEmpires.start([f"P{i}" for i in range(len(decks))], {"decks": chosen},
+                             seed=seed)
+    game.ordained = ordained
+    table = GameTable(game)
+    if keep:
+        for seat in range(len(decks)):
+            table.act(seat, KeepHand())
+    return table
+
+
+def winter_now(table: Table) -> None:
+    """Arrange: Winter begins now (as if Summer and Autumn had been passed); every
+    player keeps the food where it is; the reckoning runs."""
+    from aggregates.nine_empires import winter
+    from aggregates.nine_empires.commands import Redistribute
+
+    winter.begin_winter(table)
+    FLOW.settle(table)
+    while table.pending() and table.pending()[0][1] == "redistribute":
+        seat = table.pending()[0][0]
+        food = tuple(t.food(table, c) for c in t.castles(table, seat))
+        table.act(seat, Redistribute(food=food))

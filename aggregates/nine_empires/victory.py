@@ -1,0 +1,88 @@
+"""Object: the three victories, and players eliminated.
+
+- Conquest: the instant you destroy the last castle (other than your own) in
+  the game.
+- Dominance: the only player with castles holding food at the end of a turn.
+- Popular: 50 Renown and at least three quests in play at the end of a turn
+  (checked from the Ordained clockwise; seating breaks a tie).
+A player eliminated (no castles at the end of an Attack Phase; no food in
+Winter) leaves the game and the rest go on (``kernel.elimination``); when one
+player is left, that player has won.
+"""
+
+from __future__ import annotations
+
+from aggregates.kernel.elimination import last_standing
+from aggregates.kernel.outcome import Outcome, headline
+from aggregates.nine_empires import quests
+from aggregates.nine_empires import table as t
+from aggregates.nine_empires.state import State
+
+POPULAR_RENOWN = 50
+POPULAR_QUESTS = 3
+#: The outcome's headline, by how the game was won (the rulebook's Object).
+VICTORY = {"conquest": "a Conquest Victory", "dominance": "a Dominance Victory",
+           "popular": "a Popular Victory", "last standing": "being the last player left"}
+
+
+def standings(state: State) -> Outcome:
+    """The shared outcome: the rulebook names a winner and no places after
+    it, so every other seat shares second place; Renown is each seat's score."""
+    recorded = state.result or {}
+    winner = int(recorded["winner"])
+    rest = tuple(s for s in range(len(state.seats)) if s != winner)
+    return Outcome(winners=(winner,), ranking=((winner,), rest) if rest else ((winner,),),
+                   scores=tuple(state.renown), breakdown=recorded,
+                   summary=headline((winner,), None, f"by {VICTORY[str(recorded['how'])]}"))
+
+
+def win(state: State, seat: int, how: str) -> None:
+    state.emit("GameWon", winner=seat, how=how, renown=list(state.renown))
+
+
+def conquest(state: State, attacker: int) -> bool:
+    """Whether the attacker just destroyed the last castle other than their own."""
+    if any(t.castles(state, s) for s in t.seats_in(state) if s != attacker):
+        return False
+    win(state, attacker, "conquest")
+    return True
+
+
+def eliminate(state: State, seat: int, why: str) -> None:
+    if state.over or seat in state.out:
+        return
+    state.emit("PlayerEliminated", seat=seat, why=why)
+    left = last_standing(len(state.seats), state.out)
+    if left is not None:
+        win(state, left, "last standing")
+
+
+def dominance(state: State) -> bool:
+    """Only one player has castles with food: that player wins."""
+    fed = [s for s in t.seats_in(state) if t.castle_food(state, s) > 0]
+    if len(fed) == 1 and len(t.seats_in(state)) > 1:
+        win(state, fed[0], "dominance")
+        return True
+    return False
+
+
+def popular(state: State) -> bool:
+    for seat in t.order_from(state, state.ordained):
+        if state.renown[seat] >= POPULAR_RENOWN and \
+                len(quests.completed(state, seat)) >= POPULAR_QUESTS:
+            win(state, seat, "popular")
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ evolve
+
+def player_eliminated(state: State, seat: int) -> None:
+    if seat not in state.out:
+        state.out.append(seat)
+
+
+def game_won(state: State, winner: int, how: str) -> None:
+    state.over = True
+    state.result = {"result": f"seat {winner} wins by {VICTORY[how]}", "winner": winner,
+                    "how": how, "winners": [winner]}

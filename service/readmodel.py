@@ -1,0 +1,200 @@
+"""What a reader receives of a game at a version, computed once per audience.
+
+A read of a game (``GetState``, an ``Act`` reply's state, ``LegalActions``)
+used to rebuild the view, the screen, the pending decisions and their
+choices, and encode each as JSON, for every call, even when the game had not
+changed since the last one: a hundred spectators of one table paid for a
+hundred identical renderings. Here each is made once per (game, version,
+audience) and the encoded result, immutable plain values, is handed to every
+caller that shares that audience. A game's newest version only is kept (a
+new version makes the older readings unreachable), for the most recently read
+``GAMES_KEPT`` games.
+
+A reading is a pure function of the game's events up to its version (the
+kernel's reads change nothing: tests/property/test_reads_are_pure.py), and it
+is made from the cached game under that game's lock, after its command was
+saved, so it is never of a half-applied or refused command.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+import threading
+import uuid
+import weakref
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from aggregates.kernel import Decision, Game
+from aggregates.kernel.outcome import outcome_json
+from service.envelope import Reader, dumps
+
+#: The games whose newest readings are kept (each: a few readings of a few KB).
+GAMES_KEPT = 1000
+
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class GameFacts:
+    """What authorizing a read takes of a game: its id, version, end and seats."""
+
+    id: uuid.UUID
+    version: int
+    ended: bool
+    seats: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class PendingDecision:
+    """A decision the game waits on; its choices (JSON) only for its own seat's
+    readers and the full record (they may name the seat's hidden cards)."""
+
+    seat: int
+    kind: str
+    prompt: str
+    hidden: bool
+    id: str
+    choices_json: str
+    deadline: float
+    default: str
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatState:
+    """The game as one audience sees it at one version, encoded."""
+
+    game_id: str
+    rules: str
+    rules_version: str
+    version: int
+    over: bool
+    outcome_json: str
+    pending: tuple[PendingDecision, ...]
+    view_json: str
+    screen_json: str
+    commitment: str
+    seed: str
+    head: str
+    seats: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class LegalAction:
+    """One command a seat may send: its JSON form, encoded, and its label."""
+
+    command: dict[str, Any]
+    json: str
+    label: str
+
+
+@dataclasses.dataclass(frozen=True)
+class LegalList:
+    """What one seat may do at one version: the commands listed, the seat's
+    pending decisions with their choices, and whether the list is complete (a
+    command its choices build is left to them when the list would be too long)."""
+
+    rules: str
+    version: int
+    actions: tuple[LegalAction, ...]
+    decisions: tuple[PendingDecision, ...]
+    complete: bool
+
+
+def facts_of(game: Game, seat: int | None = None) -> GameFacts:
+    """``game``'s facts; ``seat``, when given, checked to be one of its seats."""
+    if seat is not None:
+        game._check_seat(seat)
+    return GameFacts(game.id, game.version, game.ended, tuple(game.seats))
+
+
+def pending(d: Decision, with_choices: bool) -> PendingDecision:
+    return PendingDecision(
+        seat=d.seat, kind=d.kind, prompt=d.prompt, hidden=d.hidden, id=d.id,
+        choices_json=dumps([c.to_json() for c in d.choices] if with_choices else []),
+        deadline=d.deadline or 0.0, default=d.default or "",
+    )
+
+
+def seat_state(game: Game, reader: Reader) -> SeatState:
+    """``game`` as ``reader`` sees it (``reader`` already made for the game's end)."""
+    return SeatState(
+        game_id=str(game.id), rules=game.RULES_ID, rules_version=game.rules_version,
+        version=game.version, over=game.ended, outcome_json=json.dumps(outcome_json(game)),
+        pending=tuple(pending(d, with_choices=reader.full or reader.seat == d.seat)
+                      for d in game.pending_decisions()),
+        view_json=dumps(game.view(reader.seat)),
+        screen_json=dumps(game.present(reader.seat).to_json()),
+        commitment=game.commitment, seed=game.seed if game.ended else "",
+        head=game.head, seats=tuple(game.seats),
+    )
+
+
+def legal_list(game: Game, seat: int) -> LegalList:
+    """What ``seat`` may do in ``game`` now."""
+    actions = [] if game.ended else game.legal_actions(seat)
+    complete = game.ended or game.legal_list_complete(seat)
+    if not complete:
+        # Too many to send: the commands a choice structure builds are
+        # described by it alone; the rest are listed. Unless that leaves the
+        # seat nothing listed (every move it has is one a structure builds:
+        # a game's assignment of units to places): then the game's own sample stays,
+        # so that a bot reading only the list always has a move (DESIGN
+        # principle 6) and a clock's default has one to pick.
+        built = {getattr(c, "command", None) for c in game.choices(seat)}
+        actions = [a for a in actions if a.NAME not in built] or actions
+    return LegalList(
+        rules=game.RULES_ID, version=game.version,
+        actions=tuple(LegalAction(a.to_json(), dumps(a.to_json()), game.action_label(a))
+                      for a in actions),
+        decisions=tuple(pending(d, with_choices=True) for d in game.pending_decisions()
+                        if d.seat == seat),
+        complete=complete,
+    )
+
+
+class ReadModel:
+    """The readings of each game's newest version, by audience (see the module)."""
+
+    def __init__(self, games_kept: int = GAMES_KEPT) -> None:
+        self.games_kept = games_kept
+        self._guard = threading.Lock()
+        #: game id -> (the cached game read, its version, {audience key: reading})
+        self._games: collections.OrderedDict[
+            uuid.UUID, tuple[weakref.ref[Game], int, dict[Hashable, Any]]] = (
+            collections.OrderedDict())
+        self.made = 0  # readings computed (the rest were shared)
+
+    def state(self, game: Game, reader: Reader) -> SeatState:
+        """``seat_state``, made once per (game, version, reader)."""
+        return self._kept(game, ("state", reader), lambda: seat_state(game, reader))
+
+    def legal(self, game: Game, seat: int) -> LegalList:
+        """``legal_list``, made once per (game, version, seat)."""
+        return self._kept(game, ("legal", seat), lambda: legal_list(game, seat))
+
+    def _kept(self, game: Game, key: Hashable, make: Callable[[], T]) -> T:
+        """A reading of the very object read (the application's cached game) at
+        its version: a game dropped from the cache and rebuilt (a refused
+        command, a snapshot the audit stopped trusting) is another object, and
+        its readings are made afresh even at the same version."""
+        gid, version = game.id, game.version
+        with self._guard:
+            entry = self._games.get(gid)
+            if (entry is not None and entry[0]() is game and entry[1] == version
+                    and key in entry[2]):
+                self._games.move_to_end(gid)
+                return entry[2][key]  # type: ignore[no-any-return]
+        reading = make()  # outside the guard: the caller holds the game's own lock
+        with self._guard:
+            entry = self._games.get(gid)
+            if entry is None or entry[0]() is not game or entry[1] != version:
+                entry = self._games[gid] = (weakref.ref(game), version, {})
+            entry[2][key] = reading
+            self._games.move_to_end(gid)
+            self.made += 1
+            while len(self._games) > self.games_kept:
+                self._games.popitem(last=False)
+        return reading

@@ -1,0 +1,176 @@
+"""A call costs its caller by its work: audits and past-version reads included
+(DESIGN principle 11, "every reader's share"), over a real server process.
+
+The server listens on every address, so one test reaches it as two callers:
+``127.0.0.1`` (the attacker) and ``[::1]`` (an honest reader).
+
+Before: an ``Audit`` cost 10 call tokens and a past-version ``GetState`` one,
+whatever they re-executed; one address moving its own long game and auditing
+it after every move (each audit a full replay), while reading past versions
+in a loop, stayed inside its share and slowed every other caller's reads many
+times over. Then a call's CPU time beyond 5 ms was charged, and a past version
+rebuilt in 4-5 ms went free: reading past versions in a loop kept 0.9 of a core
+busy, never refused, and the honest reads were 3-5x slower (this test failed
+about one run in two). Now a call's CPU time beyond 1 ms (a cheap read's) is
+charged to its caller, at a rate where a share is a tenth of one core (``service.limits``):
+the attacker is refused ``RATE_LIMITED`` and the honest reader's median
+``GetState`` stays within a stated factor of what it is on an idle server.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+from arbiter.v1 import game_pb2, game_pb2_grpc
+
+from service.config import Settings
+from service.redis_server import free_port
+from tests.integration.conftest import ServerProcess
+from tests.integration.test_idle_clocks import cpu_seconds
+from tests.integration.test_shares import has_ipv6_loopback, reason_of
+
+pytestmark = pytest.mark.integration
+
+#: How much slower the honest reader's median GetState may be under attack.
+FACTOR = 3.0
+ATTACK_SECONDS = 8.0
+
+
+@pytest.fixture
+def two_callers(tmp_path: Any, redis_url: str) -> Iterator[tuple[ServerProcess, int]]:
+    if not has_ipv6_loopback():
+        pytest.skip("no IPv6 loopback: cannot be two callers on one machine")
+    server = ServerProcess(tmp_path / "data", redis_url, {
+        "ARBITER_CALLS_PER_SECOND": str(Settings.calls_per_second)})  # the default's shares
+    server.address = f"[::]:{free_port()}"
+    server.start()
+    try:
+        yield server, server.port
+    finally:
+        server.stop()
+
+
+def long_running_game(admin: Any, events: int) -> game_pb2.CreateGameResponse:
+    """An Ethnos game of at least ``events`` events, not over (random legal moves)."""
+    rnd = random.Random(5)
+    while True:
+        created = admin.CreateGame(game_pb2.CreateGameRequest(rules="ethnos", seats=["a", "b"]))
+        state = created.state
+        while not state.over and state.version < events:
+            seat = state.pending[0].seat
+            legal = admin.LegalActions(game_pb2.LegalActionsRequest(
+                game_id=created.game_id, seat=seat))
+            state = admin.Act(game_pb2.ActRequest(
+                game_id=created.game_id, seat=seat,
+                command=rnd.choice(list(legal.actions)).command)).state
+        if not state.over:
+            return created
+
+
+def median_read_ms(stub: Any, request: Any, metadata: Any, reads: int = 60) -> float:
+    times = []
+    for _ in range(reads):
+        started = time.perf_counter()
+        stub.GetState(request, metadata=metadata)
+        times.append((time.perf_counter() - started) * 1000)
+        time.sleep(0.03)
+    return statistics.median(times)
+
+
+class Attacker:
+    """Threads on one address: moves its own game and audits it after every move
+    (a full replay each time), and reads past versions in a loop."""
+
+    def __init__(self, port: int, game: game_pb2.CreateGameResponse) -> None:
+        self.stub = game_pb2_grpc.GameServiceStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
+        self.game = game
+        self.stop = threading.Event()
+        self.audits = self.past_reads = self.refused = 0
+        self.threads = [*(threading.Thread(target=self.audit_loop) for _ in range(2)),
+                        *(threading.Thread(target=self.past_loop) for _ in range(3))]
+
+    def token(self, seat: int) -> tuple[tuple[str, str]]:
+        return (("authorization", f"Bearer {self.game.seat_tokens[seat].token}"),)
+
+    def call(self, method: Any, request: Any, metadata: Any) -> Any:
+        try:
+            return method(request, metadata=metadata)
+        except grpc.RpcError as exc:
+            if reason_of(exc)[1] not in ("RATE_LIMITED", "AUDITS_BUSY", "VERSION_MISMATCH",
+                                         "STALE_DECISION", "NOT_YOUR_TURN"):
+                raise
+            self.refused += reason_of(exc)[1] == "RATE_LIMITED"
+            time.sleep(0.01)
+            return None
+
+    def audit_loop(self) -> None:
+        rnd = random.Random()
+        gid = self.game.game_id
+        while not self.stop.is_set():
+            state = self.call(self.stub.GetState, game_pb2.GetStateRequest(
+                game_id=gid, seat=0), self.token(0))
+            if state is None or state.over:
+                continue
+            seat = state.pending[0].seat
+            legal = self.call(self.stub.LegalActions, game_pb2.LegalActionsRequest(
+                game_id=gid, seat=seat), self.token(seat))
+            if legal is None or not legal.actions:
+                continue
+            # At the version read: the other thread's move in between is a
+            # VERSION_MISMATCH, never a move judged against a later phase.
+            self.call(self.stub.Act, game_pb2.ActRequest(
+                game_id=gid, seat=seat, command=rnd.choice(list(legal.actions)).command,
+                expected_version=legal.version), self.token(seat))
+            if self.call(self.stub.Audit, game_pb2.AuditRequest(game_id=gid),
+                         self.token(0)) is not None:
+                self.audits += 1
+
+    def past_loop(self) -> None:
+        rnd = random.Random()
+        while not self.stop.is_set():
+            request = game_pb2.GetStateRequest(
+                game_id=self.game.game_id, seat=0, version=rnd.randint(1, 500))
+            if self.call(self.stub.GetState, request, self.token(0)) is not None:
+                self.past_reads += 1
+
+    def __enter__(self) -> Attacker:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(timeout=30)
+
+
+def test_audits_and_past_reads_cost_by_their_work(
+    two_callers: tuple[ServerProcess, int]
+) -> None:
+    server, port = two_callers
+    admin = server.stub()
+    mine = admin.CreateGame(game_pb2.CreateGameRequest(rules="enin", seats=["solo"]))
+    honest = game_pb2_grpc.GameServiceStub(grpc.insecure_channel(f"[::1]:{port}"))
+    read = game_pb2.GetStateRequest(game_id=mine.game_id, spectator=True)
+    metadata = (("authorization", f"Bearer {mine.spectator_token}"),)
+    target = long_running_game(admin, 600)
+    idle = median_read_ms(honest, read, metadata)
+    assert server.process is not None
+    with Attacker(port, target) as attacker:
+        time.sleep(3.0)  # the attack under way, its burst spent
+        cpu, started = cpu_seconds(server.process.pid), time.monotonic()
+        attacked = median_read_ms(honest, read, metadata, reads=int(ATTACK_SECONDS / 0.04))
+        share = (cpu_seconds(server.process.pid) - cpu) / (time.monotonic() - started)
+    print(f"honest GetState p50: {idle:.1f} ms idle, {attacked:.1f} ms under attack; "
+          f"attacker: {attacker.audits} audits, {attacker.past_reads} past reads, "
+          f"{attacker.refused} refused; server busy {share:.2f} cores")
+    assert attacker.refused > 0, "the attacker was never refused: its work was not charged"
+    assert attacked <= FACTOR * idle + 1.0, (
+        f"honest reads went from {idle:.1f} ms to {attacked:.1f} ms")

@@ -1,0 +1,65 @@
+"""A clean stop is not Redis failing: the feed hub says nothing when the
+Redis it listens to goes away because the server is stopping (a private
+Redis is stopped right after the hub), and still warns when it fails."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import pytest
+import redis
+
+from service.feeds import FeedHub
+
+
+class ClosingRedis:
+    """A Redis whose connection drops once ``drop`` is set."""
+
+    def __init__(self, drop: threading.Event) -> None:
+        self.drop = drop
+
+    def pubsub(self, **_: Any) -> ClosingRedis:
+        return self
+
+    def subscribe(self, *_: Any) -> None:
+        pass
+
+    def get_message(self, timeout: float) -> None:
+        if self.drop.wait(timeout / 20):
+            raise redis.ConnectionError("Connection closed by server.")
+
+    def close(self) -> None:
+        pass
+
+
+def run_hub(monkeypatch: pytest.MonkeyPatch, stop_first: bool) -> FeedHub:
+    drop = threading.Event()
+    monkeypatch.setattr(redis.Redis, "from_url", lambda *a, **k: ClosingRedis(drop))
+    hub = FeedHub("redis://127.0.0.1:1/0")
+    hub.start()
+    assert hub.healthy
+    if stop_first:
+        hub.stop()
+    drop.set()
+    if not stop_first:
+        threading.Event().wait(0.2)
+        hub.stop()
+    hub.join(timeout=5)
+    assert not hub.is_alive()
+    return hub
+
+
+def test_no_warning_when_redis_closes_during_a_clean_stop(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="service.feeds"):
+        run_hub(monkeypatch, stop_first=True)
+    assert "Redis unavailable" not in caplog.text
+
+
+def test_a_redis_failing_while_serving_still_warns(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="service.feeds"):
+        run_hub(monkeypatch, stop_first=False)
+    assert "Redis unavailable" in caplog.text
