@@ -15,6 +15,7 @@ import fcntl
 import hashlib
 import logging
 import os
+import sys
 import threading
 import time
 import uuid
@@ -38,6 +39,14 @@ BATCH = 200
 #: late only makes a restarted relay publish those events again, which every
 #: subscriber drops by version; it is never ahead of what was published.
 POSITION_SECONDS = 0.5
+
+
+def game_class_of(event_class: type) -> type[Game] | None:
+    """The game class ``event_class`` is nested in, if it is a game's event."""
+    owner: Any = sys.modules.get(event_class.__module__)
+    for name in event_class.__qualname__.split(".")[:-1]:
+        owner = getattr(owner, name, None)
+    return owner if isinstance(owner, type) and issubclass(owner, Game) else None
 
 
 def all_games_channel(prefix: str) -> str:
@@ -315,7 +324,12 @@ class FeedRelay(threading.Thread):
             self._recorded, self._recorded_at = self.position, now
 
     def _game_class(self, domain_event: Any) -> type[Game] | None:
-        """The game class of an event; None for the catalogue's own log events."""
+        """The game class of an event; None for the catalogue's own log events.
+
+        Each game class defines its own event classes, nested in it
+        (``Enin.Moved``), so the class is read off the event's type; only an
+        event of no game class (a record upcast from another shape) costs a
+        load of its game, once per game."""
         if not hasattr(domain_event, "meta"):
             return None
         gid = domain_event.originator_id
@@ -323,6 +337,6 @@ class FeedRelay(threading.Thread):
         if cls is None:
             if len(self._classes) > 10_000:
                 self._classes.clear()
-            cls = type(self.app.game(str(gid)))
+            cls = game_class_of(type(domain_event)) or type(self.app.game(str(gid)))
             self._classes[gid] = cls
         return cls
