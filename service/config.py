@@ -63,6 +63,9 @@ class Settings:
     #: One access-log line per so many OK calls (refusals and errors: every one);
     #: 1, every call, unless a busy server is told otherwise (``service.logs``).
     access_log_every: int = 1
+    #: At most so many OK calls' lines a second per method (0: no cap); the
+    #: next line written counts the calls left out (``service.metrics``).
+    access_log_per_second: int = 20
     #: The Redis channel prefix; empty: derived from the store (``channel_prefix``).
     redis_prefix: str = ""
 
@@ -93,6 +96,8 @@ class Settings:
             web_secure_cookies=os.environ.get("ARBITER_WEB_SECURE_COOKIES", "") == "1",
             log_format=os.environ.get("ARBITER_LOG_FORMAT", ""),
             access_log_every=_positive("ARBITER_ACCESS_LOG_EVERY", cls.access_log_every),
+            access_log_per_second=_whole("ARBITER_ACCESS_LOG_PER_SECOND",
+                                         cls.access_log_per_second),
             redis_prefix=_redis_prefix(os.environ.get("ARBITER_REDIS_PREFIX", "")),
         )
 
@@ -192,6 +197,16 @@ def default_redis_prefix(database_url: str, schema: str, data_dir: Path) -> str:
     else:
         identity = f"sqlite:{(data_dir / 'arbiter.sqlite').resolve()}"
     return f"arbiter:{hashlib.sha256(identity.encode()).hexdigest()[:12]}:"
+
+
+def _whole(name: str, default: int) -> int:
+    """A whole number (0 or more) from the environment, or the default."""
+    text = os.environ.get(name, "")
+    if not text:
+        return default
+    if not text.isdigit():
+        raise ValueError(f"{name} must be a whole number (0 or more), not {text!r}")
+    return int(text)
 
 
 def _positive(name: str, default: int) -> int:

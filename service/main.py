@@ -90,7 +90,7 @@ class Server:
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
             interceptors=[
                 # Outermost: counts and logs every call, refused ones too.
-                CallObserver(settings.access_log_every),
+                CallObserver(settings.access_log_every, settings.access_log_per_second),
                 self.drain,
                 MalformedRequests(abort),
                 StreamCap(streams),

@@ -25,7 +25,6 @@ seat, status, reason and duration, never a token or a request's contents.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import threading
 import time
@@ -142,13 +141,15 @@ class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
     Outermost of the server's interceptors, so the calls the others refuse
     (draining, rate limits, malformed bytes, the stream cap) are seen too.
     The GameService's calls are logged at INFO, health checks and reflection
-    at DEBUG (a load balancer's probes would drown the log). ``access_every``:
-    one OK call's line in so many is written (each line says how many calls
-    it stands for); every refused or failed call's line is.
+    at DEBUG (a load balancer's probes would drown the log). ``access_every``
+    and ``access_per_second``: which OK calls' lines are written (``Sampler``;
+    each line says how many calls it stands for); every refused or failed
+    call's line is.
     """
 
-    def __init__(self, access_every: int = 1) -> None:
+    def __init__(self, access_every: int = 1, access_per_second: int = 0) -> None:
         self.access_every = max(1, access_every)
+        self.access_per_second = max(0, access_per_second)
         #: One finisher per method, its metric children bound (``Bound``).
         self._finishers: dict[str, Callable[..., None]] = {}
 
@@ -160,7 +161,8 @@ class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
         if finish is None:
             service, method = _split(details.method)
             finish = self._finishers.setdefault(
-                details.method, _finisher(service, method, self.access_every))
+                details.method,
+                _finisher(service, method, Sampler(self.access_every, self.access_per_second)))
         if handler.response_streaming:
             inner = handler.stream_stream if handler.request_streaming else handler.unary_stream
             open_streams = finish.open_streams  # type: ignore[attr-defined]
@@ -223,14 +225,49 @@ class Bound:
         return child
 
 
+class Sampler:
+    """Which OK calls of one method get an access line: one in ``every``, and at
+    most ``per_second`` lines a second (0: no cap).
+
+    A line stands for the OK calls since the method's previous line, itself
+    included (its ``calls`` field, when more than one), so the lines of a busy
+    server still add up to its calls. A quiet server's every call is written:
+    the cap only thins a busy one, where formatting a line per call cost as
+    much server time as the rules did (issue 20). Errors and refusals never
+    pass through here: each has its line.
+    """
+
+    def __init__(self, every: int = 1, per_second: int = 0) -> None:
+        self.every, self.per_second = max(1, every), max(0, per_second)
+        self._lock = threading.Lock()
+        self._unwritten = 0  # OK calls since the last line
+        self._second, self._lines = 0.0, 0  # the current second and its lines
+
+    def take(self, now: float) -> int:
+        """For an OK call at ``now`` (``time.monotonic``): 0 if no line is written
+        for it, else the number of calls the line stands for."""
+        with self._lock:
+            self._unwritten += 1
+            if self._unwritten < self.every:
+                return 0
+            if self.per_second:
+                if now - self._second >= 1.0:
+                    self._second, self._lines = now, 0
+                if self._lines >= self.per_second:
+                    return 0
+                self._lines += 1
+            calls, self._unwritten = self._unwritten, 0
+            return calls
+
+
 def _finisher(
-    service: str, method: str, access_every: int = 1
+    service: str, method: str, sampler: Sampler | None = None
 ) -> Callable[[Any, Any, Any, float, BaseException | None], None]:
     """The end of one call of ``service/method``: its metrics and its access line
-    (for an OK call, one in ``access_every``)."""
+    (for an OK call, when ``sampler`` says so)."""
     level = logging.INFO if service == GAME_SERVICE else logging.DEBUG
     bound = Bound(service, method)
-    oks = itertools.count()
+    sampler = sampler or Sampler()
 
     def finish(request: Any, response: Any, context: Any, started: float,
                failure: BaseException | None) -> None:
@@ -248,16 +285,16 @@ def _finisher(
                 reason = next((str(v) for k, v in trailers if k == REASON_TRAILER), code.name)
             bound.calls(code).inc()
             bound.latency.observe(seconds)
-            if reason:
-                if code != grpc.StatusCode.CANCELLED:  # a client's cancel is not an error
-                    bound.errors(reason).inc()
-            elif access_every > 1 and next(oks) % access_every:
-                return  # an OK call this line does not stand for
+            if reason and code != grpc.StatusCode.CANCELLED:  # a cancel is no error
+                bound.errors(reason).inc()
             if not ACCESS.isEnabledFor(level):
                 return
+            calls = 1 if reason else sampler.take(time.monotonic())
+            if not calls:
+                return  # an OK call the method's next line will count
             access(level, _summary(method, code.name, reason, seconds),
                    _access_fields(service, method, code.name, reason, seconds, request,
-                                  response, context, 1 if reason else access_every))
+                                  response, context, calls))
         except Exception:  # noqa: BLE001 - observing must never fail a call
             log.debug("observing %s failed", method, exc_info=True)
 

@@ -82,8 +82,27 @@ def test_sampled_ok_lines_say_how_many_calls_they_stand_for_and_refusals_all_sta
     for n in range(7):
         call(observer, reason="STALE_DECISION" if n == 2 else "")
     records = written(lines)
-    assert [r["code"] for r in records] == ["OK", "FAILED_PRECONDITION", "OK"]
-    assert [r.get("calls") for r in records] == [3, None, 3]
+    # A line stands for the OK calls since the one before, itself included.
+    assert [r["code"] for r in records] == ["FAILED_PRECONDITION", "OK", "OK"]
+    assert [r.get("calls") for r in records] == [None, 3, 3]
+
+
+def test_a_busy_method_writes_at_most_its_lines_a_second_and_counts_the_rest() -> None:
+    sampler = metrics.Sampler(every=1, per_second=2)
+    # Two lines in the first second; the third and fourth calls wait for a line...
+    assert [sampler.take(t) for t in (10.0, 10.1, 10.2, 10.3)] == [1, 1, 0, 0]
+    # ...which the next second's first line counts, itself included.
+    assert [sampler.take(t) for t in (11.05, 11.1)] == [3, 1]
+    assert metrics.Sampler(every=1, per_second=0).take(0.0) == 1  # no cap
+
+
+def test_refusals_are_all_written_past_the_cap(lines: io.StringIO) -> None:
+    observer = metrics.CallObserver(access_per_second=1)
+    for n in range(6):
+        call(observer, reason="STALE_DECISION" if n % 2 else "")
+    records = written(lines)
+    assert [r["code"] for r in records].count("FAILED_PRECONDITION") == 3
+    assert [r["code"] for r in records].count("OK") == 1  # the cap: 1 OK line a second
 
 
 def test_a_traceback_logged_from_a_call_is_written_whole(lines: io.StringIO) -> None:
