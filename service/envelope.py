@@ -108,8 +108,13 @@ def to_public_json(game_cls: type[Game], domain_event: Any, position: int) -> st
     )
 
 
+#: One encoder for every reply's JSON (``json.dumps`` with options builds one per call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    """Compact JSON with sorted keys, anything else as its text."""
+    return _ENCODER.encode(value)
 
 
 def describe(game_cls: type[Game], kind: str, payload: dict[str, Any], seats: list[str]) -> str:

@@ -37,6 +37,10 @@ FORMATS = ("json", "plain")
 ACCESS = logging.getLogger("arbiter.access")
 
 
+#: The JSON lines' encoder, made once (not per line, as ``json.dumps`` with options does).
+_LINE = json.JSONEncoder(default=str, separators=(",", ":"))
+
+
 class JsonFormatter(logging.Formatter):
     """``{"time", "level", "logger", "msg", ...fields}``; a traceback as ``exc``."""
 
@@ -56,7 +60,7 @@ class JsonFormatter(logging.Formatter):
             record.exc_text = self.formatException(record.exc_info)
         if record.exc_text:
             out["exc"] = record.exc_text
-        return json.dumps(out, default=str, separators=(",", ":"))
+        return _LINE.encode(out)
 
 
 class PlainFormatter(logging.Formatter):

@@ -44,6 +44,8 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
+from aggregates.kernel import chain
+
 log = logging.getLogger(__name__)
 
 #: Snapshots tried, newest first, before a game is rebuilt from its events.
@@ -68,7 +70,7 @@ def canonical_state(mapper: Mapper[Any], state: dict[str, Any]) -> str:
     """A state as canonical JSON, through the store's own transcoder: the same
     text for the state when it is taken and for the state read back."""
     decoded = json.loads(mapper.transcoder.encode(state))
-    return json.dumps(decoded, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return chain.canonical(decoded)
 
 
 class SnapshotSeal:

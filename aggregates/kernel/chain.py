@@ -22,9 +22,14 @@ from typing import Any
 GENESIS = "0" * 64
 
 
+#: Made once: ``json.dumps`` with options builds an encoder per call, which
+#: cost as much as the encoding itself (an audit encodes six values an event).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def canonical(value: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, tuples as lists, ASCII only."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return _CANONICAL.encode(value)
 
 
 def salt(seed_hex: str, version: int) -> str:
