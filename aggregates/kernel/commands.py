@@ -28,9 +28,7 @@ class Command:
 
     def args(self) -> dict[str, Any]:
         """The arguments as JSON-ready values (tuples become lists)."""
-        return {
-            f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)
-        }
+        return {name: _jsonable(getattr(self, name)) for name in _field_names(type(self))}
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.NAME, "args": self.args()}
@@ -65,6 +63,19 @@ class Command:
 def _signature(cls: type[Command]) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
     """A command class's argument types and fields, read once (parsing is hot)."""
     return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls)}
+
+
+#: Each command class's argument names (``_field_names``).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Command]) -> tuple[str, ...]:
+    """A command class's argument names, looked up once: ``dataclasses.fields``
+    per command was most of the cost of listing a seat's legal moves."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def _jsonable(value: Any) -> Any:
