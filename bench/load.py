@@ -66,6 +66,8 @@ class Table:
     tokens: dict[int, str]
     state: game_pb2.GameState
     done: bool = False
+    #: The channel (of several, to servers on one port) that plays this game.
+    lane: int = 0
 
 
 @dataclasses.dataclass
@@ -97,12 +99,21 @@ class Totals:
 
 
 Call = Callable[..., Awaitable[Any]]
+#: A channel's own connection, not one shared with other channels to its address.
+LOCAL_SUBCHANNELS = ("grpc.use_local_subchannel_pool", 1)
+
+
+def cpu_of(pids: int | Sequence[int]) -> float:
+    """The CPU seconds of a server, or of several serving together."""
+    return sum(cpu_seconds(p) for p in ([pids] if isinstance(pids, int) else pids))
 
 
 async def window(
-    call: Call, items: Sequence[tuple[Any, Metadata]], in_flight: int, pid: int, totals: Totals
+    call: Call, items: Sequence[tuple[Any, Metadata]], in_flight: int,
+    pid: int | Sequence[int], totals: Totals,
 ) -> list[Any]:
-    """Send every request with ``in_flight`` outstanding; add the window to ``totals``."""
+    """Send every request with ``in_flight`` outstanding; add the window to ``totals``
+    (the server's CPU: of ``pid``, or of every process of several on one port)."""
     replies: list[Any] = [None] * len(items)
     order = iter(range(len(items)))
 
@@ -116,11 +127,11 @@ async def window(
                 totals.errors[exc.code().name] += 1
             totals.latencies.append(time.perf_counter() - start)
 
-    cpu, own = cpu_seconds(pid), cpu_seconds(os.getpid())
+    cpu, own = cpu_of(pid), cpu_seconds(os.getpid())
     start = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(min(in_flight, len(items)))))
     totals.seconds += time.perf_counter() - start
-    totals.cpu += cpu_seconds(pid) - cpu
+    totals.cpu += cpu_of(pid) - cpu
     totals.client_cpu += cpu_seconds(os.getpid()) - own
     totals.calls += len(items)
     return replies
@@ -129,8 +140,15 @@ async def window(
 class Player:
     """Creates games and picks each game's next move from its legal actions."""
 
-    def __init__(self, channel: grpc.aio.Channel, admin_token: str, rules: str, seed: int):
-        self.stub = game_pb2_grpc.GameServiceStub(channel)
+    def __init__(self, channel: grpc.aio.Channel, admin_token: str, rules: str, seed: int,
+                 lanes: Sequence[grpc.aio.Channel] = ()):
+        """``lanes``: more channels beside ``channel``, each its own connection
+        (to processes sharing one port, the kernel spreads connections, not
+        calls); each game is played on one of them, all its calls."""
+        self.stubs = [game_pb2_grpc.GameServiceStub(c) for c in (channel, *lanes)]
+        self.stub = self.stubs[0]
+        self.created = 0
+        self.lane_of: dict[str, int] = {}  # game id -> lane
         self.admin = bearer(admin_token)
         self.rules = rules
         self.rng = random.Random(seed)
@@ -138,9 +156,11 @@ class Player:
     async def new_table(self) -> Table:
         """A new game; retried while the catalogue is busy (every game created is
         appended to one catalogue log, so creations at once contend)."""
+        lane = self.created % len(self.stubs)
+        self.created += 1
         for attempt in range(50):
             try:
-                created = await self.stub.CreateGame(
+                created = await self.stubs[lane].CreateGame(
                     game_pb2.CreateGameRequest(rules=self.rules, seats=SEATS[self.rules]),
                     metadata=self.admin,
                 )
@@ -150,7 +170,8 @@ class Player:
                     raise
                 await asyncio.sleep(0.01 * self.rng.random())
         tokens = {t.seat: t.token for t in created.seat_tokens}
-        return Table(created.game_id, tokens, created.state)
+        self.lane_of[created.game_id] = lane
+        return Table(created.game_id, tokens, created.state, lane=lane)
 
     async def tables(self, count: int, in_flight: int = 2) -> list[Table]:
         gate = asyncio.Semaphore(in_flight)
@@ -168,7 +189,7 @@ class Player:
                 table = await self.new_table()
             seat = table.state.pending[0].seat
             metadata = bearer(table.tokens[seat])
-            legal = await self.stub.LegalActions(
+            legal = await self.stubs[table.lane].LegalActions(
                 game_pb2.LegalActionsRequest(game_id=table.game_id, seat=seat), metadata=metadata
             )
             move = bot_move(legal, self.rng, explore=not legal.actions)
@@ -183,6 +204,11 @@ class Player:
             )
             return table, request, metadata
         raise RuntimeError(f"no {self.rules} game offered a move")
+
+    async def act(self, request: game_pb2.ActRequest, metadata: Metadata) -> Any:
+        """``Act`` on the lane of the request's game (``lane_of``)."""
+        return await self.stubs[self.lane_of.get(request.game_id, 0)].Act(
+            request, metadata=metadata)
 
     async def prepare(
         self, tables: list[Table], in_flight: int = 32
@@ -211,8 +237,11 @@ async def measure_act(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, 
     """Acts with ``in_flight`` outstanding, round after round, each round's requests
     then sent to the no-op server (when there is one) the same way."""
     rules, in_flight = phase["rules"], int(phase["in_flight"])
-    async with grpc.aio.insecure_channel(plan["arbiter"]) as channel:
-        player = Player(channel, plan["admin_token"], rules, int(plan.get("seed", 1)))
+    # Each its own connection: gRPC shares one between channels to one address.
+    lanes = [grpc.aio.insecure_channel(plan["arbiter"], options=[LOCAL_SUBCHANNELS])
+             for _ in range(int(phase.get("channels", 1)) - 1)]
+    async with grpc.aio.insecure_channel(plan["arbiter"], options=[LOCAL_SUBCHANNELS]) as channel:
+        player = Player(channel, plan["admin_token"], rules, int(plan.get("seed", 1)), lanes)
         tables = await player.tables(int(phase["games"]))
         noop_channel = grpc.aio.insecure_channel(plan["noop"]) if plan.get("noop") else None
         noop_act: Call | None = None
@@ -229,7 +258,8 @@ async def measure_act(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, 
         ):
             warm = rounds == 0  # the first round warms caches and connections: not counted
             items = await player.prepare(tables)
-            replies = await window(player.stub.Act, items, in_flight, plan["arbiter_pid"],
+            replies = await window(player.act, items, in_flight,
+                                   plan.get("arbiter_pids") or plan["arbiter_pid"],
                                    Totals() if warm else arbiter)
             for table, reply in zip(tables, replies, strict=True):
                 if reply is None:
@@ -248,7 +278,10 @@ async def measure_act(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, 
             rounds += 1
         if noop_channel is not None:
             await noop_channel.close()
+        for lane in lanes:
+            await lane.close()
     result = {"rules": rules, "in_flight": in_flight, "games": len(tables), "rounds": rounds - 1,
+              "channels": 1 + len(lanes),
               "reply_bytes_median": percentile(reply_bytes, 50),
               "arbiter": arbiter.summary()}
     if noop_channel is not None:

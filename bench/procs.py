@@ -117,21 +117,32 @@ class Process:
 class ArbiterServer(Process):
     """``arbiter-server`` on a free port with its own data dir and the given store."""
 
-    def __init__(self, data_dir: Path, redis_url: str, database_url: str = "") -> None:
-        self.admin_token = "admin-" + secrets.token_urlsafe(32)
+    def __init__(self, data_dir: Path, redis_url: str, database_url: str = "",
+                 reuse_port: bool = False, beside: ArbiterServer | None = None) -> None:
+        """``reuse_port``: started so that others may join it on its port;
+        ``beside``: a server (started so) this one joins, on its port and store,
+        with its secret, admin token and channels, as the operator's guide has
+        several servers run (``ARBITER_REUSE_PORT``)."""
+        self.admin_token: str = (beside.admin_token if beside
+                                 else "admin-" + secrets.token_urlsafe(32))
+        self.secret: str = beside.secret if beside else secrets.token_hex(32)
         #: The server's Redis channel prefix, set here so the bench's direct
         #: subscriber knows the channels (``<prefix>game:<id>``).
-        self.redis_prefix = f"arbiter-bench:{secrets.token_hex(4)}:"
+        self.redis_prefix: str = (beside.redis_prefix if beside
+                                  else f"arbiter-bench:{secrets.token_hex(4)}:")
         env = {
             "REDIS_URL": redis_url,
             "ARBITER_REDIS_PREFIX": self.redis_prefix,
             "ARBITER_ADMIN_TOKEN": self.admin_token,
+            "ARBITER_SECRET": self.secret,
             "ARBITER_DATABASE_URL": database_url,
+            "ARBITER_REUSE_PORT": "1" if reuse_port or beside else "",
             **UNLIMITED_SHARES,
         }
+        address = f"127.0.0.1:{beside.port}" if beside else "127.0.0.1:0"
         super().__init__(
             "arbiter-server",
-            [*arbiter_server_command(), "--address", "127.0.0.1:0", "--data-dir", str(data_dir)],
+            [*arbiter_server_command(), "--address", address, "--data-dir", str(data_dir)],
             data_dir.parent / f"{data_dir.name}-server.log", env,
         )
         try:

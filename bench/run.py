@@ -193,7 +193,8 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 def measure_postgres(work: Path, size: dict[str, Any], database_url: str, redis_url: str,
                      seed: int) -> dict[str, Any]:
-    """``Act`` with 32 in flight on PostgreSQL, and the library's own get+save there."""
+    """``Act`` with 32 in flight on PostgreSQL, by one server process and by two
+    on one port (``ARBITER_REUSE_PORT``), and the library's own get+save there."""
     arbiter = ArbiterServer(work / "postgres", redis_url, database_url)
     try:
         plan = {
@@ -207,7 +208,40 @@ def measure_postgres(work: Path, size: dict[str, Any], database_url: str, redis_
         arbiter.stop()
     env = Settings(database_url=database_url).store_env()
     library = in_fresh_process(store.library_get_save, env, 32, size["library_seconds"])
-    return {"load": load, "library": library}
+    return {"load": load, "library": library,
+            "reuse_port": measure_reuse_port(work, size, database_url, redis_url, seed)}
+
+
+#: Connections the load generator spreads its games over in the scaling phase,
+#: the same for one process and for two: the kernel hands each connection to
+#: one of the processes on the port.
+REUSE_PORT_CHANNELS = 8
+
+
+def measure_reuse_port(work: Path, size: dict[str, Any], database_url: str, redis_url: str,
+                       seed: int) -> dict[str, Any]:
+    """``Act``, 32 in flight over several connections, by one server process,
+    then by two on one port and one store (issue 20: the scaling from one to two)."""
+    phases = [dict(p, channels=REUSE_PORT_CHANNELS) for p in act_phases(size, ["enin"], [32])]
+    runs: dict[str, Any] = {}
+    for processes in (1, 2):
+        first = ArbiterServer(work / f"reuse-{processes}-0", redis_url, database_url,
+                              reuse_port=True)
+        servers = [first]
+        try:
+            servers += [ArbiterServer(work / f"reuse-{processes}-{n}", redis_url, database_url,
+                                      beside=first) for n in range(1, processes)]
+            plan = {
+                "arbiter": first.address, "arbiter_pid": first.pid,
+                "arbiter_pids": [s.pid for s in servers], "admin_token": first.admin_token,
+                "redis_url": redis_url, "seed": seed, "redis_prefix": first.redis_prefix,
+                "act": phases,
+            }
+            runs[str(processes)] = run_load(work, f"reuse-{processes}", plan)
+        finally:
+            for server in servers:
+                server.stop()
+    return runs
 
 
 def machine() -> dict[str, Any]:

@@ -62,6 +62,8 @@ def test_quick_bench_writes_every_figure_and_goal(tmp_path: Path, redis_url: str
     postgres_ran = "postgres" not in results["skipped"]
     assert not FIGURES - set(figures), FIGURES - set(figures)
     assert ("act_32_postgres_enin" in figures) == postgres_ran
+    # Issue 20: one server process against two on one port (ARBITER_REUSE_PORT).
+    assert ("reuse_port_two_vs_one" in figures) == postgres_ran
     for name, fig in figures.items():
         assert {"value", "unit", "floor", "ratio", "about"} <= set(fig), name
         assert isinstance(fig["value"], int | float), name
