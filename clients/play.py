@@ -26,7 +26,6 @@ from aggregates.kernel.answers import (
     TERMINAL,
     CardId,
     Option,
-    SelectionError,
     bot_move,
     build_assign,
     build_number,
@@ -35,8 +34,6 @@ from aggregates.kernel.answers import (
     check_count,
     mark_name,
     menu,
-    parse_cards,
-    parse_menu_number,
     path_step,
 )
 from aggregates.kernel.render import (
@@ -53,6 +50,7 @@ from aggregates.kernel.render import (
 from clients.client import ArbiterClient, ArbiterError
 from clients.render import render_audit, render_game_screen
 from clients.terminal import draw_screen
+from clients.typed import SelectionError, parse_cards, parse_menu_number
 
 QUIT_WORDS = {"q", "quit", "exit"}
 BACK_WORDS = {"b", "back"}

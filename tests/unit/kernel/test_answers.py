@@ -6,20 +6,16 @@ import json
 import random
 from collections import Counter
 
-import pytest
 from arbiter.v1 import game_pb2
 from arbiter.wire import json_to_command
 
 from aggregates.kernel.answers import (
-    SelectionError,
     bot_move,
     build_assign,
     build_number,
     build_pick_cards,
     check_count,
     menu,
-    parse_cards,
-    parse_menu_number,
     random_answer,
 )
 from aggregates.kernel.decisions import Assign, Number, PickCards, PickOne
@@ -65,30 +61,6 @@ def test_the_menu_lists_labels_and_asks_a_built_command_through_its_structure() 
     assert options[1].choice is not None and options[1].choice["mark"] == "leader"
     # the same structure offered by two decisions of the seat is one entry
     assert len(options) == 2
-
-
-def test_parse_cards_numbers_ranges_ids_and_the_mark() -> None:
-    numbering = [58, 10, 149, "e1"]
-    options = [58, 10, 149, "e1"]
-    assert parse_cards("1 3", numbering, options) == ([58, 149], None)
-    assert parse_cards("3,1*", numbering, options) == ([149, 58], 58)
-    assert parse_cards("2-4", numbering, options) == ([10, 149, "e1"], None)
-    assert parse_cards("#149 e1*", numbering, options) == ([149, "e1"], "e1")
-    assert parse_menu_number(" 2 ", 3) == 1 and parse_menu_number("0", 3) is None
-
-
-@pytest.mark.parametrize(("text", "why"), [
-    ("5", "there is no card number 5"),
-    ("0", "there is no card number 0"),
-    ("3-2", "is not a range"),
-    ("1 1", "picked twice"),
-    ("#7", "neither a card number nor a card's id"),
-    ("1-2*", "not a range"),
-    ("4", "cannot be picked"),
-])
-def test_parse_cards_says_what_is_wrong(text: str, why: str) -> None:
-    with pytest.raises(SelectionError, match=why):
-        parse_cards(text, [58, 10, 149, 7], [58, 10, 149])
 
 
 def test_counts_are_worded_without_one_cards() -> None:
