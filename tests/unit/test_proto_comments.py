@@ -2,13 +2,14 @@
 words, with no internal notes or source paths, and the google.rpc protos a
 refusal's details need shipped beside them, as Google publishes them. The same
 comments describe the JSON gateway's OpenAPI document, read from the descriptors'
-source info that `make proto` writes."""
+source info in the client's package (no .proto file is installed there)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from arbiter.v1 import game_pb2
 from google.rpc import status_pb2
 
 from service.web import openapi
@@ -54,6 +55,7 @@ def leading_comment(path: Path, line_start: str) -> str:
 
 def test_the_openapi_descriptions_are_the_protos_comments() -> None:
     """An rpc, a field, and a message nested in another file's message, each with its comment."""
+    assert not list(Path(game_pb2.__file__).parent.glob("*.proto"))
     comments = openapi.proto_comments()
     v1 = ROOT / "protos" / "arbiter" / "v1"
     expected = {
