@@ -95,8 +95,9 @@ def test_one_distribution_ships_the_arbiter_package() -> None:
     pin = f"{client['project']['name']}=={client['project']['version']}"
     assert pin in server["project"]["dependencies"]
     assert importlib.metadata.packages_distributions()["arbiter"] == ["arbiter-client"]
-    # The package's code has one home.
+    # The package's code has one home; the old aliases in clients/ are gone.
     assert not list((ROOT / "protos").rglob("*.py"))
+    assert not (ROOT / "clients" / "client.py").exists()
 
 
 def test_the_client_distribution_declares_grpc_and_protobuf_only() -> None:
