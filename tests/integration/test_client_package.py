@@ -22,6 +22,7 @@ import sys
 import textwrap
 import tomllib
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -203,6 +204,13 @@ def test_the_client_wheel_plays_a_game_in_a_venv_of_its_own(
     after = sorted(str(path.relative_to(source)) for path in source.rglob("*")
                    if path.relative_to(source).parts[0] not in ("build", "arbiter_client.egg-info"))
     assert after == before
+    # The build hook and `make proto` generate the same files (the repository's, here).
+    with zipfile.ZipFile(wheel) as built_wheel:
+        generated = {name.removeprefix("arbiter/v1/"): built_wheel.read(name)
+                     for name in built_wheel.namelist()
+                     if name.startswith("arbiter/v1/") and name != "arbiter/v1/__init__.py"}
+    assert len(generated) == 3 * len(list((ROOT / "protos/arbiter/v1").glob("*.proto"))) + 1
+    assert generated == {name: (PACKAGE / "v1" / name).read_bytes() for name in generated}
 
     # A venv without pip of its own (faster); this venv's pip installs into it.
     # Its dependencies come from the registry, as an integrator's would.
