@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PROTOS := $(wildcard protos/arbiter/v1/*.proto)
+# The client library, the `arbiter` package's one distribution (arbiter-client);
+# `make proto` writes its generated code, arbiter.v1, in place.
+SDK := clients/sdk
+GENERATED := $(SDK)/arbiter/v1
 STAMP := $(VENV)/.installed
 ARBITER_LISTEN ?= localhost:50051
 ARBITER_DATA_DIR ?= ./data
@@ -29,20 +33,26 @@ BASELINE := protos/baseline.binpb
 
 install: $(STAMP) proto
 
-$(STAMP): pyproject.toml
+# The client distribution first (editable: its code is the source tree's, arbiter.v1
+# from `make proto`), then the server's, which depends on it.
+$(STAMP): pyproject.toml $(SDK)/pyproject.toml $(SDK)/setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e $(SDK)
 	$(BIN)/pip install --quiet -e '.[dev,postgres,embedded-redis]'
 	touch $(STAMP)
 
-proto: $(STAMP) protos/arbiter/v1/game_pb2.py
+proto: $(STAMP) $(GENERATED)/game_pb2.py
 
-# Also the descriptors with their comments (source info), which server reflection
-# serves (service/reflection.py): the generated modules carry none.
-protos/arbiter/v1/game_pb2.py: $(PROTOS)
-	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=protos --pyi_out=protos \
-		--grpc_python_out=protos --include_source_info \
-		--descriptor_set_out=protos/arbiter/v1/descriptors.binpb $(PROTOS)
+# From the wire contract in protos/ into the client's package. Also the descriptors
+# with their comments (source info), which server reflection serves
+# (service/reflection.py) and the gateway's OpenAPI document describes its schemas
+# with (service/web/openapi.py): the generated modules carry none. The same files
+# as the wheel's build hook (clients/sdk/setup.py) writes.
+$(GENERATED)/game_pb2.py: $(PROTOS)
+	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=$(SDK) --pyi_out=$(SDK) \
+		--grpc_python_out=$(SDK) --include_source_info \
+		--descriptor_set_out=$(GENERATED)/descriptors.binpb $(PROTOS)
 
 # The project's own modules compiled once, ahead: where PYTHONDONTWRITEBYTECODE is
 # set (as on this project's CI machine), Python never writes them, and every server
@@ -50,7 +60,7 @@ protos/arbiter/v1/game_pb2.py: $(PROTOS)
 # each: a server's imports took 1.6-1.8 s, 1.0-1.1 s compiled). compileall writes
 # them whatever that setting; a stale one is ignored by Python, never used.
 bytecode: install
-	@$(BIN)/python -m compileall -q aggregates service clients protos/arbiter bench tools >/dev/null
+	@$(BIN)/python -m compileall -q aggregates service clients bench tools >/dev/null
 
 run: install bytecode
 	$(BIN)/arbiter-server --address $(ADDRESS) --data-dir $(DATA) \
@@ -115,10 +125,12 @@ lint: install tools lint-python
 	$(BUF) lint
 	$(BUF) breaking --against $(BASELINE)
 
-# ruff and mypy: the Python half of `make lint`, all that `make check` needs.
+# ruff and mypy: the Python half of `make lint`, all that `make check` needs. `clients`
+# includes the client library, clients/sdk (its package `arbiter` and its build hook
+# setup.py; mypy names them from there, pyproject.toml's mypy_path).
 lint-python: install
-	$(BIN)/ruff check aggregates service clients tests bench protos/arbiter protos/setup.py tools
-	$(BIN)/mypy aggregates service clients bench protos/arbiter protos/setup.py tools
+	$(BIN)/ruff check aggregates service clients tests bench tools
+	$(BIN)/mypy aggregates service clients bench tools
 
 tools: $(TOOLS_STAMP)
 
@@ -145,5 +157,5 @@ bench: install
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) $(TOOLS) $(TS_CLIENT)/gen $(TS_CLIENT)/node_modules data protos/arbiter/v1/*_pb2*.py protos/arbiter/v1/*_pb2*.pyi \
-		protos/arbiter/v1/descriptors.binpb
+	rm -rf $(VENV) $(TOOLS) $(TS_CLIENT)/gen $(TS_CLIENT)/node_modules data $(GENERATED)/*_pb2*.py $(GENERATED)/*_pb2*.pyi \
+		$(GENERATED)/descriptors.binpb $(SDK)/build

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from clients.client import ArbiterClient, ArbiterError
+from arbiter.client import ArbiterClient, ArbiterError
 
 
 @dataclasses.dataclass

@@ -1,8 +1,9 @@
 """The ``arbiter`` command line: serve, inspect, act, watch, play and simulate.
 
 Every subcommand but ``serve`` is a thin client of the running server through
-``clients.client``; rendering lives in ``aggregates.kernel.render``; the tokens of the
-games made here are kept by ``clients.tokens``. Failures print
+``arbiter.client`` (the client library, distribution ``arbiter-client`` in
+``clients/sdk``); rendering lives in ``aggregates.kernel.render``; the tokens of
+the games made here are kept by ``clients.tokens``. Failures print
 ``error: REASON: message`` on stderr (and, for a refused credential, a hint)
 and exit 1; usage errors exit 2.
 """
@@ -17,11 +18,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
+from arbiter.client import ArbiterClient, ArbiterError, default_address, message_to_dict
 from arbiter.wire import WireError
 
 from aggregates.kernel.render import event_text, loads_object, render_outcome
 from clients import cli_extras
-from clients.client import ArbiterClient, ArbiterError, default_address, message_to_dict
 from clients.render import render_audit, render_games, render_legal, render_rules, render_state
 from clients.tokens import (
     TokenStore,

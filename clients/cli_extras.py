@@ -185,6 +185,6 @@ def event_line(event: game_pb2.Event) -> str:
 def event_json(event: game_pb2.Event) -> str:
     """One event as one line of JSON for machines: every field, typed, the payload
     and meta decoded (``message_to_dict``), the game's ``text`` included."""
-    from clients.client import message_to_dict
+    from arbiter.client import message_to_dict
 
     return json.dumps(message_to_dict(event), sort_keys=True, separators=(",", ":"))

@@ -19,6 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from arbiter.client import ArbiterClient, ArbiterError
 from arbiter.v1 import game_pb2
 from rich.console import Console
 
@@ -47,7 +48,6 @@ from aggregates.kernel.render import (
     screen_cards,
     seat_name,
 )
-from clients.client import ArbiterClient, ArbiterError
 from clients.render import render_audit, render_game_screen
 from clients.terminal import draw_screen
 from clients.typed import SelectionError, parse_cards, parse_menu_number

@@ -34,6 +34,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, TextIO
 
+from arbiter.client import ArbiterClient
 from arbiter.v1 import game_pb2
 
 from aggregates.catalog import RULES, Registry, not_loadable
@@ -50,7 +51,6 @@ from aggregates.kernel.render import (
 from aggregates.kernel.seating import Audience
 from aggregates.kernel.verify import folding, loadable
 from aggregates.records import RecordError, read_record, records_of
-from clients.client import ArbiterClient
 from clients.render import state_lines
 
 NEXT_WORDS = {"", "n", "next"}

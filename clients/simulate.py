@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
 
+from arbiter.client import ArbiterClient, ArbiterError
 from arbiter.v1 import game_pb2
 
 from aggregates.kernel.answers import bot_move
 from aggregates.kernel.render import loads_object
-from clients.client import ArbiterClient, ArbiterError
 
 DEFAULT_CAP = 5000
 MAX_REFUSALS = 10

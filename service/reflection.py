@@ -10,12 +10,14 @@ pool so that reflection can describe itself in either version.
 The generated modules' descriptors carry no comments, so a tool reading the
 service by reflection (grpcurl ``describe``, grpcui, Postman) saw none of
 ``game.proto``'s documentation. ``make proto`` also writes the descriptors with
-their source info (``arbiter/v1/descriptors.binpb``); every file this server
+their source info (``arbiter/v1/descriptors.binpb``, package data of the client
+distribution, whose wheel's build writes it too); every file this server
 describes is answered with its comments from there.
 """
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 from typing import Any
 
@@ -56,15 +58,23 @@ def _add_v1_descriptor() -> None:
     pool.AddSerializedFile(proto.SerializeToString())
 
 
-def source_info() -> dict[str, descriptor_pb2.SourceCodeInfo]:
-    """Each of the project's proto files' comments (its source info), by file name;
-    none when ``make proto`` has not written them (then no comments are served)."""
+@functools.cache
+def commented_descriptors() -> descriptor_pb2.FileDescriptorSet:
+    """The project's proto files with their comments (source info), as ``make proto`` or
+    the client's wheel build wrote them into ``arbiter.v1``'s package data; an empty set
+    when they were not written (then no comments are served). Read once per process:
+    reflection and the gateway's OpenAPI document both take their comments from it."""
     try:
         data = (resources.files("arbiter.v1") / "descriptors.binpb").read_bytes()
     except (FileNotFoundError, ModuleNotFoundError):
-        return {}
-    found = descriptor_pb2.FileDescriptorSet.FromString(data)
-    return {f.name: f.source_code_info for f in found.file if f.HasField("source_code_info")}
+        return descriptor_pb2.FileDescriptorSet()
+    return descriptor_pb2.FileDescriptorSet.FromString(data)
+
+
+def source_info() -> dict[str, descriptor_pb2.SourceCodeInfo]:
+    """Each of the project's proto files' comments (its source info), by file name."""
+    return {f.name: f.source_code_info for f in commented_descriptors().file
+            if f.HasField("source_code_info")}
 
 
 class CommentedReflection(reflection.ReflectionServicer):  # type: ignore[misc]

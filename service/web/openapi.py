@@ -1,24 +1,28 @@
 """The gateway's OpenAPI 3.1 document, made from the service's own descriptors.
 
 Paths, request and response schemas come from ``GameService``'s descriptors,
-and descriptions from the comments of ``game.proto`` itself, so the document
-can never drift from the wire contract it describes.
+and descriptions from the comments of the protos themselves (the descriptors'
+source info that ``make proto`` and the client's wheel build write), so the
+document can never drift from the wire contract it describes.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from pathlib import Path
 from typing import Any
 
 from arbiter.v1 import game_pb2
 from google.protobuf.descriptor import FieldDescriptor
 
+from service.reflection import commented_descriptors
 from service.web.backend import METHODS
 from service.web.gateway import HTTP_STATUS
 
-PROTO = Path(game_pb2.__file__).with_name("game.proto")
+#: Where a comment is, in ``SourceCodeInfo.Location.path``: the field numbers of
+#: ``FileDescriptorProto.message_type`` and ``.service``, ``DescriptorProto.field`` and
+#: ``.nested_type``, ``ServiceDescriptorProto.method`` (google/protobuf/descriptor.proto).
+FILE_MESSAGE, FILE_SERVICE, MESSAGE_FIELD, MESSAGE_NESTED, SERVICE_METHOD = 4, 6, 2, 3, 2
+SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"]
 INTEGER_64 = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,
               FieldDescriptor.TYPE_SINT64, FieldDescriptor.TYPE_FIXED64,
               FieldDescriptor.TYPE_SFIXED64}
@@ -29,35 +33,34 @@ INTEGER_32 = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_UINT32,
 
 @functools.cache
 def proto_comments() -> dict[str, str]:
-    """Leading comments of ``game.proto``: ``Message``, ``Message.field``, ``rpc:Name``."""
+    """The leading comment of every message, field, service and rpc of the protos, by full
+    name (``arbiter.v1.ActRequest``, ``arbiter.v1.ActRequest.expected_version``,
+    ``arbiter.v1.GameService.Act``), from the descriptors' source info: the comments as
+    protoc read them, wherever the package is installed, with no .proto file to parse."""
     comments: dict[str, str] = {}
-    if not PROTO.exists():
-        return comments
-    pending: list[str] = []
-    scope: list[str] = []
-    for raw in PROTO.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if line.startswith("//"):
-            pending.append(line[2:].strip())
-            continue
-        text = " ".join(p for p in pending if p)
-        pending = []
-        if match := re.match(r"(message|enum)\s+(\w+)\s*\{", line):
-            scope.append(match.group(2))
-            if text:
-                comments[".".join(scope)] = text
-        elif match := re.match(r"rpc\s+(\w+)\s*\(", line):
-            if text:
-                comments["rpc:" + match.group(1)] = text
-        elif match := re.match(r"(?:optional\s+|repeated\s+)?[\w.]+\s+(\w+)\s*=\s*\d+", line):
-            names = [n for n in scope if n]
-            if text and names:
-                comments[".".join([*names, match.group(1)])] = text
-        elif line.startswith(("oneof", "service")):
-            scope.append("")
-        for _ in range(line.count("}")):
-            if scope:
-                scope.pop()
+
+    def note(name: str, path: tuple[int, ...]) -> None:
+        if text := " ".join(line.strip() for line in leading.get(path, "").splitlines()
+                            if line.strip()):
+            comments[name] = text
+
+    def messages(scope: str, found: Any, path: tuple[int, ...]) -> None:
+        for n, message in enumerate(found):
+            name, where = f"{scope}.{message.name}", (*path, n)
+            note(name, where)
+            for m, field in enumerate(message.field):
+                note(f"{name}.{field.name}", (*where, MESSAGE_FIELD, m))
+            messages(name, message.nested_type, (*where, MESSAGE_NESTED))
+
+    for file in commented_descriptors().file:
+        leading = {tuple(at.path): at.leading_comments for at in file.source_code_info.location
+                   if at.leading_comments}
+        messages(file.package, file.message_type, (FILE_MESSAGE,))
+        for n, service in enumerate(file.service):
+            name = f"{file.package}.{service.name}"
+            note(name, (FILE_SERVICE, n))
+            for m, method in enumerate(service.method):
+                note(f"{name}.{method.name}", (FILE_SERVICE, n, SERVICE_METHOD, m))
     return comments
 
 
@@ -97,13 +100,13 @@ def message_schema(message: Any) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     for field in message.fields:
         schema = field_schema(field)
-        text = comments.get(f"{message.name}.{field.name}")
+        text = comments.get(field.full_name)
         if text:
             schema = {**schema, "description": text}
         properties[field.name] = schema
     out: dict[str, Any] = {"type": "object", "properties": properties,
                            "additionalProperties": False}
-    if text := comments.get(message.name):
+    if text := comments.get(message.full_name):
         out["description"] = text
     return out
 
@@ -165,8 +168,8 @@ def operation(name: str) -> dict[str, Any]:
     return {
         "operationId": name,
         "summary": name,
-        "description": " ".join(t for t in (proto_comments().get("rpc:" + name, ""),
-                                             summary) if t),
+        "description": " ".join(t for t in (
+            proto_comments().get(SERVICE.methods_by_name[name].full_name, ""), summary) if t),
         "security": [{}, {"bearer": []}],
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/{method.request.DESCRIPTOR.name}"}}}},

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from arbiter.client import ArbiterClient, ArbiterError, AsyncArbiterClient
 
 from aggregates.kernel.render import player_label
-from clients.client import ArbiterClient, ArbiterError, AsyncArbiterClient
 from clients.simulate import playout
 from clients.tokens import TokenStore
 from tests.integration.conftest import ServerProcess

@@ -1,17 +1,20 @@
-"""The client library installs and runs alone, as ``arbiter-client`` (issue 12, Operations).
+"""The client library installs and runs alone, as ``arbiter-client`` (issue 12, Operations),
+the one distribution of the ``arbiter`` package (issue 20 item 4), in ``clients/sdk``.
 
 An integrator gets the ``arbiter`` package only (``arbiter.v1``, ``arbiter.wire``,
 ``arbiter.client``), with gRPC and protobuf as its only dependencies: no top-level
 ``service``, ``clients`` or ``aggregates`` module and none of the server's
 dependencies. The static and in-process checks say that the library's code
-imports nothing else; the heavy test builds the wheel from ``protos/`` as a
-fresh checkout has it (no generated code: the build generates it), installs it
-into a new venv and plays a game of Enin there against a real server.
+imports nothing else; the heavy test builds the wheel from ``clients/sdk`` as a
+fresh checkout has it (no generated code: the build generates it from
+``protos/``), installs it into a new venv and plays a game of Enin there against
+a real server.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import os
 import shutil
 import subprocess
@@ -19,6 +22,7 @@ import sys
 import textwrap
 import tomllib
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -27,8 +31,9 @@ from tests.integration.conftest import ROOT, ServerProcess
 
 pytestmark = pytest.mark.integration
 
-PACKAGE = ROOT / "protos" / "arbiter"
-CLIENT_PROJECT = ROOT / "protos" / "pyproject.toml"
+SDK = ROOT / "clients" / "sdk"
+PACKAGE = SDK / "arbiter"
+CLIENT_PROJECT = SDK / "pyproject.toml"
 #: The top-level modules the client library may import besides the standard library.
 ALLOWED = {"arbiter", "grpc", "google"}
 #: What an integrator's environment must not get from the client.
@@ -63,29 +68,38 @@ def test_the_client_code_imports_only_the_stdlib_grpc_and_protobuf() -> None:
     assert not {path: names for path, names in outside.items() if names}
 
 
-def test_importing_the_client_loads_no_server_module() -> None:
-    """The dynamic import graph, in the repository's venv (where all of it is installable)."""
+def test_importing_the_client_loads_no_server_module(tmp_path: Path) -> None:
+    """The dynamic import graph, in the repository's venv (where all of it is installable),
+    from a folder outside the repository: ``make install``'s editable install of
+    ``clients/sdk`` finds the package, ``make proto``'s generated code in it."""
     probe = textwrap.dedent(f"""
         import sys
         import arbiter.client, arbiter.wire, arbiter.v1.game_pb2_grpc
         loaded = sorted({{name.split(".")[0] for name in sys.modules}} & set({SERVER_ONLY!r}))
         assert not loaded, loaded
+        print(arbiter.v1.game_pb2_grpc.__file__)
     """)
-    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+    result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+    assert Path(result.stdout.strip()).parent == PACKAGE / "v1"
 
 
-def test_the_old_names_are_the_same_modules() -> None:
-    import arbiter.client
-    import arbiter.rich_status
-
-    import clients.client
-    import clients.rich_status
-
-    assert clients.client is arbiter.client
-    assert clients.rich_status is arbiter.rich_status
-    assert clients.client.ArbiterError is arbiter.client.ArbiterError
+def test_one_distribution_ships_the_arbiter_package() -> None:
+    """The server's distribution depends on the client's instead of shipping ``arbiter`` too,
+    so an environment never has two copies of it to choose between."""
+    server = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    client = tomllib.loads(CLIENT_PROJECT.read_text())
+    shipped = server["tool"]["setuptools"]["packages"]
+    assert not [name for name in shipped if name.split(".")[0] == "arbiter"], shipped
+    assert "package-dir" not in server["tool"]["setuptools"]
+    pin = f"{client['project']['name']}=={client['project']['version']}"
+    assert pin in server["project"]["dependencies"]
+    assert importlib.metadata.packages_distributions()["arbiter"] == ["arbiter-client"]
+    # The package's code has one home; the old aliases in clients/ are gone.
+    # (Not counting code generated there by an older `make proto`, untracked and unused.)
+    assert not [path for path in (ROOT / "protos").rglob("*.py") if "_pb2" not in path.name]
+    assert not (ROOT / "clients" / "client.py").exists()
 
 
 def test_the_client_distribution_declares_grpc_and_protobuf_only() -> None:
@@ -105,7 +119,7 @@ def test_the_client_distribution_declares_grpc_and_protobuf_only() -> None:
 def test_the_bot_page_says_how_to_install_the_client_alone() -> None:
     section = (ROOT / "docs" / "bots.md").read_text().split("\n## Write a bot\n", 1)[1]
     section = section.split("\n## ", 1)[0]
-    assert "pip install ./protos" in section and CLIENT_PROJECT.exists()
+    assert "pip install ./clients/sdk" in section and CLIENT_PROJECT.exists()
     # The example runs as written where only the client is installed.
     assert "from arbiter.client import ArbiterClient" in section
     assert "from clients" not in section
@@ -116,11 +130,17 @@ import asyncio
 import importlib.util
 import random
 import sys
+from importlib import resources
 
 from arbiter.client import ArbiterClient, ArbiterError, AsyncArbiterClient  # noqa: F401
+from google.protobuf import descriptor_pb2
 
 present = [name for name in NOT_INSTALLED if importlib.util.find_spec(name) is not None]
 assert not present, f"importable in the client's venv: {present}"
+# The descriptors with their comments, which the server's reflection and gateway read.
+described = descriptor_pb2.FileDescriptorSet.FromString(
+    (resources.files("arbiter.v1") / "descriptors.binpb").read_bytes())
+print("described", *sorted(f.name for f in described.file if f.source_code_info.location))
 
 rng = random.Random(5)
 with ArbiterClient(sys.argv[1]) as client:
@@ -155,13 +175,17 @@ print("loaded", loaded)
 '''
 
 
-def clean_checkout_of(source: Path, target: Path) -> Path:
-    """``protos/`` as git has it: without the code ``make proto`` generates or build leftovers,
-    so that the build must generate ``arbiter.v1`` itself (and writes nothing into the repo)."""
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns(
-        "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "__pycache__", "build", "*.egg-info",
-        "baseline.binpb"))
-    return target
+def clean_checkout_in(target: Path) -> Path:
+    """``clients/sdk`` and ``protos/`` as git has them, in their places in a checkout: without
+    the code ``make proto`` generates or build leftovers, so that the build must generate
+    ``arbiter.v1`` itself from the protos it finds beside it (and writes nothing into the
+    repository). Returns the copy of ``clients/sdk``."""
+    leftovers = shutil.ignore_patterns(
+        "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "descriptors.binpb", "__pycache__", "build",
+        "*.egg-info", "baseline.binpb")
+    for folder in ("clients/sdk", "protos"):
+        shutil.copytree(ROOT / folder, target / folder, ignore=leftovers)
+    return target / "clients" / "sdk"
 
 
 @pytest.mark.heavy(15)
@@ -169,15 +193,25 @@ def test_the_client_wheel_plays_a_game_in_a_venv_of_its_own(
     arbiter_server: ServerProcess, tmp_path: Path
 ) -> None:
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
-    source = clean_checkout_of(ROOT / "protos", tmp_path / "protos")
+    source = clean_checkout_in(tmp_path / "checkout")
+    before = sorted(str(path.relative_to(source)) for path in source.rglob("*"))
     # Offline-friendly: the build uses this venv's setuptools and grpcio-tools.
     built = subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-q",
                             "-w", str(tmp_path / "dist"), str(source)],
                            capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = (tmp_path / "dist").glob("arbiter_client-*.whl")
-    # `pip install ./protos` builds in place: no .proto copies left for `buf lint` to find.
-    assert not list(source.rglob("build/**/*.proto"))
+    # The generated code went into the build directory only, none into the source tree.
+    after = sorted(str(path.relative_to(source)) for path in source.rglob("*")
+                   if path.relative_to(source).parts[0] not in ("build", "arbiter_client.egg-info"))
+    assert after == before
+    # The build hook and `make proto` generate the same files (the repository's, here).
+    with zipfile.ZipFile(wheel) as built_wheel:
+        generated = {name.removeprefix("arbiter/v1/"): built_wheel.read(name)
+                     for name in built_wheel.namelist()
+                     if name.startswith("arbiter/v1/") and name != "arbiter/v1/__init__.py"}
+    assert len(generated) == 3 * len(list((ROOT / "protos/arbiter/v1").glob("*.proto"))) + 1
+    assert generated == {name: (PACKAGE / "v1" / name).read_bytes() for name in generated}
 
     # A venv without pip of its own (faster); this venv's pip installs into it.
     # Its dependencies come from the registry, as an integrator's would.
@@ -196,8 +230,11 @@ def test_the_client_wheel_plays_a_game_in_a_venv_of_its_own(
                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("refused VERSION_MISMATCH "), lines
-    outcome, moves, _, version, _, audited = lines[1].split()
+    protos = sorted(str(path.relative_to(ROOT / "protos"))
+                    for path in (ROOT / "protos/arbiter/v1").glob("*.proto"))
+    assert lines[0].split() == ["described", *protos], lines
+    assert lines[1].startswith("refused VERSION_MISMATCH "), lines
+    outcome, moves, _, version, _, audited = lines[2].split()
     assert (outcome, audited) == ("over", "True") and int(moves) > 0, lines
-    assert lines[2] == f"async version {version}", lines  # the spectator's view, via grpc.aio
-    assert lines[3] == "loaded []"
+    assert lines[3] == f"async version {version}", lines  # the spectator's view, via grpc.aio
+    assert lines[4] == "loaded []"

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import grpc
 import pytest
+from arbiter.client import ArbiterClient, ArbiterError
 from arbiter.v1 import enin_pb2, game_pb2
 
 from aggregates.catalog import GAMES
-from clients.client import ArbiterClient, ArbiterError
 from service.application import GAMES_LOG_ID, ArbiterApp
 from service.auth import Credentials
 from service.config import Settings

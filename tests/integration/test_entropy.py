@@ -25,11 +25,11 @@ from typing import Any
 
 import grpc
 import pytest
+from arbiter.client import ArbiterClient
 from arbiter.v1 import game_pb2
 
 from aggregates.kernel import chain
 from aggregates.records import export_lines
-from clients.client import ArbiterClient
 from clients.verify import verify_history
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector

@@ -26,12 +26,12 @@ from typing import Any
 
 import grpc
 import pytest
+from arbiter.client import ArbiterClient
 from arbiter.v1 import game_pb2
 
 from aggregates.catalog import GAMES
 from aggregates.kernel.verify import fold
 from aggregates.records import export_lines, read_record, records_of, verify_lines
-from clients.client import ArbiterClient
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 

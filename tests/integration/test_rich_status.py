@@ -6,11 +6,11 @@ import random
 
 import grpc
 import pytest
+from arbiter.client import ArbiterClient, ArbiterError
 from arbiter.v1 import game_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from clients.client import ArbiterClient, ArbiterError
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import new_game, play
 

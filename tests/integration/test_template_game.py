@@ -17,10 +17,10 @@ from typing import Any
 
 import grpc
 import pytest
+from arbiter.client import ArbiterClient, ArbiterError
 from arbiter.v1 import game_pb2
 
 from aggregates.kernel.present import validate_screen
-from clients.client import ArbiterClient, ArbiterError
 from tests.integration.conftest import ServerProcess
 from tests.template_game import Template
 from tests.unit.clients.support import isolate_credentials

@@ -12,30 +12,39 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _configured_packages() -> tuple[set[str], dict[str, str]]:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    return set(config["packages"]), dict(config.get("package-dir", {}))
+#: Each distribution's folder, and the top-level packages it ships from there: the server's,
+#: and the client library's (``arbiter-client``), a folder of ``clients/`` but its own project.
+DISTRIBUTIONS = {ROOT: ("aggregates", "service", "clients"),
+                 ROOT / "clients" / "sdk": ("arbiter",)}
 
 
-def test_every_shipped_folder_is_a_configured_package() -> None:
+def _configured_packages(project: Path) -> set[str]:
+    config = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "package-dir" not in config, "each package lives at its name under its project"
+    return set(config["packages"])
+
+
+@pytest.mark.parametrize("project", DISTRIBUTIONS, ids=lambda p: str(p.relative_to(ROOT)) or ".")
+def test_every_shipped_folder_is_a_configured_package(project: Path) -> None:
     """A folder left out is missing from a wheel, or warns at every install (data folders)."""
-    packages, package_dir = _configured_packages()
-    roots = {"aggregates": "aggregates", "service": "service", "clients": "clients",
-             **{name: path for name, path in package_dir.items()}}
+    packages = _configured_packages(project)
+    others = [other for other in DISTRIBUTIONS if other != project and project in other.parents]
     missing = []
-    for name, path in roots.items():
-        for folder in [ROOT / path, *(ROOT / path).rglob("*")]:
+    for name in DISTRIBUTIONS[project]:
+        for folder in [project / name, *(project / name).rglob("*")]:
             if not folder.is_dir() or folder.name == "__pycache__":
                 continue
+            if any(folder == other or other in folder.parents for other in others):
+                continue  # another distribution's, checked with it
             # Any folder holding files: setuptools warns of a data folder (the
             # web side's templates and static files too) not named a package.
             if not any(f.is_file() and f.suffix != ".pyc" for f in folder.iterdir()):
                 continue
-            relative = folder.relative_to(ROOT / path).parts
-            dotted = ".".join((name, *relative))
+            dotted = ".".join(folder.relative_to(project).parts)
             if dotted not in packages:
                 missing.append(dotted)
-    assert not missing, f"add to [tool.setuptools] packages: {missing}"
+    where = (project / "pyproject.toml").relative_to(ROOT)
+    assert not missing, f"add to [tool.setuptools] packages of {where}: {missing}"
 
 
 def _tracked() -> list[str]:

@@ -13,9 +13,8 @@ from typing import Any, TypeAlias
 
 import grpc
 import pytest
+from arbiter.client import ArbiterClient, ArbiterError, AsyncArbiterClient
 from arbiter.v1 import game_pb2_grpc
-
-from clients.client import ArbiterClient, ArbiterError, AsyncArbiterClient
 
 
 @contextlib.contextmanager

@@ -6,10 +6,10 @@ import io
 from typing import Any
 
 import grpc
+from arbiter.client import ArbiterError
 from arbiter.v1 import game_pb2
 
 from clients.audit_all import audit_games, render_summary
-from clients.client import ArbiterError
 
 
 class FakeClient:

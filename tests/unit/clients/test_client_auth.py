@@ -11,9 +11,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from arbiter.v1 import game_pb2
-
-from clients.client import (
+from arbiter.client import (
     ArbiterClient,
     ArbiterError,
     AsyncArbiterClient,
@@ -27,6 +25,8 @@ from clients.client import (
     build_subscribe_request,
     channel_credentials,
 )
+from arbiter.v1 import game_pb2
+
 from tests.unit.clients.conftest import FakeServer, start_fake
 from tests.unit.clients.support import self_signed_cert
 

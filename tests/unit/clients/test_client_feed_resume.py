@@ -17,10 +17,10 @@ from typing import Any
 
 import grpc
 import pytest
+from arbiter import client as client_module
+from arbiter.client import ArbiterError
 from arbiter.v1 import game_pb2
 
-from clients import client as client_module
-from clients.client import ArbiterError
 from tests.unit.clients.conftest import FakeGameService
 from tests.unit.clients.support import Perform, client_call, serving
 

@@ -7,10 +7,7 @@ import uuid
 
 import grpc
 import pytest
-from arbiter.v1 import enin_pb2, game_pb2
-from arbiter.wire import WireError
-
-from clients.client import (
+from arbiter.client import (
     ArbiterError,
     build_act_request,
     choices_of,
@@ -18,6 +15,8 @@ from clients.client import (
     message_to_dict,
     screen_of,
 )
+from arbiter.v1 import enin_pb2, game_pb2
+from arbiter.wire import WireError
 
 
 def test_error_from_trailers_and_details() -> None:

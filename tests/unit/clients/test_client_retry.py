@@ -17,9 +17,9 @@ from typing import Any
 
 import grpc
 import pytest
+from arbiter import client as client_module
+from arbiter.client import ArbiterError, retryable
 
-from clients import client as client_module
-from clients.client import ArbiterError, retryable
 from tests.unit.clients.conftest import FakeGameService
 from tests.unit.clients.support import Perform, client_call, serving
 

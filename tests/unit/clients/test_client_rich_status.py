@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import grpc
+from arbiter.client import ArbiterError
 
-from clients.client import ArbiterError
 from service.status import refusal
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from arbiter.client import ArbiterError
 
 from clients import simulate
-from clients.client import ArbiterError
 
 
 def test_a_rate_limited_call_is_retried_after_a_growing_wait(
