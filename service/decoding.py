@@ -17,7 +17,7 @@ from typing import Any
 import grpc
 
 from service.errors import ServiceError
-from service.handlers import rebuilt
+from service.handlers import Wrapping, rebuilt
 
 BAD_MESSAGE = ServiceError(
     "INVALID_ARGUMENT", "BAD_MESSAGE", "the request's bytes are not a valid protobuf message"
@@ -41,15 +41,15 @@ def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     return tolerant
 
 
-class MalformedRequests(grpc.ServerInterceptor):  # type: ignore[misc]
+class MalformedRequests(Wrapping):
     """Refuse requests whose bytes do not parse, cleanly (see the module's doc)."""
 
     def __init__(self, abort: Callable[[grpc.ServicerContext, Exception], None]) -> None:
+        super().__init__()
         self.abort = abort
 
-    def intercept_service(self, continuation: Any, details: Any) -> Any:
-        handler = continuation(details)
-        if handler is None or handler.request_deserializer is None:
+    def wrap(self, method: str, handler: Any) -> Any:
+        if handler.request_deserializer is None:
             return handler
         abort = self.abort
         behaviour: Callable[[Any, grpc.ServicerContext], Any]

@@ -47,6 +47,7 @@ import grpc
 
 from service import auth
 from service.errors import ServiceError
+from service.handlers import Wrapping
 
 GAME_SERVICE = "/arbiter.v1.GameService/"
 HEALTH_WATCH = "/grpc.health.v1.Health/Watch"
@@ -209,7 +210,7 @@ def rate_limited(what: str) -> ServiceError:
     )
 
 
-class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
+class CallerShares(Wrapping):
     """Per-caller limits on streams, calls and game creation (see the module's doc)."""
 
     def __init__(
@@ -221,6 +222,7 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
         creates_per_minute: int,
         idle_watch_seconds: float = 300.0,
     ) -> None:
+        super().__init__()
         self.idle = IdleWatches(idle_watch_seconds)
         self.idle.start()
         self.credentials = credentials
@@ -272,13 +274,9 @@ class CallerShares(grpc.ServerInterceptor):  # type: ignore[misc]
         if beyond > 0:
             self.work.charge(key, beyond)
 
-    def intercept_service(self, continuation: Any, details: Any) -> Any:
-        handler = continuation(details)
-        if handler is None:
-            return handler
+    def wrap(self, method: str, handler: Any) -> Any:
         if handler.request_streaming:
-            return self._request_stream(details.method, handler)
-        method = details.method
+            return self._request_stream(method, handler)
         abort = self.abort
         if not handler.response_streaming:
             unary = handler.unary_unary

@@ -45,7 +45,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from service.auth import peer_of
-from service.handlers import rebuilt
+from service.handlers import Wrapping, rebuilt
 from service.logs import ACCESS, access
 
 log = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ def _game_of(request: Any, response: Any) -> str:
     return ""
 
 
-class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
+class CallObserver(Wrapping):
     """Counts, times and logs every call of every service the server hosts.
 
     Outermost of the server's interceptors, so the calls the others refuse
@@ -152,16 +152,14 @@ class CallObserver(grpc.ServerInterceptor):  # type: ignore[misc]
         self.access_per_second = max(0, access_per_second)
         #: One finisher per method, its metric children bound (``Bound``).
         self._finishers: dict[str, Callable[..., None]] = {}
+        super().__init__()
 
-    def intercept_service(self, continuation: Any, details: Any) -> Any:
-        handler = continuation(details)
-        if handler is None:
-            return None
-        finish = self._finishers.get(details.method)
+    def wrap(self, full_method: str, handler: Any) -> Any:
+        finish = self._finishers.get(full_method)
         if finish is None:
-            service, method = _split(details.method)
+            service, method = _split(full_method)
             finish = self._finishers.setdefault(
-                details.method,
+                full_method,
                 _finisher(service, method, Sampler(self.access_every, self.access_per_second)))
         if handler.response_streaming:
             inner = handler.stream_stream if handler.request_streaming else handler.unary_stream

@@ -33,6 +33,7 @@ from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader, dumps, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
+from service.handlers import Wrapping
 from service.ids import parse_game_id
 from service.readmodel import GameFacts, PendingDecision, SeatState, facts_of, seat_state
 from service.status import refusal
@@ -116,7 +117,7 @@ def _abort_unexpected(
     _abort(context, INTERNAL)
 
 
-class StreamCap(grpc.ServerInterceptor):  # type: ignore[misc]
+class StreamCap(Wrapping):
     """A cap on open response streams, of every service the server hosts.
 
     The sync gRPC server runs every call on a thread of one fixed pool, and a
@@ -130,11 +131,11 @@ class StreamCap(grpc.ServerInterceptor):  # type: ignore[misc]
     """
 
     def __init__(self, limit: int) -> None:
+        super().__init__()
         self.slots = StreamSlots(limit)
 
-    def intercept_service(self, continuation: Any, details: Any) -> Any:
-        handler = continuation(details)
-        if handler is None or not handler.response_streaming:
+    def wrap(self, method: str, handler: Any) -> Any:
+        if not handler.response_streaming:
             return handler
         if handler.request_streaming:
             behaviour, factory = handler.stream_stream, grpc.stream_stream_rpc_method_handler
