@@ -37,7 +37,7 @@ from aggregates.ettin.v1 import EttinV1
 from aggregates.kernel import Game
 from aggregates.kernel.verify import known_versions, not_loadable_sentence, version_order
 from aggregates.nine_empires import NineEmpires
-from aggregates.nine_empires.v1 import NineEmpiresV1
+from aggregates.nine_empires.v1 import NineEmpiresV1, NineEmpiresV1_1
 from aggregates.titans import Titans
 
 EXTRA_GAMES_ENV = "ARBITER_EXTRA_GAMES"
@@ -45,8 +45,9 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: Earlier released rules versions, kept loadable to re-verify and replay the
 #: games they recorded: Ettin 1 (its 9+ player tables dealt each box apart),
 #: Nine Empires 1.0.0 (it placed the heroes' Winter food itself, asked every
-#: player to ally, and let the attacker declare the allies' immunity).
-RELEASED: tuple[type[Game], ...] = (EttinV1, NineEmpiresV1)
+#: player to ally, and let the attacker declare the allies' immunity) and 1.1.0
+#: (both recorded the result naming the winner's seat counted from 0).
+RELEASED: tuple[type[Game], ...] = (EttinV1, NineEmpiresV1, NineEmpiresV1_1)
 
 #: A registry of rules: the class of each (rules id, rules version).
 Registry = Mapping[tuple[str, str], type[Game]]

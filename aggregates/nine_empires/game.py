@@ -45,9 +45,9 @@ class NineEmpires(Game):
 
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
-    RULES_VERSION = "1.1.0"
+    RULES_VERSION = "1.2.0"
     #: The rules of an earlier version kept (``state.EARLIER_*``): none; rules
-    #: 1.0.0 (``v1.NineEmpiresV1``) keeps its own.
+    #: 1.0.0 and 1.1.0 (``v1.NineEmpiresV1``, ``v1.NineEmpiresV1_1``) keep theirs.
     EARLIER = frozenset[str]()
     MIN_SEATS = 2
     MAX_SEATS = 6

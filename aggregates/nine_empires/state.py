@@ -28,8 +28,9 @@ Plain JSON throughout, so snapshots and replays carry it:
   their food, ``winter_step``: ``redistribute`` or ``discard``; ``mulligans``:
   seats yet to keep or mulligan.
 - ``EARLIER`` (the class's): the rules of an earlier version the class keeps
-  (``v1.NineEmpiresV1``, so the games it recorded re-execute as they were
-  played, docs/rules-versions.md); the current rules keep none.
+  (``v1.NineEmpiresV1`` and ``v1.NineEmpiresV1_1``, so the games they recorded
+  re-execute as they were played, docs/rules-versions.md); the current rules
+  keep none.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ EARLIER_WINTER_FOOD = "winter food placed where there is the most room"
 EARLIER_ALLIES = "every other player asked to ally"
 #: Rules 1.0.0 had the attacker declare immunity for the allies' cards too.
 EARLIER_IMMUNITY = "the attacker declares immunity for the whole army"
+#: Rules 1.0.0 and 1.1.0 recorded the result naming the winner's seat from 0
+#: ("seat 0 wins by ..."), where every reader is told "Player 1".
+EARLIER_SEAT_RESULT = "the result names the winner's seat counted from 0"
 
 
 class State(Protocol):

@@ -1,5 +1,9 @@
-"""Nine Empires rules version "1.0.0": kept so the games recorded under it are
-re-verified by the rules that played them (docs/rules-versions.md).
+"""Nine Empires rules versions "1.0.0" and "1.1.0": kept so the games recorded
+under them are re-verified by the rules that played them (docs/rules-versions.md).
+
+Version 1.2.0 records the result as every reader is told it, "Player 1 wins by
+a Dominance Victory.", where 1.1.0 and 1.0.0 recorded "seat 0 wins by a
+Dominance Victory", counting seats from 0 (``state.EARLIER_SEAT_RESULT``).
 
 Version 1.1.0 changed three rules toward the rulebook, each a choice that 1.0.0
 made itself or gave to another player:
@@ -12,15 +16,27 @@ made itself or gave to another player:
 - Engaging and Damage (multiplayer): 1.0.0 had the attacker declare immunity
   for the allies' cards too; in 1.1.0 each attacking ally declares its own.
 
-This class keeps those three (``state.EARLIER_*``, read where each rule is).
+``NineEmpiresV1`` keeps those three (``state.EARLIER_*``, read where each
+rule is) and 1.1.0's result; ``NineEmpiresV1_1`` keeps the result alone.
 """
 
 from __future__ import annotations
 
 from aggregates.nine_empires.game import NineEmpires
-from aggregates.nine_empires.state import EARLIER_ALLIES, EARLIER_IMMUNITY, EARLIER_WINTER_FOOD
+from aggregates.nine_empires.state import (
+    EARLIER_ALLIES,
+    EARLIER_IMMUNITY,
+    EARLIER_SEAT_RESULT,
+    EARLIER_WINTER_FOOD,
+)
+
+
+class NineEmpiresV1_1(NineEmpires):  # noqa: N801 - the version's own number
+    RULES_VERSION = "1.1.0"
+    EARLIER = frozenset({EARLIER_SEAT_RESULT})
 
 
 class NineEmpiresV1(NineEmpires):
     RULES_VERSION = "1.0.0"
-    EARLIER = frozenset({EARLIER_WINTER_FOOD, EARLIER_ALLIES, EARLIER_IMMUNITY})
+    EARLIER = frozenset({EARLIER_WINTER_FOOD, EARLIER_ALLIES, EARLIER_IMMUNITY,
+                         EARLIER_SEAT_RESULT})

@@ -16,7 +16,7 @@ from aggregates.kernel.elimination import last_standing
 from aggregates.kernel.outcome import Outcome, headline
 from aggregates.nine_empires import quests
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_SEAT_RESULT, State
 
 POPULAR_RENOWN = 50
 POPULAR_QUESTS = 3
@@ -84,5 +84,6 @@ def player_eliminated(state: State, seat: int) -> None:
 
 def game_won(state: State, winner: int, how: str) -> None:
     state.over = True
-    state.result = {"result": f"seat {winner} wins by {VICTORY[how]}", "winner": winner,
-                    "how": how, "winners": [winner]}
+    said = (f"seat {winner} wins by {VICTORY[how]}" if EARLIER_SEAT_RESULT in state.EARLIER
+            else headline((winner,), None, f"by {VICTORY[how]}"))
+    state.result = {"result": said, "winner": winner, "how": how, "winners": [winner]}

@@ -255,7 +255,7 @@ def test_dominance_the_only_player_with_food() -> None:
     for c in t.castles(table, 1):
         table.instances[c]["food"] = 0
     winter_now(table)
-    assert table.result == {"result": "seat 0 wins by a Dominance Victory", "winner": 0,
+    assert table.result == {"result": "Player 1 wins by a Dominance Victory.", "winner": 0,
                             "how": "dominance", "winners": [0]}
 
 
@@ -276,7 +276,7 @@ def test_all_out_of_food_the_ordained_loses_first() -> None:
             table.instances[c]["food"] = 0
     winter_now(table)
     assert table.out == [1] and table.result == {
-        "result": "seat 0 wins by being the last player left", "winner": 0,
+        "result": "Player 1 wins by being the last player left.", "winner": 0,
         "how": "last standing", "winners": [0]}
 
 
@@ -289,7 +289,7 @@ def test_popular_victory_fifty_renown_and_three_quests() -> None:
     assert not victory.popular(table)
     table.renown[0] = 50
     winter_now(table)
-    assert table.result == {"result": "seat 0 wins by a Popular Victory", "winner": 0,
+    assert table.result == {"result": "Player 1 wins by a Popular Victory.", "winner": 0,
                             "how": "popular", "winners": [0]}
 
 
