@@ -47,7 +47,7 @@ def test_a_method_is_wrapped_once_while_its_handler_stays(make: Any) -> None:
 def test_another_handler_or_method_is_wrapped_afresh_and_none_stays_none() -> None:
     for interceptor in interceptors():
         one, other = streaming(), streaming()
-        first = interceptor.intercept_service(lambda d: one, Details("/a.S/M"))
-        assert interceptor.intercept_service(lambda d: other, Details("/a.S/M")) is not first
-        assert interceptor.intercept_service(lambda d: one, Details("/a.S/N")) is not first
+        first = interceptor.intercept_service(lambda d, h=one: h, Details("/a.S/M"))
+        assert interceptor.intercept_service(lambda d, h=other: h, Details("/a.S/M")) is not first
+        assert interceptor.intercept_service(lambda d, h=one: h, Details("/a.S/N")) is not first
         assert interceptor.intercept_service(lambda d: None, Details("/a.S/X")) is None

@@ -13,8 +13,8 @@ from aggregates import catalog
 from aggregates.kernel.audit import record_of
 from aggregates.kernel.verify import verify_records
 from aggregates.nine_empires import NineEmpires
-from aggregates.nine_empires.victory import VICTORY, standings
 from aggregates.nine_empires.v1 import NineEmpiresV1, NineEmpiresV1_1
+from aggregates.nine_empires.victory import VICTORY, standings
 
 BOTH = catalog.registry((NineEmpiresV1, NineEmpires))
 ALL = catalog.registry((NineEmpiresV1, NineEmpiresV1_1, NineEmpires))
