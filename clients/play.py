@@ -243,8 +243,10 @@ class Player:
         if move is None:
             return False
         try:
+            # The reply's state is not read (the loop reads each seat's own): none asked.
             self.client.act(self.game_id, seat, move.command, decision_id=move.decision_id,
-                            expected_version=0 if move.decision_id else legal.version)
+                            expected_version=0 if move.decision_id else legal.version,
+                            with_state=False)
         except ArbiterError:
             return False  # a guessed answer the rules refuse; the bot tries again
         return True
@@ -274,7 +276,7 @@ class Player:
         try:
             self.client.act(
                 self.game_id, self.seat, command, decision_id=option.decision_id,
-                expected_version=0 if option.decision_id else legal.version,
+                expected_version=0 if option.decision_id else legal.version, with_state=False,
             )
         except ArbiterError as exc:
             self.say(f"Refused: {exc.message or exc.reason}")

@@ -62,9 +62,10 @@ async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str
                 await asyncio.sleep(wait)
                 continue
             action, decision_id = picked
-            await backend.call("Act", game_pb2.ActRequest(
+            await backend.call("Act", game_pb2.ActRequest(  # its reply's state unread: none
                 game_id=game_id, seat=seat, command=action.command, decision_id=decision_id,
-                expected_version=0 if decision_id else legal.version), tokens[seat], peer)
+                expected_version=0 if decision_id else legal.version, with_state=False),
+                tokens[seat], peer)
             wait = backoff = POLL_SECONDS[0]
             last_move = time.monotonic()
         except GatewayError as exc:

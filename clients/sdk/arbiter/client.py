@@ -363,17 +363,20 @@ def build_act_request(
     expected_version: int = 0,
     command_id: str = "",
     decision_id: str = "",
+    with_state: bool | None = None,
 ) -> game_pb2.ActRequest:
     """The ``ActRequest`` for a typed command or a ``{"name", "args"}`` dict.
 
     ``decision_id`` names the pending decision the command answers
     (``Decision.id``): staleness is then judged for that decision alone.
+    ``with_state``: None leaves the field out (the reply carries the state, as
+    for every older client); False asks for none (the server renders nothing).
     """
     if isinstance(command, game_pb2.Command):
         typed = command
     else:
         typed = json_to_command(rules, dict(command))
-    return game_pb2.ActRequest(
+    request = game_pb2.ActRequest(
         game_id=game_id,
         seat=seat,
         command=typed,
@@ -381,6 +384,9 @@ def build_act_request(
         command_id=command_id or new_command_id(),
         decision_id=decision_id,
     )
+    if with_state is not None:
+        request.with_state = with_state
+    return request
 
 
 def build_state_request(
@@ -733,16 +739,20 @@ class _Calls:
         *,
         decision_id: str = "",
         token: str | None = None,
+        with_state: bool | None = None,
     ) -> _Plan[game_pb2.ActResponse]:
         """Send one move; retried with the same command id while ``retryable``.
 
-        ``decision_id`` names the decision it answers (from ``legal().decisions``).
+        ``decision_id`` names the decision it answers (from ``legal().decisions``);
+        ``with_state=False``: the reply carries no state (``ActRequest.with_state``),
+        for a client that reads it when it needs it.
         """
         token = self.client.token_for(token, game_id, seat)
         typed = isinstance(command, game_pb2.Command)
         rules = "" if typed else (yield from self.rules_of(game_id, token=token))
         request = build_act_request(
-            rules, game_id, seat, command, expected_version, command_id, decision_id
+            rules, game_id, seat, command, expected_version, command_id, decision_id,
+            with_state,
         )
         response: game_pb2.ActResponse = yield from self._unary(
             self.stub.Act, request, auth_metadata(token)

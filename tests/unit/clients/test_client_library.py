@@ -134,3 +134,13 @@ def test_screens_and_choices_decoded() -> None:
     decision = game_pb2.Decision(choices_json='[{"kind": "number", "low": 1, "high": 3}, 5]')
     assert choices_of(decision) == [{"kind": "number", "low": 1, "high": 3}]
     assert choices_of(game_pb2.Decision(choices_json="oops")) == []
+
+
+def test_act_request_leaves_with_state_out_unless_asked() -> None:
+    """``ActRequest.with_state``: absent means "with the state", as for every
+    older client; the library sends it only when its caller says."""
+    command = {"name": "travel", "args": {"to": 2}}
+    assert not build_act_request("enin", "g", 0, command).HasField("with_state")
+    without = build_act_request("enin", "g", 0, command, with_state=False)
+    assert without.HasField("with_state") and without.with_state is False
+    assert build_act_request("enin", "g", 0, command, with_state=True).with_state is True

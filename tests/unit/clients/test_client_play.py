@@ -114,18 +114,21 @@ def test_enin_events_are_told_and_decisions_named(real_server: RealServer) -> No
 
 
 class Recording(ArbiterClient):
-    """Records every act's command (as JSON) and its decision id and expected version."""
+    """Records every act's command (as JSON), its decision id and expected version,
+    and whether it asked for the state back."""
 
     def __init__(self, address: str) -> None:
         super().__init__(address)
         self.sent: list[tuple[int, str, int]] = []
+        self.with_state: list[bool | None] = []
 
     def act(self, game_id: str, seat: int, command: Any, expected_version: int = 0,
-            command_id: str = "", *, decision_id: str = "", token: str | None = None
-            ) -> game_pb2.ActResponse:
+            command_id: str = "", *, decision_id: str = "", token: str | None = None,
+            with_state: bool | None = None) -> game_pb2.ActResponse:
         self.sent.append((seat, decision_id, expected_version))
+        self.with_state.append(with_state)
         return super().act(game_id, seat, command, expected_version, command_id,
-                           decision_id=decision_id, token=token)
+                           decision_id=decision_id, token=token, with_state=with_state)
 
 
 def test_every_answer_names_its_decision(real_server: RealServer) -> None:
@@ -137,6 +140,8 @@ def test_every_answer_names_its_decision(real_server: RealServer) -> None:
     assert client.sent and all(decision for _, decision, _ in client.sent)
     assert all(version == 0 for _, _, version in client.sent)  # judged per decision
     assert {seat for seat, _, _ in client.sent} >= {0, 1}
+    # The loop reads each seat's state itself: no move asks the server to render one.
+    assert client.with_state and all(w is False for w in client.with_state)
     client.close()
 
 
