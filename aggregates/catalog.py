@@ -16,28 +16,30 @@ version that played it, never by a newer one: a rules change that alters
 what a command decides would otherwise make every older game "fail" its
 re-execution. So each released version stays loadable: when a game's rules
 change, the release before is kept as a class of its own (its
-``RULES_VERSION`` unchanged) and listed in ``RELEASED``; ``RULES`` holds them
-all, keyed by (rules id, rules version), and ``rules_class`` finds the one a
-record names. Among several classes of one rules id the newest version is the
-one ``GAMES`` serves (new games are made with it). A record whose version
-this release cannot load is reported with ``not_loadable`` — never as a
-failure: its chain and dice are still checked, only the re-execution is not.
+``RULES_VERSION`` unchanged) and listed in ``RELEASED`` by its key and its
+``module:Class``; ``RULES`` holds them all, keyed by (rules id, rules version),
+and ``rules_class`` finds the one a record names. A released class is imported
+the first time a record of its version is read, not at start-up: each game
+class defines its whole set of event classes when it is made, and the three
+released classes cost every server and CLI process some 0.4 s to start.
+Among several classes of one rules id the newest version is the one
+``GAMES`` serves (new games are made with it). A record whose version this
+release cannot load is reported with ``not_loadable`` — never as a failure:
+its chain and dice are still checked, only the re-execution is not.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from aggregates.enin import Enin
 from aggregates.ethnos import Ethnos
 from aggregates.ettin import Ettin
-from aggregates.ettin.v1 import EttinV1
 from aggregates.kernel import Game
 from aggregates.kernel.verify import known_versions, not_loadable_sentence, version_order
 from aggregates.nine_empires import NineEmpires
-from aggregates.nine_empires.v1 import NineEmpiresV1, NineEmpiresV1_1
 from aggregates.titans import Titans
 
 EXTRA_GAMES_ENV = "ARBITER_EXTRA_GAMES"
@@ -47,23 +49,76 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: Nine Empires 1.0.0 (it placed the heroes' Winter food itself, asked every
 #: player to ally, and let the attacker declare the allies' immunity) and 1.1.0
 #: (both recorded the result naming the winner's seat counted from 0).
-RELEASED: tuple[type[Game], ...] = (EttinV1, NineEmpiresV1, NineEmpiresV1_1)
+RELEASED: dict[tuple[str, str], str] = {
+    ("ettin", "1"): "aggregates.ettin.v1:EttinV1",
+    ("nine_empires", "1.0.0"): "aggregates.nine_empires.v1:NineEmpiresV1",
+    ("nine_empires", "1.1.0"): "aggregates.nine_empires.v1:NineEmpiresV1_1",
+}
 
 #: A registry of rules: the class of each (rules id, rules version).
 Registry = Mapping[tuple[str, str], type[Game]]
+
+
+class Rules(Mapping[tuple[str, str], type[Game]]):
+    """A registry whose released classes are imported when first asked for.
+
+    Its keys are known without importing anything (``RELEASED`` names each
+    class's key); a class, once imported, must be of the key it was listed
+    under."""
+
+    def __init__(self, loaded: Mapping[tuple[str, str], type[Game]],
+                 later: Mapping[tuple[str, str], str]) -> None:
+        clash = set(loaded) & set(later)
+        if clash:
+            rules, version = sorted(clash)[0]
+            raise ValueError(f"two games share the rules id {rules!r} and version {version!r}")
+        self._loaded = dict(loaded)
+        self._later = dict(later)
+
+    def __getitem__(self, key: tuple[str, str]) -> type[Game]:
+        found = self._loaded.get(key)
+        if found is None:
+            if key not in self._later:
+                raise KeyError(key)
+            found = game_class_at(self._later[key])
+            if key != (found.RULES_ID, found.RULES_VERSION):
+                raise ValueError(f"{self._later[key]} is rules {found.RULES_ID!r} "
+                                 f"{found.RULES_VERSION!r}, listed as {key!r}")
+            self._loaded[key] = found
+        return found
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        yield from self._loaded
+        yield from (key for key in self._later if key not in self._loaded)
+
+    def __len__(self) -> int:
+        return len(self._loaded) + sum(1 for key in self._later if key not in self._loaded)
+
+
+def released_classes() -> tuple[type[Game], ...]:
+    """Every released class, imported (the catalogue-wide checks and tests)."""
+    return tuple(RULES[key] for key in RELEASED)
+
+
+def game_class_at(entry: str) -> type[Game]:
+    """The game class a ``module:Class`` entry names, imported."""
+    module_name, _, class_name = entry.partition(":")
+    if not module_name or not class_name:
+        raise ValueError(f"{entry!r} is not module:Class")
+    cls = getattr(importlib.import_module(module_name), class_name, None)
+    if not isinstance(cls, type) or not issubclass(cls, Game) or not cls.RULES_ID:
+        raise ValueError(f"{entry!r} is not a game class")
+    return cls
 
 
 def extra_games(spec: str) -> tuple[type[Game], ...]:
     """The game classes named by ``module:Class`` entries, comma-separated."""
     found: list[type[Game]] = []
     for entry in filter(None, (part.strip() for part in spec.split(","))):
-        module_name, _, class_name = entry.partition(":")
-        if not module_name or not class_name:
-            raise ValueError(f"{EXTRA_GAMES_ENV}: {entry!r} is not module:Class")
-        cls = getattr(importlib.import_module(module_name), class_name, None)
-        if not isinstance(cls, type) or not issubclass(cls, Game) or not cls.RULES_ID:
-            raise ValueError(f"{EXTRA_GAMES_ENV}: {entry!r} is not a game class")
-        found.append(cls)
+        try:
+            found.append(game_class_at(entry))
+        except ValueError as exc:
+            raise ValueError(f"{EXTRA_GAMES_ENV}: {exc}") from None
     return tuple(found)
 
 
@@ -105,4 +160,4 @@ def not_loadable(rules: str, version: str, known: Registry | None = None) -> str
 
 _EXTRA = extra_games(os.environ.get(EXTRA_GAMES_ENV, ""))
 GAMES: dict[str, type[Game]] = catalogue(SERVED + _EXTRA)
-RULES: dict[tuple[str, str], type[Game]] = registry(SERVED + RELEASED + _EXTRA)
+RULES: Rules = Rules(registry(SERVED + _EXTRA), RELEASED)

@@ -15,6 +15,7 @@ import time
 from concurrent import futures
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
@@ -39,7 +40,9 @@ from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap
 from service.servicer import _abort as abort
 from service.storehealth import StoreHealth
-from service.web.server import WebError, WebServer
+
+if TYPE_CHECKING:
+    from service.web.server import WebServer
 
 log = logging.getLogger("arbiter")
 SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -143,7 +146,12 @@ class Server:
         return target
 
     def _serve_web(self, address: str) -> WebServer:
-        """The pages and JSON gateway; an address that cannot be bound refuses the start."""
+        """The pages and JSON gateway; an address that cannot be bound refuses the start.
+
+        Imported here, when asked for: a server without web pages never loads
+        aiohttp and the pages' modules (half a second of every start)."""
+        from service.web.server import WebError, WebServer
+
         try:
             return WebServer(address, self.web_socket, self.settings.max_message_bytes,
                              self.settings.web_requests_per_peer,

@@ -11,7 +11,7 @@ operator watches:
   so they count every server process on the store, not only this one);
 - the feed: the relay's lag behind the store's head, and whether Redis
   answers the relay and the feed hub;
-- the web side (:func:`web_observer`, an aiohttp middleware): requests by
+- the web side (``service.web.observe.web_observer``, an aiohttp middleware): requests by
   route pattern, method and HTTP status, and their latency.
 
 A call its client cancelled (a closed page, a feed left, Ctrl-C) is counted
@@ -24,7 +24,6 @@ seat, status, reason and duration, never a token or a request's contents.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -32,7 +31,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import grpc
-from aiohttp import web
 from prometheus_client import (
     REGISTRY,
     Counter,
@@ -327,38 +325,6 @@ def _access_fields(service: str, method: str, code: str, reason: str, seconds: f
     if calls > 1:
         record["calls"] = calls  # this line stands for so many OK calls
     return record
-
-
-# --- the web side -----------------------------------------------------------------
-
-
-def route_of(request: web.Request) -> str:
-    """The route pattern a request matched (``/games/{game_id}``), never its
-    path (the label's values stay few); ``unmatched`` for a path with none."""
-    resource = request.match_info.route.resource
-    return resource.canonical if resource is not None else "unmatched"
-
-
-@web.middleware
-async def web_observer(request: web.Request, handler: Any) -> web.StreamResponse:
-    """Count and time every web request, outermost (the refusals of the other
-    middlewares are counted too)."""
-    started = time.perf_counter()
-    status = 500
-    try:
-        response = await handler(request)
-        status = response.status
-        return response
-    except web.HTTPException as exc:
-        status = exc.status
-        raise
-    except (asyncio.CancelledError, ConnectionResetError):
-        status = CLIENT_CLOSED
-        raise
-    finally:
-        route = route_of(request)
-        WEB_REQUESTS.labels(route, request.method, str(status)).inc()
-        WEB_LATENCY.labels(route).observe(time.perf_counter() - started)
 
 
 # --- the store, the relay and Redis, read at scrape time -----------------------------

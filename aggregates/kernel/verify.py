@@ -85,8 +85,15 @@ def loadable(games: Mapping[Any, type[Game]], rules: str, version: str) -> type[
 
 
 def known_versions(games: Mapping[Any, type[Game]], rules: str) -> list[str]:
-    """The versions of ``rules`` that ``games`` can load."""
-    found = {cls.RULES_VERSION for cls in games.values() if rules == cls.RULES_ID}
+    """The versions of ``rules`` that ``games`` can load: read off a registry's
+    keys (so none of its classes is loaded for it), or a catalogue's classes."""
+    found: set[str] = set()
+    for key in games:
+        if isinstance(key, tuple):
+            if key[0] == rules:
+                found.add(str(key[1]))
+        elif key == rules:
+            found.add(games[key].RULES_VERSION)
     return sorted(found, key=version_order)
 
 

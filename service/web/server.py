@@ -21,9 +21,9 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from service.limits import caller_of
 from service.listen import split_address
-from service.metrics import web_observer
 from service.web import gateway, openapi
 from service.web.backend import Backend
+from service.web.observe import web_observer
 
 log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -1314,7 +1314,7 @@ def _registered() -> list[Any]:
     from aggregates import catalog
 
     template = catalog.extra_games("tests.template_game:Template")
-    games = (*catalog.SERVED, *catalog.RELEASED, *template)
+    games = (*catalog.SERVED, *catalog.released_classes(), *template)
     return [pytest.param(cls, id=f"{cls.RULES_ID}-{cls.RULES_VERSION}") for cls in games]
 
 

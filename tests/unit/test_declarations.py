@@ -46,7 +46,7 @@ TEMPLATE = "tests.template_game:Template"
 #: Every game a server can be started with: served, released, and the template.
 REGISTERED: dict[str, type[Game]] = {
     f"{cls.RULES_ID}-{cls.RULES_VERSION}": cls
-    for cls in (*catalog.SERVED, *catalog.RELEASED, *catalog.extra_games(TEMPLATE))
+    for cls in (*catalog.SERVED, *catalog.released_classes(), *catalog.extra_games(TEMPLATE))
 }
 
 
