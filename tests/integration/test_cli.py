@@ -30,6 +30,7 @@ from clients.simulate import playout
 from clients.tokens import TokenStore
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import play
+from tests.soak import cases
 from tests.unit.clients.support import isolate_credentials, self_signed_cert
 
 # One worker runs this module's tests, so its module-scoped server starts once.
@@ -217,7 +218,7 @@ def test_simulate_finishes_all_games(arbiter_server: Any) -> None:
     assert "3/3 games" in result.stderr  # the progress bar
 
 
-@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("players", cases([2], [5]))
 def test_simulate_ethnos_for_n_players(arbiter_server: Any, players: int) -> None:
     """Issue 3: `arbiter simulate ethnos --players N` plays whole games through the server."""
     result = arbiter(arbiter_server, "simulate", "ethnos", "--games", "2", "--players",
