@@ -66,8 +66,6 @@ class Table:
     tokens: dict[int, str]
     state: game_pb2.GameState
     done: bool = False
-    #: The channel (of several, to servers on one port) that plays this game.
-    lane: int = 0
 
 
 @dataclasses.dataclass
@@ -171,7 +169,7 @@ class Player:
                 await asyncio.sleep(0.01 * self.rng.random())
         tokens = {t.seat: t.token for t in created.seat_tokens}
         self.lane_of[created.game_id] = lane
-        return Table(created.game_id, tokens, created.state, lane=lane)
+        return Table(created.game_id, tokens, created.state)
 
     async def tables(self, count: int, in_flight: int = 2) -> list[Table]:
         gate = asyncio.Semaphore(in_flight)
@@ -189,7 +187,7 @@ class Player:
                 table = await self.new_table()
             seat = table.state.pending[0].seat
             metadata = bearer(table.tokens[seat])
-            legal = await self.stubs[table.lane].LegalActions(
+            legal = await self.stub_of(table.game_id).LegalActions(
                 game_pb2.LegalActionsRequest(game_id=table.game_id, seat=seat), metadata=metadata
             )
             move = bot_move(legal, self.rng, explore=not legal.actions)
@@ -205,10 +203,13 @@ class Player:
             return table, request, metadata
         raise RuntimeError(f"no {self.rules} game offered a move")
 
+    def stub_of(self, game_id: str) -> game_pb2_grpc.GameServiceStub:
+        """The stub of the channel (the lane) that plays ``game_id``."""
+        return self.stubs[self.lane_of.get(game_id, 0)]
+
     async def act(self, request: game_pb2.ActRequest, metadata: Metadata) -> Any:
-        """``Act`` on the lane of the request's game (``lane_of``)."""
-        return await self.stubs[self.lane_of.get(request.game_id, 0)].Act(
-            request, metadata=metadata)
+        """``Act`` on the lane of the request's game."""
+        return await self.stub_of(request.game_id).Act(request, metadata=metadata)
 
     async def prepare(
         self, tables: list[Table], in_flight: int = 32
