@@ -70,8 +70,7 @@ class Rules(Mapping[tuple[str, str], type[Game]]):
                  later: Mapping[tuple[str, str], str]) -> None:
         clash = set(loaded) & set(later)
         if clash:
-            rules, version = sorted(clash)[0]
-            raise ValueError(f"two games share the rules id {rules!r} and version {version!r}")
+            raise shared_version(*sorted(clash)[0])
         self._loaded = dict(loaded)
         self._later = dict(later)
 
@@ -93,6 +92,11 @@ class Rules(Mapping[tuple[str, str], type[Game]]):
 
     def __len__(self) -> int:
         return len(self._loaded) + sum(1 for key in self._later if key not in self._loaded)
+
+
+def shared_version(rules: str, version: str) -> ValueError:
+    """Two classes claiming one version of one game: which would re-verify its games?"""
+    return ValueError(f"two games share the rules id {rules!r} and version {version!r}")
 
 
 def released_classes() -> tuple[type[Game], ...]:
@@ -129,8 +133,7 @@ def registry(games: Iterable[type[Game]]) -> dict[tuple[str, str], type[Game]]:
     for cls in games:
         key = (cls.RULES_ID, cls.RULES_VERSION)
         if by_key.setdefault(key, cls) is not cls:
-            raise ValueError(f"two games share the rules id {cls.RULES_ID!r} "
-                             f"and version {cls.RULES_VERSION!r}")
+            raise shared_version(*key)
     return by_key
 
 
