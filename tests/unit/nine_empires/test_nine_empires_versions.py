@@ -80,6 +80,9 @@ def test_a_finished_1_1_0_game_re_executes_by_1_1_0_and_its_result_names_a_seat(
 
 
 def test_rules_1_2_0_record_the_result_as_the_players_read_it() -> None:
+    """Object (Romance of the Nine Empires rulebook): the winner and how they won
+    (a Conquest, Dominance or Popular Victory, or the last player left), named as
+    the players are, in the recorded result as in the outcome's summary."""
     game, records = _finished(NineEmpires)
     assert records[0].payload["rules_version"] == "1.2.0"
     ended = next(r for r in records if r.type == "Ended")
