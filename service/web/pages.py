@@ -104,7 +104,10 @@ async def state_of(request: web.Request, game_id: str, token: str,
 async def rules_by_id(request: web.Request) -> dict[str, game_pb2.RulesInfo]:
     """``ListRules``, kept a few minutes (the rules a server plays are fixed at start)."""
     cache = request.app[RULES]
-    if cache.get("at", 0.0) + RULES_TTL < time.monotonic():
+    # Fetched when none is kept yet, whatever the clock says: the monotonic
+    # clock counts from the machine's boot, so a server started in its first
+    # minutes (a fresh CI machine) once never fetched them at all (KeyError).
+    if "rules" not in cache or cache["at"] + RULES_TTL < time.monotonic():
         reply = await call(request, "ListRules", game_pb2.ListRulesRequest())
         cache["rules"] = {r.id: r for r in reply.rules}
         cache["at"] = time.monotonic()
