@@ -8,6 +8,7 @@ version it acted on, is refused with the current one.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import datetime
@@ -63,6 +64,8 @@ CATALOGUE_WAIT = 30.0
 RETRY_WINDOW = datetime.timedelta(minutes=10)
 #: Access records (seat token hashes) kept in memory: about 300 bytes each.
 ACCESS_CACHE_SIZE = 20_000
+#: The commits kept for the relay to publish (``ArbiterApp.committed``).
+COMMITS_KEPT = 1024
 
 
 #: A game's fields that only live while a command is decided (reset by every
@@ -278,6 +281,12 @@ class ArbiterApp(Application):
         self.on_clocked: Callable[[Game], None] | None = None
         #: Each game's newest readings, by audience (``service.readmodel``).
         self.reads = ReadModel()
+        #: This process's commits, as recorded (oldest first), while the relay
+        #: that publishes them is this process's (``service.relay``): it takes
+        #: its events from here instead of reading them back from the store.
+        #: Bounded: a relay that falls behind reads the store, as it always may.
+        self.committed: collections.deque[list[Any]] = collections.deque(maxlen=COMMITS_KEPT)
+        self.keep_committed = False
 
     # -------------------------------------------------------------- snapshots
 
@@ -499,6 +508,8 @@ class ArbiterApp(Application):
             self._take_snapshots(processed)
         finally:
             self._deferring.on = was
+        if self.keep_committed:
+            self.committed.append(recordings)
         self._notify(recordings)
         self.notify(processed.events)
         return recordings

@@ -4,6 +4,7 @@ messages, store errors under the relay, reused request ids."""
 
 from __future__ import annotations
 
+import collections
 import json
 import threading
 import uuid
@@ -135,6 +136,8 @@ def test_the_relay_survives_a_store_error_and_gives_up_the_lead() -> None:
     class App:
         saved = threading.Event()
         calls = 0
+        committed: collections.deque[list[Any]] = collections.deque()
+        keep_committed = False
 
         def notifications(self, after: int, limit: int = 200) -> list[Any]:
             App.calls += 1
