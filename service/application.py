@@ -47,6 +47,7 @@ from service.errors import ServiceError, unknown_game
 from service.groupcommit import GroupCommit
 from service.ids import GAMES_LOG_ID, check_id, check_position, parse_game_id, parse_options
 from service.readmodel import GameFacts, LegalList, ReadModel, SeatState, facts_of
+from service.recent import RecentEvents
 from service.settled import SettledHead
 from service.snapshots import SnapshotSeal, TrustedSnapshots
 
@@ -287,6 +288,8 @@ class ArbiterApp(Application):
         #: Bounded: a relay that falls behind reads the store, as it always may.
         self.committed: collections.deque[list[Any]] = collections.deque(maxlen=COMMITS_KEPT)
         self.keep_committed = False
+        #: The newest events of the games followed here (``service.recent``).
+        self.recent = RecentEvents()
 
     # -------------------------------------------------------------- snapshots
 
@@ -508,6 +511,7 @@ class ArbiterApp(Application):
             self._take_snapshots(processed)
         finally:
             self._deferring.on = was
+        self.recent.record(recordings)  # before the relay can publish them
         if self.keep_committed:
             self.committed.append(recordings)
         self._notify(recordings)

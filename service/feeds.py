@@ -99,6 +99,11 @@ class FeedHub(threading.Thread):
         self.waiting: dict[str | None, set[threading.Condition]] = {}
         self.sequence = 0
         self.woken: dict[str, int] = {}
+        #: The newest version a message named, by game: a follower that has
+        #: it (``service.recent``) need not ask the store for more. Only ever a
+        #: reason to read the store: a forged higher one costs a read, and a
+        #: lower one changes nothing (the newest wins).
+        self.published: dict[str, int] = {}
         self.healthy = False
         self.publishing = True
         self.stopping = threading.Event()
@@ -180,16 +185,21 @@ class FeedHub(threading.Thread):
         wrong shape is dropped, and must not raise in (and so end) this thread.
         """
         try:
-            game_id = json.loads(data)["game_id"]
-        except (ValueError, KeyError, TypeError, IndexError, RecursionError):
+            message = json.loads(data)
+            game_id = message["game_id"]
+            version = message.get("version")
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
             return
         if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
             return
         with self.cond:
             if len(self.woken) >= MAX_GAMES and game_id not in self.woken:
                 self.woken.clear()
+                self.published.clear()
             self.sequence += 1
             self.woken[game_id] = self.sequence
+            if isinstance(version, int) and version > self.published.get(game_id, 0):
+                self.published[game_id] = version
             for key in (game_id, None):
                 for waiter in self.waiting.get(key, ()):
                     waiter.notify()
@@ -199,6 +209,11 @@ class FeedHub(threading.Thread):
         """The number of the game's latest wake-up: take it before reading the store."""
         with self.cond:
             return self.woken.get(game_id, 0)
+
+    def newest_published(self, game_id: str) -> int:
+        """The newest version of the game a message has named (0: none)."""
+        with self.cond:
+            return self.published.get(game_id, 0)
 
     def ticket_all(self) -> int:
         """The number of the latest wake-up of any game."""

@@ -608,33 +608,61 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         last = request.after
         status = ""
         heartbeat = time.monotonic()
-        while context.is_active() and not self._closing(context):
-            # A wake-up before this read is answered by it (the relay publishes
-            # after commit); only one after the ticket is a reason to read again.
-            ticket = self.hub.ticket(request.game_id)
-            new_events = self.app.game_events(request.game_id, after=last)
-            if new_events:
-                over = game.ended or any(type(e).__name__ == "Ended" for e in new_events)
-                positions = timetravel.positions(self.app, request.game_id, last)
-                for ev in new_events:
-                    yield game_pb2.FeedMessage(
-                        event=to_proto(cls, ev, reader.for_game(over),
-                                       positions.get(ev.originator_version, 0),
-                                       seats=game.seats))
-                    last = ev.originator_version
-                if over:
+        polled = False  # the last wait ended with no message of this game
+        # The game's id as the relay publishes it: a client may spell it in any
+        # form a UUID takes (upper case, braces), and the hub's wake-ups go by
+        # the canonical one (a feed asked for as "{ID}" was woken only by its poll).
+        key = str(game.id)
+        with self.app.recent.following(game.id):
+            while context.is_active() and not self._closing(context):
+                # A wake-up before this read is answered by it (the relay publishes
+                # after commit); only one after the ticket is a reason to read again.
+                ticket = self.hub.ticket(key)
+                new_events = self._feed_events(key, game.id, last, polled)
+                if new_events:
+                    over = game.ended or any(type(e).__name__ == "Ended"
+                                             for _, e in new_events)
+                    for position, ev in new_events:
+                        yield game_pb2.FeedMessage(
+                            event=to_proto(cls, ev, reader.for_game(over), position,
+                                           seats=game.seats))
+                        last = ev.originator_version
+                    if over:
+                        yield feeds.status_message(ENDED)
+                        return
+                    heartbeat, polled = time.monotonic(), False
+                    continue
+                if game.ended:
                     yield feeds.status_message(ENDED)
                     return
-                heartbeat = time.monotonic()
-                continue
-            if game.ended:
-                yield feeds.status_message(ENDED)
-                return
-            # Caught up: the status (so "live" follows the backlog), or a heartbeat.
-            if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
-                yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
-                status, heartbeat = self.hub.status, time.monotonic()
-            self.hub.wait_game(request.game_id, ticket, gone)
+                # Caught up: the status (so "live" follows the backlog), or a heartbeat.
+                if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                    yield feeds.status_message(self.hub.status,
+                                               heartbeat=status == self.hub.status)
+                    status, heartbeat = self.hub.status, time.monotonic()
+                self.hub.wait_game(key, ticket, gone)
+                polled = self.hub.ticket(key) == ticket
+
+    def _feed_events(self, game_id: str, gid: uuid.UUID, last: int,
+                     polled: bool) -> list[tuple[int, Any]]:
+        """A game's events after ``last``, as (global position, event).
+
+        From this process's newest commits (``service.recent``: no read of the
+        store) when they are known to be all there is: the feeds are live, no
+        message has named a newer version, and the follower was woken by a
+        message, not by its poll (which stands for what no message announced:
+        another server's writes while nothing publishes). Else from the store."""
+        if self.hub.live and not polled:
+            kept = self.app.recent.after(gid, last)
+            if kept is not None:
+                newest = kept[-1][1].originator_version if kept else last
+                if newest >= self.hub.newest_published(game_id):
+                    return kept
+        events = self.app.game_events(game_id, after=last)
+        if not events:
+            return []
+        positions = timetravel.positions(self.app, game_id, last)
+        return [(positions.get(ev.originator_version, 0), ev) for ev in events]
 
     def _subscribe_all(self, request: game_pb2.SubscribeRequest,
                        context: Context) -> Iterator[game_pb2.FeedMessage]:

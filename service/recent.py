@@ -1,0 +1,92 @@
+"""The newest events of the games someone follows here, as this process committed them.
+
+A game's feed (``Subscribe``) used to answer each wake-up with three reads of
+the store: the events after its position, their global positions, and one more
+read to find nothing newer. Each of a game's followers made them for every
+event, between the relay's publish and the message leaving the server (issue
+20: the feed's latency). The events a follower waits for are, most of the time,
+ones this very process has just committed: the application hands them here
+(``ArbiterApp._record_processed``), for the games that have a follower in this
+process only, a bounded run of each.
+
+What a follower may take from here is exact or nothing: the events right after
+its version, without a gap, as recorded (the same objects the store's read
+would decode, with the same global positions). Anything else (another server's
+writes, a follower further behind than the run kept, a game nobody here
+followed when it was written) answers ``None``, and the follower reads the store.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+#: The newest events kept per followed game: a follower further behind reads the store.
+KEPT_PER_GAME = 64
+
+
+class RecentEvents:
+    """Per followed game, its newest committed events, as (position, event)."""
+
+    def __init__(self, per_game: int = KEPT_PER_GAME) -> None:
+        self.per_game = per_game
+        self._lock = threading.Lock()
+        self._followers: dict[uuid.UUID, int] = {}
+        self._kept: dict[uuid.UUID, collections.deque[tuple[int, Any]]] = {}
+
+    @contextmanager
+    def following(self, game_id: uuid.UUID) -> Iterator[None]:
+        """While a follower of ``game_id`` is open: its commits are kept; the
+        last follower gone, they are dropped."""
+        with self._lock:
+            self._followers[game_id] = self._followers.get(game_id, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                left = self._followers[game_id] - 1
+                if left:
+                    self._followers[game_id] = left
+                else:
+                    del self._followers[game_id]
+                    self._kept.pop(game_id, None)
+
+    def record(self, recordings: Sequence[Any]) -> None:
+        """A commit's recordings (the library's ``Recording``: the domain event
+        and its notification), kept for the followed games among them."""
+        if not self._followers:
+            return
+        with self._lock:
+            for recording in recordings:
+                event = recording.domain_event
+                game_id = event.originator_id
+                if game_id not in self._followers or not hasattr(event, "meta"):
+                    continue  # nobody follows it here, or not a game's event
+                kept = self._kept.get(game_id)
+                if kept is None:
+                    kept = self._kept[game_id] = collections.deque(maxlen=self.per_game)
+                kept.append((recording.notification.id, event))
+
+    def after(self, game_id: uuid.UUID, version: int) -> list[tuple[int, Any]] | None:
+        """The game's events after ``version`` as (position, event), if every one
+        from ``version + 1`` to the newest kept is here (``[]``: none newer is
+        kept); ``None`` when that cannot be told from here."""
+        with self._lock:
+            kept = self._kept.get(game_id)
+            if not kept:
+                return None
+            newest = kept[-1][1].originator_version
+            run = [(position, event) for position, event in kept
+                   if event.originator_version > version]
+        if not run:
+            return [] if newest == version else None
+        expected = version + 1
+        for _, event in run:
+            if event.originator_version != expected:
+                return None
+            expected += 1
+        return run
