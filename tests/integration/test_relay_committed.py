@@ -87,13 +87,15 @@ def relay_of(app: ArbiterApp) -> tuple[relay_module.FeedRelay, Redis]:
 
 
 def play(app: ArbiterApp, game_id: str, moves: int, rng: random.Random) -> None:
-    """Random legal moves of whichever seats the game waits on."""
-    for n in range(moves):
+    """Random legal moves of whichever seats the game waits on (each its own
+    command id: a repeated one would be answered, not applied, exactly once)."""
+    for _ in range(moves):
         game: Any = app.game(game_id)
         for seat in game.waiting_on():
             actions = game.legal_actions(seat)
             if actions:
-                app.act(game_id, seat, rng.choice(actions).to_json(), command_id=f"m{n}")
+                app.act(game_id, seat, rng.choice(actions).to_json(),
+                        command_id=f"move-{game.version}")
                 break
         else:
             return
