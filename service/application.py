@@ -39,6 +39,7 @@ from eventsourcing.utils import strtobool
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
+from aggregates.kernel import recording as kernel_recording
 from aggregates.kernel.game import command_key
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
@@ -68,6 +69,10 @@ ACCESS_CACHE_SIZE = 20_000
 #: The commits kept for the relay to publish (``ArbiterApp.committed``).
 COMMITS_KEPT = 1024
 
+
+#: Events read at once, newest first, to fill in a game's command window from
+#: them (``ArbiterApp._fill_window``): Enin's 256 ids take about 500.
+FILL_PAGE = 512
 
 #: A game's fields that only live while a command is decided (reset by every
 #: command): put back when a command on the cached game is refused.
@@ -707,6 +712,8 @@ class ArbiterApp(Application):
                     "INVALID_ARGUMENT", "WRONG_GAME",
                     f"a {rules} command sent to a {game.RULES_ID} game", game.version,
                 )
+            if command_id:
+                self._fill_window(game)
             first = self._command_version(game, seat, command_id) if command_id else None
             if first is not None:
                 replayed = self._original_result(game, first)
@@ -800,12 +807,55 @@ class ArbiterApp(Application):
                                      over=game.ended)
         raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
 
+    def _fill_window(self, game: Game) -> None:
+        """Fill in a game's older command ids, left to the events by the
+        snapshot it was loaded from (``command_gap``), before its command is
+        looked up and applied: once per load, its events read newest first
+        until they gave the ids counted (about two events an id for Enin),
+        never on a game whose window is whole (every game not loaded from
+        such a snapshot, and this one from now on, while it stays cached)."""
+        gap = game.command_gap
+        if gap is None:
+            return
+        last, count = gap
+        older = kernel_recording.newest_ids(self._metas_newest_first(game.id, last), count)
+        if len(older) < count:
+            log.warning("game %s: its events up to %d carry %d command ids, its snapshot "
+                        "counted %d; its window holds what the events say", game.id, last,
+                        len(older), count)
+        game.fill_command_window(older)
+
+    def _metas_newest_first(self, gid: uuid.UUID, last: int
+                            ) -> Iterator[tuple[int, dict[str, Any] | None]]:
+        """A game's stored events' (version, meta) from ``last`` down, read a
+        page at a time. Only the meta is wanted: on a plain JSON store an event
+        whose bytes hold no ``"cmd"`` records no command and is not decoded
+        (half of Enin's), and none is made into an event object."""
+        mapper = self.mapper
+        plain = mapper.cipher is None and mapper.compressor is None
+        page = FILL_PAGE
+        while last > 0:
+            rows = self.recorder.select_events(gid, lte=last, desc=True, limit=page)
+            for row in rows:
+                if plain and b'"cmd"' not in row.state:
+                    yield row.originator_version, None
+                elif plain:
+                    yield row.originator_version, mapper.transcoder.decode(row.state).get("meta")
+                else:
+                    yield row.originator_version, getattr(mapper.to_domain_event(row), "meta", None)
+            if len(rows) < page:
+                return
+            last = rows[-1].originator_version - 1
+            page = min(page * 2, 4 * FILL_PAGE)
+
     def _command_version(self, game: Game, seat: int, command_id: str) -> int | None:
         """The first version a seat's command id caused, if it was applied: from
-        the game's newest ids, else (only when older ones have left them) from
+        the game's newest ids (filled in first, ``_fill_window``), else (only
+        when older ones have left them) from
         the store's index, where an entry is trusted only if the event it
         names carries that very command (the events vouch for themselves;
         an index row is just a row)."""
+        self._fill_window(game)
         first = game.command_version(seat, command_id)
         if first is not None or not game.command_window_full():
             return first

@@ -42,6 +42,7 @@ from aggregates.kernel.verify import audit_by_version
 from service.application import ArbiterApp
 from service.errors import ServiceError, unknown_game
 from service.ids import GAMES_LOG_ID, check_position, parse_game_id
+from service.snapshots import window_filled
 
 log = logging.getLogger(__name__)
 
@@ -375,7 +376,8 @@ def check_snapshots(
         except Exception:  # noqa: BLE001 - the chain check names the broken event
             return bad, served_differs
         if served is not None and version == served.version and (
-            _state(app, dict(vars(served))) != _state(app, dict(vars(aggregate)))
+            _state(app, window_filled(dict(vars(served)), by_version))
+            != _state(app, dict(vars(aggregate)))
         ):
             served_differs = version
         if version not in snapshots:
@@ -385,7 +387,7 @@ def check_snapshots(
             bad.append(version)
             continue
         made = dict(vars(aggregate))
-        taken = dict(snapshot.state)
+        taken = window_filled(dict(snapshot.state), by_version)  # its ids left to the events
         if "last_acted" not in taken:
             # A snapshot taken before Kernel 2: it kept none of Kernel 2's
             # keys, and its game may have worded its presentation-only state

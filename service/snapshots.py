@@ -26,6 +26,17 @@ sealed snapshots are taken. ``Audit`` compares every stored snapshot, and the
 state the server serves, with the state replayed from the events
 (``service.auditing``); a snapshot it finds different is not trusted again
 by that server process, whatever its seal says.
+
+A snapshot keeps no client command ids (issue 20): they were most of a long
+game's snapshot (its newest ``COMMAND_WINDOW`` of them, about 42 bytes each),
+and the events record every one. It keeps where they are instead
+(``command_gap``, see ``kernel.recording.window_left_to_events``), and a game
+loaded from it fills its window from those events before its first command
+(``ArbiterApp.act``). Such a snapshot is sealed under a message of its own
+(``SEAL_V2``): a server of an older release, which would take its empty
+``command_ids`` for the whole window and apply a retried command again, finds
+its seal wrong and loads the game from its events instead. Snapshots sealed
+before (every id in ``command_ids``) still load, as they are.
 """
 
 from __future__ import annotations
@@ -37,7 +48,7 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from eventsourcing.domain import Snapshot
@@ -45,6 +56,7 @@ from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
 from aggregates.kernel import chain
+from aggregates.kernel.recording import filled_window, newest_ids, window_left_to_events
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +64,11 @@ log = logging.getLogger(__name__)
 TRIES = 3
 #: (game, version) pairs already warned about, per process, at most this many.
 MAX_WARNED = 10_000
+#: The sealed message of a snapshot holding its command ids, and of one that
+#: leaves them to the events (a ``command_gap``), which an older server must
+#: not trust (see the module's doc).
+SEAL_V1 = "arbiter/snapshot/v1"
+SEAL_V2 = "arbiter/snapshot/v2"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,19 +102,21 @@ class SnapshotSeal:
         self._warned_lock = threading.Lock()
 
     def _mac(self, gid: uuid.UUID, version: int, topic: str, state: dict[str, Any]) -> str:
+        kind = SEAL_V2 if "command_gap" in state else SEAL_V1
         message = json.dumps(
-            ["arbiter/snapshot/v1", str(gid), version, topic, canonical_state(self._mapper, state)]
+            [kind, str(gid), version, topic, canonical_state(self._mapper, state)]
         )
         return hmac.new(self._key, message.encode("ascii"), hashlib.sha256).hexdigest()
 
     def take(self, aggregate: Any) -> SealedSnapshot:
-        """A sealed snapshot of ``aggregate`` as it is now."""
+        """A sealed snapshot of ``aggregate`` as it is now, its command ids
+        left to the events (``window_left_to_events``)."""
         plain = Snapshot.take(aggregate)
+        state = window_left_to_events(plain.state, plain.originator_version)
         return SealedSnapshot(
             originator_id=plain.originator_id, originator_version=plain.originator_version,
-            timestamp=plain.timestamp, topic=plain.topic, state=plain.state,
-            seal=self._mac(plain.originator_id, plain.originator_version, plain.topic,
-                           plain.state),
+            timestamp=plain.timestamp, topic=plain.topic, state=state,
+            seal=self._mac(plain.originator_id, plain.originator_version, plain.topic, state),
         )
 
     def problem(self, snapshot: Any) -> str | None:
@@ -195,3 +214,20 @@ class TrustedSnapshots(EventStore[uuid.UUID]):
             if upto < 1 or (gt is not None and upto <= gt):
                 return None
         return None
+
+
+def window_filled(state: dict[str, Any], events: Mapping[int, Any]) -> dict[str, Any]:
+    """A state (a snapshot's, or a loaded game's) with the command ids it left
+    to the events filled in from ``events`` (by version), as the game loaded
+    from it fills them (``Recording.fill_command_window``): what the audit
+    compares with the window a replay makes. Any other state as it is."""
+    gap = state.get("command_gap")
+    if (not isinstance(gap, list) or len(gap) != 2 or not all(type(n) is int for n in gap)
+            or not isinstance(state.get("command_ids"), dict)):
+        return state  # none, or damaged: compared as it is
+    last, count = gap
+    older = newest_ids(((v, getattr(events[v], "meta", None)) for v in range(last, 0, -1)
+                        if v in events), count)
+    filled = {k: v for k, v in state.items() if k != "command_gap"}
+    filled["command_ids"] = filled_window(state["command_ids"], gap, older)
+    return filled

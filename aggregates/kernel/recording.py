@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from eventsourcing.domain import Aggregate, decorated_funcs
@@ -24,8 +24,9 @@ KERNEL_FIELDS = frozenset(
     {"originator_id", "originator_version", "timestamp", "originator_topic", "meta"}
 )
 #: The client command ids a game keeps (``command_ids``), newest; older ones
-#: leave, oldest first, so a long game's state and snapshots stay small. The
-#: server keeps every id in an index in the store (``service.application``).
+#: leave, oldest first, so a long game's state stays small. The server keeps
+#: every id in an index in the store (``service.application``). A snapshot
+#: keeps none of them, only where they are recorded (``window_left_to_events``).
 COMMAND_WINDOW = 256
 
 #: The creation event's dice, set while ``Game.start`` creates the aggregate.
@@ -47,6 +48,81 @@ def command_key(seat: int, command_id: str) -> str:
     return f"{seat}:{command_id}"
 
 
+class WindowIncomplete(LookupError):
+    """A command id was looked up on a game whose older ids are still in its
+    stored events only (``Recording.command_gap``): a miss would prove
+    nothing, so there is no answer until the window is filled."""
+
+
+def remember_command(ids: dict[str, int], key: str, version: int) -> None:
+    """Add a command id to a window, its oldest leaving when it is over
+    ``COMMAND_WINDOW`` (a game loaded with more loses them all at once): the
+    one rule of the window, for replays and refills alike."""
+    ids[key] = version
+    while len(ids) > COMMAND_WINDOW:
+        del ids[next(iter(ids))]
+
+
+def newest_ids(newest_first: Iterable[tuple[int, Mapping[str, Any] | None]],
+               count: int) -> list[tuple[str, int]]:
+    """The newest ``count`` client command ids that stored events carry, given
+    the events' (version, meta) newest first (read only as far as needed),
+    each with the version of the first event of its command (the one that
+    records it), oldest first."""
+    found: list[tuple[str, int]] = []
+    if count <= 0:
+        return found
+    for version, meta in newest_first:
+        command = (meta or {}).get("cmd")
+        if command is not None and "id" in command:
+            found.append((command_key(command["seat"], command["id"]), version))
+            if len(found) == count:
+                break
+    found.reverse()
+    return found
+
+
+def filled_window(ids: Mapping[str, int], gap: Sequence[int],
+                  older: Sequence[tuple[str, int]]) -> dict[str, int]:
+    """The whole window of a game holding ``ids`` after its ``gap``, given
+    ``older``, the gap's ids (``newest_ids``): those, then ``ids``, the
+    window's rule applied to the whole. Exactly the window a replay of every
+    event makes: the snapshot's window was the newest ids up to its version,
+    and ``ids`` are the ones applied since."""
+    count = gap[1]
+    window: dict[str, int] = {}
+    for key, version in list(older)[max(0, len(older) - count):]:
+        remember_command(window, key, version)
+    for key, version in ids.items():
+        remember_command(window, key, version)
+    return window
+
+
+def window_left_to_events(state: Mapping[str, Any], version: int) -> dict[str, Any]:
+    """A game's state as a snapshot at ``version`` keeps it: without its
+    client command ids, which would be most of it (about 42 bytes each, up to
+    ``COMMAND_WINDOW``), but with where they are recorded: ``command_gap``,
+    ``[last, count]``, the window being the newest ``count`` ids that the
+    game's events up to version ``last`` carry (here ``version`` itself). A
+    game loaded from it fills its window from those events, newest first,
+    when it first needs it (``ArbiterApp.act``), so a snapshot's size no
+    longer depends on how many commands the game has had, and taking one
+    reads nothing: a game loaded from such a snapshot and snapshotted again
+    counts the ids it has applied since into its gap.
+
+    A window over ``COMMAND_WINDOW`` (a game loaded from a snapshot of a release
+    that kept every id) is kept as it is: its next command must still see the
+    ids it pushes out, to index them."""
+    ids = state.get("command_ids")
+    if not isinstance(ids, dict) or len(ids) > COMMAND_WINDOW:
+        return dict(state)
+    gap = state.get("command_gap")
+    if gap is None and not ids:
+        return dict(state)
+    held = min(gap[1], COMMAND_WINDOW - len(ids)) if gap is not None else 0
+    return {**state, "command_ids": {}, "command_gap": [version, held + len(ids)]}
+
+
 class Recording:
     """The aggregate's recording half: ``emit`` for rules modules, the stamp on
     every event, and the chain and command ids followed on every replay."""
@@ -59,6 +135,12 @@ class Recording:
     rng_counter: int
     commands_applied: int
     command_ids: dict[str, int]
+    #: ``[last, count]`` on a game loaded from a snapshot that left its window
+    #: to the events (``window_left_to_events``) until the window is filled
+    #: (``fill_command_window``) or newer ids alone fill it: the window's older
+    #: ids are the newest ``count`` that events up to ``last`` carry. The
+    #: class's None otherwise, so no other game's state holds it.
+    command_gap: list[int] | None = None
     last_acted: dict[str, int]
     _draws: list[list[int]]
     _command: dict[str, Any] | None
@@ -132,19 +214,35 @@ class Recording:
                 self.last_acted = {}  # a game recorded before Kernel 2
             self.last_acted[str(command["seat"])] = version
             if "id" in command:
-                self.command_ids[command_key(command["seat"], command["id"])] = version
-                while len(self.command_ids) > COMMAND_WINDOW:  # a game loaded unbounded
-                    del self.command_ids[next(iter(self.command_ids))]
+                remember_command(self.command_ids, command_key(command["seat"], command["id"]),
+                                 version)
+                if self.command_gap is not None and len(self.command_ids) >= COMMAND_WINDOW:
+                    del self.command_gap  # every id it stood for has left the window
 
     def command_version(self, seat: int, command_id: str) -> int | None:
         """The first version recorded for a seat's command id, if it was applied
-        among the last ``COMMAND_WINDOW`` ids (``command_window_full``)."""
-        return self.command_ids.get(command_key(seat, command_id))
+        among the last ``COMMAND_WINDOW`` ids (``command_window_full``).
+        ``WindowIncomplete`` when it is not among the ids held and older ones
+        are still to be filled in from the events (``command_gap``)."""
+        found = self.command_ids.get(command_key(seat, command_id))
+        if found is None and self.command_gap is not None:
+            raise WindowIncomplete(f"game {self.id}: its window is to be filled first")
+        return found
 
     def command_window_full(self) -> bool:
-        """Whether ids may have left ``command_ids``: a miss then proves nothing,
+        """Whether ids may have left the window: a miss then proves nothing,
         and the id must be looked up where every id is kept."""
-        return len(self.command_ids) >= COMMAND_WINDOW
+        held = len(self.command_ids) + (self.command_gap[1] if self.command_gap else 0)
+        return held >= COMMAND_WINDOW
+
+    def fill_command_window(self, older: Sequence[tuple[str, int]]) -> None:
+        """Fill in the window's older ids (``command_gap``) from ``older``, the
+        ids its events carry (``newest_ids``): the game then holds the window a
+        replay of every event makes."""
+        gap = self.command_gap
+        if gap is not None:
+            self.command_ids = filled_window(self.command_ids, gap, older)
+            del self.command_gap
 
     def kernel_audience(self, event_type: str, payload: Mapping[str, Any],
                         meta: Mapping[str, Any]) -> tuple[Audience, dict[str, Any]]:
