@@ -100,9 +100,12 @@ def stored_snapshots(app: ArbiterApp, game_id: str) -> list[Any]:
             for row in app.snapshots.recorder.select_events(parse_game_id(game_id))]
 
 
-def replayed_window(app: ArbiterApp, game_id: str) -> list[tuple[str, int]]:
+def replayed_window(app: ArbiterApp, game_id: str,
+                    version: int | None = None) -> list[tuple[str, int]]:
+    """The window a replay of the game's events (up to ``version``) makes."""
     game: Any = None
-    for ev in app.events.get(parse_game_id(game_id)):
+    events: Any = app.events.get(parse_game_id(game_id), lte=version)
+    for ev in events:
         game = ev.mutate(game)
     return list(game.command_ids.items())
 
@@ -116,15 +119,8 @@ def test_snapshots_keep_no_command_id_only_where_they_are(store: Store) -> None:
         version = snapshot.originator_version
         assert snapshot.state["command_ids"] == {}, version
         past: Any = app.repository.get(parse_game_id(game_id), version=version)
-        assert past.command_gap == [version, len(replayed_window_at(app, game_id, version))]
+        assert past.command_gap == [version, len(replayed_window(app, game_id, version))]
         assert app.snapshot_seal is not None and app.snapshot_seal.problem(snapshot) is None
-
-
-def replayed_window_at(app: ArbiterApp, game_id: str, version: int) -> list[tuple[str, int]]:
-    game: Any = None
-    for ev in app.events.get(parse_game_id(game_id), lte=version):
-        game = ev.mutate(game)
-    return list(game.command_ids.items())
 
 
 def test_a_release_before_this_one_does_not_trust_a_snapshot_without_the_ids(
@@ -173,7 +169,9 @@ def test_a_command_after_a_restart_indexes_the_ids_it_pushes_out(store: Store) -
     app = store.open()
     game = app.game(game_id)
     assert game.command_gap is not None
-    app.act(game_id, 0, lasting(app, game_id), command_id="new")
+    action = lasting(app, game_id)
+    assert action is not None
+    app.act(game_id, 0, action, command_id="new")
     assert list(app.events.get(command_index_id(gid, oldest))), "indexed as it left"
     assert list(app.game(game_id).command_ids.items()) == replayed_window(app, game_id)
     again = store.open().act(game_id, 0, {"name": "no-such-move"},

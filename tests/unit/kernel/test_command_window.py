@@ -114,11 +114,11 @@ def snapshot_form(game: Race) -> dict[str, Any]:
 
 def loaded(events: list[Any], at: int) -> Race:
     """The game loaded from a snapshot at version ``at``, then its later events."""
-    game = replayed(events[:at])
-    snapshot = Snapshot.take(game)
-    game = Snapshot(  # type: ignore[call-arg]
+    before = replayed(events[:at])
+    snapshot = Snapshot.take(before)
+    game: Any = Snapshot(  # type: ignore[call-arg]
         originator_id=snapshot.originator_id, originator_version=at,
-        timestamp=snapshot.timestamp, topic=snapshot.topic, state=snapshot_form(game),
+        timestamp=snapshot.timestamp, topic=snapshot.topic, state=snapshot_form(before),
     ).mutate(None)
     for ev in events[at:]:
         game = ev.mutate(game)
@@ -175,12 +175,12 @@ def test_a_game_loaded_with_a_gap_snapshots_again_without_reading_its_events() -
     snapshot = Snapshot.take(again)
     state = kernel_recording.window_left_to_events(snapshot.state, again.version)
     assert state["command_gap"] == [again.version, WINDOW]
-    twice = Snapshot(  # type: ignore[call-arg]
+    twice: Any = Snapshot(  # type: ignore[call-arg]
         originator_id=snapshot.originator_id, originator_version=again.version,
         timestamp=snapshot.timestamp, topic=snapshot.topic, state=state).mutate(None)
     for ev in events[again.version:]:
         twice = ev.mutate(twice)
-    fill(twice, events)  # type: ignore[arg-type]
+    fill(twice, events)
     assert list(twice.command_ids.items()) == list(replayed(events).command_ids.items())
 
 
