@@ -33,6 +33,7 @@ from service.application import ArbiterApp, command_index_id, parse_game_id
 from service.auth import Credentials
 from service.config import Settings
 from service.snapshots import SealedSnapshot
+from tests.integration.test_store import postgres_env  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.integration
 
@@ -43,9 +44,9 @@ INTERVAL = 5
 class Store:
     """One store and one server secret, opened as often as asked (a restart)."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
-        self.env = Settings(data_dir=data_dir).store_env()
+        self.env = env or Settings(data_dir=data_dir).store_env()
         self.credentials = Credentials(secrets.token_bytes(32), "")
         self.opened: list[ArbiterApp] = []
 
@@ -254,3 +255,42 @@ def test_the_audit_compares_a_gap_with_the_window_its_events_make(store: Store) 
     app.snapshots.put([forged])
     stored = auditing.Audits(store.open()).audit(game_id)
     assert version in stored.bad_snapshots, stored.report.problems
+
+
+def check_retries_after_a_restart(store: Store) -> None:
+    """Every id retried on a game loaded cold from a snapshot at its newest
+    version (the whole window in the gap, filled from the store's events read
+    newest first), then a new command applied once and answered once."""
+    game_id, caused = played(store.open())
+    app = store.opened[-1]
+    version = app.game(game_id).version
+    with contextlib.suppress(IntegrityError):
+        app.take_snapshot(parse_game_id(game_id), version)
+    app = store.open()
+    assert app.game(game_id).command_gap == [version, WINDOW]
+    for command_id, versions in caused.items():
+        again = app.act(game_id, 0, {"name": "no-such-move"}, command_id=command_id)
+        assert again.replayed and [e.originator_version for e in again.events] == versions
+    action = lasting(app, game_id)
+    assert action is not None
+    first = app.act(game_id, 0, action, command_id="new")
+    assert not first.replayed and first.events
+    again = store.open().act(game_id, 0, {"name": "no-such-move"}, command_id="new")
+    assert again.replayed and again.events == first.events
+    assert store.opened[-1].game(game_id).version == first.version
+
+
+def test_retries_after_a_restart_on_sqlite(store: Store) -> None:
+    check_retries_after_a_restart(store)
+
+
+@pytest.mark.postgres
+def test_retries_after_a_restart_on_postgres(
+    tmp_path: Path, postgres_env: dict[str, str], monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+) -> None:
+    monkeypatch.setattr(kernel_recording, "COMMAND_WINDOW", WINDOW)
+    store = Store(tmp_path, postgres_env)
+    try:
+        check_retries_after_a_restart(store)
+    finally:
+        store.close()
