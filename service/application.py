@@ -713,6 +713,9 @@ class ArbiterApp(Application):
                     f"a {rules} command sent to a {game.RULES_ID} game", game.version,
                 )
             if command_id:
+                # A game loaded from a snapshot knows its newest ids only once
+                # they are read from its events: for the lookup, and for the
+                # ids this command pushes out of the window (indexed below).
                 self._fill_window(game)
             first = self._command_version(game, seat, command_id) if command_id else None
             if first is not None:
@@ -851,10 +854,9 @@ class ArbiterApp(Application):
     def _command_version(self, game: Game, seat: int, command_id: str) -> int | None:
         """The first version a seat's command id caused, if it was applied: from
         the game's newest ids (filled in first, ``_fill_window``), else (only
-        when older ones have left them) from
-        the store's index, where an entry is trusted only if the event it
-        names carries that very command (the events vouch for themselves;
-        an index row is just a row)."""
+        when older ones have left them) from the store's index, where an entry
+        is trusted only if the event it names carries that very command (the
+        events vouch for themselves; an index row is just a row)."""
         self._fill_window(game)
         first = game.command_version(seat, command_id)
         if first is not None or not game.command_window_full():
