@@ -68,6 +68,13 @@ RETRY_WINDOW = datetime.timedelta(minutes=10)
 ACCESS_CACHE_SIZE = 20_000
 #: The commits kept for the relay to publish (``ArbiterApp.committed``).
 COMMITS_KEPT = 1024
+#: How long a cached game's look at the store answers reads (``ArbiterApp.game``'s
+#: ``lately``), in seconds: a read sees every write another server process on the
+#: store committed this long before it began, and every write of this process.
+#: ``ARBITER_READ_FRESHNESS_MS`` sets it (0: every read looks at the store).
+READ_FRESHNESS = 0.01
+#: Store checks kept (one per game read lately); beyond it, the stale ones are dropped.
+CHECKS_KEPT = 4096
 
 
 #: Events read at once, newest first, to fill in a game's command window from
@@ -295,6 +302,9 @@ class ArbiterApp(Application):
         self.keep_committed = False
         #: The newest events of the games followed here (``service.recent``).
         self.recent = RecentEvents()
+        #: When each cached game last caught up from the store (``game``'s ``lately``).
+        self.read_freshness = read_freshness(self.env.get("ARBITER_READ_FRESHNESS_MS") or "")
+        self._checked: dict[uuid.UUID, tuple[weakref.ref[Game], float]] = {}
 
     # -------------------------------------------------------------- snapshots
 
@@ -388,28 +398,85 @@ class ArbiterApp(Application):
         with self._lock(parse_game_id(game_id)):
             yield
 
-    def game(self, game_id: str, *, borrow: bool = False) -> Game:
+    def game(self, game_id: str, *, borrow: bool = False, lately: bool = False) -> Game:
         """The game now: a copy of it, or, with ``borrow``, the cached object
         itself, for a caller holding ``game_lock`` for as long as it reads it
-        (no copy; only ``act`` ever changes it, under that same lock)."""
+        (no copy; only ``act`` ever changes it, under that same lock).
+
+        Each read of a cached game asks the store for newer events (the
+        library's fast-forward), so that another server process's writes are
+        seen: one query per call, a fifth of a cached ``GetState``. With
+        ``lately`` (a borrowing read, never a write), a cached game that did
+        so less than ``read_freshness`` ago is used as it is (``_caught_up_lately``).
+        """
         gid = parse_game_id(game_id)
         if gid == GAMES_LOG_ID:
             raise unknown_game(game_id)  # the catalogue's log, not an aggregate
-        try:
-            game: Any = self.repository.get(gid, deepcopy_from_cache=not borrow)
-        except AggregateNotFoundError:
-            raise unknown_game(game_id) from None
-        if not isinstance(game, Game):
-            raise unknown_game(game_id)
+        game: Any = self._caught_up_lately(gid) if lately and borrow else None
+        if game is None:
+            checked = time.monotonic()  # before the query: what it finds was committed by then
+            try:
+                game = self.repository.get(gid, deepcopy_from_cache=not borrow)
+            except AggregateNotFoundError:
+                raise unknown_game(game_id) from None
+            if not isinstance(game, Game):
+                raise unknown_game(game_id)
+            if borrow:
+                self._note_checked(gid, game, checked)
         if self.on_clocked is not None and game.clocked():
             self.on_clocked(game)  # filed at its next deadline, or off once over (service.clock)
         return game
+
+    def _caught_up_lately(self, gid: uuid.UUID) -> Game | None:
+        """The cached game, if it caught up from the store less than
+        ``read_freshness`` ago; else None (the caller asks the store).
+
+        Why a read may skip the query and still see what it must:
+
+        - this process's writes change the cached object itself, under the
+          game's lock (``_write``), which the reader holds too: a read after a
+          write of this process sees it, and never a half-applied one;
+        - another process's write committed before the last catch-up began was
+          found by it (a query sees every transaction committed before it
+          starts: SQLite's WAL snapshot, PostgreSQL's READ COMMITTED statement);
+          the catch-up is at most ``read_freshness`` old, so a write committed
+          that long before the read began is in the game read;
+        - the time noted is the catch-up's start, on this process's monotonic
+          clock, and only for the object caught up: a game the cache dropped
+          (a refused command, a snapshot not trusted, eviction) and rebuilt is
+          another object, and is read from the store again.
+
+        The cached game only moves forward, so a caller's reads never go back
+        in time either.
+        """
+        entry = self._checked.get(gid)
+        if entry is None or time.monotonic() - entry[1] >= self.read_freshness:
+            return None
+        cache = self.repository.cache
+        if cache is None:
+            return None
+        try:
+            cached = cache.get(gid)  # kept recent in the cache too
+        except KeyError:
+            return None
+        return cached if cached is entry[0]() else None  # type: ignore[no-any-return]
+
+    def _note_checked(self, gid: uuid.UUID, game: Game, checked: float) -> None:
+        """``game`` (the cached object) caught up from the store at ``checked``."""
+        if self.read_freshness <= 0:
+            return
+        self._checked[gid] = (weakref.ref(game), checked)
+        if len(self._checked) > CHECKS_KEPT:
+            stale = time.monotonic() - self.read_freshness
+            for key, (_, at) in list(self._checked.items()):
+                if at < stale:
+                    self._checked.pop(key, None)
 
     def facts(self, game_id: str, seat: int | None = None) -> GameFacts:
         """What a caller is authorized by: the game's id, whether it is over,
         its seats; ``seat``, when given, checked to be one of them (``UNKNOWN_SEAT``)."""
         with self.game_lock(game_id):
-            return facts_of(self.game(game_id, borrow=True), seat)
+            return facts_of(self.game(game_id, borrow=True, lately=True), seat)
 
     def seat_state(self, game_id: str, reader: Reader | Callable[[GameFacts], Reader],
                    seat: int | None = None) -> SeatState:
@@ -419,8 +486,8 @@ class ArbiterApp(Application):
         checked to be one of its seats), it says who reads, or refuses; one
         hold of the game's lock and one look at the store for the whole read
         (a spectator's ``GetState`` took two of each)."""
-        with self.game_lock(game_id):
-            game = self.game(game_id, borrow=True)
+        with self._lock(parse_game_id(game_id)):  # ``game_lock``, without its generator
+            game = self.game(game_id, borrow=True, lately=True)
             if callable(reader):
                 reader = reader(facts_of(game, seat))
             return self.reads.state(game, reader.for_game(game.ended))
@@ -898,6 +965,17 @@ class ArbiterApp(Application):
         (the store's optimistic concurrency orders writers of several
         processes), and no reader of the cached game meanwhile."""
         return self.repository.locks(game_id)
+
+
+def read_freshness(text: str) -> float:
+    """``ARBITER_READ_FRESHNESS_MS`` in seconds (a whole number of milliseconds;
+    empty: ``READ_FRESHNESS``)."""
+    if not text:
+        return READ_FRESHNESS
+    if not text.isdigit():
+        raise ValueError(
+            f"ARBITER_READ_FRESHNESS_MS must be a whole number of milliseconds, not {text!r}")
+    return int(text) / 1000
 
 
 def create_backoff(attempt: int) -> float:

@@ -181,12 +181,16 @@ class Credentials:
         return "peer:" + peer_host(peer)
 
     def is_admin(self, token: str) -> bool:
-        return bool(self._admin_hash) and hmac.compare_digest(digest(token), self._admin_hash)
+        return self._is_admin_digest(digest(token))
+
+    def _is_admin_digest(self, presented: str) -> bool:
+        return bool(self._admin_hash) and hmac.compare_digest(presented, self._admin_hash)
 
     def identify(self, token: str, access: GameAccess | None) -> Principal:
-        """The principal a token makes its bearer, comparing every hash of the game."""
+        """The principal a token makes its bearer, comparing every hash of the
+        game (the token hashed once, for the admin's hash and the game's)."""
         presented = digest(token)
-        principal = ADMIN if self.is_admin(token) else NOBODY
+        principal = ADMIN if self._is_admin_digest(presented) else NOBODY
         if access is None:
             return principal
         for seat, stored in enumerate(access.seat_hashes):

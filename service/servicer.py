@@ -253,7 +253,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         access = self.app.access(game_id) if game_id is not None else None
         return self.credentials.identify(token, access), token
 
-    def _fill_seat(self, request: SeatRequest, context: Context, game_id: uuid.UUID) -> None:
+    def _fill_seat(
+        self, request: SeatRequest, context: Context, game_id: uuid.UUID
+    ) -> tuple[auth.Principal, str] | None:
         """An absent ``seat`` is the caller's own: the seat its token names.
 
         Before ``seat`` was ``optional``, a forgotten seat read as seat 0 and a
@@ -264,26 +266,31 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         seat 0 on the wire, so that is what existing clients sent for it.
         The request is filled in place, so every reader of ``request.seat``
         (``timetravel`` too) sees the resolved seat.
+
+        Returns the caller it identified to do so (``_caller``'s answer, for
+        the same call to authorize by without hashing the token again), None
+        when the request named its seat and no caller was identified.
         """
         if request.HasField("seat"):
-            return
-        token = auth.token_from(context.invocation_metadata())
-        if not token:
-            return
-        principal = self.credentials.identify(token, self.app.access(game_id))
+            return None
+        caller = self._caller(context, game_id)
+        principal = caller[0]
         if principal.seat is not None:
             request.seat = principal.seat
         elif principal.spectator and "spectator" in request.DESCRIPTOR.fields_by_name:
             setattr(request, "spectator", True)  # noqa: B010 - not every SeatRequest has it
+        return caller
 
     def _authorize_read(
-        self, context: Context, game: GameFacts, seat: int, spectator: bool
+        self, context: Context, game: GameFacts, seat: int, spectator: bool,
+        caller: tuple[auth.Principal, str] | None = None,
     ) -> tuple[Reader, auth.Principal]:
         """Spectators need any credential of the game; a seat (already checked
         to be one of the game's: ``facts_of``) needs its own. A finished game's
         record is public (DESIGN principle 4): read with no token at all, as
-        anyone may (``auth.public_read``)."""
-        principal, token = self._caller(context, game.id)
+        anyone may (``auth.public_read``). ``caller``: who this same call was
+        identified as for this game already (``_fill_seat``), else identified here."""
+        principal, token = caller or self._caller(context, game.id)
         if auth.public_read(game.ended, token):
             return (SPECTATOR if spectator else Reader(seat)), principal
         if spectator:
@@ -386,16 +393,18 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @refusals
     def GetState(self, request: game_pb2.GetStateRequest,
                  context: Context) -> game_pb2.GameState:
+        game_id = parse_game_id(request.game_id)
         if request.HasField("version"):
-            if not request.HasField("seat"):
-                self._fill_seat(request, context, parse_game_id(request.game_id))
+            self._fill_seat(request, context, game_id)
             return timetravel.state_at(self, request, context)
-        self._fill_seat(request, context, parse_game_id(request.game_id))
-        spectator = request.spectator
+        # One identification of the caller for the whole call: filling the
+        # seat and authorizing the read are both answered by it.
+        caller = self._fill_seat(request, context, game_id)
+        seat, spectator = request.seat, request.spectator
         state = self.app.seat_state(
             request.game_id,
-            lambda facts: self._authorize_read(context, facts, request.seat, spectator)[0],
-            None if spectator else request.seat)
+            lambda facts: self._authorize_read(context, facts, seat, spectator, caller)[0],
+            None if spectator else seat)
         return self._state_proto(state, signed=state.over or request.sign_head)
 
     @refusals

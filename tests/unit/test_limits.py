@@ -65,3 +65,14 @@ def test_uncached_audits_run_so_many_at_once() -> None:
     release.set()
     first.join(5)
     assert slots.run(lambda: "third") == "third"  # type: ignore[arg-type, comparison-overlap]
+
+
+def test_the_callers_of_at_most_so_many_peers_are_kept_and_each_as_worked_out() -> None:
+    from service import limits
+
+    peers = [f"ipv4:10.0.{n // 250}.{n % 250}:{40000 + n}" for n in range(limits.PEERS_KEPT + 50)]
+    peers += ["ipv6:%5B2001:db8:1:2::1%5D:5000", "ipv6:[::ffff:10.0.0.5]:5000"]
+    for peer in peers:
+        assert caller_of(peer) == limits._caller_of(peer)
+        assert caller_of(peer) == limits._caller_of(peer)  # kept, the same answer
+        assert len(limits._callers) <= limits.PEERS_KEPT

@@ -1,0 +1,157 @@
+"""A read of a cached game skips the store's catch-up query only within the
+freshness bound (``ArbiterApp.read_freshness``): it still sees every write of
+its own process at once, every write of another process on the store once the
+bound has passed, and a game the cache dropped is read from the store again;
+a write always catches up first. And a spectator's ``GetState`` identifies its
+caller once."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from arbiter.v1 import game_pb2
+
+from service.application import ArbiterApp
+from service.auth import Credentials
+from service.envelope import SPECTATOR
+from service.feeds import FeedHub
+from service.servicer import GameServicer
+from tests.unit.test_application_hardening import FakeContext
+
+SECRET = b"read-freshness-test-secret-0123456789"
+
+
+def make_app(path: Path, freshness_ms: str) -> ArbiterApp:
+    """One server process's application on the store at ``path``."""
+    return ArbiterApp({
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(path),
+        "CREATE_TABLE": "y",
+        "AGGREGATE_CACHE_MAXSIZE": "100",
+        "AGGREGATE_CACHE_FASTFORWARD": "y",
+        "ARBITER_READ_FRESHNESS_MS": freshness_ms,
+    }, credentials=Credentials(SECRET, ""))
+
+
+def first_move(app: ArbiterApp, game_id: str) -> dict[str, Any]:
+    return app.legal_actions(game_id, 0).actions[0].command
+
+
+def count_queries(app: ArbiterApp, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The catch-up queries the repository makes from now on."""
+    seen: list[Any] = []
+    store = app.repository.event_store
+    original = store.get
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs.get("originator_id", args[0] if args else None))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(store, "get", counting)
+    return seen
+
+
+def test_reads_within_the_bound_ask_the_store_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path / "one.sqlite", "60000")
+    game_id = str(app.create_game("enin", ["solo"]).id)
+    app.seat_state(game_id, SPECTATOR)  # caught up once
+    queries = count_queries(app, monkeypatch)
+    for _ in range(50):
+        app.seat_state(game_id, SPECTATOR)
+        app.facts(game_id)
+    assert queries == []
+
+
+def test_with_no_bound_every_read_asks_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path / "one.sqlite", "0")
+    game_id = str(app.create_game("enin", ["solo"]).id)
+    app.seat_state(game_id, SPECTATOR)
+    queries = count_queries(app, monkeypatch)
+    for _ in range(5):
+        app.seat_state(game_id, SPECTATOR)
+    assert len(queries) == 5
+
+
+def test_a_write_of_this_process_is_read_at_once_within_the_bound(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "one.sqlite", "60000")
+    game_id = str(app.create_game("enin", ["solo"]).id)
+    before = app.seat_state(game_id, SPECTATOR)
+    written = app.act(game_id, 0, first_move(app, game_id))
+    after = app.seat_state(game_id, SPECTATOR)
+    assert after.version == written.version > before.version
+    assert app.facts(game_id).version == written.version
+
+
+def test_another_process_write_is_read_once_the_bound_has_passed(tmp_path: Path) -> None:
+    store = tmp_path / "shared.sqlite"
+    reader, writer = make_app(store, "50"), make_app(store, "50")
+    game_id = str(reader.create_game("enin", ["solo"]).id)
+    reader.seat_state(game_id, SPECTATOR)  # the reader's cache caught up now
+    written = writer.act(game_id, 0, first_move(writer, game_id))
+    time.sleep(0.06)
+    assert reader.seat_state(game_id, SPECTATOR).version == written.version
+
+
+def test_with_no_bound_another_process_write_is_read_at_once(tmp_path: Path) -> None:
+    store = tmp_path / "shared.sqlite"
+    reader, writer = make_app(store, "0"), make_app(store, "0")
+    game_id = str(reader.create_game("enin", ["solo"]).id)
+    reader.seat_state(game_id, SPECTATOR)
+    written = writer.act(game_id, 0, first_move(writer, game_id))
+    assert reader.seat_state(game_id, SPECTATOR).version == written.version
+
+
+def test_a_game_the_cache_dropped_is_read_from_the_store_within_the_bound(
+    tmp_path: Path,
+) -> None:
+    store = tmp_path / "shared.sqlite"
+    reader, writer = make_app(store, "60000"), make_app(store, "60000")
+    game = reader.create_game("enin", ["solo"])
+    game_id = str(game.id)
+    reader.seat_state(game_id, SPECTATOR)
+    written = writer.act(game_id, 0, first_move(writer, game_id))
+    reader.repository.forget(game.id)  # as a refused command or an untrusted snapshot does
+    assert reader.seat_state(game_id, SPECTATOR).version == written.version
+
+
+def test_a_write_catches_up_with_another_process_whatever_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "shared.sqlite"
+    one, other = make_app(store, "60000"), make_app(store, "60000")
+    game = one.create_game("enin", ["solo"])
+    game_id = str(game.id)
+    one.seat_state(game_id, SPECTATOR)
+    theirs = other.act(game_id, 0, first_move(other, game_id))
+    forgotten: list[Any] = []
+    original = one.repository.forget
+    monkeypatch.setattr(one.repository, "forget",
+                        lambda gid: (forgotten.append(gid), original(gid)))
+    ours = one.act(game_id, 0, first_move(other, game_id))
+    # Decided on the other process's move (no lost optimistic save, no retry).
+    assert forgotten == [] and ours.version > theirs.version
+    assert one.seat_state(game_id, SPECTATOR).version == ours.version
+
+
+def test_a_spectators_get_state_identifies_its_caller_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path / "one.sqlite", "60000")
+    servicer = GameServicer(app, FeedHub("redis://127.0.0.1:1/0"))
+    game = app.create_game("ethnos", ["a", "b", "c"])
+    token = app.credentials.spectator_token(game.id)
+    calls: list[str] = []
+    original = app.credentials.identify
+    monkeypatch.setattr(app.credentials, "identify",
+                        lambda *args: (calls.append("identify"), original(*args))[1])
+    state = servicer.GetState(game_pb2.GetStateRequest(game_id=str(game.id)),
+                              FakeContext(token))
+    assert calls == ["identify"]
+    assert state.version == game.version and state.seed == ""  # read as a spectator
