@@ -471,6 +471,8 @@ class ArbiterApp(Application):
             for key, (_, at) in list(self._checked.items()):
                 if at < stale:
                     self._checked.pop(key, None)
+            if len(self._checked) > CHECKS_KEPT:
+                self._checked.clear()  # all fresh: forgetting them costs queries only
 
     def facts(self, game_id: str, seat: int | None = None) -> GameFacts:
         """What a caller is authorized by: the game's id, whether it is over,

@@ -155,3 +155,17 @@ def test_a_spectators_get_state_identifies_its_caller_once(
                               FakeContext(token))
     assert calls == ["identify"]
     assert state.version == game.version and state.seed == ""  # read as a spectator
+
+
+def test_the_store_checks_kept_stay_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from service import application
+
+    monkeypatch.setattr(application, "CHECKS_KEPT", 3)
+    app = make_app(tmp_path / "one.sqlite", "60000")
+    games = [str(app.create_game("enin", ["solo"]).id) for _ in range(8)]
+    for game_id in games:
+        app.seat_state(game_id, SPECTATOR)
+        assert len(app._checked) <= 3
+    assert app.seat_state(games[-1], SPECTATOR).game_id == games[-1]
