@@ -361,8 +361,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         game_id = parse_game_id(request.game_id)
         if self.app.access(game_id) is None:
             self.app.game(request.game_id)  # NOT_FOUND for a game that is not there
-        self._fill_seat(request, context, game_id)
-        principal, token = self._caller(context, game_id)
+        principal, token = (self._fill_seat(request, context, game_id)
+                            or self._caller(context, game_id))  # one identification
         auth.require_seat(principal, token, request.seat)
         rules, action = command_to_json(request.command)
         # Absent (an older client): the state, as always; false: none rendered.
@@ -461,8 +461,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """
         game_id = parse_game_id(request.game_id)
         facts = self.app.facts(request.game_id)
-        self._fill_seat(request, context, game_id)
-        principal, token = self._caller(context, game_id)
+        principal, token = (self._fill_seat(request, context, game_id)
+                            or self._caller(context, game_id))  # one identification
         auth.require_seat(principal, token, request.seat)
         if principal.admin:
             # Bytes chosen by whoever can read the store (and so the seed)

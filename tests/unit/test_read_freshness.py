@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from arbiter.v1 import game_pb2
+from arbiter.wire import json_to_command
 
 from service.application import ArbiterApp
 from service.auth import Credentials
@@ -155,6 +156,26 @@ def test_a_spectators_get_state_identifies_its_caller_once(
                               FakeContext(token))
     assert calls == ["identify"]
     assert state.version == game.version and state.seed == ""  # read as a spectator
+
+
+def test_an_act_identifies_its_caller_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat's ``Act`` with no seat named: the token is hashed and looked up once,
+    for the seat it names and for the check that it may act for it."""
+    app = make_app(tmp_path / "one.sqlite", "60000")
+    servicer = GameServicer(app, FeedHub("redis://127.0.0.1:1/0"))
+    game = app.create_game("enin", ["solo"])
+    token = app.credentials.seat_token(game.id, 0)
+    calls: list[str] = []
+    original = app.credentials.identify
+    monkeypatch.setattr(app.credentials, "identify",
+                        lambda *args: (calls.append("identify"), original(*args))[1])
+    command = json_to_command("enin", first_move(app, str(game.id)))
+    reply = servicer.Act(game_pb2.ActRequest(game_id=str(game.id), command=command),
+                         FakeContext(token))
+    assert calls == ["identify"]
+    assert reply.version > game.version
 
 
 def test_the_store_checks_kept_stay_bounded(
