@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from eventsourcing.utils import get_topic
@@ -141,19 +142,22 @@ def check_links(records: Sequence[Record], report: AuditReport) -> None:
 def check_chain(records: Sequence[Record], seed: str, report: AuditReport) -> None:
     """Every digest recomputed (with its seed-derived salt) and linked to the one before."""
     try:
-        bytes.fromhex(seed)
+        salt_of = chain.salter(seed)
     except (TypeError, ValueError):
         report.fail("chain", "the seed is not hex", 1)
         return
     check_links(records, report)
     prev = chain.GENESIS
     for rec in records:
-        # Over the payload as stored: an upcast event keeps it in its meta.
-        payload, meta = upcast.stored_form(rec.payload, rec.meta)
+        payload: Mapping[str, Any] = rec.payload
+        meta: Mapping[str, Any] = rec.meta or {}
+        kind = rec.type
+        if upcast.STORED in meta:
+            # Over the payload as stored: an upcast event keeps it in its meta.
+            payload, meta = upcast.stored_form(payload, meta)
+            kind = upcast.stored_type(rec.type, rec.meta)
         recomputed = chain.digest(
-            prev, rec.game_id, rec.version, upcast.stored_type(rec.type, rec.meta), rec.time,
-            payload,
-            meta, chain.salt(seed, rec.version),
+            prev, rec.game_id, rec.version, kind, rec.time, payload, meta, salt_of(rec.version),
         )
         if recomputed != rec.digest:
             report.fail("chain", f"version {rec.version} digest does not match", rec.version)
@@ -287,7 +291,8 @@ def check_replay(
         return
     game.unchained = True  # the digests are the chain check's (see ``Recording``)
     game.begin()
-    produced: list[Record] = [record_of(ev) for ev in game.collect_events()]
+    compared = Comparison(records[1:], game_class)
+    compared.add(game.collect_events())
     for rec in records[1:]:
         command = (rec.meta or {}).get("cmd")
         if command is None and rec.type == ENTROPY_EVENT:
@@ -299,7 +304,7 @@ def check_replay(
                 report.fail("replay", f"version {rec.version}: the contribution cannot be "
                             f"replayed ({type(exc).__name__})", rec.version)
                 return
-            produced.extend(record_of(ev) for ev in game.collect_events())
+            compared.add(game.collect_events())
             continue
         if command is None:
             continue
@@ -320,28 +325,125 @@ def check_replay(
             report.fail("replay", f"version {rec.version}: cannot be replayed ({exc})",
                         rec.version)
             return
-        produced.extend(record_of(ev) for ev in game.collect_events())
-    # Compared in the current shape, re-derived from the stored form the chain checked.
-    recorded = [upcast_record(rec, game_class) for rec in records[1:]]
-    for index, rec in enumerate(recorded):
-        served = records[index + 1]
-        if upcast.STORED in (served.meta or {}) and (
-                chain.canonical(served.payload) != chain.canonical(rec.payload)):
-            report.fail("replay", f"version {rec.version} is not the upcast of its stored "
-                        "form", rec.version)
-            return
-        if index >= len(produced):
-            report.fail("replay", f"version {rec.version} was recorded but not re-executed",
-                        rec.version)
-            return
+        compared.add(game.collect_events())
+    compared.conclude(report, cut)
+
+
+#: The chain's links in a meta record: the chain check's, not compared on re-execution.
+_LINKS = ("digest", "prev")
+
+
+class Comparison:
+    """The re-executed events against the recorded ones, position by position,
+    as the replay makes them (so no re-executed event outlives its comparison).
+
+    The verdict is the one a comparison of every event after the replay would
+    give (``conclude``): the first position that fails names the failure,
+    and a replay refused anywhere is reported instead (``check_replay``
+    returns before concluding).
+    """
+
+    def __init__(self, recorded: Sequence[Record], game_class: type[Game]) -> None:
+        self.recorded = recorded
+        self.game_class = game_class
+        #: How many events the replay has made so far.
+        self.made = 0
+        #: The position of the first re-executed event that differs (-1: none yet).
+        self.differs = -1
+
+    def add(self, events: Iterable[Any]) -> None:
+        """Compare newly re-executed events with the recorded ones at their positions."""
+        recorded = self.recorded
+        for ev in events:
+            index = self.made
+            self.made += 1
+            if self.differs < 0 and index < len(recorded) and not self.same(recorded[index], ev):
+                self.differs = index
+
+    def same(self, served: Record, ev: Any) -> bool:
+        """Whether the re-executed ``ev`` is the recorded ``served`` in type,
+        payload and meta, less the chain's links (``_fingerprint``).
+
+        An event recorded in the current shape (no upcast, audiences recorded:
+        every event this release records) is compared without re-deriving
+        its shape or copying it: its ``repr`` first, which is equal only when
+        both are the same JSON values in the same key order (``True``, ``1``
+        and ``1.0`` print apart, as their canonical JSON does), else their
+        canonical JSON, exactly as ``_fingerprint`` compares them (a tuple and
+        a list, or keys in another order, are the same event).
+        """
+        meta = served.meta
+        if meta is None or "aud" not in meta or upcast.STORED in meta or not _as_recorded(
+                self.game_class, served.type, served.payload):
+            return self.same_upcast(served, ev)
+        if served.type != upcast.current_type(ev):
+            return False
+        payload, made = payload_of(ev), ev.meta
+        # The recorded meta with the re-executed links, which are left out of
+        # the comparison: in place, so the keys keep their order.
+        linked = {**meta, "prev": made.get("prev"), "digest": made.get("digest")}
+        if repr((served.payload, linked)) == repr((payload, made)):
+            return True
+        return (chain.canonical(served.payload) == chain.canonical(payload)
+                and chain.canonical({k: v for k, v in meta.items() if k not in _LINKS})
+                == chain.canonical({k: v for k, v in made.items() if k not in _LINKS}))
+
+    def same_upcast(self, served: Record, ev: Any) -> bool:
+        """``same`` for any record: in the current shape re-derived from its
+        stored form, legacy audiences and unrecorded facts left out."""
+        rec = upcast_record(served, self.game_class)
         legacy = "aud" not in (rec.meta or {})
         leave_out = upcast.unrecorded(rec.meta)
-        if (_fingerprint(rec, legacy, leave_out)
-                != _fingerprint(produced[index], legacy, leave_out)):
-            report.fail("replay", f"version {rec.version} differs on re-execution",
-                        rec.version)
-            return
-    if len(produced) > len(recorded) and not cut:
-        version = recorded[-1].version + 1 if recorded else 2
-        report.fail("replay", f"{len(recorded)} events recorded, {len(produced)} re-executed",
-                    version)
+        return (_fingerprint(rec, legacy, leave_out)
+                == _fingerprint(record_of(ev), legacy, leave_out))
+
+    def conclude(self, report: AuditReport, cut: bool) -> None:
+        """Report the first recorded event that fails: not the upcast of its
+        stored form, not re-executed, or differing; then events made beyond
+        the record (unless ``cut``)."""
+        recorded = self.recorded
+        for index, served in enumerate(recorded):
+            if upcast.STORED in (served.meta or {}) and (
+                    chain.canonical(served.payload)
+                    != chain.canonical(upcast_record(served, self.game_class).payload)):
+                report.fail("replay", f"version {served.version} is not the upcast of its "
+                            "stored form", served.version)
+                return
+            if index >= self.made:
+                report.fail("replay", f"version {served.version} was recorded but not "
+                            "re-executed", served.version)
+                return
+            if index == self.differs:
+                report.fail("replay", f"version {served.version} differs on re-execution",
+                            served.version)
+                return
+        if self.made > len(recorded) and not cut:
+            version = recorded[-1].version + 1 if recorded else 2
+            report.fail("replay", f"{len(recorded)} events recorded, {self.made} re-executed",
+                        version)
+
+
+@functools.cache
+def _upcast_steps(game_class: type[Game], kind: str) -> tuple[Any, ...] | None:
+    """The upcast steps of a recorded type's event class (empty: none, or no
+    such class); None when ``game_class`` reads the type as another
+    (``upcast.retype``). Cached: one look-up per type, not per event."""
+    if kind in getattr(game_class, "retyped", {}):
+        return None
+    try:
+        event_class = _event_class(game_class, kind)
+    except TypeError:
+        return ()
+    return tuple(getattr(event_class, "upcast_steps", ()))
+
+
+def _as_recorded(game_class: type[Game], kind: str, payload: Mapping[str, Any]) -> bool:
+    """Whether ``upcast_record`` leaves a record of ``kind`` (with no stored
+    form in its meta) as it is: its type is read as itself and its payload is
+    in its class's latest shape."""
+    steps = _upcast_steps(game_class, kind)
+    if steps is None:
+        return False
+    if not steps:
+        return True
+    return upcast.stored_version(_event_class(game_class, kind), payload) > len(steps)

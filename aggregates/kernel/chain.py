@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from collections.abc import Callable, Mapping
+from json import encoder as json_encoder
 from typing import Any
 
 GENESIS = "0" * 64
@@ -25,17 +27,40 @@ GENESIS = "0" * 64
 #: Made once: ``json.dumps`` with options builds an encoder per call, which
 #: cost as much as the encoding itself (an audit encodes six values an event).
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+#: The C encoder ``_CANONICAL.encode`` itself builds on every call, built once:
+#: the same function with the same settings, so the same text; without the
+#: circular-reference check (a payload is a tree: a cycle would recurse until
+#: ``RecursionError`` instead of raising ``ValueError``). None where the C
+#: accelerator is missing (then ``_CANONICAL`` encodes).
+_C_CANONICAL: Callable[[Any, int], Any] | None = (
+    None if json_encoder.c_make_encoder is None else json_encoder.c_make_encoder(
+        None, _CANONICAL.default, json_encoder.encode_basestring_ascii, None,
+        _CANONICAL.key_separator, _CANONICAL.item_separator, True, False, True)
+)
 
 
 def canonical(value: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, tuples as lists, ASCII only."""
-    return _CANONICAL.encode(value)
+    if _C_CANONICAL is None:
+        return _CANONICAL.encode(value)
+    return "".join(_C_CANONICAL(value, 0))
 
 
 def salt(seed_hex: str, version: int) -> str:
     """The secret salt of one event's digest, derived from the game's seed."""
+    return salter(seed_hex)(version)
+
+
+def salter(seed_hex: str) -> Callable[[int], str]:
+    """``salt`` for one seed, its key decoded once: the audit salts every
+    event of a game with the same seed (``hmac.digest`` is the one-shot form
+    of the same HMAC-SHA256, without a Python object per call)."""
     key = bytes.fromhex(seed_hex)
-    return hmac.new(key, f"arbiter/chain/v1/{version}".encode("ascii"), hashlib.sha256).hexdigest()
+
+    def salt_of(version: int) -> str:
+        return hmac.digest(key, f"arbiter/chain/v1/{version}".encode("ascii"), "sha256").hex()
+
+    return salt_of
 
 
 def digest(
@@ -44,8 +69,8 @@ def digest(
     version: int,
     event_type: str,
     timestamp: str,
-    payload: dict[str, Any],
-    meta: dict[str, Any],
+    payload: Mapping[str, Any],
+    meta: Mapping[str, Any],
     salted: str,
 ) -> str:
     """The digest of one event, chained onto ``prev``."""
