@@ -21,9 +21,11 @@ current shape re-derived from that stored form.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import functools
+import marshal
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -57,14 +59,29 @@ class Record:
     prev: str
 
 
-def record_of(ev: Any) -> Record:
-    """A stored domain event as a plain record."""
+def record_of(ev: Any, game_id: str = "") -> Record:
+    """A stored domain event as a plain record (``game_id``: its originator
+    id as text, when the caller has it)."""
     meta = dict(ev.meta)
     return Record(
-        str(ev.originator_id), ev.originator_version, upcast.current_type(ev),
+        game_id or str(ev.originator_id), ev.originator_version, upcast.current_type(ev),
         ev.timestamp.isoformat(), payload_of(ev), meta,
         str(meta.get("digest", "")), str(meta.get("prev", "")),
     )
+
+
+def records_of(events: Iterable[Any]) -> list[Record]:
+    """``record_of`` for each of a game's events, each game id's text made
+    once (a ``UUID`` formats itself in Python, on every call)."""
+    ids: dict[Any, str] = {}
+    out = []
+    for ev in events:
+        oid = ev.originator_id
+        game_id = ids.get(oid)
+        if game_id is None:
+            game_id = ids[oid] = str(oid)
+        out.append(record_of(ev, game_id))
+    return out
 
 
 @dataclasses.dataclass
@@ -95,7 +112,7 @@ class AuditReport:
 def audit(events: Sequence[Any], game_class: type[Game], damaged: int = 0) -> AuditReport:
     """Check a game's stored events (in version order) against all three proofs;
     ``damaged``: see ``audit_records``."""
-    return audit_records([record_of(ev) for ev in events], game_class, damaged)
+    return audit_records(records_of(events), game_class, damaged)
 
 
 def audit_records(
@@ -331,6 +348,9 @@ def check_replay(
 
 #: The chain's links in a meta record: the chain check's, not compared on re-execution.
 _LINKS = ("digest", "prev")
+#: ``marshal``'s format 2: exact types and values; format 3 on marks objects
+#: met twice and interned strings, which would part equal values.
+_MARSHAL_FORMAT = 2
 
 
 class Comparison:
@@ -366,11 +386,13 @@ class Comparison:
 
         An event recorded in the current shape (no upcast, audiences recorded:
         every event this release records) is compared without re-deriving
-        its shape or copying it: its ``repr`` first, which is equal only when
-        both are the same JSON values in the same key order (``True``, ``1``
-        and ``1.0`` print apart, as their canonical JSON does), else their
-        canonical JSON, exactly as ``_fingerprint`` compares them (a tuple and
-        a list, or keys in another order, are the same event).
+        its shape or copying it: by ``marshal`` format 2 first, whose bytes
+        are equal only for values of the same types (``True``, ``1`` and
+        ``1.0`` apart, as in canonical JSON), contents and key order (the
+        format marks no shared or interned object), so equal bytes are equal
+        canonical JSON; else (bytes apart, or a value marshal does not
+        write) by their canonical JSON, exactly as ``_fingerprint`` compares
+        them (a tuple and a list, or keys in another order, are the same).
         """
         meta = served.meta
         if meta is None or "aud" not in meta or upcast.STORED in meta or not _as_recorded(
@@ -382,8 +404,10 @@ class Comparison:
         # The recorded meta with the re-executed links, which are left out of
         # the comparison: in place, so the keys keep their order.
         linked = {**meta, "prev": made.get("prev"), "digest": made.get("digest")}
-        if repr((served.payload, linked)) == repr((payload, made)):
-            return True
+        with contextlib.suppress(ValueError):
+            if (marshal.dumps((served.payload, linked), _MARSHAL_FORMAT)
+                    == marshal.dumps((payload, made), _MARSHAL_FORMAT)):
+                return True
         return (chain.canonical(served.payload) == chain.canonical(payload)
                 and chain.canonical({k: v for k, v in meta.items() if k not in _LINKS})
                 == chain.canonical({k: v for k, v in made.items() if k not in _LINKS}))

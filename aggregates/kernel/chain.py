@@ -32,8 +32,9 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 #: circular-reference check (a payload is a tree: a cycle would recurse until
 #: ``RecursionError`` instead of raising ``ValueError``). None where the C
 #: accelerator is missing (then ``_CANONICAL`` encodes).
+_MAKE_ENCODER: Any = getattr(json_encoder, "c_make_encoder", None)
 _C_CANONICAL: Callable[[Any, int], Any] | None = (
-    None if json_encoder.c_make_encoder is None else json_encoder.c_make_encoder(
+    None if _MAKE_ENCODER is None else _MAKE_ENCODER(
         None, _CANONICAL.default, json_encoder.encode_basestring_ascii, None,
         _CANONICAL.key_separator, _CANONICAL.item_separator, True, False, True)
 )
