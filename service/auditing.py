@@ -221,7 +221,7 @@ def last_stored(app: ArbiterApp, game_id: str) -> tuple[uuid.UUID, int, bool]:
 
 class AuditSlots:
     """So many uncached audits at once, server-wide; a caller waits its turn
-    for a while, then is refused. An audit replays a whole game (0.65 s of CPU
+    for a while, then is refused. An audit replays a whole game (0.55 s of CPU
     for a long one) under the interpreter's one lock, so a handful running at
     once would slow every other call; the per-caller call rate
     (``service.limits``) bounds each caller, this bounds them all."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
-import functools
 import marshal
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
@@ -447,27 +446,16 @@ class Comparison:
                         version)
 
 
-@functools.cache
-def _upcast_steps(game_class: type[Game], kind: str) -> tuple[Any, ...] | None:
-    """The upcast steps of a recorded type's event class (empty: none, or no
-    such class); None when ``game_class`` reads the type as another
-    (``upcast.retype``). Cached: one look-up per type, not per event."""
+def _as_recorded(game_class: type[Game], kind: str, payload: Mapping[str, Any]) -> bool:
+    """Whether ``upcast_record`` leaves a record of ``kind`` (with no stored
+    form in its meta) as it is: its type is read as itself (``upcast.retype``)
+    and its payload is in its class's latest shape. Read afresh each time
+    (the class look-up is cached), so upcasts declared later still count."""
     if kind in getattr(game_class, "retyped", {}):
-        return None
+        return False
     try:
         event_class = _event_class(game_class, kind)
     except TypeError:
-        return ()
-    return tuple(getattr(event_class, "upcast_steps", ()))
-
-
-def _as_recorded(game_class: type[Game], kind: str, payload: Mapping[str, Any]) -> bool:
-    """Whether ``upcast_record`` leaves a record of ``kind`` (with no stored
-    form in its meta) as it is: its type is read as itself and its payload is
-    in its class's latest shape."""
-    steps = _upcast_steps(game_class, kind)
-    if steps is None:
-        return False
-    if not steps:
-        return True
-    return upcast.stored_version(_event_class(game_class, kind), payload) > len(steps)
+        return True  # the kernel's own events, and types the replay will refuse
+    steps = getattr(event_class, "upcast_steps", ())
+    return not steps or upcast.stored_version(event_class, payload) > len(steps)
