@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import logging
 import os
 import secrets
@@ -331,11 +332,26 @@ def serve(address: str, data_dir: str, metrics_address: str | None = None,
         server.start()
     except ConfigError as exc:
         raise SystemExit(f"arbiter: cannot start: {exc}") from None
+    settle_startup_objects()
     print(ready_line(server), flush=True)
     while not signals:
         time.sleep(STOP_POLL_SECONDS)
     log.info("stopping: draining in-flight calls")
     server.stop()
+
+
+def settle_startup_objects() -> None:
+    """Move what the start made (modules, classes, the rules' tables, gRPC and
+    protobuf descriptors: most of a server's objects, none of them ever
+    garbage) out of the cyclic collector's sight (``gc.freeze``).
+
+    The collector's full passes walk every object the process holds; with the
+    start's objects among them, one took 52-67 ms here, a pause of every thread
+    at once, every call in flight included (seen in the feed's latency). After
+    the freeze the same pass took about 2 ms. What the start left as garbage is
+    collected first, so nothing is kept that should not be."""
+    gc.collect()
+    gc.freeze()
 
 
 def main() -> None:
