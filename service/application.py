@@ -356,10 +356,17 @@ class ArbiterApp(Application):
             aggregate = processing_event.aggregates.get(event.originator_id)
             interval = self.snapshotting_intervals.get(type(aggregate))
             if interval and event.originator_version % interval == 0:
-                if defer:
+                # Taken here only if this thread may lock the game at once: in a
+                # shared transaction (``GroupCommit``) another saver holds its
+                # game's lock while it waits for this very commit.
+                lock = self._lock(event.originator_id)
+                if defer or not lock.acquire(blocking=False):
                     self.snapshotter.request(event.originator_id, event.originator_version)
-                else:
+                    continue
+                try:
                     self._take_snapshot_now(event.originator_id, event.originator_version)
+                finally:
+                    lock.release()
 
     def _take_snapshot_now(self, game_id: uuid.UUID, version: int) -> None:
         """A sealed snapshot at ``version``: of the cached game when it is at

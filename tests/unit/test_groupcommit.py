@@ -16,6 +16,7 @@ from eventsourcing.application import ProcessingEvent
 from eventsourcing.persistence import IntegrityError
 
 from service.application import ArbiterApp
+from service.config import Settings
 from service.groupcommit import GroupCommit
 
 
@@ -161,3 +162,44 @@ def test_concurrent_acts_on_a_real_store_record_every_move_once(app: ArbiterApp)
         assert told[game_id] and told[game_id][-1] == len(stored)
         app.repository.forget(uuid.UUID(game_id))
         assert app.game(game_id).version == len(stored)
+
+
+def test_a_batch_taking_snapshots_now_does_not_wait_for_a_lock_its_savers_hold(
+        tmp_path: Path) -> None:
+    """A batch whose savers do not all defer their snapshots (a contribution, a
+    clock's default, an in-process act) takes the snapshots due at once, on
+    the leader's thread; a game of another saver in the batch is locked by
+    that saver, which waits for this very commit: its snapshot must not wait
+    for that lock (it did, and every write of the server stopped for good)."""
+    app = ArbiterApp(Settings(data_dir=tmp_path).store_env(), snapshot_interval=1)  # cached
+    first, taking, deferring = (str(app.create_game("enin", ["solo"]).id) for _ in range(3))
+    moves = {g: app.game(g).legal_actions(0)[0].to_json() for g in (first, taking, deferring)}
+    inside, go = threading.Event(), threading.Event()
+    record = app._record
+
+    def held_first(processed: Any) -> Any:
+        if not inside.is_set():  # the first commit waits until the other two are queued
+            inside.set()
+            go.wait(10)
+        return record(processed)
+
+    app._record = held_first  # type: ignore[method-assign]
+    threads = [
+        threading.Thread(target=app.act, args=(first, 0, moves[first]), daemon=True),
+        threading.Thread(target=app.act, args=(taking, 0, moves[taking]), daemon=True),
+        threading.Thread(target=app.act, args=(deferring, 0, moves[deferring]),
+                         kwargs={"defer_snapshots": True}, daemon=True),
+    ]
+    threads[0].start()
+    assert inside.wait(10)
+    for queued, thread in enumerate(threads[1:], start=1):
+        thread.start()  # queued in this order: the one that snapshots now leads the batch
+        deadline = time.monotonic() + 10
+        while len(app.group_commit._queue) < queued and time.monotonic() < deadline:
+            time.sleep(0.005)
+    go.set()
+    for thread in threads:
+        thread.join(10)
+    assert not any(thread.is_alive() for thread in threads), "the writes are deadlocked"
+    assert app.group_commit.commits == 2, "the last two moves shared a transaction"
+    app.close()
