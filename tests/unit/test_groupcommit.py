@@ -165,7 +165,7 @@ def test_concurrent_acts_on_a_real_store_record_every_move_once(app: ArbiterApp)
 
 
 def test_a_batch_taking_snapshots_now_does_not_wait_for_a_lock_its_savers_hold(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch whose savers do not all defer their snapshots (a contribution, a
     clock's default, an in-process act) takes the snapshots due at once, on
     the leader's thread; a game of another saver in the batch is locked by
@@ -183,7 +183,7 @@ def test_a_batch_taking_snapshots_now_does_not_wait_for_a_lock_its_savers_hold(
             go.wait(10)
         return record(processed)
 
-    app._record = held_first  # type: ignore[method-assign]
+    monkeypatch.setattr(app, "_record", held_first)
     threads = [
         threading.Thread(target=app.act, args=(first, 0, moves[first]), daemon=True),
         threading.Thread(target=app.act, args=(taking, 0, moves[taking]), daemon=True),
