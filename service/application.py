@@ -422,6 +422,9 @@ class ArbiterApp(Application):
         game: Any = self._caught_up_lately(gid) if lately and borrow else None
         if game is None:
             checked = time.monotonic()  # before the query: what it finds was committed by then
+            # A catch-up that fails part of the way leaves the cached game in the
+            # middle of a command: its earlier catch-up vouches for it no more.
+            self._checked.pop(gid, None)
             try:
                 game = self.repository.get(gid, deepcopy_from_cache=not borrow)
             except AggregateNotFoundError:

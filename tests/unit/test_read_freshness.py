@@ -190,3 +190,34 @@ def test_the_store_checks_kept_stay_bounded(
         app.seat_state(game_id, SPECTATOR)
         assert len(app._checked) <= 3
     assert app.seat_state(games[-1], SPECTATOR).game_id == games[-1]
+
+
+def test_a_catch_up_that_failed_half_way_is_not_read_as_fresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A catch-up applies another process's events one at a time: one that
+    fails part of the way through a command leaves the cached game in the
+    middle of it. The read that failed must not leave its game's earlier
+    catch-up standing for the next read to trust: that read sees the whole
+    command (it asks the store), never a half-applied one."""
+    here = make_app(tmp_path / "shared.sqlite", "60000")
+    there = make_app(tmp_path / "shared.sqlite", "60000")
+    game_id = str(here.create_game("ettin", ["a", "b"]).id)
+    here.seat_state(game_id, SPECTATOR)  # caught up: fresh for a minute
+    seat = there.game(game_id).waiting_on()[0]
+    moved = there.act(game_id, seat, there.legal_actions(game_id, seat).actions[0].command)
+    assert len(moved.events) >= 2, "a command of several events"
+    store = here.repository.event_store
+    original = store.get
+
+    def failing_after_one(*args: Any, **kwargs: Any) -> Any:
+        events = iter(original(*args, **kwargs))
+        yield next(events)
+        raise RuntimeError("the store's read broke off")
+
+    monkeypatch.setattr(store, "get", failing_after_one)
+    with pytest.raises(RuntimeError):
+        here.game(game_id, borrow=True)  # a read of another kind (a write's) catches up
+    monkeypatch.setattr(store, "get", original)
+    read = here.seat_state(game_id, SPECTATOR)
+    assert read.version == moved.version, "a read saw half of another process's command"
