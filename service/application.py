@@ -589,17 +589,24 @@ class ArbiterApp(Application):
             raise ServiceError(
                 "UNAVAILABLE", "STORE_UNAVAILABLE", "the store cannot record anything now; retry"
             ) from None
+        # Committed: from here on nothing may raise to the savers. A saver told
+        # its move failed would send it again, and a batch that failed would be
+        # saved again saver by saver, each refused by the store's versions and
+        # decided anew: a move without a command id applied twice.
+        self.recent.record(recordings)  # before the relay can publish them
+        if self.keep_committed:
+            self.committed.append(recordings)
         was = getattr(self._deferring, "on", False)
         self._deferring.on = defer
         try:
             self._take_snapshots(processed)
+            self._notify(recordings)
+            self.notify(processed.events)
+        except Exception:  # noqa: BLE001 - a snapshot is a shortcut; the events are stored
+            log.warning("after a commit, its snapshots or notifications failed; the "
+                        "events are stored", exc_info=True)
         finally:
             self._deferring.on = was
-        self.recent.record(recordings)  # before the relay can publish them
-        if self.keep_committed:
-            self.committed.append(recordings)
-        self._notify(recordings)
-        self.notify(processed.events)
         return recordings
 
     def apply_overdue(self, game_id: str, now: float) -> list[Any]:
