@@ -78,7 +78,7 @@ CHECKS_KEPT = 4096
 
 
 #: Events read at once, newest first, to fill in a game's command window from
-#: them (``ArbiterApp._fill_window``): Enin's 256 ids take about 500.
+#: them (``ArbiterApp._fill_window``): 256 ids took about 500 in the bench's long game.
 FILL_PAGE = 512
 
 #: A game's fields that only live while a command is decided (reset by every
@@ -900,7 +900,7 @@ class ArbiterApp(Application):
         """Fill in a game's older command ids, left to the events by the
         snapshot it was loaded from (``command_gap``), before its command is
         looked up and applied: once per load, its events read newest first
-        until they gave the ids counted (about two events an id for Enin),
+        until they gave the ids counted (about two events an id in the bench's game),
         never on a game whose window is whole (every game not loaded from
         such a snapshot, and this one from now on, while it stays cached)."""
         gap = game.command_gap
@@ -919,7 +919,7 @@ class ArbiterApp(Application):
         """A game's stored events' (version, meta) from ``last`` down, read a
         page at a time. Only the meta is wanted: on a plain JSON store an event
         whose bytes hold no ``"cmd"`` records no command and is not decoded
-        (half of Enin's), and none is made into an event object."""
+        (half of the bench's game), and none is made into an event object."""
         mapper = self.mapper
         plain = mapper.cipher is None and mapper.compressor is None
         page = FILL_PAGE
@@ -939,11 +939,11 @@ class ArbiterApp(Application):
 
     def _command_version(self, game: Game, seat: int, command_id: str) -> int | None:
         """The first version a seat's command id caused, if it was applied: from
-        the game's newest ids (filled in first, ``_fill_window``), else (only
-        when older ones have left them) from the store's index, where an entry
-        is trusted only if the event it names carries that very command (the
-        events vouch for themselves; an index row is just a row)."""
-        self._fill_window(game)
+        the game's newest ids (which ``act`` fills in first, ``_fill_window``;
+        unfilled, the game raises ``WindowIncomplete``), else (only when older
+        ones have left them) from the store's index, where an entry is trusted
+        only if the event it names carries that very command (the events vouch
+        for themselves; an index row is just a row)."""
         first = game.command_version(seat, command_id)
         if first is not None or not game.command_window_full():
             return first
