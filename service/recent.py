@@ -21,7 +21,7 @@ from __future__ import annotations
 import collections
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -84,9 +84,16 @@ class RecentEvents:
                    if event.originator_version > version]
         if not run:
             return [] if newest == version else None
-        expected = version + 1
-        for _, event in run:
-            if event.originator_version != expected:
-                return None
-            expected += 1
-        return run
+        return run if runs_on((event.originator_version for _, event in run), version) else None
+
+
+def runs_on(numbers: Iterable[int], after: int) -> bool:
+    """Whether ``numbers`` are ``after + 1``, ``after + 2``, ... with no gap: what
+    lets a reader by version or by position take what it kept for what the
+    store holds (the feeds here, the relay's commits)."""
+    expected = after + 1
+    for number in numbers:
+        if number != expected:
+            return False
+        expected += 1
+    return True

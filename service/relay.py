@@ -28,6 +28,7 @@ from aggregates.kernel import Game
 from service.application import ArbiterApp
 from service.envelope import to_public_json
 from service.metrics import relay_published
+from service.recent import runs_on
 
 log = logging.getLogger(__name__)
 
@@ -330,12 +331,7 @@ class FeedRelay(threading.Thread):
             taken.extend(kept.popleft())
         events = sorted(((r.notification.id, r.domain_event) for r in taken
                          if r.notification.id > self.position), key=lambda pair: pair[0])
-        expected = self.position + 1
-        for position, _ in events:
-            if position != expected:
-                return []
-            expected += 1
-        return events
+        return events if runs_on((position for position, _ in events), self.position) else []
 
     def _publish(self, events: list[tuple[int, Any]]) -> None:
         """Publish ``events`` (position order) to their games' channels and the
