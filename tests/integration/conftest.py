@@ -169,6 +169,18 @@ class BearerToken(
 
 
 @pytest.fixture
+def app(tmp_path: Path) -> Iterator[Any]:
+    """The server's own application, in this process, on the server's store
+    settings (SQLite, the aggregate cache on). A module may define its own."""
+    from service.application import ArbiterApp
+    from service.config import Settings
+
+    application = ArbiterApp(Settings(data_dir=tmp_path).store_env())
+    yield application
+    application.close()
+
+
+@pytest.fixture
 def arbiter_server(tmp_path: Path, redis_url: str) -> Iterator[ServerProcess]:
     server = ServerProcess(tmp_path / "data", redis_url)
     server.start()

@@ -15,8 +15,6 @@ import json
 import queue
 import random
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,20 +22,12 @@ from arbiter.v1 import game_pb2
 
 from service import feeds, timetravel
 from service.application import ArbiterApp
-from service.config import Settings
 from service.envelope import Reader, to_proto
 from service.feeds import FeedHub
 from service.servicer import GameServicer
 from tests.unit.test_application_hardening import FakeContext
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[ArbiterApp]:
-    application = ArbiterApp(Settings(data_dir=tmp_path).store_env())
-    yield application
-    application.close()
 
 
 class Follower:
@@ -74,6 +64,15 @@ def move(app: ArbiterApp, game_id: str, rng: random.Random, n: int) -> list[Any]
     result = app.act(game_id, 0, rng.choice(game.legal_actions(0)).to_json(),
                      command_id=f"move-{n}")
     return list(result.events)
+
+
+def move_elsewhere(app: ArbiterApp, game_id: str, rng: random.Random, n: int,
+                   monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """A move committed but not handed to the followers here, as another
+    server's would be; its events."""
+    with monkeypatch.context() as elsewhere:
+        elsewhere.setattr(app.recent, "record", lambda recordings: None)
+        return move(app, game_id, rng, n)
 
 
 def announce(hub: FeedHub, game_id: str, events: list[Any]) -> None:
@@ -146,10 +145,8 @@ def test_another_servers_write_between_is_read_from_the_store(
         threading.Event().wait(0.3)
         sent = 0
         for n in range(9):
-            if n % 3 == 1:  # committed, but not handed to the followers here
-                with monkeypatch.context() as elsewhere:
-                    elsewhere.setattr(app.recent, "record", lambda recordings: None)
-                    events = move(app, game_id, rng, n)
+            if n % 3 == 1:
+                events = move_elsewhere(app, game_id, rng, n, monkeypatch)
             else:
                 events = move(app, game_id, rng, n)
             announce(hub, game_id, events)
@@ -171,9 +168,7 @@ def test_a_newer_version_announced_sends_the_follower_to_the_store(
     try:
         threading.Event().wait(0.3)
         own = move(app, game_id, rng, 0)
-        with monkeypatch.context() as elsewhere:
-            elsewhere.setattr(app.recent, "record", lambda recordings: None)
-            theirs = move(app, game_id, rng, 1)
+        theirs = move_elsewhere(app, game_id, rng, 1, monkeypatch)
         announce(hub, game_id, theirs)  # the newest first, then the older
         got = follower.events(len(own) + len(theirs))
         assert got == stored(app, game_id, start)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +28,6 @@ from service.config import Settings
 from service.errors import ServiceError
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[ArbiterApp]:
-    """The server's own application, on the server's store settings (cache on)."""
-    application = ArbiterApp(Settings(data_dir=tmp_path).store_env())
-    yield application
-    application.close()
 
 
 def state_of(app: ArbiterApp, game_id: str) -> str:

@@ -13,8 +13,6 @@ commit and publish").
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +20,6 @@ import pytest
 from aggregates.catalog import SERVED
 from service import relay as relay_module
 from service.application import ArbiterApp
-from service.config import Settings
 
 pytestmark = pytest.mark.integration
 
@@ -69,13 +66,6 @@ class Redis:
 
     def pipeline(self, **_: Any) -> Pipeline:
         return Pipeline(self.published)
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[ArbiterApp]:
-    application = ArbiterApp(Settings(data_dir=tmp_path).store_env())
-    yield application
-    application.close()
 
 
 def relay_of(app: ArbiterApp) -> tuple[relay_module.FeedRelay, Redis]:
