@@ -74,17 +74,12 @@ def records_of(events: Iterable[Any]) -> list[Record]:
     once (a ``UUID`` formats itself in Python, on every call)."""
     ids: dict[Any, str] = {}
     out: list[Record] = []
-    current_type = upcast.current_type
     for ev in events:
         oid = ev.originator_id
         game_id = ids.get(oid)
         if game_id is None:
             game_id = ids[oid] = str(oid)
-        meta = dict(ev.meta)
-        out.append(Record(
-            game_id, ev.originator_version, current_type(ev), ev.timestamp.isoformat(),
-            payload_of(ev), meta, str(meta.get("digest", "")), str(meta.get("prev", "")),
-        ))
+        out.append(record_of(ev, game_id))
     return out
 
 
