@@ -856,22 +856,41 @@ class ArbiterApp(Application):
         the cached game is then dropped (``_undo``), and the next read rebuilds
         it from the store. Another process's write first (the store's
         optimistic concurrency): read again and decide again.
+
+        The first attempt decides on the cached game as it is, without asking
+        the store for newer events (``_cached_as_is``): a save proves the game
+        was not behind (its events take the versions after the cached one, or
+        the store refuses them), so a command that is saved needed no look.
+        Only what a game behind could get wrong is decided again on the
+        store's newest: a refusal, and a command that records nothing (a
+        retried id, a contribution already made), whose answer names the
+        game's version.
         """
         gid = parse_game_id(game_id)
         with self._lock(gid):
+            game: Game | None = self._cached_as_is(gid)
             for _ in range(SAVE_ATTEMPTS):
-                game = self.game(game_id, borrow=True)
+                caught_up = game is None
+                if game is None:
+                    game = self.game(game_id, borrow=True)
                 transient = {k: getattr(game, k, None) for k in TRANSIENT_STATE}
                 try:
                     extra = decide(game)
-                except RuleError as exc:
+                except (RuleError, ServiceError) as exc:
                     self._undo(gid, game, transient)
-                    exc.version = game.version  # type: ignore[attr-defined]
+                    if not caught_up:
+                        game = None  # refused by a game perhaps behind: ask the store
+                        continue
+                    if isinstance(exc, RuleError):
+                        exc.version = game.version  # type: ignore[attr-defined]
                     raise
                 except BaseException:
                     self._undo(gid, game, transient)
                     raise
                 if extra is None:
+                    if not caught_up:
+                        game = None
+                        continue
                     return ActResult(game, [], {}, replayed=False, recorded=False,
                                      state=self._read(game, reader), version=game.version,
                                      over=game.ended)
@@ -880,6 +899,7 @@ class ArbiterApp(Application):
                     recordings = self.group_commit.save(game, *extra, defer=defer_snapshots)
                 except IntegrityError:
                     self.repository.forget(gid)
+                    game = None
                     continue  # another writer got there first: decide again
                 except BaseException:
                     self.repository.forget(gid)
@@ -895,6 +915,23 @@ class ArbiterApp(Application):
                                  state=self._read(game, reader), version=game.version,
                                      over=game.ended)
         raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
+
+    def _cached_as_is(self, gid: uuid.UUID) -> Game | None:
+        """The cached game itself, not caught up from the store (the caller
+        holds its lock and lets the store's optimistic concurrency vouch for
+        it, ``_write``); None when it is not cached."""
+        cache = self.repository.cache
+        if cache is None or gid == GAMES_LOG_ID:
+            return None
+        try:
+            game = cache.get(gid)
+        except KeyError:
+            return None
+        if not isinstance(game, Game):
+            return None
+        if self.on_clocked is not None and game.clocked():
+            self.on_clocked(game)  # as ``game`` does on every read
+        return game
 
     def _fill_window(self, game: Game) -> None:
         """Fill in a game's older command ids, left to the events by the

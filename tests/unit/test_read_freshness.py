@@ -1,9 +1,12 @@
 """A read of a cached game skips the store's catch-up query only within the
 freshness bound (``ArbiterApp.read_freshness``): it still sees every write of
 its own process at once, every write of another process on the store once the
-bound has passed, and a game the cache dropped is read from the store again;
-a write always catches up first. And a spectator's ``GetState`` identifies its
-caller once."""
+bound has passed, and a game the cache dropped is read from the store again.
+A write asks the store nothing first: it is decided on the cached game, and
+the store's optimistic concurrency refuses its save when another process
+wrote meanwhile; it is then decided again on the newest game, as is a
+refusal (or a command that records nothing) decided on a game perhaps
+behind. And a spectator's ``GetState`` identifies its caller once."""
 
 from __future__ import annotations
 
@@ -122,23 +125,61 @@ def test_a_game_the_cache_dropped_is_read_from_the_store_within_the_bound(
     assert reader.seat_state(game_id, SPECTATOR).version == written.version
 
 
-def test_a_write_catches_up_with_another_process_whatever_the_bound(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_write_catches_up_with_another_process_whatever_the_bound(tmp_path: Path) -> None:
     store = tmp_path / "shared.sqlite"
     one, other = make_app(store, "60000"), make_app(store, "60000")
     game = one.create_game("enin", ["solo"])
     game_id = str(game.id)
     one.seat_state(game_id, SPECTATOR)
     theirs = other.act(game_id, 0, first_move(other, game_id))
-    forgotten: list[Any] = []
-    original = one.repository.forget
-    monkeypatch.setattr(one.repository, "forget",
-                        lambda gid: (forgotten.append(gid), original(gid)))
     ours = one.act(game_id, 0, first_move(other, game_id))
-    # Decided on the other process's move (no lost optimistic save, no retry).
-    assert forgotten == [] and ours.version > theirs.version
+    # Decided on the other process's move: the stale cached game's save was
+    # refused by the store (or its refusal decided again), never recorded.
+    assert ours.recorded and ours.version > theirs.version
+    assert [e.originator_version for e in ours.events] == list(
+        range(theirs.version + 1, ours.version + 1))
     assert one.seat_state(game_id, SPECTATOR).version == ours.version
+    assert other.game(game_id).version == ours.version
+
+
+def test_a_write_to_a_game_only_this_process_writes_asks_the_store_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path / "one.sqlite", "0")
+    game_id = str(app.create_game("enin", ["solo"]).id)
+    app.act(game_id, 0, first_move(app, game_id), command_id="first")
+    move = first_move(app, game_id)
+    queries = count_queries(app, monkeypatch)
+    written = app.act(game_id, 0, move, command_id="second")
+    assert queries == [] and written.recorded
+
+
+def test_a_refusal_by_a_game_behind_is_decided_again_on_the_newest(tmp_path: Path) -> None:
+    """The expected version another process's move reached is refused as
+    ``VERSION_MISMATCH`` by a cached game behind it; the store's newest accepts it."""
+    store = tmp_path / "shared.sqlite"
+    one, other = make_app(store, "60000"), make_app(store, "60000")
+    game_id = str(one.create_game("enin", ["solo"]).id)
+    one.seat_state(game_id, SPECTATOR)
+    theirs = other.act(game_id, 0, first_move(other, game_id))
+    ours = one.act(game_id, 0, first_move(other, game_id), expected_version=theirs.version)
+    assert ours.recorded and ours.events[0].originator_version == theirs.version + 1
+
+
+def test_a_retry_of_another_process_command_is_answered_at_the_newest_version(
+    tmp_path: Path,
+) -> None:
+    store = tmp_path / "shared.sqlite"
+    one, other = make_app(store, "60000"), make_app(store, "60000")
+    game_id = str(one.create_game("enin", ["solo"]).id)
+    one.seat_state(game_id, SPECTATOR)
+    move = first_move(other, game_id)
+    theirs = other.act(game_id, 0, move, command_id="sent-twice")
+    again = one.act(game_id, 0, move, command_id="sent-twice")
+    assert again.replayed
+    assert again.version == theirs.version
+    assert [e.originator_version for e in again.events] == [
+        e.originator_version for e in theirs.events]
 
 
 def test_a_spectators_get_state_identifies_its_caller_once(
