@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -43,6 +44,12 @@ MAX_GAME_ID = 64
 #: Games remembered at once; past it the table starts over (a wake-up lost so
 #: is made good by the streams' periodic read of the store).
 MAX_GAMES = 100_000
+
+#: What a wake-up needs of a relay's message (``service.envelope.to_public_json``:
+#: compact JSON, keys sorted, so the top-level ``game_id`` is the first one,
+#: after only the audience and the digest, and ``version`` is the last key).
+_GAME_ID = re.compile(rb'"game_id":"([^"\\]{1,%d})"' % MAX_GAME_ID)
+_VERSION = re.compile(rb'"version":(\d{1,18})\}$')
 
 REDIS_DOWN = "degraded: Redis is unavailable; events are served from the store by polling"
 NOT_PUBLISHING = (
@@ -70,6 +77,33 @@ def status_message(status: str, heartbeat: bool = False) -> game_pb2.FeedMessage
     else:
         state = game_pb2.FEED_STATE_DEGRADED
     return game_pb2.FeedMessage(status=status, state=state)
+
+
+def wake_of(data: bytes) -> tuple[str, int | None] | None:
+    """The game id and version a message names, or None: nothing to wake.
+
+    A relay's message is read by two patterns, not decoded: its payload may
+    be large, and a wake-up needs none of it (a whole ``json.loads`` per
+    event was most of the hub's time). Any other message (another shape or
+    spacing) is decoded as JSON. What either finds is only a wake-up (see
+    the module): a forged one wakes a stream, which reads the store.
+    """
+    if not isinstance(data, bytes):
+        return None
+    found = _GAME_ID.search(data)
+    if found is not None and data.startswith(b'{"audience":'):
+        version = _VERSION.search(data)
+        return (found.group(1).decode("utf-8", "replace"),
+                int(version.group(1)) if version else None)
+    try:
+        message = json.loads(data)
+        game_id = message["game_id"]
+        version = message.get("version")
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
+        return None
+    if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
+        return None
+    return game_id, version if isinstance(version, int) else None
 
 
 class FeedHub(threading.Thread):
@@ -184,14 +218,10 @@ class FeedHub(threading.Thread):
         Anyone who can publish on the Redis may send anything: a message of the
         wrong shape is dropped, and must not raise in (and so end) this thread.
         """
-        try:
-            message = json.loads(data)
-            game_id = message["game_id"]
-            version = message.get("version")
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
+        named = wake_of(data)
+        if named is None:
             return
-        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
-            return
+        game_id, version = named
         with self.cond:
             if len(self.woken) >= MAX_GAMES and game_id not in self.woken:
                 self.woken.clear()

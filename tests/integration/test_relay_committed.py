@@ -46,32 +46,20 @@ class Positions:
         return self.position
 
 
-class Pipeline:
+class Publisher:
     """Records every message published, in order, as Redis would receive them."""
 
-    def __init__(self, published: list[tuple[str, str]]) -> None:
-        self.published = published
-        self.queued: list[tuple[str, str]] = []
-
-    def publish(self, channel: str, message: str) -> None:
-        self.queued.append((channel, message))
-
-    def execute(self) -> None:
-        self.published.extend(self.queued)
-
-
-class Redis:
     def __init__(self) -> None:
         self.published: list[tuple[str, str]] = []
 
-    def pipeline(self, **_: Any) -> Pipeline:
-        return Pipeline(self.published)
+    def publish(self, messages: list[tuple[bytes, bytes]]) -> None:
+        self.published.extend((c.decode(), m.decode()) for c, m in messages)
 
 
-def relay_of(app: ArbiterApp) -> tuple[relay_module.FeedRelay, Redis]:
+def relay_of(app: ArbiterApp) -> tuple[relay_module.FeedRelay, Publisher]:
     relay = relay_module.FeedRelay(app, "redis://127.0.0.1:1/0", Positions())
-    redis = Redis()
-    relay.redis = redis  # type: ignore[assignment]
+    redis = Publisher()
+    relay.publisher = redis  # type: ignore[assignment]
     assert relay._lead()
     return relay, redis
 
