@@ -13,6 +13,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from arbiter.v1 import game_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -108,13 +109,29 @@ def to_public_json(game_cls: type[Game], domain_event: Any, position: int) -> st
     )
 
 
-#: One encoder for every reply's JSON (``json.dumps`` with options builds one per call).
+#: The standard library's encoder, for what ``orjson`` will not write (an
+#: integer beyond 64 bits): built once (``json.dumps`` with options builds one per call).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
+#: Keys sorted, any key type (an int key written as its text, as ``json``
+#: does), and dataclasses and datetimes handed to ``default`` (their text) as
+#: the standard library's encoder does, not written as objects of their own.
+_ORJSON = (orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
+           | orjson.OPT_PASSTHROUGH_DATETIME)
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON with sorted keys, anything else as its text."""
-    return _ENCODER.encode(value)
+    """Compact JSON with sorted keys, anything else as its text.
+
+    Every reply's state (view, screen, choices), event payload and feed
+    message is written here, about seven times faster by ``orjson`` than by
+    the standard library (issue 20). The JSON means the same either way; its
+    text differs only where JSON allows it to: characters beyond ASCII
+    written as themselves, not escaped; keys that are numbers ordered as text.
+    """
+    try:
+        return orjson.dumps(value, default=str, option=_ORJSON).decode()
+    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, say
+        return _ENCODER.encode(value)
 
 
 def describe(game_cls: type[Game], kind: str, payload: dict[str, Any], seats: list[str]) -> str:
