@@ -280,6 +280,7 @@ class ArbiterApp(Application):
         #: every call, and never takes a game's place in the aggregate cache.
         self._access: OrderedDict[uuid.UUID, GameAccess] = OrderedDict()
         self._catalogue = threading.Lock()
+        #: Set after each commit to wake the relay (``_wake_relay``).
         self.saved = threading.Event()
         self.snapshotter = Snapshotter(self._take_snapshot_now)
         #: Without the table lock, readers by position stop at the settled head.
@@ -702,7 +703,7 @@ class ArbiterApp(Application):
             )
             access = self.credentials.issue(game.id, len(game.seats))
             if self._record_created(game, access, rules, seats, request_id):
-                self.saved.set()
+                self._wake_relay()
                 if self.on_clocked is not None and game.clocked():
                     self.on_clocked(game)
                 return game
@@ -904,7 +905,7 @@ class ArbiterApp(Application):
                 except BaseException:
                     self.repository.forget(gid)
                     raise
-                self.saved.set()
+                self._wake_relay()
                 if self.on_clocked is not None and game.clocked():
                     self.on_clocked(game)  # its clocks restarted: filed at the new deadline
                 positions = {
@@ -915,6 +916,15 @@ class ArbiterApp(Application):
                                  state=self._read(game, reader), version=game.version,
                                      over=game.ended)
         raise ServiceError("ABORTED", "CONTENDED", "the game is too contended; retry", 0)
+
+    def _wake_relay(self) -> None:
+        """Tell the relay a commit is stored. Only when it is not told already:
+        ``Event.set`` takes the event's lock, which every commit of a busy
+        server and the relay's wait contended for. None is missed: the relay
+        clears the event before it reads what is new, and this commit was
+        stored before the event was found set."""
+        if not self.saved.is_set():
+            self.saved.set()
 
     def _cached_as_is(self, gid: uuid.UUID) -> Game | None:
         """The cached game itself, not caught up from the store (the caller

@@ -79,7 +79,7 @@ def status_message(status: str, heartbeat: bool = False) -> game_pb2.FeedMessage
     return game_pb2.FeedMessage(status=status, state=state)
 
 
-def wake_of(data: bytes) -> tuple[str, int | None] | None:
+def wake_of(data: bytes | str) -> tuple[str, int | None] | None:
     """The game id and version a message names, or None: nothing to wake.
 
     A relay's message is read by two patterns, not decoded: its payload may
@@ -88,6 +88,8 @@ def wake_of(data: bytes) -> tuple[str, int | None] | None:
     spacing) is decoded as JSON. What either finds is only a wake-up (see
     the module): a forged one wakes a stream, which reads the store.
     """
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
     if not isinstance(data, bytes):
         return None
     found = _GAME_ID.search(data)

@@ -64,5 +64,7 @@ def test_any_other_message_is_believed_only_as_far_as_json_says(
     assert wake_of(data) == expected
 
 
-def test_a_message_that_is_not_bytes_wakes_nothing() -> None:
-    assert wake_of("{}") is None  # type: ignore[arg-type]
+def test_a_message_as_text_is_read_as_its_bytes() -> None:
+    assert wake_of('{"game_id": "g-5", "version": 1}') == ("g-5", 1)
+    assert wake_of("{}") is None
+    assert wake_of(12) is None  # type: ignore[arg-type]
