@@ -373,14 +373,10 @@ class ArbiterApp(Application):
         """A sealed snapshot at ``version``: of the cached game when it is at
         that version (sealed and encoded under the game's lock, so no command
         changes it meanwhile; no replay), else rebuilt from the store."""
-        cache = self.repository.cache
         stored = None
-        if cache is not None and self.snapshots is not None and self.snapshot_seal is not None:
+        if self.snapshots is not None and self.snapshot_seal is not None:
             with self._lock(game_id):
-                try:
-                    cached: Any = cache.get(game_id)
-                except KeyError:
-                    cached = None
+                cached: Any = self._cached(game_id)
                 if cached is not None and cached.version == version:
                     stored = self.mapper.to_stored_event(self.snapshot_seal.take(cached))
         if stored is None:
@@ -434,9 +430,25 @@ class ArbiterApp(Application):
                 raise unknown_game(game_id)
             if borrow:
                 self._note_checked(gid, game, checked)
-        if self.on_clocked is not None and game.clocked():
-            self.on_clocked(game)  # filed at its next deadline, or off once over (service.clock)
+        self._watch_clock(game)
         return game
+
+    def _watch_clock(self, game: Game) -> None:
+        """A clocked game filed at its next deadline, or off once it is over
+        (``service.clock``): after every read of it, and after every write."""
+        if self.on_clocked is not None and game.clocked():
+            self.on_clocked(game)
+
+    def _cached(self, gid: uuid.UUID) -> Any:
+        """The aggregate cache's object for ``gid`` as it is (no catch-up, no
+        copy: the caller holds the game's lock), or None when it holds none."""
+        cache = self.repository.cache
+        if cache is None:
+            return None
+        try:
+            return cache.get(gid)  # kept recent in the cache too
+        except KeyError:
+            return None
 
     def _caught_up_lately(self, gid: uuid.UUID) -> Game | None:
         """The cached game, if it caught up from the store less than
@@ -463,13 +475,7 @@ class ArbiterApp(Application):
         entry = self._checked.get(gid)
         if entry is None or time.monotonic() - entry[1] >= self.read_freshness:
             return None
-        cache = self.repository.cache
-        if cache is None:
-            return None
-        try:
-            cached = cache.get(gid)  # kept recent in the cache too
-        except KeyError:
-            return None
+        cached = self._cached(gid)
         return cached if cached is entry[0]() else None  # type: ignore[no-any-return]
 
     def _note_checked(self, gid: uuid.UUID, game: Game, checked: float) -> None:
@@ -704,8 +710,7 @@ class ArbiterApp(Application):
             access = self.credentials.issue(game.id, len(game.seats))
             if self._record_created(game, access, rules, seats, request_id):
                 self._wake_relay()
-                if self.on_clocked is not None and game.clocked():
-                    self.on_clocked(game)
+                self._watch_clock(game)
                 return game
         log.warning("CreateGame gave up after %d attempts at the catalogue", CREATE_ATTEMPTS)
         raise ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy; retry")
@@ -906,8 +911,7 @@ class ArbiterApp(Application):
                     self.repository.forget(gid)
                     raise
                 self._wake_relay()
-                if self.on_clocked is not None and game.clocked():
-                    self.on_clocked(game)  # its clocks restarted: filed at the new deadline
+                self._watch_clock(game)  # its clocks restarted: filed at the new deadline
                 positions = {
                     r.domain_event.originator_version: r.notification.id for r in recordings
                     if r.domain_event.originator_id == gid
@@ -930,17 +934,10 @@ class ArbiterApp(Application):
         """The cached game itself, not caught up from the store (the caller
         holds its lock and lets the store's optimistic concurrency vouch for
         it, ``_write``); None when it is not cached."""
-        cache = self.repository.cache
-        if cache is None or gid == GAMES_LOG_ID:
-            return None
-        try:
-            game = cache.get(gid)
-        except KeyError:
-            return None
+        game = None if gid == GAMES_LOG_ID else self._cached(gid)
         if not isinstance(game, Game):
             return None
-        if self.on_clocked is not None and game.clocked():
-            self.on_clocked(game)  # as ``game`` does on every read
+        self._watch_clock(game)  # as ``game`` does on every read
         return game
 
     def _fill_window(self, game: Game) -> None:

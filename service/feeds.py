@@ -92,8 +92,8 @@ def wake_of(data: bytes | str) -> tuple[str, int | None] | None:
         data = data.encode("utf-8", "surrogatepass")
     if not isinstance(data, bytes):
         return None
-    found = _GAME_ID.search(data)
-    if found is not None and data.startswith(b'{"audience":'):
+    found = _GAME_ID.search(data) if data.startswith(b'{"audience":') else None
+    if found is not None:
         version = _VERSION.search(data)
         return (found.group(1).decode("utf-8", "replace"),
                 int(version.group(1)) if version else None)

@@ -270,8 +270,8 @@ class FeedRelay(threading.Thread):
         super().__init__(name="feed-relay", daemon=True)
         self.app = app
         self.prefix = prefix
-        self.redis = redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2)
-        self.publisher = Publisher(self.redis)
+        self.publisher = Publisher(
+            redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2))
         self._all_channel = all_games_channel(prefix).encode()
         self.positions = positions
         self.position = 0

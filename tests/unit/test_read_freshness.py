@@ -40,6 +40,16 @@ def make_app(path: Path, freshness_ms: str) -> ArbiterApp:
     }, credentials=Credentials(SECRET, ""))
 
 
+def two_processes(tmp_path: Path) -> tuple[ArbiterApp, ArbiterApp, str]:
+    """Two processes' applications on one store, and a game the first one
+    has cached (its reads caught up now, with a bound that outlasts the test)."""
+    store = tmp_path / "shared.sqlite"
+    one, other = make_app(store, "60000"), make_app(store, "60000")
+    game_id = str(one.create_game("enin", ["solo"]).id)
+    one.seat_state(game_id, SPECTATOR)
+    return one, other, game_id
+
+
 def first_move(app: ArbiterApp, game_id: str) -> dict[str, Any]:
     return app.legal_actions(game_id, 0).actions[0].command
 
@@ -126,11 +136,7 @@ def test_a_game_the_cache_dropped_is_read_from_the_store_within_the_bound(
 
 
 def test_a_write_catches_up_with_another_process_whatever_the_bound(tmp_path: Path) -> None:
-    store = tmp_path / "shared.sqlite"
-    one, other = make_app(store, "60000"), make_app(store, "60000")
-    game = one.create_game("enin", ["solo"])
-    game_id = str(game.id)
-    one.seat_state(game_id, SPECTATOR)
+    one, other, game_id = two_processes(tmp_path)
     theirs = other.act(game_id, 0, first_move(other, game_id))
     ours = one.act(game_id, 0, first_move(other, game_id))
     # Decided on the other process's move: the stale cached game's save was
@@ -157,10 +163,7 @@ def test_a_write_to_a_game_only_this_process_writes_asks_the_store_nothing(
 def test_a_refusal_by_a_game_behind_is_decided_again_on_the_newest(tmp_path: Path) -> None:
     """The expected version another process's move reached is refused as
     ``VERSION_MISMATCH`` by a cached game behind it; the store's newest accepts it."""
-    store = tmp_path / "shared.sqlite"
-    one, other = make_app(store, "60000"), make_app(store, "60000")
-    game_id = str(one.create_game("enin", ["solo"]).id)
-    one.seat_state(game_id, SPECTATOR)
+    one, other, game_id = two_processes(tmp_path)
     theirs = other.act(game_id, 0, first_move(other, game_id))
     ours = one.act(game_id, 0, first_move(other, game_id), expected_version=theirs.version)
     assert ours.recorded and ours.events[0].originator_version == theirs.version + 1
@@ -169,10 +172,7 @@ def test_a_refusal_by_a_game_behind_is_decided_again_on_the_newest(tmp_path: Pat
 def test_a_retry_of_another_process_command_is_answered_at_the_newest_version(
     tmp_path: Path,
 ) -> None:
-    store = tmp_path / "shared.sqlite"
-    one, other = make_app(store, "60000"), make_app(store, "60000")
-    game_id = str(one.create_game("enin", ["solo"]).id)
-    one.seat_state(game_id, SPECTATOR)
+    one, other, game_id = two_processes(tmp_path)
     move = first_move(other, game_id)
     theirs = other.act(game_id, 0, move, command_id="sent-twice")
     again = one.act(game_id, 0, move, command_id="sent-twice")
