@@ -8,6 +8,7 @@ there is one place to get visibility right.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import logging
 from collections.abc import Sequence
@@ -44,6 +45,20 @@ class Reader:
 
 SPECTATOR = Reader()
 
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+
+def timestamp_of(when: datetime.datetime) -> Timestamp:
+    """``when`` as a protobuf ``Timestamp``, to the microsecond, as
+    ``Timestamp.FromDatetime`` makes it (a naive time read as UTC) in a tenth of
+    its time: that one converts through ``calendar.timegm`` and a time tuple,
+    a twelfth of an ``Act``'s own time in its events' envelopes."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    since = when - _EPOCH
+    return Timestamp(seconds=since.days * 86400 + since.seconds,
+                     nanos=since.microseconds * 1000)
+
 
 def visible_payload(
     game_cls: type[Game], domain_event: Any, reader: Reader
@@ -67,14 +82,12 @@ def to_proto(
     seats: Sequence[str] = (),
 ) -> game_pb2.Event:
     payload, redacted, audience = visible_payload(game_cls, domain_event, reader)
-    stamp = Timestamp()
-    stamp.FromDatetime(domain_event.timestamp)
     return game_pb2.Event(
         game_id=str(domain_event.originator_id),
         version=domain_event.originator_version,
         position=position,
         type=event_type(domain_event),
-        time=stamp,
+        time=timestamp_of(domain_event.timestamp),
         audience=game_pb2.Audience(
             everyone=audience.everyone, seats=sorted(audience.seats or ())
         ),

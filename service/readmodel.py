@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import json
 import threading
 import uuid
 import weakref
@@ -122,7 +121,7 @@ def seat_state(game: Game, reader: Reader) -> SeatState:
     """``game`` as ``reader`` sees it (``reader`` already made for the game's end)."""
     return SeatState(
         game_id=str(game.id), rules=game.RULES_ID, rules_version=game.rules_version,
-        version=game.version, over=game.ended, outcome_json=json.dumps(outcome_json(game)),
+        version=game.version, over=game.ended, outcome_json=dumps(outcome_json(game)),
         pending=tuple(pending(d, with_choices=reader.full or reader.seat == d.seat)
                       for d in game.pending_decisions()),
         view_json=dumps(game.view(reader.seat)),
