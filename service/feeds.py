@@ -1,7 +1,11 @@
 """Live wake-ups for Subscribe streams, from Redis, with the store as the truth.
 
-One Redis subscription per server process listens to the deployment's
-all-games channel and wakes the streams waiting on this process. A message is
+One Redis connection per server process listens to the channels of the games
+its streams follow (and to the all-games channel while an all-games stream is
+open), and wakes the streams waiting on this process: a process with no
+follower receives nothing, where it used to receive and read every message of
+every game (issue 20: about a tenth of the interpreter's time of a server under
+moves no one followed). A message is
 only a wake-up, "game X may have something new": its version and position
 are not believed, since anyone who can publish on the Redis can send any
 (a forged ``{"version": 2**62}`` once made every stream of that game wait for
@@ -19,17 +23,22 @@ that and the feeds say ``degraded`` too, instead of a ``live`` that is not.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import re
+import select
 import threading
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import redis
 from arbiter.v1 import game_pb2
 
-from service.relay import LEGACY_PREFIX, all_games_channel
+from service.relay import LEGACY_PREFIX, all_games_channel, game_channel
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +48,10 @@ DEGRADED_POLL = 1.0
 #: the feeds say that nothing publishes (a relay taking over, or backing off
 #: from a Redis error, moves again well within this).
 STALE_SECONDS = 5.0
+#: The longest a new follower waits for Redis to confirm its channel's
+#: subscription before it reads the store (a message between that read and a
+#: later confirmation would reach it only by its poll).
+SUBSCRIBE_WAIT = 2.0
 #: The longest game id a message may name; longer ones are not game ids.
 MAX_GAME_ID = 64
 #: Games remembered at once; past it the table starts over (a wake-up lost so
@@ -108,6 +121,15 @@ def wake_of(data: bytes | str) -> tuple[str, int | None] | None:
     return game_id, version if isinstance(version, int) else None
 
 
+def _socket_of(pubsub: redis.client.PubSub) -> Any:
+    """The socket of a pub/sub's connection, to wait on beside the hub's pipe
+    (``redis-py`` keeps it as ``_sock``; pinned in the project's dependencies)."""
+    sock = getattr(pubsub.connection, "_sock", None)
+    if sock is None:
+        raise redis.ConnectionError("the feed hub's connection to Redis is closed")
+    return sock
+
+
 class FeedHub(threading.Thread):
     """Wake-ups per game from Redis, and whether the feeds are truly live.
 
@@ -128,7 +150,6 @@ class FeedHub(threading.Thread):
     def __init__(self, redis_url: str, prefix: str = LEGACY_PREFIX) -> None:
         super().__init__(name="feed-hub", daemon=True)
         self.redis_url = redis_url
-        self.channel = all_games_channel(prefix)
         self.lock = threading.RLock()
         self.cond = threading.Condition(self.lock)
         #: The conditions of the streams waiting now, by game (``None``: any game).
@@ -144,6 +165,20 @@ class FeedHub(threading.Thread):
         self.publishing = True
         self.stopping = threading.Event()
         self.tried = threading.Event()  # the first connection attempt has ended
+        self.prefix = prefix
+        #: Followers by channel (``following``): the channels to be subscribed.
+        self.followers: dict[str, int] = {}
+        #: The channels Redis has confirmed on the current connection.
+        self.subscribed: set[str] = set()
+        #: A channel no one publishes on, subscribed for the connection's life:
+        #: with no follower the hub still holds a connection, so its status
+        #: says whether Redis answers.
+        self._idle_channel = f"{prefix}hub:{uuid.uuid4().hex}"
+        #: Written to when the followed channels change, to wake the hub's
+        #: wait on its Redis socket (``redis-py``'s pub/sub is not for two threads).
+        self._poke_read, self._poke_write = os.pipe()
+        os.set_blocking(self._poke_read, False)
+        os.set_blocking(self._poke_write, False)
 
     @property
     def status(self) -> str:
@@ -167,6 +202,7 @@ class FeedHub(threading.Thread):
     def stop(self) -> None:
         """Stop listening and release every waiting stream (the server is going down)."""
         self.stopping.set()
+        self._poke()
         self.wake()
 
     def run(self) -> None:
@@ -176,16 +212,17 @@ class FeedHub(threading.Thread):
                 client = redis.Redis.from_url(
                     self.redis_url, socket_connect_timeout=2, health_check_interval=10
                 )
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(self.channel)
+                pubsub = client.pubsub()
+                pubsub.subscribe(self._idle_channel)  # connects, or raises
                 self._set(healthy=True)
                 self.tried.set()
                 backoff = 0.1
-                while not self.stopping.is_set():
-                    message = pubsub.get_message(timeout=1.0)
-                    if message is not None:
-                        self._on_message(message["data"])
-                pubsub.close()
+                try:
+                    self._listen(pubsub)
+                finally:
+                    with self.cond:
+                        self.subscribed.clear()
+                    pubsub.close()
             except (redis.RedisError, OSError) as exc:
                 if self.stopping.is_set():
                     return  # a clean stop closes Redis (a private one) under us: no news
@@ -195,6 +232,74 @@ class FeedHub(threading.Thread):
                 self.tried.set()
                 self.stopping.wait(backoff)
                 backoff = min(backoff * 2, 2.0)
+
+    def _listen(self, pubsub: redis.client.PubSub) -> None:
+        """Keep the subscriptions to the followed channels, and pass on what
+        arrives, until the hub stops (or Redis fails: raised)."""
+        asked: set[str] = set()  # subscribed (or asked to be) on this connection
+        while not self.stopping.is_set():
+            with self.cond:
+                wanted = set(self.followers)
+            if wanted - asked:
+                pubsub.subscribe(*sorted(wanted - asked))
+            if asked - wanted:
+                pubsub.unsubscribe(*sorted(asked - wanted))
+                with self.cond:
+                    self.subscribed.difference_update(asked - wanted)
+            asked = wanted
+            # At most a second's wait, so that redis-py's health check (a PING
+            # when the connection was quiet for its interval) runs.
+            readable, _, _ = select.select([_socket_of(pubsub), self._poke_read], [], [], 1.0)
+            if self._poke_read in readable:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self._poke_read, 4096)
+            while (message := pubsub.get_message(timeout=0)) is not None:
+                self._on_received(message)
+
+    def _on_received(self, message: dict[str, object]) -> None:
+        """A message from Redis: a subscription confirmed, or a wake-up."""
+        kind, channel = message.get("type"), message.get("channel")
+        name = channel.decode() if isinstance(channel, bytes) else str(channel)
+        if kind == "subscribe":
+            with self.cond:
+                self.subscribed.add(name)
+                self.cond.notify_all()
+        elif kind == "message" and isinstance(message.get("data"), (bytes, str)):
+            self._on_message(message["data"])  # type: ignore[arg-type]
+
+    @contextlib.contextmanager
+    def following(self, game_id: str | None) -> Iterator[None]:
+        """While open, the hub listens to the game's channel (``None``: the
+        all-games channel). It opens once Redis has confirmed the subscription
+        (or Redis is unavailable, or ``SUBSCRIBE_WAIT`` has passed), so a stream
+        that takes its first ticket and reads the store after it misses no
+        wake-up of a commit after that read. A hub not listening (not started,
+        or stopped) is waited for by no one."""
+        channel = (all_games_channel(self.prefix) if game_id is None
+                   else game_channel(game_id, self.prefix))
+        with self.cond:
+            self.followers[channel] = self.followers.get(channel, 0) + 1
+        self._poke()
+        try:
+            with self.cond:
+                self.cond.wait_for(
+                    lambda: channel in self.subscribed or not self.healthy
+                    or self.stopping.is_set() or not self.is_alive(), SUBSCRIBE_WAIT)
+            yield
+        finally:
+            with self.cond:
+                left = self.followers[channel] - 1
+                if left:
+                    self.followers[channel] = left
+                else:
+                    del self.followers[channel]
+            if not left:
+                self._poke()
+
+    def _poke(self) -> None:
+        """Wake the hub's wait, to subscribe or unsubscribe now."""
+        with contextlib.suppress(BlockingIOError):  # full: it is woken anyway
+            os.write(self._poke_write, b"x")
 
     def _set(self, healthy: bool | None = None, publishing: bool | None = None) -> None:
         """Change what the status says, and wake the streams so they report it."""

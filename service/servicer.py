@@ -622,7 +622,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         # form a UUID takes (upper case, braces), and the hub's wake-ups go by
         # the canonical one (a feed asked for as "{ID}" was woken only by its poll).
         key = str(game.id)
-        with self.app.recent.following(game.id):
+        with self.app.recent.following(game.id), self.hub.following(key):
             while context.is_active() and not self._closing(context):
                 # A wake-up before this read is answered by it (the relay publishes
                 # after commit); only one after the ticket is a reason to read again.
@@ -681,25 +681,26 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         status = ""
         classes: dict[Any, type[Game]] = {}
         heartbeat = time.monotonic()
-        while context.is_active() and not self._closing(context):
-            ticket = self.hub.ticket_all()
-            notifications = self.app.notifications(last)
-            for notification in notifications:
-                last = notification.id
-                ev = self.app.to_event(notification)
-                if not hasattr(ev, "meta"):
-                    continue  # the catalogue's own entries
-                cls = classes.get(ev.originator_id)
-                if cls is None:
-                    cls = classes[ev.originator_id] = type(self.app.game(str(ev.originator_id)))
-                yield game_pb2.FeedMessage(event=to_proto(cls, ev, SPECTATOR, notification.id))
-            if notifications:
-                heartbeat = time.monotonic()
-                continue
-            if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
-                yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
-                status, heartbeat = self.hub.status, time.monotonic()
-            self.hub.wait_all(ticket, gone)
+        with self.hub.following(None):
+            while context.is_active() and not self._closing(context):
+                ticket = self.hub.ticket_all()
+                notifications = self.app.notifications(last)
+                for notification in notifications:
+                    last = notification.id
+                    ev = self.app.to_event(notification)
+                    if not hasattr(ev, "meta"):
+                        continue  # the catalogue's own entries
+                    cls = classes.get(ev.originator_id)
+                    if cls is None:
+                        cls = classes[ev.originator_id] = type(self.app.game(str(ev.originator_id)))
+                    yield game_pb2.FeedMessage(event=to_proto(cls, ev, SPECTATOR, notification.id))
+                if notifications:
+                    heartbeat = time.monotonic()
+                    continue
+                if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                    yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
+                    status, heartbeat = self.hub.status, time.monotonic()
+                self.hub.wait_all(ticket, gone)
 
     # ------------------------------------------------------------- helpers
 

@@ -5,7 +5,9 @@ Redis is stopped right after the hub), and still warns when it fails."""
 from __future__ import annotations
 
 import logging
+import socket
 import threading
+import types
 from typing import Any
 
 import pytest
@@ -15,10 +17,14 @@ from service.feeds import FeedHub
 
 
 class ClosingRedis:
-    """A Redis whose connection drops once ``drop`` is set."""
+    """A Redis whose connection drops once ``drop`` is set: its socket (the one
+    the hub waits on) reads as closed, and reading a message raises."""
 
     def __init__(self, drop: threading.Event) -> None:
         self.drop = drop
+        ours, theirs = socket.socketpair()
+        self.connection = types.SimpleNamespace(_sock=ours)
+        threading.Thread(target=lambda: (drop.wait(), theirs.close()), daemon=True).start()
 
     def pubsub(self, **_: Any) -> ClosingRedis:
         return self
@@ -27,11 +33,11 @@ class ClosingRedis:
         pass
 
     def get_message(self, timeout: float) -> None:
-        if self.drop.wait(timeout / 20):
+        if self.drop.is_set():
             raise redis.ConnectionError("Connection closed by server.")
 
     def close(self) -> None:
-        pass
+        self.connection._sock.close()
 
 
 def run_hub(monkeypatch: pytest.MonkeyPatch, stop_first: bool) -> FeedHub:

@@ -1,0 +1,131 @@
+"""The feed hub listens only to what this process's streams follow (issue 20).
+
+A server under moves that no one follows used to receive, and read, every
+message of every game on the all-games channel: about a tenth of its
+interpreter's time. Now the hub subscribes to a game's channel while a stream
+follows that game, to the all-games channel while an all-games stream is open,
+and to nothing else; a follower starts only once Redis has confirmed its
+subscription, so no wake-up after its first read of the store is lost. Against
+the real Redis of the test run: what Redis itself says is subscribed
+(``PUBSUB NUMSUB``), and what reaches the hub.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from service.feeds import FeedHub
+from service.relay import all_games_channel, game_channel
+
+JOIN = 30.0
+
+
+@pytest.fixture
+def hub(redis_url: str) -> Iterator[FeedHub]:
+    started = FeedHub(redis_url, f"test-follow-{secrets.token_hex(4)}:")
+    started.start()
+    assert started.healthy
+    yield started
+    started.stop()
+    started.join(JOIN)
+
+
+def subscribers(client: redis.Redis, channel: str) -> int:
+    return int(dict(client.pubsub_numsub(channel))[channel.encode()])
+
+
+def until(condition: object, timeout: float = JOIN) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if callable(condition) and condition():
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def message(game_id: str, version: int) -> str:
+    return json.dumps({"audience": "everyone", "game_id": game_id, "version": version},
+                      sort_keys=True, separators=(",", ":"))
+
+
+def test_a_followed_game_is_subscribed_once_its_follower_starts_and_only_while_followed(
+        hub: FeedHub, redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    followed, other = secrets.token_hex(16), secrets.token_hex(16)
+    channel = game_channel(followed, hub.prefix)
+    assert subscribers(client, channel) == 0
+    with hub.following(followed):
+        # Confirmed before the follower goes on: a publish now reaches the hub.
+        assert subscribers(client, channel) == 1
+        with hub.following(followed):  # a second stream of the game: one subscription
+            assert subscribers(client, channel) == 1
+        assert subscribers(client, channel) == 1
+        client.publish(game_channel(other, hub.prefix), message(other, 3))  # no one follows it
+        client.publish(channel, message(followed, 7))
+        assert until(lambda: hub.newest_published(followed) == 7)
+        assert hub.ticket(other) == 0 and hub.newest_published(other) == 0
+    assert until(lambda: subscribers(client, channel) == 0)
+    sequence = hub.ticket_all()
+    client.publish(channel, message(followed, 8))
+    client.publish(game_channel(followed, hub.prefix), message(followed, 9))
+    time.sleep(0.2)  # time enough for a message to arrive, were it subscribed
+    assert hub.ticket_all() == sequence and hub.newest_published(followed) == 7
+
+
+def test_the_all_games_channel_is_heard_only_while_an_all_games_stream_is_open(
+        hub: FeedHub, redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    everything = all_games_channel(hub.prefix)
+    game_id = secrets.token_hex(16)
+    client.publish(everything, message(game_id, 1))
+    time.sleep(0.2)
+    assert hub.ticket_all() == 0  # nothing heard: no one follows every game
+    with hub.following(None):
+        assert subscribers(client, everything) == 1
+        client.publish(everything, message(game_id, 2))
+        assert until(lambda: hub.ticket_all() == 1)
+    assert until(lambda: subscribers(client, everything) == 0)
+
+
+def test_a_waiting_follower_is_woken_by_its_games_message(hub: FeedHub, redis_url: str) -> None:
+    """The whole hand-off: follow, take a ticket, wait; a publish wakes it at once
+    (the poll interval given is one no test waits out)."""
+    client = redis.Redis.from_url(redis_url)
+    game_id = secrets.token_hex(16)
+    woken = threading.Event()
+
+    def follower() -> None:
+        with hub.following(game_id):
+            ticket = hub.ticket(game_id)
+            ready.set()
+            hub.wait_game(game_id, ticket, lambda: False, timeout=600.0)
+            woken.set()
+
+    ready = threading.Event()
+    thread = threading.Thread(target=follower, daemon=True)
+    thread.start()
+    assert ready.wait(JOIN)
+    client.publish(game_channel(game_id, hub.prefix), message(game_id, 1))
+    assert woken.wait(JOIN)
+    thread.join(JOIN)
+
+
+def test_following_does_not_wait_for_a_redis_that_is_down() -> None:
+    """With Redis unavailable, a follower starts at once and polls the store."""
+    hub = FeedHub("redis://127.0.0.1:1/0", "test-follow-down:")
+    hub.start()
+    try:
+        assert not hub.healthy
+        started = time.monotonic()
+        with hub.following(secrets.token_hex(16)):
+            assert time.monotonic() - started < 1.0
+    finally:
+        hub.stop()
+        hub.join(JOIN)
