@@ -144,3 +144,47 @@ def test_a_relay_that_does_not_lead_keeps_no_commits(app: ArbiterApp) -> None:
     relay._resign()
     play(app, str(app.create_game("enin", ["solo"]).id), 3, random.Random(22))
     assert not app.committed
+
+
+def test_a_wake_up_with_nothing_kept_reads_the_store_only_once_its_poll_is_due(
+        app: ArbiterApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A commit wakes the relay after its events were kept, so a busy relay is
+    often woken for events its last run published already: that wake-up reads
+    the store only when the store was last read ``STORE_POLL`` ago. Another
+    server's write after this process's last commit is published at the poll;
+    one between this process's commits (a gap) at once."""
+    relay, redis = relay_of(app)
+    reads: list[int] = []
+    read = app.notifications
+
+    def notifications(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(app, "notifications", notifications)
+    rng = random.Random(23)
+    game_id = str(app.create_game("enin", ["solo"]).id)
+    play(app, game_id, 2, rng)
+    drain(relay)
+    assert reads == [] and relay.position == app.recorder.max_notification_id()
+    monkeypatch.setattr(relay_module, "STORE_POLL", 3600.0)
+    relay.publish_pending()  # the first wake-up with nothing kept: never read yet
+    assert len(reads) == 1
+    relay.publish_pending()  # read just now: not again
+    assert len(reads) == 1
+    app.keep_committed = False  # another server's write, after this process's last
+    play(app, game_id, 1, rng)
+    app.keep_committed = True
+    published = len(redis.published)
+    relay.publish_pending()
+    assert len(reads) == 1 and len(redis.published) == published, "not before the poll"
+    monkeypatch.setattr(relay_module, "STORE_POLL", 0.0)
+    drain(relay)
+    assert len(reads) == 2 and relay.position == app.recorder.max_notification_id()
+    monkeypatch.setattr(relay_module, "STORE_POLL", 3600.0)
+    app.keep_committed = False
+    play(app, game_id, 1, rng)  # another server's write ...
+    app.keep_committed = True
+    play(app, game_id, 1, rng)  # ... then this process's: a gap, read at once
+    drain(relay)
+    assert len(reads) == 3 and relay.position == app.recorder.max_notification_id()
