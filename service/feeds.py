@@ -170,6 +170,8 @@ class FeedHub(threading.Thread):
         self.followers: dict[str, int] = {}
         #: The channels Redis has confirmed on the current connection.
         self.subscribed: set[str] = set()
+        #: Whether the followed channels changed since the hub last subscribed.
+        self._changed = False
         #: A channel no one publishes on, subscribed for the connection's life:
         #: with no follower the hub still holds a connection, so its status
         #: says whether Redis answers.
@@ -237,16 +239,10 @@ class FeedHub(threading.Thread):
         """Keep the subscriptions to the followed channels, and pass on what
         arrives, until the hub stops (or Redis fails: raised)."""
         asked: set[str] = set()  # subscribed (or asked to be) on this connection
+        with self.cond:
+            self._changed = True  # a new connection: every followed channel anew
         while not self.stopping.is_set():
-            with self.cond:
-                wanted = set(self.followers)
-            if wanted - asked:
-                pubsub.subscribe(*sorted(wanted - asked))
-            if asked - wanted:
-                pubsub.unsubscribe(*sorted(asked - wanted))
-                with self.cond:
-                    self.subscribed.difference_update(asked - wanted)
-            asked = wanted
+            asked = self._subscribe_changes(pubsub, asked)
             # At most a second's wait, so that redis-py's health check (a PING
             # when the connection was quiet for its interval) runs.
             readable, _, _ = select.select([_socket_of(pubsub), self._poke_read], [], [], 1.0)
@@ -255,6 +251,23 @@ class FeedHub(threading.Thread):
                     os.read(self._poke_read, 4096)
             while (message := pubsub.get_message(timeout=0)) is not None:
                 self._on_received(message)
+
+    def _subscribe_changes(self, pubsub: redis.client.PubSub, asked: set[str]) -> set[str]:
+        """Subscribe to the channels newly followed and leave those no longer
+        followed; the channels asked for now. Only when ``following`` changed
+        them: a hub following many games compares no sets per message."""
+        with self.cond:
+            if not self._changed:
+                return asked
+            self._changed = False
+            wanted = set(self.followers)
+        if wanted - asked:
+            pubsub.subscribe(*sorted(wanted - asked))
+        if asked - wanted:
+            pubsub.unsubscribe(*sorted(asked - wanted))
+            with self.cond:
+                self.subscribed.difference_update(asked - wanted)
+        return wanted
 
     def _on_received(self, message: dict[str, object]) -> None:
         """A message from Redis: a subscription confirmed, or a wake-up."""
@@ -279,6 +292,7 @@ class FeedHub(threading.Thread):
                    else game_channel(game_id, self.prefix))
         with self.cond:
             self.followers[channel] = self.followers.get(channel, 0) + 1
+            self._changed = True
         self._poke()
         try:
             with self.cond:
@@ -293,6 +307,7 @@ class FeedHub(threading.Thread):
                     self.followers[channel] = left
                 else:
                     del self.followers[channel]
+                    self._changed = True
             if not left:
                 self._poke()
 
