@@ -50,7 +50,7 @@ _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 
 def timestamp_of(when: datetime.datetime) -> Timestamp:
     """``when`` as a protobuf ``Timestamp``, to the microsecond, as
-    ``Timestamp.FromDatetime`` makes it (a naive time read as UTC) in a tenth of
+    ``Timestamp.FromDatetime`` makes it (a naive time read as UTC) in a third of
     its time: that one converts through ``calendar.timegm`` and a time tuple,
     a twelfth of an ``Act``'s own time in its events' envelopes."""
     if when.tzinfo is None:

@@ -23,7 +23,9 @@ that and the feeds say ``degraded`` too, instead of a ``live`` that is not.
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -37,6 +39,8 @@ from typing import Any
 
 import redis
 from arbiter.v1 import game_pb2
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from service.relay import LEGACY_PREFIX, all_games_channel, game_channel
 
@@ -52,6 +56,9 @@ STALE_SECONDS = 5.0
 #: subscription before it reads the store (a message between that read and a
 #: later confirmation would reach it only by its poll).
 SUBSCRIBE_WAIT = 2.0
+#: The start of the name the hub's connection gives itself (``CLIENT LIST``
+#: shows it; each hub's own, so one can be told from another).
+HUB_CLIENT_NAME = "arbiter-feed-hub"
 #: The longest game id a message may name; longer ones are not game ids.
 MAX_GAME_ID = 64
 #: Games remembered at once; past it the table starts over (a wake-up lost so
@@ -130,6 +137,21 @@ def _socket_of(pubsub: redis.client.PubSub) -> Any:
     return sock
 
 
+@dataclasses.dataclass
+class _Listening:
+    """One connection's subscriptions, kept by the hub's thread alone: the
+    channels asked for, and the ``SUBSCRIBE`` s sent and not yet confirmed."""
+
+    pubsub: redis.client.PubSub
+    idle_channel: str
+    asked: set[str] = dataclasses.field(default_factory=set)
+    pending: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+    def __post_init__(self) -> None:
+        self.pubsub.subscribe(self.idle_channel)  # connects, or raises
+        self.pending[self.idle_channel] += 1
+
+
 class FeedHub(threading.Thread):
     """Wake-ups per game from Redis, and whether the feeds are truly live.
 
@@ -176,11 +198,12 @@ class FeedHub(threading.Thread):
         #: with no follower the hub still holds a connection, so its status
         #: says whether Redis answers.
         self._idle_channel = f"{prefix}hub:{uuid.uuid4().hex}"
-        #: Written to when the followed channels change, to wake the hub's
-        #: wait on its Redis socket (``redis-py``'s pub/sub is not for two threads).
-        self._poke_read, self._poke_write = os.pipe()
-        os.set_blocking(self._poke_read, False)
-        os.set_blocking(self._poke_write, False)
+        self.client_name = f"{HUB_CLIENT_NAME}-{uuid.uuid4().hex[:12]}"
+        #: The write end of a pipe, while the hub runs: written to when the
+        #: followed channels change, to wake the hub's wait on its Redis socket
+        #: (``redis-py``'s pub/sub is not for two threads).
+        self._poke_write: int | None = None
+        self._backoff = 0.1
 
     @property
     def status(self) -> str:
@@ -208,75 +231,131 @@ class FeedHub(threading.Thread):
         self.wake()
 
     def run(self) -> None:
-        backoff = 0.1
+        """Listen until stopped, reconnecting after any failure; the pipe that
+        ``_poke`` writes to lives as long as this thread."""
+        poke_read, poke_write = os.pipe()
+        os.set_blocking(poke_read, False)
+        os.set_blocking(poke_write, False)
+        with self.cond:
+            self._poke_write = poke_write
+        try:
+            self._connect_until_stopped(poke_read)
+        finally:
+            with self.cond:  # ``_poke`` writes under this lock: never to a closed number
+                self._poke_write = None
+                os.close(poke_write)
+            os.close(poke_read)
+
+    def _connect_until_stopped(self, poke_read: int) -> None:
+        self._backoff = 0.1
         while not self.stopping.is_set():
             try:
+                # No retries of redis-py's own: a connection it made again
+                # silently would hold none of the followed channels, and the
+                # status would never say that Redis went away.
                 client = redis.Redis.from_url(
-                    self.redis_url, socket_connect_timeout=2, health_check_interval=10
+                    self.redis_url, socket_connect_timeout=2, health_check_interval=10,
+                    retry=Retry(NoBackoff(), 0), client_name=self.client_name,
                 )
                 pubsub = client.pubsub()
-                pubsub.subscribe(self._idle_channel)  # connects, or raises
-                self._set(healthy=True)
-                self.tried.set()
-                backoff = 0.1
                 try:
-                    self._listen(pubsub)
+                    self._listen(pubsub, poke_read)
                 finally:
                     with self.cond:
                         self.subscribed.clear()
                     pubsub.close()
-            except (redis.RedisError, OSError) as exc:
+            except Exception as exc:  # noqa: BLE001 - Redis down, or anything: never die
                 if self.stopping.is_set():
                     return  # a clean stop closes Redis (a private one) under us: no news
                 if self.healthy:
                     log.warning("feed hub: Redis unavailable (%s); will reconnect", exc)
+                if not isinstance(exc, (redis.RedisError, OSError)):
+                    log.exception("feed hub: unexpected failure; reconnecting")
                 self._set(healthy=False)
                 self.tried.set()
-                self.stopping.wait(backoff)
-                backoff = min(backoff * 2, 2.0)
+                self.stopping.wait(self._backoff)
+                self._backoff = min(self._backoff * 2, 2.0)
 
-    def _listen(self, pubsub: redis.client.PubSub) -> None:
-        """Keep the subscriptions to the followed channels, and pass on what
-        arrives, until the hub stops (or Redis fails: raised)."""
-        asked: set[str] = set()  # subscribed (or asked to be) on this connection
+    def _listen(self, pubsub: redis.client.PubSub, poke_read: int) -> None:
+        """Keep the subscriptions to the followed channels and pass on what
+        arrives, until the hub stops (or Redis fails: raised).
+
+        The status says live only once Redis has confirmed the hub's own
+        channel and every channel followed when it connected: a stream woken
+        by the status reads the store again, and a commit after that read is
+        heard."""
+        listening = _Listening(pubsub, self._idle_channel)
         with self.cond:
             self._changed = True  # a new connection: every followed channel anew
+        self._subscribe_changes(listening)
+        first = set(listening.pending)
+        poller = select.poll()  # not select(): a descriptor past 1023 is fine
+        poller.register(_socket_of(pubsub), select.POLLIN)
+        poller.register(poke_read, select.POLLIN)
+        live = False
         while not self.stopping.is_set():
-            asked = self._subscribe_changes(pubsub, asked)
+            self._subscribe_changes(listening)
+            if not live and not first & set(listening.pending):
+                live = True
+                self._backoff = 0.1
+                self._set(healthy=True)
+                self.tried.set()
             # At most a second's wait, so that redis-py's health check (a PING
             # when the connection was quiet for its interval) runs.
-            readable, _, _ = select.select([_socket_of(pubsub), self._poke_read], [], [], 1.0)
-            if self._poke_read in readable:
+            if any(fd == poke_read for fd, _ in poller.poll(1000)):
                 with contextlib.suppress(BlockingIOError):
-                    os.read(self._poke_read, 4096)
-            while (message := pubsub.get_message(timeout=0)) is not None:
-                self._on_received(message)
+                    os.read(poke_read, 4096)
+            self._drain(listening)
 
-    def _subscribe_changes(self, pubsub: redis.client.PubSub, asked: set[str]) -> set[str]:
+    def _subscribe_changes(self, listening: _Listening) -> None:
         """Subscribe to the channels newly followed and leave those no longer
-        followed; the channels asked for now. Only when ``following`` changed
-        them: a hub following many games compares no sets per message."""
+        followed. Only when ``following`` changed them: a hub following many
+        games compares no sets per message. A channel left is no longer
+        confirmed from that moment (under the same lock as the change is read),
+        so a follower coming back to it waits for its new confirmation."""
         with self.cond:
             if not self._changed:
-                return asked
+                return
             self._changed = False
             wanted = set(self.followers)
-        if wanted - asked:
-            pubsub.subscribe(*sorted(wanted - asked))
-        if asked - wanted:
-            pubsub.unsubscribe(*sorted(asked - wanted))
-            with self.cond:
-                self.subscribed.difference_update(asked - wanted)
-        return wanted
+            dropped = listening.asked - wanted
+            self.subscribed.difference_update(dropped)
+        added = wanted - listening.asked
+        listening.asked = wanted
+        if added:
+            listening.pubsub.subscribe(*sorted(added))
+            listening.pending.update(added)
+        if dropped:
+            listening.pubsub.unsubscribe(*sorted(dropped))
 
-    def _on_received(self, message: dict[str, object]) -> None:
-        """A message from Redis: a subscription confirmed, or a wake-up."""
+    def _drain(self, listening: _Listening) -> None:
+        """Pass on every message read or buffered (a health check's reply reads
+        as no message: the buffer is asked again, not left for the next wait)."""
+        pubsub = listening.pubsub
+        while True:
+            message = pubsub.get_message(timeout=0)
+            if message is not None:
+                self._on_received(message, listening)
+            elif pubsub.connection is None or not pubsub.connection.can_read(timeout=0):
+                return
+
+    def _on_received(self, message: dict[str, object], listening: _Listening) -> None:
+        """A message from Redis: a subscription confirmed, or a wake-up.
+
+        A channel is confirmed by the reply to the last ``SUBSCRIBE`` sent for
+        it while it is still followed: a late reply to one sent before a
+        follower left (and the channel was left) confirms nothing."""
         kind, channel = message.get("type"), message.get("channel")
-        name = channel.decode() if isinstance(channel, bytes) else str(channel)
         if kind == "subscribe":
-            with self.cond:
-                self.subscribed.add(name)
-                self.cond.notify_all()
+            name = channel.decode() if isinstance(channel, bytes) else str(channel)
+            if listening.pending[name] > 0:
+                listening.pending[name] -= 1
+                if not listening.pending[name]:
+                    del listening.pending[name]
+            if name in listening.asked and name not in listening.pending:
+                with self.cond:
+                    self.subscribed.add(name)
+                    self.cond.notify_all()
         elif kind == "message" and isinstance(message.get("data"), (bytes, str)):
             self._on_message(message["data"])  # type: ignore[arg-type]
 
@@ -312,9 +391,12 @@ class FeedHub(threading.Thread):
                 self._poke()
 
     def _poke(self) -> None:
-        """Wake the hub's wait, to subscribe or unsubscribe now."""
-        with contextlib.suppress(BlockingIOError):  # full: it is woken anyway
-            os.write(self._poke_write, b"x")
+        """Wake the hub's wait, to subscribe or unsubscribe now (a hub not
+        running has no pipe: it subscribes to every followed channel when it
+        connects)."""
+        with self.cond, contextlib.suppress(BlockingIOError):  # full: woken anyway
+            if self._poke_write is not None:
+                os.write(self._poke_write, b"x")
 
     def _set(self, healthy: bool | None = None, publishing: bool | None = None) -> None:
         """Change what the status says, and wake the streams so they report it."""

@@ -309,6 +309,7 @@ class FeedRelay(threading.Thread):
                 if self.healthy:
                     log.warning("feed relay: Redis unavailable (%s); will retry", exc)
                 self.healthy = False
+                self._read_at = -math.inf  # what it took from the commits: from the store
                 self.stopping.wait(backoff)
                 backoff = min(backoff * 2, 2.0)
                 continue
@@ -382,8 +383,9 @@ class FeedRelay(threading.Thread):
         them published already by the run before (a read of the store for
         nothing, per run: a sixth of the relay's time, issue 20). Another
         server's writes are still read at once when they fall between this
-        process's commits (a gap), else within ``STORE_POLL``, as when nothing
-        here commits."""
+        process's commits (a gap), else within twice ``STORE_POLL`` at most. A
+        batch that Redis refused leaves the store to be read on the next try
+        (``run``): its events were taken from the commits handed over."""
         committed = self._committed_run()
         if committed:
             self._publish(committed)

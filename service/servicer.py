@@ -622,7 +622,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         # form a UUID takes (upper case, braces), and the hub's wake-ups go by
         # the canonical one (a feed asked for as "{ID}" was woken only by its poll).
         key = str(game.id)
-        with self.app.recent.following(game.id), self.hub.following(key):
+        # Heard before kept: a commit this process keeps for the stream is then
+        # one whose message the hub hears (its channel confirmed first).
+        with self.hub.following(key), self.app.recent.following(game.id):
             while context.is_active() and not self._closing(context):
                 # A wake-up before this read is answered by it (the relay publishes
                 # after commit); only one after the ticket is a reason to read again.

@@ -129,3 +129,36 @@ def test_following_does_not_wait_for_a_redis_that_is_down() -> None:
     finally:
         hub.stop()
         hub.join(JOIN)
+
+
+def test_a_connection_lost_is_made_again_with_every_followed_channel(
+        hub: FeedHub, redis_url: str) -> None:
+    """Redis drops the hub's connection: the status says so, the hub connects
+    again, subscribes to every channel still followed before it says live, and
+    a follower waiting then is woken by its game's next message."""
+    client = redis.Redis.from_url(redis_url)
+    game_id = secrets.token_hex(16)
+    channel = game_channel(game_id, hub.prefix)
+    woken = threading.Event()
+    ready = threading.Event()
+
+    def follower() -> None:
+        with hub.following(game_id):
+            ready.set()
+            while not woken.is_set():
+                ticket = hub.ticket(game_id)
+                hub.wait_game(game_id, ticket, lambda: False, timeout=600.0)
+                if hub.newest_published(game_id) == 2:
+                    woken.set()
+
+    thread = threading.Thread(target=follower, daemon=True)
+    thread.start()
+    assert ready.wait(JOIN) and subscribers(client, channel) == 1
+    ours = [c["id"] for c in client.client_list() if c.get("name") == hub.client_name]
+    assert len(ours) == 1, "the hub's connection, by its own name"
+    client.client_kill_filter(_id=ours[0])
+    assert until(lambda: not hub.healthy or subscribers(client, channel) == 0)
+    assert until(lambda: hub.healthy and subscribers(client, channel) == 1)
+    client.publish(channel, message(game_id, 2))
+    assert woken.wait(JOIN)
+    thread.join(JOIN)

@@ -18,23 +18,32 @@ from service.feeds import FeedHub
 
 class ClosingRedis:
     """A Redis whose connection drops once ``drop`` is set: its socket (the one
-    the hub waits on) reads as closed, and reading a message raises."""
+    the hub waits on) reads as closed, and reading a message raises. Until
+    then it confirms each subscription, as Redis does."""
 
     def __init__(self, drop: threading.Event) -> None:
         self.drop = drop
+        self.replies: list[dict[str, Any]] = []
         ours, theirs = socket.socketpair()
-        self.connection = types.SimpleNamespace(_sock=ours)
-        threading.Thread(target=lambda: (drop.wait(), theirs.close()), daemon=True).start()
+        self.connection = types.SimpleNamespace(
+            _sock=ours, can_read=lambda timeout: bool(self.replies))
+
+        def close_when_dropped() -> None:
+            drop.wait()
+            theirs.close()
+
+        threading.Thread(target=close_when_dropped, daemon=True).start()
 
     def pubsub(self, **_: Any) -> ClosingRedis:
         return self
 
-    def subscribe(self, *_: Any) -> None:
-        pass
+    def subscribe(self, *channels: str) -> None:
+        self.replies += [{"type": "subscribe", "channel": c.encode()} for c in channels]
 
-    def get_message(self, timeout: float) -> None:
+    def get_message(self, timeout: float) -> dict[str, Any] | None:
         if self.drop.is_set():
             raise redis.ConnectionError("Connection closed by server.")
+        return self.replies.pop(0) if self.replies else None
 
     def close(self) -> None:
         self.connection._sock.close()
