@@ -199,6 +199,7 @@ class FeedHub(threading.Thread):
         #: says whether Redis answers.
         self._idle_channel = f"{prefix}hub:{uuid.uuid4().hex}"
         self.client_name = f"{HUB_CLIENT_NAME}-{uuid.uuid4().hex[:12]}"
+        self._named = True  # until a Redis user is found that may not name it
         #: The write end of a pipe, while the hub runs: written to when the
         #: followed channels change, to wake the hub's wait on its Redis socket
         #: (``redis-py``'s pub/sub is not for two threads).
@@ -255,7 +256,8 @@ class FeedHub(threading.Thread):
                 # status would never say that Redis went away.
                 client = redis.Redis.from_url(
                     self.redis_url, socket_connect_timeout=2, health_check_interval=10,
-                    retry=Retry(NoBackoff(), 0), client_name=self.client_name,
+                    retry=Retry(NoBackoff(), 0),
+                    client_name=self.client_name if self._named else None,
                 )
                 pubsub = client.pubsub()
                 try:
@@ -267,6 +269,13 @@ class FeedHub(threading.Thread):
             except Exception as exc:  # noqa: BLE001 - Redis down, or anything: never die
                 if self.stopping.is_set():
                     return  # a clean stop closes Redis (a private one) under us: no news
+                if self._named and isinstance(exc, redis.exceptions.NoPermissionError):
+                    # A Redis user limited to its channels (docs/operations.md)
+                    # may not name its connection: go on without the name.
+                    log.info("feed hub: the Redis user may not name its connection (%s); "
+                             "listening unnamed", exc)
+                    self._named = False
+                    continue
                 if self.healthy:
                     log.warning("feed hub: Redis unavailable (%s); will reconnect", exc)
                 if not isinstance(exc, (redis.RedisError, OSError)):

@@ -16,6 +16,7 @@ import json
 import secrets
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
 
 import pytest
@@ -162,3 +163,30 @@ def test_a_connection_lost_is_made_again_with_every_followed_channel(
     client.publish(channel, message(game_id, 2))
     assert woken.wait(JOIN)
     thread.join(JOIN)
+
+
+def test_a_redis_user_limited_to_its_channels_still_gets_live_feeds(redis_url: str) -> None:
+    """An operator's Redis user may hold no more than pub/sub on the deployment's
+    channels (docs/operations.md): it may not name its connection, and the hub
+    listens unnamed, live, its followers woken as ever."""
+    admin = redis.Redis.from_url(redis_url)
+    user, password = f"test-hub-{secrets.token_hex(4)}", secrets.token_hex(16)
+    prefix = f"test-acl-{secrets.token_hex(4)}:"
+    admin.execute_command("ACL", "SETUSER", user, "on", f">{password}", "resetchannels",
+                          f"&{prefix}*", "+subscribe", "+unsubscribe", "+ping", "+hello",
+                          "+auth")
+    parts = urllib.parse.urlsplit(redis_url)
+    url = parts._replace(netloc=f"{user}:{password}@{parts.hostname}:{parts.port}").geturl()
+    limited = FeedHub(url, prefix)
+    limited.start()
+    try:
+        assert until(lambda: limited.healthy)
+        game_id = secrets.token_hex(16)
+        with limited.following(game_id):
+            assert subscribers(admin, game_channel(game_id, prefix)) == 1
+            admin.publish(game_channel(game_id, prefix), message(game_id, 4))
+            assert until(lambda: limited.newest_published(game_id) == 4)
+    finally:
+        limited.stop()
+        limited.join(JOIN)
+        admin.execute_command("ACL", "DELUSER", user)
