@@ -42,6 +42,7 @@ from arbiter.v1 import game_pb2
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from service.recent import count_in, count_out
 from service.relay import LEGACY_PREFIX, all_games_channel, game_channel
 
 log = logging.getLogger(__name__)
@@ -379,7 +380,7 @@ class FeedHub(threading.Thread):
         channel = (all_games_channel(self.prefix) if game_id is None
                    else game_channel(game_id, self.prefix))
         with self.cond:
-            self.followers[channel] = self.followers.get(channel, 0) + 1
+            count_in(self.followers, channel)
             self._changed = True
         self._poke()
         try:
@@ -390,13 +391,10 @@ class FeedHub(threading.Thread):
             yield
         finally:
             with self.cond:
-                left = self.followers[channel] - 1
-                if left:
-                    self.followers[channel] = left
-                else:
-                    del self.followers[channel]
+                last = count_out(self.followers, channel)
+                if last:
                     self._changed = True
-            if not left:
+            if last:
                 self._poke()
 
     def _poke(self) -> None:

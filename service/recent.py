@@ -23,10 +23,31 @@ import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 #: The newest events kept per followed game: a follower further behind reads the store.
 KEPT_PER_GAME = 64
+
+
+K = TypeVar("K")
+
+
+def count_in(counts: dict[K, int], key: K) -> bool:
+    """One more holder of ``key``; whether it is the first (the caller holds
+    the lock that guards ``counts``)."""
+    counts[key] = counts.get(key, 0) + 1
+    return counts[key] == 1
+
+
+def count_out(counts: dict[K, int], key: K) -> bool:
+    """One holder of ``key`` fewer; whether it was the last (then ``key`` is
+    gone from ``counts``; the caller holds the lock that guards it)."""
+    left = counts[key] - 1
+    if left:
+        counts[key] = left
+        return False
+    del counts[key]
+    return True
 
 
 class RecentEvents:
@@ -43,16 +64,12 @@ class RecentEvents:
         """While a follower of ``game_id`` is open: its commits are kept; the
         last follower gone, they are dropped."""
         with self._lock:
-            self._followers[game_id] = self._followers.get(game_id, 0) + 1
+            count_in(self._followers, game_id)
         try:
             yield
         finally:
             with self._lock:
-                left = self._followers[game_id] - 1
-                if left:
-                    self._followers[game_id] = left
-                else:
-                    del self._followers[game_id]
+                if count_out(self._followers, game_id):
                     self._kept.pop(game_id, None)
 
     def record(self, recordings: Sequence[Any]) -> None:

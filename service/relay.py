@@ -39,7 +39,7 @@ LEGACY_PREFIX = "arbiter:"
 BATCH = 200
 #: The longest the relay goes without reading the store when it is woken (and
 #: the longest it waits unwoken): another server's writes that follow this
-#: process's last commit are published within it.
+#: process's last commit are published within twice it at most.
 STORE_POLL = 0.25
 #: How often, at most, the relay records its position while it publishes
 #: (and within about this long of going idle or stopping). A position recorded

@@ -30,7 +30,7 @@ from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.schemas import schemas_text
 from service import auditing, auth, feeds, signing, timetravel
 from service.application import ArbiterApp
-from service.envelope import SPECTATOR, Reader, dumps, to_proto
+from service.envelope import SPECTATOR, Reader, dumps, timestamp_of, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.handlers import Wrapping
@@ -552,7 +552,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         summary = game_pb2.GameSummary(game_id=str(gid), rules=getattr(created, "rules", ""),
                                        version=version, over=over,
                                        seats=getattr(created, "seats", []))
-        summary.created.FromDatetime(created.timestamp)
+        summary.created.CopyFrom(timestamp_of(created.timestamp))
         return summary
 
     def _summary(self, entry: Any) -> game_pb2.GameSummary:
@@ -562,7 +562,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         _, version, over = auditing.last_stored(self.app, str(entry.game_id))
         summary = game_pb2.GameSummary(game_id=str(entry.game_id), rules=entry.rules,
                                        version=version, over=over, seats=entry.seats)
-        summary.created.FromDatetime(entry.timestamp)
+        summary.created.CopyFrom(timestamp_of(entry.timestamp))
         return summary
 
     def _changed_games(
