@@ -68,6 +68,9 @@ class Settings:
     access_log_per_second: int = 20
     #: The Redis channel prefix; empty: derived from the store (``channel_prefix``).
     redis_prefix: str = ""
+    #: ``REDIS_URL`` names a Redis Cluster's nodes (comma-separated): feeds on
+    #: sharded channels (``service.rediscluster``; ``ARBITER_REDIS_CLUSTER=1``).
+    redis_cluster: bool = False
 
     @classmethod
     def from_env(cls, address: str | None = None, data_dir: str | None = None) -> Settings:
@@ -99,6 +102,8 @@ class Settings:
             access_log_per_second=_whole("ARBITER_ACCESS_LOG_PER_SECOND",
                                          cls.access_log_per_second),
             redis_prefix=_redis_prefix(os.environ.get("ARBITER_REDIS_PREFIX", "")),
+            redis_cluster=_redis_cluster(os.environ.get("ARBITER_REDIS_CLUSTER", ""),
+                                         os.environ.get("REDIS_URL", "")),
         )
 
     def channel_prefix(self) -> str:
@@ -175,6 +180,16 @@ def apply_libpq_options(query: str) -> None:
 
 #: What a configured channel prefix may hold: no spaces, no glob characters.
 REDIS_PREFIX = re.compile(r"[A-Za-z0-9_.:/-]{1,64}")
+
+
+def _redis_cluster(flag: str, redis_url: str) -> bool:
+    """``ARBITER_REDIS_CLUSTER``: 1 (a cluster, named by ``REDIS_URL``), else 0 or unset."""
+    if flag not in ("", "0", "1"):
+        raise ConfigError(f"ARBITER_REDIS_CLUSTER must be 1 or 0, not {flag!r}")
+    if flag == "1" and not redis_url:
+        raise ConfigError("ARBITER_REDIS_CLUSTER=1 needs REDIS_URL: one or more of the "
+                          "cluster's nodes, comma-separated (the private Redis is no cluster)")
+    return flag == "1"
 
 
 def _redis_prefix(text: str) -> str:

@@ -35,7 +35,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import redis
 from arbiter.v1 import game_pb2
@@ -43,7 +43,11 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.recent import count_in, count_out
+from service.rediscluster import ShardedListening, Topology
 from service.relay import LEGACY_PREFIX, all_games_channel, game_channel
+
+#: How often a hub on a cluster checks that its shards are the cluster's.
+TOPOLOGY_CHECK_SECONDS = 30.0
 
 log = logging.getLogger(__name__)
 
@@ -129,28 +133,95 @@ def wake_of(data: bytes | str) -> tuple[str, int | None] | None:
     return game_id, version if isinstance(version, int) else None
 
 
-def _socket_of(pubsub: redis.client.PubSub) -> Any:
-    """The socket of a pub/sub's connection, to wait on beside the hub's pipe
-    (``redis-py`` keeps it as ``_sock``; pinned in the project's dependencies)."""
-    sock = getattr(pubsub.connection, "_sock", None)
-    if sock is None:
-        raise redis.ConnectionError("the feed hub's connection to Redis is closed")
-    return sock
+class PlainListening:
+    """The hub's subscriptions on a single Redis: one pub/sub connection,
+    classic ``SUBSCRIBE``. (On a Redis Cluster: ``service.rediscluster.ShardedListening``,
+    the same methods.)"""
+
+    def __init__(self, pubsub: redis.client.PubSub) -> None:
+        self.pubsub = pubsub
+
+    def channels_of(self, channel: str) -> list[str]:
+        """The channels that Redis is asked for, for one followed channel: itself."""
+        return [channel]
+
+    def subscribe(self, channels: list[str]) -> None:
+        self.pubsub.subscribe(*channels)
+
+    def unsubscribe(self, channels: list[str]) -> None:
+        self.pubsub.unsubscribe(*channels)
+
+    def sockets(self) -> list[Any]:
+        """The socket of the connection, to wait on beside the hub's pipe
+        (``redis-py`` keeps it as ``_sock``; pinned in the project's dependencies)."""
+        sock = getattr(self.pubsub.connection, "_sock", None)
+        if sock is None:
+            raise redis.ConnectionError("the feed hub's connection to Redis is closed")
+        return [sock]
+
+    def messages(self) -> Iterator[dict[str, Any]]:
+        """Every message read or buffered (a health check's reply reads as no
+        message: the buffer is asked again, not left for the next wait)."""
+        pubsub = self.pubsub
+        while True:
+            message = pubsub.get_message(timeout=0)
+            if message is not None:
+                yield message
+            elif pubsub.connection is None or not pubsub.connection.can_read(timeout=0):
+                return
+
+    def shards_changed(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.pubsub.close()
+
+
+class Listener(Protocol):
+    """One hub connection's way to Redis: a single Redis or a cluster's shards."""
+
+    def channels_of(self, channel: str) -> list[str]: ...
+    def subscribe(self, channels: list[str]) -> None: ...
+    def unsubscribe(self, channels: list[str]) -> None: ...
+    def sockets(self) -> list[Any]: ...
+    def messages(self) -> Iterator[dict[str, Any]]: ...
+    def shards_changed(self) -> bool: ...
+    def close(self) -> None: ...
 
 
 @dataclasses.dataclass
 class _Listening:
     """One connection's subscriptions, kept by the hub's thread alone: the
-    channels asked for, and the ``SUBSCRIBE`` s sent and not yet confirmed."""
+    channels followed and asked for (each standing for the channels Redis is
+    asked, ``physical``: on a cluster the all-games channel is one per shard),
+    and the ``SUBSCRIBE`` s sent and not yet confirmed."""
 
-    pubsub: redis.client.PubSub
+    listener: Listener
     idle_channel: str
     asked: set[str] = dataclasses.field(default_factory=set)
+    physical: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    #: The followed channel each channel asked of Redis stands for.
+    followed: dict[str, str] = dataclasses.field(default_factory=dict)
     pending: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
 
     def __post_init__(self) -> None:
-        self.pubsub.subscribe(self.idle_channel)  # connects, or raises
+        self.listener.subscribe([self.idle_channel])  # connects, or raises
         self.pending[self.idle_channel] += 1
+
+    def confirmed(self, channel: str) -> bool:
+        """Whether every channel Redis was asked for ``channel`` is confirmed."""
+        return channel in self.asked and not any(
+            c in self.pending for c in self.physical.get(channel, ()))
+
+
+def _poll_sockets(poller: select.poll, sockets: list[Any], polled: set[int]) -> set[int]:
+    """Wait on ``sockets`` (a cluster's hub gains one per shard it listens on)."""
+    fds = {sock.fileno() for sock in sockets}
+    for fd in fds - polled:
+        poller.register(fd, select.POLLIN)
+    for fd in polled - fds:
+        poller.unregister(fd)
+    return fds
 
 
 class FeedHub(threading.Thread):
@@ -170,9 +241,12 @@ class FeedHub(threading.Thread):
     A change of status, a stop or ``wake`` still wakes them all.
     """
 
-    def __init__(self, redis_url: str, prefix: str = LEGACY_PREFIX) -> None:
+    def __init__(self, redis_url: str, prefix: str = LEGACY_PREFIX,
+                 cluster: bool = False) -> None:
         super().__init__(name="feed-hub", daemon=True)
         self.redis_url = redis_url
+        #: On a Redis Cluster: sharded channels (``service.rediscluster``).
+        self.cluster = cluster
         self.lock = threading.RLock()
         self.cond = threading.Condition(self.lock)
         #: The conditions of the streams waiting now, by game (``None``: any game).
@@ -255,18 +329,13 @@ class FeedHub(threading.Thread):
                 # No retries of redis-py's own: a connection it made again
                 # silently would hold none of the followed channels, and the
                 # status would never say that Redis went away.
-                client = redis.Redis.from_url(
-                    self.redis_url, socket_connect_timeout=2, health_check_interval=10,
-                    retry=Retry(NoBackoff(), 0),
-                    client_name=self.client_name if self._named else None,
-                )
-                pubsub = client.pubsub()
+                listener = self._connect()
                 try:
-                    self._listen(pubsub, poke_read)
+                    self._listen(listener, poke_read)
                 finally:
                     with self.cond:
                         self.subscribed.clear()
-                    pubsub.close()
+                    listener.close()
             except Exception as exc:  # noqa: BLE001 - Redis down, or anything: never die
                 if self.stopping.is_set():
                     return  # a clean stop closes Redis (a private one) under us: no news
@@ -286,7 +355,24 @@ class FeedHub(threading.Thread):
                 self.stopping.wait(self._backoff)
                 self._backoff = min(self._backoff * 2, 2.0)
 
-    def _listen(self, pubsub: redis.client.PubSub, poke_read: int) -> None:
+    def _connect(self) -> Listener:
+        """A connection to Redis, or to the cluster's slots map (raises if unreachable)."""
+        if self.cluster:
+            topology = Topology(self.redis_url, self.prefix, socket_connect_timeout=2,
+                                health_check_interval=10)
+            try:
+                return ShardedListening(topology, all_games_channel(self.prefix))
+            except BaseException:
+                topology.close()
+                raise
+        client = redis.Redis.from_url(
+            self.redis_url, socket_connect_timeout=2, health_check_interval=10,
+            retry=Retry(NoBackoff(), 0),
+            client_name=self.client_name if self._named else None,
+        )
+        return PlainListening(client.pubsub())
+
+    def _listen(self, listener: Listener, poke_read: int) -> None:
         """Keep the subscriptions to the followed channels and pass on what
         arrives, until the hub stops (or Redis fails: raised).
 
@@ -294,17 +380,19 @@ class FeedHub(threading.Thread):
         channel and every channel followed when it connected: a stream woken
         by the status reads the store again, and a commit after that read is
         heard."""
-        listening = _Listening(pubsub, self._idle_channel)
+        listening = _Listening(listener, self._idle_channel)
         with self.cond:
             self._changed = True  # a new connection: every followed channel anew
         self._subscribe_changes(listening)
         first = set(listening.pending)
         poller = select.poll()  # not select(): a descriptor past 1023 is fine
-        poller.register(_socket_of(pubsub), select.POLLIN)
         poller.register(poke_read, select.POLLIN)
+        polled: set[int] = set()
         live = False
+        checked = time.monotonic()
         while not self.stopping.is_set():
             self._subscribe_changes(listening)
+            polled = _poll_sockets(poller, listener.sockets(), polled)
             if not live and not first & set(listening.pending):
                 live = True
                 self._backoff = 0.1
@@ -315,7 +403,12 @@ class FeedHub(threading.Thread):
             if any(fd == poke_read for fd, _ in poller.poll(1000)):
                 with contextlib.suppress(BlockingIOError):
                     os.read(poke_read, 4096)
-            self._drain(listening)
+            for message in listener.messages():
+                self._on_received(message, listening)
+            if self.cluster and time.monotonic() - checked > TOPOLOGY_CHECK_SECONDS:
+                checked = time.monotonic()
+                if listener.shards_changed():
+                    raise redis.ConnectionError("the cluster's shards changed")
 
     def _subscribe_changes(self, listening: _Listening) -> None:
         """Subscribe to the channels newly followed and leave those no longer
@@ -333,21 +426,19 @@ class FeedHub(threading.Thread):
         added = wanted - listening.asked
         listening.asked = wanted
         if added:
-            listening.pubsub.subscribe(*sorted(added))
-            listening.pending.update(added)
+            physical = []
+            for channel in sorted(added):
+                listening.physical[channel] = listening.listener.channels_of(channel)
+                physical.extend(listening.physical[channel])
+                listening.followed.update(dict.fromkeys(listening.physical[channel], channel))
+            listening.listener.subscribe(physical)
+            listening.pending.update(physical)
         if dropped:
-            listening.pubsub.unsubscribe(*sorted(dropped))
-
-    def _drain(self, listening: _Listening) -> None:
-        """Pass on every message read or buffered (a health check's reply reads
-        as no message: the buffer is asked again, not left for the next wait)."""
-        pubsub = listening.pubsub
-        while True:
-            message = pubsub.get_message(timeout=0)
-            if message is not None:
-                self._on_received(message, listening)
-            elif pubsub.connection is None or not pubsub.connection.can_read(timeout=0):
-                return
+            physical = [c for channel in sorted(dropped)
+                        for c in listening.physical.pop(channel, [])]
+            for channel in physical:
+                listening.followed.pop(channel, None)
+            listening.listener.unsubscribe(physical)
 
     def _on_received(self, message: dict[str, object], listening: _Listening) -> None:
         """A message from Redis: a subscription confirmed, or a wake-up.
@@ -356,17 +447,18 @@ class FeedHub(threading.Thread):
         it while it is still followed: a late reply to one sent before a
         follower left (and the channel was left) confirms nothing."""
         kind, channel = message.get("type"), message.get("channel")
-        if kind == "subscribe":
+        if kind in ("subscribe", "ssubscribe"):
             name = channel.decode() if isinstance(channel, bytes) else str(channel)
             if listening.pending[name] > 0:
                 listening.pending[name] -= 1
                 if not listening.pending[name]:
                     del listening.pending[name]
-            if name in listening.asked and name not in listening.pending:
+            followed = listening.followed.get(name)
+            if followed is not None and listening.confirmed(followed):
                 with self.cond:
-                    self.subscribed.add(name)
+                    self.subscribed.add(followed)
                     self.cond.notify_all()
-        elif kind == "message" and isinstance(message.get("data"), (bytes, str)):
+        elif kind in ("message", "smessage") and isinstance(message.get("data"), (bytes, str)):
             self._on_message(message["data"])  # type: ignore[arg-type]
 
     @contextlib.contextmanager

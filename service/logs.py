@@ -205,11 +205,14 @@ def redact_url(url: str) -> str:
 
     ``redis://:s3cret@host:6379/0`` becomes ``redis://***@host:6379/0``;
     ``postgresql://arbiter:pw@db/arbiter`` becomes ``postgresql://arbiter:***@db/arbiter``;
-    query parameters (``?password=...``, a TLS key path) are dropped. A path
+    query parameters (``?password=...``, a TLS key path) are dropped; in a
+    comma-separated list (a Redis Cluster's nodes) each URL alike. A path
     (a SQLite file) is returned as it is.
     """
     if "://" not in url:
         return url
+    if "," in url:  # a Redis Cluster's nodes: each redacted alone
+        return ",".join(redact_url(part) for part in url.split(","))
     parts = urlsplit(url)
     netloc = parts.netloc
     if "@" in netloc:

@@ -81,9 +81,14 @@ class Server:
         self.clock = ClockKeeper(self.app)
         self.app.on_clocked = self.clock.watch
         prefix = settings.channel_prefix()
-        log.info("feeds on Redis channels %sgames and %sgame:<id>", prefix, prefix)
-        self.relay = FeedRelay(self.app, redis_url, self._positions(), prefix)
-        self.hub = FeedHub(redis_url, prefix)
+        if settings.redis_cluster:
+            log.info("feeds on a Redis Cluster: sharded channels %sgame:<id>, and one "
+                     "%sgames:{<tag>} per shard", prefix, prefix)
+        else:
+            log.info("feeds on Redis channels %sgames and %sgame:<id>", prefix, prefix)
+        self.relay = FeedRelay(self.app, redis_url, self._positions(), prefix,
+                               cluster=settings.redis_cluster)
+        self.hub = FeedHub(redis_url, prefix, cluster=settings.redis_cluster)
         self.publish_watch = PublishWatch(
             self.hub, lambda: self.app.recorder.max_notification_id() or 0,
             self._positions().peek)

@@ -239,3 +239,149 @@ class PrivateRedis:
         self.stopping.set()
         with self._lock:
             self._end_engine()
+
+
+def free_cluster_port() -> int:
+    """A free port for a cluster node whose bus port (10,000 above it, as Redis
+    fixes it) is free too; so at most 55,535."""
+    import random
+
+    for _ in range(200):
+        port = random.randint(20_000, 55_000)
+        with contextlib.ExitStack() as stack:
+            try:
+                for candidate in (port, port + 10_000):
+                    sock = stack.enter_context(
+                        contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)))
+                    sock.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free pair of ports for a Redis Cluster node")
+
+
+class PrivateRedisCluster:
+    """A Redis Cluster of our own on loopback: ``primaries`` primaries, each
+    with ``replicas`` replicas, formed with ``redis-cli --cluster create``.
+
+    For the tests of feeds on a cluster (``service.rediscluster``) and for an
+    operator trying a cluster on one machine. ``node_timeout`` (ms) is how
+    long a primary may be silent before its replica takes over: short here,
+    so a failover takes seconds. Nothing is kept on disk but each node's
+    cluster file, in ``workdir``.
+    """
+
+    def __init__(self, workdir: Path, primaries: int = 3, replicas: int = 1,
+                 node_timeout: int = 1000) -> None:
+        engine = find_engine()
+        cli = shutil.which("redis-cli") or shutil.which("valkey-cli")
+        if engine is None or cli is None:
+            raise RuntimeError("a Redis Cluster needs redis-server and redis-cli on PATH")
+        self.engine, self.cli = engine, cli
+        self.workdir = workdir.resolve()
+        self.node_timeout = node_timeout
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+        try:
+            for _ in range(primaries * (1 + replicas)):
+                self._start_node(free_cluster_port())
+            created = subprocess.run(
+                [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.processes),
+                 "--cluster-replicas", str(replicas), "--cluster-yes"],
+                capture_output=True, text=True, timeout=60, check=False)
+            if created.returncode != 0:
+                raise RuntimeError(f"redis-cli --cluster create failed: {created.stdout[-500:]}"
+                                   f" {created.stderr[-500:]}")
+            self.wait_ok()
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def ports(self) -> list[int]:
+        return list(self.processes)
+
+    @property
+    def url(self) -> str:
+        """``REDIS_URL`` for a server on this cluster: every node, comma-separated."""
+        return ",".join(f"redis://127.0.0.1:{port}" for port in self.processes)
+
+    def _start_node(self, port: int) -> None:
+        directory = self.workdir / str(port)
+        directory.mkdir(parents=True, exist_ok=True)
+        self.processes[port] = subprocess.Popen(
+            [*die_with_parent_prefix(), self.engine, "--port", str(port),
+             "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+             "--cluster-config-file", "nodes.conf",
+             "--cluster-node-timeout", str(self.node_timeout),
+             # A replica takes over however long its link was down (a test
+             # cluster's primary may be killed before its replica last spoke).
+             "--cluster-replica-validity-factor", "0",
+             "--save", "", "--appendonly", "no", "--dir", str(directory),
+             "--logfile", str(directory / "redis.log")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
+        client = redis.Redis(port=port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.RedisError:
+                if time.monotonic() > deadline or self.processes[port].poll() is not None:
+                    raise RuntimeError(f"the cluster node on port {port} did not start") from None
+                time.sleep(0.05)
+
+    def primaries(self) -> list[int]:
+        """The ports of the nodes that are primaries now (as a live node sees it)."""
+        for port, process in self.processes.items():
+            if process.poll() is None:
+                try:
+                    nodes = redis.Redis(port=port).execute_command("CLUSTER", "NODES")
+                except redis.RedisError:
+                    continue
+                text = nodes.decode() if isinstance(nodes, bytes) else str(nodes)
+                return sorted(
+                    int(line.split()[1].split("@")[0].rsplit(":", 1)[1])
+                    for line in text.splitlines()
+                    if "master" in line.split()[2] and "fail" not in line.split()[2])
+        return []
+
+    def wait_ok(self, timeout: float = 30.0) -> None:
+        """Until every live node says the cluster is ok (every slot served) and
+        every live replica's link to its primary is up (synchronised)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            states = []
+            for port, process in self.processes.items():
+                if process.poll() is not None:
+                    continue
+                try:
+                    info = redis.Redis(port=port).execute_command("CLUSTER", "INFO")
+                except redis.RedisError:
+                    states.append(False)
+                    continue
+                text = info.decode() if isinstance(info, bytes) else str(info)
+                replication = redis.Redis(port=port).info("replication")
+                states.append("cluster_state:ok" in text and (
+                    replication.get("role") != "slave"
+                    or replication.get("master_link_status") == "up"))
+            if states and all(states):
+                return
+            time.sleep(0.1)
+        raise RuntimeError("the Redis Cluster did not come to cluster_state:ok in time")
+
+    def kill(self, port: int) -> None:
+        """Kill one node (SIGKILL): a crash, not a shutdown."""
+        process = self.processes[port]
+        process.kill()
+        process.wait()
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -31,6 +31,7 @@ from service.application import ArbiterApp
 from service.envelope import to_public_json
 from service.metrics import relay_published
 from service.recent import runs_on
+from service.rediscluster import ShardedPublisher, Topology
 
 log = logging.getLogger(__name__)
 
@@ -270,13 +271,18 @@ class FeedRelay(threading.Thread):
 
     def __init__(
         self, app: ArbiterApp, redis_url: str, positions: Positions,
-        prefix: str = LEGACY_PREFIX,
+        prefix: str = LEGACY_PREFIX, cluster: bool = False,
     ) -> None:
         super().__init__(name="feed-relay", daemon=True)
         self.app = app
         self.prefix = prefix
-        self.publisher = Publisher(
-            redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2))
+        self.publisher: Publisher | ShardedPublisher
+        if cluster:
+            self.publisher = ShardedPublisher(Topology(
+                redis_url, prefix, socket_timeout=5, socket_connect_timeout=2))
+        else:
+            self.publisher = Publisher(
+                redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2))
         self._all_channel = all_games_channel(prefix).encode()
         self.positions = positions
         self.position = 0
@@ -423,11 +429,19 @@ class FeedRelay(threading.Thread):
                 message = to_public_json(game_cls, domain_event, position).encode()
                 channel = game_channel(str(domain_event.originator_id), self.prefix).encode()
                 messages.append((channel, message))
-                messages.append((self._all_channel, message))
+                messages.append((self._all_games_of(channel), message))
         self.publisher.publish(messages)
         self.position = events[-1][0]
         self._record_position()
         relay_published(self.position)
+
+    def _all_games_of(self, channel: bytes) -> bytes:
+        """The all-games channel a game's event also goes to: the deployment's
+        one, or on a Redis Cluster its game's shard's (``service.rediscluster``)."""
+        publisher = self.publisher
+        if isinstance(publisher, ShardedPublisher):
+            return publisher.all_games_of(channel)
+        return self._all_channel
 
     def _record_position(self, force: bool = False) -> None:
         """Record the position published so far, at most every
