@@ -89,14 +89,16 @@ check: install
 		-m "not heavy and not integration" tests/unit
 
 # The heavy playouts and soaks (tests/soak.py): every property and conformance
-# test with its soak counts (at least 100 games per player count), kept out of
+# test with its soak counts (at least 100 games per player count), eight Redis
+# Cluster failovers in a row under play (test_feed_cluster), kept out of
 # `make test` so the suite stays under 12 minutes on 2 cores.
 soak: install bytecode
 	ARBITER_SOAK=1 $(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
 		-n auto --timeout 3600 tests/property tests/conformance tests/unit/test_schemas.py \
 		tests/integration/test_leaks.py tests/integration/test_faults.py \
 		tests/web/test_web_leaks.py tests/web/test_seat_leaks.py \
-		tests/integration/test_leaks_screens_and_choices.py
+		tests/integration/test_leaks_screens_and_choices.py \
+		tests/integration/test_feed_cluster.py
 
 # Headless Chromium for the browser tests (tests/web/test_browser.py): Debian's
 # chromium package, installed when it is missing and we may (root, apt-get);

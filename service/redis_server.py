@@ -376,6 +376,13 @@ class PrivateRedisCluster:
         process.kill()
         process.wait()
 
+    def restart(self, port: int) -> None:
+        """Start a killed node again on its port, with its cluster file: it
+        rejoins the cluster (a replica of the node that took its place)."""
+        if self.processes[port].poll() is None:
+            raise RuntimeError(f"the cluster node on port {port} is running")
+        self._start_node(port)
+
     def stop(self) -> None:
         for process in self.processes.values():
             if process.poll() is None:
