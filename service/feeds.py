@@ -260,6 +260,8 @@ class FeedHub(threading.Thread):
         self.published: dict[str, int] = {}
         self.healthy = False
         self.publishing = True
+        #: Times the status went from live to degraded (a metric for operators).
+        self.degradations = 0
         self.stopping = threading.Event()
         self.tried = threading.Event()  # the first connection attempt has ended
         self.prefix = prefix
@@ -500,10 +502,13 @@ class FeedHub(threading.Thread):
     def _set(self, healthy: bool | None = None, publishing: bool | None = None) -> None:
         """Change what the status says, and wake the streams so they report it."""
         with self.cond:
+            was = self.live
             if healthy is not None:
                 self.healthy = healthy
             if publishing is not None:
                 self.publishing = publishing
+            if was and not self.live:
+                self.degradations += 1
             self._notify_everyone()
 
     def set_publishing(self, publishing: bool) -> None:

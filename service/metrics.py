@@ -443,6 +443,12 @@ class StoreCollector(Collector):  # type: ignore[misc]
             "Transactions that recorded them (several moves to different games share one)")
         commits.add_metric([], group.commits)
         yield commits
+        seconds = CounterMetricFamily(
+            "arbiter_group_commit_seconds",
+            "Seconds those transactions took (over the transactions' rate: the commit "
+            "latency, a shard's first sign of a store in trouble)")
+        seconds.add_metric([], group.commit_seconds)
+        yield seconds
 
     def _feed(self, head: int | None) -> Iterable[Any]:
         redis_up = GaugeMetricFamily(
@@ -459,6 +465,11 @@ class StoreCollector(Collector):  # type: ignore[misc]
                 "new events are being published); 0: degraded, served by polling")
             live.add_metric([], 1 if getattr(self.hub, "live", self.hub.healthy) else 0)
             yield live
+            degraded = CounterMetricFamily(
+                "arbiter_feed_degradations", "Times the feeds went from live to degraded "
+                "(Redis lost, a cluster's failover, nothing publishing)")
+            degraded.add_metric([], getattr(self.hub, "degradations", 0))
+            yield degraded
         private = GaugeMetricFamily("arbiter_redis_private",
                                     "1 when the server runs its own private Redis")
         private.add_metric([], 1 if self.private_redis else 0)

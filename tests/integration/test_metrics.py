@@ -99,6 +99,8 @@ def test_counters_move_with_calls(metered: ServerProcess) -> None:
     # Group commit: six moves saved, one at a time here (no other mover at once).
     assert moved("arbiter_group_commit_moves_total") == 6
     assert moved("arbiter_group_commit_transactions_total") == 6
+    assert 0 < moved("arbiter_group_commit_seconds_total") < 6 * 5, "each commit timed"
+    assert ("arbiter_feed_degradations_total", ()) in after
 
 
 def test_open_streams_and_relay_lag(metered: ServerProcess) -> None:

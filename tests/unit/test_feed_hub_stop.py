@@ -78,3 +78,20 @@ def test_a_redis_failing_while_serving_still_warns(
     with caplog.at_level(logging.WARNING, logger="service.feeds"):
         run_hub(monkeypatch, stop_first=False)
     assert "Redis unavailable" in caplog.text
+
+
+def test_the_hub_counts_each_fall_from_live_to_degraded_once() -> None:
+    """``arbiter_feed_degradations`` (docs/operations.md, what to monitor): a
+    fall from live counts once, however many causes follow it, and the start
+    (never yet live) is none."""
+    hub = FeedHub("redis://127.0.0.1:1/0", "count-test:")
+    hub._set(healthy=True)
+    assert hub.live and hub.degradations == 0, "the first connection is no degradation"
+    hub._set(healthy=False)
+    hub.set_publishing(False)
+    assert hub.degradations == 1, "Redis lost, then nothing publishing: one fall"
+    hub._set(healthy=True)
+    assert not hub.live and hub.degradations == 1
+    hub.set_publishing(True)
+    hub.set_publishing(False)
+    assert hub.degradations == 2
