@@ -28,7 +28,7 @@ BUF := $(TOOLS)/node_modules/.bin/buf
 # (`make baseline` when cutting a release).
 BASELINE := protos/baseline.binpb
 
-.PHONY: install proto run test check soak lint lint-python typecheck bench clean tools baseline \
+.PHONY: install proto run test check soak lint lint-python typecheck bench capacity clean tools baseline \
 	gen-ts browser screenshots bytecode
 
 install: $(STAMP) proto
@@ -157,6 +157,12 @@ baseline: tools
 # BENCH_ARGS=--quick for a short check run. Writes bench/results.json.
 bench: install
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# The capacity model (docs/scaling.md): one shard measured on PostgreSQL, the
+# model checked against the real server at reduced scale (exit 1 past its
+# bound), then extrapolated. CAPACITY_ARGS=--quick for a short smoke run.
+capacity: install
+	$(BIN)/python -m bench.capacity $(CAPACITY_ARGS)
 
 clean:
 	rm -rf $(VENV) $(TOOLS) $(TS_CLIENT)/gen $(TS_CLIENT)/node_modules data $(GENERATED)/*_pb2*.py $(GENERATED)/*_pb2*.pyi \
