@@ -392,3 +392,31 @@ class PrivateRedisCluster:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m service.redis_server cluster DIR``: a local Redis Cluster to
+    try feeds on one (docs/operations.md, "Several machines"); prints the
+    ``REDIS_URL`` to give the servers, and stops the cluster on Ctrl-C."""
+    import argparse
+    import signal
+
+    parser = argparse.ArgumentParser(prog="python -m service.redis_server")
+    parser.add_argument("mode", choices=["cluster"])
+    parser.add_argument("directory", type=Path, help="where each node keeps its files")
+    parser.add_argument("--primaries", type=int, default=3)
+    parser.add_argument("--replicas", type=int, default=1)
+    args = parser.parse_args(argv)
+    cluster = PrivateRedisCluster(args.directory, args.primaries, args.replicas)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    print(f"ARBITER_REDIS_CLUSTER=1 REDIS_URL={cluster.url}", flush=True)
+    try:
+        stop.wait()
+    finally:
+        cluster.stop()
+
+
+if __name__ == "__main__":
+    main()
