@@ -46,7 +46,14 @@ from service.catalogue import RulesIndex
 from service.envelope import Reader
 from service.errors import ServiceError, unknown_game
 from service.groupcommit import GroupCommit
-from service.ids import GAMES_LOG_ID, check_id, check_position, parse_game_id, parse_options
+from service.ids import (
+    GAMES_LOG_ID,
+    check_id,
+    check_position,
+    on_shard,
+    parse_game_id,
+    parse_options,
+)
 from service.readmodel import GameFacts, LegalList, ReadModel, SeatState, facts_of
 from service.recent import RecentEvents
 from service.settled import SettledHead
@@ -251,12 +258,16 @@ class ArbiterApp(Application):
     name = "arbiter"
     #: Seals snapshots and checks them (``service.snapshots``); None without snapshots.
     snapshot_seal: SnapshotSeal | None = None
+    #: False while the store's database cannot be connected to (its write probe
+    #: says so, ``service.storehealth``): its games' calls are refused at once.
+    reachable: bool = True
 
     def __init__(
         self,
         env: Mapping[str, str] | None = None,
         snapshot_interval: int = 100,
         credentials: Credentials | None = None,
+        shard: int | None = None,
     ):
         # Snapshots every ``snapshot_interval`` events keep long games fast to
         # load. The library only builds a snapshot store when its environment
@@ -269,6 +280,9 @@ class ArbiterApp(Application):
         # Before the library builds the repository, which verifies snapshots
         # with a key derived from the secret (``construct_repository``).
         self.credentials = credentials or Credentials(secrets.token_bytes(32), "")
+        #: This store's number on a store sharded by game (``service.shards``):
+        #: its new games' ids say it. None: an unsharded store (ids as ever).
+        self.shard = shard
         super().__init__(env)
         self.games_log: EventSourcedLog[GameLogged] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameLogged
@@ -689,7 +703,8 @@ class ArbiterApp(Application):
             raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
         check_id("request_id", request_id)
         options = parse_options(options_json)
-        game_id = self.credentials.game_id(rules, caller, request_id) if request_id else None
+        game_id = (self._on_this_shard(self.credentials.game_id(rules, caller, request_id))
+                   if request_id else None)
         for attempt in range(CREATE_ATTEMPTS):
             if attempt:
                 time.sleep(create_backoff(attempt))
@@ -705,7 +720,8 @@ class ArbiterApp(Application):
             # so saving the same objects again would record the catalogue entry
             # alone, naming a game that was never stored.
             game = cls.start(
-                list(seats), options, game_id=game_id or uuid.uuid4(), entropy=entropy
+                list(seats), options, game_id=game_id or self._on_this_shard(uuid.uuid4()),
+                entropy=entropy
             )
             access = self.credentials.issue(game.id, len(game.seats))
             if self._record_created(game, access, rules, seats, request_id):
@@ -714,6 +730,10 @@ class ArbiterApp(Application):
                 return game
         log.warning("CreateGame gave up after %d attempts at the catalogue", CREATE_ATTEMPTS)
         raise ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy; retry")
+
+    def _on_this_shard(self, game_id: uuid.UUID) -> uuid.UUID:
+        """A new game's id as this store gives it: saying its shard, if sharded."""
+        return game_id if self.shard is None else on_shard(game_id, self.shard)
 
     def _record_created(
         self, game: Game, access: GameAccess, rules: str, seats: list[str], request_id: str

@@ -28,6 +28,9 @@ class Settings:
     data_dir: Path = Path("./data")
     redis_url: str = ""
     database_url: str = ""
+    #: A store sharded by game: PostgreSQL databases, a game's shard its place
+    #: here (``service.shards``); ``database_url`` is then the first.
+    database_urls: tuple[str, ...] = ()
     max_message_bytes: int = 64 * 1024
     max_workers: int = 256
     #: Open History/Subscribe streams at most; each holds a worker thread, so
@@ -74,12 +77,14 @@ class Settings:
 
     @classmethod
     def from_env(cls, address: str | None = None, data_dir: str | None = None) -> Settings:
+        urls = _database_urls()
         return cls(
             address=address or os.environ.get("ARBITER_LISTEN", "localhost:50051"),
             data_dir=Path(data_dir or os.environ.get("ARBITER_DATA_DIR", "./data")),
             redis_url=os.environ.get("REDIS_URL", ""),
-            database_url=os.environ.get("ARBITER_DATABASE_URL", "")
+            database_url=urls[0] if urls else os.environ.get("ARBITER_DATABASE_URL", "")
             or os.environ.get("DATABASE_URL", ""),
+            database_urls=tuple(urls),
             tls_cert=os.environ.get("ARBITER_TLS_CERT", ""),
             tls_key=os.environ.get("ARBITER_TLS_KEY", ""),
             max_workers=_positive("ARBITER_MAX_WORKERS", cls.max_workers),
@@ -113,6 +118,12 @@ class Settings:
         return self.redis_prefix or default_redis_prefix(
             self.database_url, os.environ.get("ARBITER_POSTGRES_SCHEMA", "public"),
             self.data_dir)
+
+    def shard_settings(self) -> list[Settings]:
+        """One ``Settings`` per store: each shard's (its ``database_url``), or this."""
+        if not self.database_urls:
+            return [self]
+        return [dataclasses.replace(self, database_url=url) for url in self.database_urls]
 
     def store_env(self) -> dict[str, str]:
         """The eventsourcing library's environment for the configured store."""
@@ -180,6 +191,35 @@ def apply_libpq_options(query: str) -> None:
 
 #: What a configured channel prefix may hold: no spaces, no glob characters.
 REDIS_PREFIX = re.compile(r"[A-Za-z0-9_.:/-]{1,64}")
+
+
+def _database_urls() -> list[str]:
+    """``ARBITER_DATABASE_URLS`` (separated by commas, spaces or new lines), or
+    the lines of ``ARBITER_SHARDS_FILE`` (``#`` starts a comment): the shards
+    of a store sharded by game, in their order, which must never change."""
+    text = os.environ.get("ARBITER_DATABASE_URLS", "")
+    path = os.environ.get("ARBITER_SHARDS_FILE", "")
+    if text and path:
+        raise ConfigError("set ARBITER_DATABASE_URLS or ARBITER_SHARDS_FILE, not both")
+    if path:
+        try:
+            lines = Path(path).read_text().splitlines()
+        except OSError as exc:
+            raise ConfigError(f"cannot read ARBITER_SHARDS_FILE {path}: {exc.strerror}") from None
+        text = " ".join(line.split("#", 1)[0] for line in lines)
+    urls = text.replace(",", " ").split()
+    if urls and (os.environ.get("ARBITER_DATABASE_URL") or os.environ.get("DATABASE_URL")):
+        raise ConfigError("a store sharded by game lists every database in "
+                          "ARBITER_DATABASE_URLS (the first: the unsharded store's, if any); "
+                          "unset ARBITER_DATABASE_URL")
+    for url in urls:
+        if not url.startswith(("postgres://", "postgresql://")):
+            raise ConfigError(f"each shard is a PostgreSQL database URL, not {url[:40]!r}")
+    if len(set(urls)) != len(urls):
+        raise ConfigError("a database is listed twice among the shards")
+    if len(urls) > 1 << 16:
+        raise ConfigError("at most 65,536 shards")
+    return urls
 
 
 def _redis_cluster(flag: str, redis_url: str) -> bool:

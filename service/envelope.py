@@ -21,6 +21,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from aggregates.kernel import Game, payload_of, recorded_audience
 from aggregates.kernel.game import ENTROPY_EVENT
 from aggregates.kernel.upcast import current_type as event_type  # an old type: its new one
+from service.ids import shard_of
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ def to_proto(
         command_id=(domain_event.meta.get("cmd") or {}).get("id", ""),
         meta_json=dumps(domain_event.meta) if reader.full else "",
         text=describe(game_cls, event_type(domain_event), payload, list(seats)),
+        shard=shard_of(domain_event.originator_id),
     )
 
 

@@ -262,6 +262,8 @@ class FeedHub(threading.Thread):
         self.publishing = True
         #: Times the status went from live to degraded (a metric for operators).
         self.degradations = 0
+        #: The shards whose new events nothing publishes (``set_publishing``).
+        self._stuck: set[int] = set()
         self.stopping = threading.Event()
         self.tried = threading.Event()  # the first connection attempt has ended
         self.prefix = prefix
@@ -511,7 +513,15 @@ class FeedHub(threading.Thread):
                 self.degradations += 1
             self._notify_everyone()
 
-    def set_publishing(self, publishing: bool) -> None:
+    def set_publishing(self, publishing: bool, source: int = 0) -> None:
+        """Whether the store's new events are published; on a store sharded by
+        game, ``source`` is the shard: publishing only while every shard is."""
+        with self.cond:
+            if publishing:
+                self._stuck.discard(source)
+            else:
+                self._stuck.add(source)
+            publishing = not self._stuck
         if publishing != self.publishing:
             if publishing:
                 log.info("feed hub: the store's new events are published again")
@@ -622,12 +632,13 @@ class PublishWatch(threading.Thread):
 
     def __init__(
         self, hub: FeedHub, head: Callable[[], int], published: Callable[[], int],
-        stale: float = STALE_SECONDS, interval: float = 1.0,
+        stale: float = STALE_SECONDS, interval: float = 1.0, shard: int = 0,
     ) -> None:
         super().__init__(name="publish-watch", daemon=True)
         self.hub = hub
         self.head = head
         self.published = published
+        self.shard = shard
         self.stale = stale
         self.interval = interval
         self.stopping = threading.Event()
@@ -660,4 +671,4 @@ class PublishWatch(threading.Thread):
             self._behind_since = now  # behind, but moving: a relay at work
         self._last = published
         stuck = self._behind_since is not None and now - self._behind_since >= self.stale
-        self.hub.set_publishing(not stuck)
+        self.hub.set_publishing(not stuck, self.shard)

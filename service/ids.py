@@ -95,3 +95,26 @@ def json_depth(value: Any) -> int:
     if isinstance(value, list):
         return 1 + max((json_depth(v) for v in value), default=0)
     return 0
+
+
+#: Shards a store may have: the id keeps 16 bits for the number.
+MAX_SHARDS = 1 << 16
+
+
+def shard_of(game_id: uuid.UUID) -> int:
+    """The shard a game lives in, from its id alone (0: a game of an unsharded store)."""
+    if game_id.version != 8:
+        return 0
+    return int.from_bytes(game_id.bytes[:2], "big")
+
+
+def on_shard(game_id: uuid.UUID, shard: int) -> uuid.UUID:
+    """``game_id`` made the id of a game of ``shard``: its first 16 bits the
+    shard's number, version 8 (RFC 9562's for ids of one's own layout); the
+    other bits (random, or keyed for a request id) kept."""
+    if not 0 <= shard < MAX_SHARDS:
+        raise ValueError(f"a shard number is below {MAX_SHARDS}, not {shard}")
+    raw = bytearray(shard.to_bytes(2, "big") + game_id.bytes[2:])
+    raw[6] = (raw[6] & 0x0F) | 0x80  # version 8
+    raw[8] = (raw[8] & 0x3F) | 0x80  # the RFC's variant
+    return uuid.UUID(bytes=bytes(raw))

@@ -23,7 +23,7 @@ from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from aggregates.catalog import SERVED
-from service import auditing, logs
+from service import auditing, logs, shards
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
@@ -40,6 +40,7 @@ from service.reflection import enable_server_reflection
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap
 from service.servicer import _abort as abort
+from service.shards import Shards
 from service.storehealth import StoreHealth
 
 if TYPE_CHECKING:
@@ -48,6 +49,18 @@ if TYPE_CHECKING:
 log = logging.getLogger("arbiter")
 SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 GRACE_SECONDS = 10.0
+
+
+@dataclasses.dataclass
+class Store:
+    """One store of the deployment (the only one, or a shard) and the threads
+    that follow it."""
+
+    app: ArbiterApp
+    clock: ClockKeeper
+    relay: FeedRelay
+    watch: PublishWatch
+    health: StoreHealth
 
 
 class Server:
@@ -64,6 +77,8 @@ class Server:
         make_private(settings.data_dir)  # the store, secret and token: the operator's alone
         credentials = Credentials.configure(settings.data_dir)  # before starting anything
         self.private_redis: PrivateRedis | None = None
+        #: Whether each store writes (``_store_writes``), by shard.
+        self._writable: dict[int, bool] = {}
         redis_url = settings.redis_url
         if not redis_url:
             # A random password (never logged) and a supervisor that restarts it.
@@ -74,24 +89,29 @@ class Server:
             log.info("started a private Redis at %s (it stops with the server)",
                      self.private_redis.address)
         self.redis_url = redis_url
-        self.app = ArbiterApp(
-            settings.store_env(), settings.snapshot_interval, credentials
-        )
         auditing.SLOTS = auditing.AuditSlots(settings.audits_at_once)
-        self.clock = ClockKeeper(self.app)
-        self.app.on_clocked = self.clock.watch
         prefix = settings.channel_prefix()
         if settings.redis_cluster:
             log.info("feeds on a Redis Cluster: sharded channels %sgame:<id>, and one "
                      "%sgames:{<tag>} per shard", prefix, prefix)
         else:
             log.info("feeds on Redis channels %sgames and %sgame:<id>", prefix, prefix)
-        self.relay = FeedRelay(self.app, redis_url, self._positions(), prefix,
-                               cluster=settings.redis_cluster)
         self.hub = FeedHub(redis_url, prefix, cluster=settings.redis_cluster)
-        self.publish_watch = PublishWatch(
-            self.hub, lambda: self.app.recorder.max_notification_id() or 0,
-            self._positions().peek)
+        try:
+            self.stores = [self._open_store(n, shard, credentials, prefix)
+                           for n, shard in enumerate(settings.shard_settings())]
+        except BaseException:
+            for store in getattr(self, "stores", []):
+                store.app.close()
+            if self.private_redis is not None:
+                self.private_redis.stop()
+            raise
+        if settings.database_urls:
+            log.info("a store sharded by game: %d databases", len(self.stores))
+        #: The first store's (the only one's, unsharded): what one store's users read.
+        first = self.stores[0]
+        self.app, self.relay, self.clock = first.app, first.relay, first.clock
+        self.publish_watch = first.watch
         limit = settings.max_message_bytes
         streams = max(1, min(settings.max_streams, settings.max_workers - 8))
         self.drain = Drain()
@@ -116,12 +136,12 @@ class Server:
             ],
         )
         game_pb2_grpc.add_GameServiceServicer_to_server(
-            GameServicer(self.app, self.hub), self.grpc
+            GameServicer(Shards([store.app for store in self.stores]), self.hub), self.grpc
         )
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
-        self.store_health = StoreHealth(self.app, self._store_writes, settings.health_interval)
+        self.store_health = self.stores[0].health
         self.metrics: MetricsServer | None = None
         self.web: WebServer | None = None
         self.web_socket = self._web_socket(settings) if settings.web_address else ""
@@ -169,7 +189,7 @@ class Server:
         """The operator's ``/metrics`` port; one that cannot be bound refuses the start."""
         collector = StoreCollector(self.app, self.relay, self.hub,
                                    private_redis=self.private_redis is not None,
-                                   published=self._positions().peek)
+                                   published=self._positions(self.app, self.settings).peek)
         try:
             return MetricsServer(address, collector)
         except (OSError, ValueError) as exc:
@@ -177,10 +197,44 @@ class Server:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise ConfigError(f"cannot serve metrics on {address}: {why}") from None
 
-    def _store_writes(self, writable: bool) -> None:
-        """Health follows the store: NOT_SERVING while it cannot write."""
-        status = health_pb2.HealthCheckResponse.SERVING if writable else (
-            health_pb2.HealthCheckResponse.NOT_SERVING)
+    def _open_store(self, shard: int, settings: Settings, credentials: Credentials,
+                    prefix: str) -> Store:
+        """One store and what follows it: its clock, relay (its own lease and
+        position), publish watch and write probe. On a sharded store, the
+        database is checked to be the shard its place says first."""
+        sharded = bool(self.settings.database_urls)
+        if sharded:
+            try:
+                shards.claim(settings.database_url,
+                             os.environ.get("ARBITER_POSTGRES_SCHEMA", "public"), shard)
+            except shards.ShardMismatch as exc:
+                raise ConfigError(str(exc)) from None
+        app = ArbiterApp(settings.store_env(), settings.snapshot_interval, credentials,
+                         shard=shard if sharded else None)
+        clock = ClockKeeper(app)
+        app.on_clocked = clock.watch
+        positions = self._positions(app, settings)
+        relay = FeedRelay(app, self.redis_url, positions, self.hub.prefix,
+                          cluster=self.settings.redis_cluster)
+        if sharded:
+            relay.name = f"feed-relay-{shard}"
+        watch = PublishWatch(self.hub, lambda: app.recorder.max_notification_id() or 0,
+                             self._positions(app, settings).peek, shard=shard)
+        health = StoreHealth(app, lambda writable: self._store_writes(shard, writable),
+                             self.settings.health_interval)
+        return Store(app, clock, relay, watch, health)
+
+    def _store_writes(self, shard: int, writable: bool) -> None:
+        """Health follows the stores: NOT_SERVING while none can write (one
+        shard down: only its games wait, and its own ``shard-<n>`` says so)."""
+        serving, not_serving = (health_pb2.HealthCheckResponse.SERVING,
+                                health_pb2.HealthCheckResponse.NOT_SERVING)
+        self._writable[shard] = writable
+        store = self.stores[shard]
+        store.app.reachable = writable or store.health.reachable
+        if self.settings.database_urls:
+            self.health.set(f"shard-{shard}", serving if writable else not_serving)
+        status = serving if any(self._writable.values()) else not_serving
         for name in (SERVICE_NAME, ""):
             self.health.set(name, status)
 
@@ -195,18 +249,21 @@ class Server:
             return self.grpc.add_secure_port(settings.address, credentials)
         return self.grpc.add_insecure_port(settings.address)
 
-    def _positions(self) -> Positions:
-        """Where the relay records its position: beside the store it follows."""
-        env = self.app.env
+    @staticmethod
+    def _positions(app: ArbiterApp, settings: Settings) -> Positions:
+        """Where a store's relay records its position: beside the store it follows."""
+        env = app.env
         if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
-            return PositionTable(self.settings.database_url, env.get("POSTGRES_SCHEMA", "public"))
-        return PositionFile(self.settings.data_dir / "relay.position")
+            return PositionTable(settings.database_url, env.get("POSTGRES_SCHEMA", "public"))
+        return PositionFile(settings.data_dir / "relay.position")
 
     def start(self) -> None:
-        self.clock.start()
-        self.relay.start()
+        for store in self.stores:
+            store.clock.start()
+            store.relay.start()
         self.hub.start()
-        self.publish_watch.start()
+        for store in self.stores:
+            store.watch.start()
         self.grpc.start()
         if self.settings.web_address:
             try:
@@ -215,8 +272,9 @@ class Server:
                 self.grpc.stop(None)
                 self.stop_started()
                 raise
-        self.store_health.check()  # SERVING only once the store is seen to write
-        self.store_health.start()
+        for store in self.stores:  # SERVING only once a store is seen to write
+            store.health.check()
+            store.health.start()
         log.info("Arbiter serving on %s (store: %s)", self.settings.address, self.store_text(),
                  extra=logs.fields(event="start", address=self.settings.address,
                                    port=self.port, store=self.store_text(),
@@ -244,30 +302,37 @@ class Server:
         return f"[{host}]:{self.port}" if ":" in host else f"{host}:{self.port}"
 
     def stop_started(self) -> None:
-        """Undo a start that failed before serving: the private Redis, the store."""
+        """Undo a start that failed before serving: the private Redis, the stores."""
         if self.private_redis is not None:
             self.private_redis.stop()
-        self.app.close()
+        for store in self.stores:
+            store.app.close()
 
     def stop(self) -> None:
         """Drain in-flight calls, then stop the relay, the hub and any private Redis."""
-        self.store_health.stop()
+        for store in self.stores:
+            store.health.stop()
         self.health.enter_graceful_shutdown()
         self.drain.drain()  # new calls refused cleanly until none arrive
         if self.web is not None:
             self.web.stop()  # its live pages hold feeds open
-        self.clock.stop()
-        self.publish_watch.stop()
-        self.publish_watch.join(timeout=5)  # it reads the store, closed below
+        for store in self.stores:
+            store.clock.stop()
+            store.watch.stop()
+        for store in self.stores:
+            store.watch.join(timeout=5)  # it reads the store, closed below
         self.hub.stop()
         self.grpc.stop(GRACE_SECONDS).wait()
-        self.relay.stop()
-        self.relay.join(timeout=5)
+        for store in self.stores:
+            store.relay.stop()
+        for store in self.stores:
+            store.relay.join(timeout=5)
         if self.private_redis is not None:
             self.private_redis.stop()
         if self.metrics is not None:
             self.metrics.stop()
-        self.app.close()
+        for store in self.stores:
+            store.app.close()
         log.info("Arbiter stopped (store: %s)", self.store_text(),
                  extra=logs.fields(event="stop", address=self.settings.address,
                                    store=self.store_text()))

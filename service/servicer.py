@@ -14,6 +14,7 @@ import collections
 import functools
 import json
 import logging
+import sys
 import threading
 import time
 import uuid
@@ -23,6 +24,7 @@ from typing import Any, TypeAlias, TypeVar
 import grpc
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import WireError, command_to_json, json_to_command
+from eventsourcing.persistence import InterfaceError, OperationalError
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, Reason, RuleError
@@ -34,8 +36,9 @@ from service.envelope import SPECTATOR, Reader, dumps, timestamp_of, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.handlers import Wrapping
-from service.ids import parse_game_id
+from service.ids import check_position, parse_game_id
 from service.readmodel import GameFacts, PendingDecision, SeatState, facts_of, seat_state
+from service.shards import Shards
 from service.status import refusal
 
 log = logging.getLogger(__name__)
@@ -88,10 +91,21 @@ def refusals(method: F) -> F:
 
 
 def _damage(servicer: Any, request: Any) -> ServiceError | None:
-    """``auditing.damage_refusal`` for the servicer's store, asked only once a
-    call has failed unexpectedly (a servicer without a store: none)."""
-    app = getattr(servicer, "app", None)
-    return None if app is None else auditing.damage_refusal(app, request)
+    """Why a call failed unexpectedly, where it is the store's doing: its
+    database unreachable (``STORE_UNAVAILABLE``: on a sharded store, only the
+    games of that shard), or a damaged event (``auditing.damage_refusal``);
+    None otherwise (a bug). A servicer without stores: none."""
+    if isinstance(sys.exc_info()[1], UNREACHABLE):
+        return STORE_UNREACHABLE
+    shards = getattr(servicer, "shards", None)
+    game_id = getattr(request, "game_id", "")
+    if shards is None:
+        return None
+    try:
+        store = shards.of(game_id) if game_id and isinstance(game_id, str) else shards.first
+        return auditing.damage_refusal(store, request)
+    except Exception:  # noqa: BLE001 - no better answer than INTERNAL
+        return None
 
 
 def _guard_stream(
@@ -109,9 +123,13 @@ def _guard_stream(
 def _abort_unexpected(
     context: grpc.ServicerContext, damage: Callable[[], ServiceError | None], name: str
 ) -> None:
-    """``DAMAGED_EVENT`` when the game's store is damaged, else a logged ``INTERNAL``."""
+    """``STORE_UNAVAILABLE`` when the game's store does not answer,
+    ``DAMAGED_EVENT`` when it is damaged, else a logged ``INTERNAL``."""
     refused = damage()
     if refused is not None:
+        if refused is STORE_UNREACHABLE:
+            log.warning("%s: the store cannot be reached (%s)", name,
+                        str(sys.exc_info()[1]).splitlines()[0][:200] if sys.exc_info()[1] else "")
         _abort(context, refused)
     log.exception("%s failed", name)
     _abort(context, INTERNAL)
@@ -179,6 +197,12 @@ class StreamSlots:
 
 
 INTERNAL = ServiceError("INTERNAL", "INTERNAL", "the server failed; the error is logged")
+#: A database that does not answer (down, restarting, unreachable): the
+#: library's errors for it, and the refusal a caller gets, to retry.
+UNREACHABLE = (OperationalError, InterfaceError)
+STORE_UNREACHABLE = ServiceError(
+    "UNAVAILABLE", "STORE_UNAVAILABLE",
+    "the store holding this game cannot be reached now; retry")
 
 
 def _current_version(servicer: Any, request: Any) -> int:
@@ -187,7 +211,7 @@ def _current_version(servicer: Any, request: Any) -> int:
     if not game_id or not isinstance(game_id, str):
         return 0
     try:
-        return int(servicer.app.game(game_id).version)
+        return int(servicer.shards.of(game_id).game(game_id).version)
     except Exception:
         return 0
 
@@ -231,26 +255,31 @@ def rules_catalogue() -> list[game_pb2.RulesInfo]:
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
-    def __init__(self, app: ArbiterApp, hub: FeedHub) -> None:
-        self.app = app
+    def __init__(self, app: ArbiterApp | Shards, hub: FeedHub) -> None:
+        #: The stores: one, or several on a store sharded by game (``service.shards``).
+        self.shards = app if isinstance(app, Shards) else Shards([app])
         self.hub = hub
-        self.credentials = app.credentials
+        self.credentials = self.shards.first.credentials
         #: Built here, once: the schemas take tens of milliseconds of CPU, which
         #: the first caller of ``ListRules`` would otherwise be charged for (its
         #: work share, ``service.limits``) and which never change in a process.
         self.catalogue = rules_catalogue()
-        self.audits = auditing.Audits(app)
+        self.audits = {id(store): auditing.Audits(store) for store in self.shards}
         #: Readings on the wire, by (reading, signed): see ``_state_proto``.
         self._wire: collections.OrderedDict[tuple[SeatState, bool], game_pb2.GameState] = (
             collections.OrderedDict())
         self._wire_guard = threading.Lock()
+
+    def _store(self, game_id: str | uuid.UUID) -> ArbiterApp:
+        """The store a game lives in (on a sharded store, the one its id names)."""
+        return self.shards.of(game_id)
 
     def _caller(self, context: Context, game_id: uuid.UUID | None) -> tuple[auth.Principal, str]:
         """Who the bearer token makes the caller, for this game (or as admin)."""
         token = auth.token_from(context.invocation_metadata())
         if not token:
             return auth.NOBODY, ""
-        access = self.app.access(game_id) if game_id is not None else None
+        access = self._store(game_id).access(game_id) if game_id is not None else None
         return self.credentials.identify(token, access), token
 
     def _fill_seat(
@@ -329,7 +358,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         cls = GAMES.get(request.rules)
         if not seats and cls is not None:
             seats = [f"player {n + 1}" for n in range(cls.MIN_SEATS)]
-        game = self.app.create_game(
+        # A retried request id goes to the store its keyed id chooses, from any server.
+        store = self.shards.for_new_game(
+            self.credentials.game_id(request.rules, caller, request.request_id)
+            if request.request_id else None)
+        game = store.create_game(
             request.rules, seats, request.options_json, request.request_id, caller,
             entropy=[bytes(e).hex() for e in request.entropy],
         )
@@ -337,7 +370,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             game_pb2.SeatToken(seat=n, name=name, token=self.credentials.seat_token(game.id, n))
             for n, name in enumerate(game.seats)
         ]
-        access = self.app.access(game.id)
+        access = store.access(game.id)
         if access is None or any(
             auth.digest(t.token) != h for t, h in zip(tokens, access.seat_hashes, strict=True)
         ):
@@ -359,15 +392,16 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         # are checked on the game ``act`` reads. Only an id with no access
         # record reads the game here, to be refused as an unknown game.
         game_id = parse_game_id(request.game_id)
-        if self.app.access(game_id) is None:
-            self.app.game(request.game_id)  # NOT_FOUND for a game that is not there
+        store = self._store(game_id)
+        if store.access(game_id) is None:
+            store.game(request.game_id)  # NOT_FOUND for a game that is not there
         principal, token = (self._fill_seat(request, context, game_id)
                             or self._caller(context, game_id))  # one identification
         auth.require_seat(principal, token, request.seat)
         rules, action = command_to_json(request.command)
         # Absent (an older client): the state, as always; false: none rendered.
         with_state = not request.HasField("with_state") or request.with_state
-        result = self.app.act(
+        result = store.act(
             request.game_id, request.seat, action,
             request.expected_version, request.command_id, request.decision_id,
             rules=rules, defer_snapshots=True,
@@ -401,7 +435,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         # seat and authorizing the read are both answered by it.
         caller = self._fill_seat(request, context, game_id)
         seat, spectator = request.seat, request.spectator
-        state = self.app.seat_state(
+        state = self._store(game_id).seat_state(
             request.game_id,
             lambda facts: self._authorize_read(context, facts, seat, spectator, caller)[0],
             None if spectator else seat)
@@ -410,8 +444,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @refusals
     def LegalActions(self, request: game_pb2.LegalActionsRequest,
                      context: Context) -> game_pb2.LegalActionsResponse:
-        self._fill_seat(request, context, parse_game_id(request.game_id))
-        legal = self.app.legal_actions(
+        game_id = parse_game_id(request.game_id)
+        self._fill_seat(request, context, game_id)
+        legal = self._store(game_id).legal_actions(
             request.game_id, request.seat,
             lambda facts: self._authorize_read(context, facts, request.seat, spectator=False))
         return game_pb2.LegalActionsResponse(
@@ -429,11 +464,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def Audit(self, request: game_pb2.AuditRequest,
               context: Context) -> game_pb2.AuditResponse:
         # From the newest row's columns: known even when its bytes are damaged.
-        gid, _, over = auditing.last_stored(self.app, request.game_id)
+        store = self._store(request.game_id)
+        gid, _, over = auditing.last_stored(store, request.game_id)
         if not over:
             principal, token = self._caller(context, gid)
             auth.require(principal, token)
-        stored = self.audits.audit(request.game_id)
+        stored = self.audits[id(store)].audit(request.game_id)
         report = stored.report
         response = game_pb2.AuditResponse(
             chain_ok=report.chain_ok, dice_ok=report.dice_ok, replay_ok=report.replay_ok,
@@ -460,7 +496,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         write path, as a command is (``ArbiterApp.contribute``).
         """
         game_id = parse_game_id(request.game_id)
-        facts = self.app.facts(request.game_id)
+        store = self._store(game_id)
+        facts = store.facts(request.game_id)
         principal, token = (self._fill_seat(request, context, game_id)
                             or self._caller(context, game_id))  # one identification
         auth.require_seat(principal, token, request.seat)
@@ -470,7 +507,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             raise ServiceError("PERMISSION_DENIED", "SEAT_TOKEN_ONLY",
                                "a seat's entropy is sent with that seat's own token, not "
                                "the admin's", facts.version)
-        result = self.app.contribute(request.game_id, request.seat, bytes(request.entropy).hex())
+        result = store.contribute(request.game_id, request.seat, bytes(request.entropy).hex())
         return game_pb2.ContributeResponse(version=result.version, recorded=result.recorded)
 
     @refusals
@@ -478,6 +515,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                   context: Context) -> game_pb2.ListGamesResponse:
         limit = page_size(request)
         over = request.over if request.HasField("over") else None
+        if len(self.shards) > 1:
+            return self._sharded_games(request, context, limit, over)
         cursor = read_page_token(request.page_token, request.rules, over)
         if cursor is None:  # the first page, or a client of the older cursors
             if request.HasField("changed_after"):
@@ -489,6 +528,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 raise bad_request("BAD_PAGE_TOKEN", "the games named by game_ids are one page")
             return self._named_games(request, over)
         kind, position = cursor
+        if not isinstance(position, int):
+            raise bad_request("BAD_PAGE_TOKEN", "page_token was issued by a sharded store")
         if kind == CHANGED:
             return self._changed_games(request, context, limit, position)
         if (kind == BEFORE) != request.newest_first:
@@ -507,7 +548,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         batch_size = limit if over is None else max(limit, PAGE_SIZE)
         scanned, exhausted = 0, False
         while len(games) < limit and scanned < MAX_SCANNED and not exhausted:
-            batch = self.app.list_games(
+            batch = self.shards.first.list_games(
                 request.rules, position if kind == AFTER else 0, batch_size,
                 before=position if kind == BEFORE else None)
             exhausted = len(batch) < batch_size
@@ -547,8 +588,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     def _summary_of(self, game_id: str) -> game_pb2.GameSummary:
         """A game's summary from its first and newest stored rows (no replay)."""
-        gid, version, over = auditing.last_stored(self.app, game_id)
-        created: Any = next(iter(self.app.events.get(gid, limit=1)))
+        store = self._store(game_id)
+        gid, version, over = auditing.last_stored(store, game_id)
+        created: Any = next(iter(store.events.get(gid, limit=1)))
         summary = game_pb2.GameSummary(game_id=str(gid), rules=getattr(created, "rules", ""),
                                        version=version, over=over,
                                        seats=getattr(created, "seats", []))
@@ -559,18 +601,108 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """A catalogue entry with its game's version and whether it is over: the
         newest row's columns (one indexed read, no parse), not the whole game
         loaded, and known even when that event's bytes are damaged."""
-        _, version, over = auditing.last_stored(self.app, str(entry.game_id))
+        _, version, over = auditing.last_stored(self._store(entry.game_id), str(entry.game_id))
         summary = game_pb2.GameSummary(game_id=str(entry.game_id), rules=entry.rules,
                                        version=version, over=over, seats=entry.seats)
         summary.created.CopyFrom(timestamp_of(entry.timestamp))
         return summary
+
+    def _sharded_games(self, request: game_pb2.ListGamesRequest, context: Context, limit: int,
+                       over: bool | None) -> game_pb2.ListGamesResponse:
+        """``ListGames`` on a store sharded by game: the shards' catalogues (or
+        changed games) merged, the page token holding one cursor per shard."""
+        if request.game_ids:
+            if request.page_token:
+                raise bad_request("BAD_PAGE_TOKEN", "the games named by game_ids are one page")
+            return self._named_games(request, over)
+        if request.after or (request.changed_after and not request.page_token):
+            raise bad_request(
+                "SHARDED_STORE", "on a store sharded by game a position is one shard's: "
+                "page with page_token (after and changed_after only start at 0)")
+        cursor = read_page_token(request.page_token, request.rules, over)
+        if cursor is None:
+            kind = (CHANGED if request.HasField("changed_after")
+                    else BEFORE if request.newest_first else AFTER)
+            cursor = (kind, [0] * len(self.shards))
+        kind, positions = cursor
+        if isinstance(positions, int):
+            raise bad_request("BAD_PAGE_TOKEN", "page_token was issued by an unsharded store")
+        cursors = (positions + [0] * len(self.shards))[:len(self.shards)]
+        if kind == CHANGED:
+            auth.require_admin(*self._caller(context, None))
+            return self._sharded_changed(request, limit, cursors)
+        if (kind == BEFORE) != request.newest_first:
+            raise bad_request("BAD_PAGE_TOKEN",
+                              "page_token was issued for the other order (newest_first); "
+                              "send the same")
+        return self._sharded_catalogue(request, kind, cursors, limit, over)
+
+    def _sharded_catalogue(self, request: Any, kind: str, cursors: list[int], limit: int,
+                           over: bool | None) -> game_pb2.ListGamesResponse:
+        """One page of every shard's catalogue merged by creation time (oldest or
+        newest first): each shard read in batches from its cursor, the next
+        entry always the oldest (newest) of the shards' heads, so a page is
+        the one a single catalogue of every game would give. A shard's
+        cursor moves over what the page took of it, no further."""
+        newest = kind == BEFORE
+        batch_size = limit if over is None else max(limit, PAGE_SIZE)
+        heads: list[collections.deque[Any]] = [collections.deque() for _ in self.shards]
+        read_to = list(cursors)  # where each shard's next batch starts
+        done = [newest and c == 1 for c in cursors]  # nothing before the first entry
+        games: list[game_pb2.GameSummary] = []
+        scanned = 0
+        while len(games) < limit and scanned < MAX_SCANNED:
+            for n, store in enumerate(self.shards):
+                if not heads[n] and not done[n]:
+                    batch = store.list_games(request.rules, 0 if newest else read_to[n],
+                                             batch_size, before=read_to[n] if newest else None)
+                    heads[n].extend(batch)
+                    done[n] = len(batch) < batch_size
+                    if batch:
+                        read_to[n] = batch[-1].originator_version
+            ready = [n for n in range(len(heads)) if heads[n]]
+            if not ready:
+                break
+            # Newest first is oldest first reversed: the same key, the other end.
+            pick = (max if newest else min)(ready, key=lambda n: (heads[n][0].timestamp, n))
+            entry = heads[pick].popleft()
+            cursors[pick] = entry.originator_version
+            scanned += 1
+            summary = self._summary(entry)
+            if over is None or summary.over == over:
+                games.append(summary)
+        finished = all(done[n] and not heads[n] for n in range(len(heads)))
+        return game_pb2.ListGamesResponse(
+            games=games,
+            next_page_token="" if finished else make_page_token(
+                kind, cursors, request.rules, over))
+
+    def _sharded_changed(self, request: Any, limit: int,
+                         cursors: list[int]) -> game_pb2.ListGamesResponse:
+        """The games with events after each shard's cursor (admin): shard by
+        shard, as many as the page holds; a shard's cursor moves over what its
+        games covered."""
+        games: list[game_pb2.GameSummary] = []
+        more = False
+        for n, store in enumerate(self.shards):
+            room = limit - len(games)
+            if room <= 0:
+                more = True
+                break
+            ids, covered = auditing.changed_games(store, cursors[n], room)
+            cursors[n] = covered
+            games.extend(self._summary_of(str(gid)) for gid in ids)
+            more = more or len(ids) == room
+        return game_pb2.ListGamesResponse(
+            games=games,
+            next_page_token=make_page_token(CHANGED, cursors, request.rules) if more else "")
 
     def _changed_games(
         self, request: game_pb2.ListGamesRequest, context: Context, limit: int, after: int
     ) -> game_pb2.ListGamesResponse:
         """The games with events after a global position (admin only)."""
         auth.require_admin(*self._caller(context, None))
-        ids, covered = auditing.changed_games(self.app, after, limit)
+        ids, covered = auditing.changed_games(self.shards.first, after, limit)
         games = []
         for gid in ids:
             games.append(self._summary_of(str(gid)))
@@ -588,11 +720,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 context: Context) -> Iterator[game_pb2.Event]:
         # A stored event damaged (its bytes do not parse): the events before
         # it, then DAMAGED_EVENT naming its version (``service.auditing``).
-        game = auditing.readable_game(self.app, request.game_id)
+        store = self._store(request.game_id)
+        game = auditing.readable_game(store, request.game_id)
         self._fill_seat(request, context, game.id)
         reader = self._reader(context, game, request.seat, request.spectator)
-        positions = timetravel.positions(self.app, request.game_id, request.after_version)
-        for ev in auditing.events_until_damaged(self.app, request.game_id,
+        positions = timetravel.positions(store, request.game_id, request.after_version)
+        for ev in auditing.events_until_damaged(store, request.game_id,
                                                 request.after_version):
             yield to_proto(type(game), ev, reader, positions.get(ev.originator_version, 0),
                            seats=game.seats)
@@ -601,11 +734,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def Subscribe(self, request: game_pb2.SubscribeRequest,
                   context: Context) -> Iterator[game_pb2.FeedMessage]:
         if request.game_id:
-            game = self.app.game(request.game_id)
+            game = self._store(request.game_id).game(request.game_id)
             self._fill_seat(request, context, game.id)
             reader = self._reader(context, game, request.seat, request.spectator)
             return self._subscribe_game(request, context, game, reader)
         auth.require_admin(*self._caller(context, None))
+        if len(self.shards) > 1:
+            return self._subscribe_all_shards(request, context)
+        if request.after_shards:
+            request.after = max(request.after, request.after_shards[0])
         return self._subscribe_all(request, context)
 
     def _subscribe_game(
@@ -624,7 +761,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         key = str(game.id)
         # Heard before kept: a commit this process keeps for the stream is then
         # one whose message the hub hears (its channel confirmed first).
-        with self.hub.following(key), self.app.recent.following(game.id):
+        with self.hub.following(key), self._store(game.id).recent.following(game.id):
             while context.is_active() and not self._closing(context):
                 # A wake-up before this read is answered by it (the relay publishes
                 # after commit); only one after the ticket is a reason to read again.
@@ -663,16 +800,17 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         message has named a newer version, and the follower was woken by a
         message, not by its poll (which stands for what no message announced:
         another server's writes while nothing publishes). Else from the store."""
+        store = self._store(gid)
         if self.hub.live and not polled:
-            kept = self.app.recent.after(gid, last)
+            kept = store.recent.after(gid, last)
             if kept is not None:
                 newest = kept[-1][1].originator_version if kept else last
                 if newest >= self.hub.newest_published(game_id):
                     return kept
-        events = self.app.game_events(game_id, after=last)
+        events = store.game_events(game_id, after=last)
         if not events:
             return []
-        positions = timetravel.positions(self.app, game_id, last)
+        positions = timetravel.positions(store, game_id, last)
         return [(positions.get(ev.originator_version, 0), ev) for ev in events]
 
     def _subscribe_all(self, request: game_pb2.SubscribeRequest,
@@ -686,16 +824,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         with self.hub.following(None):
             while context.is_active() and not self._closing(context):
                 ticket = self.hub.ticket_all()
-                notifications = self.app.notifications(last)
+                notifications = self.shards.first.notifications(last)
                 for notification in notifications:
                     last = notification.id
-                    ev = self.app.to_event(notification)
-                    if not hasattr(ev, "meta"):
-                        continue  # the catalogue's own entries
-                    cls = classes.get(ev.originator_id)
-                    if cls is None:
-                        cls = classes[ev.originator_id] = type(self.app.game(str(ev.originator_id)))
-                    yield game_pb2.FeedMessage(event=to_proto(cls, ev, SPECTATOR, notification.id))
+                    message = self._public_event(self.shards.first, notification, classes)
+                    if message is not None:
+                        yield message
                 if notifications:
                     heartbeat = time.monotonic()
                     continue
@@ -703,6 +837,63 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
                     status, heartbeat = self.hub.status, time.monotonic()
                 self.hub.wait_all(ticket, gone)
+
+    def _subscribe_all_shards(self, request: game_pb2.SubscribeRequest,
+                              context: Context) -> Iterator[game_pb2.FeedMessage]:
+        """Every game's events on a store sharded by game: each shard's in its
+        log's order, a position per shard (``Event.shard``), the shards read
+        in turn. A shard that cannot be read is passed over until it can (its
+        events then follow): one database down stops none of the others'."""
+        if request.after and not request.after_shards:
+            raise bad_request("SHARDED_STORE", "on a store sharded by game, resume every "
+                              "game's feed with after_shards (a position per shard)")
+        if len(request.after_shards) > len(self.shards):
+            raise bad_request("BAD_ARGUMENT", f"this store has {len(self.shards)} shards")
+        for position in request.after_shards:
+            check_position(position)
+        cursors = list(request.after_shards) + [0] * (len(self.shards) - len(request.after_shards))
+        gone = self._watch_cancel(context)
+        status = ""
+        classes: dict[Any, type[Game]] = {}
+        heartbeat = time.monotonic()
+        with self.hub.following(None):
+            while context.is_active() and not self._closing(context):
+                ticket = self.hub.ticket_all()
+                moved = False
+                for n, store in enumerate(self.shards):
+                    if not store.reachable:
+                        continue  # its events follow once it is back
+                    try:
+                        notifications = store.notifications(cursors[n])
+                    except UNREACHABLE as exc:
+                        log.warning("all-games feed: shard %d cannot be read (%s)", n,
+                                    str(exc).splitlines()[0][:200] if str(exc) else "")
+                        continue
+                    for notification in notifications:
+                        cursors[n] = notification.id
+                        message = self._public_event(store, notification, classes)
+                        if message is not None:
+                            yield message
+                    moved = moved or bool(notifications)
+                if moved:
+                    heartbeat = time.monotonic()
+                    continue
+                if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                    yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
+                    status, heartbeat = self.hub.status, time.monotonic()
+                self.hub.wait_all(ticket, gone)
+
+    def _public_event(self, store: ArbiterApp, notification: Any,
+                      classes: dict[Any, type[Game]]) -> game_pb2.FeedMessage | None:
+        """A stored event as the all-games feed sends it (public form), None for
+        the catalogue's own entries."""
+        ev = store.to_event(notification)
+        if not hasattr(ev, "meta"):
+            return None
+        cls = classes.get(ev.originator_id)
+        if cls is None:
+            cls = classes[ev.originator_id] = type(store.game(str(ev.originator_id)))
+        return game_pb2.FeedMessage(event=to_proto(cls, ev, SPECTATOR, notification.id))
 
     # ------------------------------------------------------------- helpers
 
@@ -784,12 +975,20 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 #: ListGames pages (AIP-158): the default and the most games a page holds.
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
+#: The longest page token read: one cursor a shard, for a few hundred shards.
+MAX_TOKEN = 8192
 #: The cursors a page token carries: the catalogue position (``after``; for
 #: ``newest_first``, ``before``) and the global position of the changed-games
 #: listing (``changed_after``).
 AFTER, BEFORE, CHANGED = "after", "before", "changed"
 #: The most catalogue entries one page looks at when filtered by ``over``.
 MAX_SCANNED = 2000
+
+
+def _cursor(value: Any) -> bool:
+    """Whether a token's value is a position (bool is an int to Python, not to
+    protobuf: ``"p": true`` is no cursor)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**63 - 2
 
 
 def page_size(request: Any) -> int:
@@ -800,7 +999,8 @@ def page_size(request: Any) -> int:
     return min(request.page_size or request.limit or PAGE_SIZE, MAX_PAGE_SIZE)
 
 
-def make_page_token(kind: str, position: int, rules: str, over: bool | None = None) -> str:
+def make_page_token(kind: str, position: int | list[int], rules: str,
+                    over: bool | None = None) -> str:
     """An opaque token for the page after ``position``. Not secret nor signed:
     it only holds a cursor the older ``after``/``changed_after`` fields let any
     caller send, and the filters it was issued for, to refuse it under others."""
@@ -811,18 +1011,20 @@ def make_page_token(kind: str, position: int, rules: str, over: bool | None = No
     return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
 
 
-def read_page_token(token: str, rules: str, over: bool | None = None) -> tuple[str, int] | None:
-    """``(kind, position)`` of a ``page_token``, ``None`` for the first page."""
+def read_page_token(token: str, rules: str, over: bool | None = None
+                    ) -> tuple[str, int | list[int]] | None:
+    """``(kind, position)`` of a ``page_token``, ``None`` for the first page; on
+    a store sharded by game the position is a list, one per shard."""
     if not token:
         return None
     try:
-        if len(token) > 200:
+        if len(token) > MAX_TOKEN:
             raise ValueError("too long")
         data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
         kind, position, issued_for = data["k"], data["p"], data["r"]
-        # bool is an int to Python, not to protobuf: ``"p": true`` is no cursor.
-        if (kind not in (AFTER, BEFORE, CHANGED) or not isinstance(position, int)
-                or isinstance(position, bool) or position < 0):
+        if kind not in (AFTER, BEFORE, CHANGED) or not (
+                _cursor(position) or isinstance(position, list) and 0 < len(position) <= 4096
+                and all(_cursor(p) for p in position)):
             raise ValueError("not a cursor")
     except (ValueError, TypeError, KeyError, AttributeError, binascii.Error):
         raise bad_request("BAD_PAGE_TOKEN", "page_token is not one this server issued") from None

@@ -23,6 +23,29 @@ log = logging.getLogger(__name__)
 TABLE = "arbiter_health"
 
 
+#: SQLSTATEs of a database going away: class 08 (connection exceptions), and
+#: the server shutting down, crashing or not yet taking connections.
+GONE_STATES = ("57P01", "57P02", "57P03")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a failure says the database could not be connected to: a
+    connection pool's timeout, a connection error (which, unlike a refused
+    statement, carries no SQLSTATE), or a state of a database going away.
+    Never for SQLite (a file opens or not)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        state = getattr(seen, "sqlstate", None)
+        if type(seen).__name__ == "PoolTimeout" or (
+                type(seen).__module__.startswith("psycopg") and (
+                    state is None and type(seen).__name__ == "OperationalError"
+                    or isinstance(state, str) and (state.startswith("08")
+                                                   or state in GONE_STATES))):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 class StoreHealth(threading.Thread):
     """Probes the store's writes; reports each change of "can write"."""
 
@@ -35,6 +58,10 @@ class StoreHealth(threading.Thread):
         self.interval = interval
         self.stopping = threading.Event()
         self.writable: bool | None = None
+        #: False while the store's database cannot even be connected to (not a
+        #: refused write: a full disk still serves reads): calls for its games
+        #: are then refused at once instead of waiting out the connection pool.
+        self.reachable = True
         self._table_made = False
 
     def check(self) -> bool:
@@ -47,10 +74,15 @@ class StoreHealth(threading.Thread):
             try:
                 self.probe()
             except Exception as exc:  # noqa: BLE001
-                return self._set(False, exc)
-        return self._set(True, None)
+                return self._set(False, exc, reachable=not unreachable(exc))
+        return self._set(True, None, reachable=True)
 
-    def _set(self, writable: bool, exc: Exception | None) -> bool:
+    def _set(self, writable: bool, exc: Exception | None, reachable: bool = True) -> bool:
+        """Record the probe's result; report it when either answer changed."""
+        if reachable != self.reachable and writable == self.writable:
+            self.reachable = reachable
+            self.report(writable)
+        self.reachable = reachable
         if writable != self.writable:
             if writable:
                 log.info("the store writes: health SERVING")

@@ -53,7 +53,8 @@ def state_at(servicer: Any, request: Any, context: Any) -> game_pb2.GameState:
     """``GetState`` with a version (see the module's doc). The caller is
     authorized before the past is rebuilt (up to a snapshot interval of
     events replayed): a caller without a credential costs no replay."""
-    game = servicer.app.game(request.game_id)
+    store = servicer._store(request.game_id)
+    game = store.game(request.game_id)
     principal, token = servicer._caller(context, game.id)
     facts = facts_of(game, None if request.spectator else request.seat)
     if game.ended:
@@ -65,7 +66,7 @@ def state_at(servicer: Any, request: Any, context: Any) -> game_pb2.GameState:
             context, facts, request.seat, request.spectator)
         if principal.admin:
             reader = Reader(reader.seat, full=True)
-    _, past = game_at(servicer.app, request.game_id, request.version, game)
+    _, past = game_at(store, request.game_id, request.version, game)
     state: game_pb2.GameState = servicer._state(past, reader, signed=request.sign_head)
     if game.ended:
         state.seed = game.seed  # revealed: the past of a finished game hides nothing

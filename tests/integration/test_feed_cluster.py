@@ -33,6 +33,8 @@ from tests.integration.helpers import FeedCollector, new_game, play
 
 pytestmark = [
     pytest.mark.integration,
+    pytest.mark.xdist_group("redis-cluster"),  # one cluster for the module's tests
+    pytest.mark.heavy(30),
     pytest.mark.skipif(shutil.which("redis-server") is None or shutil.which("redis-cli") is None,
                        reason="a Redis Cluster needs redis-server and redis-cli on PATH"),
 ]

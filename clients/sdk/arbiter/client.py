@@ -198,12 +198,15 @@ class FeedResume:
     A feed is reopened only once it has delivered a message (a wrong address
     fails at once), on ``UNAVAILABLE`` (the server stopping, or not answering
     while it restarts), after the last event received: its version, or for
-    every game's feed its global position; so no event is missed or repeated.
+    every game's feed its global position (on a store sharded by game, each
+    shard's: ``Event.shard``); so no event is missed or repeated.
     """
 
     def __init__(self, game_id: str, after: int, patience: float) -> None:
         self.game_id = game_id
         self.after = after
+        #: Every game's feed on a sharded store: the last position seen per shard.
+        self.shards: dict[int, int] = {}
         self.patience = patience
         self.opened = False
         self.attempt = 0
@@ -213,7 +216,23 @@ class FeedResume:
         """A message arrived: the feed is open, and resumes after its event."""
         self.opened, self.attempt, self.deadline = True, 0, None
         if message.HasField("event"):
-            self.after = message.event.version if self.game_id else message.event.position
+            event = message.event
+            if self.game_id:
+                self.after = event.version
+            elif event.shard:
+                self.shards[event.shard] = event.position
+            else:
+                self.after = event.position
+                if self.shards:  # shard 0 of a sharded store
+                    self.shards[0] = event.position
+
+    def after_shards(self) -> list[int]:
+        """``SubscribeRequest.after_shards`` to reopen every game's feed on a
+        sharded store (empty elsewhere)."""
+        if not self.shards:
+            return []
+        self.shards.setdefault(0, self.after)
+        return [self.shards.get(n, 0) for n in range(max(self.shards) + 1)]
 
     def pause(self, error: ArbiterError) -> float:
         """The pause before reopening after ``error``; raises it when the feed
@@ -826,6 +845,9 @@ class _Calls:
         resume = FeedResume(game_id, after, reconnect)
         while True:
             request = build_subscribe_request(game_id, resume.after, seat, spectator)
+            if resume.after_shards():
+                request.after = 0
+                request.after_shards.extend(resume.after_shards())
             try:
                 yield from self._relay(
                     self.stub.Subscribe(request, metadata=metadata), resume.saw
@@ -864,15 +886,19 @@ class _Calls:
     def iter_games(
         self, rules: str = "", page: int = 100, *, token: str | None = None
     ) -> _Stream[game_pb2.GameSummary]:
-        """Every game in the store, page by page."""
-        after = 0
+        """Every game in the store, page by page (by page token: on a store
+        sharded by game too, where a position is one shard's)."""
+        page_token = ""
         while True:
-            response = yield from self.list_games(rules=rules, limit=page, after=after, token=token)
+            request = game_pb2.ListGamesRequest(rules=rules, page_size=page,
+                                                page_token=page_token)
+            response = yield from self._unary(self.stub.ListGames, request,
+                                              self.client._metadata(token))
             for game in response.games:
                 yield _Emit(game)
-            if not response.games or response.next_after in (0, after):
+            page_token = response.next_page_token
+            if not page_token:
                 return
-            after = response.next_after
 
 
 # --- the plans as the clients' methods ----------------------------------------

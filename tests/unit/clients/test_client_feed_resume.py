@@ -18,7 +18,7 @@ from typing import Any
 import grpc
 import pytest
 from arbiter import client as client_module
-from arbiter.client import ArbiterError
+from arbiter.client import ArbiterError, FeedResume
 from arbiter.v1 import game_pb2
 
 from tests.unit.clients.conftest import FakeGameService
@@ -92,3 +92,33 @@ def test_a_feed_that_may_not_reopen_raises_its_error(
         "subscribe", "g", token="t", reconnect=reconnect, on_reconnect=heard.append)])
     assert isinstance(ended, ArbiterError) and (ended.code, ended.reason) == status
     assert service.asked == [0] and heard == []
+
+
+# --- where FeedResume reopens (issue 22: a store sharded by game) -------------
+
+
+def event(**fields: object) -> game_pb2.FeedMessage:
+    return game_pb2.FeedMessage(event=game_pb2.Event(**fields))  # type: ignore[arg-type]
+
+
+def test_one_game_resumes_after_its_version() -> None:
+    resume = FeedResume("g", 0, 10.0)
+    resume.saw(event(game_id="g", version=7, position=93))
+    assert resume.after == 7 and resume.after_shards() == []
+
+
+def test_every_game_of_one_store_resumes_after_its_position() -> None:
+    resume = FeedResume("", 0, 10.0)
+    resume.saw(event(game_id="a", version=1, position=40))
+    resume.saw(event(game_id="b", version=3, position=41))
+    assert resume.after == 41 and resume.after_shards() == []
+
+
+def test_every_game_of_a_sharded_store_resumes_after_each_shards_position() -> None:
+    """Each shard's log has positions of its own: one number cannot resume them."""
+    resume = FeedResume("", 0, 10.0)
+    resume.saw(event(game_id="a", position=40, shard=0))
+    resume.saw(event(game_id="b", position=12, shard=2))
+    resume.saw(event(game_id="c", position=41, shard=0))
+    resume.saw(event(game_id="d", position=13, shard=2))
+    assert resume.after_shards() == [41, 0, 13]
