@@ -34,7 +34,7 @@ from service.drain import Drain
 from service.feeds import FeedHub, PublishWatch
 from service.limits import CallerShares, keepalive_options
 from service.listen import PortBusy, check_free, reuse_port, server_options, split_address
-from service.metrics import CallObserver, MetricsServer, StoreCollector
+from service.metrics import CallObserver, MetricsServer, ShardCollectors, StoreCollector
 from service.redis_server import PrivateRedis
 from service.reflection import enable_server_reflection
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
@@ -187,9 +187,13 @@ class Server:
 
     def _serve_metrics(self, address: str) -> MetricsServer:
         """The operator's ``/metrics`` port; one that cannot be bound refuses the start."""
-        collector = StoreCollector(self.app, self.relay, self.hub,
-                                   private_redis=self.private_redis is not None,
-                                   published=self._positions(self.app, self.settings).peek)
+        collectors = [
+            StoreCollector(store.app, store.relay, self.hub if n == 0 else None,
+                           private_redis=self.private_redis is not None,
+                           published=self._positions(store.app, shard).peek)
+            for n, (store, shard) in enumerate(zip(self.stores, self.settings.shard_settings(),
+                                                   strict=True))]
+        collector = ShardCollectors(collectors) if self.settings.database_urls else collectors[0]
         try:
             return MetricsServer(address, collector)
         except (OSError, ValueError) as exc:

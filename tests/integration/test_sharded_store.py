@@ -29,6 +29,7 @@ from service.ids import shard_of
 from tests.conftest import postgres_url
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector, new_game, play
+from tests.integration.test_metrics import scrape
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("sharded-store"),
               pytest.mark.heavy(60)]
@@ -67,7 +68,8 @@ def servers(databases: list[str], redis_url: str,
            "DATABASE_URL": "", "ARBITER_SECRET": secrets.token_hex(32),
            "ARBITER_REDIS_PREFIX": f"sharded-{secrets.token_hex(4)}:",
            "ARBITER_HEALTH_INTERVAL": "1"}
-    first = ServerProcess(tmp_path_factory.mktemp("a") / "data", redis_url, env)
+    first = ServerProcess(tmp_path_factory.mktemp("a") / "data", redis_url,
+                          {**env, "ARBITER_METRICS_ADDRESS": "127.0.0.1:0"})
     second = ServerProcess(tmp_path_factory.mktemp("b") / "data", redis_url, env)
     second.admin_token = first.admin_token
     second.extra_env["ARBITER_ADMIN_TOKEN"] = first.admin_token
@@ -142,6 +144,20 @@ def test_listing_merges_the_shards_in_creation_order(
         stub.ListGames(game_pb2.ListGamesRequest(after=3))
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "SHARDED_STORE" in str(refused.value.trailing_metadata())
+
+
+def test_metrics_are_per_shard(games: list[str], servers: list[ServerProcess]) -> None:
+    """What an operator watches per shard: its events, relay lag and commits."""
+    samples = scrape(servers[0])
+    for shard in range(SHARDS):
+        label = (("shard", str(shard)),)
+        assert samples[("arbiter_events_appended_total", label)] > 0
+        assert ("arbiter_relay_lag_events", label) in samples
+        assert ("arbiter_group_commit_seconds_total", label) in samples
+        assert samples[("arbiter_store_up", label)] == 1
+    created = sum(v for (name, labels), v in samples.items()
+                  if name == "arbiter_games_created_total")
+    assert created >= GAMES
 
 
 def test_exactly_once_request_ids_audit_and_time_travel_hold_per_shard(
