@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -27,7 +29,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.ids import shard_of
 from tests.conftest import postgres_url
-from tests.integration.conftest import ServerProcess
+from tests.integration.conftest import ROOT, ServerProcess
 from tests.integration.helpers import FeedCollector, new_game, play
 from tests.integration.test_metrics import scrape
 
@@ -140,10 +142,12 @@ def test_listing_merges_the_shards_in_creation_order(
     with ArbiterClient(servers[0].address) as client:  # the SDK pages by token
         listed = [g.game_id for g in client.iter_games(page=9, token=servers[0].admin_token)]
     assert listed == oldest
-    with pytest.raises(grpc.RpcError) as refused:
-        stub.ListGames(game_pb2.ListGamesRequest(after=3))
-    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "SHARDED_STORE" in str(refused.value.trailing_metadata())
+    for one_log in (game_pb2.ListGamesRequest(after=3),
+                    game_pb2.ListGamesRequest(changed_after=0)):  # audit --since
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.ListGames(one_log)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "SHARDED_STORE" in str(refused.value.trailing_metadata())
 
 
 def test_metrics_are_per_shard(games: list[str], servers: list[ServerProcess]) -> None:
@@ -182,6 +186,20 @@ def test_exactly_once_request_ids_audit_and_time_travel_hold_per_shard(
     request = game_pb2.CreateGameRequest(rules="enin", seats=["solo"], request_id="shard-retry")
     made_once = first.CreateGame(request)
     assert second.CreateGame(request).game_id == made_once.game_id, "a retry finds its game"
+
+
+def test_audit_all_audits_every_shards_games(
+        games: list[str], servers: list[ServerProcess]) -> None:
+    """``arbiter audit --all`` pages the merged catalogue: every game, each
+    audited by its own shard."""
+    done = subprocess.run(
+        [sys.executable, "-m", "clients.cli", "audit", "--all", "--address",
+         servers[1].address, "--admin-token", servers[1].admin_token],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    audited = {line.split()[0] for line in done.stdout.splitlines()[1:] if line[:1].isalnum()}
+    assert set(games) <= audited
+    assert " 0 failed" in done.stdout.splitlines()[-1]
 
 
 def test_the_all_games_feed_merges_the_shards_and_resumes_per_shard(
@@ -242,8 +260,10 @@ def test_a_shard_down_holds_only_its_games_and_loses_nothing(
     followed = {g: FeedCollector(stub, game_pb2.SubscribeRequest(game_id=g)) for g in free}
     health = health_pb2_grpc.HealthStub(servers[0].channel())
 
-    def shard_health() -> int:
-        return int(health.Check(health_pb2.HealthCheckRequest(service=f"shard-{down}")).status)
+    def shard_health(server: ServerProcess = servers[0]) -> int:
+        """What a server's probe of the shard last found (each probes its own)."""
+        checks = health_pb2_grpc.HealthStub(server.channel())
+        return int(checks.Check(health_pb2.HealthCheckRequest(service=f"shard-{down}")).status)
 
     try:
         assert all(f.wait_for(lambda f: bool(f.statuses)) for f in followed.values())
@@ -265,7 +285,8 @@ def test_a_shard_down_holds_only_its_games_and_loses_nothing(
                 health_pb2.HealthCheckResponse.SERVING, "the server serves the other shards"
         finally:
             _allow_connections(databases, down, True)
-        assert wait(lambda: shard_health() == health_pb2.HealthCheckResponse.SERVING)
+        for server in servers:  # each server's next probe finds it back
+            assert wait(lambda s=server: shard_health(s) == health_pb2.HealthCheckResponse.SERVING)
         finals = {}
         for game_id in held + free:
             assert wait(lambda g=game_id: _plays(stub, g)), f"{game_id} plays again"
