@@ -12,6 +12,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from concurrent import futures
 from pathlib import Path
@@ -79,6 +80,7 @@ class Server:
         self.private_redis: PrivateRedis | None = None
         #: Whether each store writes (``_store_writes``), by shard.
         self._writable: dict[int, bool] = {}
+        self._health_lock = threading.Lock()
         redis_url = settings.redis_url
         if not redis_url:
             # A random password (never logged) and a supervisor that restarts it.
@@ -233,14 +235,18 @@ class Server:
         shard down: only its games wait, and its own ``shard-<n>`` says so)."""
         serving, not_serving = (health_pb2.HealthCheckResponse.SERVING,
                                 health_pb2.HealthCheckResponse.NOT_SERVING)
-        self._writable[shard] = writable
-        store = self.stores[shard]
-        store.app.reachable = writable or store.health.reachable
-        if self.settings.database_urls:
-            self.health.set(f"shard-{shard}", serving if writable else not_serving)
-        status = serving if any(self._writable.values()) else not_serving
-        for name in (SERVICE_NAME, ""):
-            self.health.set(name, status)
+        with self._health_lock:  # each store's probe reports on a thread of its own
+            self._writable[shard] = writable
+            if self.settings.database_urls:
+                # Sharded: a shard that cannot be reached is refused at once, so
+                # the others' games never wait on it. (One store: calls wait on
+                # its connection pool as ever, and succeed once it is back.)
+                store = self.stores[shard]
+                store.app.reachable = writable or store.health.reachable
+                self.health.set(f"shard-{shard}", serving if writable else not_serving)
+            status = serving if any(self._writable.values()) else not_serving
+            for name in (SERVICE_NAME, ""):
+                self.health.set(name, status)
 
     def _listen(self, settings: Settings) -> int:
         """TLS when a certificate and key are configured, plaintext otherwise."""

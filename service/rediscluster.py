@@ -201,9 +201,7 @@ class ShardedPublisher:
             for node, commands in by_node.values():
                 self._send(node, commands)
         except Exception as exc:
-            self.close()
-            with contextlib.suppress(Exception):
-                self.topology.refresh()
+            self.close()  # the next batch reads the cluster's slots afresh
             if isinstance(exc, redis.RedisError):
                 raise
             # A slot no primary serves (a failover under way) and the like:
@@ -211,14 +209,24 @@ class ShardedPublisher:
             raise redis.ConnectionError(f"the Redis Cluster refused ({exc})") from exc
 
     def all_games_of(self, channel: bytes) -> bytes:
-        """The all-games channel of the shard serving a game's ``channel``."""
-        return self.topology.shard_of(channel).all_games.encode()
+        """The all-games channel of the shard serving a game's ``channel``; a
+        slots map that cannot say (a failover under way) is the relay's to
+        retry, as a refused publish is."""
+        try:
+            return self.topology.shard_of(channel).all_games.encode()
+        except redis.RedisError:
+            self.close()
+            raise
+        except Exception as exc:  # RedisClusterException, SlotNotCoveredError: no RedisError
+            self.close()
+            raise redis.ConnectionError(f"the Redis Cluster's slots are moving ({exc})") from exc
 
     def _send(self, node: ClusterNode, commands: list[bytes]) -> None:
-        connection = self._connections.get(node.name)
-        if connection is None:
-            connection = self.topology.connection_of(node).connection_pool.get_connection()
-            self._connections[node.name] = connection
+        held = self._connections.get(node.name)
+        if held is None:
+            pool = self.topology.connection_of(node).connection_pool
+            held = self._connections[node.name] = (pool, pool.get_connection())
+        connection = held[1]
         connection.send_packed_command([b"".join(commands)], check_health=False)
         for _ in commands:
             reply = connection.read_response()
@@ -226,11 +234,15 @@ class ShardedPublisher:
                 raise reply
 
     def close(self) -> None:
-        """Drop every connection (made again for the next batch)."""
+        """Drop every connection and the cluster client (both made again, and
+        the slots map read again, for the next batch)."""
         connections, self._connections = self._connections, {}
-        for connection in connections.values():
+        for pool, connection in connections.values():
             with contextlib.suppress(Exception):
                 connection.disconnect()
+            with contextlib.suppress(Exception):
+                pool.release(connection)
+        self.topology.close()
 
 
 class ShardedListening:
@@ -245,6 +257,9 @@ class ShardedListening:
         self.pubsubs: dict[str, redis.client.PubSub] = {}
         #: The node each channel was subscribed on, while it is.
         self._where: dict[str, str] = {}
+        #: ``SUNSUBSCRIBE`` s this hub sent and Redis has not yet confirmed: a
+        #: confirmation of one is no news, even for a channel followed again since.
+        self._leaving: dict[str, int] = {}
         self.checked_shards = frozenset(shard.node.name for shard in topology.shards())
 
     def channels_of(self, channel: str) -> list[str]:
@@ -266,6 +281,7 @@ class ShardedListening:
         for channel in channels:
             name = self._where.pop(channel, None)
             if name is not None and name in self.pubsubs:
+                self._leaving[channel] = self._leaving.get(channel, 0) + 1
                 self.pubsubs[name].sunsubscribe(channel)
 
     def sockets(self) -> list[Any]:
@@ -288,6 +304,9 @@ class ShardedListening:
                     if message.get("type") == "sunsubscribe":
                         channel = message.get("channel")
                         name = channel.decode() if isinstance(channel, bytes) else str(channel)
+                        if self._leaving.get(name, 0) > 0:
+                            self._leaving[name] -= 1  # the reply to our own
+                            continue
                         if name in self._where:
                             raise redis.ConnectionError(
                                 f"the cluster moved the channel {name!r} to another shard")

@@ -40,6 +40,7 @@ from service.ids import check_position, parse_game_id
 from service.readmodel import GameFacts, PendingDecision, SeatState, facts_of, seat_state
 from service.shards import Shards
 from service.status import refusal
+from service.storehealth import unreachable
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,8 @@ def _damage(servicer: Any, request: Any) -> ServiceError | None:
     database unreachable (``STORE_UNAVAILABLE``: on a sharded store, only the
     games of that shard), or a damaged event (``auditing.damage_refusal``);
     None otherwise (a bug). A servicer without stores: none."""
-    if isinstance(sys.exc_info()[1], UNREACHABLE):
+    failure = sys.exc_info()[1]
+    if failure is not None and unreachable(failure):
         return STORE_UNREACHABLE
     shards = getattr(servicer, "shards", None)
     game_id = getattr(request, "game_id", "")
@@ -197,9 +199,8 @@ class StreamSlots:
 
 
 INTERNAL = ServiceError("INTERNAL", "INTERNAL", "the server failed; the error is logged")
-#: A database that does not answer (down, restarting, unreachable): the
-#: library's errors for it, and the refusal a caller gets, to retry.
-UNREACHABLE = (OperationalError, InterfaceError)
+#: What a caller gets when the database of its game does not answer (down,
+#: restarting, unreachable: ``storehealth.unreachable``), to retry.
 STORE_UNREACHABLE = ServiceError(
     "UNAVAILABLE", "STORE_UNAVAILABLE",
     "the store holding this game cannot be reached now; retry")
@@ -654,6 +655,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         while len(games) < limit and scanned < MAX_SCANNED:
             for n, store in enumerate(self.shards):
                 if not heads[n] and not done[n]:
+                    self.shards.reachable(n)  # a shard down: refused at once, not waited for
                     batch = store.list_games(request.rules, 0 if newest else read_to[n],
                                              batch_size, before=read_to[n] if newest else None)
                     heads[n].extend(batch)
@@ -672,6 +674,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if over is None or summary.over == over:
                 games.append(summary)
         finished = all(done[n] and not heads[n] for n in range(len(heads)))
+        if newest:
+            # A shard the page took nothing of: its next page starts at the
+            # entries read, not again from its newest (a game made meanwhile
+            # would come after older ones), or it is known to hold no more.
+            for n in range(len(cursors)):
+                if cursors[n] == 0:
+                    cursors[n] = heads[n][0].originator_version + 1 if heads[n] else 1
         return game_pb2.ListGamesResponse(
             games=games,
             next_page_token="" if finished else make_page_token(
@@ -824,9 +833,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         log's order, a position per shard (``Event.shard``), the shards read
         in turn. A shard that cannot be read is passed over until it can (its
         events then follow): one database down stops none of the others'."""
-        if request.after and not request.after_shards:
-            raise bad_request("SHARDED_STORE", "on a store sharded by game, resume every "
-                              "game's feed with after_shards (a position per shard)")
+        if request.after and request.after_shards:
+            raise bad_request("BAD_ARGUMENT", "send after_shards alone (after is shard 0's)")
+        if request.after:
+            # Shard 0's log is the store's from before it was sharded, and a
+            # client that has seen only shard 0's events (its ``Event.shard`` 0)
+            # resumes by ``after``: the other shards from their beginning.
+            check_position(request.after)
+            request.after_shards.append(request.after)
         if len(request.after_shards) > len(self.shards):
             raise bad_request("BAD_ARGUMENT", f"this store has {len(self.shards)} shards")
         for position in request.after_shards:
@@ -845,7 +859,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                         continue  # its events follow once it is back
                     try:
                         notifications = store.notifications(cursors[n])
-                    except UNREACHABLE as exc:
+                    except (OperationalError, InterfaceError) as exc:
                         log.warning("all-games feed: shard %d cannot be read (%s)", n,
                                     str(exc).splitlines()[0][:200] if str(exc) else "")
                         continue

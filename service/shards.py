@@ -69,9 +69,9 @@ class Shards:
         shard = shard_of(gid)
         if shard >= len(self.apps):
             raise ServiceError("NOT_FOUND", "UNKNOWN_GAME", f"no game {str(gid)!r}")
-        return self._reachable(shard)
+        return self.reachable(shard)
 
-    def _reachable(self, shard: int) -> ArbiterApp:
+    def reachable(self, shard: int) -> ArbiterApp:
         """The store of ``shard``, unless it cannot be reached now: then refused
         at once, not after the connection pool's waits and the library's
         retries (a minute), and the other shards' games go on."""
@@ -88,7 +88,7 @@ class Shards:
         if len(self.apps) == 1:
             return self.apps[0]
         if keyed is not None:
-            return self._reachable(keyed.int % len(self.apps))
+            return self.reachable(keyed.int % len(self.apps))
         # A shard that cannot be reached takes no new game meanwhile.
         return random.choice([app for app in self.apps if app.reachable] or self.apps)
 

@@ -126,8 +126,8 @@ def test_a_game_is_published_on_its_shard_and_followed_there(
             assert feed.statuses[-1] == "live", feed.statuses
             assert shard.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] == 2
             after = play(stub, game_id, 2, random.Random(4))
-            assert feed.wait_for(lambda f: len(f.events) >= after.version, timeout=3), \
-                "woken by the sharded channel, well before the store's poll"
+            assert feed.wait_for(lambda f: len(f.events) >= after.version, timeout=4), \
+                "woken by the sharded channel, before the store's poll (5 s)"
         finally:
             feed.close()
         assert until(lambda: shard.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] == 1)
@@ -219,7 +219,8 @@ def test_play_goes_on_through_a_failover_and_no_subscriber_misses_an_event(
         assert late.wait_for(lambda f: bool(f.statuses) and f.statuses[-1] == "live"), \
             late.statuses
         state = play(stub, fresh, 1, random.Random(12))
-        assert late.wait_for(lambda f: len(f.events) >= state.version, timeout=3)
+        assert late.wait_for(lambda f: len(f.events) >= state.version, timeout=4), \
+            "woken by the sharded channel, before the store's poll (5 s)"
     finally:
         playing.clear()
         for feed in feeds:

@@ -228,9 +228,16 @@ def test_the_all_games_feed_merges_the_shards_and_resumes_per_shard(
             assert all((e.position > after[e.shard]) for e in resumed.events), "nothing again"
     finally:
         resumed.close()
-    with pytest.raises(grpc.RpcError) as refused:
-        next(iter(stub.Subscribe(game_pb2.SubscribeRequest(after=5))))
-    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    # ``after`` alone is shard 0's position (the SDK sends it until it has seen
+    # another shard's event): shard 0's later events, every other shard's all.
+    zero = FeedCollector(stub, game_pb2.SubscribeRequest(after=after[0]))
+    try:
+        assert zero.wait_for(lambda f: bool(f.statuses), timeout=30)
+        with zero.changed:
+            assert all(e.position > after[0] for e in zero.events if e.shard == 0)
+            assert {e.shard for e in zero.events} >= {1, 2}
+    finally:
+        zero.close()
 
 
 def _allow_connections(databases: list[str], shard: int, allowed: bool) -> None:
@@ -276,7 +283,8 @@ def test_a_shard_down_holds_only_its_games_and_loses_nothing(
                     play(stub, game_id, 1, random.Random(2))
                 assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
                 assert "STORE_UNAVAILABLE" in str(refused.value.trailing_metadata())
-                assert time.monotonic() - started < 2, "refused at once, not after retries"
+                # At once, not after the pool's waits and the library's retries (a minute).
+                assert time.monotonic() - started < 10, "refused at once"
             for game_id in free:
                 before = stub.GetState(game_pb2.GetStateRequest(game_id=game_id)).version
                 assert play(stub, game_id, 2, random.Random(3)).version > before, \

@@ -9,7 +9,13 @@ from redis.crc import key_slot
 
 from service.config import ConfigError, Settings
 from service.logs import redact_url
-from service.rediscluster import cluster_seeds, shard_all_games_channel, shard_tag, spublish_command
+from service.rediscluster import (
+    ShardedListening,
+    cluster_seeds,
+    shard_all_games_channel,
+    shard_tag,
+    spublish_command,
+)
 
 
 def test_spublish_is_packed_as_redis_py_packs_it() -> None:
@@ -59,3 +65,45 @@ def test_every_node_url_of_a_cluster_is_redacted_in_logs() -> None:
     text = redact_url("redis://:one@a:7000/0,rediss://user:two@b:7001/0")
     assert "one" not in text and "two" not in text
     assert text.count("***") == 2 and "a:7000" in text and "b:7001" in text
+
+
+class _PubSub:
+    """A node's pub/sub connection that has these replies buffered."""
+
+    def __init__(self, replies: list[dict[str, object]]) -> None:
+        self.replies = replies
+        self.connection = None
+        self.sent: list[str] = []
+
+    def get_message(self, timeout: float = 0) -> dict[str, object] | None:
+        return self.replies.pop(0) if self.replies else None
+
+    def sunsubscribe(self, channel: str) -> None:
+        self.sent.append(channel)
+
+
+def listening(replies: list[dict[str, object]]) -> tuple[ShardedListening, _PubSub]:
+    hub = object.__new__(ShardedListening)
+    pubsub = _PubSub(replies)
+    hub.pubsubs = {"node": pubsub}  # type: ignore[dict-item]
+    hub._where = {"p:game:g": "node"}
+    hub._leaving = {}
+    return hub, pubsub
+
+
+def test_the_hubs_own_sunsubscribe_is_no_move_even_if_followed_again() -> None:
+    """A stream leaves a game and another follows it before Redis confirms the
+    leave: that confirmation is the hub's own, not the cluster moving the
+    channel (which would make every feed of the process reconnect)."""
+    leave = {"type": "sunsubscribe", "channel": b"p:game:g", "data": 0}
+    hub, pubsub = listening([leave])
+    hub.unsubscribe(["p:game:g"])
+    hub._where["p:game:g"] = "node"  # followed again, its SSUBSCRIBE sent
+    assert list(hub.messages()) == [] and pubsub.sent == ["p:game:g"]
+
+
+def test_a_sunsubscribe_nobody_asked_for_means_the_channel_moved() -> None:
+    moved = {"type": "sunsubscribe", "channel": b"p:game:g", "data": 0}
+    hub, _ = listening([moved])
+    with pytest.raises(redis.ConnectionError, match="moved the channel"):
+        list(hub.messages())
