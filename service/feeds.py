@@ -43,7 +43,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.recent import count_in, count_out
-from service.rediscluster import ShardedListening, Topology
+from service.rediscluster import ShardedListening, Topology, drained, socket_of
 from service.relay import LEGACY_PREFIX, all_games_channel, game_channel
 
 #: How often a hub on a cluster checks that its shards are the cluster's.
@@ -152,23 +152,10 @@ class PlainListening:
         self.pubsub.unsubscribe(*channels)
 
     def sockets(self) -> list[Any]:
-        """The socket of the connection, to wait on beside the hub's pipe
-        (``redis-py`` keeps it as ``_sock``; pinned in the project's dependencies)."""
-        sock = getattr(self.pubsub.connection, "_sock", None)
-        if sock is None:
-            raise redis.ConnectionError("the feed hub's connection to Redis is closed")
-        return [sock]
+        return [socket_of(self.pubsub)]
 
     def messages(self) -> Iterator[dict[str, Any]]:
-        """Every message read or buffered (a health check's reply reads as no
-        message: the buffer is asked again, not left for the next wait)."""
-        pubsub = self.pubsub
-        while True:
-            message = pubsub.get_message(timeout=0)
-            if message is not None:
-                yield message
-            elif pubsub.connection is None or not pubsub.connection.can_read(timeout=0):
-                return
+        return drained(self.pubsub)
 
     def shards_changed(self) -> bool:
         return False

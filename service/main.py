@@ -100,7 +100,7 @@ class Server:
             log.info("feeds on Redis channels %sgames and %sgame:<id>", prefix, prefix)
         self.hub = FeedHub(redis_url, prefix, cluster=settings.redis_cluster)
         try:
-            self.stores = [self._open_store(n, shard, credentials, prefix)
+            self.stores = [self._open_store(n, shard, credentials)
                            for n, shard in enumerate(settings.shard_settings())]
         except BaseException:
             for store in getattr(self, "stores", []):
@@ -110,10 +110,9 @@ class Server:
             raise
         if settings.database_urls:
             log.info("a store sharded by game: %d databases", len(self.stores))
-        #: The first store's (the only one's, unsharded): what one store's users read.
-        first = self.stores[0]
-        self.app, self.relay, self.clock = first.app, first.relay, first.clock
-        self.publish_watch = first.watch
+        #: The first store's application (the only one, unsharded): its secret's
+        #: signer and its file, for the log.
+        self.app = self.stores[0].app
         limit = settings.max_message_bytes
         streams = max(1, min(settings.max_streams, settings.max_workers - 8))
         self.drain = Drain()
@@ -143,7 +142,6 @@ class Server:
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
-        self.store_health = self.stores[0].health
         self.metrics: MetricsServer | None = None
         self.web: WebServer | None = None
         self.web_socket = self._web_socket(settings) if settings.web_address else ""
@@ -203,8 +201,7 @@ class Server:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise ConfigError(f"cannot serve metrics on {address}: {why}") from None
 
-    def _open_store(self, shard: int, settings: Settings, credentials: Credentials,
-                    prefix: str) -> Store:
+    def _open_store(self, shard: int, settings: Settings, credentials: Credentials) -> Store:
         """One store and what follows it: its clock, relay (its own lease and
         position), publish watch and write probe. On a sharded store, the
         database is checked to be the shard its place says first."""

@@ -79,6 +79,27 @@ def shard_tag(slots: Iterable[int]) -> str:
     return str(tag)
 
 
+def socket_of(pubsub: redis.client.PubSub) -> Any:
+    """The socket of a pub/sub's connection, to wait on beside the hub's pipe
+    (``redis-py`` keeps it as ``_sock``; pinned in the project's dependencies)."""
+    sock = getattr(pubsub.connection, "_sock", None)
+    if sock is None:
+        raise redis.ConnectionError("a feed hub connection to Redis is closed")
+    return sock
+
+
+def drained(pubsub: redis.client.PubSub) -> Iterator[dict[str, Any]]:
+    """Every message a pub/sub connection has read or buffered (a health
+    check's reply reads as no message: the buffer is asked again, not left
+    for the next wait)."""
+    while True:
+        message = pubsub.get_message(timeout=0)
+        if message is not None:
+            yield message
+        elif pubsub.connection is None or not pubsub.connection.can_read(timeout=0):
+            return
+
+
 def shard_all_games_channel(prefix: str, tag: str) -> str:
     return f"{prefix}games:{{{tag}}}"
 
@@ -285,35 +306,24 @@ class ShardedListening:
                 self.pubsubs[name].sunsubscribe(channel)
 
     def sockets(self) -> list[Any]:
-        out = []
-        for pubsub in self.pubsubs.values():
-            sock = getattr(pubsub.connection, "_sock", None)
-            if sock is None:
-                raise redis.ConnectionError("a feed hub connection to the cluster is closed")
-            out.append(sock)
-        return out
+        return [socket_of(pubsub) for pubsub in self.pubsubs.values()]
 
     def messages(self) -> Iterator[dict[str, Any]]:
         """Every message read or buffered on every connection. A channel Redis
         unsubscribed by itself (its slot moved: a failover, a resharding)
         raises, so the hub connects again to the slots' new owners."""
         for pubsub in list(self.pubsubs.values()):
-            while True:
-                message = pubsub.get_message(timeout=0)
-                if message is not None:
-                    if message.get("type") == "sunsubscribe":
-                        channel = message.get("channel")
-                        name = channel.decode() if isinstance(channel, bytes) else str(channel)
-                        if self._leaving.get(name, 0) > 0:
-                            self._leaving[name] -= 1  # the reply to our own
-                            continue
-                        if name in self._where:
-                            raise redis.ConnectionError(
-                                f"the cluster moved the channel {name!r} to another shard")
-                        continue
+            for message in drained(pubsub):
+                if message.get("type") != "sunsubscribe":
                     yield message
-                elif pubsub.connection is None or not pubsub.connection.can_read(timeout=0):
-                    break
+                    continue
+                channel = message.get("channel")
+                name = channel.decode() if isinstance(channel, bytes) else str(channel)
+                if self._leaving.get(name, 0) > 0:
+                    self._leaving[name] -= 1  # the reply to our own
+                elif name in self._where:
+                    raise redis.ConnectionError(
+                        f"the cluster moved the channel {name!r} to another shard")
 
     def shards_changed(self) -> bool:
         """Whether the cluster's primaries differ from those seen when connected."""

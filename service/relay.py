@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -277,13 +278,19 @@ class FeedRelay(threading.Thread):
         self.app = app
         self.prefix = prefix
         self.publisher: Publisher | ShardedPublisher
+        #: The all-games channel a game's event also goes to (given its game's
+        #: channel): the deployment's one, or on a Redis Cluster its game's
+        #: shard's (``service.rediscluster``).
+        self._all_games_of: Callable[[bytes], bytes]
         if cluster:
-            self.publisher = ShardedPublisher(Topology(
+            sharded = ShardedPublisher(Topology(
                 redis_url, prefix, socket_timeout=5, socket_connect_timeout=2))
+            self.publisher, self._all_games_of = sharded, sharded.all_games_of
         else:
             self.publisher = Publisher(
                 redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2))
-        self._all_channel = all_games_channel(prefix).encode()
+            all_channel = all_games_channel(prefix).encode()
+            self._all_games_of = lambda _: all_channel
         self.positions = positions
         self.position = 0
         #: The position last recorded (``positions.save``), and when.
@@ -434,14 +441,6 @@ class FeedRelay(threading.Thread):
         self.position = events[-1][0]
         self._record_position()
         relay_published(self.position)
-
-    def _all_games_of(self, channel: bytes) -> bytes:
-        """The all-games channel a game's event also goes to: the deployment's
-        one, or on a Redis Cluster its game's shard's (``service.rediscluster``)."""
-        publisher = self.publisher
-        if isinstance(publisher, ShardedPublisher):
-            return publisher.all_games_of(channel)
-        return self._all_channel
 
     def _record_position(self, force: bool = False) -> None:
         """Record the position published so far, at most every

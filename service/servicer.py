@@ -728,10 +728,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             reader = self._reader(context, game, request.seat, request.spectator)
             return self._subscribe_game(request, context, game, reader)
         auth.require_admin(*self._caller(context, None))
-        if len(self.shards) > 1:
-            return self._subscribe_all_shards(request, context)
-        if request.after_shards:
-            request.after = max(request.after, request.after_shards[0])
         return self._subscribe_all(request, context)
 
     def _subscribe_game(
@@ -804,48 +800,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     def _subscribe_all(self, request: game_pb2.SubscribeRequest,
                        context: Context) -> Iterator[game_pb2.FeedMessage]:
-        """Every game's events by global position: public forms only."""
-        gone = self._watch_cancel(context)
-        last = request.after
-        status = ""
-        classes: dict[Any, type[Game]] = {}
-        heartbeat = time.monotonic()
-        with self.hub.following(None):
-            while context.is_active() and not self._closing(context):
-                ticket = self.hub.ticket_all()
-                notifications = self.shards.first.notifications(last)
-                for notification in notifications:
-                    last = notification.id
-                    message = self._public_event(self.shards.first, notification, classes)
-                    if message is not None:
-                        yield message
-                if notifications:
-                    heartbeat = time.monotonic()
-                    continue
-                if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
-                    yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
-                    status, heartbeat = self.hub.status, time.monotonic()
-                self.hub.wait_all(ticket, gone)
-
-    def _subscribe_all_shards(self, request: game_pb2.SubscribeRequest,
-                              context: Context) -> Iterator[game_pb2.FeedMessage]:
-        """Every game's events on a store sharded by game: each shard's in its
-        log's order, a position per shard (``Event.shard``), the shards read
-        in turn. A shard that cannot be read is passed over until it can (its
-        events then follow): one database down stops none of the others'."""
-        if request.after and request.after_shards:
-            raise bad_request("BAD_ARGUMENT", "send after_shards alone (after is shard 0's)")
-        if request.after:
-            # Shard 0's log is the store's from before it was sharded, and a
-            # client that has seen only shard 0's events (its ``Event.shard`` 0)
-            # resumes by ``after``: the other shards from their beginning.
-            check_position(request.after)
-            request.after_shards.append(request.after)
-        if len(request.after_shards) > len(self.shards):
-            raise bad_request("BAD_ARGUMENT", f"this store has {len(self.shards)} shards")
-        for position in request.after_shards:
-            check_position(position)
-        cursors = list(request.after_shards) + [0] * (len(self.shards) - len(request.after_shards))
+        """Every game's events, public forms only, by position: on a store
+        sharded by game each shard's in its log's order with a position of
+        its own (``Event.shard``), the shards read in turn."""
+        cursors = self._feed_cursors(request)
         gone = self._watch_cancel(context)
         status = ""
         classes: dict[Any, type[Game]] = {}
@@ -855,14 +813,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 ticket = self.hub.ticket_all()
                 moved = False
                 for n, store in enumerate(self.shards):
-                    if not store.reachable:
-                        continue  # its events follow once it is back
-                    try:
-                        notifications = store.notifications(cursors[n])
-                    except (OperationalError, InterfaceError) as exc:
-                        log.warning("all-games feed: shard %d cannot be read (%s)", n,
-                                    str(exc).splitlines()[0][:200] if str(exc) else "")
-                        continue
+                    notifications = self._shard_notifications(n, store, cursors[n])
                     for notification in notifications:
                         cursors[n] = notification.id
                         message = self._public_event(store, notification, classes)
@@ -876,6 +827,36 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
                     status, heartbeat = self.hub.status, time.monotonic()
                 self.hub.wait_all(ticket, gone)
+
+    def _feed_cursors(self, request: game_pb2.SubscribeRequest) -> list[int]:
+        """Where every game's feed starts, a position per store: ``after`` is
+        the first store's (shard 0's log is the store's from before it was
+        sharded, and a client that has seen only shard 0's events resumes by
+        it), ``after_shards`` one per shard, a shard not named from its start."""
+        if request.after and request.after_shards:
+            raise bad_request("BAD_ARGUMENT", "send after_shards alone (after is shard 0's)")
+        after = list(request.after_shards) or [request.after]
+        if len(after) > len(self.shards):
+            raise bad_request("BAD_ARGUMENT", f"this store has {len(self.shards)} shards")
+        for position in after:
+            check_position(position)
+        return after + [0] * (len(self.shards) - len(after))
+
+    def _shard_notifications(self, shard: int, store: ArbiterApp, after: int) -> list[Any]:
+        """A store's events after ``after`` for every game's feed. On a sharded
+        store, one that cannot be reached or read is passed over until it can
+        (its events then follow): one database down stops none of the others'.
+        One store's failure ends the feed, as ever."""
+        if len(self.shards) == 1:
+            return store.notifications(after)
+        if not store.reachable:
+            return []
+        try:
+            return store.notifications(after)
+        except (OperationalError, InterfaceError) as exc:
+            log.warning("all-games feed: shard %d cannot be read (%s)", shard,
+                        str(exc).splitlines()[0][:200] if str(exc) else "")
+            return []
 
     def _public_event(self, store: ArbiterApp, notification: Any,
                       classes: dict[Any, type[Game]]) -> game_pb2.FeedMessage | None:

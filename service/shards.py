@@ -37,11 +37,6 @@ from service.errors import ServiceError
 from service.ids import parse_game_id, shard_of
 
 
-def database_urls(text: str) -> list[str]:
-    """``ARBITER_DATABASE_URLS``: URLs separated by commas, spaces or new lines."""
-    return [part for part in text.replace(",", " ").split() if part]
-
-
 class Shards:
     """The stores of a deployment, one application each, and the way to a game's."""
 
@@ -49,8 +44,6 @@ class Shards:
         if not apps:
             raise ValueError("a deployment has at least one store")
         self.apps = list(apps)
-        #: Whether ids carry a shard (a store listed in ``ARBITER_DATABASE_URLS``).
-        self.sharded = len(self.apps) > 1 or getattr(self.apps[0], "shard", None) is not None
 
     def __len__(self) -> int:
         return len(self.apps)

@@ -79,9 +79,7 @@ class StoreHealth(threading.Thread):
 
     def _set(self, writable: bool, exc: Exception | None, reachable: bool = True) -> bool:
         """Record the probe's result; report it when either answer changed."""
-        if reachable != self.reachable and writable == self.writable:
-            self.reachable = reachable
-            self.report(writable)
+        reach_changed = reachable != self.reachable
         self.reachable = reachable
         if writable != self.writable:
             if writable:
@@ -90,6 +88,8 @@ class StoreHealth(threading.Thread):
                 log.warning("the store cannot write (%s): health NOT_SERVING",
                             str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
             self.writable = writable
+            self.report(writable)
+        elif reach_changed:
             self.report(writable)
         return writable
 
