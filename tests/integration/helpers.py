@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -71,3 +73,13 @@ class FeedCollector:
     def close(self) -> None:
         self.call.cancel()
         self.thread.join(timeout=5)
+
+
+def until(condition: Callable[[], object], timeout: float = 30.0, step: float = 0.02) -> bool:
+    """Whether ``condition`` held within ``timeout`` seconds, asked every ``step``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(step)
+    return False

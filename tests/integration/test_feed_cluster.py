@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 import shutil
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from service.rediscluster import Topology, shard_all_games_channel, shard_tag
 from service.relay import game_channel
 from tests import soak
 from tests.integration.conftest import ServerProcess
-from tests.integration.helpers import FeedCollector, new_game, play
+from tests.integration.helpers import FeedCollector, new_game, play, until
 
 pytestmark = [
     pytest.mark.integration,
@@ -57,15 +56,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrivateRedisCl
 def cluster_server(path: Path, cluster: PrivateRedisCluster) -> ServerProcess:
     return ServerProcess(path / "data", cluster.url, extra_env={
         "ARBITER_REDIS_CLUSTER": "1", "ARBITER_REDIS_PREFIX": PREFIX})
-
-
-def until(condition: object, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if callable(condition) and condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def spread_games(stub: game_pb2_grpc.GameServiceStub, topology: Topology, each: int) -> list[str]:

@@ -24,6 +24,7 @@ import redis
 
 from service.feeds import FeedHub
 from service.relay import all_games_channel, game_channel
+from tests.integration.helpers import until
 
 JOIN = 30.0
 
@@ -40,15 +41,6 @@ def hub(redis_url: str) -> Iterator[FeedHub]:
 
 def subscribers(client: redis.Redis, channel: str) -> int:
     return int(dict(client.pubsub_numsub(channel))[channel.encode()])
-
-
-def until(condition: object, timeout: float = JOIN) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if callable(condition) and condition():
-            return True
-        time.sleep(0.005)
-    return False
 
 
 def message(game_id: str, version: int) -> str:

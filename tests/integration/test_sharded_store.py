@@ -11,6 +11,7 @@ and a shard's database going away holds only its own games, with
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 import subprocess
@@ -30,7 +31,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from service.ids import shard_of
 from tests.conftest import postgres_url
 from tests.integration.conftest import ROOT, ServerProcess
-from tests.integration.helpers import FeedCollector, new_game, play
+from tests.integration.helpers import FeedCollector, new_game, play, until
 from tests.integration.test_metrics import scrape
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("sharded-store"),
@@ -272,11 +273,14 @@ def test_a_shard_down_holds_only_its_games_and_loses_nothing(
         checks = health_pb2_grpc.HealthStub(server.channel())
         return int(checks.Check(health_pb2.HealthCheckRequest(service=f"shard-{down}")).status)
 
+    def shard_serving(server: ServerProcess) -> bool:
+        return shard_health(server) == health_pb2.HealthCheckResponse.SERVING
+
     try:
         assert all(f.wait_for(lambda f: bool(f.statuses)) for f in followed.values())
         _allow_connections(databases, down, False)
         try:
-            assert wait(lambda: shard_health() == health_pb2.HealthCheckResponse.NOT_SERVING)
+            assert until(lambda: shard_health() == health_pb2.HealthCheckResponse.NOT_SERVING)
             for game_id in held:
                 started = time.monotonic()
                 with pytest.raises(grpc.RpcError) as refused:
@@ -294,10 +298,11 @@ def test_a_shard_down_holds_only_its_games_and_loses_nothing(
         finally:
             _allow_connections(databases, down, True)
         for server in servers:  # each server's next probe finds it back
-            assert wait(lambda s=server: shard_health(s) == health_pb2.HealthCheckResponse.SERVING)
+            assert until(functools.partial(shard_serving, server))
         finals = {}
         for game_id in held + free:
-            assert wait(lambda g=game_id: _plays(stub, g)), f"{game_id} plays again"
+            assert until(functools.partial(_plays, stub, game_id), step=0.2), \
+                f"{game_id} plays again"
             finals[game_id] = stub.GetState(game_pb2.GetStateRequest(game_id=game_id)).version
         for game_id, feed in followed.items():
             assert feed.error is None, "a game of another shard: its feed never ended"
@@ -318,15 +323,6 @@ def _plays(stub: object, game_id: str) -> bool:
         return True
     except grpc.RpcError:
         return False
-
-
-def wait(condition: object, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if callable(condition) and condition():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def test_a_reordered_list_is_refused(databases: list[str], redis_url: str,
