@@ -22,6 +22,7 @@ takes ``decision_id=`` to answer one decision.
 from __future__ import annotations
 
 import asyncio
+import enum
 import functools
 import inspect
 import json
@@ -901,6 +902,73 @@ class _Calls:
                 return
 
 
+# --- a recorded game, version by version ---------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One version of a recorded game as its reader sees it: the event that made
+    the version (redacted as ``history`` redacts it) and the state just after it
+    (``GetState`` at that version)."""
+
+    event: game_pb2.Event
+    state: game_pb2.GameState
+
+    @property
+    def version(self) -> int:
+        """The version this step shows."""
+        return int(self.event.version)
+
+
+def _gathered(stream: _Stream[_Y]) -> _Plan[list[_Y]]:
+    """Every item of ``stream``, collected inside another plan: its steps are
+    passed on to the driver, a failed step's error back to ``stream``'s own policy."""
+    items: list[_Y] = []
+    outcome: Any = None
+    try:
+        while not isinstance(step := _advance(stream, outcome), _Done):
+            if isinstance(step, _Emit):
+                items.append(step.item)
+                outcome = None
+                continue
+            try:
+                outcome = yield step
+            except ArbiterError as error:
+                outcome = error
+    finally:
+        stream.close()
+    return items
+
+
+def _replay(
+    self: _Calls,  # named so: it is the clients' method ``replay`` (see _as_method)
+    game_id: str,
+    seat: int = 0,
+    spectator: bool = False,
+    *,
+    start: int = 1,
+    stop: int | None = None,
+    token: str | None = None,
+) -> _Stream[ReplayStep]:
+    """Step through a game's record, version by version, as ``seat`` (or a
+    spectator) may see it: a ``ReplayStep`` (event, state after it) for each
+    version from ``start`` to ``stop`` (default: the last recorded).
+
+    One ``History`` call, then one ``GetState`` per version as the loop asks for
+    it, so breaking out early costs nothing more; the states are the server's
+    own, so a replay shows exactly what the reader saw at the time. A finished
+    game's record is readable by anyone holding one of its tokens.
+    """
+    after = max(start, 1) - 1
+    events = yield from _gathered(self.history(game_id, seat, spectator, after, token=token))
+    for event in events:
+        if stop is not None and event.version > stop:
+            return
+        state = yield from self.state(game_id, seat, spectator, token=token,
+                                       version=event.version)
+        yield _Emit(ReplayStep(event, state))
+
+
 # --- the plans as the clients' methods ----------------------------------------
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
@@ -1053,6 +1121,7 @@ class ArbiterClient(_ClientState):
     list_games = _blocking(_Calls.list_games)
     changed_games = _blocking(_Calls.changed_games)
     iter_games = _blocking_stream(_Calls.iter_games)
+    replay = _blocking_stream(_replay)
 
 
 class AsyncArbiterClient(_ClientState):
@@ -1135,6 +1204,7 @@ class AsyncArbiterClient(_ClientState):
     subscribe = _async_stream(_Calls.subscribe)
     audit = _awaitable(_Calls.audit)
     list_games = _awaitable(_Calls.list_games)
+    replay = _async_stream(_replay)
 
 
 def _options_json(options: Mapping[str, Any] | str | None) -> str:
@@ -1144,3 +1214,30 @@ def _options_json(options: Mapping[str, Any] | str | None) -> str:
     if isinstance(options, str):
         return options
     return json.dumps(dict(options), sort_keys=True)
+
+
+# --- a feed's state by name -----------------------------------------------------
+
+
+class FeedState(enum.IntEnum):
+    """Where a feed stands (``FeedMessage.state``), by name: ``LIVE`` (caught
+    up, new events pushed), ``CAUGHT_UP`` (a heartbeat), ``DEGRADED`` (caught up,
+    new events found by polling: still gap-free, up to a second late),
+    ``ENDED`` (the game is over: the last message), ``UNSPECIFIED`` (an event, or
+    a server older than the field). The generated message holds a bare number;
+    this compares equal to it."""
+
+    UNSPECIFIED = game_pb2.FEED_STATE_UNSPECIFIED
+    LIVE = game_pb2.FEED_STATE_LIVE
+    CAUGHT_UP = game_pb2.FEED_STATE_CAUGHT_UP
+    DEGRADED = game_pb2.FEED_STATE_DEGRADED
+    ENDED = game_pb2.FEED_STATE_ENDED
+
+
+def feed_state(message: game_pb2.FeedMessage) -> FeedState:
+    """A feed message's state by name (``FeedState.LIVE``...): ``UNSPECIFIED`` for
+    an event, and for a state a newer server sends that this client does not know."""
+    try:
+        return FeedState(message.state)
+    except ValueError:
+        return FeedState.UNSPECIFIED
