@@ -29,7 +29,7 @@ BUF := $(TOOLS)/node_modules/.bin/buf
 BASELINE := protos/baseline.binpb
 
 .PHONY: install proto run test check soak lint lint-python typecheck bench capacity clean tools baseline \
-	gen-ts browser screenshots bytecode
+	gen-ts browser screenshots bytecode sdk-docs
 
 install: $(STAMP) proto
 
@@ -117,6 +117,12 @@ browser:
 		echo "make browser: no chromium here (install Debian's chromium package as root);" \
 			"the browser tests will skip"; \
 	fi
+
+# The Python client library's reference, docs/sdk/: a page per class of arbiter.client,
+# written from its docstrings (tools/sdkdoc.py); the unit tests fail while the
+# committed pages differ from a fresh run.
+sdk-docs: install
+	$(BIN)/python tools/sdkdoc.py
 
 # The screenshots of docs/screenshots.md: every page of every served game at 390 and 1280 px
 # (tools/screenshots.py: a server of its own, bots, headless Chromium).
