@@ -48,12 +48,12 @@ from arbiter.v1 import game_pb2
 from markupsafe import Markup, escape
 
 from aggregates.kernel.render import (
-    default_seat_name,
     event_text,
     loads_object,
     render_outcome,
     render_pending,
     seat_name,
+    seat_title,
     short_id,
 )
 from aggregates.records import export_lines
@@ -343,10 +343,11 @@ async def create(request: web.Request) -> web.Response:
         bots.start(request.app, reply.game_id,
                    {t.seat: t.token for t in reply.seat_tokens if t.seat != 0},
                    gateway.peer(request))
-    links = [{"seat": t.seat, "name": t.name or default_seat_name(t.seat),
+    names = [t.name for t in sorted(reply.seat_tokens, key=lambda t: t.seat)]
+    links = [{"seat": t.seat, "name": seat_title(t.seat, names),
               "href": join_href(reply.game_id, t.token, t.seat)} for t in played]
     return page("new.html", status=201, game_id=reply.game_id, bots=against_bots,
-                bot_seats=[t.name or default_seat_name(t.seat) for t in reply.seat_tokens
+                bot_seats=[seat_title(t.seat, names) for t in reply.seat_tokens
                            if against_bots and t.seat != 0],
                 title=title_of(titles, rules), links=links, base=base,
                 spectator=join_href(reply.game_id, reply.spectator_token),

@@ -201,9 +201,7 @@ def form_of(option: Option, screen: Mapping[str, Any]) -> dict[str, Any]:
         shown = screen_cards(screen, str(choice.get("zone") or "")) or []
         order = [c["id"] for c in shown if "id" in c and c["id"] in options]
         order += [c for c in options if c not in order]  # screen order, then the rest
-        short = {str(c.get("id")): str(c.get("name") or c.get("id")) for c in shown}
-        form["cards"] = [{"value": str(c), "label": card_label(c, names),
-                          "name": short.get(str(c), card_label(c, names))} for c in order]
+        form["cards"] = picked_cards(order, shown, names)
         form["low"], form["high"] = int(choice.get("low", 0)), int(choice.get("high", 0))
         form["mark"] = mark_name(choice)
     elif kind == "assign":
@@ -225,6 +223,17 @@ def form_of(option: Option, screen: Mapping[str, Any]) -> dict[str, Any]:
                        for key, labels in complete_paths(_branches(first), str(n))]}
             for n, first in enumerate(_branches(choice, "options"))]
     return form
+
+
+def picked_cards(order: Sequence[CardId], shown: Sequence[Mapping[str, Any]],
+                 names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """A pick-cards form's cards: each with its number as the board numbers its
+    zone (``number``, None for a card the zone does not show), so that a form
+    and the hand it picks from name a card alike, and two cards of one name
+    (three Merfolk of three colours) stay apart in the form and its leader list."""
+    position = {str(face.get("id")): n for n, face in enumerate(shown, 1)}
+    return [{"value": str(c), "number": position.get(str(c)),
+             "label": card_label(c, names)} for c in order]
 
 
 def _branches(node: Mapping[str, Any], field: str = "then") -> list[Mapping[str, Any]]:

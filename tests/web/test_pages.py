@@ -334,7 +334,7 @@ def test_new_game_form_gives_working_seat_and_spectator_links(web_server: Server
     assert reply.status == 201, reply.body
     page = reply.dom
     links = page.find_all("a", "seat-link")
-    assert [a.text() for a in links] == ["Ana", "Ben", "Cy"]
+    assert [a.text() for a in links] == ["Ana (Player 1)", "Ben (Player 2)", "Cy (Player 3)"]
     assert "secret" in page.by_id("main").text()
     for n, link in enumerate(links):
         path, _, token = link.attrs["href"].partition("#")
@@ -665,3 +665,91 @@ def test_cookies_can_be_marked_secure_behind_a_tls_proxy(
         assert "Secure" in token_cookie(reply).split("; ")
     finally:
         server.stop()
+
+
+# --- what a newcomer met: names and numbers, a solo game, the end of a game ---------------
+
+
+def test_new_game_page_of_a_solo_game_with_bots_says_there_are_none(
+        web_server: ServerProcess) -> None:
+    """The Land of Enin is a solo game (its rulebook, "Setup"): asking for bots
+    makes none, and the page says so instead of "Bots play" and no name."""
+    reply = Browser(web_server.web_url).post_form(
+        "/games", {"rules": "enin", "seats": "Ada", "bots": "1"}, Origin=web_server.web_url)
+    assert reply.status == 201, reply.body
+    said = reply.dom.by_id("bots").text()
+    assert "Bots play" not in said and "No bots" in said and "The Land of Enin" in said
+    assert [a.text() for a in reply.dom.find_all("a", "seat-link")] == ["Ada (Player 1)"]
+
+
+def test_bots_are_named_with_their_player_numbers(web_server: ServerProcess) -> None:
+    reply = Browser(web_server.web_url).post_form(
+        "/games", {"rules": "ethnos", "seats": "Me, Bo, Cy", "bots": "1"},
+        Origin=web_server.web_url)
+    assert reply.status == 201, reply.body
+    assert "Bots play Bo (Player 2), Cy (Player 3):" in reply.dom.by_id("bots").text()
+
+
+def test_a_finished_games_seat_page_links_to_its_replay_and_audit(
+        web_server: ServerProcess, finished_enin: game_pb2.CreateGameResponse) -> None:
+    game_id = finished_enin.game_id
+    browser = Browser(web_server.web_url)
+    assert browser.open_session(game_id, finished_enin.seat_tokens[0].token, 0).status == 200
+    page = browser.get(f"/games/{game_id}/seat/0").dom
+    outcome = page.by_id("outcome")
+    replay = outcome.find_all("a", "replay-link")[0].attrs["href"]
+    audit = outcome.find_all("a", "audit-link")[0].attrs["href"]
+    assert replay == f"/games/{game_id}/replay" and audit == f"/games/{game_id}/replay#audit"
+    replayed = browser.get(replay).dom
+    assert replayed.by_id("audit").attrs["data-ok"] == "true"
+
+
+def ethnos_band_form(web_server: ServerProcess) -> tuple[Browser, Node]:
+    """A seat page of an Ethnos game for three where Player 1 may play a band of
+    several cards (random moves, seeded, until then): the browser and the page."""
+    created = make_game(web_server, "ethnos", ["Ada", "Bo", "Cy"])
+    me = web_server.stub(created.seat_tokens[0].token)
+    browser = Browser(web_server.web_url)
+    assert browser.open_session(created.game_id, created.seat_tokens[0].token, 0).status == 200
+    rnd = random.Random(5)
+    for _ in range(200):
+        state = me.GetState(game_pb2.GetStateRequest(game_id=created.game_id, seat=0))
+        hand = [i for s in json.loads(state.screen_json)["sections"] for i in s["items"]
+                if i.get("zone") == "hand"]
+        if 0 in [d.seat for d in state.pending] and hand and len(hand[0]["cards"]) >= 3:
+            page = browser.get(f"/games/{created.game_id}/seat/0").dom
+            forms = [f for f in page.find_all("form", "choice")
+                     if f.attrs.get("data-command") == "play_band"]
+            if forms and len(forms[0].find_all("option")) >= 4:
+                return browser, page
+        play(web_server, created, "ethnos", rnd, 1)
+    raise AssertionError("Player 1 never had a band of several cards to play")
+
+
+def test_ethnos_band_form_numbers_cards_as_the_hand_does_and_names_leaders_fully(
+        web_server: ServerProcess) -> None:
+    """Ethnos, "Playing a band": the Leader is one card of the band. The form
+    numbers each card as the hand on the board numbers it, and the Leader list
+    names each card with its number and colour, not the bare tribe."""
+    _, page = ethnos_band_form(web_server)
+    hand = next(i for s in screen_of(page)["sections"] for i in s["items"]
+                if i.get("zone") == "hand")
+    numbers = {str(face["id"]): n for n, face in enumerate(hand["cards"], 1)}
+    form = [f for f in page.find_all("form", "choice")
+            if f.attrs.get("data-command") == "play_band"][0]
+    faces = {str(face["id"]): face for face in hand["cards"]}
+    labels = {}
+    for label in form.find_all("label"):
+        boxes = label.find_all("input", name="card")
+        if boxes:
+            value = boxes[0].attrs["value"]
+            assert label.find_all("span", "n")[0].text() == str(numbers[value])
+            labels[value] = label.text().strip()
+    options = [o for o in form.find_all("option") if o.attrs.get("value")]
+    assert len(options) >= 3
+    for option in options:
+        value = option.attrs["value"]
+        number = str(numbers[value])
+        assert option.text() == f"{number}. {labels[value].removeprefix(number).strip()}"
+        colour = faces[value].get("colour")
+        assert not colour or str(colour) in option.text(), f"{option.text()!r} has no colour"

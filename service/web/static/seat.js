@@ -18,6 +18,31 @@
     message.className = kind || "";
   }
 
+  // Where the last refused answer was given (its form's data-choice, or the
+  // index of its button): the refusal is written there too, beside Send, once
+  // the pieces are refreshed (the top of the page may be off-screen).
+  var refusedAt = null;
+
+  function sayNearAnswer(text) {
+    var where = refusedAt;
+    refusedAt = null;
+    if (!where) { return; }
+    var anchor = null;
+    if (where.choice) {
+      anchor = document.querySelector('form.choice[data-choice="' + where.choice + '"] fieldset');
+    } else {
+      var button = document.querySelectorAll("#play button.action")[where.action];
+      anchor = button ? button.parentNode : null;
+    }
+    if (!anchor) { return; }
+    var note = document.createElement("p");
+    note.className = "bad refusal";
+    note.setAttribute("role", "alert");
+    note.textContent = text;
+    anchor.appendChild(note);
+    if (note.scrollIntoView) { note.scrollIntoView({block: "nearest"}); }
+  }
+
   function refusalText(data, status) {
     var error = data && data.error;
     if (error) { return "Refused: " + error.reason + ": " + error.message; }
@@ -120,7 +145,8 @@
     return String(Date.now()) + "-" + String(Math.random()).slice(2);
   }
 
-  function send(move) {
+  function send(move, where) {
+    var refusal = "";
     var version = Number(document.getElementById("board").dataset.version);
     // As the terminal does: a move answering a named decision is judged by
     // that decision (stale only if it is no longer pending), else by version.
@@ -140,14 +166,17 @@
           var told = (data.events || []).join(" ");
           say("Done (version " + data.version + ")" + (told ? ": " + told : "."), "good");
         } else {
-          say(refusalText(data, response.status), "bad");
+          refusal = refusalText(data, response.status);
+          say(refusal, "bad");
         }
       });
     }).catch(function () {
-      say("The server cannot be reached.", "bad");
+      refusal = "The server cannot be reached.";
+      say(refusal, "bad");
     }).then(function () {
       sending = false;
-      return refresh();
+      refusedAt = refusal ? where : null;
+      return refresh().then(function () { if (refusal) { sayNearAnswer(refusal); } });
     });
   }
 
@@ -155,7 +184,9 @@
     var button = event.target.closest && event.target.closest("button.action");
     if (!button || button.disabled) { return; }
     event.preventDefault();
-    send({command_json: button.dataset.json, decision_id: button.dataset.decisionId || ""});
+    var buttons = Array.prototype.slice.call(document.querySelectorAll("#play button.action"));
+    send({command_json: button.dataset.json, decision_id: button.dataset.decisionId || ""},
+         {action: buttons.indexOf(button)});
   });
 
   document.addEventListener("submit", function (event) {
@@ -173,7 +204,7 @@
     var submitter = event.submitter;
     if (submitter && submitter.name) { answer[submitter.name] = [submitter.value]; }
     send({decision_id: form.dataset.decisionId || "", choice: form.dataset.choice,
-          answer: answer});
+          answer: answer}, {choice: form.dataset.choice});
   });
 
   // 4. Live: the seat's own feed; every event refreshes the pieces.
