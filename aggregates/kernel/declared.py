@@ -1,18 +1,16 @@
 """What a game declares once: its events' payloads and its commands' arguments.
 
-An event's payload is declared by its ``@event`` method's signature, type hints
-included (the kernel's own events by the kernel's, the same in every game); a
-command's arguments by its frozen dataclass's fields (``kernel.commands``).
+An event's payload is declared by its class's typed fields (``kernel.facts``:
+one immutable class per fact, the way every game is to be written) or, in the
+games not yet written that way, by its ``@event`` method's signature; the
+kernel's own events by the kernel's, the same in every game. A command's
+arguments are declared by its frozen dataclass's fields (``kernel.commands``).
 Everything else that names those fields — the JSON schemas served by
-``ListRules``, the typed protobuf messages, the event-facts fold, the
-``describe`` sentences — is derived from or checked against what this module
-reads, so the facts are written by hand once and every copy is held to them.
-
-Why the signatures and not a dataclass per event: the ``@event`` body is the
-one place the library takes the payload from (it records the method's
-arguments), so a signature cannot drift from what is stored; a second class
-per event would be one more copy to keep in step. A payload that needs a
-nested shape stated (a ``TypedDict``, a ``Literal``) says it in the hint.
+``ListRules`` (``kernel.schemagen`` writes a game's), the typed protobuf
+messages, the event-facts fold, the ``describe`` sentences — is derived from or
+checked against what this module reads, so the facts are written by hand once
+and every copy is held to them. A payload that needs a nested shape stated (a
+``TypedDict``, a ``Literal``) says it in the hint.
 """
 
 from __future__ import annotations
@@ -76,7 +74,8 @@ class Declared:
 @functools.cache
 def events(game_cls: type[Game]) -> dict[str, Declared]:
     """Every event type ``game_cls`` can record, by name, with its payload fields:
-    the game's own ``@event`` methods and the kernel's (``Created``, ``Ended``,
+    the game's own (``@event`` methods, or declared classes: ``kernel.facts``)
+    and the kernel's (``Created``, ``Ended``,
     ``EntropyAdded``, ``DefaultApplied``, the hidden choices' events)."""
     found: dict[str, Declared] = {CREATED: _declared(CREATED, Game.__init__, set())}
     for name in sorted(dir(game_cls)):
@@ -86,6 +85,8 @@ def events(game_cls: type[Game]) -> dict[str, Declared]:
         func = _decorated(attr)
         if func is not None:
             found[name] = _declared(name, func, _upcast_nulls(attr))
+        elif (fact := _fact_class(game_cls, attr)) is not None:
+            found[name] = _declared_class(name, fact, _upcast_nulls(attr))
     return dict(sorted(found.items()))
 
 
@@ -117,6 +118,31 @@ def _decorated(event_class: type) -> Callable[..., Any] | None:
         if klass in decorated_funcs:
             return decorated_funcs[klass]
     return None
+
+
+def _fact_class(game_cls: type[Game], event_class: type) -> type | None:
+    """The declared class (``kernel.facts``) ``event_class`` was made from, if
+    the game lists one of that name in its ``EVENTS``."""
+    for fact in getattr(game_cls, "EVENTS", ()):
+        if fact.__name__ == event_class.__name__ and issubclass(event_class, fact):
+            return fact
+    return None
+
+
+def fact_fields(fact: type) -> list[tuple[str, Any, bool]]:
+    """A declared event class's own fields, in declaration order: (name, type,
+    required). The kernel's (``KERNEL_FIELDS``) and the library's are not facts."""
+    hints = typing.get_type_hints(fact)
+    return [(f.name, hints.get(f.name, Any),
+             f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+            for f in dataclasses.fields(fact) if f.name not in KERNEL_FIELDS]
+
+
+def _declared_class(name: str, fact: type, nulls: set[str]) -> Declared:
+    fields = tuple(Field(field, hint, required, field in nulls)
+                   for field, hint, required in fact_fields(fact))
+    return Declared(name, fields, fact.__module__.startswith(KERNEL_PACKAGE),
+                    _first_paragraph(fact.__doc__))
 
 
 def _upcast_nulls(event_class: type) -> set[str]:

@@ -21,7 +21,7 @@ from typing import Any, Self
 
 from eventsourcing.domain import Aggregate, event
 
-from aggregates.kernel import chain, rng
+from aggregates.kernel import chain, facts, rng
 from aggregates.kernel.clocks import (  # noqa: F401 - the kernel's names, re-exported
     CLOCK_OPTION,
     CLOCK_OPTION_SCHEMA,
@@ -92,6 +92,14 @@ class Game(Recording, Entropy, Clocks, HiddenChoices, Aggregate):
     #: reads them); an older release's snapshot may word them differently.
     WORDING_STATE = ()  # type: tuple[str, ...]
 
+    #: The game's own events, each one immutable class of typed facts
+    #: (``aggregates.<game>.events``), and its pure apply, dispatched by the
+    #: event's class (``aggregates.<game>.apply``, ``kernel.facts.Evolve``).
+    #: Each class is set on the game when it is made, so the library
+    #: redeclares it there and its stored topic is ``<game module>:<Game>.<Name>``.
+    EVENTS = ()  # type: tuple[type[Game.Event], ...]
+    APPLY = None  # type: facts.Apply | None
+
     class Event(Aggregate.Event):
         """Every game event carries the kernel's ``meta`` record."""
 
@@ -100,6 +108,20 @@ class Game(Recording, Entropy, Clocks, HiddenChoices, Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate._follow_chain(self.meta, self.originator_version)
             super().apply(aggregate)
+            evolve = type(aggregate).APPLY
+            if evolve is not None:
+                evolve(self, aggregate)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Set each declared event class on the game before the library reads
+        the class (which redeclares it under the game, keeping its topic)."""
+        declared_events = cls.__dict__.get("EVENTS", ())
+        for declared_event in declared_events:
+            setattr(cls, declared_event.__name__, declared_event)
+        super().__init_subclass__(**kwargs)
+        unapplied = facts.missing(cls.APPLY, declared_events) if declared_events else []
+        if unapplied:
+            raise TypeError(f"{cls.__name__}.APPLY has no apply for {', '.join(unapplied)}")
 
     # ----------------------------------------------------------------- creation
 

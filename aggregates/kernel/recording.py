@@ -267,7 +267,8 @@ def genesis_meta(event_name: str, game_id: Any, timestamp: Any,
 
 @functools.cache
 def event_class_of(game_cls: type[Aggregate], event_name: str) -> type[Aggregate.Event]:
-    """The event class an ``@event`` method named ``event_name`` triggers.
+    """The event class an ``@event`` method (or a declared event class)
+    named ``event_name`` triggers.
 
     The library re-declares inherited event classes on each subclass, but only
     the class declared with the decorated method applies it, so the lookup
@@ -276,8 +277,11 @@ def event_class_of(game_cls: type[Aggregate], event_name: str) -> type[Aggregate
     found = getattr(game_cls, event_name, None)
     if not isinstance(found, type) or not issubclass(found, Aggregate.Event):
         raise TypeError(f"{game_cls.__name__} has no event {event_name!r}")
+    declared = set(getattr(game_cls, "EVENTS", ()))
     for klass in found.__mro__:
-        if klass in decorated_funcs:
+        # A declared event class (``kernel.facts``) is triggered as the class
+        # the library redeclared it as on the game that lists it.
+        if klass in decorated_funcs or (klass.__bases__ and klass.__bases__[0] in declared):
             return klass
     raise TypeError(f"{game_cls.__name__}.{event_name} is not an @event method's event")
 
