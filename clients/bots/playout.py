@@ -1,0 +1,81 @@
+"""Playing a sampled world to its end, and what the end is worth to each seat.
+
+Everything here runs on the rules in process: a world is a ``Game`` (a
+sample of the seat's belief), moved with ``Game.act`` like any game, so a
+search costs no server call. The worth of an end comes from the game's own
+result (``Game.standings``): its ranking, which is the game's own score and
+tie-breaks in order.
+"""
+
+from __future__ import annotations
+
+import random
+
+from aggregates.kernel import Command, Game, RuleError
+
+#: A world still running after this many moves counts as a draw for everyone
+#: (random games end in a few hundred; see tests/conformance).
+MAX_PLAYOUT_MOVES = 5_000
+
+
+def rewards(game: Game) -> list[float]:
+    """Each seat's worth of a finished game in 0..1: by its place in the
+    ranking (first 1, last 0, tied places sharing their mean); alone at the
+    table (a solo game), 1 for a win and 0 for a loss. A game not over is
+    worth the same to everyone."""
+    players = len(game.seats)
+    if not game.ended:
+        return [0.5] * players
+    standings = game.standings()
+    if players == 1:
+        return [1.0 if standings.winners else 0.0]
+    worth = [0.0] * players
+    place = 0
+    for group in standings.ranking:
+        values = [1.0 - (place + i) / (players - 1) for i in range(len(group))]
+        for seat in group:
+            worth[seat] = sum(values) / len(values)
+        place += len(group)
+    return worth
+
+
+def acting_seat(game: Game) -> int | None:
+    """The seat a search moves next: the lowest of those asked (several seats
+    asked at once answer one after another, none seeing the others' secret
+    answers, which are recorded for their chooser alone)."""
+    waiting = game.waiting_on()
+    return waiting[0] if waiting else None
+
+
+def legal_commands(game: Game, seat: int) -> list[Command]:
+    return game.legal_actions(seat)
+
+
+def act(game: Game, seat: int, command: Command) -> bool:
+    """Play ``command`` in a world; False when the rules refuse it (a list left
+    short by the game is guarded by its own checks)."""
+    try:
+        game.act(seat, command)
+    except RuleError:
+        return False
+    game.collect_events()
+    return True
+
+
+def random_step(game: Game, rng: random.Random) -> bool:
+    """One random legal move of a random seat asked; False when nothing could be played."""
+    seats = game.waiting_on()
+    if not seats:
+        return False
+    seat = rng.choice(seats)
+    options = legal_commands(game, seat)
+    rng.shuffle(options)
+    return any(act(game, seat, command) for command in options[:8])
+
+
+def playout(game: Game, rng: random.Random, limit: int = MAX_PLAYOUT_MOVES) -> list[float]:
+    """Random moves to the end (or ``limit``); the end's worth to each seat."""
+    for _ in range(limit):
+        if game.ended or not random_step(game, rng):
+            break
+    return rewards(game)
