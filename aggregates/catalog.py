@@ -48,11 +48,16 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: games they recorded: Ettin 1 (its 9+ player tables dealt each box apart),
 #: Nine Empires 1.0.0 (it placed the heroes' Winter food itself, asked every
 #: player to ally, and let the attacker declare the allies' immunity) and 1.1.0
-#: (both recorded the result naming the winner's seat counted from 0).
+#: (both recorded the result naming the winner's seat counted from 0), and 1.2.0
+#: (it, as they, bowed a hero returning home without its unit, and read "your"
+#: card text as every card on your side of a battle).
+#: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn.
 RELEASED: dict[tuple[str, str], str] = {
     ("ettin", "1"): "aggregates.ettin.v1:EttinV1",
+    ("titans", "1.0.0"): "aggregates.titans.v1:TitansV1",
     ("nine_empires", "1.0.0"): "aggregates.nine_empires.v1:NineEmpiresV1",
     ("nine_empires", "1.1.0"): "aggregates.nine_empires.v1:NineEmpiresV1_1",
+    ("nine_empires", "1.2.0"): "aggregates.nine_empires.v1:NineEmpiresV1_2",
 }
 
 #: A registry of rules: the class of each (rules id, rules version).

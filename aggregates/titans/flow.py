@@ -11,9 +11,10 @@ Phases, in the rulebook's order:
 - ``setup`` (Game Setup 5-7): entered by the creation event; the deals and the
   row; then the opening purchases revealed and the draft passed (automatic
   steps) until both are done;
-- ``round`` (Gameplay): opened by ``RoundBegan`` and the Starting Player's
-  Pools; automatic steps run the turn (a Battle's dice and outcome, the
-  turn's end, the Pool sliding down, the next turn) until the Round is over;
+- ``round`` (Gameplay): opened by ``RoundBegan``, the Starting Player's
+  Pools and his first ``TurnBegan``; automatic steps run the turn (a
+  Battle's dice and outcome, the turn's end, the Pool sliding down, the next
+  turn) until the Round is over;
 - ``round_end`` (End of the Round): opened by ``RoundScored``; after the last
   Round the game is over, else the Starting Player passes, the Reinforcements
   are asked, the cards are prepared, and the next ``round`` begins.
@@ -40,6 +41,7 @@ from aggregates.titans import (
     turns,
 )
 from aggregates.titans import commands as c
+from aggregates.titans.state import EARLIER_FIRST_TURN
 
 #: Each command's rules: its check, its run, its legal lister, the rulebook's words.
 Rule = tuple[Callable[[Any, int, Any], None], Callable[[Any, int, Any], None],
@@ -145,9 +147,13 @@ def _move(command: Any) -> Move:
 
 
 def begin_round(game: Any) -> None:
-    """Decide: the Round begins (Round 1 after the Setup), with its Pools."""
+    """Decide: the Round begins (Round 1 after the Setup), with its Pools, and
+    the Starting Player takes its first turn ("Managing the Order Cards"),
+    recorded as every other turn is (rules 1.0.0 began it with the Pool drawn)."""
     game.emit("RoundBegan", round=max(1, game.round), start_player=game.start_player)
     order_pool.begin_round(game)
+    if EARLIER_FIRST_TURN not in game.earlier:
+        game.emit("TurnBegan", seat=game.start_player)
 
 
 def play_turns(game: Any) -> bool:

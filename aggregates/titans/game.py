@@ -39,6 +39,11 @@ from aggregates.titans.commands import COMMANDS, NONE
 from aggregates.titans.data import TABLES, TITAN, UNITS
 from aggregates.titans.flow import FLOW
 from aggregates.titans.reasons import REASONS
+from aggregates.titans.state import EARLIER_FIRST_TURN
+
+#: The rules each earlier version kept (``state.EARLIER_*``), by that version:
+#: a game is played by those of the version its creation event records.
+EARLIER_RULES: dict[str, frozenset[str]] = {"1.0.0": frozenset({EARLIER_FIRST_TURN})}
 
 
 def new_turn(seat: int) -> dict[str, Any]:
@@ -51,7 +56,9 @@ class Titans(Game):
 
     RULES_ID = "titans"
     TITLE = "Titans"
-    RULES_VERSION = "1.0.0"
+    #: 1.1.0 records a ``TurnBegan`` for a Round's first turn too (1.0.0 began
+    #: it with the Order Pool drawn: ``v1.TitansV1``, docs/rules-versions.md).
+    RULES_VERSION = "1.1.0"
     MIN_SEATS = 2
     MAX_SEATS = 4
     COMMANDS = COMMANDS
@@ -128,6 +135,14 @@ class Titans(Game):
         self.reinforcing: dict[str, Any] | None = None
         self.over = False
         kflow.enter(self, "setup")  # the creation sets the game up (``flow.py``)
+
+    @property
+    def earlier(self) -> frozenset[str]:
+        """The earlier rules this game is played by: those of the version that
+        recorded it (its creation event), not of the class that loaded it, so a
+        stored game of an earlier version goes on by its own rules after an
+        upgrade and still re-executes by them."""
+        return EARLIER_RULES.get(self.rules_version, frozenset())
 
     # --------------------------------------------------------------- protocol
 
@@ -373,7 +388,8 @@ class Titans(Game):
         self.order_deck = self.order_deck[len(cards):]
         self.order_pool = list(cards)
         self.current = first
-        self.turn = new_turn(first)
+        if EARLIER_FIRST_TURN in self.earlier:  # 1.0.0: the first turn began here
+            self.turn = new_turn(first)
 
     @event("UpcomingPoolDrawn")
     def _upcoming_pool_drawn(self, round: int, cards: list[int]) -> None:  # noqa: A002

@@ -20,7 +20,12 @@ Everything is plain JSON, so snapshots and replays carry it:
 - ``turn``: the Active Player's turn (its Order, the actions left, its step,
   the Battles instigated); ``battle``: the Battle being resolved;
   ``reinforcing``: the Reinforcements at the end of a Round; ``opening`` and
-  ``draft``: the simultaneous choices of the Game Setup.
+  ``draft``: the simultaneous choices of the Game Setup;
+- ``earlier``: the rules of an earlier version this game is played by (the
+  ``EARLIER_*`` below), read off the version its creation event records, so a
+  game recorded by an earlier version plays on, re-executes and replays as it
+  was recorded, whichever class loaded it (docs/rules-versions.md); a game of
+  the current rules keeps none.
 """
 
 from __future__ import annotations
@@ -30,11 +35,16 @@ from typing import Any, Protocol
 
 from aggregates.kernel import Audience
 
+#: Rules 1.0.0 recorded no ``TurnBegan`` for a Round's first turn: drawing the
+#: Order Pool began the Starting Player's turn.
+EARLIER_FIRST_TURN = "a Round's first turn begins with the Order Pool drawn"
+
 
 class State(Protocol):
     """The Titans aggregate as the rules see it (``game.Titans`` implements it)."""
 
     seats: list[str]
+    rules_version: str
     nations: list[str]
     setup_key: str
     variant: str
@@ -76,6 +86,9 @@ class State(Protocol):
     over: bool
     ended: bool
     outcome: dict[str, Any] | None
+
+    @property
+    def earlier(self) -> frozenset[str]: ...
 
     def emit(self, event_name: str, *, audience: Audience | None = None,
              public: Mapping[str, Any] | None = None, **payload: Any) -> None: ...

@@ -1,0 +1,108 @@
+"""Rules versions of Titans (docs/rules-versions.md): 1.1.0 records a
+``TurnBegan`` for a Round's first turn, as for every other turn ("Managing the
+Order Cards": the Starting Player takes the first Turn in the Round); 1.0.0
+began it with the Order Pool drawn and recorded none.
+
+``data/record_1_0_0.jsonl.gz`` was recorded by the release before 1.1.0 (its
+own code, not this one's ``TitansV1``): a 2-seat game through Round 1 into
+Round 2, stopped in Round 2's second turn. It must fold, re-execute by 1.0.0,
+and go on to its end by 1.0.0 even when the served class loads it (as the
+server loads a stored game, by its events' topic), still auditing clean.
+Never regenerate it to make a test pass: it proves that games recorded before
+the change survive it only because the old code wrote it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from aggregates import catalog
+from aggregates.kernel.audit import Record, records_of
+from aggregates.kernel.verify import fold, verify_records
+from aggregates.titans import Titans
+from aggregates.titans.v1 import TitansV1
+
+OLD_RECORD = Path(__file__).parent / "data" / "record_1_0_0.jsonl.gz"
+BOTH = catalog.registry((TitansV1, Titans))
+
+
+def loaded(records: list[Record]) -> Titans:
+    """The game its records make, folded by the served class (as the server
+    loads a stored game: by its events' topic, which names ``Titans``)."""
+    game = fold(records, Titans)
+    assert isinstance(game, Titans)
+    return game
+
+
+def old_record() -> list[Record]:
+    with gzip.open(OLD_RECORD, "rt") as f:
+        return [Record(**json.loads(line)) for line in f]
+
+
+def first_turns_recorded(types: list[str]) -> list[bool]:
+    """For each Round, whether its first turn has a ``TurnBegan``: the event
+    after the Upcoming Pool is drawn."""
+    return [types[i + 1] == "TurnBegan" for i, t in enumerate(types) if t == "UpcomingPoolDrawn"]
+
+
+def play_on(game: Titans, seed: int, moves: int) -> list[Record]:
+    """Random legal moves (at most ``moves``); the records they add."""
+    rng = random.Random(seed)
+    added: list[Any] = []
+    for n in range(moves):
+        if game.ended:
+            break
+        seat = rng.choice(game.waiting_on())
+        game.act(seat, rng.choice(game.legal_actions(seat)), f"more{n}")
+        added += game.collect_events()
+    return records_of(added)
+
+
+def test_rules_1_1_0_record_every_rounds_first_turn() -> None:
+    """A new game records the Starting Player's first turn of each Round."""
+    game = Titans.start(["p0", "p1"], {}, seed="5a" * 32)
+    records = records_of(game.collect_events()) + play_on(game, 5, 400)
+    types = [r.type for r in records]
+    assert records[0].payload["rules_version"] == "1.1.0"
+    assert first_turns_recorded(types) == [True, True, True]   # three Rounds
+    began = [r.payload["seat"] for r in records if r.type == "TurnBegan"]
+    ended = [r.payload["seat"] for r in records if r.type == "TurnEnded"]
+    assert began == ended                  # every turn begins and ends on the record
+    assert verify_records({}, records, BOTH).ok
+
+
+def test_a_1_0_0_record_by_the_old_code_replays_and_re_executes_by_1_0_0() -> None:
+    records = old_record()
+    types = [r.type for r in records]
+    assert records[0].payload["rules_version"] == "1.0.0"
+    assert first_turns_recorded(types) == [False, False]      # as 1.0.0 recorded them
+    verdict = verify_records({}, records, BOTH)
+    assert verdict.ok, verdict.report.problems
+    assert verdict.report.commands > 50 and not verdict.not_loadable
+    assert catalog.rules_class("titans", "1.0.0") is TitansV1
+    game = loaded(records)
+    assert game.round == 2 and game.turn is not None and game.turn["seat"] == game.current
+
+
+def test_a_1_0_0_game_goes_on_by_1_0_0_when_the_served_class_loads_it() -> None:
+    """After an upgrade the stored game is loaded by the served class: it plays
+    its next Round by 1.0.0 (no first ``TurnBegan``) and audits clean by 1.0.0."""
+    records = old_record()
+    game = loaded(records)
+    game.collect_events()
+    more = play_on(game, 7, 600)
+    assert game.ended
+    whole = records + more
+    assert first_turns_recorded([r.type for r in whole]) == [False, False, False]
+    verdict = verify_records({}, whole, BOTH)
+    assert verdict.ok and verdict.complete, verdict.report.problems
+
+
+def test_without_1_0_0_the_record_is_not_loadable_and_not_a_failure() -> None:
+    verdict = verify_records({}, old_record(), catalog.registry((Titans,)))
+    assert verdict.ok and verdict.not_loadable.startswith("recorded by rules titans v1.0.0")
+
