@@ -17,9 +17,26 @@ rules recorded it (``upcasts.py``), or where the rules say nothing is there.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from aggregates.kernel import Game
+
+
+class Setup(TypedDict):
+    """The setup rolled: 1D6+4 HP and 1D6 luck, the dice and the totals."""
+
+    hp_dice: list[int]
+    hp: int
+    luck_dice: list[int]
+    luck: int
+
+
+class Outcome(TypedDict):
+    """How the quest ended (the Ended event's ``outcome``)."""
+
+    result: Literal["won", "lost"]
+    reason: str
+    turns: int
 
 
 class MonsterLine(TypedDict):

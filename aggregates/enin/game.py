@@ -38,6 +38,8 @@ class Enin(Game):
     FLOW = FLOW
     EVENTS = events.EVENTS
     APPLY = apply
+    SETUP = events.Setup
+    OUTCOME = events.Outcome
     REASONS = tuple(r.value for r in EninReason)
     GAME_TYPE = GameType.of("sequential", "explicit", "perfect", "general_sum", players=(1, 1))
     #: Enin takes no options.

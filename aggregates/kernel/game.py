@@ -99,6 +99,10 @@ class Game(Recording, Entropy, Clocks, HiddenChoices, Aggregate):
     #: redeclares it there and its stored topic is ``<game module>:<Game>.<Name>``.
     EVENTS = ()  # type: tuple[type[Game.Event], ...]
     APPLY = None  # type: facts.Apply | None
+    #: The shapes of the recorded setup and outcome (``TypedDict``s a game
+    #: with declared events states; ``kernel.schemagen`` writes their schemas).
+    SETUP = dict  # type: Any
+    OUTCOME = dict  # type: Any
 
     class Event(Aggregate.Event):
         """Every game event carries the kernel's ``meta`` record."""

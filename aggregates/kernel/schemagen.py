@@ -1,0 +1,231 @@
+"""What is written from a game's declared events, and never by hand: the
+``events`` (and ``outcome``) part of its ``schemas.json`` and the event table
+of its docs page (``docs/games/<game>.md``).
+
+A game whose events are declared classes (``kernel.facts``: ``EVENTS``)
+declares every fact once, there: each event's payload schema is its class's
+typed fields, its description the class's docstring; the creation event's
+``setup`` is the game's ``SETUP`` (a ``TypedDict``), its options its
+``OPTIONS_SCHEMA``; the ``Ended`` event's ``outcome`` and the file's
+``outcome`` part are the game's ``OUTCOME`` (a ``TypedDict``). ``make
+schemas`` (``python -m aggregates.kernel.schemagen``) rewrites them; a unit
+test (tests/unit/kernel/test_schemagen.py) fails while the committed files
+differ from what this module makes. The view's schema is still kept by hand.
+
+A payload schema lists no required keys: an event whose reader may not see
+it is served in its public form, which may leave every fact out (or, for
+facts ``PUBLIC_COUNTS`` names, carry a count in their place).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import types
+import typing
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from aggregates.kernel import declared
+from aggregates.kernel.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The kernel's events a game's file describes, written here from the game's
+#: declarations (``SETUP``, ``OPTIONS_SCHEMA``, ``OUTCOME``).
+CREATED, ENDED = "Created", "Ended"
+#: Where a docs page's generated event table starts and ends.
+TABLE_START = "<!-- event table: written by make schemas from events.py -->"
+TABLE_END = "<!-- end of the event table -->"
+#: A fact some readers get as a count instead (``Game.public_form``), by the
+#: fact's name: the count's key and its description.
+PUBLIC_COUNTS = {"cards": "count"}
+ENTROPY = ("the seats' entropy contributions sent with the creation request (hex); "
+           "absent in games recorded before them")
+UPCAST_NULL = "null in an event recorded before the rules recorded it"
+
+
+def generated_games() -> list[type[Game]]:
+    """Every served game whose events are declared classes."""
+    from aggregates.catalog import GAMES
+
+    return [cls for _, cls in sorted(GAMES.items())
+            if cls.EVENTS and cls.__module__.startswith("aggregates.")]
+
+
+def package_dir(game_cls: type[Game]) -> Path:
+    return ROOT / Path(*game_cls.__module__.split(".")[:-1])
+
+
+# ------------------------------------------------------------------ schemas.json
+
+
+def field_schema(field: declared.Field) -> dict[str, Any]:
+    """A fact's schema; one an upcast may leave null says so."""
+    schema = field.schema()
+    if field.upcast_null:
+        schema = {**schema, "description": UPCAST_NULL}
+    return schema
+
+
+def event_schema(ev: declared.Declared) -> dict[str, Any]:
+    """One of the game's own events: a closed object of its typed facts."""
+    properties = {f.name: field_schema(f) for f in ev.fields}
+    for fact, count in PUBLIC_COUNTS.items():
+        if fact in properties:
+            properties[count] = {"type": "integer", "minimum": 0,
+                                 "description": f"the public form's, instead of the {fact}"}
+    schema: dict[str, Any] = {"type": "object", "additionalProperties": False,
+                              "properties": dict(sorted(properties.items()))}
+    if ev.doc:
+        schema["description"] = ev.doc
+    return schema
+
+
+def created_schema(game_cls: type[Game]) -> dict[str, Any]:
+    """The creation event: the kernel's facts, the game's options and setup."""
+    ev = declared.events(game_cls)[CREATED]
+    properties = {f.name: f.schema() for f in ev.fields}
+    properties["options"] = game_cls.OPTIONS_SCHEMA
+    properties["setup"] = declared.json_schema(game_cls.SETUP)
+    properties["entropy"] = {**properties["entropy"], "description": ENTROPY}
+    # The public form leaves the seed out until the game is over.
+    required = sorted(f.name for f in ev.fields if f.required and f.name != "seed")
+    return {"type": "object", "additionalProperties": False,
+            "properties": dict(sorted(properties.items())), "required": required}
+
+
+def ended_schema(game_cls: type[Game]) -> dict[str, Any]:
+    """The end: the game's outcome, and the seed revealed."""
+    ev = declared.events(game_cls)[ENDED]
+    properties = {f.name: f.schema() for f in ev.fields}
+    properties["outcome"] = declared.json_schema(game_cls.OUTCOME)
+    return {"type": "object", "additionalProperties": False,
+            "properties": dict(sorted(properties.items()))}
+
+
+def events_part(game_cls: type[Game]) -> dict[str, Any]:
+    """The ``events`` part of the game's ``schemas.json``, every entry written here."""
+    out = {name: event_schema(ev) for name, ev in declared.own_events(game_cls).items()}
+    out[CREATED] = created_schema(game_cls)
+    out[ENDED] = ended_schema(game_cls)
+    return dict(sorted(out.items()))
+
+
+def outcome_part(game_cls: type[Game]) -> dict[str, Any]:
+    """The ``outcome`` part: the finished game's breakdown (the Ended event's outcome)."""
+    return {**declared.json_schema(game_cls.OUTCOME),
+            "description": f"How a game of {game_cls.TITLE} ended, as its Ended event "
+                           "records it: outcome_json's breakdown."}
+
+
+def schemas_file(game_cls: type[Game], current: dict[str, Any]) -> dict[str, Any]:
+    """The game's ``schemas.json``: ``current`` with its generated parts rewritten."""
+    return {**current, "rules": game_cls.RULES_ID, "rules_version": game_cls.RULES_VERSION,
+            "events": events_part(game_cls), "outcome": outcome_part(game_cls)}
+
+
+def dumps(value: Any) -> str:
+    """The files' one layout, so a rewrite changes only what changed."""
+    return json.dumps(value, indent=1, sort_keys=True) + "\n"
+
+
+# --------------------------------------------------------------- the docs' table
+
+
+def hint_text(hint: Any) -> str:
+    """A declared type as the docs write it (``list[int] or None``: a bar
+    would split the table's cell)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(hint_text(arg) for arg in args)
+    if origin is typing.Literal:
+        return " or ".join(json.dumps(arg) for arg in args)
+    if origin is not None and args:
+        return f"{getattr(origin, '__name__', str(origin))}[{', '.join(map(hint_text, args))}]"
+    if hint is type(None):
+        return "None"
+    return getattr(hint, "__name__", str(hint))
+
+
+def since(event_class: type) -> dict[str, int]:
+    """The event class version each fact was first recorded in, for facts an
+    upcast adds (``kernel.upcast``: the steps' ``added``)."""
+    steps = getattr(event_class, "upcast_steps", ())
+    return {key: number + 1 for number, step in enumerate(steps, start=1)
+            for key in step.added}
+
+
+def event_table(game_cls: type[Game]) -> str:
+    """The docs page's event table: each event, what it states, its facts."""
+    from aggregates.kernel.recording import event_class_of
+
+    rows = ["| Event | States | Facts |", "|---|---|---|"]
+    order = [cls.__name__ for cls in game_cls.EVENTS]
+    own = declared.own_events(game_cls)
+    for name in order:
+        ev = own[name]
+        added = since(event_class_of(game_cls, name))
+        facts = ", ".join(
+            f"`{f.name}` ({hint_text(f.hint)}"
+            + (f", since v{added[f.name]})" if f.name in added else ")")
+            for f in ev.fields) or "none"
+        rows.append(f"| {name} | {ev.doc} | {facts} |")
+    return "\n".join(rows) + "\n"
+
+
+def docs_page(game_cls: type[Game]) -> Path:
+    return ROOT / "docs" / "games" / f"{game_cls.RULES_ID}.md"
+
+
+def with_table(text: str, table: str) -> str:
+    """A docs page with its generated table put between the markers."""
+    head, found, rest = text.partition(TABLE_START + "\n")
+    if not found:
+        raise ValueError(f"no {TABLE_START!r} line")
+    _, found, tail = rest.partition(TABLE_END)
+    if not found:
+        raise ValueError(f"no {TABLE_END!r} after {TABLE_START!r}")
+    return f"{head}{TABLE_START}\n{table}{TABLE_END}{tail}"
+
+
+# ------------------------------------------------------------------------ files
+
+
+def outputs(game_cls: type[Game]) -> dict[Path, str]:
+    """Every file this module writes for ``game_cls``, with its generated text."""
+    schemas = package_dir(game_cls) / "schemas.json"
+    page = docs_page(game_cls)
+    return {
+        schemas: dumps(schemas_file(game_cls, json.loads(schemas.read_text("utf-8")))),
+        page: with_table(page.read_text("utf-8"), event_table(game_cls)),
+    }
+
+
+def stale(games: Iterable[type[Game]]) -> list[Path]:
+    """The committed files that differ from what this module makes."""
+    return [path for cls in games for path, text in outputs(cls).items()
+            if path.read_text("utf-8") != text]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if a committed file differs")
+    args = parser.parse_args(argv)
+    games = generated_games()
+    if args.check:
+        for path in stale(games):
+            print(f"{path.relative_to(ROOT)} differs from its declarations: run make schemas")
+        return 1 if stale(games) else 0
+    for cls in games:
+        for path, text in outputs(cls).items():
+            if path.read_text("utf-8") != text:
+                path.write_text(text, "utf-8")
+                print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
