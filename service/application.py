@@ -234,6 +234,16 @@ class CommandIndexed(DomainEvent):
 
 
 @dataclasses.dataclass(frozen=True)
+class SeatReading:
+    """One seat's reading of a game at a version: its view (``state``), and,
+    when it has a decision then, its legal moves (``legal``; None otherwise)."""
+
+    seat: int
+    state: SeatState
+    legal: LegalList | None
+
+
+@dataclasses.dataclass(frozen=True)
 class ActResult:
     """What a write did: the game after it (the cached object: read it only
     under ``game_lock``), the events it recorded and their global positions,
@@ -511,33 +521,52 @@ class ArbiterApp(Application):
         with self.game_lock(game_id):
             return facts_of(self.game(game_id, borrow=True, lately=True), seat)
 
-    def seat_state(self, game_id: str, reader: Reader | Callable[[GameFacts], Reader],
-                   seat: int | None = None) -> SeatState:
+    def seat_state(self, game_id: str, reader: Reader) -> SeatState:
         """The game now as ``reader`` sees it (the full record once it is over),
-        shared with every caller of that audience at this version. ``reader``
-        may be the caller's admission instead: given the game's facts (``seat``
-        checked to be one of its seats), it says who reads, or refuses; one
-        hold of the game's lock and one look at the store for the whole read
-        (a spectator's ``GetState`` took two of each)."""
+        shared with every caller of that audience at this version. The caller
+        was admitted by the game's ``facts`` (read just before, within the
+        same ``read_freshness``: no second look at the store)."""
         with self._lock(parse_game_id(game_id)):  # ``game_lock``, without its generator
             game = self.game(game_id, borrow=True, lately=True)
-            if callable(reader):
-                reader = reader(facts_of(game, seat))
             return self.reads.state(game, reader.for_game(game.ended))
 
-    def legal_actions(self, game_id: str, seat: int,
-                      admit: Callable[[GameFacts], object] | None = None) -> LegalList:
+    def legal_actions(self, game_id: str, seat: int) -> LegalList:
         """What ``seat`` may do now: the commands, its pending decisions and
         their choices. Listing moves never changes a game
         (tests/property/test_reads_are_pure.py), so the cached game is read
-        as it is, under its lock. ``admit``: the caller's admission, given the
-        game's facts under the same hold of the lock (see ``seat_state``)."""
+        as it is, under its lock, as fresh as ``facts`` read it (``lately``)."""
         with self.game_lock(game_id):
-            game = self.game(game_id, borrow=True)
-            facts = facts_of(game, seat)
-            if admit is not None:
-                admit(facts)
+            game = self.game(game_id, borrow=True, lately=True)
+            facts_of(game, seat)  # UNKNOWN_SEAT
             return self.reads.legal(game, seat)
+
+    def seats_at(self, game_id: str, seats: Sequence[int], version: int
+                 ) -> tuple[int, list[SeatReading]]:
+        """Each of ``seats``' reading of the game at ``version`` (its own view,
+        and its legal moves when it has a decision), shared with every reader
+        of that version (``ReadModel``); with the game's version now.
+        Nothing (an empty list) when the game is not at ``version``: a reader
+        that knows of newer events takes them first.
+
+        A version check, not a look at the store: the reader was told
+        ``version`` by the game's events (this process's commits, or another
+        server's through the feed), so a cached game at that version is the
+        game then, and only a cached game behind it (another server's write)
+        catches up from the store."""
+        gid = parse_game_id(game_id)
+        with self._lock(gid):
+            game = self._cached_as_is(gid)
+            if game is None or game.version < version:
+                game = self.game(game_id, borrow=True)
+            if game.version != version:
+                return game.version, []
+            readings = []
+            for seat in seats:
+                state = self.reads.state(game, Reader(seat).for_game(game.ended))
+                acts = not game.ended and any(d.seat == seat for d in state.pending)
+                readings.append(SeatReading(seat, state,
+                                            self.reads.legal(game, seat) if acts else None))
+            return game.version, readings
 
     def _read(self, game: Game, reader: Reader | None) -> SeatState | None:
         """The state a write's reply carries, when its caller asked for one."""

@@ -30,11 +30,12 @@ import tempfile
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from eventsourcing.domain import Aggregate, event
 
 from service.config import MIN_SECRET_BYTES, ConfigError
+from service.envelope import SPECTATOR, Reader
 from service.errors import ServiceError
 from service.signing import Signer
 
@@ -84,6 +85,17 @@ class Principal:
 
 ADMIN = Principal(admin=True)
 NOBODY = Principal()
+
+
+class Caller(NamedTuple):
+    """Who made a call, for one game (or as the admin): identified once per
+    call (``GameServicer.caller``) and handed down to every check it needs."""
+
+    principal: Principal
+    token: str
+
+
+ANONYMOUS = Caller(NOBODY, "")
 
 
 class Credentials:
@@ -221,6 +233,21 @@ def public_read(game_over: bool, token: str) -> bool:
     that is sent is still checked; an unfinished game still needs one. The
     anonymous reader is still a caller of ``service.limits`` (by address)."""
     return game_over and not token
+
+
+def reader_for(caller: Caller, ended: bool, seat: int, spectator: bool) -> Reader:
+    """Who ``caller`` reads a game as (already checked to have ``seat``):
+    spectators need any credential of the game, a seat its own; a finished
+    game's record is public (DESIGN principle 4): read with no token at all,
+    as anyone may (``public_read``)."""
+    principal, token = caller
+    if public_read(ended, token):
+        return SPECTATOR if spectator else Reader(seat)
+    if spectator:
+        require(principal, token)
+        return SPECTATOR
+    require_seat(principal, token, seat)
+    return Reader(seat)
 
 
 def require(principal: Principal, token: str) -> None:

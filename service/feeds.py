@@ -526,7 +526,26 @@ class FeedHub(threading.Thread):
         named = wake_of(data)
         if named is None:
             return
-        game_id, version = named
+        self._woken(*named)
+
+    def committed(self, game_id: str, version: int) -> None:
+        """A commit of this process (``GameServicer``'s writes): the game's
+        streams here are woken at once, not a relay's round trip through Redis
+        later. Its events are this process's newest (``service.recent`` keeps
+        them before the write returns), so the version is named as published
+        as a message would; the relay still publishes them for every other
+        server, and the message's wake-up finds nothing newer."""
+        self._woken(game_id, version)
+
+    def nudge(self, game_id: str) -> None:
+        """Wake the game's waiting streams to look again at what they wait on
+        besides the game (a ``Play`` stream's moves): no wake-up is counted."""
+        with self.cond:
+            for waiter in self.waiting.get(game_id, ()):
+                waiter.notify()
+
+    def _woken(self, game_id: str, version: int | None) -> None:
+        """Count a wake-up of ``game_id`` (at ``version``, when known) and wake its streams."""
         with self.cond:
             if len(self.woken) >= MAX_GAMES and game_id not in self.woken:
                 self.woken.clear()

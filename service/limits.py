@@ -6,13 +6,15 @@ the operator's and is never limited; the creator token (when the operator
 configures one) is one caller of its own for game creation. Per caller, on
 every service the server hosts (health and reflection included):
 
-- open streams (Subscribe, History, health Watch, reflection's request
+- open streams (Subscribe, History, Play, health Watch, reflection's request
   streams: every call that streams requests or responses): at most
   ``ARBITER_MAX_STREAMS_PER_PEER``, beside the server-wide cap (``StreamCap``),
   so one address cannot take every stream slot;
 - calls: a token bucket of ``ARBITER_CALLS_PER_SECOND`` (bursts of twice
   that), where a call costs by its size: ``ListGames`` one per 10 games it
-  may list, an ``Audit`` ten, others one;
+  may list, an ``Audit`` ten, others one; each message a stream sends after
+  its first (a ``Play`` move) is one call too, and waits for the bucket
+  rather than ending the stream;
 - work: a bucket of server CPU time, ``WORK_SHARE`` of one core (bursts of
   ``WORK_BURST_SECONDS``) at the default ``ARBITER_CALLS_PER_SECOND`` of
   ``DEFAULT_CALLS``, in proportion to it otherwise (one knob raises or lowers
@@ -67,6 +69,10 @@ DEFAULT_CALLS = 1000
 #: The most one call's work can put its caller in debt, in bursts.
 MAX_DEBT_BURSTS = 4
 
+
+#: How long a stream's message beyond its caller's share waits before the
+#: bucket is tried again (``CallerShares._charged``).
+MESSAGE_WAIT = 0.01
 
 #: Peers whose caller is kept (``caller_of``): a peer is one connection, so
 #: this holds the callers of that many connections; beyond it, it starts over.
@@ -343,6 +349,19 @@ class CallerShares(Wrapping):
             response_serializer=handler.response_serializer,
         )
 
+    def _charged(self, requests: Iterator[Any], key: str) -> Iterator[Any]:
+        """A stream's messages after its first, each charged as a call (a move
+        on ``Play`` is what an ``Act`` was): beyond the caller's share the
+        next message is read only once its bucket has refilled, so the stream
+        is slowed to the share, not ended. The admin's ("") are not charged."""
+        first = True
+        for request in requests:
+            if key and not first:
+                while not self.calls.take(key):
+                    time.sleep(MESSAGE_WAIT)
+            first = False
+            yield request
+
     def _request_stream(self, method: str, handler: Any) -> Any:
         """A call that streams requests (reflection's, and any client stream) holds
         a server thread for as long as its caller keeps it open, sending or not:
@@ -364,7 +383,7 @@ class CallerShares(Wrapping):
             def stream(requests: Any, context: grpc.ServicerContext) -> Iterator[Any]:
                 key = admitted(context)
                 try:
-                    yield from both(requests, context)
+                    yield from both(self._charged(requests, key), context)
                 finally:
                     if key:
                         counts.give_back(key)

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeAlias, TypeVar
 
 import grpc
@@ -27,19 +27,26 @@ from arbiter.wire import WireError, command_to_json, json_to_command
 from eventsourcing.persistence import InterfaceError, OperationalError
 
 from aggregates.catalog import GAMES
-from aggregates.kernel import Game, Reason, RuleError
+from aggregates.kernel import Game, RuleError
 from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.schemas import schemas_text
 from service import auditing, auth, feeds, signing, timetravel
-from service.application import ArbiterApp
+from service.application import ArbiterApp, SeatReading
 from service.envelope import SPECTATOR, Reader, dumps, timestamp_of, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.handlers import Wrapping
 from service.ids import check_position, parse_game_id
-from service.readmodel import GameFacts, PendingDecision, SeatState, facts_of, seat_state
+from service.play import PlayStream
+from service.readmodel import (
+    LegalList,
+    PendingDecision,
+    SeatState,
+    facts_of,
+    seat_state,
+)
 from service.shards import Shards
-from service.status import refusal
+from service.status import refusal, refused
 from service.storehealth import unreachable
 
 log = logging.getLogger(__name__)
@@ -50,10 +57,6 @@ MAX_SEATS_IN_REQUEST = 16
 #: Readings kept encoded as GameState messages (the newest readings of the
 #: busiest games: ``service.readmodel`` keeps the plain ones).
 WIRE_STATES_KEPT = 2048
-INVALID_REASONS = {
-    Reason.BAD_ARGUMENT, Reason.UNKNOWN_COMMAND, Reason.BAD_OPTIONS,
-    Reason.BAD_SEATS, Reason.UNKNOWN_SEAT,
-}
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: The requests that name a seat (absent: the seat the caller's token names).
@@ -222,14 +225,9 @@ def _abort(
 ) -> None:
     """Leave with the refusal's status (see ``service.status``): the game's version
     is the current one wherever a game is known, authentication refusals included."""
-    if isinstance(exc, ServiceError):
-        status, reason, message, version = exc.status, exc.reason, exc.message, exc.version
-    elif isinstance(exc, RuleError):
-        status = "INVALID_ARGUMENT" if exc.reason in INVALID_REASONS else "FAILED_PRECONDITION"
-        if exc.reason == Reason.STALE_DECISION:
-            status = "ABORTED"  # as VERSION_MISMATCH: read again, then decide
-        reason, message = exc.reason.value, exc.message
-        version = getattr(exc, "version", 0)
+    if isinstance(exc, (ServiceError, RuleError, WireError)):
+        facts = refused(exc)
+        status, reason, message, version = facts.status, facts.reason, facts.message, facts.version
     else:
         status, reason, message, version = "INVALID_ARGUMENT", "BAD_COMMAND", str(exc), 0
     if not version and known is not None and status != "INTERNAL":
@@ -266,26 +264,26 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         #: work share, ``service.limits``) and which never change in a process.
         self.catalogue = rules_catalogue()
         self.audits = {id(store): auditing.Audits(store) for store in self.shards}
-        #: Readings on the wire, by (reading, signed): see ``_state_proto``.
-        self._wire: collections.OrderedDict[tuple[SeatState, bool], game_pb2.GameState] = (
-            collections.OrderedDict())
+        #: Readings on the wire (``state_message``, ``legal_messages``,
+        #: ``turn_message``), the newest ``WIRE_STATES_KEPT``.
+        self._wire: collections.OrderedDict[Hashable, Any] = collections.OrderedDict()
         self._wire_guard = threading.Lock()
 
-    def _store(self, game_id: str | uuid.UUID) -> ArbiterApp:
+    def store(self, game_id: str | uuid.UUID) -> ArbiterApp:
         """The store a game lives in (on a sharded store, the one its id names)."""
         return self.shards.of(game_id)
 
-    def _caller(self, context: Context, game_id: uuid.UUID | None) -> tuple[auth.Principal, str]:
-        """Who the bearer token makes the caller, for this game (or as admin)."""
+    def caller(self, context: Context, game_id: uuid.UUID | None) -> auth.Caller:
+        """Who the bearer token makes the caller, for this game (or as admin):
+        once per call, then handed to every check of that call."""
         token = auth.token_from(context.invocation_metadata())
         if not token:
-            return auth.NOBODY, ""
-        access = self._store(game_id).access(game_id) if game_id is not None else None
-        return self.credentials.identify(token, access), token
+            return auth.ANONYMOUS
+        access = self.store(game_id).access(game_id) if game_id is not None else None
+        return auth.Caller(self.credentials.identify(token, access), token)
 
-    def _fill_seat(
-        self, request: SeatRequest, context: Context, game_id: uuid.UUID
-    ) -> tuple[auth.Principal, str] | None:
+    @staticmethod
+    def fill_seat(request: SeatRequest, caller: auth.Caller) -> None:
         """An absent ``seat`` is the caller's own: the seat its token names.
 
         Before ``seat`` was ``optional``, a forgotten seat read as seat 0 and a
@@ -296,40 +294,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         seat 0 on the wire, so that is what existing clients sent for it.
         The request is filled in place, so every reader of ``request.seat``
         (``timetravel`` too) sees the resolved seat.
-
-        Returns the caller it identified to do so (``_caller``'s answer, for
-        the same call to authorize by without hashing the token again), None
-        when the request named its seat and no caller was identified.
         """
         if request.HasField("seat"):
-            return None
-        caller = self._caller(context, game_id)
-        principal = caller[0]
+            return
+        principal = caller.principal
         if principal.seat is not None:
             request.seat = principal.seat
         elif principal.spectator and "spectator" in request.DESCRIPTOR.fields_by_name:
             setattr(request, "spectator", True)  # noqa: B010 - not every SeatRequest has it
-        return caller
-
-    def _authorize_read(
-        self, context: Context, game: GameFacts, seat: int, spectator: bool,
-        caller: tuple[auth.Principal, str] | None = None,
-    ) -> tuple[Reader, auth.Principal]:
-        """Spectators need any credential of the game; a seat (already checked
-        to be one of the game's: ``facts_of``) needs its own. A finished game's
-        record is public (DESIGN principle 4): read with no token at all, as
-        anyone may (``auth.public_read``). ``caller``: who this same call was
-        identified as for this game already (``_fill_seat``), else identified here."""
-        principal, token = caller or self._caller(context, game.id)
-        if auth.public_read(game.ended, token):
-            return (SPECTATOR if spectator else Reader(seat)), principal
-        if spectator:
-            auth.require(principal, token)
-            reader = SPECTATOR
-        else:
-            auth.require_seat(principal, token, seat)
-            reader = Reader(seat)
-        return reader, principal
 
     # --------------------------------------------------------------- unary
 
@@ -382,7 +354,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return game_pb2.CreateGameResponse(
             game_id=str(game.id), version=game.version, seed_commitment=game.commitment,
             rules_version=game.rules_version,
-            state=self._state(game, SPECTATOR),
+            state=self.state(game, SPECTATOR),
             seat_tokens=tokens, spectator_token=self.credentials.spectator_token(game.id),
         )
 
@@ -393,12 +365,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         # are checked on the game ``act`` reads. Only an id with no access
         # record reads the game here, to be refused as an unknown game.
         game_id = parse_game_id(request.game_id)
-        store = self._store(game_id)
+        store = self.store(game_id)
         if store.access(game_id) is None:
             store.game(request.game_id)  # NOT_FOUND for a game that is not there
-        principal, token = (self._fill_seat(request, context, game_id)
-                            or self._caller(context, game_id))  # one identification
-        auth.require_seat(principal, token, request.seat)
+        caller = self.caller(context, game_id)
+        self.fill_seat(request, caller)
+        auth.require_seat(*caller, request.seat)
         rules, action = command_to_json(request.command)
         # Absent (an older client): the state, as always; false: none rendered.
         with_state = not request.HasField("with_state") or request.with_state
@@ -408,6 +380,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             rules=rules, defer_snapshots=True,
             reader=Reader(request.seat) if with_state else None,
         )
+        if result.recorded and not result.replayed:
+            self.hub.committed(str(game_id), result.version)  # this server's followers at once
         reader = Reader(request.seat).for_game(result.over)
         cls = type(result.game)
         reply = game_pb2.ActResponse(
@@ -422,41 +396,40 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if result.state is not None:
             # The move that ends the game gets the server's signature over
             # the finished record's head: signed when the game ends.
-            reply.state.CopyFrom(self._state_proto(result.state, signed=result.state.over))
+            reply.state.CopyFrom(self.state_message(result.state, signed=result.state.over))
         return reply
 
     @refusals
     def GetState(self, request: game_pb2.GetStateRequest,
                  context: Context) -> game_pb2.GameState:
         game_id = parse_game_id(request.game_id)
+        caller = self.caller(context, game_id)  # once: the seat and the read both go by it
+        self.fill_seat(request, caller)
+        store = self.store(game_id)
         if request.HasField("version"):
-            self._fill_seat(request, context, game_id)
-            return timetravel.state_at(self, request, context)
-        # One identification of the caller for the whole call: filling the
-        # seat and authorizing the read are both answered by it.
-        caller = self._fill_seat(request, context, game_id)
+            past = timetravel.past_for(store, request, caller)
+            then = self.state(past.game, past.reader, signed=request.sign_head)
+            if past.seed:
+                then.seed = past.seed  # revealed: the past of a finished game hides nothing
+            return then
         seat, spectator = request.seat, request.spectator
-        state = self._store(game_id).seat_state(
-            request.game_id,
-            lambda facts: self._authorize_read(context, facts, seat, spectator, caller)[0],
-            None if spectator else seat)
-        return self._state_proto(state, signed=state.over or request.sign_head)
+        facts = store.facts(request.game_id, None if spectator else seat)
+        reader = auth.reader_for(caller, facts.ended, seat, spectator)
+        state = store.seat_state(request.game_id, reader)
+        return self.state_message(state, signed=state.over or request.sign_head)
 
     @refusals
     def LegalActions(self, request: game_pb2.LegalActionsRequest,
                      context: Context) -> game_pb2.LegalActionsResponse:
         game_id = parse_game_id(request.game_id)
-        self._fill_seat(request, context, game_id)
-        legal = self._store(game_id).legal_actions(
-            request.game_id, request.seat,
-            lambda facts: self._authorize_read(context, facts, request.seat, spectator=False))
+        caller = self.caller(context, game_id)
+        self.fill_seat(request, caller)
+        store = self.store(game_id)
+        facts = store.facts(request.game_id, request.seat)
+        auth.reader_for(caller, facts.ended, request.seat, spectator=False)
+        legal = store.legal_actions(request.game_id, request.seat)
         return game_pb2.LegalActionsResponse(
-            version=legal.version,
-            actions=[
-                game_pb2.LegalAction(
-                    command=json_to_command(legal.rules, a.command), json=a.json, label=a.label)
-                for a in legal.actions
-            ],
+            version=legal.version, actions=self.legal_messages(legal),
             decisions=[decision_proto(d) for d in legal.decisions],
             complete=legal.complete,
         )
@@ -465,11 +438,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def Audit(self, request: game_pb2.AuditRequest,
               context: Context) -> game_pb2.AuditResponse:
         # From the newest row's columns: known even when its bytes are damaged.
-        store = self._store(request.game_id)
+        store = self.store(request.game_id)
         gid, _, over = auditing.last_stored(store, request.game_id)
         if not over:
-            principal, token = self._caller(context, gid)
-            auth.require(principal, token)
+            auth.require(*self.caller(context, gid))
         stored = self.audits[id(store)].audit(request.game_id)
         report = stored.report
         response = game_pb2.AuditResponse(
@@ -481,7 +453,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         )
         if report.ok and stored.head and not stored.bad_snapshots:
             # Only a record that passes its own audit is vouched for.
-            response.head_signature.CopyFrom(self._signed_head(
+            response.head_signature.CopyFrom(self.signed_head(
                 stored.game_id, stored.rules, stored.rules_version, stored.version,
                 stored.head, stored.commitment, stored.over))
         return response
@@ -497,12 +469,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         write path, as a command is (``ArbiterApp.contribute``).
         """
         game_id = parse_game_id(request.game_id)
-        store = self._store(game_id)
+        store = self.store(game_id)
         facts = store.facts(request.game_id)
-        principal, token = (self._fill_seat(request, context, game_id)
-                            or self._caller(context, game_id))  # one identification
-        auth.require_seat(principal, token, request.seat)
-        if principal.admin:
+        caller = self.caller(context, game_id)
+        self.fill_seat(request, caller)
+        auth.require_seat(*caller, request.seat)
+        if caller.principal.admin:
             # Bytes chosen by whoever can read the store (and so the seed)
             # would steer the dice: a seat's contribution is its own token's.
             raise ServiceError("PERMISSION_DENIED", "SEAT_TOKEN_ONLY",
@@ -589,7 +561,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     def _summary_of(self, game_id: str) -> game_pb2.GameSummary:
         """A game's summary from its first and newest stored rows (no replay)."""
-        store = self._store(game_id)
+        store = self.store(game_id)
         gid, version, over = auditing.last_stored(store, game_id)
         created: Any = next(iter(store.events.get(gid, limit=1)))
         summary = game_pb2.GameSummary(game_id=str(gid), rules=getattr(created, "rules", ""),
@@ -602,7 +574,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """A catalogue entry with its game's version and whether it is over: the
         newest row's columns (one indexed read, no parse), not the whole game
         loaded, and known even when that event's bytes are damaged."""
-        _, version, over = auditing.last_stored(self._store(entry.game_id), str(entry.game_id))
+        _, version, over = auditing.last_stored(self.store(entry.game_id), str(entry.game_id))
         summary = game_pb2.GameSummary(game_id=str(entry.game_id), rules=entry.rules,
                                        version=version, over=over, seats=entry.seats)
         summary.created.CopyFrom(timestamp_of(entry.timestamp))
@@ -690,7 +662,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self, request: game_pb2.ListGamesRequest, context: Context, limit: int, after: int
     ) -> game_pb2.ListGamesResponse:
         """The games with events after a global position (admin only)."""
-        auth.require_admin(*self._caller(context, None))
+        auth.require_admin(*self.caller(context, None))
         ids, covered = auditing.changed_games(self.shards.first, after, limit)
         games = []
         for gid in ids:
@@ -709,10 +681,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 context: Context) -> Iterator[game_pb2.Event]:
         # A stored event damaged (its bytes do not parse): the events before
         # it, then DAMAGED_EVENT naming its version (``service.auditing``).
-        store = self._store(request.game_id)
+        store = self.store(request.game_id)
         game = auditing.readable_game(store, request.game_id)
-        self._fill_seat(request, context, game.id)
-        reader = self._reader(context, game, request.seat, request.spectator)
+        caller = self.caller(context, game.id)
+        self.fill_seat(request, caller)
+        reader = self._reader(caller, game, request.seat, request.spectator)
         positions = timetravel.positions(store, request.game_id, request.after_version)
         for ev in auditing.events_until_damaged(store, request.game_id,
                                                 request.after_version):
@@ -723,19 +696,26 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def Subscribe(self, request: game_pb2.SubscribeRequest,
                   context: Context) -> Iterator[game_pb2.FeedMessage]:
         if request.game_id:
-            game = self._store(request.game_id).game(request.game_id)
-            self._fill_seat(request, context, game.id)
-            reader = self._reader(context, game, request.seat, request.spectator)
+            game = self.store(request.game_id).game(request.game_id)
+            caller = self.caller(context, game.id)
+            self.fill_seat(request, caller)
+            reader = self._reader(caller, game, request.seat, request.spectator)
             return self._subscribe_game(request, context, game, reader)
-        auth.require_admin(*self._caller(context, None))
+        auth.require_admin(*self.caller(context, None))
         return self._subscribe_all(request, context)
+
+    @refusals
+    def Play(self, request_iterator: Iterator[game_pb2.PlayRequest],
+             context: Context) -> Iterator[game_pb2.PlayMessage]:
+        """A seat's game on one stream (``service.play``)."""
+        return PlayStream(self, request_iterator, context).messages()
 
     def _subscribe_game(
         self, request: game_pb2.SubscribeRequest, context: Context, game: Game, reader: Reader
     ) -> Iterator[game_pb2.FeedMessage]:
         """Catch up from the store, then follow: each wake-up re-reads by version."""
         cls = type(game)
-        gone = self._watch_cancel(context)
+        gone = self.watch_cancel(context)
         last = request.after
         status = ""
         heartbeat = time.monotonic()
@@ -746,12 +726,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         key = str(game.id)
         # Heard before kept: a commit this process keeps for the stream is then
         # one whose message the hub hears (its channel confirmed first).
-        with self.hub.following(key), self._store(game.id).recent.following(game.id):
-            while context.is_active() and not self._closing(context):
+        with self.hub.following(key), self.store(game.id).recent.following(game.id):
+            while context.is_active() and not self.closing():
                 # A wake-up before this read is answered by it (the relay publishes
                 # after commit); only one after the ticket is a reason to read again.
                 ticket = self.hub.ticket(key)
-                new_events = self._feed_events(key, game.id, last, polled)
+                new_events = self.feed_events(key, game.id, last, polled)
                 if new_events:
                     over = game.ended or any(type(e).__name__ == "Ended"
                                              for _, e in new_events)
@@ -776,8 +756,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 self.hub.wait_game(key, ticket, gone)
                 polled = self.hub.ticket(key) == ticket
 
-    def _feed_events(self, game_id: str, gid: uuid.UUID, last: int,
-                     polled: bool) -> list[tuple[int, Any]]:
+    def feed_events(self, game_id: str, gid: uuid.UUID, last: int,
+                    polled: bool) -> list[tuple[int, Any]]:
         """A game's events after ``last``, as (global position, event).
 
         From this process's newest commits (``service.recent``: no read of the
@@ -785,7 +765,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         message has named a newer version, and the follower was woken by a
         message, not by its poll (which stands for what no message announced:
         another server's writes while nothing publishes). Else from the store."""
-        store = self._store(gid)
+        store = self.store(gid)
         if self.hub.live and not polled:
             kept = store.recent.after(gid, last)
             if kept is not None:
@@ -804,12 +784,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         sharded by game each shard's in its log's order with a position of
         its own (``Event.shard``), the shards read in turn."""
         cursors = self._feed_cursors(request)
-        gone = self._watch_cancel(context)
+        gone = self.watch_cancel(context)
         status = ""
         classes: dict[Any, type[Game]] = {}
         heartbeat = time.monotonic()
         with self.hub.following(None):
-            while context.is_active() and not self._closing(context):
+            while context.is_active() and not self.closing():
                 ticket = self.hub.ticket_all()
                 moved = False
                 for n, store in enumerate(self.shards):
@@ -872,13 +852,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # ------------------------------------------------------------- helpers
 
-    def _closing(self, context: Context) -> bool:
+    def closing(self) -> bool:
         """When the server drains, end open feeds with UNAVAILABLE so clients reconnect."""
         if self.hub.stopping.is_set():
             raise ServiceError("UNAVAILABLE", "SHUTTING_DOWN", "the server is stopping")
         return False
 
-    def _watch_cancel(self, context: Context) -> Callable[[], bool]:
+    def watch_cancel(self, context: Context) -> Callable[[], bool]:
         """A test for "the client went away" that also wakes the waiting stream."""
         gone = threading.Event()
 
@@ -889,20 +869,55 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         context.add_callback(on_done)
         return gone.is_set
 
-    def _reader(self, context: Context, game: Game, seat: int, spectator: bool) -> Reader:
+    def _reader(self, caller: auth.Caller, game: Game, seat: int, spectator: bool) -> Reader:
         """The reader of a game's events; the admin reads the full record."""
         facts = facts_of(game, None if spectator else seat)
-        reader, principal = self._authorize_read(context, facts, seat, spectator)
-        if principal.admin:
+        reader = auth.reader_for(caller, facts.ended, seat, spectator)
+        if caller.principal.admin:
             reader = Reader(reader.seat, full=True)
         return reader.for_game(game.ended)
 
-    def _state(self, game: Game, reader: Reader, signed: bool = False) -> game_pb2.GameState:
+    def state(self, game: Game, reader: Reader, signed: bool = False) -> game_pb2.GameState:
         """``game`` (not the cached one: a past version, a new game) as ``reader``
         sees it, in a message of the caller's own (time travel changes it)."""
         return self._encode_state(seat_state(game, reader), signed)
 
-    def _state_proto(self, state: SeatState, signed: bool = False) -> game_pb2.GameState:
+    def legal_messages(self, legal: LegalList) -> list[game_pb2.LegalAction]:
+        """A seat's legal moves on the wire, made once per reading (``ReadModel``
+        hands every caller of a version the same ``LegalList``)."""
+        key = ("legal", id(legal))
+        with self._wire_guard:
+            kept = self._wire.get(key)
+            if kept is not None and kept[0] is legal:
+                return kept[1]  # type: ignore[no-any-return]
+        actions = [game_pb2.LegalAction(command=json_to_command(legal.rules, a.command),
+                                        json=a.json, label=a.label) for a in legal.actions]
+        self._keep(key, (legal, actions))
+        return actions
+
+    def turn_message(self, reading: SeatReading) -> game_pb2.PlayMessage:
+        """A seat's turn on a ``Play`` stream: made once per reading, the same
+        message for every stream that pushes it (never changed by a stream)."""
+        key = ("turn", reading.state, id(reading.legal))
+        with self._wire_guard:
+            kept = self._wire.get(key)
+            if kept is not None and kept[0] is reading.legal:
+                return kept[1]  # type: ignore[no-any-return]
+        turn = game_pb2.PlayTurn(
+            seat=reading.seat, state=self.state_message(reading.state, signed=reading.state.over),
+            actions=self.legal_messages(reading.legal) if reading.legal is not None else [],
+            complete=reading.legal.complete if reading.legal is not None else True)
+        message = game_pb2.PlayMessage(turn=turn)
+        self._keep(key, (reading.legal, message))
+        return message
+
+    def _keep(self, key: Any, value: Any) -> None:
+        with self._wire_guard:
+            self._wire[key] = value
+            while len(self._wire) > WIRE_STATES_KEPT:
+                self._wire.popitem(last=False)
+
+    def state_message(self, state: SeatState, signed: bool = False) -> game_pb2.GameState:
         """A reading on the wire, made once per reading (``service.readmodel``)
         and handed as it is to every caller of that audience (callers never
         change a reply); ``signed``: with the server's signature over its
@@ -930,12 +945,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             seats=state.seats, rules_version=state.rules_version,
         )
         if signed:
-            message.head_signature.CopyFrom(self._signed_head(
+            message.head_signature.CopyFrom(self.signed_head(
                 state.game_id, state.rules, state.rules_version, state.version, state.head,
                 state.commitment, state.over))
         return message
 
-    def _signed_head(
+    def signed_head(
         self, game_id: str, rules: str, rules_version: str, version: int, head: str,
         commitment: str, over: bool,
     ) -> game_pb2.HeadSignature:

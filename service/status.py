@@ -17,10 +17,20 @@ from __future__ import annotations
 import dataclasses
 
 import grpc
+from arbiter.wire import WireError
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 
+from aggregates.kernel import Reason, RuleError
+from service.errors import ServiceError
+
 DOMAIN = "arbiter"
+#: The rules' reasons that say the request itself is wrong (INVALID_ARGUMENT);
+#: every other rule refusal is FAILED_PRECONDITION (the game's state refuses it).
+INVALID_REASONS = {
+    Reason.BAD_ARGUMENT, Reason.UNKNOWN_COMMAND, Reason.BAD_OPTIONS,
+    Reason.BAD_SEATS, Reason.UNKNOWN_SEAT,
+}
 DETAILS_KEY = "grpc-status-details-bin"
 
 
@@ -54,3 +64,27 @@ def refusal(code: grpc.StatusCode, reason: str, message: str, version: int) -> R
             (DETAILS_KEY, rich.SerializeToString()),
         ),
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class Refused:
+    """What a refusal says, whatever raised it: a gRPC status name, the
+    stable reason code, the sentence, and the game's version (0: not known)."""
+
+    status: str
+    reason: str
+    message: str
+    version: int
+
+
+def refused(exc: ServiceError | RuleError | WireError) -> Refused:
+    """A refusal's facts, the same for a unary call's status and for a move
+    refused on a ``Play`` stream (which stays open)."""
+    if isinstance(exc, ServiceError):
+        return Refused(exc.status, exc.reason, exc.message, exc.version)
+    if isinstance(exc, RuleError):
+        status = "INVALID_ARGUMENT" if exc.reason in INVALID_REASONS else "FAILED_PRECONDITION"
+        if exc.reason == Reason.STALE_DECISION:
+            status = "ABORTED"  # as VERSION_MISMATCH: read again, then decide
+        return Refused(status, exc.reason.value, exc.message, getattr(exc, "version", 0))
+    return Refused("INVALID_ARGUMENT", "BAD_COMMAND", str(exc), 0)

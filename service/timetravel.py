@@ -16,9 +16,8 @@ notification_id), so ``History`` envelopes carry their real position.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
-
-from arbiter.v1 import game_pb2
 
 from aggregates.kernel import Game
 from service import auth
@@ -49,28 +48,33 @@ def game_at(
     return game, past
 
 
-def state_at(servicer: Any, request: Any, context: Any) -> game_pb2.GameState:
-    """``GetState`` with a version (see the module's doc). The caller is
+@dataclasses.dataclass(frozen=True)
+class Past:
+    """A past version of a game as one caller may read it: the game then,
+    who reads it, and the seed when the game is over (revealed by then)."""
+
+    game: Game
+    reader: Reader
+    seed: str
+
+
+def past_for(store: ArbiterApp, request: Any, caller: auth.Caller) -> Past:
+    """``GetState`` with a version (see the module's doc), for ``caller``
+    (identified once by the call, its seat filled in). The caller is
     authorized before the past is rebuilt (up to a snapshot interval of
     events replayed): a caller without a credential costs no replay."""
-    store = servicer._store(request.game_id)
     game = store.game(request.game_id)
-    principal, token = servicer._caller(context, game.id)
-    facts = facts_of(game, None if request.spectator else request.seat)
+    facts_of(game, None if request.spectator else request.seat)  # UNKNOWN_SEAT
     if game.ended:
-        if not auth.public_read(game.ended, token):  # a finished game's past is public
-            auth.require(principal, token)
+        if not auth.public_read(game.ended, caller.token):  # a finished game's past is public
+            auth.require(*caller)
         reader = Reader(None if request.spectator else request.seat, full=True)
     else:
-        reader, principal = servicer._authorize_read(
-            context, facts, request.seat, request.spectator)
-        if principal.admin:
+        reader = auth.reader_for(caller, game.ended, request.seat, request.spectator)
+        if caller.principal.admin:
             reader = Reader(reader.seat, full=True)
     _, past = game_at(store, request.game_id, request.version, game)
-    state: game_pb2.GameState = servicer._state(past, reader, signed=request.sign_head)
-    if game.ended:
-        state.seed = game.seed  # revealed: the past of a finished game hides nothing
-    return state
+    return Past(past, reader, game.seed if game.ended else "")
 
 
 def positions(app: ArbiterApp, game_id: str, after: int = 0) -> dict[int, int]:

@@ -50,6 +50,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from arbiter import rich_status
+from arbiter.play import PlayStream
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import json_to_command
 
@@ -1107,6 +1108,32 @@ class ArbiterClient(_ClientState):
     def _run(self, plan: _Plan[_T]) -> _T:
         (result,) = self._feed(_emitting(plan))
         return result
+
+    def play(
+        self,
+        game_id: str,
+        seats: Sequence[int] = (),
+        *,
+        after_version: int = 0,
+        token: str | None = None,
+        seat_tokens: Sequence[str] | None = None,
+    ) -> PlayStream:
+        """A ``Play`` stream of ``seats`` of a game (``arbiter.play``): send
+        moves with ``move``, iterate the pushes (events, turns, results).
+
+        The stream's token: ``token``, else the one remembered for the first
+        seat; the other seats' remembered tokens go as ``seat_tokens`` (unless
+        given), so a bot holding several seats authenticates once, on one stream.
+        """
+        first = seats[0] if seats else 0
+        metadata = self._metadata(token, game_id, first)
+        if seat_tokens is None:
+            own = self.token_for(token, game_id, first)
+            seat_tokens = [t for s in seats[1:]
+                           if (t := self.token_for(None, game_id, s)) and t != own]
+        rules = self._rules_of.get(game_id) or self.rules_of(game_id, token=token)
+        return PlayStream(self._calls.stub, game_id, rules, seats, after_version=after_version,
+                          seat_tokens=seat_tokens, metadata=metadata)
 
     list_rules = _blocking(_Calls.list_rules)
     signing_keys = _blocking(_Calls.signing_keys)

@@ -1,0 +1,305 @@
+"""``Play``: a seat's (or a bot's seats') whole game on one bidirectional stream.
+
+A player's client loop as the game servers players know run it (boardgame.io's
+``client.moves.x()`` then a pushed state; Colyseus's ``room.send`` then a
+state patch): the client sends moves, the server pushes what follows. Over
+the unary calls a bot asked ``LegalActions`` then sent ``Act`` for every move,
+each call authenticated again, and followed the game on a ``Subscribe`` of
+its own. Here one stream carries it all:
+
+- the first message joins: the game, the seats played, the version the
+  events resume after; the caller is authenticated once, for the stream
+  (the stream's token, and ``seat_tokens`` for a bot's other seats);
+- every event the seats may see, in version order, gap-free and resumable
+  by version as ``Subscribe`` is (the same catch-up: this process's newest
+  commits, else the store), each in the form its seats see (``for_seats``);
+- each move's result, in the order sent: accepted, replayed (a command id
+  applied before, on any stream or call: exactly once) or refused with the
+  reason code ``Act`` would give; a refusal leaves the stream open;
+- whenever one of the seats has a decision at a version, its turn: the
+  seat's view, its legal moves and the decision ids, read once per version
+  for every reader of it (``ArbiterApp.seats_at``, ``ReadModel``), with no
+  look at the store when the cached game is at the version the events said;
+- once the game is over, each seat's final state, then ``ENDED``.
+
+Moves are read off the request stream by a thread of their own (``Inbox``),
+and applied on the stream's thread, between pushes, so the pushes keep their
+order. A commit wakes this process's followers of the game at once
+(``FeedHub.committed``); other servers' writes arrive as the feeds' do.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
+
+import grpc
+from arbiter.v1 import game_pb2
+from arbiter.wire import WireError, command_to_json
+
+from aggregates.kernel import Game, RuleError
+from service import auth, feeds
+from service.application import ArbiterApp, SeatReading
+from service.envelope import Reader, to_proto
+from service.errors import ServiceError, bad_request
+from service.feeds import ENDED, FeedHub
+from service.ids import check_position, parse_game_id
+from service.status import refused
+
+#: The most seats one stream plays (a request's most seats, as CreateGame's).
+MAX_SEATS = 16
+#: Moves read ahead of the stream's thread at most: beyond it the reading
+#: waits (the client's sends are held back by gRPC's flow control).
+INBOX_SIZE = 64
+HEARTBEAT_SECONDS = 10.0
+
+
+class Host(Protocol):
+    """What a stream uses of the service that hosts it (``GameServicer``)."""
+
+    hub: FeedHub
+    credentials: auth.Credentials
+
+    def store(self, game_id: str | uuid.UUID) -> ArbiterApp: ...
+    def caller(self, context: grpc.ServicerContext, game_id: uuid.UUID | None) -> auth.Caller: ...
+    def watch_cancel(self, context: grpc.ServicerContext) -> Callable[[], bool]: ...
+    def closing(self) -> bool: ...
+    def feed_events(self, game_id: str, gid: uuid.UUID, last: int,
+                    polled: bool) -> list[tuple[int, Any]]: ...
+    def turn_message(self, reading: SeatReading) -> game_pb2.PlayMessage: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class Joined:
+    """What a stream plays: its game (as the relay names it), seats, and the
+    version its events resume after."""
+
+    game_id: str
+    gid: uuid.UUID
+    seats: tuple[int, ...]
+    after: int
+
+
+class Inbox:
+    """The moves a client sends, read off its request stream by a thread of
+    their own, so the stream's thread can wait for a move or an event at once.
+
+    ``wake`` is called after each move (and when the requests end), to stop
+    the stream's wait. A request that is not a move (a second join) ends the
+    stream with ``BAD_ARGUMENT`` (``error``)."""
+
+    def __init__(self, requests: Iterator[game_pb2.PlayRequest], wake: Callable[[], None]) -> None:
+        self._requests = requests
+        self._wake = wake
+        self._moves: collections.deque[game_pb2.PlayMove] = collections.deque()
+        self._room = threading.Condition()
+        self.closed = False
+        self.error: ServiceError | None = None
+        self._thread = threading.Thread(target=self._run, name="play-inbox", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self) -> None:
+        """The stream is over: a reader waiting for room gives up."""
+        with self._room:
+            self.closed = True
+            self._room.notify_all()
+
+    def _run(self) -> None:
+        try:
+            for request in self._requests:
+                if request.WhichOneof("item") != "move":
+                    self.error = bad_request(
+                        "BAD_ARGUMENT", "a Play stream joins once, in its first message; "
+                        "every later message is a move")
+                    return
+                with self._room:
+                    while len(self._moves) >= INBOX_SIZE and not self.closed:
+                        self._room.wait()
+                    if self.closed:
+                        return
+                    self._moves.append(request.move)
+                self._wake()
+        except Exception:  # noqa: BLE001 - the client went away: the stream ends with it
+            return
+        finally:
+            self._wake()
+
+    def ready(self) -> bool:
+        """Whether a move waits, or the stream must end with an error."""
+        return bool(self._moves) or self.error is not None
+
+    def take(self) -> list[game_pb2.PlayMove]:
+        """The moves waiting, oldest first."""
+        with self._room:
+            moves = list(self._moves)
+            self._moves.clear()
+            self._room.notify_all()
+        return moves
+
+
+class PlayStream:
+    """One ``Play`` call (see the module)."""
+
+    def __init__(self, servicer: Host, requests: Iterator[game_pb2.PlayRequest],
+                 context: grpc.ServicerContext) -> None:
+        self.servicer = servicer
+        self.hub = servicer.hub
+        self.requests = requests
+        self.context = context
+
+    def messages(self) -> Iterator[game_pb2.PlayMessage]:
+        """The stream's pushes, until the game ends or the client leaves."""
+        first = next(self.requests, None)
+        if first is None:
+            return
+        if first.WhichOneof("item") != "join":
+            raise bad_request("BAD_ARGUMENT", "a Play stream's first message is its join")
+        joined = self.join(first.join)
+        store = self.servicer.store(joined.gid)
+        game = store.game(joined.game_id)
+        if joined.after > game.version:
+            raise ServiceError("OUT_OF_RANGE", "BAD_VERSION",
+                               f"the game is at version {game.version}, not {joined.after}",
+                               game.version)
+        inbox = Inbox(self.requests, lambda: self.hub.nudge(joined.game_id))
+        inbox.start()
+        try:
+            yield from self._play(joined, store, type(game), tuple(game.seats), inbox)
+        finally:
+            inbox.close()
+
+    def join(self, join: game_pb2.PlayJoin) -> Joined:
+        """Who plays which seats: the stream's one authentication. Each seat
+        must be the token's (the admin's: any) or one of ``seat_tokens``'."""
+        gid = parse_game_id(join.game_id)
+        check_position(join.after_version)
+        if len(join.seats) > MAX_SEATS or len(join.seat_tokens) > MAX_SEATS:
+            raise bad_request("BAD_SEATS", f"a Play stream plays at most {MAX_SEATS} seats")
+        store = self.servicer.store(gid)
+        access = store.access(gid)
+        if access is None:
+            store.game(join.game_id)  # NOT_FOUND for a game that is not there
+        caller = self.servicer.caller(self.context, gid)
+        others: dict[int, tuple[auth.Principal, str]] = {}
+        for token in join.seat_tokens:
+            principal = self.servicer.credentials.identify(token, access) if token else auth.NOBODY
+            if principal.seat is None:
+                raise ServiceError("PERMISSION_DENIED", "BAD_TOKEN",
+                                   "a seat_tokens entry is not a seat token of this game")
+            others[principal.seat] = (principal, token)
+        seats = tuple(dict.fromkeys(join.seats)) or (
+            (caller.principal.seat,) if caller.principal.seat is not None else
+            tuple(sorted(others)))
+        if not seats:
+            raise bad_request("BAD_SEATS", "name the seats to play: this token names none")
+        for seat in seats:
+            store.facts(join.game_id, seat)  # UNKNOWN_SEAT
+            principal, token = others.get(seat, (caller.principal, caller.token))
+            auth.require_seat(principal, token, seat)
+        return Joined(str(gid), gid, seats, join.after_version)
+
+    def _play(self, joined: Joined, store: ArbiterApp, cls: type[Game],
+              names: tuple[str, ...], inbox: Inbox) -> Iterator[game_pb2.PlayMessage]:
+        key, last = joined.game_id, joined.after
+        gone = self.servicer.watch_cancel(self.context)
+        pushed: dict[int, int] = {}  # seat -> the version its turn (or none) was looked at
+        status, heartbeat, polled, over = "", time.monotonic(), False, False
+        with self.hub.following(key), store.recent.following(joined.gid):
+            while self.context.is_active() and not self.servicer.closing():
+                ticket = self.hub.ticket(key)
+                moves = inbox.take()
+                for move in moves:
+                    yield self._result(joined, store, move)
+                if inbox.error is not None:
+                    raise inbox.error
+                new_events = self.servicer.feed_events(key, joined.gid, last, polled)
+                polled = False
+                if new_events:
+                    over = over or any(type(e).__name__ == "Ended" for _, e in new_events)
+                    for position, ev in new_events:
+                        yield from self._event(cls, ev, position, joined.seats, names, over)
+                        last = ev.originator_version
+                    heartbeat = time.monotonic()
+                    continue
+                if moves:
+                    continue  # a move may have been recorded: its events first
+                version, readings = store.seats_at(
+                    key, [s for s in joined.seats if pushed.get(s) != last], last)
+                if version > last:
+                    polled = True  # newer than the events read: from the store
+                    continue
+                for reading in readings:
+                    pushed[reading.seat] = last
+                    if reading.legal is not None or reading.state.over:
+                        yield self._turn(reading)
+                if readings and readings[0].state.over:
+                    yield _status(ENDED)
+                    return
+                if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                    yield _status(self.hub.status, heartbeat=status == self.hub.status)
+                    status, heartbeat = self.hub.status, time.monotonic()
+                self.hub.wait_game(key, ticket, lambda: gone() or inbox.ready())
+                polled = self.hub.ticket(key) == ticket and not inbox.ready()
+
+    def _event(self, cls: type[Game], ev: Any, position: int, seats: Iterable[int],
+               names: tuple[str, ...], over: bool) -> Iterator[game_pb2.PlayMessage]:
+        """An event, once per form the seats see of it (one, unless it is
+        private to some of them), each naming the seats it is for."""
+        forms: dict[tuple[bool, str], tuple[game_pb2.Event, list[int]]] = {}
+        for seat in seats:
+            message = to_proto(cls, ev, Reader(seat).for_game(over), position, seats=names)
+            form = forms.setdefault((message.redacted, message.payload_json), (message, []))
+            form[1].append(seat)
+        for message, for_seats in forms.values():
+            yield game_pb2.PlayMessage(event=message, for_seats=for_seats)
+
+    def _turn(self, reading: SeatReading) -> game_pb2.PlayMessage:
+        """A seat's turn (or final state), the same message for every stream
+        that pushes that reading (``GameServicer.turn_message``)."""
+        return self.servicer.turn_message(reading)
+
+    def _result(self, joined: Joined, store: ArbiterApp,
+                move: game_pb2.PlayMove) -> game_pb2.PlayMessage:
+        """A move applied through the one write path (``ArbiterApp.act``), or
+        refused with the reason ``Act`` would give; the stream stays open."""
+        try:
+            seat = self._seat_of(joined, move)
+            rules, action = command_to_json(move.command)
+            result = store.act(
+                joined.game_id, seat, action, move.expected_version, move.command_id,
+                move.decision_id, rules=rules, defer_snapshots=True)
+        except (ServiceError, RuleError, WireError) as exc:
+            facts = refused(exc)
+            version = facts.version or store.facts(joined.game_id).version
+            return game_pb2.PlayMessage(result=game_pb2.PlayResult(
+                command_id=move.command_id, accepted=False, version=version,
+                reason=facts.reason, code=facts.status, message=facts.message))
+        if result.recorded and not result.replayed:
+            self.hub.committed(joined.game_id, result.version)
+        return game_pb2.PlayMessage(result=game_pb2.PlayResult(
+            command_id=move.command_id, accepted=True, version=result.version,
+            replayed=result.replayed))
+
+    @staticmethod
+    def _seat_of(joined: Joined, move: game_pb2.PlayMove) -> int:
+        if not move.HasField("seat"):
+            if len(joined.seats) == 1:
+                return joined.seats[0]
+            raise bad_request("BAD_SEATS", "this stream plays several seats: name the move's")
+        if move.seat not in joined.seats:
+            raise ServiceError("PERMISSION_DENIED", "WRONG_SEAT",
+                               f"this stream plays seats {list(joined.seats)}, not {move.seat}")
+        return move.seat
+
+
+def _status(status: str, heartbeat: bool = False) -> game_pb2.PlayMessage:
+    """A status message, as the feeds say it (``feeds.status_message``)."""
+    said = feeds.status_message(status, heartbeat)
+    return game_pb2.PlayMessage(status=said.status, state=said.state)
