@@ -1,7 +1,8 @@
 """Random legal playouts through the server (``arbiter simulate``).
 
-The bot uses nothing but LegalActions, so it tests the promise that a
-random bot built only on that list finishes every game; the summary reports
+The bot plays every seat on one ``Play`` stream and uses nothing but the
+legal moves each turn lists (what LegalActions lists), so it tests the
+promise that a random bot built only on that list finishes every game; the summary reports
 games that did not finish (capped or stuck) instead of hiding them. It ends
 with a table of each seat's wins and scores (read from the games' outcomes),
 and says after the first game about how long the whole run will take.
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
 
 from arbiter.client import ArbiterClient, ArbiterError
+from arbiter.play import Move, legal_of, play_seats
 from arbiter.v1 import game_pb2
 
 from aggregates.kernel.answers import bot_move
@@ -250,17 +252,6 @@ def outcome_result(state: game_pb2.GameState) -> str:
     return f"{names} win" if len(winners) > 1 else f"{names} wins"
 
 
-def seat_tokens(created: game_pb2.CreateGameResponse) -> dict[int, str]:
-    """Each seat's token from a ``CreateGame`` response (empty from a server without auth)."""
-    return {t.seat: t.token for t in created.seat_tokens if t.token}
-
-
-def _seats_to_ask(state: game_pb2.GameState) -> list[int]:
-    """The seats the game waits on; all seats when it does not say."""
-    waiting = sorted({decision.seat for decision in state.pending})
-    return waiting or list(range(max(1, len(state.seats))))
-
-
 def playout(
     client: ArbiterClient,
     rules: str,
@@ -271,54 +262,37 @@ def playout(
 ) -> Playout:
     """Create one game and play random legal commands until it ends or hits ``cap``.
 
-    Each seat is played with its own token from ``CreateGame``, as separate
-    players would, so the server's seat checks are exercised too.
+    Every seat is played on one ``Play`` stream (``arbiter.play.play_seats``),
+    as a bot holding several seats: each seat's own token from ``CreateGame``
+    authenticates it once, so the server's seat checks are exercised too; the
+    server pushes each seat's turn (its legal moves) and the stream answers it.
     """
     created = patiently(client.create_game, rules, seats)
     game_id = created.game_id
-    tokens = seat_tokens(created)
-    state = created.state if created.state.game_id else patiently(
-        client.state, game_id, token=tokens.get(0))
     run = Playout(game_id=game_id, result=None, commands=0, seats=list(seats))
-    consecutive_refusals = 0
-    while not state.over:
-        if run.commands >= cap:
-            run.capped = True
-            return run
-        choice: tuple[int, game_pb2.LegalActionsResponse] | None = None
-        for seat in _seats_to_ask(state):
-            legal = patiently(client.legal, game_id, seat, token=tokens.get(seat))
-            if legal.actions:
-                choice = (seat, legal)
-                break
-        if choice is None:
-            run.stuck = True
-            return run
-        seat, legal = choice
-        move = bot_move(legal, rng, explore=False)  # the listed actions only
-        assert move is not None
-        try:
-            response = patiently(
-                client.act, game_id, seat, move.command, decision_id=move.decision_id,
-                expected_version=0 if move.decision_id else legal.version,
-                token=tokens.get(seat),
-            )
-        except ArbiterError:
-            run.refusals += 1
-            consecutive_refusals += 1
-            if consecutive_refusals >= MAX_REFUSALS:
-                run.stuck = True
-                return run
-            state = patiently(client.state, game_id, seat, token=tokens.get(seat))
-            continue
-        consecutive_refusals = 0
-        run.commands += 1
-        if on_command is not None:
+
+    def choose(turn: game_pb2.PlayTurn) -> Move | None:
+        move = bot_move(legal_of(turn), rng, explore=False)  # the listed actions only
+        return None if move is None else Move(move.command, move.decision_id)
+
+    def counted(message: game_pb2.PlayMessage) -> None:
+        if message.HasField("result") and message.result.accepted and on_command is not None:
             on_command()
-        state = response.state if response.state.game_id else patiently(
-            client.state, game_id, seat, token=tokens.get(seat))
-    run.result = outcome_result(state)
-    run.outcome = loads_object(state.outcome_json)
+
+    try:
+        played = play_seats(
+            lambda after: client.play(game_id, list(range(len(seats))), after_version=after),
+            choose, max_moves=cap, max_refusals=MAX_REFUSALS, on_message=counted)
+    except RuntimeError:  # as many refusals in a row: the bot cannot go on
+        run.stuck = True
+        return run
+    run.commands, run.refusals, run.stuck = played.accepted, played.refused, played.stuck
+    final = next(iter(played.final.values()), None)
+    if final is None:
+        run.capped = not played.stuck
+        return run
+    run.result = outcome_result(final)
+    run.outcome = loads_object(final.outcome_json)
     return run
 
 

@@ -145,9 +145,12 @@ class Played:
 
     final: dict[int, game_pb2.GameState] = field(default_factory=dict)
     moves: int = 0
+    accepted: int = 0
     refused: int = 0
     reconnections: int = 0
     events: int = 0
+    #: A turn ``choose`` had no move for: the loop stopped there.
+    stuck: bool = False
 
 
 def random_move(turn: game_pb2.PlayTurn, rng: random.Random) -> Move | None:
@@ -175,7 +178,8 @@ def play_seats(
     move carries the turn's version as its expected version and its decision
     id; a move the game moved past (``STALE``) is dropped, the next turn
     says what now; ``max_refusals`` other refusals in a row end the loop with
-    ``RuntimeError``.
+    ``RuntimeError``. A turn ``choose`` has no move for stops it (``stuck``),
+    and so does the ``max_moves``-th turn after as many moves.
     """
     played = Played()
     after, in_a_row = 0, 0
@@ -196,10 +200,12 @@ def play_seats(
                     if played.moves >= max_moves:
                         return played
                     move = choose(turn)
-                    if move is not None:
-                        stream.move(move.command, seat=turn.seat, decision_id=move.decision_id,
-                                    expected_version=turn.state.version)
-                        played.moves += 1
+                    if move is None:
+                        played.stuck = True
+                        return played
+                    stream.move(move.command, seat=turn.seat, decision_id=move.decision_id,
+                                expected_version=turn.state.version)
+                    played.moves += 1
                 elif kind == "result" and not message.result.accepted:
                     played.refused += 1
                     if message.result.reason in STALE:
@@ -210,6 +216,7 @@ def play_seats(
                                            f"{message.result.reason}: {message.result.message}")
                 elif kind == "result":
                     in_a_row = 0
+                    played.accepted += not message.result.replayed
                 elif kind == "status" and message.state == game_pb2.FEED_STATE_ENDED:
                     return played
             return played
