@@ -8,7 +8,8 @@ allies) assigns unbowed units to the defender's castles, then the defender
 (then defending allies); there is a battle at each of the defender's castles
 and the attacker chooses which to resolve. Each battle is resolved by actions
 passed from the defender clockwise until all pass in a row: Battle abilities
-(presence and relevance), engaging, returning a unit home, passing.
+(presence and relevance), engaging, returning a unit home (the whole unit
+bowed), passing.
 
 Engaging and Damage: bow cards of one unit and announce their Strength as
 damage (React window); the attacker and attacking allies (against the
@@ -46,7 +47,12 @@ from aggregates.nine_empires.commands import (
     ReturnHome,
 )
 from aggregates.nine_empires.reasons import NineReason
-from aggregates.nine_empires.state import EARLIER_ALLIES, EARLIER_IMMUNITY, State
+from aggregates.nine_empires.state import (
+    EARLIER_ALLIES,
+    EARLIER_IMMUNITY,
+    EARLIER_RETURN_HERO,
+    State,
+)
 
 SIDES = ("attack", "defend")
 FOOD = "food:"
@@ -317,7 +323,14 @@ def check_return(state: State, seat: int, command: ReturnHome) -> None:
 
 
 def run_return(state: State, seat: int, command: ReturnHome) -> None:
-    state.emit("ReturnedHome", seat=seat, hero=command.hero)
+    """"Bow your target unit to return it home": the unit is "a single hero along
+    with all attached cohorts, items, and spells", so every straight card of it
+    bows, as at the end of a battle and of a raid; the event names them, the
+    hero first (rules 1.0.0 to 1.2.0 bowed the hero alone, ``EARLIER_RETURN_HERO``)."""
+    hero = command.hero
+    bowed = [hero] if EARLIER_RETURN_HERO in state.EARLIER else \
+        [c for c in t.unit(state, hero) if not t.bowed(state, c)]
+    state.emit("ReturnedHome", seat=seat, hero=hero, bowed=bowed)
 
 
 def legal_return(state: State, seat: int) -> list[Command]:
@@ -604,9 +617,10 @@ def engaged(state: State, seat: int, side: str, cards: list[str], damage: int,
                        damage=damage, brutal=brutal, immune=[], source="")
 
 
-def returned_home(state: State, hero: str) -> None:
+def returned_home(state: State, hero: str, bowed: list[str]) -> None:
     actions.acted(state)
-    state.instances[hero]["bowed"] = True
+    for card in bowed:
+        state.instances[card]["bowed"] = True
     _home(state, hero)
 
 

@@ -69,8 +69,9 @@ STATE_FACTS = frozenset({"present", "defending_here", "raiding_here", "you_attac
                          "host_at_home", "host_raiding_here", "heroes", "properties",
                          "quests", "renown", "castles"})
 #: What a React or trigger may ask of the event it answers.
-EVENT_FACTS = frozenset({"against_you", "by_opponent", "timing", "own", "is_source",
-                         "success", "your_battle", "castle_stands", "attackers"})
+EVENT_FACTS = frozenset({"against_you", "by_opponent", "timing", "own", "opposing",
+                         "is_source", "success", "your_battle", "castle_stands",
+                         "attackers"})
 FACTS = CARD_FACTS | STATE_FACTS | EVENT_FACTS
 #: The events a React answers or a trigger waits for.
 EVENTS = frozenset({"Engaged", "AbilityUsed", "CastleBuried", "HeroBuried", "QuestCompleted",

@@ -159,7 +159,7 @@ APPLY: dict[str, Callable[[State, Payload], None]] = {
     "RaidChosen": lambda s, p: battles.chosen(s, p["castle"], p["order"]),
     "Engaged": lambda s, p: battles.engaged(s, p["seat"], p["side"], p["cards"], p["damage"],
                                             p["brutal"], p["order"]),
-    "ReturnedHome": lambda s, p: battles.returned_home(s, p["hero"]),
+    "ReturnedHome": lambda s, p: battles.returned_home(s, p["hero"], p["bowed"]),
     "ImmunityStep": lambda s, p: battles.immunity_step(s, p["seat"]),
     "AbsorbStep": lambda s, p: battles.absorb_step(s),
     "ImmunityDeclared": lambda s, p: battles.immunity_declared(s, p["cards"]),

@@ -21,7 +21,7 @@ from aggregates.kernel.game import refuse_unknown_options
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 from aggregates.kernel.present import Screen
-from aggregates.nine_empires import decisions, frames, present, setup, victory, views
+from aggregates.nine_empires import decisions, frames, present, setup, upcasts, victory, views
 from aggregates.nine_empires.commands import COMMANDS
 from aggregates.nine_empires.data import DECKS
 from aggregates.nine_empires.evolve import APPLY
@@ -45,9 +45,10 @@ class NineEmpires(Game):
 
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
-    RULES_VERSION = "1.2.0"
+    RULES_VERSION = "1.3.0"
     #: The rules of an earlier version kept (``state.EARLIER_*``): none; rules
-    #: 1.0.0 and 1.1.0 (``v1.NineEmpiresV1``, ``v1.NineEmpiresV1_1``) keep theirs.
+    #: 1.0.0, 1.1.0 and 1.2.0 (``v1.NineEmpiresV1``, ``v1.NineEmpiresV1_1``,
+    #: ``v1.NineEmpiresV1_2``) keep theirs.
     EARLIER = frozenset[str]()
     MIN_SEATS = 2
     MAX_SEATS = 6
@@ -378,7 +379,7 @@ class NineEmpires(Game):
         APPLY["Engaged"](self, _facts(locals()))
 
     @event("ReturnedHome")
-    def _returned_home(self, hero: str, seat: int) -> None:
+    def _returned_home(self, bowed: list[Any], hero: str, seat: int) -> None:
         APPLY["ReturnedHome"](self, _facts(locals()))
 
     @event("ImmunityStep")
@@ -501,3 +502,6 @@ class NineEmpires(Game):
     @event("FoodRedistributed")
     def _food_redistributed(self, seat: int, food: dict[str, Any]) -> None:
         APPLY["FoodRedistributed"](self, _facts(locals()))
+
+
+upcasts.install(NineEmpires)

@@ -293,7 +293,8 @@ SENTENCES: dict[str, Sentence] = {
     "BattleChosen": lambda p, n: f"{n(p['seat'])} resolves the battle at a castle.",
     "Engaged": lambda p, n: f"{n(p['seat'])} engages for {p['damage']} damage"
                             + (" (Brutal)." if p["brutal"] else "."),
-    "ReturnedHome": lambda p, n: f"{n(p['seat'])} bows a unit and returns it home.",
+    "ReturnedHome": lambda p, n: f"{n(p['seat'])} bows a unit ({_cards(p, 'bowed')}) and "
+                                 f"returns it home.",
     "ImmunityStep": lambda p, n: f"{n(p['seat'])} may declare cards immune.",
     "ImmunityDeclared": lambda p, n: f"{n(p['seat'])} declares {_cards(p)} immune.",
     "AbsorbStep": lambda p, n: f"{n(p['seat'])} must absorb {p['damage']} damage.",

@@ -21,7 +21,7 @@ from aggregates.kernel.cards import zone_name
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.data import Card
 from aggregates.nine_empires.reasons import NineReason
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_YOUR_SIDE, State
 
 #: How ``CardsDiscarded`` names a quest discarded for its Glory unpaid (an action).
 UNPAID = "quest unpaid"
@@ -123,8 +123,19 @@ def _event_facts(state: State, seat: int, event: str,
     extra: dict[str, Any] = dict(facts.get("for", {}).get(seat, {})) if "for" in facts else {}
     if event == "HeroBuried":
         extra["own"] = facts["owner"] == seat
+        extra["opposing"] = _opposing(state, seat, facts["owner"])
         extra["your_battle"] = bool(c.get("kind") == "battle" and t.conflict_side(state, seat))
     return extra
+
+
+def _opposing(state: State, seat: int, other: int) -> bool:
+    """Whether a card of ``other`` is opposing to ``seat``: on the other side of
+    the battle under way, both being in it (an ally's hero is not; rules 1.0.0
+    to 1.2.0: any other player's, ``EARLIER_YOUR_SIDE``)."""
+    if EARLIER_YOUR_SIDE in state.EARLIER:
+        return other != seat
+    mine, theirs = t.conflict_side(state, seat), t.conflict_side(state, other)
+    return bool(mine and theirs and mine != theirs)
 
 
 def on_event(state: State, event: str, facts: Mapping[str, Any]) -> None:

@@ -28,9 +28,9 @@ Plain JSON throughout, so snapshots and replays carry it:
   their food, ``winter_step``: ``redistribute`` or ``discard``; ``mulligans``:
   seats yet to keep or mulligan.
 - ``EARLIER`` (the class's): the rules of an earlier version the class keeps
-  (``v1.NineEmpiresV1`` and ``v1.NineEmpiresV1_1``, so the games they recorded
-  re-execute as they were played, docs/rules-versions.md); the current rules
-  keep none.
+  (``v1.NineEmpiresV1``, ``v1.NineEmpiresV1_1`` and ``v1.NineEmpiresV1_2``, so
+  the games they recorded re-execute as they were played,
+  docs/rules-versions.md); the current rules keep none.
 """
 
 from __future__ import annotations
@@ -49,6 +49,12 @@ EARLIER_IMMUNITY = "the attacker declares immunity for the whole army"
 #: Rules 1.0.0 and 1.1.0 recorded the result naming the winner's seat from 0
 #: ("seat 0 wins by ..."), where every reader is told "Player 1".
 EARLIER_SEAT_RESULT = "the result names the winner's seat counted from 0"
+#: Rules 1.0.0 to 1.2.0 bowed the hero alone when a unit returned home, not
+#: its attached cohorts, items and spells.
+EARLIER_RETURN_HERO = "returning a unit home bows its hero alone"
+#: Rules 1.0.0 to 1.2.0 read "your" / "of yours" in card text as "on your side":
+#: an ally's cards in a battle were yours too.
+EARLIER_YOUR_SIDE = "'your' read as every card on your side of a battle"
 
 
 class State(Protocol):

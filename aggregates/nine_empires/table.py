@@ -17,7 +17,7 @@ from aggregates.kernel.abilities import Ability, holds, modifier, net
 from aggregates.kernel.cards import HOME, PLAY, CardTable, zone_name
 from aggregates.kernel.elimination import clockwise
 from aggregates.nine_empires.data import ALL, Card
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_YOUR_SIDE, State
 
 UNIT_TYPES = frozenset({"hero", "cohort"})
 
@@ -114,6 +114,26 @@ def opposed(state: State, a: int, b: int) -> bool:
     if sa and sb:
         return sa != sb
     return a != b
+
+
+def relation(state: State, seat: int, card: str) -> str:
+    """How ``card`` stands to ``seat``, as card text words it (docs/rulings.md):
+
+    - ``own``: the seat controls it ("your", "of yours"); no card of this set
+      changes control, so its controller is its owner;
+    - ``opposing``: on the other side of the battle or raid under way, or,
+      with none under way, another player's ("opposing");
+    - ``allied``: another player's card on the seat's side of the battle under
+      way (an ally's: neither "yours" nor "opposing").
+
+    Rules 1.0.0 to 1.2.0 (``EARLIER_YOUR_SIDE``) read an ally's cards as "own".
+    """
+    other = owner(state, card)
+    if opposed(state, seat, other):
+        return "opposing"
+    if other == seat or EARLIER_YOUR_SIDE in state.EARLIER:
+        return "own"
+    return "allied"
 
 
 def current_castle(state: State) -> str | None:
@@ -325,7 +345,7 @@ def _card_facts(state: State, seat: int, source: str | None,
         "type": kind,
         "title": lambda: printed(state, card).title,
         "keywords": lambda: keywords(state, card),
-        "side": lambda: "opposing" if opposed(state, seat, owner(state, card)) else "own",
+        "side": lambda: relation(state, seat, card),
         "bowed": lambda: bowed(state, card),
         "here": lambda: here(state, card),
         "attacking": lambda: side(state, card) == "attack",

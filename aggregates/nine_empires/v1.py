@@ -1,5 +1,19 @@
-"""Nine Empires rules versions "1.0.0" and "1.1.0": kept so the games recorded
-under them are re-verified by the rules that played them (docs/rules-versions.md).
+"""Nine Empires rules versions "1.0.0", "1.1.0" and "1.2.0": kept so the games
+recorded under them are re-verified by the rules that played them
+(docs/rules-versions.md).
+
+Version 1.3.0 changed two rules toward the rulebook:
+
+- Battle Action & Resolution: "Bow your target unit to return it home" bows
+  the whole unit (the hero and its attached cohorts, items and spells), and
+  ``ReturnedHome`` names the cards bowed; 1.2.0 and before bowed the hero alone
+  (``state.EARLIER_RETURN_HERO``; their stored events read as bowing the hero,
+  ``upcasts``).
+- "Your" in card text is the card's controller: 1.2.0 and before gave an
+  ally's cards in a battle the bonuses of "your" text (Displaced Bunker, General
+  Hain, Wizard's Tower, The Apple of Life's reward, the "of yours" targets), and
+  counted an ally's hero buried as "opposing" for A Most Peculiar Lamp?
+  (``state.EARLIER_YOUR_SIDE``).
 
 Version 1.2.0 records the result as every reader is told it, "Player 1 wins by
 a Dominance Victory.", where 1.1.0 and 1.0.0 recorded "seat 0 wins by a
@@ -16,8 +30,9 @@ made itself or gave to another player:
 - Engaging and Damage (multiplayer): 1.0.0 had the attacker declare immunity
   for the allies' cards too; in 1.1.0 each attacking ally declares its own.
 
-``NineEmpiresV1`` keeps those three (``state.EARLIER_*``, read where each
-rule is) and 1.1.0's result; ``NineEmpiresV1_1`` keeps the result alone.
+``NineEmpiresV1`` keeps those three, 1.1.0's result and 1.2.0's two;
+``NineEmpiresV1_1`` keeps the result and 1.2.0's two; ``NineEmpiresV1_2``
+keeps 1.2.0's two.
 """
 
 from __future__ import annotations
@@ -26,17 +41,27 @@ from aggregates.nine_empires.game import NineEmpires
 from aggregates.nine_empires.state import (
     EARLIER_ALLIES,
     EARLIER_IMMUNITY,
+    EARLIER_RETURN_HERO,
     EARLIER_SEAT_RESULT,
     EARLIER_WINTER_FOOD,
+    EARLIER_YOUR_SIDE,
 )
+
+#: What 1.2.0 and every version before it kept of the rules 1.3.0 changed.
+BEFORE_1_3 = frozenset({EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE})
+
+
+class NineEmpiresV1_2(NineEmpires):  # noqa: N801 - the version's own number
+    RULES_VERSION = "1.2.0"
+    EARLIER = BEFORE_1_3
 
 
 class NineEmpiresV1_1(NineEmpires):  # noqa: N801 - the version's own number
     RULES_VERSION = "1.1.0"
-    EARLIER = frozenset({EARLIER_SEAT_RESULT})
+    EARLIER = BEFORE_1_3 | {EARLIER_SEAT_RESULT}
 
 
 class NineEmpiresV1(NineEmpires):
     RULES_VERSION = "1.0.0"
-    EARLIER = frozenset({EARLIER_WINTER_FOOD, EARLIER_ALLIES, EARLIER_IMMUNITY,
-                         EARLIER_SEAT_RESULT})
+    EARLIER = BEFORE_1_3 | {EARLIER_WINTER_FOOD, EARLIER_ALLIES, EARLIER_IMMUNITY,
+                            EARLIER_SEAT_RESULT}

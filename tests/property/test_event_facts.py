@@ -1160,7 +1160,8 @@ def _ne_spring(m: Model, p: dict[str, Any]) -> None:
 
 
 def _ne_returned_home(m: Model, p: dict[str, Any]) -> None:
-    m["cards"][p["hero"]]["bowed"] = True
+    for c in p["bowed"]:
+        m["cards"][c]["bowed"] = True
     _ne_home(m, p["hero"])
 
 

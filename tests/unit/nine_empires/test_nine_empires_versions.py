@@ -2,22 +2,32 @@
 recorded by rules 1.0.0 (``v1.NineEmpiresV1``) re-executes by 1.0.0 with both
 versions registered, and would fail by 1.1.0, which calls for allies first; a
 finished 1.1.0 game (``v1.NineEmpiresV1_1``) re-executes by 1.1.0 and would fail
-by 1.2.0 at its end, whose result 1.2.0 words as its readers are told it."""
+by 1.2.0 at its end, whose result 1.2.0 words as its readers are told it; a game
+stored by the released 1.2.0 code (a fixture), whose ``ReturnedHome`` did not
+name the cards bowed, reads upcast, re-executes by 1.2.0
+(``v1.NineEmpiresV1_2``) and would fail by 1.3.0, which bows the whole unit."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 from aggregates import catalog
-from aggregates.kernel.audit import record_of
+from aggregates.kernel import upcast
+from aggregates.kernel.audit import Record, record_of, upcast_record
+from aggregates.kernel.game import _event_class
 from aggregates.kernel.verify import verify_records
 from aggregates.nine_empires import NineEmpires
-from aggregates.nine_empires.v1 import NineEmpiresV1, NineEmpiresV1_1
+from aggregates.nine_empires.v1 import NineEmpiresV1, NineEmpiresV1_1, NineEmpiresV1_2
 from aggregates.nine_empires.victory import VICTORY, standings
 
 BOTH = catalog.registry((NineEmpiresV1, NineEmpires))
-ALL = catalog.registry((NineEmpiresV1, NineEmpiresV1_1, NineEmpires))
+ALL = catalog.registry((NineEmpiresV1, NineEmpiresV1_1, NineEmpiresV1_2, NineEmpires))
+#: A game stored by the released rules 1.2.0 (commit de15407's code), up to a
+#: unit returned home with a straight attached card.
+STORED_1_2_0 = Path(__file__).parent / "data" / "rules_1_2_0_return_home.json"
 
 
 def _v1_game_with_allies(seed: int = 3) -> tuple[Any, list[Any]]:
@@ -79,12 +89,12 @@ def test_a_finished_1_1_0_game_re_executes_by_1_1_0_and_its_result_names_a_seat(
     assert not wrong.ok and wrong.first_failure == ended.version
 
 
-def test_rules_1_2_0_record_the_result_as_the_players_read_it() -> None:
+def test_rules_1_2_0_on_record_the_result_as_the_players_read_it() -> None:
     """Object (Romance of the Nine Empires rulebook): the winner and how they won
     (a Conquest, Dominance or Popular Victory, or the last player left), named as
     the players are, in the recorded result as in the outcome's summary."""
     game, records = _finished(NineEmpires)
-    assert records[0].payload["rules_version"] == "1.2.0"
+    assert records[0].payload["rules_version"] == NineEmpires.RULES_VERSION == "1.3.0"
     ended = next(r for r in records if r.type == "Ended")
     said = ended.payload["outcome"]["result"]
     assert said == f"Player {game.result['winner'] + 1} wins by {victory_words(game)}."
@@ -94,3 +104,45 @@ def test_rules_1_2_0_record_the_result_as_the_players_read_it() -> None:
 def victory_words(game: Any) -> str:
     """The rulebook's name of how ``game`` was won ("a Dominance Victory")."""
     return VICTORY[game.result["how"]]
+
+
+def _stored_1_2_0() -> list[Record]:
+    raw = json.loads(STORED_1_2_0.read_text("utf-8"))["records"]
+    return [Record(**r) for r in raw]
+
+
+def test_a_stored_1_2_0_game_reads_upcast_and_re_executes_by_1_2_0() -> None:
+    """Its ``ReturnedHome`` was stored as ``{hero, seat}``: read now, it bowed
+    its hero alone (what 1.2.0 did), the chain still over the bytes as stored;
+    the game verifies by 1.2.0 with every version registered."""
+    records = _stored_1_2_0()
+    assert records[0].payload["rules_version"] == "1.2.0"
+    stored = next(r for r in records if r.type == "ReturnedHome")
+    assert "bowed" not in stored.payload
+    read = upcast_record(stored, NineEmpiresV1_2)
+    assert read.payload["bowed"] == [stored.payload["hero"]]
+    assert upcast.stored_form(read.payload, read.meta)[0] == stored.payload
+    verdict = verify_records({}, records, ALL)
+    assert verdict.ok, verdict.report.problems
+    assert catalog.rules_class("nine_empires", "1.2.0", ALL) is NineEmpiresV1_2
+
+
+def test_the_stored_1_2_0_game_would_fail_by_1_3_0_where_a_unit_returns_home() -> None:
+    """Battle Action & Resolution ("Bow your target unit to return it home"):
+    1.3.0 bows the returning unit's straight attached card too, so re-executing
+    1.2.0's game by it differs first at that ``ReturnedHome``."""
+    records = _stored_1_2_0()
+    wrong = verify_records({}, records, {("nine_empires", "1.2.0"): NineEmpires})
+    returned = next(r.version for r in records if r.type == "ReturnedHome")
+    assert not wrong.ok and wrong.first_failure == returned
+
+
+def test_the_library_reads_a_stored_returned_home_as_bowing_its_hero() -> None:
+    """The event class is at version 2; the library's step from a stored
+    version 1 (``{hero, seat}``) names the hero as the one card bowed."""
+    cls: Any = _event_class(NineEmpires, "ReturnedHome")
+    assert cls.class_version == 2
+    state: dict[str, Any] = {"hero": "i7", "seat": 1, "meta": {}}
+    cls.upcast_v1_v2(state)
+    assert state["bowed"] == ["i7"]
+    assert state["meta"][upcast.STORED]["payload"] == {"hero": "i7", "seat": 1}
