@@ -47,6 +47,9 @@ from aggregates.titans.commands import (
     ReinforceSupport,
     ReinforceUnit,
     RerollDice,
+    UseNationAbility,
+    UseNationCard,
+    UseTitanAbility,
     Withdraw,
 )
 from aggregates.titans.data import NATION_CARDS, NATIONS, ORDERS, SETUPS, TABLES, order_deck
@@ -559,6 +562,15 @@ def test_the_dice_of_the_battle__rulebook_Battle_Rules() -> None:
         "pool"])
 
 
+def test_one_or_two_battles_a_turn__rulebook_B_Resolving_Battles() -> None:
+    """"The Active Player may initiate one or two Battles in one turn": no Order Card
+    holds more than two Movement Actions (a group move counts as one: its Units go to
+    one Region), so no turn can initiate a third."""
+    moves = {"move_infantry", "move_cavalry", "move_artillery", "move_titan", "move_any",
+             "group_move"}
+    assert max(sum(a in moves for a in o.actions) for o in ORDERS) == 2
+
+
 @pytest.mark.parametrize("difference", sorted(BATTLE_OUTCOME))
 def test_the_battle_outcome_table__rulebook_Battle_Outcome(difference: int) -> None:
     """4) Battle Outcome: the Attacker wins only by exceeding (a tie is the
@@ -699,6 +711,57 @@ def test_discarding_a_card_to_reroll__rulebook_Defenders_Stage() -> None:
     rerolled = named(game, "DiceRerolled")[0]
     assert rerolled["dice"] == [0] and rerolled["pool"][1] == {"die": "infantry", "face": 2}
     assert 10 in game.support_discard and game.hands[RUSSIA] == []
+
+
+def test_nation_cards_and_abilities_once__rulebook_Defenders_Stage() -> None:
+    """C. A [1 / Battle] Nation Card once in the Battle; a [1 / Round] card is rotated
+    by 90 degrees when used (and so not again this Round); D. the Titan Special Ability
+    once per Battle, with the Titan in the Army; E. the Nation Starting Ability once per
+    Battle, its requirement met."""
+    game = arranged(dict(ATTACK, warsaw=(POLAND, {"infantry": 1, "cavalry": 1, "titan": 1})))
+    battle_card, round_card = 32, 38            # Poland's [1 / Battle] and [1 / Round]
+    assert (NATION_CARDS[battle_card].timing, NATION_CARDS[round_card].timing) == (
+        "battle", "round")
+    for c in (battle_card, round_card):
+        game.nation_decks[POLAND].remove(c)
+        game.nation_cards[POLAND].append(c)
+    attack(game, "warsaw", "vilnius", ("infantry", "cavalry", "titan"))
+    with pytest.raises(RuleError, match="NOT_YOUR_TURN"):     # the Defender's Stage first
+        testing.play(game, POLAND, UseTitanAbility())
+    testing.play(game, RUSSIA, EndStage())
+    for once in (UseNationCard(card=battle_card), UseNationCard(card=round_card),
+                 UseTitanAbility(), UseNationAbility()):
+        testing.play(game, POLAND, once)
+        with pytest.raises(RuleError):
+            testing.play(game, POLAND, once)
+        assert once not in testing.legal(game, POLAND)
+    assert game.rotated[POLAND] == [round_card]
+    assert game.battle is not None
+    assert game.battle["sides"]["attacker"]["used"] == [battle_card]
+
+
+def test_a_unit_moving_into_the_battle__rulebook_Battle_Rules() -> None:
+    """"If during a Battle a Unit moves into the Battle, the player immediately rolls
+    that Unit's Dice"; "both players ... check if any of their [1 / Battle] Nation
+    Cards requirements have been met by that. If so, the player may use that Nation
+    Card, even if he has ended his Battle Stage"."""
+    layout = dict(ATTACK, warsaw=(POLAND, {"infantry": 1, "cavalry": 1}),
+                  belarus=(RUSSIA, {"cavalry": 1}))
+    game = arranged(layout, strongholds=("vilnius",))
+    outnumbered = 30          # Poland's [1 / Battle] card for an outnumbered army
+    game.nation_decks[POLAND].remove(outnumbered)
+    game.nation_cards[POLAND].append(outnumbered)
+    testing.set_hand(game, RUSSIA, [2])
+    attack(game, "warsaw", "vilnius", ("infantry", "cavalry"))
+    testing.play(game, POLAND, EndStage())        # the Attacker first at a Stronghold
+    assert UseNationCard(card=outnumbered) not in testing.legal(game, POLAND)
+    testing.play(game, RUSSIA, PlayMoveUnit(card=2, unit="cavalry", origin="belarus"))
+    assert game.battle is not None
+    assert game.battle["sides"]["defender"]["pool"][-1]["die"] == "cavalry"
+    [decision] = game.pending()
+    assert (decision.seat, decision.kind) == (POLAND, "battle_reaction")
+    testing.play(game, POLAND, UseNationCard(card=outnumbered))
+    assert game.pending()[0].seat == RUSSIA       # back to the Defender's Stage
 
 
 def test_a_stronghold_in_battle__rulebook_Stronghold_in_Battles() -> None:
