@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from aggregates.enin import events as ev
 from aggregates.enin import present
-from aggregates.enin import steps as s
+from aggregates.enin import state as s
 from aggregates.enin.data import TABLES
 from aggregates.enin.state import EninState
 from aggregates.kernel.facts import applier

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.enin import steps as s
+from aggregates.enin import state as s
 from aggregates.enin import treasure
 from aggregates.enin.character import (
     attack_modifier,

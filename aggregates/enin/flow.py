@@ -12,7 +12,7 @@ legal list follows it.
 from __future__ import annotations
 
 from aggregates.enin import combat, market, quest, questing, travel, treasure
-from aggregates.enin import steps as s
+from aggregates.enin import state as s
 from aggregates.enin.commands import (
     AcceptRoll,
     Attack,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aggregates.enin import events, present, upcasts, views
-from aggregates.enin import steps as s
+from aggregates.enin import state as s
 from aggregates.enin.apply import apply
 from aggregates.enin.commands import COMMANDS
 from aggregates.enin.data import TABLES
@@ -137,5 +137,5 @@ class Enin(Game):
         return sentence if sentence is not None else super().describe(event_type, payload, seats)
 
 
-# Old events read in the shape recorded now (issue 9, item 7).
+# Old events read in the shape recorded now.
 upcasts.install(Enin)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from aggregates.enin import market
-from aggregates.enin import steps as s
+from aggregates.enin import state as s
 from aggregates.enin.character import attack_modifier, has_reroll
 from aggregates.enin.commands import (
     AcceptRoll,

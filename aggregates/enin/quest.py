@@ -7,7 +7,7 @@ Hills) -> Lodestone (Darkling Crags) -> Lost Book (Lost Wastes): the game is won
 
 from __future__ import annotations
 
-from aggregates.enin import steps as s
+from aggregates.enin import state as s
 from aggregates.enin.commands import AttemptQuest, EndTurn
 from aggregates.enin.data import TABLES, QuestAttempt
 from aggregates.enin.reasons import EninReason

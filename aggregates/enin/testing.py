@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from aggregates.enin import steps as r
+from aggregates.enin import state as r
 from aggregates.enin.game import Enin
 from aggregates.kernel import Command, rng
 

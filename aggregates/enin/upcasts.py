@@ -1,4 +1,4 @@
-"""Enin events recorded before each event stated its whole fact (issue 9, item 7),
+"""Enin events recorded before each event stated its whole fact,
 read in the shape the rules record now (``aggregates.kernel.upcast``).
 
 Each step sees one stored event alone. What an old event implied and the

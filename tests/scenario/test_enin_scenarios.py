@@ -7,7 +7,7 @@ Dice are arranged with ``aggregates.enin.testing.rig`` (real draws of the seed).
 from __future__ import annotations
 
 from aggregates.enin import Enin
-from aggregates.enin import steps as r
+from aggregates.enin import state as r
 from aggregates.enin.commands import (
     AcceptRoll,
     Attack,

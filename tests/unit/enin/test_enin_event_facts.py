@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.enin import steps as r
+from aggregates.enin import state as r
 from aggregates.enin.commands import AcceptRoll, Attack, Buy, ChooseTreasure, Quest, SpendLuck
 from aggregates.enin.testing import d10, events, in_combat, new_game, rig
 from aggregates.kernel import payload_of

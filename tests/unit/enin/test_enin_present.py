@@ -10,7 +10,7 @@ import re
 import pytest
 
 from aggregates.enin import Enin
-from aggregates.enin import steps as r
+from aggregates.enin import state as r
 from aggregates.enin.commands import COMMANDS, AcceptRoll, Attack, Reroll, SpendLuck
 from aggregates.enin.data import TABLES
 from aggregates.enin.present import prompt_words

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.enin import steps as r
+from aggregates.enin import state as r
 from aggregates.enin.commands import AcceptRoll, Attack, Quest, Reroll, SpendLuck
 from aggregates.enin.data import TABLES, lookup
 from aggregates.enin.testing import act, d10, in_combat, new_game, rig

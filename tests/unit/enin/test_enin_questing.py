@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.enin import steps as r
+from aggregates.enin import state as r
 from aggregates.enin.commands import LeaveTown, LoseItem, Quest
 from aggregates.enin.data import TABLES
 from aggregates.enin.reasons import EninReason

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from aggregates.enin import Enin
-from aggregates.enin import steps as r
+from aggregates.enin import state as r
 from aggregates.enin.commands import Quest, RollStart, Travel
 from aggregates.enin.reasons import EninReason
 from aggregates.enin.testing import act, d10, new_game, rig
