@@ -542,11 +542,12 @@ class ArbiterApp(Application):
 
     def seats_at(self, game_id: str, seats: Sequence[int], version: int
                  ) -> tuple[int, list[SeatReading]]:
-        """Each of ``seats``' reading of the game at ``version`` (its own view,
-        and its legal moves when it has a decision), shared with every reader
-        of that version (``ReadModel``); with the game's version now.
-        Nothing (an empty list) when the game is not at ``version``: a reader
-        that knows of newer events takes them first.
+        """The readings of those of ``seats`` the game waits on at ``version``
+        (each its own view and legal moves; every seat's final view once the
+        game is over), shared with every reader of that version
+        (``ReadModel``); with the game's version now. Nothing (an empty list)
+        when the game is not at ``version``: a reader that knows of newer
+        events takes them first.
 
         A version check, not a look at the store: the reader was told
         ``version`` by the game's events (this process's commits, or another
@@ -561,11 +562,12 @@ class ArbiterApp(Application):
             if game.version != version:
                 return game.version, []
             readings = []
+            waiting = set(game.waiting_on())
             for seat in seats:
-                state = self.reads.state(game, Reader(seat).for_game(game.ended))
-                acts = not game.ended and any(d.seat == seat for d in state.pending)
-                readings.append(SeatReading(seat, state,
-                                            self.reads.legal(game, seat) if acts else None))
+                if game.ended or seat in waiting:
+                    state = self.reads.state(game, Reader(seat).for_game(game.ended))
+                    legal = None if game.ended else self.reads.legal(game, seat)
+                    readings.append(SeatReading(seat, state, legal))
             return game.version, readings
 
     def _read(self, game: Game, reader: Reader | None) -> SeatState | None:
@@ -607,7 +609,7 @@ class ArbiterApp(Application):
             # trailers, and the caller got RESOURCE_EXHAUSTED with no reason.
             check_id("rules", rules)
             if rules not in GAMES:
-                raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
+                raise unknown_rules(rules)
             return self.rules_index.page(rules, after, limit, before)  # an index, not a scan
         if before == 1:  # nothing comes before the first game
             return []
@@ -729,7 +731,7 @@ class ArbiterApp(Application):
         check_id("rules", rules)  # before it is echoed in UNKNOWN_RULES
         cls = GAMES.get(rules)
         if cls is None:
-            raise ServiceError("NOT_FOUND", "UNKNOWN_RULES", f"no game {rules!r} is served")
+            raise unknown_rules(rules)
         check_id("request_id", request_id)
         options = parse_options(options_json)
         game_id = (self._on_this_shard(self.credentials.game_id(rules, caller, request_id))

@@ -245,6 +245,8 @@ class FeedHub(threading.Thread):
         #: reason to read the store: a forged higher one costs a read, and a
         #: lower one changes nothing (the newest wins).
         self.published: dict[str, int] = {}
+        #: The newest version of each game this process committed (``committed``).
+        self.local: dict[str, int] = {}
         self.healthy = False
         self.publishing = True
         #: Times the status went from live to degraded (a metric for operators).
@@ -526,7 +528,10 @@ class FeedHub(threading.Thread):
         named = wake_of(data)
         if named is None:
             return
-        self._woken(*named)
+        game_id, version = named
+        if version is not None and version <= self.local.get(game_id, 0):
+            return  # this process's own commit, its streams woken by it already
+        self._woken(game_id, version)
 
     def committed(self, game_id: str, version: int) -> None:
         """A commit of this process (``GameServicer``'s writes): the game's
@@ -534,7 +539,13 @@ class FeedHub(threading.Thread):
         later. Its events are this process's newest (``service.recent`` keeps
         them before the write returns), so the version is named as published
         as a message would; the relay still publishes them for every other
-        server, and the message's wake-up finds nothing newer."""
+        server; its message, when it comes back, wakes nobody here again
+        (``local``: only this process's own commits, which no message can forge)."""
+        with self.cond:
+            if len(self.local) >= MAX_GAMES and game_id not in self.local:
+                self.local.clear()
+            if version > self.local.get(game_id, 0):
+                self.local[game_id] = version
         self._woken(game_id, version)
 
     def nudge(self, game_id: str) -> None:

@@ -235,10 +235,9 @@ class PlayStream:
                 if version > last:
                     polled = True  # newer than the events read: from the store
                     continue
+                pushed.update(dict.fromkeys(joined.seats, last))
                 for reading in readings:
-                    pushed[reading.seat] = last
-                    if reading.legal is not None or reading.state.over:
-                        yield self._turn(reading)
+                    yield self._turn(reading)
                 if readings and readings[0].state.over:
                     yield _status(ENDED)
                     return
@@ -252,8 +251,14 @@ class PlayStream:
                names: tuple[str, ...], over: bool) -> Iterator[game_pb2.PlayMessage]:
         """An event, once per form the seats see of it (one, unless it is
         private to some of them), each naming the seats it is for."""
-        forms: dict[tuple[bool, str], tuple[game_pb2.Event, list[int]]] = {}
-        for seat in seats:
+        seats = list(seats)
+        first = to_proto(cls, ev, Reader(seats[0]).for_game(over), position, seats=names)
+        if first.audience.everyone or len(seats) == 1:
+            yield game_pb2.PlayMessage(event=first, for_seats=seats)  # one form for all
+            return
+        forms: dict[tuple[bool, str], tuple[game_pb2.Event, list[int]]] = {
+            (first.redacted, first.payload_json): (first, [seats[0]])}
+        for seat in seats[1:]:
             message = to_proto(cls, ev, Reader(seat).for_game(over), position, seats=names)
             form = forms.setdefault((message.redacted, message.payload_json), (message, []))
             form[1].append(seat)
