@@ -12,8 +12,10 @@ gets the full record -- anyone once the game is over, the admin always.
 (``aggregates.kernel.verify``); ``arbiter verify GAME_ID`` does the same with
 what the server's ``History`` returns; ``arbiter replay FILE`` steps through
 it (``clients.replay``). Each line also keeps the event's sentence as its
-reader got it (``text``), so a record whose rules this release cannot load
-still reads as the game told it.
+reader got it (``text``). The sentences are outside the hash chain, so verify
+re-tells each from its payload with the rules that recorded the game and fails
+on any difference, and a replay shows the re-told sentence, never the file's;
+every header field verify shows is checked against the events it heads.
 
 Commands are re-executed by the rules version that recorded the game (the
 catalogue's registry ``aggregates.catalog.RULES``); a version this release
@@ -162,7 +164,8 @@ def verify_lines(
     lines, damaged = _until_damaged(header, lines)
     records = records_of(header, lines)
     redacted = [bool(line.get("redacted")) for line in lines]
-    verdict = _failed_at(damaged, verify_records(header, records, RULES, redacted))
+    texts = [line.get("text") for line in lines]
+    verdict = _failed_at(damaged, verify_records(header, records, RULES, redacted, texts))
     if records and not damaged[0]:
         check_signature(header, verdict, keys or {}, served)
     if commitment:
@@ -202,13 +205,20 @@ def _failed_at(damaged: tuple[int, int], verdict: Verdict) -> Verdict:
     return verdict
 
 
+def _read_as(header: dict[str, Any], verdict: Verdict) -> str:
+    """Who the record was read as, from what it holds (not from its header's
+    word): the full record, or a seat's or spectator's part of it."""
+    return "full record" if verdict.full else "part of the record (a seat's or a spectator's read)"
+
+
 def render_verdict(header: dict[str, Any], verdict: Verdict) -> str:
     """The verdict for a person: what was checked, what was not, and the result."""
     report = verdict.report
+    rules = verdict.rules or "?"
+    version = verdict.rules_version or "?"
     out = [
-        f"game {header.get('game_id', '?')} ({header.get('rules', '?')} "
-        f"{header.get('rules_version', '?')}), {report.events} events, "
-        f"read as: {header.get('reader', '?')}",
+        f"game {header.get('game_id', '?')} ({rules} {version}), {report.events} events, "
+        f"read as: {_read_as(header, verdict)}",
         "checked:",
         *(f"  - {line}" for line in verdict.checked),
     ]

@@ -25,6 +25,13 @@ was a private event), and the screen is the rules' own view for that seat.
 A record whose rules version this release cannot load is still replayed as
 its events, with the one sentence saying why there are no states: that is
 never an error.
+
+A record file's sentences (each line's ``text``) are not shown: they are
+outside the hash chain, and anyone can edit them. Each event is told again
+from its payload by the rules that recorded the game (as ``arbiter verify``
+checks them), or, when this release cannot load those rules, shown as its
+type and payload. The game, its rules, version and seats are the ones its
+creation event records; a header that says otherwise is refused.
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ from aggregates.kernel.render import (
     seat_title,
 )
 from aggregates.kernel.seating import Audience
-from aggregates.kernel.verify import folding, loadable
+from aggregates.kernel.verify import CREATED_FIELDS, event_sentence, folding, loadable
 from aggregates.records import RecordError, read_record, records_of
 from clients.render import state_lines
 
@@ -174,10 +181,11 @@ class RecordTimeline:
             raise ReplayError("the record does not start with the creation event")
         self.lines = lines
         created = self.records[0].payload
+        check_header(header, created)
         self.game_id = str(header.get("game_id") or self.records[0].game_id)
-        self.rules = str(header.get("rules") or created.get("rules", ""))
-        self.rules_version = str(header.get("rules_version") or created.get("rules_version", ""))
-        self.seats = [str(s) for s in header.get("seats") or created.get("seats") or []]
+        self.rules = str(created.get("rules") or header.get("rules", ""))
+        self.rules_version = str(created.get("rules_version") or header.get("rules_version", ""))
+        self.seats = [str(s) for s in created.get("seats") or header.get("seats") or []]
         if seat is not None and not 0 <= seat < len(self.seats):
             raise ReplayError(f"the game has seats 0 to {len(self.seats) - 1}, not {seat}")
         self.seat = seat
@@ -191,12 +199,14 @@ class RecordTimeline:
         self.note = ""
         if self.game_class is None:
             self.note = (f"This game was {not_loadable(self.rules, self.rules_version, known)}: "
-                         "its events are shown as recorded, without the states.")
+                         "its events are shown as their types and payloads, without the "
+                         "states (their recorded sentences cannot be checked without those "
+                         "rules).")
         elif not foldable(self.records, redacted):
             read_as = header.get("reader") or "a seat or a spectator"
             self.note = (f"The states are not in this record: it was read before the end "
                          f"(as {read_as}), without the seed and the hidden payloads; its "
-                         "events are shown as recorded. To see the states, replay the game "
+                         "events are shown as read. To see the states, replay the game "
                          "from the server: arbiter replay GAME_ID --seat N.")
         self._states: dict[int, game_pb2.GameState | None] = {}
         self._folds: Iterator[Game] | None = None
@@ -248,10 +258,8 @@ class RecordTimeline:
         if hidden:
             who = ", ".join(seat_name(s, self.seats) for s in sorted(audience.seats or ()))
             text = f"(a private event of {who or 'no one'})"
-        elif payload is rec.payload and line.get("text"):
-            text = str(line["text"])  # the record's own words, for the record's own reader
         else:
-            text = self._describe(rec.type, payload)
+            text = self._describe(rec.type, payload)  # never the file's own (unchecked) words
         return game_pb2.Event(
             game_id=self.game_id, version=rec.version, type=rec.type,
             payload_json=json.dumps(payload, sort_keys=True, default=str), redacted=redacted,
@@ -276,13 +284,24 @@ class RecordTimeline:
 
 def describe(game_class: type[Game] | None, kind: str, payload: Mapping[str, Any],
              seats: Sequence[str]) -> str:
-    """The rules' sentence for an event (generic when they are not loadable)."""
+    """The rules' sentence for an event, as the server tells it (generic when
+    they are not loadable)."""
     if game_class is not None:
-        try:
-            return game_class.describe(kind, payload, list(seats))
-        except Exception:  # noqa: BLE001 - a wording bug never stops a replay
-            pass
+        return event_sentence(game_class, kind, payload, seats)
     return describe_event(kind, payload)
+
+
+def check_header(header: Mapping[str, Any], created: Mapping[str, Any]) -> None:
+    """A header naming other rules, another version or other seats than the
+    creation event records is refused (``ReplayError``): the replay would be
+    titled with words the record does not hold."""
+    for field in CREATED_FIELDS:
+        stated, recorded = header.get(field), created.get(field)
+        if stated is not None and recorded is not None and stated != recorded:
+            raise ReplayError(
+                f"the record's header says {field.replace('_', ' ')} {stated!r}, but its "
+                f"creation event records {recorded!r}: the file was edited (arbiter verify "
+                "FILE names what else was)")
 
 
 def foldable(records: Sequence[Record], redacted: Sequence[bool]) -> bool:

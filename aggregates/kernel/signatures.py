@@ -89,7 +89,9 @@ def check_signature(
     version = int(header.get("version") or 1)
     for field, value in (("game_id", header.get("game_id")), ("head", head),
                          ("version", header.get("version")),
-                         ("seed_commitment", header.get("seed_commitment"))):
+                         ("seed_commitment", header.get("seed_commitment")),
+                         ("rules", header.get("rules")),
+                         ("rules_version", header.get("rules_version"))):
         if value is not None and stated.get(field) != value:
             report.fail("chain", f"the signature is over another {field.replace('_', ' ')} "
                         f"({str(stated.get(field))[:16]}...) than this record's "

@@ -8,6 +8,13 @@ rules that recorded the game. A record read before the end (a seat's or a
 spectator's) lacks the seed and the hidden payloads: then only what can be
 checked without them is, and the verdict says exactly what was not.
 
+Every event's sentence (``text``: the game's words for it, as the server
+wrote them when the record was read) is re-told from its payload by the same
+rules and must be the recorded one: the sentences are outside the hash chain,
+so a sentence that is not its payload's is a forgery, named by its version.
+The header is the reader's summary: each field shown (the game, its rules and
+version, its seats, its head, ...) must be what the events record.
+
 Re-execution uses the rules *version* that recorded the game, looked up in a
 registry keyed by (rules id, rules version) (``aggregates.catalog.RULES``): a
 newer version may decide differently, and a game must not "fail" because the
@@ -37,7 +44,7 @@ from aggregates.kernel.audit import (
     rebuild,
     upcast_record,
 )
-from aggregates.kernel.game import Game
+from aggregates.kernel.game import ENTROPY_EVENT, Game
 from aggregates.kernel.outcome import breakdown_of
 
 
@@ -55,6 +62,11 @@ class Verdict:
     #: Why the server's signature over the head was not checked ("" when it
     #: was, or failed): the record is whole, but not shown to be the server's.
     unsigned: str = ""
+    #: The rules and version the creation event records (what re-executed it).
+    rules: str = ""
+    rules_version: str = ""
+    #: Whether the record is the full one (every meta, the seed, no redaction).
+    full: bool = False
 
     @property
     def ok(self) -> bool:
@@ -144,14 +156,52 @@ def audit_by_version(
     return report
 
 
+def event_sentence(game_class: type[Game], kind: str, payload: Mapping[str, Any],
+                   seats: Sequence[str]) -> str:
+    """An event in its game's words, as the server tells it (``Event.text``):
+    the kernel's entropy event alike in every game, and the event's type when
+    the rules' wording fails (a wording bug never fails a read)."""
+    try:
+        if kind == ENTROPY_EVENT:
+            return Game.describe(kind, payload, list(seats))
+        return game_class.describe(kind, payload, list(seats))
+    except Exception:  # noqa: BLE001 - the server answers the type alike
+        return kind
+
+
+def check_sentences(records: Sequence[Record], texts: Sequence[Any], game_class: type[Game],
+                    seats: Sequence[str], report: AuditReport) -> int:
+    """Each recorded sentence against the one its payload tells (``None``: a
+    line without a sentence, nothing to check); the number checked."""
+    checked = 0
+    for rec, text in zip(records, texts, strict=False):
+        if text is None:
+            continue
+        checked += 1
+        told = event_sentence(game_class, rec.type, rec.payload, seats)
+        if text != told:
+            report.fail("replay", f"version {rec.version}: its sentence "
+                        f"{_clip(text)} is not what its payload tells ({_clip(told)})",
+                        rec.version)
+    return checked
+
+
+def _clip(text: Any, width: int = 60) -> str:
+    """A sentence quoted for a problem line, cut to ``width`` characters."""
+    words = str(text)
+    return repr(words if len(words) <= width else words[:width - 3] + "...")
+
+
 def verify_records(
     header: Mapping[str, Any],
     records: Sequence[Record],
     games: Mapping[Any, type[Game]],
     redacted: Sequence[bool] = (),
+    texts: Sequence[Any] = (),
 ) -> Verdict:
     """Verify a game's records as far as they allow (see the module's doc);
-    ``games`` is a registry by (rules id, version) or a catalogue by rules id."""
+    ``games`` is a registry by (rules id, version) or a catalogue by rules id;
+    ``texts``: each record's sentence as the reader got it (``None``: none)."""
     report = AuditReport(events=len(records))
     verdict = Verdict(report)
     if not records:
@@ -167,8 +217,12 @@ def verify_records(
     commitment = str(created.payload.get("commitment", ""))
     last = records[-1]
     over = last.type == "Ended"
+    verdict.rules = str(created.payload.get("rules", ""))
+    verdict.rules_version = str(created.payload.get("rules_version", ""))
     check_header(header, records, report)
-    if not is_full(records, redacted):
+    _verify_sentences(verdict, records, texts, games)
+    verdict.full = is_full(records, redacted)
+    if not verdict.full:
         _verify_partial(verdict, records, over)
         if over or header.get("over"):
             # A finished game's record is everyone's in full (the seed is
@@ -216,12 +270,46 @@ def verify_records(
     return verdict
 
 
+def _verify_sentences(verdict: Verdict, records: Sequence[Record], texts: Sequence[Any],
+                      games: Mapping[Any, type[Game]]) -> None:
+    """The sentences against their payloads (``check_sentences``), with the
+    rules version that recorded the game; said to be unchecked without it."""
+    if not any(text is not None for text in texts):
+        return
+    created = records[0].payload
+    game_class = loadable(games, verdict.rules, verdict.rules_version)
+    if game_class is None:
+        verdict.not_checked.append(
+            "the events' sentences: only the rules that recorded the game tell them, and "
+            "this release cannot load those (a replay shows the payloads instead)")
+        return
+    seats = [str(seat) for seat in created.get("seats") or []]
+    told = check_sentences(records, texts, game_class, seats, verdict.report)
+    verdict.checked.append(
+        f"{told} event sentences, each re-told from its payload by {verdict.rules} "
+        f"{verdict.rules_version}")
+
+
+#: Header fields that name what the creation event records, checked against it.
+CREATED_FIELDS = ("rules", "rules_version", "seats")
+
+
 def check_header(header: Mapping[str, Any], records: Sequence[Record], report: AuditReport) -> None:
-    """The header against the events it heads: the seed commitment, the head,
-    the version and the outcome it states are the ones the events record.
-    A header is the reader's summary, and a record relabelled with another
-    game's header is caught here (its events carry their own commitment)."""
+    """The header against the events it heads: the rules, their version and
+    the seats, the seed commitment, the head, the version, the number of events
+    and the outcome it states are the ones the events record. A header is the
+    reader's summary, and a record relabelled with another game's header is
+    caught here (its events carry their own commitment)."""
     created, last = records[0], records[-1]
+    for field in CREATED_FIELDS:
+        stated, recorded = header.get(field), created.payload.get(field)
+        if stated is not None and recorded is not None and stated != recorded:
+            report.fail("chain", f"the header gives {field.replace('_', ' ')} {stated!r}, "
+                        f"the creation event records {recorded!r}", created.version)
+    counted = header.get("events")
+    if isinstance(counted, int) and not isinstance(counted, bool) and counted != len(records):
+        report.fail("chain", f"the header says {counted} events, the record holds "
+                    f"{len(records)}", min(counted, len(records)) + 1)
     recorded = str(created.payload.get("commitment", ""))
     stated = header.get("seed_commitment", header.get("commitment"))
     if stated and stated != recorded:

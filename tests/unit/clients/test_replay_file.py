@@ -117,8 +117,8 @@ def test_a_record_of_an_unloadable_version_replays_its_events_with_the_sentence(
     game, records = play(TemplateV2, 27)
     text = shown(replay.print_to, timeline(record_lines(game, records), 1, V1), 12)
     assert ("This game was recorded by rules template v2, not loadable by this release "
-            "(it loads template v1): its events are shown as recorded, without the states."
-            ) in text
+            "(it loads template v1): its events are shown as their types and payloads, "
+            "without the states") in text
     assert "Event v12: " in text and "== " not in text
 
 
