@@ -513,6 +513,56 @@ def test_an_ettin_deploy_is_a_card_then_a_place_on_the_seats_page(
     assert "Deployed" in made, made
 
 
+def test_ethnos_band_form_fits_its_box_and_a_refusal_shows_beside_send(
+    web_server: ServerProcess, chromium: Any
+) -> None:
+    """Ethnos, "Playing a band", on a phone: the form's question wraps inside its
+    border, the Leader list names each card by its number in the hand, and an
+    answer the server refuses (no card picked) is written under that form, on
+    screen beside its Send button, not only at the top of the page."""
+    created = create(web_server, "ethnos", ["Ada", "Bo", "Cy"])
+    game_id, token = created.game_id, created.seat_tokens[0].token
+    stub, seat_stub = web_server.stub(), web_server.stub(token)
+    rng = random.Random(5)
+    for _move in range(300):  # bots play until Player 1 holds three cards, on its turn
+        state = seat_stub.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
+        if 0 in [d.seat for d in state.pending] and len(hand_of(json.loads(
+                state.screen_json))) >= 3:
+            break
+        assert bot_step(stub, game_id, "ethnos", rng), "the game ended too soon"
+    else:
+        raise AssertionError("Player 1 never held three cards on its turn")
+    context = chromium.new_context(viewport=harness.PHONE)
+    try:
+        page = context.new_page()
+        open_with_token(page, f"{web_server.web_url}/games/{game_id}/seat/0#{token}",
+                        "form.choice[data-command=play_band]")
+        form = page.locator("form.choice[data-command=play_band]").first
+        box, legend, panel = (page.locator(selector).first.bounding_box() for selector in (
+            "form.choice[data-command=play_band] fieldset",
+            "form.choice[data-command=play_band] legend", "section#play"))
+        assert box and legend and panel, "no question on the form"
+        # Below the box's top border (a legend astride it has its first line outside),
+        # and the box no wider than the panel it is in (else its right side is cut).
+        assert legend["y"] >= box["y"] + 1, \
+            f"the question spills over its box's border: {legend} in {box}"
+        assert box["x"] + box["width"] <= panel["x"] + panel["width"] + 1, \
+            f"the form is wider than its panel: {box} in {panel}"
+        leaders = [t.strip() for t in form.locator("select[name=mark] option").all_inner_texts()]
+        assert all(re.match(r"\d+\. ", t) for t in leaders[1:]), leaders
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        form.locator("button[type=submit]").click()
+        refusal = form.locator("p.refusal")
+        refusal.wait_for()
+        assert "Refused" in refusal.inner_text()
+        inside = page.evaluate("""() => { const r = document.querySelector(
+            'form.choice[data-command=play_band] p.refusal').getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight; }""")
+        assert inside, "the refusal is off-screen from the Send button"
+    finally:
+        context.close()
+
+
 def play_seat_page(page: Any, stub: game_pb2_grpc.GameServiceStub, game_id: str,
                    rng: random.Random, shots: Shots | None = None,
                    max_moves: int = 600, deadline_s: float = 240) -> dict[str, int]:
