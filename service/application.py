@@ -41,6 +41,7 @@ from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
 from aggregates.kernel import recording as kernel_recording
 from aggregates.kernel.game import command_key
+from service import integrity
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex
 from service.envelope import Reader
@@ -147,6 +148,13 @@ class GameRepository(Repository[uuid.UUID]):
             return super().get(aggregate_id, version=version, **kwargs)
         with self.locks(aggregate_id):
             return super().get(aggregate_id, **kwargs)
+
+    def _reconstruct_aggregate(self, aggregate_id: uuid.UUID, version: int | None,
+                               projector_func: Any) -> Any:
+        """A game loaded from the store (never one cached, caught up) is checked
+        as it loads: a corrupt one is refused (``service.integrity``)."""
+        return super()._reconstruct_aggregate(
+            aggregate_id, version, integrity.checking(projector_func))
 
     def forget(self, aggregate_id: uuid.UUID) -> None:
         """Drop a cached aggregate that holds changes the store did not record;

@@ -24,7 +24,7 @@ from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from aggregates.catalog import SERVED
-from service import auditing, logs, shards
+from service import auditing, integrity, logs, shards
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
@@ -141,6 +141,7 @@ class Server:
         )
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
+        integrity.report_health(self.health)  # corrupt stored records: NOT_SERVING
         enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
         self.metrics: MetricsServer | None = None
         self.web: WebServer | None = None
