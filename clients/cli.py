@@ -125,6 +125,15 @@ def _options(text: str | None) -> dict[str, Any] | None:
     return value
 
 
+def _spelled(client: ArbiterClient, name: str) -> str:
+    """The server's rules id that ``name`` spells (``nine-empires``, ``Nine_Empires``:
+    ``nine_empires``; ``aggregates.spelling``); a name that spells none as given,
+    for the server to refuse with ``UNKNOWN_RULES`` and the id it likely meant."""
+    from aggregates.spelling import rules_id
+
+    return rules_id(name, [info.id for info in client.list_rules()]) or name
+
+
 def _default_seats(client: ArbiterClient, rules: str) -> list[str]:
     """Seat names when none are given: as many as the game's minimum."""
     count = 1
@@ -159,7 +168,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
     with _client(args) as client:
         rules = client.list_rules()
     if args.game:
-        info = cli_extras.find_rules(rules, args.game)
+        from aggregates.spelling import rules_id
+
+        info = cli_extras.find_rules(
+            rules, rules_id(args.game, [i.id for i in rules]) or args.game)
         _print(cli_extras.render_rules_detail(info, render_rules([info])))
     else:
         _print(render_rules(rules))
@@ -170,6 +182,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     options = _options(args.options)
     entropy = _entropy(args.entropy)
     with _client(args) as client:
+        args.game = _spelled(client, args.game)
         seats = args.seat or _default_seats(client, args.game)
         response = client.create_game(args.game, seats, options, entropy=entropy)
     _save_tokens(args, response, args.game)
@@ -504,6 +517,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     with _client(args) as client:
         game_id = args.game
         if not game_id:
+            args.rules = _spelled(client, args.rules)
             info = _rules_info(client, args.rules)
             players = args.players or max(1, info.min_seats)
             low, high = max(1, info.min_seats), max(1, info.min_seats, info.max_seats)
@@ -574,6 +588,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     with _client(args) as client:
+        args.game = _spelled(client, args.game)
         players = args.players or len(_default_seats(client, args.game))
         summary = simulate(
             client, args.game, args.games, players, seed=args.seed, cap=args.cap,

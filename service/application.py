@@ -43,7 +43,7 @@ from aggregates.kernel import recording as kernel_recording
 from aggregates.kernel.game import command_key
 from service import integrity
 from service.auth import Credentials, GameAccess
-from service.catalogue import RulesIndex
+from service.catalogue import RulesIndex, unknown_rules
 from service.envelope import Reader
 from service.errors import ServiceError, unknown_game
 from service.groupcommit import GroupCommit

@@ -16,7 +16,25 @@ import bisect
 import threading
 from typing import Any
 
+from aggregates import spelling
+from aggregates.catalog import GAMES
+from service.errors import ServiceError
+
 BATCH = 1000
+
+
+def served_rules(name: str) -> str:
+    """The served rules id a request's spelling names (``nine-empires``,
+    ``Nine_Empires``: ``nine_empires``; ``aggregates.spelling``), or the name
+    as given when it names none (refused later, by whoever reads it)."""
+    return (spelling.rules_id(name, GAMES) or name) if name else name
+
+
+def unknown_rules(name: str) -> ServiceError:
+    """``UNKNOWN_RULES`` for a name that spells no served game, with the ids
+    it was likely meant as (call it once the name is checked to be short)."""
+    return ServiceError("NOT_FOUND", "UNKNOWN_RULES",
+                        spelling.unknown_rules_sentence(name, GAMES))
 
 
 class RulesIndex:
