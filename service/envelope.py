@@ -7,10 +7,12 @@ there is one place to get visibility right.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import datetime
 import json
 import logging
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -102,6 +104,48 @@ def to_proto(
         text=describe(game_cls, event_type(domain_event), payload, list(seats)),
         shard=shard_of(domain_event.originator_id),
     )
+
+
+#: Encoded forms of events kept (``EventForms``): a few per recent event of
+#: the games played now.
+FORMS_KEPT = 4096
+
+
+class EventForms:
+    """Each event's envelope made once per form, for every reader of that form.
+
+    A move's events used to be encoded for each reader apart: the mover's
+    reply, then every seat's and spectator's feed, each its own ``dumps`` of
+    the payload, its own sentence and its own message, though most readers
+    see the same form (a public event is one form for all; a private one has
+    two: its audience's and the public's). The form is what ``visible_payload``
+    decides for the reader (its audience included or not, the full record, the
+    game over), so every reader of one form gets the very same message
+    (callers never change one: they copy it into their own replies).
+    """
+
+    def __init__(self, kept: int = FORMS_KEPT) -> None:
+        self.kept = kept
+        self._guard = threading.Lock()
+        self._forms: collections.OrderedDict[tuple[Any, ...], game_pb2.Event] = (
+            collections.OrderedDict())
+
+    def of(self, game_cls: type[Game], domain_event: Any, reader: Reader, position: int = 0,
+           seats: Sequence[str] = ()) -> game_pb2.Event:
+        """``to_proto``'s message, made once per form (see the class)."""
+        _, redacted, _ = visible_payload(game_cls, domain_event, reader)
+        key = (domain_event.originator_id, domain_event.originator_version, position,
+               redacted, reader.full, reader.over, tuple(seats))
+        with self._guard:
+            message = self._forms.get(key)
+            if message is not None:
+                return message
+        message = to_proto(game_cls, domain_event, reader, position, seats)
+        with self._guard:
+            self._forms[key] = message
+            while len(self._forms) > self.kept:
+                self._forms.popitem(last=False)
+        return message
 
 
 def to_public_json(game_cls: type[Game], domain_event: Any, position: int) -> str:

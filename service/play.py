@@ -45,7 +45,7 @@ from arbiter.wire import WireError, command_to_json
 from aggregates.kernel import Game, RuleError
 from service import auth, feeds
 from service.application import ArbiterApp, SeatReading
-from service.envelope import Reader, to_proto
+from service.envelope import EventForms, Reader
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.ids import check_position, parse_game_id
@@ -64,6 +64,7 @@ class Host(Protocol):
 
     hub: FeedHub
     credentials: auth.Credentials
+    forms: EventForms
 
     def store(self, game_id: str | uuid.UUID) -> ArbiterApp: ...
     def caller(self, context: grpc.ServicerContext, game_id: uuid.UUID | None) -> auth.Caller: ...
@@ -252,17 +253,18 @@ class PlayStream:
         """An event, once per form the seats see of it (one, unless it is
         private to some of them), each naming the seats it is for."""
         seats = list(seats)
-        first = to_proto(cls, ev, Reader(seats[0]).for_game(over), position, seats=names)
+        forms = self.servicer.forms
+        first = forms.of(cls, ev, Reader(seats[0]).for_game(over), position, seats=names)
         if first.audience.everyone or len(seats) == 1:
             yield game_pb2.PlayMessage(event=first, for_seats=seats)  # one form for all
             return
-        forms: dict[tuple[bool, str], tuple[game_pb2.Event, list[int]]] = {
+        kinds: dict[tuple[bool, str], tuple[game_pb2.Event, list[int]]] = {
             (first.redacted, first.payload_json): (first, [seats[0]])}
         for seat in seats[1:]:
-            message = to_proto(cls, ev, Reader(seat).for_game(over), position, seats=names)
-            form = forms.setdefault((message.redacted, message.payload_json), (message, []))
+            message = forms.of(cls, ev, Reader(seat).for_game(over), position, seats=names)
+            form = kinds.setdefault((message.redacted, message.payload_json), (message, []))
             form[1].append(seat)
-        for message, for_seats in forms.values():
+        for message, for_seats in kinds.values():
             yield game_pb2.PlayMessage(event=message, for_seats=for_seats)
 
     def _turn(self, reading: SeatReading) -> game_pb2.PlayMessage:

@@ -33,7 +33,7 @@ from aggregates.kernel.schemas import schemas_text
 from service import auditing, auth, feeds, signing, timetravel
 from service.application import ArbiterApp, SeatReading
 from service.catalogue import served_rules
-from service.envelope import SPECTATOR, Reader, dumps, timestamp_of, to_proto
+from service.envelope import SPECTATOR, EventForms, Reader, dumps, timestamp_of, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.handlers import Wrapping
@@ -269,6 +269,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         #: ``turn_message``), the newest ``WIRE_STATES_KEPT``.
         self._wire: collections.OrderedDict[Hashable, Any] = collections.OrderedDict()
         self._wire_guard = threading.Lock()
+        #: Events on the wire, one message per form (``EventForms``).
+        self.forms = EventForms()
 
     def store(self, game_id: str | uuid.UUID) -> ArbiterApp:
         """The store a game lives in (on a sharded store, the one its id names)."""
@@ -389,7 +391,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         reply = game_pb2.ActResponse(
             version=result.version,
             events=[
-                to_proto(cls, ev, reader, result.positions.get(ev.originator_version, 0),
+                self.forms.of(cls, ev, reader, result.positions.get(ev.originator_version, 0),
                          result.game.seats)
                 for ev in result.events
             ],
@@ -740,7 +742,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                                              for _, e in new_events)
                     for position, ev in new_events:
                         yield game_pb2.FeedMessage(
-                            event=to_proto(cls, ev, reader.for_game(over), position,
+                            event=self.forms.of(cls, ev, reader.for_game(over), position,
                                            seats=game.seats))
                         last = ev.originator_version
                     if over:

@@ -1,0 +1,97 @@
+"""The move path's shared work: an event encoded once per form, each seat's
+turn read once per version and only for the seats the game waits on, and a
+commit of this process waking its followers without a second wake-up from
+Redis. Hidden information per seat is what the forms must keep: the Ethnos
+rulebook's "Drawing cards" (a drawn card is its drawer's alone)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.application import ArbiterApp
+from service.config import Settings
+from service.envelope import SPECTATOR, EventForms, Reader, to_proto
+from service.feeds import FeedHub
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[ArbiterApp]:
+    application = ArbiterApp(Settings(data_dir=tmp_path).store_env())
+    yield application
+    application.close()
+
+
+def played(app: ArbiterApp, moves: int) -> tuple[str, list[Any]]:
+    """A 3-seat Ethnos game after ``moves`` random moves, and its events."""
+    game_id = str(app.create_game("ethnos", ["a", "b", "c"]).id)
+    rng = random.Random(4)
+    for _ in range(moves):
+        game = app.game(game_id)
+        seat = game.pending_decisions()[0].seat
+        app.act(game_id, seat, rng.choice(game.legal_actions(seat)).to_json())
+    return game_id, app.game_events(game_id)
+
+
+def test_a_private_event_has_its_audience_form_and_the_public_form(app: ArbiterApp) -> None:
+    """Ethnos, "Drawing cards": the drawer reads the card, the others (and
+    spectators) its public form; each form is made once and handed to every
+    reader of it, and is exactly what ``to_proto`` makes for that reader."""
+    game_id, events = played(app, 12)
+    cls, seats = type(app.game(game_id)), app.game(game_id).seats
+    private = next(ev for ev in events if not to_proto(cls, ev, SPECTATOR).audience.everyone
+                   and to_proto(cls, ev, SPECTATOR).audience.seats)
+    audience = set(to_proto(cls, private, SPECTATOR).audience.seats)
+    inside = next(iter(audience))
+    outside = next(seat for seat in range(3) if seat not in audience)
+    forms = EventForms()
+    own = forms.of(cls, private, Reader(inside), 7, seats)
+    public = forms.of(cls, private, Reader(outside), 7, seats)
+    assert not own.redacted and public.redacted
+    assert own.payload_json != public.payload_json
+    assert forms.of(cls, private, SPECTATOR, 7, seats) is public, "one public form for all"
+    assert forms.of(cls, private, Reader(inside), 7, seats) is own
+    assert own == to_proto(cls, private, Reader(inside), 7, seats)
+    assert public == to_proto(cls, private, Reader(outside), 7, seats)
+    admin = forms.of(cls, private, Reader(outside, full=True), 7, seats)
+    assert admin is not own and admin.meta_json, "the full record is a form of its own"
+
+
+def test_turns_are_read_for_the_waiting_seats_at_the_version_the_events_said(
+    app: ArbiterApp,
+) -> None:
+    """A seat's turn at a version: only seats the game waits on get one, the
+    same reading for every reader of that version; a reader that names an
+    older version than the game's gets nothing (it has events to read first)."""
+    game_id, _ = played(app, 5)
+    game = app.game(game_id)
+    waiting = set(game.waiting_on())
+    version, readings = app.seats_at(game_id, [0, 1, 2], game.version)
+    assert version == game.version
+    assert {r.seat for r in readings} == waiting
+    assert all(r.legal is not None and r.legal.actions for r in readings)
+    _, again = app.seats_at(game_id, [0, 1, 2], game.version)
+    assert [r.state for r in again] == [r.state for r in readings]
+    assert all(a.state is r.state for a, r in zip(again, readings, strict=True))
+    assert app.seats_at(game_id, [0, 1, 2], game.version - 1) == (game.version, [])
+
+
+def test_a_local_commit_wakes_once_and_its_redis_message_wakes_nobody() -> None:
+    """``FeedHub.committed`` wakes the game's followers here at once; the
+    relay's message for that version, when it comes back, counts no second
+    wake-up, while a message of a newer version (another server's) does."""
+    hub = FeedHub("redis://127.0.0.1:1/0")
+    game_id = "0b7c8a52-1d4e-4e33-9a1a-2b1c0d9e8f70"
+    before = hub.ticket(game_id)
+    hub.committed(game_id, 5)
+    woken = hub.ticket(game_id)
+    assert woken > before and hub.newest_published(game_id) == 5
+    message = b'{"audience":"everyone","game_id":"%s","version":5}' % game_id.encode()
+    hub._on_message(message)
+    assert hub.ticket(game_id) == woken
+    hub._on_message(message.replace(b'"version":5', b'"version":6'))
+    assert hub.ticket(game_id) > woken and hub.newest_published(game_id) == 6
