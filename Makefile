@@ -98,7 +98,8 @@ soak: install bytecode
 		tests/integration/test_leaks.py tests/integration/test_faults.py \
 		tests/web/test_web_leaks.py tests/web/test_seat_leaks.py \
 		tests/integration/test_leaks_screens_and_choices.py \
-		tests/integration/test_feed_cluster.py
+		tests/integration/test_feed_cluster.py tests/unit/test_openspiel_adapter.py
+	$(BIN)/python -m tests.bots_soak --games $${ARBITER_BOT_GAMES:-200} --budget $${ARBITER_BOT_BUDGET:-0.5}
 
 # Headless Chromium for the browser tests (tests/web/test_browser.py): Debian's
 # chromium package, installed when it is missing and we may (root, apt-get);

@@ -14,7 +14,6 @@ import time
 from collections.abc import Sequence
 
 from aggregates.kernel import Game
-
 from clients.bots.determinisation import Determiniser
 from clients.bots.playout import rewards
 from clients.bots.seat import Bot, observe

@@ -171,7 +171,7 @@ def hidden_slots(zones: Zones, table: Table, seat: int, lists: dict[str, list[An
                  ) -> Iterator[tuple[str, str, int]]:
     """``(pool, zone, first hidden index)`` of every zone whose cards ``seat``
     cannot all see: all of them, or all but the top ones it may look at."""
-    for name, spec in zones.specs.items():
+    for name in zones.specs:
         pool = table.pool(name)
         if pool is None or name not in lists:
             continue

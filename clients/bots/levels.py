@@ -25,7 +25,6 @@ import random
 import time
 
 from aggregates.kernel import Game
-
 from clients.bots import playout as p
 from clients.bots.seat import Legal, Move, Observation, no_move
 

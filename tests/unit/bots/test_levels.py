@@ -1,0 +1,85 @@
+"""The bots' levels answer every game with a legal move, through the kernel's
+generic surface only (the design's principle 6: a bot built on the legal list
+must be able to finish every game), and the harness's intervals are right."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from aggregates.catalog import GAMES
+from aggregates.kernel import Game
+from clients.bots import ISMCTS, LEVELS, Determiniser, GreedyBot, RandomBot, make, observe
+from clients.bots.arena import play
+from clients.bots.playout import rewards
+from tests.bots_soak import mean_interval, wilson
+from tests.conformance.tables import GAMES as WITH_TEMPLATE
+
+
+def asked(rules: str, moves: int = 6) -> tuple[Game, int]:
+    cls = GAMES[rules]
+    players = 1 if cls.MAX_SEATS == 1 else 2
+    rnd = random.Random(5)
+    game = cls.start([f"p{n}" for n in range(players)], seed="5a" * 32)
+    for _ in range(moves):
+        seat = rnd.choice(game.waiting_on())
+        game.act(seat, rnd.choice(game.legal_actions(seat)))
+    return game, game.waiting_on()[0]
+
+
+@pytest.mark.parametrize("rules", sorted(GAMES))
+def test_each_level_answers_a_pending_decision_with_a_listed_command(rules: str) -> None:
+    game, seat = asked(rules)
+    obs = observe(game, seat, Determiniser(game, seat))
+    listed = {(item.command, item.decision_id) for item in obs.legal}
+    for bot in (RandomBot(1), GreedyBot(1, width=3, limit=20), ISMCTS(1, iterations=6, limit=20)):
+        move = bot(obs)
+        assert (move.command, move.decision_id) in listed, (rules, bot)
+
+
+@pytest.mark.parametrize("rules", ["enin", "ettin"])
+def test_random_bots_finish_a_game(rules: str) -> None:
+    """The arena plays to the end (the conformance suite plays every game so)."""
+    cls = GAMES[rules]
+    players = 1 if cls.MAX_SEATS == 1 else 2
+    game = cls.start([f"p{n}" for n in range(players)], seed="6b" * 32)
+    result = play(game, [RandomBot(s) for s in range(players)], random.Random(0))
+    assert result.ended and len(result.worth) == players
+    assert all(0.0 <= w <= 1.0 for w in result.worth)
+
+
+def test_the_worth_of_an_end_follows_the_games_ranking() -> None:
+    """Ettin, "Winning the game": the Alliance with the most VP wins."""
+    game = GAMES["ettin"].start(["a", "b"], seed="7c" * 32)
+    play(game, [RandomBot(s) for s in range(2)], random.Random(2))
+    worth = rewards(game)
+    ranking = game.standings().ranking
+    assert worth[ranking[0][0]] == max(worth) and worth[ranking[-1][0]] == min(worth)
+
+
+def test_a_searching_bot_without_a_belief_is_refused_with_its_reason() -> None:
+    game, seat = asked("ethnos")
+    with pytest.raises(ValueError, match="NO_BELIEF"):
+        GreedyBot(0)(observe(game, seat))
+
+
+def test_a_game_hiding_cards_without_a_determinisation_is_refused() -> None:
+    template = next(cls for cls in WITH_TEMPLATE if cls.RULES_ID not in GAMES)
+    game = template.start(["a", "b"], seed="8d" * 32)
+    with pytest.raises(ValueError, match="NO_BELIEF"):
+        Determiniser(game, 0)
+
+
+def test_levels_are_made_by_name_and_an_unknown_one_is_refused() -> None:
+    assert [make(level).level for level in LEVELS] == list(LEVELS)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="UNKNOWN_LEVEL"):
+        make("perfect")
+
+
+def test_the_intervals_of_the_soak_figures() -> None:
+    low, high = wilson(50, 100)
+    assert round(low, 3) == 0.404 and round(high, 3) == 0.596
+    assert wilson(0, 10)[0] == 0.0
+    mean, mlow, mhigh = mean_interval([0.0, 1.0] * 50)
+    assert mean == 0.5 and round(mhigh - mean, 3) == round(1.96 * 0.50252 / 10, 3)
