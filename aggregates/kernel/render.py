@@ -229,13 +229,25 @@ def player_label(seat: int, seats: Sequence[str] = ()) -> str:
     return seat_title(seat, seats)
 
 
+def named_seats(sentence: str, seats: Sequence[str]) -> str:
+    """An outcome's summary, whose seats are ``Player N`` (``kernel.outcome``), with
+    each seat named as everywhere else (``Ada (Player 1)``): the summary then names
+    the players as the game's own last event does ("Ada & Bo win")."""
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1)) - 1
+        return player_label(seat, seats) if 0 <= seat < len(seats) else match.group(0)
+
+    return re.sub(r"\bPlayer (\d+)\b", name, sentence)
+
+
 def render_outcome(outcome: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
     """A finished game's result (``outcome_json``, ``kernel.outcome``'s shape),
     drawn the same way for every game: the summary, who won (a team's win as
     the team's), the ranking and the scores, seats named ``Player N``."""
     if not outcome:
         return "Game over."
-    lines = [f"Game over: {outcome.get('summary') or 'the game has ended.'}"]
+    summary = named_seats(str(outcome.get("summary") or "the game has ended."), seats)
+    lines = [f"Game over: {summary}"]
     winners = [s for s in outcome.get("winners") or () if isinstance(s, int)]
     team = outcome.get("winning_team")
     names = ", ".join(player_label(s, seats) for s in winners)

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from arbiter.client import ArbiterClient, ArbiterError, AsyncArbiterClient
 
-from aggregates.kernel.render import player_label
+from aggregates.kernel.render import named_seats, player_label
 from clients.simulate import playout
 from clients.tokens import TokenStore
 from tests.integration.conftest import ServerProcess
@@ -303,7 +303,7 @@ def test_play_ethnos_to_the_end_against_bots(arbiter_server: Any) -> None:
     assert final.over and "Game over: " in again
     names = ", ".join(player_label(w, final.seats) for w in outcome["winners"])
     assert f"Winner: {names}" in lines or f"Winners (tied): {names}" in lines
-    assert f"Game over: {outcome['summary']}" in lines
+    assert f"Game over: {named_seats(outcome['summary'], final.seats)}" in lines
     assert "Scores: " + ", ".join(f"{player_label(s, final.seats)} {g}" for s, g in enumerate(
         outcome["breakdown"]["glory"])) in lines
     assert "Seed (revealed):" in again and "Audit PASSED" in again

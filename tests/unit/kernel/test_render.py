@@ -191,7 +191,7 @@ def test_outcome_is_drawn_one_way_for_every_game() -> None:
              "scores": [6, 46, 58], "breakdown": {"glory": [6, 46, 58], "markers": [1, 2, 3]},
              "summary": "Player 3 wins with 58 Glory."}
     lines = render_outcome(glory, SEATS).splitlines()
-    assert lines == ["Game over: Player 3 wins with 58 Glory.", "Winner: Cy (Player 3)",
+    assert lines == ["Game over: Cy (Player 3) wins with 58 Glory.", "Winner: Cy (Player 3)",
                      "Ranking: 1. Cy (Player 3); 2. Bo (Player 2); 3. Ada (Player 1)",
                      "Scores: Ada (Player 1) 6, Bo (Player 2) 46, Cy (Player 3) 58"]
     # An alliance wins as a team, not as tied winners; the breakdown is not dumped.
@@ -202,6 +202,10 @@ def test_outcome_is_drawn_one_way_for_every_game() -> None:
     assert "Winning team: Player 2 & Player 4" in drawn.splitlines()
     assert "Ranking: 1. Player 2 & Player 4; 2. Player 1 & Player 3" in drawn
     assert "tied" not in drawn and "Winner team" not in drawn
+    # Ettin, Winning the Game: the summary names the team's players as its last
+    # event does ("Bo & Di win"), with the numbers people read everywhere.
+    named = render_outcome(team, ["Ada", "Bo", "Cy", "Di"]).splitlines()[0]
+    assert named == "Game over: The team of Bo (Player 2) and Di (Player 4) wins with 17 VP."
     tied = render_outcome({**glory, "winners": [0, 1], "ranking": [[0, 1], [2]]}, SEATS)
     assert "Winners (tied): Ada (Player 1), Bo (Player 2)" in tied
     solo = render_outcome({"winners": [], "winning_team": None, "ranking": [[0]],
