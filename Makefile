@@ -29,7 +29,7 @@ BUF := $(TOOLS)/node_modules/.bin/buf
 BASELINE := protos/baseline.binpb
 
 .PHONY: install proto run test check soak lint lint-python typecheck bench capacity clean tools baseline \
-	gen-ts browser screenshots bytecode sdk-docs
+	gen-ts browser screenshots bytecode sdk-docs no-npm
 
 install: $(STAMP) proto
 
@@ -71,9 +71,20 @@ run: install bytecode
 # process) stays on one worker; heavy tests go first (tests/conftest.py).
 # The npm tools (buf, the Node clients' packages) first, where npm exists, so
 # the Node and TypeScript client tests never install them concurrently.
-test: install bytecode browser $(if $(shell command -v npm),tools)
+# Progress is counted ("[ 812/2215]") and the slowest 15 tests are listed at the
+# end; every skipped test says why (-rs).
+test: install bytecode browser $(if $(shell command -v npm),tools,no-npm)
+	@echo "make test: the whole suite on $$(nproc 2>/dev/null || echo several) CPUs" \
+		"(about 8 minutes on 2 quiet cores); skips are listed at the end with their reasons"
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
+		-o console_output_style=count --durations=15 \
 		-n auto --dist loadgroup --no-loadscope-reorder
+
+# Said once, where npm is missing: what `make test` leaves out then.
+no-npm:
+	@echo "make test: no npm here, so buf and the Node.js packages are not installed;" \
+		"the Node.js and TypeScript client tests and buf's checks will skip (install" \
+		"Node.js with npm to run them)"
 
 # While working: the Python lint and the fast unit tiers, in under a minute on
 # 2 cores. No browser and no npm tool is installed for it: buf's lint and
@@ -144,6 +155,7 @@ lint-python: install
 tools: $(TOOLS_STAMP)
 
 $(TOOLS_STAMP): tools/package.json tools/package-lock.json
+	@echo "make: installing the npm tools of tools/package.json (buf, Node's gRPC client) into $(TOOLS)"
 	mkdir -p $(TOOLS)
 	cp tools/package.json tools/package-lock.json $(TOOLS)/
 	npm ci --prefix $(TOOLS) --no-audit --no-fund --loglevel=error
