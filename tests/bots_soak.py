@@ -14,15 +14,16 @@ level's win rate. Each level's decision time: p50 and p99 at the budget.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aggregates.catalog import GAMES
-from clients.bots import make
+from clients.bots import Determiniser, make, observe
 from clients.bots.arena import play
 
 PAIRS = (("greedy", "random"), ("ismcts", "greedy"))
@@ -99,26 +100,58 @@ def solo(rules: str, level: str, games: int, budget: float,
             "win_rate": won / games, "win_ci": wilson(won, games)}
 
 
+Job = Callable[[int, float, dict[str, list[float]]], dict[str, Any]]
+
+
+def jobs(rules: str, players: int) -> list[Job]:
+    """What is measured at one table: each level alone (a solo game), else
+    each level against the one below."""
+    if players == 1:
+        return [functools.partial(solo, rules, level) for level in ("random", "greedy", "ismcts")]
+    return [functools.partial(pairing, rules, players, up, down) for up, down in PAIRS]
+
+
 def run(rules_ids: Sequence[str], games: int, budget: float) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     times: dict[str, list[float]] = {"random": [], "greedy": [], "ismcts": []}
     for rules in rules_ids:
         for players in tables(rules):
-            started = time.perf_counter()
-            if players == 1:
-                found = [solo(rules, level, games, budget, times)
-                         for level in ("random", "greedy", "ismcts")]
-            else:
-                found = [pairing(rules, players, up, down, games, budget, times)
-                         for up, down in PAIRS]
-            for row in found:
+            for job in jobs(rules, players):
+                started = time.perf_counter()
+                row = job(games, budget, times)
                 row["seconds"] = round(time.perf_counter() - started, 1)
                 print(line(row), flush=True)
-            rows += found
+                rows.append(row)
     for level, spent in times.items():
         print(f"decision time {level} (budget {budget}s): p50 {percentile(spent, 0.5):.3f}s "
               f"p99 {percentile(spent, 0.99):.3f}s over {len(spent)} decisions", flush=True)
     return rows
+
+
+def timing(rules: str, budgets: Sequence[float], decisions: int) -> list[str]:
+    """Each level's decision time at positions reached by random play: p50 and
+    p99 over ``decisions`` decisions, IS-MCTS at each budget."""
+    cls = GAMES[rules]
+    players = 1 if cls.MAX_SEATS == 1 else 2
+    rnd = random.Random(rules)
+    spent: dict[str, list[float]] = {}
+    game = cls.start([f"p{s}" for s in range(players)], seed=f"{1:064x}")
+    for n in range(decisions):
+        while game.ended or rnd.random() < 0.8:
+            if game.ended:
+                game = cls.start([f"p{s}" for s in range(players)], seed=f"{n + 2:064x}")
+            seat = rnd.choice(game.waiting_on())
+            game.act(seat, rnd.choice(game.legal_actions(seat)))
+        seat = rnd.choice(game.waiting_on())
+        for level, budget in [("random", 0.0), ("greedy", 0.0), *(("ismcts", b) for b in budgets)]:
+            started = time.perf_counter()
+            obs = observe(game, seat, Determiniser(game, seat))
+            make(level, seed=n, budget=budget)(obs)
+            name = f"{level} at {budget} s" if level == "ismcts" else level
+            spent.setdefault(name, []).append(time.perf_counter() - started)
+    return [f"{rules} decision time {name}: p50 {percentile(v, 0.5):.3f} s, "
+            f"p99 {percentile(v, 0.99):.3f} s over {len(v)} decisions"
+            for name, v in spent.items()]
 
 
 def line(row: dict[str, Any]) -> str:
@@ -130,16 +163,25 @@ def line(row: dict[str, Any]) -> str:
     mlow, mhigh = row["margin_ci"]
     return (f"{row['game']} {row['players']}p {row['upper']} v {row['lower']}: wins "
             f"{row['win_share']:.2f} [{low:.2f}, {high:.2f}], margin {row['margin']:+.2f} "
-            f"[{mlow:+.2f}, {mhigh:+.2f}] over {row['games']} games")
+            f"[{mlow:+.2f}, {mhigh:+.2f}] over {row['games']} games ({row['seconds']} s)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--budget", type=float, default=0.5)
+    parser.add_argument("--timing", default="0.1,0.5,2",
+                        help="IS-MCTS budgets to time decisions at (comma-separated)")
+    parser.add_argument("--decisions", type=int, default=30)
+    parser.add_argument("--only-timing", action="store_true")
     parser.add_argument("rules", nargs="*", default=sorted(GAMES))
     args = parser.parse_args(argv)
-    run(args.rules, args.games, args.budget)
+    budgets = [float(b) for b in args.timing.split(",") if b]
+    for rules in args.rules:
+        for text in timing(rules, budgets, args.decisions):
+            print(text, flush=True)
+    if not args.only_timing:
+        run(args.rules, args.games, args.budget)
 
 
 if __name__ == "__main__":

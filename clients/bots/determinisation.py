@@ -127,6 +127,10 @@ def _titans() -> Table:
             out[f"nation_deck:{s}"] = g.nation_decks[s]
             if g.draft is not None:
                 out[f"choosing:{s}"] = g.draft["holding"][s]
+        drawing = g.reinforcing
+        if g.draft is None and drawing is not None and drawing["drawn"]:
+            # A Reinforcement's Objectives drawn, held by the seat choosing now.
+            out[f"choosing:{drawing['order'][drawing['at']]}"] = drawing["drawn"]
         return out
 
     def pool(name: str) -> str | None:
