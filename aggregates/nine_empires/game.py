@@ -27,6 +27,7 @@ from aggregates.nine_empires.data import DECKS
 from aggregates.nine_empires.evolve import APPLY
 from aggregates.nine_empires.flow import FLOW
 from aggregates.nine_empires.reasons import REASONS
+from aggregates.nine_empires.state import EARLIER_BY_VERSION
 
 #: Events whose private form only some seats read, and what the others see.
 PRIVATE = {
@@ -46,10 +47,6 @@ class NineEmpires(Game):
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
     RULES_VERSION = "1.3.0"
-    #: The rules of an earlier version kept (``state.EARLIER_*``): none; rules
-    #: 1.0.0, 1.1.0 and 1.2.0 (``v1.NineEmpiresV1``, ``v1.NineEmpiresV1_1``,
-    #: ``v1.NineEmpiresV1_2``) keep theirs.
-    EARLIER = frozenset[str]()
     MIN_SEATS = 2
     MAX_SEATS = 6
     COMMANDS = COMMANDS
@@ -139,6 +136,14 @@ class NineEmpires(Game):
         self.result: dict[str, Any] | None
         vars(self).update(setup.initial_state(len(self.seats)))
         setup.apply_setup(self, setup_)
+
+    @property
+    def EARLIER(self) -> frozenset[str]:  # noqa: N802 - read as the State's constant
+        """The earlier rules this game is played by (``state.EARLIER_*``): those
+        of the version its creation event records, not of the class that loaded
+        it, so a stored 1.0.0, 1.1.0 or 1.2.0 game goes on by its own rules after
+        an upgrade and still re-executes by them (none for 1.3.0)."""
+        return EARLIER_BY_VERSION.get(self.rules_version, frozenset())
 
     # --------------------------------------------------------------- protocol
 

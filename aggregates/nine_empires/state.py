@@ -27,10 +27,11 @@ Plain JSON throughout, so snapshots and replays carry it:
   their hand size in Winter, ``redistributing``: seats yet to redistribute
   their food, ``winter_step``: ``redistribute`` or ``discard``; ``mulligans``:
   seats yet to keep or mulligan.
-- ``EARLIER`` (the class's): the rules of an earlier version the class keeps
-  (``v1.NineEmpiresV1``, ``v1.NineEmpiresV1_1`` and ``v1.NineEmpiresV1_2``, so
-  the games they recorded re-execute as they were played,
-  docs/rules-versions.md); the current rules keep none.
+- ``EARLIER``: the rules of an earlier version the game is played by, those of
+  the version its creation event records (``EARLIER_BY_VERSION``): a game of
+  1.0.0, 1.1.0 or 1.2.0 (``v1.NineEmpiresV1``, ``V1_1``, ``V1_2``) goes on by
+  its own rules after an upgrade, whichever class loads it, and re-executes as
+  it was played (docs/rules-versions.md); the current rules keep none.
 """
 
 from __future__ import annotations
@@ -55,6 +56,17 @@ EARLIER_RETURN_HERO = "returning a unit home bows its hero alone"
 #: Rules 1.0.0 to 1.2.0 read "your" / "of yours" in card text as "on your side":
 #: an ally's cards in a battle were yours too.
 EARLIER_YOUR_SIDE = "'your' read as every card on your side of a battle"
+
+#: What 1.2.0 and every version before it kept of the rules 1.3.0 changed.
+BEFORE_1_3 = frozenset({EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE})
+#: The earlier rules each released version plays by, by its version: a game is
+#: played by those of the version its creation event records (``EARLIER``).
+EARLIER_BY_VERSION: dict[str, frozenset[str]] = {
+    "1.2.0": BEFORE_1_3,
+    "1.1.0": BEFORE_1_3 | {EARLIER_SEAT_RESULT},
+    "1.0.0": BEFORE_1_3 | {EARLIER_WINTER_FOOD, EARLIER_ALLIES, EARLIER_IMMUNITY,
+                           EARLIER_SEAT_RESULT},
+}
 
 
 class State(Protocol):
@@ -81,7 +93,11 @@ class State(Protocol):
     mulligans: list[int]
     over: bool
     result: dict[str, Any] | None
-    EARLIER: frozenset[str]
+
+    @property
+    def EARLIER(self) -> frozenset[str]:  # noqa: N802 - a constant of the game's version
+        """The rules of an earlier version this game is played by."""
+        ...
 
     @property
     def stack(self) -> list[dict[str, Any]]:

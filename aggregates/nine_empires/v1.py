@@ -30,38 +30,26 @@ made itself or gave to another player:
 - Engaging and Damage (multiplayer): 1.0.0 had the attacker declare immunity
   for the allies' cards too; in 1.1.0 each attacking ally declares its own.
 
-``NineEmpiresV1`` keeps those three, 1.1.0's result and 1.2.0's two;
-``NineEmpiresV1_1`` keeps the result and 1.2.0's two; ``NineEmpiresV1_2``
-keeps 1.2.0's two.
+A game is played by the rules of the version its creation event records
+(``state.EARLIER_BY_VERSION``, read by ``NineEmpires.EARLIER``): 1.0.0 keeps
+those three, 1.1.0's result and 1.2.0's two; 1.1.0 the result and 1.2.0's two;
+1.2.0 its two. So these classes differ from the served one by their version
+alone: each makes new games of its version (the tests' way to record one), and
+the catalogue finds each by the version a record names.
 """
 
 from __future__ import annotations
 
 from aggregates.nine_empires.game import NineEmpires
-from aggregates.nine_empires.state import (
-    EARLIER_ALLIES,
-    EARLIER_IMMUNITY,
-    EARLIER_RETURN_HERO,
-    EARLIER_SEAT_RESULT,
-    EARLIER_WINTER_FOOD,
-    EARLIER_YOUR_SIDE,
-)
-
-#: What 1.2.0 and every version before it kept of the rules 1.3.0 changed.
-BEFORE_1_3 = frozenset({EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE})
 
 
 class NineEmpiresV1_2(NineEmpires):  # noqa: N801 - the version's own number
     RULES_VERSION = "1.2.0"
-    EARLIER = BEFORE_1_3
 
 
 class NineEmpiresV1_1(NineEmpires):  # noqa: N801 - the version's own number
     RULES_VERSION = "1.1.0"
-    EARLIER = BEFORE_1_3 | {EARLIER_SEAT_RESULT}
 
 
 class NineEmpiresV1(NineEmpires):
     RULES_VERSION = "1.0.0"
-    EARLIER = BEFORE_1_3 | {EARLIER_WINTER_FOOD, EARLIER_ALLIES, EARLIER_IMMUNITY,
-                            EARLIER_SEAT_RESULT}

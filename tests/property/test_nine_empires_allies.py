@@ -14,9 +14,10 @@ Terms, Unit; and "your" in card text, docs/rulings.md).
   cohort that absorbs damage absorbs that Strength (plus a discarded card's
   Fate), and every card declared immune has that Strength above the damage.
 
-Played on the rules' own table (``testing.Table``) at 3 and 4 seats, the bots
-calling for allies and joining sides most of the time, so that allied battles
-are frequent. Seeded: a few games in the suite, many under ``make soak``.
+Played on the rules' own table (``testing.Table``) at 3 and 4 seats (2, 5 and 6
+too under ``make soak``), the bots calling for allies and joining sides most of
+the time, so that allied battles are frequent. Seeded: two games per count in
+the suite, 100 under ``make soak``.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def play(seed: int, players: int, earlier: frozenset[str] = frozenset()) -> dict
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", soak.cases([3, 4], [2, 5, 6]))
 def test_allied_battles_keep_your_to_its_controller_and_bow_whole_units(
         players: int, seed: int) -> None:
     """Battles (multiplayer notes) and Battle Action & Resolution, in random play."""

@@ -89,7 +89,8 @@ def _ord_unit(table: Table) -> tuple[str, list[str]]:
     return ecehatl, attached
 
 
-def test_returning_home_bows_the_whole_unit__rulebook_Battle_Action_and_Resolution() -> None:
+def test_returning_home_bows_the_whole_unit__ruling_unit__rulebook_Battle_Action_and_Resolution(
+) -> None:
     """"Bow your target unit to return it home. It leaves this battle safely",
     a unit being "a single hero along with all attached cohorts, items, and
     spells" (Key Terms, Unit): the hero, its spell, item and cohort all bow and
@@ -175,7 +176,7 @@ def test_when_all_pass_the_attackers_bow_and_go_home__rulebook_Battle_Action_and
 # --------------------------------------------------- "your": the controller
 
 
-def test_your_defending_heroes_are_the_bunkers_controllers__rulebook_Battles_multiplayer(
+def test_your_defending_heroes_are_the_bunkers_controllers__ruling_your__rulebook_Battles(
 ) -> None:
     """Displaced Bunker, "Your defending heroes have +1S", held by a defending
     ally: the ally's own defending hero has +1S, the defender's do not. The
@@ -200,7 +201,7 @@ def test_your_defending_heroes_are_the_bunkers_controllers__rulebook_Battles_mul
     assert t.stat(table, beknine, "S") == 3
 
 
-def test_absorbing_counts_only_the_controllers_your_bonus__rulebook_Engaging_and_Damage(
+def test_absorbing_counts_only_the_controllers_bonus__ruling_your__rulebook_Engaging_and_Damage(
 ) -> None:
     """"Each hero and cohort buried absorbs its Strength in damage. Any
     modifications to Strength apply": the defender, burying its own Nomhopet
@@ -221,7 +222,7 @@ def test_absorbing_counts_only_the_controllers_your_bonus__rulebook_Engaging_and
     assert (absorbed["card"], absorbed["absorbed"], absorbed["remaining"]) == (nomhopet, 2, 1)
 
 
-def test_immunity_counts_only_the_controllers_your_bonus__rulebook_Engaging_and_Damage(
+def test_immunity_counts_only_the_controllers_bonus__ruling_your__rulebook_Engaging_and_Damage(
 ) -> None:
     """General Hain, "Your other attacking heroes have +1S": the attacker's
     Beknine has 4 and may be declared immune to 2 damage; the attacking ally's
@@ -253,7 +254,7 @@ def test_rules_1_2_0_gave_an_ally_the_your_bonus() -> None:
     assert t.stat(table, units[1][0], "S") == 2 + 1
 
 
-def test_each_filter_means_its_words_with_allies__rulebook_Battles_multiplayer() -> None:
+def test_each_filter_means_its_words_with_allies__ruling_filters__rulebook_Battles() -> None:
     """"Target hero of yours" (At Your Command, Leadership's "every hero of
     yours") names only the user's heroes, never an ally's; "target opposing
     hero" (Aura of Fear's kind: Torin Quickhand) names only the other side's,
@@ -291,7 +292,8 @@ def test_each_filter_means_its_words_with_allies__rulebook_Battles_multiplayer()
         table.act(0, UseAbility(source=command, targets=(nicoletta,)))
 
 
-def test_a_most_peculiar_lamp_wants_an_opposing_hero__rulebook_Battles_Key_Terms() -> None:
+def test_a_most_peculiar_lamp_wants_an_opposing_hero__ruling_opposing__rulebook_Key_Terms(
+) -> None:
     """"Opposing: a card, unit, or army on the opposite side of the battle": A
     Most Peculiar Lamp? ("Complete when an opposing hero is buried in a battle
     you fight") is not completed by the attacking ally's Keshie buried to absorb
@@ -314,6 +316,37 @@ def test_a_most_peculiar_lamp_wants_an_opposing_hero__rulebook_Battles_Key_Terms
     table.act(1, Absorb(card=nicoletta))
     assert table.last("QuestCompleted")["quest"] == lamp
     assert table.renown[0] == 5 + 4
+
+
+def test_your_army_is_the_army_you_are_in__ruling_your_army__rulebook_Timing() -> None:
+    """Training Grounds, "React: when an opposing unit engages for damage against
+    your army in a battle where you have a hero": a defending ally's army is the
+    defending army ("An army is the collection of all units on the same side"),
+    so its unbowed Training Grounds may answer the attacker's engagement; the
+    attacking ally's may not (the damage is not against its army)."""
+    decks = ["malchior", "holden", "ixhasa", "ord"]
+    table = new_table(decks)
+    _quiet(table, decks)
+    heroes = [put_in_play(table, s, k) for s, k in enumerate(
+        ("beknine", "coeli_quando", "nomhopet", "keshie"))]
+    grounds = {s: put_in_play(table, s, "training_grounds") for s in (2, 3)}
+    castle = t.castles(table, 1)[0]
+    table.act(0, DeclareAttack(defender=1))
+    table.act(0, CallAllies(call=True))
+    table.act(1, CallAllies(call=True))
+    table.act(2, ChooseAlly(side="defend"))
+    table.act(3, ChooseAlly(side="attack"))
+    while table.pending()[0][1] == "assign":
+        seat = table.pending()[0][0]
+        table.act(seat, AssignUnits(heroes=(heroes[seat],), castles=(castle,)))
+    if table.pending()[0][1] == "choose":
+        table.act(0, ChooseBattle(castle=castle))
+    _until(table, (0, "battle"))
+    table.act(0, Engage(cards=(heroes[0],)))
+    assert table.last("Engaged")["order"] == [2]          # not seat 3, the attacking ally
+    _until(table, (2, "react"))
+    table.act(2, UseAbility(source=grounds[2]))
+    assert table.last("DamageReduced")["damage"] == 3 - 1
 
 
 # -------------------------------------------------- Engaging and Damage

@@ -18,13 +18,31 @@ from aggregates import catalog
 from aggregates.kernel import upcast
 from aggregates.kernel.audit import Record, record_of, upcast_record
 from aggregates.kernel.game import _event_class
-from aggregates.kernel.verify import verify_records
+from aggregates.kernel.verify import fold, verify_records
 from aggregates.nine_empires import NineEmpires
+from aggregates.nine_empires import table as t
+from aggregates.nine_empires.state import EARLIER_BY_VERSION
 from aggregates.nine_empires.v1 import NineEmpiresV1, NineEmpiresV1_1, NineEmpiresV1_2
 from aggregates.nine_empires.victory import VICTORY, standings
 
 BOTH = catalog.registry((NineEmpiresV1, NineEmpires))
 ALL = catalog.registry((NineEmpiresV1, NineEmpiresV1_1, NineEmpiresV1_2, NineEmpires))
+
+
+def bound(version: str, earlier: frozenset[str]) -> type[NineEmpires]:
+    """A class loading ``version``'s records but playing by ``earlier``'s rules
+    whatever a game records: what re-executing by a later version's rules
+    would do (a game is otherwise played by the rules its creation records)."""
+
+    def rules(self: NineEmpires) -> frozenset[str]:
+        return earlier
+
+    # A name of its own per version: the event classes' topics are the class's.
+    name = f"BoundTo{version.replace('.', '_')}"
+    return type(name, (NineEmpires,), {"RULES_VERSION": version,
+                                       "EARLIER": property(rules)})
+
+
 #: A game stored by the released rules 1.2.0 (commit de15407's code), up to a
 #: unit returned home with a straight attached card.
 STORED_1_2_0 = Path(__file__).parent / "data" / "rules_1_2_0_return_home.json"
@@ -56,7 +74,8 @@ def test_a_rules_1_0_0_game_re_executes_by_1_0_0_and_would_fail_by_1_1_0() -> No
     assert verdict.report.commands == game.commands_applied > 0
     assert not verdict.not_loadable
     assert catalog.rules_class("nine_empires", "1.0.0", BOTH) is NineEmpiresV1
-    wrong = verify_records({}, records, {("nine_empires", "1.0.0"): NineEmpires})
+    later = EARLIER_BY_VERSION["1.1.0"]
+    wrong = verify_records({}, records, {("nine_empires", "1.0.0"): bound("1.0.0", later)})
     first_ally = next(r.version for r in records if r.type == "AllyChosen")
     assert not wrong.ok and wrong.first_failure == first_ally
 
@@ -85,7 +104,8 @@ def test_a_finished_1_1_0_game_re_executes_by_1_1_0_and_its_result_names_a_seat(
     ended = next(r for r in records if r.type == "Ended")
     winner = game.result["winner"]
     assert ended.payload["outcome"]["result"].startswith(f"seat {winner} wins by")
-    wrong = verify_records({}, records, {("nine_empires", "1.1.0"): NineEmpires})
+    later = EARLIER_BY_VERSION["1.2.0"]
+    wrong = verify_records({}, records, {("nine_empires", "1.1.0"): bound("1.1.0", later)})
     assert not wrong.ok and wrong.first_failure == ended.version
 
 
@@ -132,7 +152,8 @@ def test_the_stored_1_2_0_game_would_fail_by_1_3_0_where_a_unit_returns_home() -
     1.3.0 bows the returning unit's straight attached card too, so re-executing
     1.2.0's game by it differs first at that ``ReturnedHome``."""
     records = _stored_1_2_0()
-    wrong = verify_records({}, records, {("nine_empires", "1.2.0"): NineEmpires})
+    wrong = verify_records({}, records, {("nine_empires", "1.2.0"): bound("1.2.0",
+                                                                          frozenset())})
     returned = next(r.version for r in records if r.type == "ReturnedHome")
     assert not wrong.ok and wrong.first_failure == returned
 
@@ -146,3 +167,25 @@ def test_the_library_reads_a_stored_returned_home_as_bowing_its_hero() -> None:
     cls.upcast_v1_v2(state)
     assert state["bowed"] == ["i7"]
     assert state["meta"][upcast.STORED]["payload"] == {"hero": "i7", "seat": 1}
+
+
+def test_a_stored_1_2_0_game_goes_on_by_1_2_0_after_an_upgrade() -> None:
+    """A game is played by the rules its creation records, whichever class
+    loads it: the stored 1.2.0 game, folded by the served 1.3.0 class (as the
+    server loads a stored game by its events' topics), is at 1.2.0's rules (its
+    returned unit's attached card still straight), plays on by them, and the
+    whole record still re-executes by 1.2.0."""
+    records = _stored_1_2_0()
+    game: Any = fold(records, NineEmpires)
+    assert type(game) is NineEmpires and game.rules_version == "1.2.0"
+    assert EARLIER_BY_VERSION["1.2.0"] == game.EARLIER
+    hero = next(r for r in records if r.type == "ReturnedHome").payload["hero"]
+    assert any(not t.bowed(game, c) for c in t.unit(game, hero)[1:])
+    rnd = random.Random(5)
+    for n in range(60):
+        seat = rnd.choice(sorted({d.seat for d in game.pending()}))
+        game.act(seat, rnd.choice(game.legal_actions(seat)), f"after-{n}")
+    more = [record_of(e) for e in game.collect_events()]
+    verdict = verify_records({}, [*records, *more], ALL)
+    assert verdict.ok, verdict.report.problems
+    assert verdict.report.commands == game.commands_applied
