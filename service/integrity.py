@@ -157,6 +157,7 @@ class Links:
             raise Corrupt(1, "the recorded seed is not hex") from None
         self.head = head
         self.version = version
+        self.game_id = ""  # the game's id as text, made once
 
     def follow(self, event: Any) -> None:
         """Check one stored event against the chain so far, then move on to it."""
@@ -169,13 +170,16 @@ class Links:
             raise Corrupt(version, "it carries no chain record")
         if meta.get("prev") != self.head:
             raise Corrupt(version, "it does not link to the digest of the event before it")
-        if digest_of(event, meta, self.head, self.salt_of(version)) != meta.get("digest"):
+        if not self.game_id:
+            self.game_id = str(event.originator_id)
+        if digest_of(event, meta, self.head, self.salt_of(version),
+                     self.game_id) != meta.get("digest"):
             raise Corrupt(version, "its digest does not match its contents")
         self.head = str(meta["digest"])
         self.version = version
 
 
-def digest_of(event: Any, meta: dict[str, Any], prev: str, salted: str) -> str:
+def digest_of(event: Any, meta: dict[str, Any], prev: str, salted: str, game_id: str) -> str:
     """The digest a stored event must carry, over its contents as stored (an
     event upcast from an older shape keeps those in its meta)."""
     payload: dict[str, Any] = payload_of(event)
@@ -183,7 +187,7 @@ def digest_of(event: Any, meta: dict[str, Any], prev: str, salted: str) -> str:
     if upcast.STORED in meta:
         kind = upcast.stored_type(upcast.current_type(event), meta)
         payload, meta = upcast.stored_form(payload, meta)
-    return chain.digest(prev, str(event.originator_id), event.originator_version, kind,
+    return chain.digest(prev, game_id, event.originator_version, kind,
                         event.timestamp.isoformat(), payload, meta, salted)
 
 
