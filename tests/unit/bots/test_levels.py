@@ -83,3 +83,22 @@ def test_the_intervals_of_the_soak_figures() -> None:
     assert wilson(0, 10)[0] == 0.0
     mean, mlow, mhigh = mean_interval([0.0, 1.0] * 50)
     assert mean == 0.5 and round(mhigh - mean, 3) == round(1.96 * 0.50252 / 10, 3)
+
+
+def test_the_seats_record_is_each_event_in_the_form_the_server_serves_it() -> None:
+    """Ethnos, "Taking your turn": the card a player draws from the deck is
+    theirs to see; the others learn only that a card was drawn."""
+    from service.envelope import Reader, visible_payload
+
+    rebuilt = GAMES["ethnos"].start(["p0", "p1"], seed="5a" * 32)
+    events = list(rebuilt.collect_events())
+    rnd = random.Random(5)
+    for _ in range(12):
+        seat = rnd.choice(rebuilt.waiting_on())
+        rebuilt.act(seat, rnd.choice(rebuilt.legal_actions(seat)))
+        events += rebuilt.collect_events()
+    for seat in (0, 1):
+        record = observe(rebuilt, seat, events=events).seen
+        served = [visible_payload(GAMES["ethnos"], ev, Reader(seat))[0] for ev in events]
+        assert [form for _, form in record] == served
+    assert observe(rebuilt, 0, events=events).seen != observe(rebuilt, 1, events=events).seen
