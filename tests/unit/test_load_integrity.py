@@ -31,6 +31,13 @@ def played(seed: int, events: int = 40) -> list[Any]:
     return found
 
 
+def fold(events: Any) -> Any:
+    """The game ``events`` make (the repository's own projector)."""
+    game = project_aggregate(None, events)
+    assert game is not None
+    return game
+
+
 def first_bad(events: list[Any]) -> tuple[int, str]:
     with pytest.raises(Corrupt) as caught:
         list(checked(events))
@@ -39,9 +46,9 @@ def first_bad(events: list[Any]) -> tuple[int, str]:
 
 def test_an_untouched_record_loads_as_it_would_unchecked() -> None:
     events = played(1)
-    game = project_aggregate(None, checked(events))
+    game = fold(checked(events))
     assert game.version == events[-1].originator_version
-    assert vars(game) == vars(project_aggregate(None, iter(events)))
+    assert vars(game) == vars(fold(iter(events)))
 
 
 def test_an_edited_payload_fails_its_digest_at_its_version() -> None:
@@ -62,12 +69,12 @@ def test_a_missing_or_moved_event_is_named() -> None:
 
 def test_a_load_from_a_snapshot_checks_the_events_after_it() -> None:
     events = played(4)
-    game = project_aggregate(None, iter(events[:20]))
+    game = fold(iter(events[:20]))
     snapshot = Snapshot.take(game)
     rest = events[20:]
-    loaded = project_aggregate(None, checked([snapshot, *rest]))
+    loaded = fold(checked([snapshot, *rest]))
     assert loaded.version == events[-1].originator_version
-    other = Snapshot.take(project_aggregate(None, iter(played(5)[:20])))
+    other = Snapshot.take(fold(iter(played(5)[:20])))
     assert first_bad([other, *rest]) == (21, "it does not link to the digest of the event "
                                              "before it")
 
