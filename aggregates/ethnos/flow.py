@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.ethnos import ages, bands, recruit, scoring, tribes
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import state as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
     EndBand,

@@ -1,11 +1,11 @@
-"""The Ethnos aggregate: its state and its events (evolve), on Kernel 3.
+"""The Ethnos aggregate: its declarations, its options and setup, and the kernel's hooks.
 
 The kernel routes each command to the decision it answers (``pending``: its
 kind is a step of ``FLOW`` in ``flow.py``, with the moves, checks and runs
-that answer it). The rules
-modules decide on the state they are given (``state.State``) and record events
-with ``emit``; the ``@event`` bodies below only change state. This module
-imports them, never the reverse. Hidden information (the hands, the deck
+that answer it). The rules modules decide on the state they are given
+(``state.State``) and record events (``events.py``) with ``emit``; each event
+changes the state by its function in ``apply.py`` alone. This module imports
+them, never the reverse. Hidden information (the hands, the deck
 order) follows from the zones (``zones.py``); what a reader sees is drawn by
 ``present.py``; the tribes' abilities are data (``abilities.py``).
 """
@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from eventsourcing.domain import event
-
-from aggregates.ethnos import flow, present, scoring, upcasts, views, zones
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import events, flow, present, scoring, upcasts, views, zones
+from aggregates.ethnos import state as r
+from aggregates.ethnos.apply import apply, reset_age, troll_supply
 from aggregates.ethnos.commands import COMMANDS
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
 from aggregates.ethnos.flow import FLOW
@@ -52,6 +51,10 @@ class Ethnos(Game):
     COMMANDS = COMMANDS
     CHECK_AGAINST_LEGAL_LIST = False
     FLOW = FLOW
+    EVENTS = events.EVENTS
+    APPLY = apply
+    SETUP = events.Setup
+    OUTCOME = events.Outcome
     REASONS = REASONS
     #: turns in order, but at the end of an Age every seat with an Orc Horde
     #: marker decides at once, in any order
@@ -134,37 +137,31 @@ class Ethnos(Game):
         self.glory = [0] * players
         self.merfolk = [0] * players
         self.troll_tokens: list[list[int]] = [[] for _ in range(players)]
-        self.trolls_free: list[int] = self._troll_supply()
+        self.trolls_free: list[int] = troll_supply(self.tribes)
         self.giant: int | None = None
         self.orc_boards: list[list[str]] = [[] for _ in range(players)]
         self.third_dragon_seat: int | None = None
         self.last_bands: list[list[int]] = [[] for _ in range(players)]
         self.over = False
-        self._reset_age(0, int(setup["first_player"]), [])
+        # The table before the first Age (``reset_age`` deals it).
+        self.age = 0
+        self.first_player = self.current = 0
+        self.deck: list[int] = []
+        self.row: list[int] = []
+        self.hands: list[list[int]] = []
+        self.bands: list[list[dict[str, Any]]] = []
+        self.dragons: list[int] = []
+        self.steps: list[str] = []
+        self.band: dict[str, Any] | None = None
+        self.orc_pending: list[int] = []
+        self.orc_choices: list[bool | None] = []
+        self.wizards_x = 0
+        reset_age(self, 0, int(setup["first_player"]), [])
 
     @property
     def phase(self) -> str:
         """Ethnos is played in Ages (``FLOW``'s one phase), until it is over."""
         return r.OVER if self.over else "age"
-
-    def _troll_supply(self) -> list[int]:
-        return list(TABLES.troll_tokens) if "trolls" in self.tribes else []
-
-    def _reset_age(self, age: int, first: int, deck: list[int]) -> None:
-        players = len(self.seats)
-        self.age = age
-        self.first_player = first
-        self.current = first
-        self.deck: list[int] = list(deck)
-        self.row: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        self.bands: list[list[dict[str, Any]]] = [[] for _ in range(players)]
-        self.dragons: list[int] = []
-        self.steps: list[str] = []
-        self.band: dict[str, Any] | None = None
-        self.orc_pending: list[int] = []
-        self.orc_choices: list[bool | None] = [None] * players
-        self.wizards_x = 0
 
     # --------------------------------------------------------------- protocol
 
@@ -236,164 +233,6 @@ class Ethnos(Game):
             return zones.public_form(event_type, payload)
         return super().public_form(event_type, payload)
 
-    # ------------------------------------------------------- Beginning an Age
 
-    @event("AgeBegan")
-    def _age_began(self, age: int, first_player: int, deck: list[int]) -> None:
-        self._reset_age(age, first_player, deck)
-
-    @event("CardDealt")
-    def _card_dealt(self, seat: int, card: int) -> None:
-        self.deck.remove(card)
-        self.hands[seat].append(card)
-
-    @event("RowTurned")
-    def _row_turned(self, cards: list[int]) -> None:
-        self.deck = self.deck[len(cards):]
-        self.row.extend(cards)
-
-    # ------------------------------------------------------------- Recruiting
-
-    @event("RecruitedFaceUp")
-    def _recruited_face_up(self, seat: int, card: int) -> None:
-        self.row.remove(card)
-        self.hands[seat].append(card)
-
-    @event("DrewFromDeck")
-    def _drew_from_deck(self, seat: int, card: int) -> None:
-        self.deck.remove(card)
-        self.hands[seat].append(card)
-
-    @event("DragonRevealed")
-    def _dragon_revealed(self, seat: int, card: int) -> None:
-        self.deck.remove(card)
-        self.dragons.append(card)
-
-    @event("TurnEnded")
-    def _turn_ended(self, seat: int, next_seat: int) -> None:
-        self.current = next_seat
-
-    # ---------------------------------------------------------- Playing a Band
-
-    @event("BandPlayed")
-    def _band_played(
-        self, seat: int, cards: list[int], leader: int, size: int, steps: list[str]
-    ) -> None:
-        hand = self.hands[seat]
-        for c in cards:
-            hand.remove(c)
-        self.bands[seat].append({"cards": list(cards), "leader": leader, "size": size})
-        self.band = {"seat": seat, "leader": leader, "size": size}
-        self.steps = list(steps)
-
-    @event("MarkerPlaced")
-    def _marker_placed(self, seat: int, kingdom: str, source: str) -> None:
-        self.markers[kingdom][seat] += 1
-        if self.steps and self.steps[0] == source:
-            self.steps.pop(0)
-
-    @event("GiantTokenTaken")
-    def _giant_token_taken(self, seat: int, glory: int, totals: list[int] | None) -> None:
-        self.giant = seat
-        self.glory[seat] += glory
-
-    @event("MerfolkAdvanced")
-    def _merfolk_advanced(self, seat: int, position: int) -> None:
-        self.merfolk[seat] = position
-
-    @event("OrcMarkerPlaced")
-    def _orc_marker_placed(self, seat: int, colour: str) -> None:
-        self.orc_boards[seat].append(colour)
-
-    @event("TrollTokenTaken")
-    def _troll_token_taken(self, seat: int, value: int) -> None:
-        self.trolls_free.remove(value)
-        self.troll_tokens[seat].append(value)
-        if self.steps and self.steps[0] == r.TROLL:
-            self.steps.pop(0)
-
-    @event("WizardsOffered")
-    def _wizards_offered(self, seat: int, x: int) -> None:
-        self.steps = [r.WIZARDS]
-        self.wizards_x = x
-
-    @event("WizardsAnswered")
-    def _wizards_answered(self, seat: int, draw: bool) -> None:
-        self.steps = []
-        self.wizards_x = 0
-
-    @event("HandDiscarded")
-    def _hand_discarded(self, seat: int, cards: list[int]) -> None:
-        for c in cards:
-            self.hands[seat].remove(c)
-        self.row.extend(cards)
-        self.steps = []
-        self.band = None
-
-    # ------------------------------------------------------- End of an Age
-
-    @event("AgeEnded")
-    def _age_ended(
-        self, age: int, seat: int, scattered: list[list[int]], orc_seats: list[int]
-    ) -> None:
-        for hand in self.hands:
-            self.row.extend(hand)
-        self.hands = [[] for _ in self.seats]
-        self.third_dragon_seat = seat
-        self.orc_pending = list(orc_seats)
-        self.orc_choices = [None] * len(self.seats)
-        self.steps = []
-        self.band = None
-
-    @event("OrcHordeChosen")
-    def _orc_horde_chosen(self, seat: int, score: bool) -> None:
-        self.orc_pending.remove(seat)
-        self.orc_choices[seat] = score
-
-    @event("KingdomScored")
-    def _kingdom_scored(self, kingdom: str, awards: list[int], totals: list[int] | None) -> None:
-        self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
-
-    @event("GiantScored")
-    def _giant_scored(self, seat: int, glory: int, totals: list[int] | None) -> None:
-        self.glory[seat] += glory
-
-    @event("MerfolkScored")
-    def _merfolk_scored(self, awards: list[int], totals: list[int] | None) -> None:
-        self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
-
-    @event("OrcHordeScored")
-    def _orc_horde_scored(self, seat: int, colours: list[str], glory: int,
-                          totals: list[int] | None) -> None:
-        self.glory[seat] += glory
-        self.orc_boards[seat] = []
-
-    @event("SkeletonsRemoved")
-    def _skeletons_removed(self, cards: list[int]) -> None:
-        gone = set(cards)
-        for seat_bands in self.bands:
-            for band in seat_bands:
-                band["cards"] = [c for c in band["cards"] if c not in gone]
-        self.row.extend(cards)
-
-    @event("BandsScored")
-    def _bands_scored(self, awards: list[int], totals: list[int] | None) -> None:
-        self.glory = [g + a for g, a in zip(self.glory, awards, strict=True)]
-
-    @event("AgeClosed")
-    def _age_closed(self, age: int, final: bool) -> None:
-        self.last_bands = [[b["size"] for b in seat_bands] for seat_bands in self.bands]
-        for seat_bands in self.bands:
-            for band in seat_bands:
-                self.row.extend(band["cards"])
-        self.bands = [[] for _ in self.seats]
-        self.troll_tokens = [[] for _ in self.seats]
-        self.trolls_free = self._troll_supply()
-        self.giant = None
-        self.orc_choices = [None] * len(self.seats)
-        if final:
-            self.over = True
-
-
-# Old events read in the shape recorded now (issue 9, item 7).
+# Old events read in the shape recorded now.
 upcasts.install(Ethnos)

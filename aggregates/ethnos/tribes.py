@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from aggregates.ethnos import abilities, recruit, scoring
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import state as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
     EndBand,

@@ -1,6 +1,5 @@
-"""Ethnos events recorded before each Glory event stated the new scores
-(issue 9, item 7), read in the shape the rules record now
-(``aggregates.kernel.upcast``).
+"""Ethnos events recorded before each Glory event stated the new scores,
+read in the shape the rules record now (``aggregates.kernel.upcast``).
 
 A Glory event now states every seat's Glory after it (``totals``) beside the
 Glory it gives. An old event alone cannot tell the scores before it, so its

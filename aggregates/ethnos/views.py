@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import state as r
 from aggregates.ethnos import zones
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.state import State

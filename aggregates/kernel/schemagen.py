@@ -13,8 +13,9 @@ test (tests/unit/kernel/test_schemagen.py) fails while the committed files
 differ from what this module makes. The view's schema is still kept by hand.
 
 A payload schema lists no required keys: an event whose reader may not see
-it is served in its public form, which may leave every fact out (or, for
-facts ``PUBLIC_COUNTS`` names, carry a count in their place).
+it is served in its public form, which may leave every fact out (or carry a
+count in its place: the facts an event class names in its ``PUBLIC_COUNTS``,
+pairs of the hidden fact and its count's key).
 """
 
 from __future__ import annotations
@@ -38,9 +39,6 @@ CREATED, ENDED = "Created", "Ended"
 #: Where a docs page's generated event table starts and ends.
 TABLE_START = "<!-- event table: written by make schemas from events.py -->"
 TABLE_END = "<!-- end of the event table -->"
-#: A fact some readers get as a count instead (``Game.public_form``), by the
-#: fact's name: the count's key and its description.
-PUBLIC_COUNTS = {"cards": "count"}
 ENTROPY = ("the seats' entropy contributions sent with the creation request (hex); "
            "absent in games recorded before them")
 UPCAST_NULL = "null in an event recorded before the rules recorded it"
@@ -69,13 +67,14 @@ def field_schema(field: declared.Field) -> dict[str, Any]:
     return schema
 
 
-def event_schema(ev: declared.Declared) -> dict[str, Any]:
-    """One of the game's own events: a closed object of its typed facts."""
+def event_schema(ev: declared.Declared, public_counts: Iterable[tuple[str, str]] = ()
+                 ) -> dict[str, Any]:
+    """One of the game's own events: a closed object of its typed facts (and
+    the counts its public form carries instead of hidden ones)."""
     properties = {f.name: field_schema(f) for f in ev.fields}
-    for fact, count in PUBLIC_COUNTS.items():
-        if fact in properties:
-            properties[count] = {"type": "integer", "minimum": 0,
-                                 "description": f"the public form's, instead of the {fact}"}
+    for fact, count in public_counts:
+        properties[count] = {"type": "integer", "minimum": 0,
+                             "description": f"the public form's, instead of the {fact}"}
     schema: dict[str, Any] = {"type": "object", "additionalProperties": False,
                               "properties": dict(sorted(properties.items()))}
     if ev.doc:
@@ -107,7 +106,8 @@ def ended_schema(game_cls: type[Game]) -> dict[str, Any]:
 
 def events_part(game_cls: type[Game]) -> dict[str, Any]:
     """The ``events`` part of the game's ``schemas.json``, every entry written here."""
-    out = {name: event_schema(ev) for name, ev in declared.own_events(game_cls).items()}
+    out = {name: event_schema(ev, getattr(getattr(game_cls, name), "PUBLIC_COUNTS", ()))
+           for name, ev in declared.own_events(game_cls).items()}
     out[CREATED] = created_schema(game_cls)
     out[ENDED] = ended_schema(game_cls)
     return dict(sorted(out.items()))

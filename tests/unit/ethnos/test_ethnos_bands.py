@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import state as r
 from aggregates.ethnos.bands import is_band, legal_bands
 from aggregates.ethnos.commands import PlayBand, RecruitFromDeck
 from aggregates.ethnos.data import CARDS, TABLES

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from aggregates.ethnos import Ethnos
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import state as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
     EndBand,

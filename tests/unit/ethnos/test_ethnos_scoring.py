@@ -4,7 +4,7 @@ Kingdoms", "Glory For The Band Of Allies", "A New Age Dawns", "End of the Game",
 
 from __future__ import annotations
 
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import state as r
 from aggregates.ethnos.commands import PlayBand, RecruitFromDeck
 from aggregates.ethnos.scoring import band_points, kingdom_awards, outcome, place_awards
 from aggregates.ethnos.testing import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import state as r
 from aggregates.ethnos.commands import (
     ChooseKingdom,
     EndBand,

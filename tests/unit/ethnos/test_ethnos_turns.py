@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from aggregates.ethnos import steps as r
+from aggregates.ethnos import state as r
 from aggregates.ethnos.commands import PlayBand, RecruitFaceUp, RecruitFromDeck
 from aggregates.ethnos.data import CARDS
 from aggregates.ethnos.testing import (
