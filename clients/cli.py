@@ -21,7 +21,7 @@ import grpc
 from arbiter.client import ArbiterClient, ArbiterError, default_address, message_to_dict
 from arbiter.wire import WireError
 
-from aggregates.kernel.render import event_text, loads_object, render_outcome
+from aggregates.kernel.render import event_text, loads_object, render_outcome, seat_title
 from clients import cli_extras
 from clients.render import render_audit, render_games, render_legal, render_rules, render_state
 from clients.tokens import (
@@ -101,8 +101,15 @@ def _save_tokens(args: argparse.Namespace, response: Any, rules: str) -> None:
         sys.stderr.write(f"warning: tokens not saved: {exc}\n")
 
 
+def _seat_names(response: Any) -> list[str]:
+    """A new game's seat names, in seat order (from its tokens)."""
+    return [t.name for t in sorted(response.seat_tokens, key=lambda t: t.seat)]
+
+
 def _token_lines(response: Any) -> list[str]:
-    lines = [f"seat {t.seat} ({t.name}): {t.token}" for t in response.seat_tokens]
+    """Each seat as people count them (``Ada (Player 1)``), then its token."""
+    names = _seat_names(response)
+    lines = [f"{seat_title(t.seat, names)}: {t.token}" for t in response.seat_tokens]
     if response.spectator_token:
         lines.append(f"spectator: {response.spectator_token}")
     return lines
@@ -219,7 +226,8 @@ def web_links(base: str, response: Any) -> list[str]:
     web side. The token rides in the fragment (after ``#``), which a browser never
     sends to any server; each link is its seat's secret."""
     base = base.rstrip("/")
-    lines = [f"web, seat {t.seat} ({t.name}): {base}/games/{response.game_id}/join/{t.seat}"
+    names = _seat_names(response)
+    lines = [f"web, {seat_title(t.seat, names)}: {base}/games/{response.game_id}/join/{t.seat}"
              f"#{t.token}" for t in response.seat_tokens]
     if response.spectator_token:
         lines.append(f"web, spectators:  {base}/games/{response.game_id}/join"
@@ -290,7 +298,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
     if args.json:
         _print(_json(legal))
         return 0
-    _print(f"version {legal.version}, seat {args.seat}:")
+    _print(f"version {legal.version}, {seat_title(args.seat)}:")
     _print(render_legal(list(legal.actions), list(legal.decisions), legal.complete))
     return 0
 
@@ -526,18 +534,18 @@ def cmd_play(args: argparse.Namespace) -> int:
                 raise UsageError(f"{info.title or args.rules} is for {span} "
                                  f"player{'' if span == '1' else 's'} (--players)")
             if not 0 <= args.seat < players:
-                raise UsageError(f"--seat must be a seat of the game: 0 to {players - 1}")
-            seats = seat_names(players, args.seat, args.name or "Player")
+                raise UsageError(f"--player must be a player of the game: 1 to {players}")
+            seats = seat_names(players, args.seat, args.name or seat_title(args.seat))
             response = client.create_game(args.rules, seats)
             game_id = response.game_id
             _save_tokens(args, response, args.rules)
-            who = (f" for {players} players; you play seat {args.seat}, random bots the others"
-                   if players > 1 else "")
+            who = (f" for {players} players; you play {seat_title(args.seat, seats)}, "
+                   "random bots the others" if players > 1 else "")
             _print(f"New {args.rules} game {game_id}{who}")
             _print(f"Seed commitment: {response.seed_commitment}")
             for token in response.seat_tokens:
                 if token.seat == args.seat:
-                    _print(f"Token of seat {token.seat} ({token.name}): {token.token}")
+                    _print(f"Token of {seat_title(token.seat, seats)}: {token.token}")
             if response.spectator_token:
                 _print(f"Token of spectator: {response.spectator_token}")
             if players > 1 and response.seat_tokens:
@@ -673,7 +681,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("command", metavar="COMMAND",
                    help='a command name (roll_start), the number of an `arbiter legal` entry, '
                         'or JSON, e.g. \'{"name": "travel", "args": {"to": 2}}\'')
-    p.add_argument("--seat", type=int, default=0)
+    seat_options(p.add_mutually_exclusive_group())
     p.add_argument("--expect-version", type=int, default=0, metavar="V",
                    help="refuse unless the game is at version V (0: any)")
     p.add_argument("--command-id", default="", help="exactly-once key (default: a fresh uuid)")
@@ -681,7 +689,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("state", cmd_state, "show a game as a seat or a spectator sees it")
     p.add_argument("game_id", metavar="GAME_ID")
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--seat", type=int, default=0)
+    seat_options(who)
     who.add_argument("--spectator", action="store_true")
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.add_argument("--version", type=int, default=None, metavar="N",
@@ -689,13 +697,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("legal", cmd_legal, "list a seat's legal commands")
     p.add_argument("game_id", metavar="GAME_ID")
-    p.add_argument("--seat", type=int, default=0)
+    seat_options(p.add_mutually_exclusive_group())
     p.add_argument("--json", action="store_true", help="print the commands as a JSON list")
 
     p = add("history", cmd_history, "print a game's recorded events")
     p.add_argument("game_id", metavar="GAME_ID")
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--seat", type=int, default=0)
+    seat_options(who)
     who.add_argument("--spectator", action="store_true")
     p.add_argument("--after", type=int, default=0, metavar="V", help="only versions after V")
     p.add_argument("--json", action="store_true",
@@ -762,9 +770,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("rules", metavar="GAME",
                    help="rules id (see `arbiter rules`), e.g. enin or ethnos")
     p.add_argument("--game", metavar="GAME_ID", help="resume this game instead of a new one")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    seat_options(p.add_mutually_exclusive_group(), "you play")
     p.add_argument("--name", default=None,
-                   help="your seat's name in a new game (default Player)")
+                   help="your seat's name in a new game (default: Player N)")
     p.add_argument("--players", type=int, default=0, metavar="N",
                    help="players in a new game, you and N-1 random bots "
                         "(default: the game's minimum)")
@@ -784,6 +792,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cap", type=int, default=5000, metavar="N",
                    help="stop a game after N commands (reported as capped)")
     return parser
+
+
+def player_number(text: str) -> int:
+    """``--player N``: a seat as people count them, from 1; the seat's number (N - 1)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a player number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError("players are counted from 1 (Player 1 is the first)")
+    return number - 1
+
+
+def seat_options(group: Any, who: str = "the seat read or played") -> None:
+    """``--player N`` (Player 1 is the first seat, as the results and pages count)
+    or ``--seat N`` (the same seat as the wire numbers it, from 0), one or the other."""
+    group.add_argument("--seat", dest="seat", type=int, default=0, metavar="N",
+                       help=f"{who} as the wire numbers it, from 0 (--seat 0 is --player 1)")
+    group.add_argument("--player", dest="seat", type=player_number, default=None, metavar="N",
+                       help=f"{who}, counted from 1 as the results name it (default 1)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from arbiter.client import ArbiterClient, ArbiterError
+from arbiter.client import ArbiterClient, ArbiterError, default_address
 from arbiter.v1 import game_pb2
 from rich.console import Console
 
@@ -187,9 +187,12 @@ class Player:
             self.say(f"Audit unavailable: {exc}")
 
     def leave(self, state: game_pb2.GameState) -> int:
-        seat = f" --seat {self.seat}" if self.seat else ""
-        self.say(f"Left game {self.game_id} at version {state.version}; "
-                 f"resume with: arbiter play {state.rules} --game {self.game_id}{seat}")
+        seat = f" --player {self.seat + 1}" if self.seat else ""  # counted as people do
+        # The server this game is on, as the person gave it (the default needs none).
+        address = self.client.address
+        where = f" --address {address}" if address != default_address() else ""
+        self.say(f"Left game {self.game_id} at version {state.version}; resume with: "
+                 f"arbiter play {state.rules} --game {self.game_id}{seat}{where}")
         return 0
 
     # -- the loop

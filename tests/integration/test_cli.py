@@ -104,11 +104,24 @@ def test_new_shows_commitment_and_saves_tokens(arbiter_server: Any, cli_home: Pa
     assert "game id:" in out and "seed commitment:" in out
     game_id = out.split("game id:", 1)[1].split()[0]
     seat, spectator = stored(arbiter_server, game_id)
-    assert f"seat 0 (Ada): {seat}" in out.splitlines()
+    assert f"Ada (Player 1): {seat}" in out.splitlines()
     assert f"spectator: {spectator}" in out.splitlines()
     tokens = cli_home / "tokens.json"
     assert stat.S_IMODE(tokens.stat().st_mode) == 0o600
     assert stat.S_IMODE(cli_home.stat().st_mode) == 0o700
+
+
+def test_seats_are_read_and_named_as_people_count_them(arbiter_server: Any) -> None:
+    """One numbering for people: ``--player N`` counts from 1, as the results and the
+    pages do (``--seat N`` is the same seat as the wire numbers it, from 0)."""
+    game_id = new_game(arbiter_server)
+    by_player = ok(arbiter(arbiter_server, "legal", game_id, "--player", "1"))
+    assert by_player.splitlines()[0].endswith(", Player 1:")
+    assert by_player == ok(arbiter(arbiter_server, "legal", game_id, "--seat", "0"))
+    result = arbiter(arbiter_server, "legal", game_id, "--player", "0")
+    assert result.returncode == 2 and "players are counted from 1" in result.stderr
+    both = arbiter(arbiter_server, "legal", game_id, "--player", "1", "--seat", "1")
+    assert both.returncode == 2 and "not allowed with" in both.stderr
 
 
 def test_new_with_web_prints_each_seats_page_link(arbiter_server: Any, cli_home: Path) -> None:
@@ -119,7 +132,7 @@ def test_new_with_web_prints_each_seats_page_link(arbiter_server: Any, cli_home:
     game_id = out.split("game id:", 1)[1].split()[0]
     seat, spectator = stored(arbiter_server, game_id)
     lines = out.splitlines()
-    assert (f"web, seat 0 (Ada): http://example.test:8080/games/{game_id}/join/0#{seat}"
+    assert (f"web, Ada (Player 1): http://example.test:8080/games/{game_id}/join/0#{seat}"
             in lines)
     assert f"web, spectators:  http://example.test:8080/games/{game_id}/join#{spectator}" \
         in lines
@@ -230,7 +243,7 @@ def test_simulate_ethnos_for_n_players(arbiter_server: Any, players: int) -> Non
 
 def test_play_to_the_end(arbiter_server: Any) -> None:
     out = ok(arbiter(arbiter_server, "play", "enin", stdin="1\n" * 4000, timeout=300))
-    assert "Token of seat 0 (Player): arb_" in out
+    assert "Token of Player 1: arb_" in out
     assert "Your choices:" in out and "What happened:" in out
     assert "Game over" in out
     assert "Seed (revealed):" in out
@@ -260,7 +273,7 @@ def test_play_ethnos_to_the_end_against_bots(arbiter_server: Any) -> None:
                      stdin="1\n" * 40, timeout=120)
     out = ok(result)
     lines = out.splitlines()
-    assert "for 3 players" in out and "Token of seat 0 (Player): arb_" in out
+    assert "for 3 players; you play Player 1," in out and "Token of Player 1: arb_" in out
     found = re.search(r"New ethnos game (\S+)", out)
     left = re.search(r"Left game \S+ at version (\d+)", out)
     assert found and left, "40 answers do not finish a game"

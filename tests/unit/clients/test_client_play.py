@@ -146,10 +146,13 @@ def test_every_answer_names_its_decision(real_server: RealServer) -> None:
 
 
 def test_eof_and_quit_leave_with_a_resume_line(real_server: RealServer) -> None:
+    """The line resumes the same game on the same server: the address the person
+    gave is kept (this server is not the default one)."""
     for script in ("", "q\n"):
         status, out, client, game_id = play(real_server.address, "ethnos", 2, script, seat=1)
         assert status == 0
-        assert out.rstrip().endswith(f"resume with: arbiter play ethnos --game {game_id} --seat 1")
+        assert out.rstrip().endswith(f"resume with: arbiter play ethnos --game {game_id} "
+                                     f"--player 2 --address {real_server.address}")
         client.close()
 
 
@@ -398,7 +401,8 @@ def test_a_listed_action_with_a_refusal(scripted: tuple[Scripted, str]) -> None:
 
 @pytest.mark.parametrize(("argv", "why"), [
     (["play", "ethnos", "--players", "7"], "Ethnos is for 2 to 6 players (--players)"),
-    (["play", "ethnos", "--players", "3", "--seat", "3"], "--seat must be a seat of the game"),
+    (["play", "ethnos", "--players", "3", "--player", "4"],
+     "--player must be a player of the game: 1 to 3"),
     (["play", "enin", "--players", "2"], "The Land of Enin is for 1 player (--players)"),
     (["play", "chess"], "the server plays no 'chess' (it plays: enin, ethnos"),
     (["play", "enin", "--game", "g", "--players", "2"], "--players is for a new game"),
