@@ -42,7 +42,8 @@ from bench.noop import SET_REPLY as NOOP_SET_REPLY
 from bench.procs import cpu_seconds
 
 Metadata = tuple[tuple[str, str], ...]
-SEATS = {"enin": ["solo"], "ethnos": ["ann", "bob", "cyd", "dee"], "ettin": ["a", "b", "c", "d"]}
+SEATS = {"enin": ["solo"], "ethnos": ["ann", "bob", "cyd", "dee"], "ettin": ["a", "b", "c", "d"],
+         "template": ["ann", "bob"]}
 
 
 def bearer(token: str) -> Metadata:
@@ -463,6 +464,181 @@ async def measure_spectators(plan: dict[str, Any], phase: dict[str, Any]) -> dic
             "arbiter": arbiter.summary(), "noop": noop.summary()}
 
 
+@dataclasses.dataclass
+class Loops:
+    """What the bot loops of one round measured: moves, the latency of each move
+    (sent -> the next decision in hand), calls and feed messages, refusals."""
+
+    moves: int = 0
+    calls: int = 0
+    feed_messages: int = 0
+    latencies: list[float] = dataclasses.field(default_factory=list)
+    errors: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+
+async def unary_loop(stub: game_pb2_grpc.GameServiceStub, table: Table, rules: str,
+                     rng: random.Random, loops: Loops) -> None:
+    """Play ``table`` to its end the way a unary client does: for the seat to
+    move, ``LegalActions``, a random legal move, ``Act``; the reply's state
+    names the next seat to move. A move's latency runs from sending ``Act`` to
+    the next decision's legal moves in hand (its ``LegalActions`` reply)."""
+    sent = 0.0
+    while not table.state.over and table.state.pending:
+        seat = table.state.pending[0].seat
+        metadata = bearer(table.tokens[seat])
+        legal = await stub.LegalActions(
+            game_pb2.LegalActionsRequest(game_id=table.game_id, seat=seat), metadata=metadata)
+        loops.calls += 1
+        if sent:
+            loops.latencies.append(time.perf_counter() - sent)
+        move = bot_move(legal, rng, explore=not legal.actions)
+        if move is None:
+            loops.errors["NO_MOVE"] += 1
+            return
+        command = (move.command if isinstance(move.command, game_pb2.Command)
+                   else json_to_command(rules, move.command))
+        sent = time.perf_counter()
+        try:
+            reply = await stub.Act(game_pb2.ActRequest(
+                game_id=table.game_id, seat=seat, command=command, command_id=uuid.uuid4().hex,
+                decision_id=move.decision_id), metadata=metadata)
+        except grpc.aio.AioRpcError as exc:
+            loops.errors[exc.code().name] += 1
+            return
+        loops.calls += 1
+        loops.moves += 1
+        table.state = reply.state
+
+
+async def play_loop(stub: Any, table: Table, rng: random.Random, loops: Loops) -> None:
+    """Play ``table`` to its end the way a ``Play`` client does: one stream
+    holding both seats (a bot's), each turn the server pushes answered with a
+    random listed move. A move's latency runs from sending it to the next
+    turn pushed (the next decision, with its legal moves, in hand)."""
+    outbox: asyncio.Queue[game_pb2.PlayRequest | None] = asyncio.Queue()
+    seats = sorted(table.tokens)
+    await outbox.put(game_pb2.PlayRequest(join=game_pb2.PlayJoin(
+        game_id=table.game_id, seats=seats,
+        seat_tokens=[table.tokens[s] for s in seats[1:]])))
+
+    async def requests() -> Any:
+        while (request := await outbox.get()) is not None:
+            yield request
+
+    call = stub.Play(requests(), metadata=bearer(table.tokens[seats[0]]))
+    sent = 0.0
+    try:
+        async for message in call:
+            kind = message.WhichOneof("item")
+            if kind == "event":
+                loops.feed_messages += 1
+            elif kind == "result":
+                if message.result.accepted:
+                    loops.moves += 1
+                else:
+                    loops.errors[message.result.reason or "REFUSED"] += 1
+            elif kind == "turn":
+                turn = message.turn
+                if turn.state.over:
+                    break
+                if sent:
+                    loops.latencies.append(time.perf_counter() - sent)
+                if not turn.actions:
+                    loops.errors["NO_MOVE"] += 1
+                    break
+                action = rng.choice(list(turn.actions))
+                mine = [d.id for d in turn.state.pending if d.seat == turn.seat]
+                sent = time.perf_counter()
+                loops.calls += 1  # a stream message, in the calls' place
+                await outbox.put(game_pb2.PlayRequest(move=game_pb2.PlayMove(
+                    seat=turn.seat, command=action.command, command_id=uuid.uuid4().hex,
+                    decision_id=mine[0] if len(mine) == 1 else "",
+                    expected_version=turn.state.version)))
+            elif kind == "status" and message.state == game_pb2.FEED_STATE_ENDED:
+                break
+    except grpc.aio.AioRpcError as exc:
+        loops.errors[exc.code().name] += 1
+    finally:
+        await outbox.put(None)
+        call.cancel()
+
+
+async def follow(call: Any, loops: Loops) -> None:
+    """Read a seat's feed (``Subscribe``) until it is cancelled or ends."""
+    try:
+        async for message in call:
+            if message.HasField("event"):
+                loops.feed_messages += 1
+    except (grpc.aio.AioRpcError, asyncio.CancelledError):
+        pass  # cancelled at the end of the round
+
+
+async def measure_loop(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, Any]:
+    """Bot loops, ``games`` games at once, each played to its end, round after
+    round (the first warms up). ``loop`` "unary": every seat holds its feed
+    (``Subscribe``) as a seat's client does, and the bot plays through unary
+    calls (``unary_loop``); "play": one ``Play`` stream per game holds both
+    seats (``play_loop``). A round's games (and feeds) are made untimed; the
+    window is the play. The server's CPU over the window per move is the
+    loop's whole cost per move: its calls, its stream messages, its feeds."""
+    rules, games = phase["rules"], int(phase["games"])
+    kind = phase.get("loop", "unary")
+    rng = random.Random(int(plan.get("seed", 1)))
+    pid = plan["arbiter_pid"]
+    total = Loops()
+    seconds = cpu = client_cpu = 0.0
+    played = 0
+    async with grpc.aio.insecure_channel(plan["arbiter"], options=[LOCAL_SUBCHANNELS]) as channel:
+        stub = game_pb2_grpc.GameServiceStub(channel)
+        player = Player(channel, plan["admin_token"], rules, int(plan.get("seed", 1)))
+        for round_ in range(1 + int(phase["rounds"])):
+            tables = await player.tables(games)
+            loops = Loops()
+            feeds = [] if kind == "play" else [stub.Subscribe(game_pb2.SubscribeRequest(
+                game_id=t.game_id, seat=seat, after=0), metadata=bearer(token))
+                for t in tables for seat, token in t.tokens.items()]
+            readers = [asyncio.ensure_future(follow(call, loops)) for call in feeds]
+            if feeds:
+                await asyncio.sleep(0.3)  # the feeds past their catch-up, waiting live
+            loops.feed_messages = 0
+            before, own = cpu_of(pid), cpu_seconds(os.getpid())
+            start = time.perf_counter()
+            await asyncio.gather(*(
+                play_loop(stub, t, rng, loops) if kind == "play"
+                else unary_loop(stub, t, rules, rng, loops) for t in tables))
+            await asyncio.sleep(0.05)  # the last moves' feed messages out
+            window_seconds = time.perf_counter() - start
+            window_cpu = cpu_of(pid) - before
+            window_client = cpu_seconds(os.getpid()) - own
+            for call in feeds:
+                call.cancel()
+            await asyncio.gather(*readers)
+            if round_ == 0:
+                continue  # warming up: not counted
+            seconds += window_seconds
+            cpu += window_cpu
+            client_cpu += window_client
+            played += len(tables)
+            total.moves += loops.moves
+            total.calls += loops.calls
+            total.feed_messages += loops.feed_messages
+            total.latencies += loops.latencies
+            total.errors.update(loops.errors)
+    moves = total.moves
+    return {
+        "loop": kind, "rules": rules, "games_at_once": games, "rounds": int(phase["rounds"]),
+        "games": played, "moves": moves, "moves_per_game": moves / played if played else None,
+        "seconds": seconds, "moves_per_second": moves / seconds if seconds else None,
+        "cpu_ms_per_move": cpu / moves * 1000 if moves else None,
+        "client_cpu_ms_per_move": client_cpu / moves * 1000 if moves else None,
+        "calls_per_move": total.calls / moves if moves else None,
+        "feed_messages_per_move": total.feed_messages / moves if moves else None,
+        "p50_ms": percentile(total.latencies, 50) * 1000,
+        "p99_ms": percentile(total.latencies, 99) * 1000,
+        "errors": dict(total.errors),
+    }
+
+
 def run(plan: dict[str, Any]) -> dict[str, Any]:
     results: dict[str, Any] = {"act": []}
     for phase in plan.get("act", []):
@@ -471,6 +647,7 @@ def run(plan: dict[str, Any]) -> dict[str, Any]:
         results["spectators"] = asyncio.run(measure_spectators(plan, plan["spectators"]))
     if plan.get("feed"):
         results["feed"] = measure_feed(plan, plan["feed"])
+    results["loops"] = [asyncio.run(measure_loop(plan, phase)) for phase in plan.get("loops", [])]
     return results
 
 

@@ -23,6 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PORT_LINE = re.compile(rb"serving on \S+ \(port (\d+)\)")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
+#: The games the run's servers serve beside the built-in ones: the template
+#: game, which the bot loops play (the peer plays a game of its shape).
+EXTRA_GAMES = {"ARBITER_EXTRA_GAMES": "tests.template_game:Template"}
+
 #: Arbiter's per-caller shares, lifted: the load generator is one caller (one
 #: address) doing the work of hundreds of players, and a benchmark measures the
 #: service, not the limiter that keeps one caller from taking it all.
@@ -118,17 +122,21 @@ class ArbiterServer(Process):
     """``arbiter-server`` on a free port with its own data dir and the given store."""
 
     def __init__(self, data_dir: Path, redis_url: str, database_url: str = "",
-                 reuse_port: bool = False, beside: ArbiterServer | None = None) -> None:
+                 reuse_port: bool = False, beside: ArbiterServer | None = None,
+                 sharing: ArbiterServer | None = None) -> None:
         """``reuse_port``: started so that others may join it on its port;
         ``beside``: a server (started so) this one joins, on its port and store,
         with its secret, admin token and channels, as the operator's guide has
-        several servers run (``ARBITER_REUSE_PORT``)."""
-        self.admin_token: str = (beside.admin_token if beside
+        several servers run (``ARBITER_REUSE_PORT``); ``sharing``: a server
+        whose store, secret, admin token and channels this one shares, on a
+        port of its own."""
+        fellow = beside or sharing
+        self.admin_token: str = (fellow.admin_token if fellow
                                  else "admin-" + secrets.token_urlsafe(32))
-        self.secret: str = beside.secret if beside else secrets.token_hex(32)
+        self.secret: str = fellow.secret if fellow else secrets.token_hex(32)
         #: The server's Redis channel prefix, set here so the bench's direct
         #: subscriber knows the channels (``<prefix>game:<id>``).
-        self.redis_prefix: str = (beside.redis_prefix if beside
+        self.redis_prefix: str = (fellow.redis_prefix if fellow
                                   else f"arbiter-bench:{secrets.token_hex(4)}:")
         env = {
             "REDIS_URL": redis_url,
@@ -138,6 +146,7 @@ class ArbiterServer(Process):
             "ARBITER_DATABASE_URL": database_url,
             "ARBITER_REUSE_PORT": "1" if reuse_port or beside else "",
             **UNLIMITED_SHARES,
+            **EXTRA_GAMES,
         }
         address = f"127.0.0.1:{beside.port}" if beside else "127.0.0.1:0"
         super().__init__(

@@ -9,16 +9,22 @@ One run, in this order, each figure beside its floor:
    flight and one at a time, Enin and Ethnos, each round's requests also sent
    to the no-op server; then the feed (Act reply -> Subscribe message, and ->
    a direct Redis subscriber) interleaved with bare Redis publish -> receive;
+   then bot loops playing the template game to its end, 1 and 32 games at
+   once, each seat holding its feed;
+2b. the peer (``bench.peer``): boardgame.io's server and clients playing a
+   game of the same shape the same way (skipped, with the reason, without
+   Node.js);
 3. in this process, the servers stopped: a 10,000-event game and a 100-event
    game (cold load, snapshot size, replay, audit) beside a trivial
    aggregate's replay, turn about; games of every type for the memory figure (measured
    in a fresh process); the library's own get+save rate;
 4. on PostgreSQL (skipped, with the reason, when none answers): a fresh
    database, ``arbiter-server`` on it, ``Act`` with 32 in flight, and the
-   library's own get+save beside it.
+   library's own get+save beside it; then ``arbiter audit --all`` of the
+   games played there, by one process and by two.
 
-The table goes to stdout; every figure, the raw measurements and the goals of
-issue 13 to ``bench/results.json`` (or ``--out``).
+The table goes to stdout; every figure, the raw measurements and the goals
+to ``bench/results.json`` (or ``--out``).
 """
 
 from __future__ import annotations
@@ -41,12 +47,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import store
+from bench import peer, store
 from bench.procs import ROOT, ArbiterServer, NoopServer, python_path
 from bench.report import clean, figures_and_goals, render_table
 from service.config import Settings
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+#: The game the bot loops play on Arbiter (the peer plays one of its shape).
+LOOP_RULES = "template"
 
 #: How much of everything a run does. Quick mode is for the smoke test: it
 #: checks that every phase runs and the output has its shape; its figures are
@@ -55,11 +63,13 @@ FULL: dict[str, Any] = {
     "act_seconds": 6.0, "games_32": 256, "games_1": 48, "max_rounds": 80,
     "feed_samples": 500, "long_events": 10_000, "repeat": 3, "memory_games": 40,
     "library_seconds": 3.0, "spectator_calls": 4000, "spectator_rounds": 5,
+    "loops": [{"games": 1, "rounds": 8}, {"games": 32, "rounds": 2}], "audit_all_games": 400,
 }
 QUICK: dict[str, Any] = {
     "act_seconds": 0.2, "games_32": 32, "games_1": 6, "max_rounds": 2,
     "feed_samples": 15, "long_events": 1_000, "repeat": 1, "memory_games": 3,
     "library_seconds": 0.5, "spectator_calls": 200, "spectator_rounds": 1,
+    "loops": [{"games": 1, "rounds": 1}, {"games": 4, "rounds": 1}], "audit_all_games": 16,
 }
 
 
@@ -69,6 +79,15 @@ def act_phases(size: dict[str, Any], rules: list[str], in_flights: list[int]) ->
          "seconds": size["act_seconds"], "min_rounds": 1, "max_rounds": size["max_rounds"]}
         for n in in_flights for r in rules
     ]
+
+
+def loop_kinds() -> list[str]:
+    """The bot loops to measure: a ``Play`` stream's where the server has it,
+    and unary calls'."""
+    from arbiter.v1 import game_pb2_grpc
+
+    has_play = hasattr(game_pb2_grpc.GameServiceServicer, "Play")
+    return ["play", "unary"] if has_play else ["unary"]
 
 
 def run_load(work: Path, name: str, plan: dict[str, Any]) -> dict[str, Any]:
@@ -150,12 +169,21 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 "feed": {"samples": size["feed_samples"], "games": 4},
                 "spectators": {"spectators": 100, "calls": size["spectator_calls"],
                                "rounds": size["spectator_rounds"]},
+                "loops": [{"rules": LOOP_RULES, "loop": kind, **p}
+                          for kind in loop_kinds() for p in size["loops"]],
             }
             raw["sqlite"] = run_load(work, "sqlite", plan)
         finally:
             arbiter.stop()
             noop.stop()
-        lap("gRPC and feed on SQLite")
+        lap("gRPC, feed and bot loops on SQLite")
+
+        found = peer.measure(work, size["loops"], args.seed)
+        if isinstance(found, str):
+            skipped["peer"] = found
+        else:
+            raw["peer"] = found
+            lap("the peer (boardgame.io)")
 
         raw["long_games"] = store.long_games(
             work / "long", size["long_events"], size["repeat"], args.seed)
@@ -172,19 +200,22 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         lap("memory and the library on SQLite")
 
         if args.no_postgres:
-            skipped["postgres"] = "--no-postgres was given"
+            skipped["postgres"] = skipped["audit_all"] = "--no-postgres was given"
         else:
             made = postgres_database(args.postgres_url)
             if isinstance(made, str):
                 skipped["postgres"] = made
+                skipped["audit_all"] = f"several servers share a PostgreSQL store: {made}"
             else:
                 database_url, drop = made
                 try:
                     raw["postgres"] = measure_postgres(work, size, database_url, redis_url,
                                                        args.seed)
+                    lap("PostgreSQL")
+                    raw["audit_all"] = measure_audit_all(work, size, database_url, redis_url)
+                    lap("arbiter audit --all")
                 finally:
                     drop()
-                lap("PostgreSQL")
     finally:
         if private_redis is not None:
             private_redis.stop()
@@ -210,6 +241,43 @@ def measure_postgres(work: Path, size: dict[str, Any], database_url: str, redis_
     library = in_fresh_process(store.library_get_save, env, 32, size["library_seconds"])
     return {"load": load, "library": library,
             "reuse_port": measure_reuse_port(work, size, database_url, redis_url, seed)}
+
+
+def measure_audit_all(work: Path, size: dict[str, Any], database_url: str,
+                      redis_url: str) -> dict[str, Any]:
+    """``arbiter audit --all``'s events per second over the store's games (at
+    most ``audit_all_games`` of them): one worker process auditing through one
+    server process, then two, each through a server process of its own on one
+    store (as a server process per core on one port serves them)."""
+    from arbiter.client import ArbiterClient
+
+    from clients.audit_all import Listed, rows_in_processes
+
+    runs: dict[str, Any] = {}
+    for processes in (1, 2):
+        first = ArbiterServer(work / f"audit-{processes}-0", redis_url, database_url)
+        servers = [first]
+        try:
+            servers += [ArbiterServer(work / f"audit-{processes}-{n}", redis_url, database_url,
+                                      sharing=first) for n in range(1, processes)]
+            with ArbiterClient(first.address, token=first.admin_token) as client:
+                games = [Listed(g.game_id, g.rules, g.version, g.over)
+                         for g in client.iter_games(token=first.admin_token)]
+                games = games[:size["audit_all_games"]]
+                start = time.perf_counter()
+                rows = list(rows_in_processes(client, games, first.admin_token, processes,
+                                              [s.address for s in servers]))
+                seconds = time.perf_counter() - start
+        finally:
+            for server in servers:
+                server.stop()
+        events = sum(r.version for r in rows)
+        runs[str(processes)] = {
+            "processes": processes, "games": len(rows), "events": events, "seconds": seconds,
+            "events_per_second": events / seconds if seconds else None,
+            "failed": sum(not r.ok for r in rows),
+        }
+    return runs
 
 
 #: Connections the load generator spreads its games over in the scaling phase,

@@ -1,4 +1,4 @@
-"""`make bench` runs end to end (issue 13): quick mode, every phase, results.json's shape.
+"""`make bench` runs end to end: quick mode, every phase, results.json's shape.
 
 No timing is asserted: on a shared CI machine a figure says nothing; that
 every figure and every goal is there, with a number or a stated reason, does.
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bench.report import GOALS
+from bench.report import GOALS, NEEDS
 from tests.conftest import TEST_PROCESS_ONLY_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,8 +25,13 @@ FIGURES = {
     "server_cpu_per_act_ethnos", "feed_subscribe_p50", "feed_subscribe_p99", "feed_direct_p99",
     "cold_load", "snapshot_bytes", "replay_rate", "audit_rate", "audit_long_game",
     "memory_enin", "memory_ethnos", "memory_ettin", "library_get_save_sqlite",
-    "getstate_spectators",
+    "getstate_spectators", "move_cpu_many_vs_noop", "audit_vs_trivial",
 }
+#: Figures beside the peer (boardgame.io): there when the peer ran, else its
+#: goals say why not.
+PEER_FIGURES = {"move_cpu_many", "move_p50_one"}
+#: A bot loop's phase: what each of its results holds (a number each).
+LOOP_KEYS = {"games_at_once", "moves", "seconds", "cpu_ms_per_move", "p50_ms", "p99_ms"}
 
 
 def _strict(text: str) -> Any:
@@ -62,8 +67,32 @@ def test_quick_bench_writes_every_figure_and_goal(tmp_path: Path, redis_url: str
     postgres_ran = "postgres" not in results["skipped"]
     assert not FIGURES - set(figures), FIGURES - set(figures)
     assert ("act_32_postgres_enin" in figures) == postgres_ran
-    # Issue 20: one server process against two on one port (ARBITER_REUSE_PORT).
+    # One server process against two on one port (ARBITER_REUSE_PORT).
     assert ("reuse_port_two_vs_one" in figures) == postgres_ran
+    # The bot loops, 1 and several games at once, each loop the server has
+    # (Play, unary); the peer's beside them, or the reason it did not run.
+    loops = results["raw"]["sqlite"]["loops"]
+    assert {p["loop"] for p in loops} >= {"unary"}
+    assert {p["games_at_once"] for p in loops} == {1, 4}
+    for phase in loops:
+        assert not LOOP_KEYS - set(phase), phase
+        assert phase["moves"] > 0 and not phase["errors"], phase
+    peer_ran = "peer" not in results["skipped"]
+    if peer_ran:
+        assert not PEER_FIGURES - set(figures)
+        assert set(results["raw"]["peer"]) == {"1", "4"}
+        for played in results["raw"]["peer"].values():
+            assert not LOOP_KEYS - set(played) and played["moves"] > 0, played
+    else:
+        assert results["skipped"]["peer"]
+    # arbiter audit --all by one process and by two (on PostgreSQL: two servers, one store).
+    if "audit_all" in results["skipped"]:
+        assert "audit_all_two_vs_one" not in figures
+    else:
+        assert set(results["raw"]["audit_all"]) == {"1", "2"}
+        for run in results["raw"]["audit_all"].values():
+            assert run["games"] > 0 and run["events"] > 0 and run["failed"] == 0, run
+        assert "audit_all_two_vs_one" in figures
     for name, fig in figures.items():
         assert {"value", "unit", "floor", "ratio", "about"} <= set(fig), name
         assert isinstance(fig["value"], int | float), name
@@ -75,9 +104,10 @@ def test_quick_bench_writes_every_figure_and_goal(tmp_path: Path, redis_url: str
     for name, goal in goals.items():
         assert {"name", "value", "target", "met"} <= set(goal), name
         assert goal["target"].split()[0] in (">=", "<=", "<"), name
-        if name == "act_32_postgres_vs_library" and not postgres_ran:
+        skipped_by = NEEDS.get(name)
+        if skipped_by and skipped_by in results["skipped"]:
             assert goal["value"] is None and goal["met"] is None
-            assert goal["skipped"] == results["skipped"]["postgres"]
+            assert goal["skipped"] == results["skipped"][skipped_by]
         else:
             assert isinstance(goal["value"], int | float), name
             assert isinstance(goal["met"], bool), name
