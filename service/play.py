@@ -15,7 +15,8 @@ its own. Here one stream carries it all:
   commits, else the store), each in the form its seats see (``for_seats``);
 - each move's result, in the order sent: accepted, replayed (a command id
   applied before, on any stream or call: exactly once) or refused with the
-  reason code ``Act`` would give; a refusal leaves the stream open;
+  reason code ``Act`` would give; a refusal leaves the stream open, and the
+  turns of the seats still asked are pushed again;
 - whenever one of the seats has a decision at a version, its turn: the
   seat's view, its legal moves and the decision ids, read once per version
   for every reader of it (``ArbiterApp.seats_at``, ``ReadModel``), with no
@@ -217,7 +218,10 @@ class PlayStream:
                 ticket = self.hub.ticket(key)
                 moves = inbox.take()
                 for move in moves:
-                    yield self._result(joined, store, move)
+                    result = self._result(joined, store, move)
+                    if not result.result.accepted:
+                        pushed.clear()  # the turns again: the refused seat is still asked
+                    yield result
                 if inbox.error is not None:
                     raise inbox.error
                 new_events = self.servicer.feed_events(key, joined.gid, last, polled)

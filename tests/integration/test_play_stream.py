@@ -144,9 +144,12 @@ def test_a_refused_move_leaves_the_stream_playing_and_a_retried_id_applies_once(
         assert not refused.result.accepted
         assert (refused.result.reason, refused.result.code) == ("VERSION_MISMATCH", "ABORTED")
         assert refused.result.version == version
+        _, asked_again = stream.until("turn")
+        assert asked_again.turn == turn.turn, "the refused seat's turn, pushed again"
         stream.send(game_pb2.PlayMove(seat=3, command=legal.command, command_id="m1"))
         _, wrong = stream.until("result")
         assert wrong.result.reason == "WRONG_SEAT"
+        stream.until("turn")
         stream.send(game_pb2.PlayMove(command=legal.command, command_id="m1",
                                       expected_version=version))
         _, accepted = stream.until("result")
