@@ -111,11 +111,14 @@ def jobs(rules: str, players: int) -> list[Job]:
     return [functools.partial(pairing, rules, players, up, down) for up, down in PAIRS]
 
 
-def run(rules_ids: Sequence[str], games: int, budget: float) -> list[dict[str, Any]]:
+def run(rules_ids: Sequence[str], games: int, budget: float,
+        only: Sequence[int] = ()) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     times: dict[str, list[float]] = {"random": [], "greedy": [], "ismcts": []}
     for rules in rules_ids:
         for players in tables(rules):
+            if only and players not in only:
+                continue
             for job in jobs(rules, players):
                 started = time.perf_counter()
                 row = job(games, budget, times)
@@ -174,6 +177,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="IS-MCTS budgets to time decisions at (comma-separated)")
     parser.add_argument("--decisions", type=int, default=30)
     parser.add_argument("--only-timing", action="store_true")
+    parser.add_argument("--players", default="", help="only these tables (e.g. 2,4)")
     parser.add_argument("rules", nargs="*", default=sorted(GAMES))
     args = parser.parse_args(argv)
     budgets = [float(b) for b in args.timing.split(",") if b]
@@ -181,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         for text in timing(rules, budgets, args.decisions):
             print(text, flush=True)
     if not args.only_timing:
-        run(args.rules, args.games, args.budget)
+        run(args.rules, args.games, args.budget,
+            [int(n) for n in args.players.split(",") if n])
 
 
 if __name__ == "__main__":
