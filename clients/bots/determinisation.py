@@ -14,8 +14,9 @@ see drawn afresh:
   zone (a Titans Nation Deck's top 3 for its owner) stay put.
 - **dice**: the copy's seed is replaced by one from the bot's generator, so
   every future die and shuffle is unknown, as it is to the seat.
-- **secret choices** other seats have made and not revealed are withdrawn:
-  in the sampled world those seats choose again.
+- **secret choices** other seats have made and not revealed (Titans'
+  opening purchases) are withdrawn: in the sampled world those seats choose
+  again.
 
 Since the pools are sorted before they are shuffled, two games that differ
 only in what the seat cannot see give the same samples for the same
@@ -37,7 +38,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from aggregates.kernel import Game, Zones
-from aggregates.kernel.hidden import FRAME
 from aggregates.kernel.nature import Information, game_type_of
 
 #: A zone's name -> its pool's name (None: never resampled, e.g. it is derived).
@@ -53,8 +53,8 @@ class Table:
     #: The live lists of the game's state, by zone name, to write samples into.
     lists: Callable[[Any], dict[str, list[Any]]]
     pool: PoolOf
-    #: Other hidden state to withdraw for ``seat`` (secret choices kept outside
-    #: the kernel's hidden-choice frame).
+    #: Hidden state to withdraw for ``seat``: secret choices other seats made and
+    #: have not revealed.
     withdraw: Callable[[Any, int], None] = lambda game, seat: None
     #: Cards that never leave their zone while hidden (they stay out of the
     #: pools), and how the game places them again once the pools are dealt.
@@ -202,22 +202,11 @@ class Determiniser:
         world.seed = rng.getrandbits(256).to_bytes(32, "big").hex()
         if hasattr(world, "contributions"):
             del world.contributions
-        withdraw_choices(world, self.seat)
         if self.table is not None:
             self.table.withdraw(world, self.seat)
             deal(world, self.table, self.seat, rng)
             self.table.place(world, rng)
         return world
-
-
-def withdraw_choices(world: Game, seat: int) -> None:
-    """Other seats' unrevealed choices of the kernel's hidden-choice frame are
-    forgotten: in this world they choose again."""
-    for frame in getattr(world, "frames", None) or []:
-        if isinstance(frame, dict) and frame.get("kind") == FRAME:
-            chosen = frame.get("chosen", {})
-            for other in [s for s in chosen if s != str(seat)]:
-                del chosen[other]
 
 
 def deal(world: Game, table: Table, seat: int, rng: random.Random) -> None:
