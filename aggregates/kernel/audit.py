@@ -27,7 +27,7 @@ import datetime
 import marshal
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from eventsourcing.utils import get_topic
 
@@ -108,6 +108,21 @@ class AuditReport:
             self.problems.append(f"{check}: {problem}")
 
 
+class ReplayWatch(Protocol):
+    """Who looks at the re-executed game between commands (the server's audit
+    compares its stored snapshots with it): the game is the state the
+    recorded events make at those versions as long as every event so far was
+    re-executed as recorded, so a second fold of the events is not needed."""
+
+    def before(self, game: Game, first: int, last: int) -> None:
+        """The command recorded at versions ``first``..``last`` is about to be
+        re-executed on ``game``, which is at version ``first - 1``."""
+
+    def after(self, game: Game, version: int) -> None:
+        """``game`` is re-executed up to ``version``, the last of a command's
+        events (or of the creation's)."""
+
+
 def audit(events: Sequence[Any], game_class: type[Game], damaged: int = 0) -> AuditReport:
     """Check a game's stored events (in version order) against all three proofs;
     ``damaged``: see ``audit_records``."""
@@ -115,7 +130,8 @@ def audit(events: Sequence[Any], game_class: type[Game], damaged: int = 0) -> Au
 
 
 def audit_records(
-    records: Sequence[Record], game_class: type[Game], damaged: int = 0
+    records: Sequence[Record], game_class: type[Game], damaged: int = 0,
+    watch: ReplayWatch | None = None,
 ) -> AuditReport:
     """The three proofs over plain records (each with its meta): the server's
     stored events and an exported record's lines alike.
@@ -123,6 +139,7 @@ def audit_records(
     ``damaged``: the version of a stored event whose bytes do not parse (0:
     none), after ``records``; the records before it are checked, and the
     audit fails at it, so the report names where the store is damaged.
+    ``watch``: shown the re-executed game between commands (``ReplayWatch``).
     """
     report = AuditReport(events=len(records))
     if damaged:
@@ -135,7 +152,7 @@ def audit_records(
     seed = records[0].payload.get("seed", "")
     check_dice(records, seed, report)  # first: a seed off its commitment says it all
     check_chain(records, seed, report)
-    check_replay(records, game_class, report, cut=bool(damaged))
+    check_replay(records, game_class, report, cut=bool(damaged), watch=watch)
     return report
 
 
@@ -291,12 +308,28 @@ def rebuild(created: Record, game_class: type[Game]) -> Game:
     return game
 
 
+def command_spans(records: Sequence[Record]) -> dict[int, int]:
+    """The index in ``records`` of each re-executed step after the creation (a
+    recorded command, or a seat's entropy contribution) and the version of the
+    last event it recorded (its events run up to the next step's)."""
+    starts = [i for i in range(1, len(records))
+              if (records[i].meta or {}).get("cmd") is not None
+              or records[i].type == ENTROPY_EVENT]
+    lasts = [records[j].version - 1 for j in starts[1:]]
+    if starts:
+        lasts.append(records[-1].version)
+    return dict(zip(starts, lasts, strict=True))
+
+
 def check_replay(
-    records: Sequence[Record], game_class: type[Game], report: AuditReport, cut: bool = False
+    records: Sequence[Record], game_class: type[Game], report: AuditReport, cut: bool = False,
+    watch: ReplayWatch | None = None,
 ) -> None:
     """Rebuild from the creation event and play every recorded command again.
     ``cut``: the records stop short of the game (at a damaged event), so the
-    events a last command makes beyond them are not a failure."""
+    events a last command makes beyond them are not a failure. ``watch``:
+    shown the game between commands while every event so far is re-executed
+    as recorded (``ReplayWatch``)."""
     created = records[0]
     try:
         if created.type != "Created" or created.payload.get("rules") != game_class.RULES_ID:
@@ -309,7 +342,19 @@ def check_replay(
     game.begin()
     compared = Comparison(records[1:], game_class)
     compared.add(game.collect_events())
-    for rec in records[1:]:
+    spans = command_spans(records) if watch is not None else {}
+
+    def in_step() -> bool:
+        return compared.differs < 0
+
+    if watch is not None and in_step():
+        watch.after(game, 1 + compared.made)
+    for index in range(1, len(records)):
+        rec = records[index]
+        last = spans.get(index)
+        if last is not None and watch is not None and in_step() \
+                and 1 + compared.made == rec.version - 1:
+            watch.before(game, rec.version, last)
         command = (rec.meta or {}).get("cmd")
         if command is None and rec.type == ENTROPY_EVENT:
             # A seat's contribution is no command, but the dice after it
@@ -321,6 +366,8 @@ def check_replay(
                             f"replayed ({type(exc).__name__})", rec.version)
                 return
             compared.add(game.collect_events())
+            if watch is not None and in_step():
+                watch.after(game, 1 + compared.made)
             continue
         if command is None:
             continue
@@ -342,6 +389,8 @@ def check_replay(
                         rec.version)
             return
         compared.add(game.collect_events())
+        if watch is not None and in_step():
+            watch.after(game, 1 + compared.made)
     compared.conclude(report, cut)
 
 
