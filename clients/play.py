@@ -1,11 +1,13 @@
 """Interactive terminal play against a running server (``arbiter play GAME``).
 
-One loop for every game. The person plays one seat; random bots play the
-seats this terminal holds tokens for. Each step draws the game's screen (the
-game's own ``screen_json``), tells the events since the last step (each
-event's ``text``, read from History as the person's seat, so other players'
-secrets stay hidden) and asks the person's pending decisions through
-``LegalActions``: a numbered menu of the listed actions in the game's words,
+One loop for every game, on one ``Play`` stream of the person's seat and the
+bots' (``arbiter.play``). The person plays one seat; random bots play the
+seats this terminal holds tokens for. The server pushes each event the
+person's seat may see (each event's ``text``, in that seat's form, so other
+players' secrets stay hidden), told as it comes, and each seat's turn; the
+person's turn draws the game's screen (the game's own ``screen_json``) and
+asks its decisions from the turn's legal moves: a numbered menu of the
+listed actions in the game's words,
 and for a choice structure its answer (cards of a zone by number, a slot per
 item, a number in a range), built into a command with the kernel's
 semantics. The server judges every answer; a refusal is shown in its words
@@ -15,11 +17,11 @@ and the question asked again. The loop holds no line of any game's rules.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from arbiter.client import ArbiterClient, ArbiterError, default_address
+from arbiter.play import PlayStream, legal_of
 from arbiter.v1 import game_pb2
 from rich.console import Console
 
@@ -46,7 +48,6 @@ from aggregates.kernel.render import (
     render_outcome,
     render_pending,
     screen_cards,
-    seat_name,
 )
 from clients.render import render_audit, render_game_screen
 from clients.terminal import draw_screen
@@ -92,7 +93,6 @@ class Player:
         stdout: TextIO,
         bots: Sequence[int] = (),
         rng: random.Random | None = None,
-        poll_seconds: float = 1.0,
         fancy: bool | None = None,
     ) -> None:
         self.client = client
@@ -102,9 +102,12 @@ class Player:
         self.stdout = stdout
         self.bots = sorted(set(bots) - {seat})
         self.rng = rng or random.Random()
-        self.poll_seconds = poll_seconds
         self.echo = not _isatty(stdin)
         self.seen = 0
+        #: The events pushed since the last report, told (``report``).
+        self.told: list[str] = []
+        #: The command ids of the person's own moves (a refusal of one is shown).
+        self.sent: set[str] = set()
         # A terminal gets the screen drawn with rich (its width, colour); a pipe
         # or a file the plain text of ``aggregates.kernel.render`` (None: decide by stdout).
         self.fancy = _isatty(stdout) if fancy is None else fancy
@@ -167,13 +170,16 @@ class Player:
         self.report()
 
     def report(self) -> None:
-        """Tell the events since the last report, as the person's seat may see them."""
-        lines = []
-        for event in self.client.history(self.game_id, self.seat, after_version=self.seen):
-            self.seen = max(self.seen, event.version)
-            lines.append(f"  * {event_text(event)}")
-        if lines:
-            self.say("What happened:", *lines)
+        """Tell the events pushed since the last report, as the person's seat sees them."""
+        if self.told:
+            self.say("What happened:", *self.told)
+            self.told = []
+
+    def tell(self, message: game_pb2.PlayMessage) -> None:
+        """An event the person's seat sees: told at the next report."""
+        if self.seat in message.for_seats and message.event.version > self.seen:
+            self.seen = message.event.version
+            self.told.append(f"  * {event_text(message.event)}")
 
     def finish(self, state: game_pb2.GameState) -> None:
         """The end: outcome, the revealed seed, and the server's audit of the game."""
@@ -201,72 +207,73 @@ class Player:
         """Play until the game ends (0), the person leaves (0) or the bots are stuck (1)."""
         state = self.client.state(self.game_id, self.seat)
         self.seen = state.version
-        shown = -1
-        waited = -1
-        refusals = 0
-        while True:
-            if state.over:
+        if state.over:
+            self.show(state)
+            self.finish(state)
+            return 0
+        seats = [self.seat, *self.bots]
+        with self.client.play(self.game_id, seats, after_version=state.version) as stream:
+            return self.follow(stream, state)
+
+    def follow(self, stream: PlayStream, state: game_pb2.GameState) -> int:
+        """Answer the stream's turns until the game ends: the person's by asking,
+        the bots' at random; tell the person's events; a refusal of the
+        person's move is shown (and the turn comes again)."""
+        refusals, waited = 0, -1
+        for message in stream:
+            kind = message.WhichOneof("item")
+            if kind == "event":
+                self.tell(message)
+            elif kind == "turn" and message.turn.seat == self.seat:
+                state = message.turn.state
                 self.show(state)
-                self.finish(state)
-                return 0
-            waiting = sorted({d.seat for d in state.pending})
-            if self.seat in waiting:
-                if state.version != shown:
-                    self.show(state)
-                    shown = state.version
+                if state.over:
+                    self.finish(state)
+                    return 0
                 try:
-                    self.turn(state)
+                    self.turn(stream, message.turn)
                 except _Quit:
                     return self.leave(state)
-                state = self.client.state(self.game_id, self.seat)
-                continue
-            bot = next((s for s in waiting if s in self.bots), None)
-            if bot is not None:
-                refusals = 0 if self.bot_turn(bot) else refusals + 1
+            elif kind == "turn" and not message.turn.state.over:
+                refusals = refusals if self.bot_turn(stream, message.turn) else refusals + 1
+            elif kind == "result" and not message.result.accepted:
+                if message.result.command_id in self.sent:
+                    self.say(f"Refused: {message.result.message or message.result.reason}")
+                    continue
+                refusals += 1
                 if refusals >= MAX_BOT_REFUSALS:
                     self.say(f"The bots cannot move (game {self.game_id} is stuck).")
                     return 1
-                state = self.client.state(self.game_id, self.seat)
-                continue
-            if state.version != waited:  # seats this terminal does not play
+            elif kind == "status" and self.seen != waited:
+                # Caught up, and nobody this terminal plays is asked: the others are.
                 self.report()
+                state = self.client.state(self.game_id, self.seat)
                 self.say(*render_pending(state.pending, state.seats))
-                waited = state.version
-            time.sleep(self.poll_seconds)
-            state = self.client.state(self.game_id, self.seat)
+                waited = self.seen
+        return 0
 
-    def bot_turn(self, seat: int) -> bool:
-        """One random move of a bot; False when it could not move or was refused."""
-        try:
-            legal = self.client.legal(self.game_id, seat)
-        except ArbiterError as exc:
-            self.say(f"{seat_name(seat)} cannot see its moves: {exc}")
-            return False
+    def bot_turn(self, stream: PlayStream, turn: game_pb2.PlayTurn) -> bool:
+        """One random move of a bot; False when it has none to send."""
+        legal = legal_of(turn)
         move = bot_move(legal, self.rng)
         if move is None:
             return False
-        try:
-            # The reply's state is not read (the loop reads each seat's own): none asked.
-            self.client.act(self.game_id, seat, move.command, decision_id=move.decision_id,
-                            expected_version=0 if move.decision_id else legal.version,
-                            with_state=False)
-        except ArbiterError:
-            return False  # a guessed answer the rules refuse; the bot tries again
+        stream.move(move.command, seat=turn.seat, decision_id=move.decision_id,
+                    expected_version=0 if move.decision_id else legal.version)
         return True
 
     # -- the person's decisions
 
-    def turn(self, state: game_pb2.GameState) -> None:
-        """Ask one decision of the person and send it; a refusal is shown as is."""
-        legal = self.client.legal(self.game_id, self.seat)
+    def turn(self, stream: PlayStream, turn: game_pb2.PlayTurn) -> None:
+        """Ask one decision of the person and send it; a refusal comes back on the stream."""
+        legal = legal_of(turn)
         options = menu(legal, TERMINAL)
         if not options:
-            time.sleep(self.poll_seconds)
             return
         prompts = list(dict.fromkeys(d.prompt for d in legal.decisions if d.prompt))
         for prompt in prompts:
             self.say(f"Your decision: {prompt}")
-        screen = loads_object(state.screen_json)
+        screen = loads_object(turn.state.screen_json)
         while True:
             index = self.choose("Your choices:" if len(options) > 1 else "Your only choice:",
                                 [o.label for o in options])
@@ -276,13 +283,9 @@ class Player:
             except _Back:
                 continue
             break
-        try:
-            self.client.act(
-                self.game_id, self.seat, command, decision_id=option.decision_id,
-                expected_version=0 if option.decision_id else legal.version, with_state=False,
-            )
-        except ArbiterError as exc:
-            self.say(f"Refused: {exc.message or exc.reason}")
+        self.sent.add(stream.move(
+            command, seat=self.seat, decision_id=option.decision_id,
+            expected_version=0 if option.decision_id else legal.version))
 
     def answer(
         self, option: Option, screen: Mapping[str, Any]

@@ -19,6 +19,7 @@ from typing import Any
 import grpc
 import pytest
 from arbiter.client import ArbiterClient
+from arbiter.play import PlayStream
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import command_to_json, json_to_command
 
@@ -70,7 +71,7 @@ def play(address: str, rules: str, players: int, script: str | None, seat: int =
     bots = [s for s in range(players) if s != seat]
     answers = FirstChoices(out) if script is None else io.StringIO(script)
     status = Player(client, created.game_id, seat, answers, out, bots=bots,
-                    rng=random.Random(seed), poll_seconds=0.01).run()
+                    rng=random.Random(seed)).run()
     return status, out.getvalue(), client, created.game_id
 
 
@@ -114,21 +115,24 @@ def test_enin_events_are_told_and_decisions_named(real_server: RealServer) -> No
 
 
 class Recording(ArbiterClient):
-    """Records every act's command (as JSON), its decision id and expected version,
-    and whether it asked for the state back."""
+    """Records every move sent on its Play streams: seat, decision id, expected version."""
 
     def __init__(self, address: str) -> None:
         super().__init__(address)
-        self.sent: list[tuple[int, str, int]] = []
-        self.with_state: list[bool | None] = []
+        self.sent: list[tuple[int | None, str, int]] = []
 
-    def act(self, game_id: str, seat: int, command: Any, expected_version: int = 0,
-            command_id: str = "", *, decision_id: str = "", token: str | None = None,
-            with_state: bool | None = None) -> game_pb2.ActResponse:
-        self.sent.append((seat, decision_id, expected_version))
-        self.with_state.append(with_state)
-        return super().act(game_id, seat, command, expected_version, command_id,
-                           decision_id=decision_id, token=token, with_state=with_state)
+    def play(self, *args: Any, **kwargs: Any) -> PlayStream:
+        stream = super().play(*args, **kwargs)
+        send = stream.move
+
+        def recorded(command: Any, *, seat: int | None = None, decision_id: str = "",
+                     expected_version: int = 0, command_id: str = "") -> str:
+            self.sent.append((seat, decision_id, expected_version))
+            return send(command, seat=seat, decision_id=decision_id,
+                        expected_version=expected_version, command_id=command_id)
+
+        stream.move = recorded  # type: ignore[method-assign]
+        return stream
 
 
 def test_every_answer_names_its_decision(real_server: RealServer) -> None:
@@ -136,12 +140,10 @@ def test_every_answer_names_its_decision(real_server: RealServer) -> None:
     created = client.create_game("ethnos", seat_names(3, 1, "Ada"))
     out = io.StringIO()
     Player(client, created.game_id, 1, io.StringIO("1\n" * 5), out, bots=[0, 2],
-           rng=random.Random(2), poll_seconds=0.01).run()
+           rng=random.Random(2)).run()
     assert client.sent and all(decision for _, decision, _ in client.sent)
     assert all(version == 0 for _, _, version in client.sent)  # judged per decision
     assert {seat for seat, _, _ in client.sent} >= {0, 1}
-    # The loop reads each seat's state itself: no move asks the server to render one.
-    assert client.with_state and all(w is False for w in client.with_state)
     client.close()
 
 
@@ -215,10 +217,39 @@ class Scripted(game_pb2_grpc.GameServiceServicer):
         self.over = True
         return game_pb2.ActResponse(version=6, state=self.state())
 
-    def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
-        if self.over and request.after_version < 6:
-            yield game_pb2.Event(game_id="g", version=6, type="BandPlayed",
-                                 text="Ada plays a band of 2 led by the Wizard.")
+    def Play(self, requests: Iterator[game_pb2.PlayRequest],
+             context: Any) -> Iterator[game_pb2.PlayMessage]:
+        """The one seat's turn until a move is accepted: a refusal, then the
+        turn again; then the move's event, the final state and the end."""
+        join = next(requests).join
+        seat = join.seats[0] if join.seats else 0
+        yield self.turn(seat)
+        for request in requests:
+            move = request.move
+            self.acts.append(game_pb2.ActRequest(
+                game_id="g", seat=move.seat, command=move.command,
+                decision_id=move.decision_id, expected_version=move.expected_version))
+            if self.refusals:
+                yield game_pb2.PlayMessage(result=game_pb2.PlayResult(
+                    command_id=move.command_id, version=5, reason="ILLEGAL_MOVE",
+                    code="FAILED_PRECONDITION", message=self.refusals.pop(0)))
+                yield self.turn(seat)
+                continue
+            self.over = True
+            yield game_pb2.PlayMessage(result=game_pb2.PlayResult(
+                command_id=move.command_id, accepted=True, version=6))
+            yield game_pb2.PlayMessage(for_seats=[seat], event=game_pb2.Event(
+                game_id="g", version=6, type="BandPlayed",
+                text="Ada plays a band of 2 led by the Wizard."))
+            yield self.turn(seat)
+            yield game_pb2.PlayMessage(status="ended: the game is over",
+                                       state=game_pb2.FEED_STATE_ENDED)
+            return
+
+    def turn(self, seat: int) -> game_pb2.PlayMessage:
+        return game_pb2.PlayMessage(turn=game_pb2.PlayTurn(
+            seat=seat, state=self.state(), actions=[] if self.over else self.actions,
+            complete=self.complete))
 
     def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
         return game_pb2.AuditResponse(chain_ok=True, dice_ok=True, replay_ok=True, over=True)
@@ -234,7 +265,7 @@ def scripted() -> Iterator[tuple[Scripted, str]]:
 def run(address: str, script: str) -> str:
     out = io.StringIO()
     with ArbiterClient(address) as client:
-        assert Player(client, "g", 0, io.StringIO(script), out, poll_seconds=0.01).run() == 0
+        assert Player(client, "g", 0, io.StringIO(script), out).run() == 0
     return out.getvalue()
 
 
