@@ -76,7 +76,7 @@ def events(game_cls: type[Game]) -> dict[str, Declared]:
     """Every event type ``game_cls`` can record, by name, with its payload fields:
     the game's own (``@event`` methods, or declared classes: ``kernel.facts``)
     and the kernel's (``Created``, ``Ended``,
-    ``EntropyAdded``, ``DefaultApplied``, the hidden choices' events)."""
+    ``EntropyAdded``, ``DefaultApplied``)."""
     found: dict[str, Declared] = {CREATED: _declared(CREATED, Game.__init__, set())}
     for name in sorted(dir(game_cls)):
         attr = getattr(game_cls, name, None)

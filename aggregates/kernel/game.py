@@ -7,8 +7,7 @@ move (its check, the legal list as a last guard, its run, which rolls dice
 and triggers ``@event`` methods that only change state), then lets the flow
 settle (``aggregates.kernel.flow``). The other concerns live beside it, one
 module each: recording and the chain (``recording``), dice and entropy
-(``entropy``), clocks and defaults (``clocks``), hidden simultaneous choices
-(``hidden``).
+(``entropy``), clocks and defaults (``clocks``).
 """
 
 from __future__ import annotations
@@ -41,7 +40,6 @@ from aggregates.kernel.entropy import (  # noqa: F401 - re-exported
 )
 from aggregates.kernel.errors import Reason, RuleError
 from aggregates.kernel.flow import Flow
-from aggregates.kernel.hidden import HiddenChoices
 from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.outcome import Outcome, default_standings
 from aggregates.kernel.present import Screen, generic_screen
@@ -62,7 +60,7 @@ MAX_SEAT_NAME = 64
 _event_class = event_class_of
 
 
-class Game(Recording, Entropy, Clocks, HiddenChoices, Aggregate):
+class Game(Recording, Entropy, Clocks, Aggregate):
     """Base of every game aggregate: seats, decisions routed by the flow, dice, chain."""
 
     # Class settings carry no annotations on purpose: an annotated aggregate
@@ -488,18 +486,6 @@ class Game(Recording, Entropy, Clocks, HiddenChoices, Aggregate):
     def _default_applied(self, seat: int, decision: str, default: str,
                          command: dict[str, Any]) -> None:
         pass
-
-    @event("ChoicesOpened")
-    def _choices_opened(self, kind: str, seats: list[int]) -> None:
-        self._choices_opened_(kind, seats)
-
-    @event("ChoiceMade")
-    def _choice_made(self, seat: int, kind: str, choice: Any) -> None:
-        self._choice_made_(seat, choice)
-
-    @event("ChoicesRevealed")
-    def _choices_revealed(self, kind: str, choices: dict[str, Any]) -> None:
-        self._choices_revealed_()
 
     @event(ENTROPY_EVENT)
     def _entropy_added(self, seat: int, entropy: str) -> None:

@@ -48,6 +48,7 @@ from aggregates.kernel.nature import GameType
 from aggregates.kernel.present import Screen
 from tests.template_game import (
     bidding,
+    hidden,
     presentation,
     rounds,
     scoring,
@@ -66,6 +67,7 @@ from tests.template_game.commands import (
     Snatch,
 )
 from tests.template_game.components import COMPONENTS as C
+from tests.template_game.hidden import HiddenChoices
 from tests.template_game.reasons import REASONS
 from tests.template_game.table import (
     DECK,
@@ -101,7 +103,7 @@ FLOW = Flow(
 )
 
 
-class Template(Game):
+class Template(HiddenChoices, Game):
     RULES_ID = "template"
     TITLE = "Tidewatch (the template game)"
     RULES_VERSION = "1"
@@ -109,6 +111,10 @@ class Template(Game):
     MAX_SEATS = 4
     COMMANDS = COMMANDS
     FLOW = FLOW
+    #: The Tide Bid's hidden choices (``hidden.py``); the game's other events
+    #: are ``@event`` methods below.
+    EVENTS = hidden.EVENTS
+    APPLY = hidden.apply
     REASONS = REASONS
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 4))
     SUMMARY = ("Two teams claim, snatch and bank treasures from the shore; "

@@ -29,6 +29,8 @@ from aggregates.kernel.nature import GameType
 from service import auditing
 from service.application import ArbiterApp
 from service.clock import ClockKeeper
+from tests.template_game import hidden
+from tests.template_game.hidden import HiddenChoices
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,7 +49,7 @@ def _legal_bids(state: Any, seat: int) -> list[Command]:
     return [Bid(n) for n in (1, 2, 3)]
 
 
-class SealedBid(Game):
+class SealedBid(HiddenChoices, Game):
     """Two seats bid 1-3 at once, face down; the higher bid wins."""
 
     RULES_ID = "sealed_bid_test"
@@ -56,6 +58,7 @@ class SealedBid(Game):
     MIN_SEATS = 2
     MAX_SEATS = 2
     COMMANDS = CommandSet(Bid)
+    EVENTS, APPLY = hidden.EVENTS, hidden.apply
     FLOW = Flow([Step("bid", "bid 1-3 face down", (Move(Bid, None, _bid, _legal_bids),))])
     GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum",
                             players=(2, 2))

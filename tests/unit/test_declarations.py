@@ -95,8 +95,7 @@ def recorded_events(cls: type[Game], seats: int, seed: int) -> Iterator[tuple[st
 def test_the_kernel_lists_every_event_and_command_a_game_declares(cls: type[Game]) -> None:
     events = declared.events(cls)
     kernel = {name for name, ev in events.items() if ev.kernel}
-    assert kernel >= {"Created", "Ended", "DefaultApplied", "EntropyAdded", "ChoicesOpened",
-                      "ChoiceMade", "ChoicesRevealed"}
+    assert kernel >= {"Created", "Ended", "DefaultApplied", "EntropyAdded"}
     assert set(events["Created"].field_names()) >= {
         "rules", "rules_version", "seats", "options", "seed", "commitment", "setup"}
     assert "meta" not in events["Created"].field_names(), "the kernel's record, not a fact"

@@ -220,8 +220,7 @@ def test_a_game_without_a_file_gets_open_schemas_and_its_declared_payloads() -> 
     served = schemas_of(Unlisted)
     assert served["view_json"]["type"] == "object"
     assert set(served["payload_json"]) == set(declared.events(Unlisted)) == {
-        "Created", "Ended", "EntropyAdded", "DefaultApplied", "ChoicesOpened", "ChoiceMade",
-        "ChoicesRevealed"}
+        "Created", "Ended", "EntropyAdded", "DefaultApplied"}
     assert served["payload_json"]["EntropyAdded"]["properties"] == {
         "seat": {"type": "integer"}, "entropy": {"type": "string"}}
 

@@ -10,6 +10,8 @@ from eventsourcing.domain import event
 
 from aggregates.kernel import Command, CommandSet, Decision, Flow, Game, Move, Number, Step
 from aggregates.kernel.nature import GameType
+from tests.template_game import hidden
+from tests.template_game.hidden import HiddenChoices
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,7 +26,7 @@ def _run(state: Any, seat: int, command: Vote) -> None:
         state.emit("Tallied", total=sum(chosen.values()))
 
 
-class SecretVote(Game):
+class SecretVote(HiddenChoices, Game):
     RULES_ID = "vote"
     TITLE = "Secret vote"
     RULES_VERSION = "0"
@@ -33,6 +35,8 @@ class SecretVote(Game):
     GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum",
                             players=(2, 16))
     COMMANDS = CommandSet(Vote)
+    EVENTS = hidden.EVENTS
+    APPLY = hidden.apply
     FLOW = Flow([Step("vote", "vote 1 to 3", (
         Move(Vote, None, _run, lambda s, seat: [Vote(v) for v in (1, 2, 3)]),))])
 
