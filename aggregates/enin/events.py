@@ -158,29 +158,27 @@ class Rerolled(Game.Event):
     value: int
 
 
-class ExchangeWon(Game.Event):
+class Exchange(Game.Event):
+    """The facts of every exchange of blows (not an event of its own)."""
+
+    rolled: list[int] | None
+    dice: list[int]
+    modifier: int
+    total: int
+    att: int
+    strength_bonus: int
+
+
+class ExchangeWon(Exchange):
     """The attack beats ATT: the dice `rolled` and as counted (`dice`), the
     `modifier`, the `total`, the monster's `att`, the `strength_bonus` after (the
     potion of strength spent)."""
 
-    rolled: list[int] | None
-    dice: list[int]
-    modifier: int
-    total: int
-    att: int
-    strength_bonus: int
 
-
-class ExchangeLost(Game.Event):
+class ExchangeLost(Exchange):
     """The attack misses ATT: as an exchange won, and the `damage_dice`, the `damage`
     taken, `hp` after."""
 
-    rolled: list[int] | None
-    dice: list[int]
-    modifier: int
-    total: int
-    att: int
-    strength_bonus: int
     damage_dice: list[int]
     damage: int
     hp: int
