@@ -181,8 +181,8 @@ def test_your_defending_heroes_are_the_bunkers_controllers__ruling_your__ruleboo
     """Displaced Bunker, "Your defending heroes have +1S", held by a defending
     ally: the ally's own defending hero has +1S, the defender's do not. The
     defender's Strength 2 Nomhopet with +3 (Soul of a Dragon) and his Strength 1
-    Zombie engage for 6, not 7; Nomhopet absorbs 5, not 6. (Multiplayer note:
-    "Note that an ally gets no benefits ... for allying".)"""
+    Zombie engage for 6, not 7. (Multiplayer note: "Note that an ally gets no
+    benefits ... for allying".)"""
     decks = ["malchior", "ixhasa", "displaced"]
     table, castle, units = _allied(decks, [["beknine"], ["nomhopet"], ["jerrin_strongblade"]],
                                    "defend")
