@@ -190,8 +190,7 @@ clean:
 # The schemas (events and outcome parts) and the docs' event tables of the games
 # whose events are declared classes, written from those classes
 # (aggregates/kernel/schemagen.py; tests/unit/kernel/test_schemagen.py fails while
-# a committed file differs). Ettin's events part is written by its own module.
+# a committed file differs).
 .PHONY: schemas
 schemas: install
 	$(BIN)/python -m aggregates.kernel.schemagen
-	$(BIN)/python -m aggregates.ettin.events

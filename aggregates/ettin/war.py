@@ -90,7 +90,7 @@ def run_deploy(g: EttinState, p: int, command: Deploy) -> None:
         seen = [command.card] + list(g.zones[t.field(foe, slot)])
         g.emit("Scouted", position=p, enemy=foe, slot=slot, cards=seen)
     i = r.pair_of(g, p)
-    turn = g.work["pairs"][i]  # as ``Deployed`` moved it on
+    turn = after_deploy(g, p)  # the card has left the War Camp
     g.emit("DeployPassed", pair=i, position=turn["turn"] if turn["turn"] >= 0 else None,
            deploys=turn["left"])
 

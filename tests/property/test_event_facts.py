@@ -498,9 +498,9 @@ def test_ettin_events_fold_to_the_state__rulebook_Ages_and_War(index: int) -> No
 def test_the_ettin_fold_knows_every_event_type() -> None:
     """Each event type the game declares is folded (or said to change nothing modelled)."""
     from aggregates.ettin import Ettin
-    from aggregates.ettin.events import event_signatures
+    from aggregates.kernel import declared
 
-    assert set(event_signatures(Ettin)) == set(ETTIN_FOLD) - set(KERNEL)
+    assert set(declared.own_events(Ettin)) == set(ETTIN_FOLD) - set(KERNEL)
 
 
 # ---------------------------------------------------------- Tidewatch (template)

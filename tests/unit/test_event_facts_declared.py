@@ -3,7 +3,7 @@ state (the design's principle 2, "Events are facts, complete"; issue 17,
 item 3), in every registered game.
 
 Two checks per game of the catalogue (and the template game): each event type
-its ``@event`` methods declare has no patch-style name and no fact named like
+it declares (classes or ``@event`` methods) has no patch-style name and no fact named like
 a patch (``what``/``changes``/``details``...) or like the engine's scratch
 state (``work``, a queue, ``b``, ``chosen``, ``lose``...); and a random game's
 recorded payloads, nested values included, carry none of those keys either.
@@ -11,17 +11,15 @@ recorded payloads, nested values included, carry none of those keys either.
 
 from __future__ import annotations
 
-import inspect
 import random
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from eventsourcing.domain import decorated_funcs
 
 from aggregates.catalog import SERVED
-from aggregates.kernel import event_type, payload_of
+from aggregates.kernel import declared, event_type, payload_of
 from tests.template_game import Template
 
 #: Keys of a generic patch: what was changed, and to what.
@@ -36,14 +34,10 @@ GAMES: list[type[Any]] = [*SERVED, Template]
 
 
 def declared_events(game_class: type[Any]) -> dict[str, list[str]]:
-    """Each event type the game's ``@event`` methods (and the kernel's) declare,
-    with its facts."""
-    out = {}
-    for name in dir(game_class):
-        found = getattr(game_class, name, None)
-        if isinstance(found, type) and found in decorated_funcs:
-            out[name] = list(inspect.signature(decorated_funcs[found]).parameters)[1:]
-    return out
+    """Each event type the game declares (its event classes or ``@event``
+    methods, and the kernel's), with its facts."""
+    return {name: [f.name for f in ev.fields]
+            for name, ev in declared.events(game_class).items()}
 
 
 def patch_problems(kind: str, keys: list[str]) -> list[str]:

@@ -1,0 +1,292 @@
+"""Ettin's apply: one pure function per event (``events.py``), dispatched by
+the event's class (``aggregates.kernel.facts``).
+
+Each function changes the state from the event's facts (and the state they
+apply to) alone: it rolls nothing, checks nothing and records nothing; those
+are the rules modules' (the command path). ``work`` (each group's progress
+through the phase) is rebuilt, never changed in place, so a rules step
+holding a part of it still reads it as it was when it decided. A replay of a
+game's events runs exactly these functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aggregates.ettin import events as ev
+from aggregates.ettin import rules as r
+from aggregates.ettin import war
+from aggregates.ettin.state import EttinState
+from aggregates.kernel.facts import applier
+
+apply = applier()
+
+#: The events that move cards between zones and change nothing else.
+CARD_MOVES: tuple[type[Any], ...] = (
+    ev.AdventureRevealed, ev.SkirmishLineupDealt, ev.PeacetimeLineupDealt,
+    ev.UndraftedLost, ev.Recruited, ev.SoldCardLost, ev.Deployed, ev.StartOfBattleRemoved,
+    ev.AdventureEffect, ev.AdventureCompleted, ev.AdventurerLost, ev.SpoilTaken,
+    ev.AdventureDefensePlaced, ev.DefenseStays, ev.ReturnedToSelf, ev.ReturnedToAlly,
+    ev.Retired, ev.WarCry, ev.AdventureDiscarded, ev.GateUsed, ev.CallToArms, ev.LostSouls,
+    ev.LoserDrew,
+)
+#: The events that change one position's gold by their ``amount``.
+GOLD: tuple[type[Any], ...] = (ev.EmptyDecksGold, ev.RecruitPaid, ev.Sold, ev.BountyPaid,
+                               ev.Wealthy)
+#: The events that change several positions' gold by their ``gains``.
+GAINS: tuple[type[Any], ...] = (ev.AgeGold, ev.AdventureReward, ev.Produced, ev.TiedWarGold)
+#: The events that state only words: another event made their change.
+WORDS_ONLY: tuple[type[Any], ...] = (ev.DraftPassed, ev.AdventureAttempted)
+
+
+def carry(game: EttinState, source: str, target: str, cards: list[int]) -> None:
+    """The cards leave ``source`` for ``target``, in their order."""
+    for card in cards:
+        game.zones[source].remove(card)
+        game.zones[target].append(card)
+
+
+def _carry_cards(event: Any, game: EttinState) -> None:
+    carry(game, event.source, event.target, event.cards)
+
+
+def _gold(event: Any, game: EttinState) -> None:
+    game.gold[event.position] += event.amount
+
+
+def _gains(event: Any, game: EttinState) -> None:
+    for p, d in event.gains.items():
+        game.gold[int(p)] += d
+
+
+def _words_only(event: Any, game: EttinState) -> None:
+    """Only words: the state is changed by the event beside it."""
+
+
+for _kind in CARD_MOVES:
+    apply.register(_kind, _carry_cards)
+for _kind in GOLD:
+    apply.register(_kind, _gold)
+for _kind in GAINS:
+    apply.register(_kind, _gains)
+for _kind in WORDS_ONLY:
+    apply.register(_kind, _words_only)
+
+
+def set_pair_work(game: EttinState, i: int, **changes: Any) -> None:
+    """The pair ``i``'s progress through the phase, with ``changes``."""
+    pairs = list(game.work["pairs"])
+    pairs[i] = {**pairs[i], **changes}
+    game.work = {**game.work, "pairs": pairs}
+
+
+# -------------------------------------------- Setup's initiative and Phase 1: New Age
+
+
+@apply.register
+def _initiative_choices(event: ev.InitiativeChoices, game: EttinState) -> None:
+    game.phase = "initiative"
+    game.work = {"choosers": [[c["pair"], c["position"]] for c in event.choosers]}
+
+
+def _initiative_chosen(game: EttinState, pair: int, holder: int) -> None:
+    initiative = list(game.initiative)
+    initiative[pair] = holder
+    game.initiative = initiative
+    game.work = {"choosers": [c for c in game.work["choosers"] if c[0] != pair]}
+
+
+@apply.register
+def _initiative_taken(event: ev.InitiativeTaken, game: EttinState) -> None:
+    _initiative_chosen(game, event.pair, event.holder)
+
+
+@apply.register
+def _initiative_given(event: ev.InitiativeGiven, game: EttinState) -> None:
+    _initiative_chosen(game, event.pair, event.holder)
+
+
+@apply.register
+def _age_began(event: ev.AgeBegan, game: EttinState) -> None:
+    game.age, game.step, game.phase, game.work = event.age, -1, "new_age", {}
+
+
+# ----------------------------------------------------- Phase 2: Skirmish and Peacetime
+
+
+@apply.register
+def _draft_began(event: ev.DraftBegan, game: EttinState) -> None:
+    game.step, game.phase = event.step, "draft"
+    game.work = {"kind": event.kind, "groups": [
+        {"members": gr["members"], "order": gr["order"], "lineup": gr["lineup"], "at": 0}
+        for gr in event.lineups]}
+
+
+@apply.register
+def _draft_order_shortened(event: ev.DraftOrderShortened, game: EttinState) -> None:
+    orders = {gr["lineup"]: gr["order"] for gr in event.lineups}
+    game.work = {**game.work, "groups": [
+        {**gr, "order": orders.get(gr["lineup"], gr["order"])}
+        for gr in game.work["groups"]]}
+
+
+@apply.register
+def _drafted(event: ev.Drafted, game: EttinState) -> None:
+    carry(game, event.source, event.target, event.cards)
+    game.work = {**game.work, "groups": [
+        {**gr, "at": gr["at"] + 1} if gr["lineup"] == event.source else gr
+        for gr in game.work["groups"]]}
+
+
+# -------------------------------------------------------------- Phase 3: War: Deploy
+
+
+@apply.register
+def _deploy_began(event: ev.DeployBegan, game: EttinState) -> None:
+    game.phase = "deploy"
+    game.work = {"pairs": [{"turn": -1 if w["position"] is None else w["position"],
+                            "left": w["deploys"]} for w in event.turns]}
+
+
+@apply.register
+def _scouted(event: ev.Scouted, game: EttinState) -> None:
+    game.shown = sorted(set(game.shown) | set(event.cards))
+
+
+@apply.register
+def _deploy_passed(event: ev.DeployPassed, game: EttinState) -> None:
+    assert event.pair is not None, "an older record's step is applied as it was stored"
+    set_pair_work(game, event.pair, turn=-1 if event.position is None else event.position,
+                  left=event.deploys)
+
+
+# ------------------------------------------------------------------------- Battle
+
+
+@apply.register
+def _cards_flipped(event: ev.CardsFlipped, game: EttinState) -> None:
+    game.flipped, game.phase = True, "battle"
+    game.results = [[] for _ in game.pairs]
+    game.work = {"pairs": [{"b": 0, "queue": None, "chosen": [], "lose": -1}
+                           for _ in game.pairs]}
+
+
+@apply.register
+def _battle_step(event: ev.BattleStep, game: EttinState) -> None:
+    pair = event.pair
+    assert pair is not None, "an older record's step is applied as it was stored"
+    w = game.work["pairs"][pair]
+    if event.step == "abilities":
+        set_pair_work(game, pair, queue=war.abilities_queue(game, pair, war.slot_of(game, pair)))
+    elif event.step == "no target":
+        set_pair_work(game, pair, queue=w["queue"][1:])
+    elif event.step == "to lose":
+        set_pair_work(game, pair, lose=event.position)
+    else:
+        set_pair_work(game, pair, lose=-1)
+
+
+@apply.register
+def _target_chosen(event: ev.TargetChosen, game: EttinState) -> None:
+    i = r.pair_of(game, event.position)
+    w = game.work["pairs"][i]
+    chosen = [*w["chosen"], [*w["queue"][0], event.target]]
+    set_pair_work(game, i, queue=w["queue"][1:], chosen=chosen)
+
+
+@apply.register
+def _battle_resolved(event: ev.BattleResolved, game: EttinState) -> None:
+    outcome: dict[str, Any] = {"slot": event.slot, "scores": event.scores,
+                               "result": event.result, "winner": event.winner}
+    if event.why is not None:
+        outcome["why"] = event.why
+    results = [list(x) for x in game.results]
+    results[event.pair] = [*results[event.pair], outcome]
+    game.results = results
+    w = game.work["pairs"][event.pair]
+    set_pair_work(game, event.pair, b=w["b"] + 1, queue=None, chosen=[])
+
+
+# -------------------------------------------------------------------------- Spoil
+
+
+@apply.register
+def _spoils_began(event: ev.SpoilsBegan, game: EttinState) -> None:
+    game.phase = "spoils"
+    game.work = {"pairs": [{"tasks": [[s["position"], s["slot"], s["count"], s["kind"]]
+                                      for s in spoils]} for spoils in event.owed]}
+
+
+@apply.register
+def _siege_token_placed(event: ev.SiegeTokenPlaced, game: EttinState) -> None:
+    game.sieges = sorted([*game.sieges, event.card])
+
+
+@apply.register
+def _spoils_passed(event: ev.SpoilsPassed, game: EttinState) -> None:
+    pair = event.pair
+    assert pair is not None, "an older record's step is applied as it was stored"
+    tasks = [list(x) for x in game.work["pairs"][pair]["tasks"]]
+    if event.left:
+        tasks[0][2] = event.left
+    else:
+        tasks = tasks[1:]
+    pairs = list(game.work["pairs"])
+    pairs[pair] = {"tasks": tasks}
+    game.work = {"pairs": pairs}
+
+
+# ------------------------------------------- Adventure Defense, Retire, Produce
+
+
+@apply.register
+def _adventure_defense_began(event: ev.AdventureDefenseBegan, game: EttinState) -> None:
+    game.phase, game.work = "adventure_defense", {}
+
+
+@apply.register
+def _retire_began(event: ev.RetireBegan, game: EttinState) -> None:
+    game.phase, game.work = "retire", {}
+
+
+@apply.register
+def _produce_began(event: ev.ProduceBegan, game: EttinState) -> None:
+    queues: dict[str, list[list[Any]]] = {}
+    for item in event.optional:
+        queues.setdefault(str(item["position"]), []).append([item["ability"], item["source"]])
+    game.phase, game.work = "produce", {"queues": queues}
+
+
+@apply.register
+def _produce_answered(event: ev.ProduceAnswered, game: EttinState) -> None:
+    assert event.position is not None, "an older record's step is applied as it was stored"
+    key = str(event.position)
+    queues = {k: list(v) for k, v in game.work["queues"].items()}
+    queues[key] = queues[key][1:]
+    if not queues[key]:
+        del queues[key]
+    game.work = {"queues": queues}
+
+
+# ------------------------------------------------------- Winning the War, the end
+
+
+@apply.register
+def _age_ended(event: ev.AgeEnded, game: EttinState) -> None:
+    tokens = [list(x) for x in game.tokens]
+    initiative = list(game.initiative)
+    for war_ in event.wars:
+        i, winner = war_["pair"], war_["winner"]
+        a, b = game.pairs[i]
+        if winner is None:
+            initiative[i] = b if initiative[i] == a else a
+        else:
+            tokens[winner].append(event.age)
+    game.tokens, game.initiative = tokens, initiative
+    game.sieges, game.results, game.flipped, game.shown = [], [[] for _ in game.pairs], \
+        False, []
+
+
+@apply.register
+def _game_over(event: ev.GameOver, game: EttinState) -> None:
+    game.phase, game.done = "over", True
