@@ -513,3 +513,110 @@ def test_a_quest_gives_renown_on_play_and_on_completion__rulebook_Quests() -> No
     assert table.last("QuestCompleted")["quest"] == journey
     assert table.renown[0] == 5 + 1 + 3
 
+
+
+def test_one_thing_at_a_time_no_second_copy_bowed_questors__rulebook_Quests() -> None:
+    """"A quest cannot be brought into play if you have a copy of that quest ...
+    already in play or in your buried pile ... you cannot bring a quest into play
+    if you already have an incomplete quest in play ... However, you can play a
+    quest if another player has a copy in play or buried"; "bowed Questors
+    cannot pay for a quest"."""
+    table = new_table(["holden", "holden"])
+    _quiet(table, ["holden", "holden"])
+    jack = put_in_play(table, 0, "jack_newcomer", bowed=True)        # 1G, a Questor
+    turnip, = set_hand(table, 0, ["the_biggest_turnip"])           # Glory 1
+    with pytest.raises(RuleError, match="Glory"):
+        table.act(0, PlayCard(card=turnip, glory_from=(jack,)))
+    t.table(table).straighten(jack)
+    table.act(0, PlayCard(card=turnip, glory_from=(jack,)))
+    assert not t.bowed(table, jack)                                # a Questor does not bow
+    other, = set_hand(table, 1, ["the_biggest_turnip"])            # seat 0 has a copy in play
+    genevieve = put_in_play(table, 1, "genevieve")
+    table.act(1, PlayCard(card=other, glory_from=(genevieve,)))
+    assert t.in_play(table, other)
+    offer, again = set_hand(table, 0, ["a_desperate_offer", "the_biggest_turnip"])
+    coeli = put_in_play(table, 0, "coeli_quando")
+    with pytest.raises(RuleError, match="incomplete"):
+        table.act(0, PlayCard(card=offer, glory_from=(coeli,)))
+    table.instances[turnip]["memory"]["completed"] = True
+    with pytest.raises(RuleError, match="copy"):
+        table.act(0, PlayCard(card=again, glory_from=(coeli,)))
+
+
+def test_stealth_cards_are_required_one_unit_per_castle__rulebook_Raids() -> None:
+    """"Stealth cards are required; if the raiding player has zero cards in hand,
+    no raiders can be assigned"; "The raider cannot assign more than one unit to
+    raid a single castle"."""
+    table = new_table(["displaced", "malchior"])
+    jones = put_in_play(table, 0, "siterath_jones")
+    mike = put_in_play(table, 0, "young_mike")
+    set_hand(table, 1, ["zahir"])
+    blight, lost = set_hand(table, 0, ["blight", "lost_to_the_nexus"])
+    castle = t.castles(table, 1)[0]
+    for _ in range(2):
+        table.act(table.pending()[0][0], Pass())
+    table.act(0, DeclareRaid(defender=1))
+    with pytest.raises(RuleError, match="one unit per castle"):
+        table.act(0, AssignRaid(heroes=(jones, mike), castles=(castle, castle),
+                                stealth=(blight, lost)))
+    for iid in list(t.hand(table, 0)):
+        t.table(table).move(iid, "deck:0")
+    assert table.legal(0) == [AssignRaid()]                        # no card: no raider
+
+
+def test_the_battle_reference_in_its_order__rulebook_Battle_Reference() -> None:
+    """"Declare an attack ... Both sides may call for allies. Each player chooses
+    whether or not to ally. Attacker assigns units. Defender assigns units. The
+    attacker chooses one battle to resolve"; "The attacker (followed by any
+    attacking allies) assigns ... the defender (followed by any defending
+    allies)"; a battle at each of the defender's castles; actions "beginning
+    with the defender (not the Ordained) and proceeding clockwise"."""
+    decks = ["malchior", "holden", "ord", "ixhasa"]
+    table = new_table(decks, ordained=2)
+    _quiet(table, decks)
+    heroes = [put_in_play(table, s, k) for s, k in enumerate(
+        ("beknine", "coeli_quando", "keshie", "nomhopet"))]
+    table.act(2, Pass())
+    table.act(3, Pass())
+    table.act(0, DeclareAttack(defender=1))
+    table.act(0, CallAllies(call=True))
+    table.act(1, CallAllies(call=True))
+    table.act(2, ChooseAlly(side="defend"))
+    table.act(3, ChooseAlly(side="attack"))
+    castles = t.castles(table, 1)
+    assigned = []
+    while table.pending()[0][1] == "assign":
+        seat = table.pending()[0][0]
+        assigned.append(seat)
+        table.act(seat, AssignUnits(heroes=(heroes[seat],), castles=(castles[-1],)))
+    assert assigned == [0, 3, 1, 2]
+    assert table.pending() == [(0, "choose")]
+    assert {c.castle for c in table.legal(0) if isinstance(c, ChooseBattle)} == set(castles)
+    table.act(0, ChooseBattle(castle=castles[-1]))
+    assert table.last("BattleChosen")["order"] == [1, 2, 3, 0]    # from the defender
+    names = [n for n, _ in table.events]
+    steps = ["BattleDeclared", "AlliesCalled", "AllyChosen", "UnitsAssigned", "BattleChosen"]
+    assert [names.index(n) for n in steps] == sorted(names.index(n) for n in steps)
+
+
+def test_no_castles_at_the_end_of_the_attack_phase_eliminates__rulebook_Engaging_and_Damage(
+) -> None:
+    """"At the end of an Attack Phase, if a player has no castles remaining,
+    that player is eliminated"; with a third player's castles still standing,
+    burying the defender's last castle is no conquest ("the last castle (other
+    than your own) in the game", Object)."""
+    decks = ["malchior", "holden", "ord"]
+    table = new_table(decks, castles=[["border_keep"], ["outpost"], ["border_keep"]])
+    _quiet(table, decks)
+    beknine = put_in_play(table, 0, "beknine")
+    outpost = t.castles(table, 1)[0]
+    table.instances[outpost]["food"] = 0
+    table.act(0, DeclareAttack(defender=1))
+    table.act(0, CallAllies(call=False))
+    table.act(1, CallAllies(call=False))
+    table.act(0, AssignUnits(heroes=(beknine,), castles=(outpost,)))
+    table.act(0, Engage(cards=(beknine,)))
+    table.act(1, Absorb(card=outpost))
+    assert not table.over and table.out == [1]
+    assert table.last("PlayerEliminated") == {"seat": 1, "why": "no castles"}
+    assert table.named("AttackEnded")
