@@ -44,6 +44,34 @@ def applier() -> Any:
     return apply
 
 
+class DeclaredEvents:
+    """The game's side of it (a mixin of ``Game``): its declarations, and the
+    class of each event set on the game when the game class is made."""
+
+    #: The game's own events, each one immutable class of typed facts
+    #: (``aggregates.<game>.events``), and its apply (``aggregates.<game>.apply``).
+    #: Each class is set on the game when it is made, so the library
+    #: redeclares it there and its stored topic is ``<game module>:<Game>.<Name>``.
+    EVENTS = ()  # type: tuple[type, ...]
+    APPLY = None  # type: Apply | None
+    #: The shapes of the recorded setup and outcome (``TypedDict``s a game
+    #: with declared events states; ``kernel.schemagen`` writes their schemas).
+    SETUP = dict  # type: Any
+    OUTCOME = dict  # type: Any
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Set each declared event class on the game before the library reads
+        the class (which redeclares it under the game, keeping its topic), and
+        refuse a game whose apply lacks one."""
+        declared_events = cls.__dict__.get("EVENTS", ())
+        for declared_event in declared_events:
+            setattr(cls, declared_event.__name__, declared_event)
+        super().__init_subclass__(**kwargs)
+        unapplied = missing(cls.APPLY, declared_events) if declared_events else []
+        if unapplied:
+            raise TypeError(f"{cls.__name__}.APPLY has no apply for {', '.join(unapplied)}")
+
+
 def missing(apply: Any, events: Iterable[type]) -> list[str]:
     """The event classes ``apply`` has no function registered for, by name."""
     registry = getattr(apply, "registry", {})

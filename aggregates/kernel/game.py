@@ -4,10 +4,10 @@ fills in, and the routing of every command by the decision it answers.
 A game is an ``eventsourcing`` aggregate. Its public command method ``act``
 finds the seat's pending decision the command answers, runs that decision's
 move (its check, the legal list as a last guard, its run, which rolls dice
-and triggers ``@event`` methods that only change state), then lets the flow
-settle (``aggregates.kernel.flow``). The other concerns live beside it, one
-module each: recording and the chain (``recording``), dice and entropy
-(``entropy``), clocks and defaults (``clocks``).
+and records events, each applied by a function that only changes state),
+then lets the flow settle (``aggregates.kernel.flow``). The other concerns
+live beside it, one module each: recording and the chain (``recording``),
+dice (``entropy``), clocks (``clocks``), declared events (``facts``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Self
 
 from eventsourcing.domain import Aggregate, event
 
-from aggregates.kernel import chain, facts, rng
+from aggregates.kernel import chain, rng
 from aggregates.kernel.clocks import (  # noqa: F401 - the kernel's names, re-exported
     CLOCK_OPTION,
     CLOCK_OPTION_SCHEMA,
@@ -39,6 +39,7 @@ from aggregates.kernel.entropy import (  # noqa: F401 - re-exported
     fisher_yates,
 )
 from aggregates.kernel.errors import Reason, RuleError
+from aggregates.kernel.facts import DeclaredEvents
 from aggregates.kernel.flow import Flow
 from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.outcome import Outcome, default_standings
@@ -60,7 +61,7 @@ MAX_SEAT_NAME = 64
 _event_class = event_class_of
 
 
-class Game(Recording, Entropy, Clocks, Aggregate):
+class Game(Recording, Entropy, Clocks, DeclaredEvents, Aggregate):
     """Base of every game aggregate: seats, decisions routed by the flow, dice, chain."""
 
     # Class settings carry no annotations on purpose: an annotated aggregate
@@ -90,18 +91,6 @@ class Game(Recording, Entropy, Clocks, Aggregate):
     #: reads them); an older release's snapshot may word them differently.
     WORDING_STATE = ()  # type: tuple[str, ...]
 
-    #: The game's own events, each one immutable class of typed facts
-    #: (``aggregates.<game>.events``), and its pure apply, dispatched by the
-    #: event's class (``aggregates.<game>.apply``, ``kernel.facts.Evolve``).
-    #: Each class is set on the game when it is made, so the library
-    #: redeclares it there and its stored topic is ``<game module>:<Game>.<Name>``.
-    EVENTS = ()  # type: tuple[type[Game.Event], ...]
-    APPLY = None  # type: facts.Apply | None
-    #: The shapes of the recorded setup and outcome (``TypedDict``s a game
-    #: with declared events states; ``kernel.schemagen`` writes their schemas).
-    SETUP = dict  # type: Any
-    OUTCOME = dict  # type: Any
-
     class Event(Aggregate.Event):
         """Every game event carries the kernel's ``meta`` record."""
 
@@ -110,20 +99,8 @@ class Game(Recording, Entropy, Clocks, Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate._follow_chain(self.meta, self.originator_version)
             super().apply(aggregate)
-            evolve = type(aggregate).APPLY
-            if evolve is not None:
+            if (evolve := type(aggregate).APPLY) is not None:
                 evolve(self, aggregate)
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Set each declared event class on the game before the library reads
-        the class (which redeclares it under the game, keeping its topic)."""
-        declared_events = cls.__dict__.get("EVENTS", ())
-        for declared_event in declared_events:
-            setattr(cls, declared_event.__name__, declared_event)
-        super().__init_subclass__(**kwargs)
-        unapplied = facts.missing(cls.APPLY, declared_events) if declared_events else []
-        if unapplied:
-            raise TypeError(f"{cls.__name__}.APPLY has no apply for {', '.join(unapplied)}")
 
     # ----------------------------------------------------------------- creation
 
