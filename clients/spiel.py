@@ -39,7 +39,7 @@ import contextlib
 import copy
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -86,6 +86,73 @@ def forced_dice(values: list[int]) -> Iterator[None]:
         yield
     finally:
         rng.draw = original  # type: ignore[assignment]
+
+
+class Shared:
+    """A game between commands, shared by a state and its clones (OpenSpiel
+    clones a state by deep-copying its attributes): it is never changed once
+    made, since every command is carried out on a copy (``ArbiterState.run``)."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Shared:
+        return self
+
+
+class Log:
+    """The events so far, as a chain of batches shared by clones (never
+    changed once made), with each batch in the form each seat read it, worked
+    out once: an information state costs its length, not its history's."""
+
+    def __init__(self, cls: type[Game], parent: Log | None = None,
+                 batch: tuple[Any, ...] = ()) -> None:
+        self.cls, self.parent, self.batch = cls, parent, batch
+        self._forms: dict[int, tuple[str, ...]] = {}
+        self._bags: dict[int, np.ndarray] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Log:
+        return self
+
+    def then(self, batch: Sequence[Any]) -> Log:
+        return Log(self.cls, self, tuple(batch)) if batch else self
+
+    def chain(self) -> list[Log]:
+        """The batches from the first, without recursion (a game has hundreds)."""
+        out: list[Log] = []
+        node: Log | None = self
+        while node is not None:
+            out.append(node)
+            node = node.parent
+        return out[::-1]
+
+    def forms(self, player: int) -> tuple[str, ...]:
+        """This batch's events as ``player`` read them, as JSON."""
+        found = self._forms.get(player)
+        if found is None:
+            found = self._forms[player] = tuple(
+                json.dumps(list(pair), sort_keys=True, default=str)
+                for pair in read_by(self.cls, self.batch, player))
+        return found
+
+    def string(self, player: int) -> str:
+        """The seat's whole record as JSON: ``[player, [[type, form], ...]]``."""
+        forms = [form for node in self.chain() for form in node.forms(player)]
+        return f"[{player}, [{', '.join(forms)}]]"
+
+    def bag(self, player: int) -> np.ndarray:
+        """The hashed features of the seat's record (summed batch by batch)."""
+        chain = self.chain()
+        start = max((i for i, node in enumerate(chain) if player in node._bags), default=-1)
+        total = (chain[start]._bags[player].copy() if start >= 0
+                 else np.zeros(TENSOR, np.float32))
+        for node in chain[start + 1:]:
+            for form in node.forms(player):
+                add_hashed(json.loads(form), total)
+            node._bags[player] = total.copy()
+        return total
 
 
 def spiel_type(cls: type[Game]) -> pyspiel.GameType:
@@ -147,9 +214,9 @@ class ArbiterState(pyspiel.State):
         self.cls = game.cls
         self.seats = [f"Player {n + 1}" for n in range(game.players)]
         self.options = game.options
-        self.table: Game | None = None
+        self.held: Shared | None = None
         #: The events so far (the information states read them).
-        self.events: list[Any] = []
+        self.log = Log(self.cls)
         #: A command waiting for dice: (seat, command); None with no table: the setup.
         self.waiting: tuple[int, Command] | None = None
         self.dice: list[int] = []
@@ -175,8 +242,13 @@ class ArbiterState(pyspiel.State):
                                  f"{MAX_SIDES} outcomes") from None
             self.sides = need.sides
             return
-        self.events += made.collect_events()
-        self.table, self.waiting, self.dice, self.sides = made, None, [], 0
+        self.log = self.log.then(made.collect_events())
+        self.held, self.waiting, self.dice, self.sides = Shared(made), None, [], 0
+
+    @property
+    def table(self) -> Game | None:
+        """The game between commands (None while the setup's dice are drawn)."""
+        return None if self.held is None else self.held.game
 
     # --- the pyspiel API --------------------------------------------------------
 
@@ -238,8 +310,8 @@ class ArbiterState(pyspiel.State):
 
     # --- what a seat knows ---------------------------------------------------------
 
-    def record_of(self, player: int) -> list[tuple[str, dict[str, Any]]]:
-        return list(read_by(self.cls, self.events, player))
+    def record_of(self, player: int) -> str:
+        return self.log.string(player)
 
     def view_of(self, player: int) -> dict[str, Any]:
         """The seat's view (nothing yet while the setup's dice are drawn)."""
@@ -261,9 +333,16 @@ def features(value: Any, path: str = "") -> Iterator[str]:
 def hashed(value: Any, out: np.ndarray) -> None:
     """A fixed-size bag of ``value``'s features (each hashed to one slot)."""
     out.fill(0)
+    add_hashed(value, out)
+
+
+def add_hashed(value: Any, out: np.ndarray) -> None:
     for feature in features(value):
-        slot = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=4).digest(), "big")
-        out[slot % len(out)] += 1.0
+        out[hash_of(feature) % len(out)] += 1.0
+
+
+def hash_of(feature: str) -> int:
+    return int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=4).digest(), "big")
 
 
 class Observer:
@@ -274,16 +353,17 @@ class Observer:
         self.tensor = np.zeros(TENSOR, np.float32)
         self.dict = {"hashed": self.tensor}
 
-    def what(self, state: ArbiterState, player: int) -> Any:
-        if self.recall:
-            return [player, state.record_of(player)]
-        return [player, state.view_of(player)]
-
     def set_from(self, state: ArbiterState, player: int) -> None:
-        hashed(self.what(state, player), self.tensor)
+        if self.recall:
+            self.tensor[:] = state.log.bag(player)
+        else:
+            hashed(state.view_of(player), self.tensor)
+        self.tensor[hash_of(f"player={player}") % TENSOR] += 1.0
 
     def string_from(self, state: ArbiterState, player: int) -> str:
-        return json.dumps(self.what(state, player), sort_keys=True, default=str)
+        if self.recall:
+            return state.record_of(player)
+        return json.dumps([player, state.view_of(player)], sort_keys=True, default=str)
 
 
 def game_class(cls: type[Game]) -> type[ArbiterGame]:

@@ -70,7 +70,7 @@ def test_openspiels_mcts_plays_a_game_to_its_end() -> None:
 
     game = pyspiel.load_game("arbiter_enin")
     rng = np.random.RandomState(3)
-    bot = mcts.MCTSBot(game, uct_c=1.4, max_simulations=2,
+    bot = mcts.MCTSBot(game, uct_c=1.4, max_simulations=4,
                        evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     state = game.new_initial_state()
     while not state.is_terminal():
