@@ -137,8 +137,13 @@ class ISMCTS:
         root = Node(mover=obs.seat)
         deadline = time.perf_counter() + self.budget
         done = 0
+        # The first playout always runs to the end (a search with no finished
+        # playout would be a random move); any later one still running at the
+        # deadline stops there, as a draw. So a decision takes its budget, or
+        # one playout when that is longer.
+        stop = None if self.iterations is not None else deadline
         while self.more(done, deadline):
-            self.iterate(obs, root)
+            self.iterate(obs, root, stop if done else None)
             done += 1
         self.last_iterations = done
         by_key = {item.key(): item for item in obs.legal}
@@ -157,7 +162,7 @@ class ISMCTS:
             return done < self.iterations
         return done < 1 or time.perf_counter() < deadline
 
-    def iterate(self, obs: Observation, root: Node) -> None:
+    def iterate(self, obs: Observation, root: Node, stop: float | None = None) -> None:
         """One world: select, expand one node, play out, back up."""
         assert obs.belief is not None
         world = obs.belief.sample(self.rng)
@@ -189,7 +194,7 @@ class ISMCTS:
             if nxt is None:
                 break
             mover = nxt
-        worth = p.playout(world, self.rng, self.limit)
+        worth = p.playout(world, self.rng, self.limit, stop)
         for visited in path:
             visited.visits += 1
             visited.total += worth[visited.mover]

@@ -10,6 +10,7 @@ tie-breaks in order.
 from __future__ import annotations
 
 import random
+import time
 
 from aggregates.kernel import Command, Game, RuleError
 
@@ -73,9 +74,13 @@ def random_step(game: Game, rng: random.Random) -> bool:
     return any(act(game, seat, command) for command in options[:8])
 
 
-def playout(game: Game, rng: random.Random, limit: int = MAX_PLAYOUT_MOVES) -> list[float]:
-    """Random moves to the end (or ``limit``); the end's worth to each seat."""
-    for _ in range(limit):
+def playout(game: Game, rng: random.Random, limit: int = MAX_PLAYOUT_MOVES,
+            deadline: float | None = None) -> list[float]:
+    """Random moves to the end (or ``limit`` moves, or the ``deadline`` on
+    ``time.perf_counter``); the end's worth to each seat."""
+    for moves in range(limit):
         if game.ended or not random_step(game, rng):
+            break
+        if deadline is not None and moves % 16 == 15 and time.perf_counter() > deadline:
             break
     return rewards(game)
