@@ -212,7 +212,8 @@ class Player:
             self.finish(state)
             return 0
         seats = [self.seat, *self.bots]
-        with self.client.play(self.game_id, seats, after_version=state.version) as stream:
+        with self.client.play(self.game_id, seats, after_version=state.version,
+                              screens=True) as stream:
             return self.follow(stream, state)
 
     def follow(self, stream: PlayStream, state: game_pb2.GameState) -> int:

@@ -548,14 +548,15 @@ class ArbiterApp(Application):
             facts_of(game, seat)  # UNKNOWN_SEAT
             return self.reads.legal(game, seat)
 
-    def seats_at(self, game_id: str, seats: Sequence[int], version: int
-                 ) -> tuple[int, list[SeatReading]]:
+    def seats_at(self, game_id: str, seats: Sequence[int], version: int,
+                 screens: bool = True) -> tuple[int, list[SeatReading]]:
         """The readings of those of ``seats`` the game waits on at ``version``
         (each its own view and legal moves; every seat's final view once the
         game is over), shared with every reader of that version
         (``ReadModel``); with the game's version now. Nothing (an empty list)
         when the game is not at ``version``: a reader that knows of newer
-        events takes them first.
+        events takes them first. ``screens``: the readings carry each seat's
+        screen (a bot's need none: it is not drawn for them).
 
         A version check, not a look at the store: the reader was told
         ``version`` by the game's events (this process's commits, or another
@@ -573,7 +574,8 @@ class ArbiterApp(Application):
             waiting = set(game.waiting_on())
             for seat in seats:
                 if game.ended or seat in waiting:
-                    state = self.reads.state(game, Reader(seat).for_game(game.ended))
+                    state = self.reads.state(game, Reader(seat).for_game(game.ended),
+                                             screen=screens or game.ended)
                     legal = None if game.ended else self.reads.legal(game, seat)
                     readings.append(SeatReading(seat, state, legal))
             return game.version, readings

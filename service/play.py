@@ -85,6 +85,7 @@ class Joined:
     gid: uuid.UUID
     seats: tuple[int, ...]
     after: int
+    screens: bool
 
 
 class Inbox:
@@ -205,7 +206,7 @@ class PlayStream:
             store.facts(join.game_id, seat)  # UNKNOWN_SEAT
             principal, token = others.get(seat, (caller.principal, caller.token))
             auth.require_seat(principal, token, seat)
-        return Joined(str(gid), gid, seats, join.after_version)
+        return Joined(str(gid), gid, seats, join.after_version, join.screens)
 
     def _play(self, joined: Joined, store: ArbiterApp, cls: type[Game],
               names: tuple[str, ...], inbox: Inbox) -> Iterator[game_pb2.PlayMessage]:
@@ -236,7 +237,7 @@ class PlayStream:
                 if moves:
                     continue  # a move may have been recorded: its events first
                 version, readings = store.seats_at(
-                    key, [s for s in joined.seats if pushed.get(s) != last], last)
+                    key, [s for s in joined.seats if pushed.get(s) != last], last, joined.screens)
                 if version > last:
                     polled = True  # newer than the events read: from the store
                     continue

@@ -117,15 +117,17 @@ def pending(d: Decision, with_choices: bool) -> PendingDecision:
     )
 
 
-def seat_state(game: Game, reader: Reader) -> SeatState:
-    """``game`` as ``reader`` sees it (``reader`` already made for the game's end)."""
+def seat_state(game: Game, reader: Reader, screen: bool = True) -> SeatState:
+    """``game`` as ``reader`` sees it (``reader`` already made for the game's end);
+    without ``screen``, no screen is drawn (``screen_json`` empty): a bot's
+    turn needs the view and the moves, not a drawing of them."""
     return SeatState(
         game_id=str(game.id), rules=game.RULES_ID, rules_version=game.rules_version,
         version=game.version, over=game.ended, outcome_json=dumps(outcome_json(game)),
         pending=tuple(pending(d, with_choices=reader.full or reader.seat == d.seat)
                       for d in game.pending_decisions()),
         view_json=dumps(game.view(reader.seat)),
-        screen_json=dumps(game.present(reader.seat).to_json()),
+        screen_json=dumps(game.present(reader.seat).to_json()) if screen else "",
         commitment=game.commitment, seed=game.seed if game.ended else "",
         head=game.head, seats=tuple(game.seats),
     )
@@ -166,9 +168,10 @@ class ReadModel:
             collections.OrderedDict())
         self.made = 0  # readings computed (the rest were shared)
 
-    def state(self, game: Game, reader: Reader) -> SeatState:
-        """``seat_state``, made once per (game, version, reader)."""
-        return self._kept(game, ("state", reader), lambda: seat_state(game, reader))
+    def state(self, game: Game, reader: Reader, screen: bool = True) -> SeatState:
+        """``seat_state``, made once per (game, version, reader, with the screen or not)."""
+        key = ("state", reader) if screen else ("bare", reader)
+        return self._kept(game, key, lambda: seat_state(game, reader, screen))
 
     def legal(self, game: Game, seat: int) -> LegalList:
         """``legal_list``, made once per (game, version, seat)."""

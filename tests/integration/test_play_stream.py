@@ -247,16 +247,26 @@ def test_a_stream_refuses_a_seat_its_token_does_not_hold(shared_server: ServerPr
 
 
 def test_legal_of_a_turn_is_what_legal_actions_says(shared_server: ServerProcess) -> None:
-    """A turn's moves are the seat's ``LegalActions`` at that version."""
+    """A turn's moves are the seat's ``LegalActions`` at that version, and its
+    view the seat's ``GetState``; its screen only when the stream asked for
+    screens (a bot draws none, and the server draws none for it)."""
     game = created(shared_server, "ethnos", ["a", "b"])
     token = {t.seat: t.token for t in game.seat_tokens}
     seat = game.state.pending[0].seat
-    stream = RawPlay(shared_server, token[seat], game_pb2.PlayJoin(game_id=game.game_id))
-    try:
-        _, turn = stream.until("turn")
-    finally:
-        stream.close()
+    turns = []
+    for screens in (False, True):
+        stream = RawPlay(shared_server, token[seat],
+                         game_pb2.PlayJoin(game_id=game.game_id, screens=screens))
+        try:
+            turns.append(stream.until("turn")[1].turn)
+        finally:
+            stream.close()
+    bare, drawn = turns
     legal = shared_server.stub(token[seat]).LegalActions(
         game_pb2.LegalActionsRequest(game_id=game.game_id))
-    assert legal_of(turn.turn) == legal
+    assert legal_of(bare) == legal_of(drawn) == legal
     assert Move(legal.actions[0].command).decision_id == ""
+    state = shared_server.stub(token[seat]).GetState(
+        game_pb2.GetStateRequest(game_id=game.game_id))
+    assert drawn.state == state
+    assert bare.state.screen_json == "" and bare.state.view_json == state.view_json

@@ -1117,6 +1117,7 @@ class ArbiterClient(_ClientState):
         after_version: int = 0,
         token: str | None = None,
         seat_tokens: Sequence[str] | None = None,
+        screens: bool = False,
     ) -> PlayStream:
         """A ``Play`` stream of ``seats`` of a game (``arbiter.play``): send
         moves with ``move``, iterate the pushes (events, turns, results).
@@ -1124,6 +1125,7 @@ class ArbiterClient(_ClientState):
         The stream's token: ``token``, else the one remembered for the first
         seat; the other seats' remembered tokens go as ``seat_tokens`` (unless
         given), so a bot holding several seats authenticates once, on one stream.
+        ``screens``: turns carry each seat's screen, for a client that draws it.
         """
         first = seats[0] if seats else 0
         metadata = self._metadata(token, game_id, first)
@@ -1133,7 +1135,7 @@ class ArbiterClient(_ClientState):
                            if (t := self.token_for(None, game_id, s)) and t != own]
         rules = self._rules_of.get(game_id) or self.rules_of(game_id, token=token)
         return PlayStream(self._calls.stub, game_id, rules, seats, after_version=after_version,
-                          seat_tokens=seat_tokens, metadata=metadata)
+                          seat_tokens=seat_tokens, metadata=metadata, screens=screens)
 
     list_rules = _blocking(_Calls.list_rules)
     signing_keys = _blocking(_Calls.signing_keys)

@@ -53,7 +53,8 @@ class PlayStream:
     """One ``Play`` call: ``move`` sends, iterating receives (``PlayMessage``).
 
     ``after_version`` resumes the events after it; ``seat_tokens`` are more
-    seats' tokens (the stream's own token goes in ``metadata``). ``version``
+    seats' tokens (the stream's own token goes in ``metadata``); ``screens``:
+    turns carry the seat's screen, for a client that draws it. ``version``
     is the newest version of the game this stream has delivered an event of.
     """
 
@@ -67,6 +68,7 @@ class PlayStream:
         after_version: int = 0,
         seat_tokens: Sequence[str] = (),
         metadata: Sequence[tuple[str, str]] = (),
+        screens: bool = False,
     ) -> None:
         self.game_id = game_id
         self.rules = rules
@@ -74,7 +76,7 @@ class PlayStream:
         self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._outbox.put(game_pb2.PlayRequest(join=game_pb2.PlayJoin(
             game_id=game_id, seats=list(seats), after_version=after_version,
-            seat_tokens=list(seat_tokens))))
+            seat_tokens=list(seat_tokens), screens=screens)))
         self._call = stub.Play(self._requests(), metadata=tuple(metadata))
 
     def _requests(self) -> Iterator[game_pb2.PlayRequest]:
