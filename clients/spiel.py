@@ -93,10 +93,34 @@ class Shared:
     clones a state by deep-copying its attributes): it is never changed once
     made, since every command is carried out on a copy (``ArbiterState.run``)."""
 
-    __slots__ = ("game",)
+    __slots__ = ("game", "labels", "listed")
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        #: Each seat's legal list and its strings, worked out once.
+        self.listed: dict[int, list[Command]] = {}
+        self.labels: dict[int, list[str]] = {}
+
+    def commands(self, player: int) -> list[Command]:
+        found = self.listed.get(player)
+        if found is None:
+            found = self.listed[player] = self.game.legal_actions(player)
+            if len(found) > MAX_ACTIONS:
+                raise ValueError(f"TOO_MANY_ACTIONS: {len(found)} legal commands")
+        return found
+
+    def strings(self, player: int) -> list[str]:
+        """Each legal command in the game's words; where two read the same
+        (two cards of one name), with the command's JSON after them."""
+        found = self.labels.get(player)
+        if found is None:
+            commands = self.commands(player)
+            words = [self.game.action_label(c) for c in commands]
+            found = self.labels[player] = [
+                w if words.count(w) == 1
+                else f"{w} {json.dumps(c.to_json(), sort_keys=True)}"
+                for w, c in zip(words, commands, strict=True)]
+        return found
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Shared:
         return self
@@ -261,11 +285,8 @@ class ArbiterState(pyspiel.State):
         return self.table.waiting_on()[0]
 
     def commands(self, player: int) -> list[Command]:
-        assert self.table is not None
-        listed = self.table.legal_actions(player)
-        if len(listed) > MAX_ACTIONS:
-            raise ValueError(f"TOO_MANY_ACTIONS: {len(listed)} legal commands")
-        return listed
+        assert self.held is not None
+        return self.held.commands(player)
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(range(len(self.commands(player))))
@@ -284,13 +305,8 @@ class ArbiterState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"die {action + 1} of {self.sides}"
-        assert self.table is not None
-        commands = self.commands(player)
-        labels = [self.table.action_label(c) for c in commands]
-        label = labels[action]
-        if labels.count(label) > 1:  # two cards of one name: the ids tell them apart
-            label += " " + json.dumps(commands[action].to_json(), sort_keys=True)
-        return label
+        assert self.held is not None
+        return self.held.strings(player)[action]
 
     def is_terminal(self) -> bool:
         return not self.sides and self.table is not None and self.table.ended
