@@ -1,5 +1,5 @@
 """`python -m bench.reads [SERVICE_DIR ...]`: a server's CPU per read and per
-move, for the read model (issue 20): ``GetState`` of one unchanged game by
+move, for the read model: ``GetState`` of one unchanged game by
 many spectators, and a move played as a bot plays it (``LegalActions``, then
 ``Act``), its reply with the state and without (``ActRequest.with_state``).
 

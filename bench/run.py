@@ -289,7 +289,7 @@ REUSE_PORT_CHANNELS = 8
 def measure_reuse_port(work: Path, size: dict[str, Any], database_url: str, redis_url: str,
                        seed: int) -> dict[str, Any]:
     """``Act``, 32 in flight over several connections, by one server process,
-    then by two on one port and one store (issue 20: the scaling from one to two)."""
+    then by two on one port and one store (the scaling from one to two)."""
     phases = [dict(p, channels=REUSE_PORT_CHANNELS) for p in act_phases(size, ["enin"], [32])]
     runs: dict[str, Any] = {}
     for processes in (1, 2):
