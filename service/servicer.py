@@ -32,6 +32,7 @@ from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.schemas import schemas_text
 from service import auditing, auth, feeds, signing, timetravel
 from service.application import ArbiterApp, SeatReading
+from service.catalogue import served_rules
 from service.envelope import SPECTATOR, EventForms, Reader, dumps, timestamp_of, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
@@ -330,6 +331,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if len(request.seats) > MAX_SEATS_IN_REQUEST:
             raise bad_request("BAD_SEATS", f"at most {MAX_SEATS_IN_REQUEST} seats")
         seats = list(request.seats)
+        request.rules = served_rules(request.rules)  # "nine-empires": nine_empires
         cls = GAMES.get(request.rules)
         if not seats and cls is not None:
             seats = [f"player {n + 1}" for n in range(cls.MIN_SEATS)]
@@ -489,6 +491,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def ListGames(self, request: game_pb2.ListGamesRequest,
                   context: Context) -> game_pb2.ListGamesResponse:
         limit = page_size(request)
+        request.rules = served_rules(request.rules)  # "nine-empires": nine_empires
         over = request.over if request.HasField("over") else None
         if len(self.shards) > 1:
             return self._sharded_games(request, context, limit, over)

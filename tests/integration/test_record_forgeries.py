@@ -28,7 +28,7 @@ from tests.integration.conftest import ServerProcess
 from tests.integration.test_replay import exported, finish
 from tests.integration.test_signed_records import public_key, write
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("record_forgeries")]
 
 FORGED = "Player 1 resigns and Player 2 wins."
 
