@@ -66,8 +66,7 @@ def _ignore(model: Model, payload: dict[str, Any]) -> None:
 #: game's ``start``). An entropy contribution changes the dice to come, not
 #: the state the folds model.
 KERNEL: dict[str, Handler] = {
-    "Ended": _ignore, "DefaultApplied": _ignore, "ChoicesOpened": _ignore,
-    "ChoiceMade": _ignore, "ChoicesRevealed": _ignore, "EntropyAdded": _ignore,
+    "Ended": _ignore, "DefaultApplied": _ignore, "EntropyAdded": _ignore,
 }
 
 # ---------------------------------------------------------------- Land of Enin
@@ -538,6 +537,8 @@ def _only(position: int, amount: int) -> list[int]:
 
 TEMPLATE: dict[str, Handler] = {
     **KERNEL,
+    # The Tide Bid's hidden choices (its own events): the bids settle in BidsSettled.
+    "ChoicesOpened": _ignore, "ChoiceMade": _ignore, "ChoicesRevealed": _ignore,
     "CardsDealt": lambda m, p: _tide_move(m, "deck", p["target"], p["cards"]),
     "TideRose": lambda m, p: (_coins(m, p["coins"], p["totals"]), m.update(bids=None)),
     "BidsSettled": lambda m, p: (_coins(m, [-b for b in p["bids"]], p["totals"]),
@@ -829,8 +830,7 @@ def _t_prepared(m: Model, p: dict[str, Any]) -> None:
 
 
 TITANS: dict[str, Handler] = {
-    **{k: _ignore for k in ("Ended", "EntropyAdded", "DefaultApplied", "ChoicesOpened",
-                            "ChoiceMade", "ChoicesRevealed", "SupportUnavailable",
+    **{k: _ignore for k in ("Ended", "EntropyAdded", "DefaultApplied", "SupportUnavailable",
                             "ObjectivesPassed", "DraftPassed", "DraftEnded", "DiceRerolled",
                             "NationCardUsed", "TitanAbilityUsed", "NationAbilityUsed",
                             "StageEnded", "ReactionDeclined", "BattleWon", "TurnBegan",
