@@ -43,10 +43,6 @@ def reset_age(game: State, age: int, first: int, deck: list[int]) -> None:
     game.wizards_x = 0
 
 
-def _add_glory(game: State, awards: list[int]) -> None:
-    game.glory = [g + a for g, a in zip(game.glory, awards, strict=True)]
-
-
 # ---------------------------------------------------------------- Beginning an Age
 
 
@@ -55,8 +51,10 @@ def _age_began(event: ev.AgeBegan, game: State) -> None:
     reset_age(game, event.age, event.first_player, event.deck)
 
 
-@apply.register
-def _card_dealt(event: ev.CardDealt, game: State) -> None:
+@apply.register(ev.CardDealt)
+@apply.register(ev.DrewFromDeck)
+def _card_to_hand(event: ev.CardDealt | ev.DrewFromDeck, game: State) -> None:
+    """A card dealt or drawn: from the top of the deck to the seat's hand."""
     game.deck.remove(event.card)
     game.hands[event.seat].append(event.card)
 
@@ -73,12 +71,6 @@ def _row_turned(event: ev.RowTurned, game: State) -> None:
 @apply.register
 def _recruited_face_up(event: ev.RecruitedFaceUp, game: State) -> None:
     game.row.remove(event.card)
-    game.hands[event.seat].append(event.card)
-
-
-@apply.register
-def _drew_from_deck(event: ev.DrewFromDeck, game: State) -> None:
-    game.deck.remove(event.card)
     game.hands[event.seat].append(event.card)
 
 
@@ -181,19 +173,17 @@ def _orc_horde_chosen(event: ev.OrcHordeChosen, game: State) -> None:
     game.orc_choices[event.seat] = event.score
 
 
-@apply.register
-def _kingdom_scored(event: ev.KingdomScored, game: State) -> None:
-    _add_glory(game, event.awards)
+@apply.register(ev.KingdomScored)
+@apply.register(ev.MerfolkScored)
+@apply.register(ev.BandsScored)
+def _awards(event: ev.KingdomScored | ev.MerfolkScored | ev.BandsScored, game: State) -> None:
+    """Glory for every seat at once: each seat's award added."""
+    game.glory = [g + a for g, a in zip(game.glory, event.awards, strict=True)]
 
 
 @apply.register
 def _giant_scored(event: ev.GiantScored, game: State) -> None:
     game.glory[event.seat] += event.glory
-
-
-@apply.register
-def _merfolk_scored(event: ev.MerfolkScored, game: State) -> None:
-    _add_glory(game, event.awards)
 
 
 @apply.register
@@ -209,11 +199,6 @@ def _skeletons_removed(event: ev.SkeletonsRemoved, game: State) -> None:
         for band in seat_bands:
             band["cards"] = [c for c in band["cards"] if c not in gone]
     game.row.extend(event.cards)
-
-
-@apply.register
-def _bands_scored(event: ev.BandsScored, game: State) -> None:
-    _add_glory(game, event.awards)
 
 
 @apply.register
