@@ -30,9 +30,9 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from aggregates.kernel import Command, Reason, RuleError, dice
+from aggregates.kernel import Command, Reason, RuleError
 from aggregates.kernel.present import plural
-from aggregates.titans import abilities, cards, movement, regions, steps
+from aggregates.titans import abilities, cards, dice, movement, regions, steps
 from aggregates.titans.abilities import other
 from aggregates.titans.commands import (
     ChooseBattle,

@@ -27,10 +27,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from aggregates.kernel.board import Board
 from aggregates.kernel.data import DataError, integer, read_json, validator
-from aggregates.kernel.dice import DiceSet
-from aggregates.kernel.pieces import Supply
+from aggregates.titans.board import Board
+from aggregates.titans.dice import DiceSet
+from aggregates.titans.pieces import Supply
 
 HERE = Path(__file__).parent / "data"
 

@@ -17,15 +17,16 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from aggregates.kernel import Choice, Command, Decision, DiceTray, Game, PickCards, PickOne, pieces
+from aggregates.kernel import Choice, Command, Decision, DiceTray, Game, PickCards, PickOne
 from aggregates.kernel import flow as kflow
-from aggregates.kernel.dice import reroll_choice
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 from aggregates.kernel.present import Screen
 from aggregates.titans import (
     battles,
+    dice,
     objectives,
+    pieces,
     present,
     reinforcements,
     scoring,
@@ -165,7 +166,7 @@ class Titans(Game):
         one = PickOne(steps.PROMPTS[kind])
         if kind == steps.REROLL and self.battle is not None and self.battle.get("reroll"):
             pool = self.battle["sides"][self.battle["reroll"]]["pool"]
-            return one, reroll_choice("reroll_dice", "dice", pool, steps.PROMPTS[kind])
+            return one, dice.reroll_choice("reroll_dice", "dice", pool, steps.PROMPTS[kind])
         if kind == steps.DISCARD:
             need = turns.excess(self, seat)
             return one, PickCards(command="discard_support", arg="cards",

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from aggregates.kernel import Command, Reason, RuleError, pieces
-from aggregates.titans import cards, regions
+from aggregates.kernel import Command, Reason, RuleError
+from aggregates.titans import cards, pieces, regions
 from aggregates.titans.commands import GroupMove, MoveUnit
 from aggregates.titans.data import MOVE_ACTIONS, TABLES, UNITS
 from aggregates.titans.reasons import TitansReason

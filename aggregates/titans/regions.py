@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.kernel import pieces
+from aggregates.titans import pieces
 from aggregates.titans.data import BOARD, TABLES, UNITS
 from aggregates.titans.state import State
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.kernel import Reason, RuleError, pieces
-from aggregates.titans import cards, objectives, purchase
+from aggregates.kernel import Reason, RuleError
+from aggregates.titans import cards, objectives, pieces, purchase
 from aggregates.titans.data import NATIONS, OBJECTIVES, SUPPORTS, TABLES, setups_for
 from aggregates.titans.state import State
 

@@ -47,7 +47,7 @@ def events(game: Titans) -> list[tuple[str, dict[str, Any]]]:
 
 def check_invariants(game: Titans) -> None:
     """What must hold between any two commands (the property playouts' invariants)."""
-    from aggregates.kernel import pieces
+    from aggregates.titans import pieces
     from aggregates.titans.data import NATIONS, OBJECTIVES, SUPPORTS, TABLES, order_deck
 
     players = len(game.seats)
@@ -117,7 +117,7 @@ def place(game: Titans, layout: dict[str, tuple[int, dict[str, int]]],
           control: dict[str, int] | None = None) -> Titans:
     """Arrange the map: every army as given (the rest of each supply in its
     reserve), control as the armies say plus ``control`` (Control Tokens)."""
-    from aggregates.kernel import pieces
+    from aggregates.titans import pieces
     from aggregates.titans.data import TABLES
 
     game.armies = {r: {"nation": s, "units": dict(u)} for r, (s, u) in layout.items()}

@@ -1,7 +1,7 @@
-"""The kernel's growth for map games (first user: Titans), tested on a small
-map of its own: the board and its queries, pieces with a finite supply, dice
-with faces as data and a limited reserve, re-rolls, and the top cards of a
-deck visible to its owner."""
+"""Titans' map, pieces and dice modules (``titans.board``, ``titans.pieces``,
+``titans.dice``), tested on a small map of their own: the board and its
+queries, pieces with a finite supply, dice with faces as data and a limited
+reserve, re-rolls, and the top cards of a deck visible to its owner."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
-from aggregates.kernel import pieces as kpieces
-from aggregates.kernel.board import Board
 from aggregates.kernel.data import DataError
-from aggregates.kernel.dice import DiceSet, Die, reroll_choice, reroll_subsets, strength
+from aggregates.titans import pieces as kpieces
+from aggregates.titans.board import Board
+from aggregates.titans.dice import DiceSet, Die, reroll_choice, reroll_subsets, strength
 
 #   a - b - c
 #   |   |   |
