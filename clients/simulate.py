@@ -22,7 +22,7 @@ from arbiter.play import Move, legal_of, play_seats
 from arbiter.v1 import game_pb2
 
 from aggregates.kernel.answers import bot_move
-from aggregates.kernel.render import loads_object
+from aggregates.kernel.render import loads_object, seat_title
 
 DEFAULT_CAP = 5000
 MAX_REFUSALS = 10
@@ -190,12 +190,13 @@ def standings(playouts: Sequence[Playout]) -> str:
             score_name = score_name or found[0]
             for seat, value in enumerate(found[1]):
                 scored[seat].append(value)
-    header = ["seat", "wins", "win %"]
+    header = ["player", "wins", "win %"]
     if score_name:
         header += [f"mean {score_name}", f"best {score_name}"]
     rows = []
-    for seat, name in enumerate(names):
-        row = [f"{seat} {name}", str(wins[seat]), f"{100 * wins[seat] / len(done):.0f}%"]
+    for seat in range(len(names)):
+        row = [seat_title(seat, names), str(wins[seat]),  # "Player 1", as results count
+               f"{100 * wins[seat] / len(done):.0f}%"]
         if score_name:
             values = scored[seat]
             row += [f"{sum(values) / len(values):.1f}" if values else "-",

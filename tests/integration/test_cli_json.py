@@ -79,10 +79,10 @@ def test_simulate_ends_with_winners_and_scores_and_says_how_long(shared_server: 
                      "--seed", "4", timeout=300)
     out = ok(result)
     table = out.split("winners and scores over 2 finished games", 1)[1].splitlines()
-    assert table[1].split()[:5] == ["seat", "wins", "win", "%", "mean"]
+    assert table[1].split()[:5] == ["player", "wins", "win", "%", "mean"]
     rows = [line.split() for line in table[2:4]]
-    assert [row[0] for row in rows] == ["0", "1"]
-    assert sum(int(row[3]) for row in rows) >= 2  # each game has a winner (ties count twice)
+    assert [row[:2] for row in rows] == [["Player", "1"], ["Player", "2"]]  # counted from 1
+    assert sum(int(row[2]) for row in rows) >= 2  # each game has a winner (ties count twice)
     assert "the first game took" in result.stderr and "all 2 games will take about" in (
         result.stderr)
 
@@ -97,10 +97,10 @@ def test_standings_arithmetic() -> None:
     ]
     lines = standings(games).splitlines()
     assert lines[0] == "winners and scores over 2 finished games"
-    assert lines[2].split() == ["0", "Ada", "1", "50%", "15.0", "20"]
-    assert lines[3].split() == ["1", "Bo", "2", "100%", "25.0", "30"]
+    assert lines[2].split() == ["Ada", "(Player", "1)", "1", "50%", "15.0", "20"]
+    assert lines[3].split() == ["Bo", "(Player", "2)", "2", "100%", "25.0", "30"]
     solo = [Playout("s", "won", 1, outcome={"result": "won"}, seats=["Ada"])]
-    assert standings(solo).splitlines()[2].split() == ["0", "Ada", "1", "100%"]
+    assert standings(solo).splitlines()[2].split() == ["Ada", "(Player", "1)", "1", "100%"]
     assert standings([]) == ""
     assert estimate(1, 10, 2.0) == "about 18s left" and estimate(10, 10, 5.0) == ""
     assert duration(125) == "2m 05s" and duration(3780) == "1h 03m"
