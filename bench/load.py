@@ -42,6 +42,9 @@ from bench.noop import SET_REPLY as NOOP_SET_REPLY
 from bench.procs import cpu_seconds
 
 Metadata = tuple[tuple[str, str], ...]
+#: Refusals of a move the game moved past before it arrived (as the SDK's Play loop
+#: passes over them): not errors.
+STALE = frozenset({"STALE_DECISION", "VERSION_MISMATCH", "NOT_YOUR_TURN"})
 SEATS = {"enin": ["solo"], "ethnos": ["ann", "bob", "cyd", "dee"], "ettin": ["a", "b", "c", "d"],
          "template": ["ann", "bob"]}
 
@@ -471,6 +474,8 @@ class Loops:
 
     moves: int = 0
     calls: int = 0
+    #: Moves the game had moved past when they arrived (``STALE``): the next turn says what now.
+    stale: int = 0
     feed_messages: int = 0
     latencies: list[float] = dataclasses.field(default_factory=list)
     errors: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
@@ -513,8 +518,10 @@ async def unary_loop(stub: game_pb2_grpc.GameServiceStub, table: Table, rules: s
 async def play_loop(stub: Any, table: Table, rng: random.Random, loops: Loops) -> None:
     """Play ``table`` to its end the way a ``Play`` client does: one stream
     holding both seats (a bot's), each turn the server pushes answered with a
-    random listed move. A move's latency runs from sending it to the next
-    turn pushed (the next decision, with its legal moves, in hand)."""
+    random listed move and the decision it answers (no expected version: seats
+    choosing at once never make each other's answers stale). A move's latency
+    runs from sending it to the next turn pushed (the next decision, with its
+    legal moves, in hand)."""
     outbox: asyncio.Queue[game_pb2.PlayRequest | None] = asyncio.Queue()
     seats = sorted(table.tokens)
     await outbox.put(game_pb2.PlayRequest(join=game_pb2.PlayJoin(
@@ -535,6 +542,8 @@ async def play_loop(stub: Any, table: Table, rng: random.Random, loops: Loops) -
             elif kind == "result":
                 if message.result.accepted:
                     loops.moves += 1
+                elif message.result.reason in STALE:
+                    loops.stale += 1
                 else:
                     loops.errors[message.result.reason or "REFUSED"] += 1
             elif kind == "turn":
@@ -552,8 +561,7 @@ async def play_loop(stub: Any, table: Table, rng: random.Random, loops: Loops) -
                 loops.calls += 1  # a stream message, in the calls' place
                 await outbox.put(game_pb2.PlayRequest(move=game_pb2.PlayMove(
                     seat=turn.seat, command=action.command, command_id=uuid.uuid4().hex,
-                    decision_id=mine[0] if len(mine) == 1 else "",
-                    expected_version=turn.state.version)))
+                    decision_id=mine[0] if len(mine) == 1 else "")))
             elif kind == "status" and message.state == game_pb2.FEED_STATE_ENDED:
                 break
     except grpc.aio.AioRpcError as exc:
@@ -623,6 +631,7 @@ async def measure_loop(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str,
             total.calls += loops.calls
             total.feed_messages += loops.feed_messages
             total.latencies += loops.latencies
+            total.stale += loops.stale
             total.errors.update(loops.errors)
     moves = total.moves
     return {
@@ -635,7 +644,7 @@ async def measure_loop(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str,
         "feed_messages_per_move": total.feed_messages / moves if moves else None,
         "p50_ms": percentile(total.latencies, 50) * 1000,
         "p99_ms": percentile(total.latencies, 99) * 1000,
-        "errors": dict(total.errors),
+        "stale": total.stale, "errors": dict(total.errors),
     }
 
 
