@@ -35,6 +35,10 @@ IDLE_SECONDS = 3600.0
 MAX_BACKOFF_SECONDS = 5.0
 #: Refusals that only mean the game moved on between a bot's read and its move.
 STALE = {"ABORTED", "FAILED_PRECONDITION"}
+#: Refusals that mean "not now" (the service busy, restarting or draining for a
+#: stop): the bot asks again after a pause, as a person would; a stop of the web
+#: side cancels it (``_cancel``) rather than leaving it to quit with a warning.
+NOT_NOW = {"UNAVAILABLE"}
 
 
 async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str,
@@ -69,7 +73,7 @@ async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str
             wait = backoff = POLL_SECONDS[0]
             last_move = time.monotonic()
         except GatewayError as exc:
-            if exc.reason == "RATE_LIMITED":
+            if exc.reason == "RATE_LIMITED" or exc.code in NOT_NOW:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
             elif exc.code not in STALE:

@@ -19,6 +19,7 @@ from arbiter.v1 import game_pb2
 
 from service.web.screen import screen_html
 from tests.integration.conftest import ServerProcess
+from tests.integration.helpers import until
 from tests.web.test_pages import Browser, Node, finish, make_game, play
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("web-lobby")]
@@ -126,12 +127,21 @@ def test_bots_stop_with_the_server(tmp_path: Any, redis_url: str) -> None:
     server.start()
     try:
         browser = Browser(server.web_url)
+        games = []
         for rules, seats in (("ethnos", "Me, Bot, Bot"), ("ettin", "Me, Bot")):
             made = browser.post_form("/games", {"rules": rules, "seats": seats,
                                                 "bots": str(seats.count("Bot"))},
                                      Origin=server.web_url)
             assert made.status == 201, made.body
-        time.sleep(1.0)  # the bots under way, waiting on "Me" sooner or later
+            games.append(made.dom.find_all("a", "seat-link")[0].attrs["href"].split("/")[2])
+        admin = server.stub()
+
+        def waiting_on_me(game_id: str) -> bool:
+            state = admin.GetState(game_pb2.GetStateRequest(game_id=game_id, spectator=True))
+            return 0 in [d.seat for d in state.pending]
+
+        # The bots under way: each game has come round to "Me", its bots polling.
+        assert until(lambda: all(waiting_on_me(g) for g in games), timeout=30)
         started = time.monotonic()
         assert server.stop() == 0
         took = time.monotonic() - started
