@@ -73,12 +73,14 @@ run: install bytecode
 # the Node and TypeScript client tests never install them concurrently.
 # Progress is counted ("[ 812/2215]") and the slowest 15 tests are listed at the
 # end; every skipped test says why (-rs).
+# WORKERS=N runs N workers instead (default: one per CPU).
+WORKERS ?= auto
 test: install bytecode browser $(if $(shell command -v npm),tools,no-npm)
-	@echo "make test: the whole suite on $$(nproc 2>/dev/null || echo several) CPUs" \
-		"(about 8 minutes on 2 quiet cores); skips are listed at the end with their reasons"
+	@echo "make test: the whole suite, $(WORKERS) workers on $$(nproc 2>/dev/null || echo several)" \
+		"CPUs (8 to 9 minutes on 2 quiet cores); skips are listed at the end with their reasons"
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
 		-o console_output_style=count --durations=15 \
-		-n auto --dist loadgroup --no-loadscope-reorder
+		-n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # Said once, where npm is missing: what `make test` leaves out then.
 no-npm:
