@@ -45,7 +45,8 @@ from aggregates.titans import Titans
 EXTRA_GAMES_ENV = "ARBITER_EXTRA_GAMES"
 SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: Earlier released rules versions, kept loadable to re-verify and replay the
-#: games they recorded: Ettin 1 (its 9+ player tables dealt each box apart),
+#: games they recorded: Ettin 1 (its 9+ player tables dealt each box apart)
+#: and 2 (both recorded the engine's progress in battles and short drafts),
 #: Nine Empires 1.0.0 (it placed the heroes' Winter food itself, asked every
 #: player to ally, and let the attacker declare the allies' immunity) and 1.1.0
 #: (both recorded the result naming the winner's seat counted from 0), and 1.2.0
@@ -54,6 +55,7 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn.
 RELEASED: dict[tuple[str, str], str] = {
     ("ettin", "1"): "aggregates.ettin.v1:EttinV1",
+    ("ettin", "2"): "aggregates.ettin.v1:EttinV2",
     ("titans", "1.0.0"): "aggregates.titans.v1:TitansV1",
     ("nine_empires", "1.0.0"): "aggregates.nine_empires.v1:NineEmpiresV1",
     ("nine_empires", "1.1.0"): "aggregates.nine_empires.v1:NineEmpiresV1_1",

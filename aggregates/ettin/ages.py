@@ -22,7 +22,7 @@ from aggregates.ettin import table as t
 from aggregates.ettin.commands import Draft, Initiative, Recruit, Sell
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.reasons import EttinReason
-from aggregates.ettin.state import EttinState
+from aggregates.ettin.state import STEPS_RECORDED, EttinState
 from aggregates.kernel import Command, RuleError
 
 # ------------------------------------------------------------------ initiative
@@ -123,9 +123,23 @@ def open_draft(g: EttinState, step: int) -> None:
             order = [members[0], members[0]] + ([members[1]] * 2 if len(members) > 1
                                                  else [])
             groups.append({"members": members, "order": order, "lineup": t.lineup(i)})
-    g.emit("DraftBegan", kind=kind, step=step,
-           lineups=[{"lineup": gr["lineup"], "members": gr["members"], "order": gr["order"]}
-                    for gr in groups])
+    if STEPS_RECORDED in g.earlier:  # rules "1", "2": the order, then the lineups
+        g.emit("DraftBegan", kind=kind, step=step, lineups=[
+            {"lineup": gr["lineup"], "members": gr["members"], "order": gr["order"]}
+            for gr in groups])
+        deal_lineups(g, kind, groups)
+        trim_orders(g)
+        return
+    deal_lineups(g, kind, groups)
+    g.emit("DraftBegan", kind=kind, step=step, lineups=[
+        {"lineup": gr["lineup"], "members": gr["members"], "order": drafting_order(g, gr)}
+        for gr in groups])
+
+
+def deal_lineups(g: EttinState, kind: str, groups: list[dict[str, Any]]) -> None:
+    """Each group's Lineup: a pair's four mercenaries (Skirmish), or two cards of
+    each member's Nation Deck (Peacetime; 2 players: and two mercenaries);
+    Empty Decks pays gold for a card missing."""
     for i, gr in enumerate(groups):
         if kind == "skirmish":
             deck = t.merc(r.pair_box(g, i), g.age)
@@ -141,21 +155,24 @@ def open_draft(g: EttinState, step: int) -> None:
                 p = gr["members"][0]
                 deck = t.merc(r.box(g, p), g.age)
                 r.moved(g, "PeacetimeLineupDealt", deck, gr["lineup"], g.zones[deck][:2], p)
-    trim_orders(g)
+
+
+def drafting_order(g: EttinState, gr: dict[str, Any]) -> list[int]:
+    """A group's drafting order for its Lineup as dealt: one pick per card (Empty
+    Decks may leave it short); 2 players' Peacetime: two picks, the other two
+    cards Lost."""
+    size = len(g.zones[gr["lineup"]])
+    keep = 2 if len(gr["members"]) == 1 else size
+    return list(gr["order"][: min(keep, size)])
 
 
 def trim_orders(g: EttinState) -> None:
-    """A lineup short of cards (empty decks) shortens its drafting order."""
-    work = g.work
-    groups = []
-    changed = False
-    for gr in work["groups"]:
-        size = len(g.zones[gr["lineup"]])
-        keep = 2 if len(gr["members"]) == 1 else size
-        order = gr["order"][: min(keep, size)] if gr["at"] == 0 else gr["order"]
-        changed |= order != gr["order"]
-        groups.append({**gr, "order": order})
-    if changed:
+    """Rules "1", "2": a lineup short of cards (empty decks) shortens its
+    drafting order, recorded as an event of its own."""
+    groups = [{**gr, "order": drafting_order(g, gr)} if gr["at"] == 0 else gr
+              for gr in g.work["groups"]]
+    if any(new["order"] != old["order"] for new, old in zip(groups, g.work["groups"],
+                                                             strict=True)):
         g.emit("DraftOrderShortened",
                lineups=[{"lineup": gr["lineup"], "order": gr["order"]} for gr in groups])
 

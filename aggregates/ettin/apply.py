@@ -25,7 +25,7 @@ apply = applier()
 CARD_MOVES: tuple[type[Any], ...] = (
     ev.AdventureRevealed, ev.SkirmishLineupDealt, ev.PeacetimeLineupDealt,
     ev.UndraftedLost, ev.Recruited, ev.SoldCardLost, ev.Deployed, ev.StartOfBattleRemoved,
-    ev.AdventureEffect, ev.AdventureCompleted, ev.AdventurerLost, ev.SpoilTaken,
+    ev.AdventureEffect, ev.AdventureCompleted, ev.SpoilTaken,
     ev.AdventureDefensePlaced, ev.DefenseStays, ev.ReturnedToSelf, ev.ReturnedToAlly,
     ev.Retired, ev.WarCry, ev.AdventureDiscarded, ev.GateUsed, ev.CallToArms, ev.LostSouls,
     ev.LoserDrew,
@@ -36,7 +36,7 @@ GOLD: tuple[type[Any], ...] = (ev.EmptyDecksGold, ev.RecruitPaid, ev.Sold, ev.Bo
 #: The events that change several positions' gold by their ``gains``.
 GAINS: tuple[type[Any], ...] = (ev.AgeGold, ev.AdventureReward, ev.Produced, ev.TiedWarGold)
 #: The events that state only words: another event made their change.
-WORDS_ONLY: tuple[type[Any], ...] = (ev.DraftPassed, ev.AdventureAttempted)
+WORDS_ONLY: tuple[type[Any], ...] = (ev.DraftPassed,)
 
 
 def carry(game: EttinState, source: str, target: str, cards: list[int]) -> None:
@@ -173,6 +173,9 @@ def _cards_flipped(event: ev.CardsFlipped, game: EttinState) -> None:
 
 @apply.register
 def _battle_step(event: ev.BattleStep, game: EttinState) -> None:
+    """Rules "1" and "2" only (``state.STEPS_RECORDED``): the queue they kept.
+    The step states no queue, so its lining up is read from the battle's units
+    as they stood (rules "3" record no such step: ``war.waiting``)."""
     pair = event.pair
     assert pair is not None, "an older record's step is applied as it was stored"
     w = game.work["pairs"][pair]
@@ -190,8 +193,9 @@ def _battle_step(event: ev.BattleStep, game: EttinState) -> None:
 def _target_chosen(event: ev.TargetChosen, game: EttinState) -> None:
     i = r.pair_of(game, event.position)
     w = game.work["pairs"][i]
-    chosen = [*w["chosen"], [*w["queue"][0], event.target]]
-    set_pair_work(game, i, queue=w["queue"][1:], chosen=chosen)
+    chosen = [*w["chosen"], [event.position, event.unit, event.keyword, event.target]]
+    queue = None if w["queue"] is None else w["queue"][1:]  # recorded by earlier rules
+    set_pair_work(game, i, queue=queue, chosen=chosen)
 
 
 @apply.register
@@ -205,6 +209,20 @@ def _battle_resolved(event: ev.BattleResolved, game: EttinState) -> None:
     game.results = results
     w = game.work["pairs"][event.pair]
     set_pair_work(game, event.pair, b=w["b"] + 1, queue=None, chosen=[])
+
+
+@apply.register
+def _adventure_attempted(event: ev.AdventureAttempted, game: EttinState) -> None:
+    """A failed Adventure: its attempter loses a Troop with Adventure Strength
+    (``AdventurerLost``) before the battles go on."""
+    if not event.success:
+        set_pair_work(game, event.pair, lose=event.position)
+
+
+@apply.register
+def _adventurer_lost(event: ev.AdventurerLost, game: EttinState) -> None:
+    carry(game, event.source, event.target, event.cards)
+    set_pair_work(game, r.pair_of(game, event.position), lose=-1)
 
 
 # -------------------------------------------------------------------------- Spoil

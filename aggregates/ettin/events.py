@@ -118,8 +118,9 @@ class AdventureRevealed(Game.Event):
 
 
 class DraftBegan(Game.Event):
-    """A draft of the Age begins: its `kind` (skirmish or peacetime), its `step` (0-2)
-    and each group's `lineups` (lineup, members, drafting order)."""
+    """A draft of the Age begins, its Lineups dealt: its `kind` (skirmish or
+    peacetime), its `step` (0-2) and each group's `lineups` (lineup, members, drafting
+    order: one pick per card dealt; rules 1 and 2 stated it before the deal)."""
 
     kind: str
     step: int
@@ -161,7 +162,8 @@ class EmptyDecksGold(Game.Event):
 
 class DraftOrderShortened(Game.Event):
     """A lineup short of cards (Empty Decks) shortens its drafting order: the
-    `lineups`' orders now."""
+    `lineups`' orders now. Recorded by rules 1 and 2 only: rules 3 state the order
+    once (`DraftBegan`)."""
 
     lineups: list[dict[str, Any]]
 
@@ -292,7 +294,8 @@ class BattleStep(Game.Event):
     """A step of the `pair`'s battle at `slot` that needs no choice: `abilities` (its
     start-of-battle abilities line up), `no target` (the `position`'s `unit`'s
     `keyword` has none), `to lose` (`position` chooses the Troop Lost on the
-    Adventure) or `lost`."""
+    Adventure) or `lost`. Recorded by rules 1 and 2 only: it is the engine's progress,
+    which rules 3 derive from the other events."""
 
     pair: int | None
     slot: int | None

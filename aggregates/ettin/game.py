@@ -25,6 +25,7 @@ from aggregates.ettin.commands import COMMANDS
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.flow import FLOW
 from aggregates.ettin.reasons import REASONS
+from aggregates.ettin.state import STEPS_RECORDED
 from aggregates.kernel import (
     Choice,
     Command,
@@ -47,13 +48,18 @@ from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 from aggregates.kernel.present import Screen
 
+#: The earlier rules each earlier version kept (``state``), by that version.
+EARLIER_RULES: dict[str, frozenset[str]] = {
+    "1": frozenset({STEPS_RECORDED}), "2": frozenset({STEPS_RECORDED})}
+
 
 class Ettin(Game):
     RULES_ID = "ettin"
     TITLE = "Ettin"
-    #: "2": 9+ players deal no nation next to itself where two boxes meet
-    #: (version "1", ``aggregates.ettin.v1``, dealt each box apart).
-    RULES_VERSION = "2"
+    #: "3": the engine's progress is not recorded (``state.STEPS_RECORDED``:
+    #: "1" and "2" recorded it). "2": 9+ players deal no nation next to itself
+    #: where two boxes meet ("1", ``aggregates.ettin.v1``, dealt each box apart).
+    RULES_VERSION = "3"
     MIN_SEATS = 2
     MAX_SEATS = 16
     COMMANDS = COMMANDS
@@ -174,6 +180,13 @@ class Ettin(Game):
         self.shown: list[int] = []
         self.sieges: list[int] = []
         self.done = False
+
+    @property
+    def earlier(self) -> frozenset[str]:
+        """The earlier rules this game is played by: those of the version its
+        creation recorded, so a stored game of an earlier version goes on by its
+        own rules after an upgrade."""
+        return EARLIER_RULES.get(self.rules_version, frozenset())
 
     # ----------------------------------------------------- table and zones
 

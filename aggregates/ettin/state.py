@@ -16,6 +16,12 @@ from typing import Any, Protocol
 
 from aggregates.kernel import Audience, Seating, Zones
 
+#: An earlier rule kept by rules "1" and "2" (``Ettin.earlier``): they recorded
+#: the engine's progress as events of its own (the start-of-battle queue and
+#: the Troop to lose: ``BattleStep``; a short lineup's order:
+#: ``DraftOrderShortened``), which rules "3" derive from the rulebook's facts.
+STEPS_RECORDED = "steps recorded"
+
 
 class EttinState(Protocol):
     seats: list[str]
@@ -36,6 +42,11 @@ class EttinState(Protocol):
     done: bool
     ended: bool
     outcome: dict[str, Any] | None
+
+    @property
+    def earlier(self) -> frozenset[str]:
+        """The earlier rules this game is played by (``STEPS_RECORDED``)."""
+        ...
 
     def seating(self) -> Seating: ...
 

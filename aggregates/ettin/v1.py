@@ -1,11 +1,15 @@
-"""Ettin rules version "1": kept so games recorded under it are re-verified
-by the rules that played them (docs/rules-versions.md).
+"""Ettin's earlier rules versions, kept so games recorded under them are
+re-verified by the rules that played them (docs/rules-versions.md).
 
-Version 2 changed one rule: with 9 or more players version 1 dealt each box's
-nations apart, so the Enemies where two boxes meet (or where the circle
-closes) could play the same nation, against the rulebook's "Make sure
-neighbors play different nations" (9+ Players, Setup). That is all this
-class overrides.
+- "2" recorded the engine's progress as events of its own: the start-of-
+  battle queue and the Troop to lose (``BattleStep``), a short lineup's order
+  (``DraftOrderShortened``, after the draft began and its Lineups were dealt).
+  Its rules are read where they are (``state.STEPS_RECORDED``, kept by "1"
+  too); the class names the version, so the catalogue can load it.
+- "1" also dealt each box's nations apart with 9 or more players, so the
+  Enemies where two boxes meet (or where the circle closes) could play the
+  same nation, against the rulebook's "Make sure neighbors play different
+  nations" (9+ Players, Setup); ``EttinV1`` overrides that deal.
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ from aggregates.ettin.game import Ettin
 from aggregates.kernel import DiceTray
 
 
-class EttinV1(Ettin):
+class EttinV2(Ettin):
+    RULES_VERSION = "2"
+
+
+class EttinV1(EttinV2):
     RULES_VERSION = "1"
 
     @classmethod

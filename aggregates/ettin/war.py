@@ -25,7 +25,7 @@ from aggregates.ettin import table as t
 from aggregates.ettin.commands import Deploy, Lose, Target
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.reasons import EttinReason
-from aggregates.ettin.state import EttinState
+from aggregates.ettin.state import STEPS_RECORDED, EttinState
 from aggregates.kernel import Command, RuleError
 
 START_OF_BATTLE = ("terrify", "dragonslayer", "ranged")
@@ -144,14 +144,44 @@ def slot_of(g: EttinState, i: int) -> int:
     return t.BATTLE_ORDER[g.work["pairs"][i]["b"]]
 
 
+def waiting(g: EttinState, i: int) -> list[list[Any]] | None:
+    """The pair ``i``'s start-of-battle abilities still to be targeted in its
+    current battle, Initiative holder first (None: no battle is being fought).
+
+    Rules "3" derive them: the battle's abilities in order, less those whose
+    target was chosen (``TargetChosen``, in the order chosen) and those before
+    the next choice that have no target (passed over; nothing moves before
+    they all resolve together, so a target found now was there when the
+    battle began). Earlier rules recorded the queue (``BattleStep``) and read
+    it as recorded.
+    """
+    w = g.work["pairs"][i]
+    if STEPS_RECORDED in g.earlier or w["queue"] is not None:
+        return w["queue"]
+    if w["b"] >= len(t.BATTLE_ORDER):
+        return None
+    slot = slot_of(g, i)
+    queue = abilities_queue(g, i, slot)
+    at = 0
+    for p, card, keyword, _target in w["chosen"]:
+        while queue[at] != [p, card, keyword]:
+            at += 1  # passed over: it had no target
+        at += 1
+    rest = queue[at:]
+    while rest and not targets(g, rest[0][0], rest[0][1], rest[0][2], slot):
+        rest = rest[1:]
+    return rest
+
+
 def targeting(g: EttinState, p: int) -> list[Any] | None:
     if g.phase != "battle":
         return None
-    w = g.work["pairs"][r.pair_of(g, p)]
-    if w["lose"] == p:
+    i = r.pair_of(g, p)
+    if g.work["pairs"][i]["lose"] == p:
         return None
-    if w["queue"] and w["queue"][0][0] == p:
-        return list(w["queue"][0])
+    queue = waiting(g, i)
+    if queue and queue[0][0] == p:
+        return list(queue[0])
     return None
 
 
@@ -170,7 +200,8 @@ def check_target(g: EttinState, p: int, command: Target) -> None:
 
 
 def run_target(g: EttinState, p: int, command: Target) -> None:
-    head = g.work["pairs"][r.pair_of(g, p)]["queue"][0]
+    head = targeting(g, p)
+    assert head is not None
     g.emit("TargetChosen", position=p, unit=command.unit, target=command.target,
            keyword=head[2])
 
@@ -188,13 +219,16 @@ def legal_target(g: EttinState, p: int) -> list[Command]:
 
 def battle_step(g: EttinState, i: int, slot: int, step: str, position: int | None = None,
                 unit: int | None = None, keyword: str | None = None) -> None:
-    """Record a step of the pair ``i``'s current battle that needs no choice:
-    ``abilities`` (its start-of-battle abilities line up, Initiative holder
-    first), ``no target`` (``unit``'s ``keyword`` has none and is passed),
-    ``to lose`` (``position`` must choose the Troop Lost on the Adventure) or
-    ``lost`` (it has)."""
-    g.emit("BattleStep", pair=i, slot=slot, step=step, position=position,
-           unit=unit, keyword=keyword)
+    """Earlier rules ("1", "2") only: record a step of the pair ``i``'s current
+    battle that needs no choice: ``abilities`` (its start-of-battle abilities
+    line up, Initiative holder first), ``no target`` (``unit``'s ``keyword``
+    has none and is passed), ``to lose`` (``position`` must choose the Troop
+    Lost on the Adventure) or ``lost`` (it has). Rules "3" record none of
+    these: they are the engine's progress, which ``waiting`` and the
+    Adventure's events give."""
+    if STEPS_RECORDED in g.earlier:
+        g.emit("BattleStep", pair=i, slot=slot, step=step, position=position,
+               unit=unit, keyword=keyword)
 
 
 def step_battles(g: EttinState) -> bool:
@@ -207,6 +241,13 @@ def step_battles(g: EttinState) -> bool:
             if w["b"] >= len(t.BATTLE_ORDER) or w["lose"] >= 0:
                 break
             slot = slot_of(g, i)
+            if STEPS_RECORDED not in g.earlier:
+                if waiting(g, i):
+                    break  # a decision: the head's owner chooses its target
+                resolve_start(g, i, slot, w["chosen"])
+                fight(g, i, slot)
+                progressed = True
+                continue
             if w["queue"] is None:
                 battle_step(g, i, slot, "abilities")
                 progressed = True
