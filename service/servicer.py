@@ -58,6 +58,8 @@ MAX_SEATS_IN_REQUEST = 16
 #: Readings kept encoded as GameState messages (the newest readings of the
 #: busiest games: ``service.readmodel`` keeps the plain ones).
 WIRE_STATES_KEPT = 2048
+#: Typed commands kept by their JSON text (``GameServicer.typed``).
+COMMANDS_KEPT = 8192
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: The requests that name a seat (absent: the seat the caller's token names).
@@ -269,6 +271,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         #: ``turn_message``), the newest ``WIRE_STATES_KEPT``.
         self._wire: collections.OrderedDict[Hashable, Any] = collections.OrderedDict()
         self._wire_guard = threading.Lock()
+        #: Typed commands by their JSON text (``typed``).
+        self._commands: collections.OrderedDict[tuple[str, str], game_pb2.Command] = (
+            collections.OrderedDict())
         #: Events on the wire, one message per form (``EventForms``).
         self.forms = EventForms()
 
@@ -895,10 +900,26 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             kept = self._wire.get(key)
             if kept is not None and kept[0] is legal:
                 return kept[1]  # type: ignore[no-any-return]
-        actions = [game_pb2.LegalAction(command=json_to_command(legal.rules, a.command),
+        actions = [game_pb2.LegalAction(command=self.typed(legal.rules, a.json, a.command),
                                         json=a.json, label=a.label) for a in legal.actions]
         self._keep(key, (legal, actions))
         return actions
+
+    def typed(self, rules: str, text: str, command: dict[str, Any]) -> game_pb2.Command:
+        """A command's typed form, by its JSON text: made once (protobuf's JSON
+        parsing took a tenth of a move), as the same moves are listed again
+        version after version (callers copy it into their own messages)."""
+        key = (rules, text)
+        with self._wire_guard:
+            typed = self._commands.get(key)
+            if typed is not None:
+                return typed
+        typed = json_to_command(rules, command)
+        with self._wire_guard:
+            self._commands[key] = typed
+            if len(self._commands) > COMMANDS_KEPT:
+                self._commands.popitem(last=False)
+        return typed
 
     def turn_message(self, reading: SeatReading) -> game_pb2.PlayMessage:
         """A seat's turn on a ``Play`` stream: made once per reading, the same
