@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
+from aggregates.kernel import flow as kflow
 from aggregates.titans import cards, regions
 from aggregates.titans.commands import AccomplishObjective, KeepObjective
 from aggregates.titans.data import BOARD, OBJECTIVES, TITAN
@@ -25,7 +26,8 @@ DEAL = 4
 
 
 def right_of(game: State, seat: int) -> int:
-    return (seat - 1) % len(game.seats)
+    """The seat on ``seat``'s right (the kernel's turn order, anticlockwise)."""
+    return kflow.next_seat(seat, len(game.seats), step=-1)
 
 
 def met(game: State, seat: int, condition: Mapping[str, Any]) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from aggregates.kernel import flow as kflow
 from aggregates.kernel.outcome import Outcome, scored
 from aggregates.titans import regions
 from aggregates.titans.state import State
@@ -27,14 +28,14 @@ def end_round(game: State) -> None:
     game.emit("RoundScored", round=game.round, regions=held, vp=held, final=final)
     if not final:
         game.emit("StartingPlayerPassed", round=game.round + 1,
-                  start_player=(game.start_player - 1) % players)
+                  start_player=kflow.next_seat(game.start_player, players, step=-1))
 
 
 def ranking_of(game: State) -> list[int]:
     """Seats best first: VP, then regions controlled, units on the map, and
     the earlier turn in the last Round."""
     players = len(game.seats)
-    order = [(game.start_player + i) % players for i in range(players)]
+    order = kflow.order_from(game.start_player, players)
 
     def key(seat: int) -> tuple[int, int, int, int]:
         return (game.vp[seat], len(regions.controlled(game, seat)),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from aggregates.kernel import Command, Reason, RuleError
+from aggregates.kernel import flow as kflow
 from aggregates.kernel.present import plural
 from aggregates.titans import abilities, battles, cards, order_pool, regions, support
 from aggregates.titans.commands import DeployTitan, DiscardSupport, EndOrders
@@ -170,5 +171,5 @@ def between_turns(game: State) -> bool:
         return True
     if order_pool.round_over(game):
         return False
-    game.emit("TurnBegan", seat=(game.current + 1) % len(game.seats))
+    game.emit("TurnBegan", seat=kflow.next_seat(game.current, len(game.seats)))
     return True
