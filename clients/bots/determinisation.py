@@ -40,8 +40,10 @@ from typing import Any
 from aggregates.kernel import Game, Zones
 from aggregates.kernel.nature import Information, game_type_of
 
-#: A zone's name -> its pool's name (None: never resampled, e.g. it is derived).
-PoolOf = Callable[[str], str | None]
+#: A hidden card's pool, from its zone's name and the card (None: never
+#: resampled, e.g. the zone is derived). Cards of one pool may stand in each
+#: other's place, as far as the seat knows.
+PoolOf = Callable[[str, Any], str | None]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,18 +90,27 @@ def _ethnos() -> Table:
 
     # Every other card out of sight came from the one deck: a hand could hold any of them.
     return Table(zones=z.zones, lists=lists,
-                 pool=lambda n: "unseen" if _kind(n) in ("deck", "hand") else None,
+                 pool=lambda n, card: "unseen" if _kind(n) in ("deck", "hand") else None,
                  keep=lambda card: CARDS[card].dragon, place=place)
 
 
 def _ettin() -> Table:
-    def pool(name: str) -> str | None:
-        kind = _kind(name)
-        if kind in ("merc", "adv", "deck"):
-            return name  # a face-down deck: its composition is known, not its order
-        if kind in ("camp", "field", "retired"):
-            return f"hidden:{name.split(':')[1]}"  # a position's drafted cards out of sight
-        return None
+    from aggregates.ettin.data import COMPONENTS as C
+
+    def pool(name: str, card: Any) -> str | None:
+        if _kind(name) not in ("merc", "adv", "deck", "camp", "field", "retired"):
+            return None
+        # Cards move between decks, camps, fields and retired piles face down
+        # (a Spoil drawn, a Nation card drawn, a Deployment): a hidden card may
+        # be any hidden card of its own deck and Age (an Adventure: of its Age,
+        # a Defense for a Defense), wherever it lies.
+        if C.is_adventure(card):
+            adventure = C.adventure(card)
+            return f"adventure:{adventure.age}:{adventure.defense is not None}"
+        unit = C.units[card % BOX]
+        return f"unit:{unit.deck}:{unit.age}"
+
+    from aggregates.ettin.data import BOX
 
     return Table(zones=lambda g: g.table_zones(), lists=lambda g: g.zones, pool=pool)
 
@@ -107,7 +118,7 @@ def _ettin() -> Table:
 def _nine_empires() -> Table:
     from aggregates.nine_empires import views
 
-    def pool(name: str) -> str | None:
+    def pool(name: str, card: Any) -> str | None:
         kind = _kind(name)
         if kind in ("deck", "hand"):
             return f"cards:{name.split(':')[1]}"  # a player's own cards, deck or hand
@@ -133,7 +144,7 @@ def _titans() -> Table:
             out[f"choosing:{drawing['order'][drawing['at']]}"] = drawing["drawn"]
         return out
 
-    def pool(name: str) -> str | None:
+    def pool(name: str, card: Any) -> str | None:
         kind = _kind(name)
         if kind in ("support_deck", "hand"):
             return "support"
@@ -171,18 +182,15 @@ def table_of(game: Game) -> Table | None:
                    "is declared for it (clients.bots.determinisation.TABLES)")
 
 
-def hidden_slots(zones: Zones, table: Table, seat: int, lists: dict[str, list[Any]]
-                 ) -> Iterator[tuple[str, str, int]]:
-    """``(pool, zone, first hidden index)`` of every zone whose cards ``seat``
+def hidden_zones(zones: Zones, seat: int, lists: dict[str, list[Any]]
+                 ) -> Iterator[tuple[str, int]]:
+    """``(zone, first hidden index)`` of every zone whose cards ``seat``
     cannot all see: all of them, or all but the top ones it may look at."""
     for name in zones.specs:
-        pool = table.pool(name)
-        if pool is None or name not in lists:
-            continue
-        if zones.seen_by(name, seat) is not None:
+        if name not in lists or zones.seen_by(name, seat) is not None:
             continue
         top = zones.top_seen_by(name, seat)
-        yield pool, name, 0 if top is None else len(top)
+        yield name, 0 if top is None else len(top)
 
 
 class Determiniser:
@@ -210,23 +218,25 @@ class Determiniser:
 
 
 def deal(world: Game, table: Table, seat: int, rng: random.Random) -> None:
-    """Pool the cards ``seat`` cannot see, shuffle each pool, deal them back."""
+    """Pool the cards ``seat`` cannot see, shuffle each pool, deal them back:
+    every hidden place gets a card of the pool of the card it held."""
     lists = table.lists(world)
-    slots = list(hidden_slots(table.zones(world), table, seat, lists))
+    places: list[tuple[str, int, str]] = []
     pools: dict[str, list[Any]] = {}
-    for pool, name, first in slots:
-        pools.setdefault(pool, []).extend(
-            c for c in lists[name][first:] if not table.keep(c))
+    for name, first in hidden_zones(table.zones(world), seat, lists):
+        for index in range(first, len(lists[name])):
+            card = lists[name][index]
+            pool = None if table.keep(card) else table.pool(name, card)
+            if pool is not None:
+                places.append((name, index, pool))
+                pools.setdefault(pool, []).append(card)
     for cards in pools.values():
         cards.sort(key=repr)
         rng.shuffle(cards)
     moved: dict[Any, str] = {}
-    for pool, name, first in slots:
-        target = lists[name]
-        for index in range(first, len(target)):
-            if not table.keep(target[index]):
-                target[index] = pools[pool].pop()
-                moved[target[index]] = name
+    for name, index, pool in places:
+        card = lists[name][index] = pools[pool].pop()
+        moved[card] = name
     follow_instances(world, moved)
 
 

@@ -12,7 +12,7 @@ from aggregates.catalog import GAMES
 from aggregates.kernel import Game
 from clients.bots import ISMCTS, LEVELS, Determiniser, GreedyBot, RandomBot, make, observe
 from clients.bots.arena import play
-from clients.bots.playout import rewards
+from clients.bots.playout import playout, rewards
 from tests.bots_soak import mean_interval, wilson
 from tests.conformance.tables import GAMES as WITH_TEMPLATE
 
@@ -102,3 +102,25 @@ def test_the_seats_record_is_each_event_in_the_form_the_server_serves_it() -> No
         served = [visible_payload(GAMES["ethnos"], ev, Reader(seat))[0] for ev in events]
         assert [form for _, form in record] == served
     assert observe(rebuilt, 0, events=events).seen != observe(rebuilt, 1, events=events).seen
+
+
+@pytest.mark.parametrize("rules", sorted(GAMES))
+def test_a_sampled_world_agrees_with_the_seat_and_plays_on(rules: str) -> None:
+    """A world drawn for a seat shows that seat exactly what it sees, and its
+    rules run on it (every hidden card dealt back into a place a card of its
+    kind can hold: an Ettin camp gets a unit, never an Adventure that is not a
+    Defense)."""
+    cls = GAMES[rules]
+    players = 1 if cls.MAX_SEATS == 1 else 2
+    rnd = random.Random(11)
+    game = cls.start([f"p{n}" for n in range(players)], seed="9e" * 32)
+    for moves in range(60):
+        if game.ended:
+            break
+        seat = rnd.choice(game.waiting_on())
+        game.act(seat, rnd.choice(game.legal_actions(seat)))
+        if moves % 30 == 29:
+            for reader in range(players):
+                world = Determiniser(game, reader).sample(rnd)
+                assert world.view(reader) == game.view(reader)
+                playout(world, rnd, limit=20)
