@@ -22,6 +22,7 @@ from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 from aggregates.kernel.present import Screen
 from aggregates.titans import (
+    battle_outcome,
     battles,
     dice,
     events,
@@ -172,7 +173,7 @@ class Titans(Game):
                                   options=tuple(sorted(self.hands[seat])), low=need, high=need,
                                   zone="hand", prompt=steps.PROMPTS[kind])
         if kind == steps.DESTROY and self.battle is not None and self.battle.get("result"):
-            troops = self.battle["sides"][battles.loser_role(self.battle)]["troops"]
+            troops = self.battle["sides"][battle_outcome.loser_role(self.battle)]["troops"]
             need = int(self.battle["result"]["destroy"])
             return one, PickCards(command="destroy_units", arg="troops",
                                   options=tuple(range(len(troops))), low=need, high=need,
@@ -194,7 +195,7 @@ class Titans(Game):
                 kind = (steps.REROLL if self.battle.get("reroll") else
                         steps.REACTION if self.battle.get("reaction") else steps.BATTLE_STAGE)
                 return acting[1], kind
-            deciding = battles.deciding(self)
+            deciding = battle_outcome.deciding(self)
             return (deciding[1], deciding[0]) if deciding else None
         if now == turns.SUPPORT:
             return (seat, steps.SUPPORT) if support.can_draw(self) else None

@@ -24,7 +24,7 @@ from aggregates.kernel.present import (
     seat_name,
     section,
 )
-from aggregates.titans import battles
+from aggregates.titans import battle_outcome, battles
 from aggregates.titans import commands as c
 from aggregates.titans.data import (
     BOARD,
@@ -347,7 +347,7 @@ def _card_label(game: State, command: Command) -> str | None:
                                       f"{pool[i]['face']}" for i in command.dice])
                              or "no die")
     if isinstance(command, c.DestroyUnits) and battle is not None:
-        troops = battle["sides"][battles.loser_role(battle)]["troops"]
+        troops = battle["sides"][battle_outcome.loser_role(battle)]["troops"]
         return "Lose " + (units_words(_tally(troops[i]["unit"] for i in command.troops))
                           or "no Unit")
     return None

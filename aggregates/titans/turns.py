@@ -20,7 +20,15 @@ from itertools import combinations
 from aggregates.kernel import Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.present import plural
-from aggregates.titans import abilities, battles, cards, order_pool, regions, support
+from aggregates.titans import (
+    abilities,
+    battle_outcome,
+    battles,
+    cards,
+    order_pool,
+    regions,
+    support,
+)
 from aggregates.titans.commands import DeployTitan, DiscardSupport, EndOrders
 from aggregates.titans.state import State
 
@@ -140,7 +148,7 @@ def settle(game: State) -> bool:
         return False
     if now == BATTLES:
         if game.battle is not None:
-            return battles.settle(game)
+            return battle_outcome.settle(game)
         if len(turn["battles"]) == 1:
             battles.begin(game, turn["battles"][0]["region"])
             return True
