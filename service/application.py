@@ -725,6 +725,7 @@ class ArbiterApp(Application):
         request_id: str = "",
         caller: str = "",
         entropy: Sequence[str] = (),
+        seat_tokens: Sequence[str] = (),
     ) -> Game:
         """A new game; or, for a retried ``request_id`` of the same ``caller`` (see
         ``Credentials.creator``), the game that request made.
@@ -737,6 +738,8 @@ class ArbiterApp(Application):
 
         ``entropy``: the request's contributions to the dice (``Game.start``);
         a retried request gets the game the first one made, with its own.
+        ``seat_tokens``: the seats' tokens, when not the server's own (a lobby
+        table's holders' secrets, ``service.lobby``).
         """
         check_id("rules", rules)  # before it is echoed in UNKNOWN_RULES
         cls = GAMES.get(rules)
@@ -764,7 +767,7 @@ class ArbiterApp(Application):
                 list(seats), options, game_id=game_id or self._on_this_shard(uuid.uuid4()),
                 entropy=entropy
             )
-            access = self.credentials.issue(game.id, len(game.seats))
+            access = self.credentials.issue(game.id, len(game.seats), seat_tokens)
             if self._record_created(game, access, rules, seats, request_id):
                 self._wake_relay()
                 self._watch_clock(game)

@@ -147,10 +147,13 @@ class Credentials:
     def spectator_token(self, game_id: uuid.UUID) -> str:
         return self._derive(f"spectator:{game_id}")
 
-    def issue(self, game_id: uuid.UUID, seats: int) -> GameAccess:
+    def issue(self, game_id: uuid.UUID, seats: int, tokens: Sequence[str] = ()) -> GameAccess:
+        """The game's access record: each seat's token hashed (``tokens``, when
+        given, are the seats' own: a lobby table's holders', ``service.lobby``)."""
         return GameAccess(
             game_id=game_id,
-            seat_hashes=[digest(self.seat_token(game_id, n)) for n in range(seats)],
+            seat_hashes=[digest(t) for t in tokens] if tokens
+            else [digest(self.seat_token(game_id, n)) for n in range(seats)],
             spectator_hash=digest(self.spectator_token(game_id)),
         )
 

@@ -52,6 +52,9 @@ from service.errors import ServiceError
 from service.handlers import Wrapping
 
 GAME_SERVICE = "/arbiter.v1.GameService/"
+#: The calls that may make a game or a lobby table: each one of the caller's creations.
+CREATING = {GAME_SERVICE + "CreateGame", "/arbiter.v1.LobbyService/OpenTable",
+            "/arbiter.v1.LobbyService/QuickMatch"}
 HEALTH_WATCH = "/grpc.health.v1.Health/Watch"
 AUDIT_COST = 10.0
 LIST_PAGE = 10
@@ -290,7 +293,7 @@ class CallerShares(Wrapping):
             raise ServiceError("RESOURCE_EXHAUSTED", "RATE_LIMITED",
                                "your address has used its share of the server's time; "
                                "slow down")
-        if method == GAME_SERVICE + "CreateGame" and not self.creates.take(key):
+        if method in CREATING and not self.creates.take(key):
             raise rate_limited("new games")
         return key
 

@@ -24,7 +24,7 @@ from arbiter.v1 import game_pb2, game_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from aggregates.catalog import SERVED
-from service import auditing, integrity, logs, shards
+from service import auditing, integrity, lobby, logs, shards
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
@@ -139,10 +139,12 @@ class Server:
         game_pb2_grpc.add_GameServiceServicer_to_server(
             GameServicer(Shards([store.app for store in self.stores]), self.hub), self.grpc
         )
+        lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub)
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         integrity.report_health(self.health)  # corrupt stored records: NOT_SERVING
-        enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME), self.grpc)
+        enable_server_reflection((SERVICE_NAME, lobby.SERVICE_NAME, health.SERVICE_NAME),
+                                 self.grpc)
         self.metrics: MetricsServer | None = None
         self.web: WebServer | None = None
         self.web_socket = self._web_socket(settings) if settings.web_address else ""

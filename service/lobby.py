@@ -1,0 +1,516 @@
+"""The gRPC LobbyService: tables where players find each other, then a game.
+
+Each table is a ``Lobby`` aggregate (``aggregates.lobby``) saved in the
+games' store (on a store sharded by game, its first shard), and listed in a
+log of its own beside the catalogue of games (``LOBBY_LOG_ID``), so tables
+replay and audit like games. A command is decided on the newest table and
+saved with the library's optimistic concurrency; a save another server beat
+is decided again.
+
+Secrets: a seat's secret is derived from the server secret, the table, the
+seat and the number of its taking (``Lobby.takings``); the host's from the
+table. Nothing secret is stored; a presented secret is compared in constant
+time with each seat holder's. When the table starts, the game is created
+through the application as ``CreateGame`` creates one, with the holders'
+secrets as its seat tokens: the secret a player joined with plays the game
+(``GameService.Play``, every call). Bots play the bot seats on this server
+(``TableBots``): a random listed move, as the web side's bots and ``arbiter
+simulate`` do.
+
+No served game has a rule for a player leaving during the game, so a bot
+always takes the seat (``BotTookSeat``). The seat's secret still works in
+the game: a game's seat tokens are fixed when it is created.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hmac
+import logging
+import random
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any, TypeAlias, TypeVar
+
+import grpc
+from arbiter.v1 import lobby_pb2, lobby_pb2_grpc
+from eventsourcing.application import EventSourcedLog, project_aggregate
+from eventsourcing.domain import DomainEvent
+from eventsourcing.persistence import IntegrityError
+
+from aggregates.catalog import GAMES
+from aggregates.kernel import RuleError
+from aggregates.kernel.moves import random_listed
+from aggregates.lobby import BOT, INVALID, OPEN, PLAYER, STARTED, WAITING, Lobby, LobbyReason
+from service import auth
+from service.application import ArbiterApp
+from service.catalogue import served_rules, unknown_rules
+from service.errors import ServiceError, bad_request
+from service.feeds import FeedHub
+from service.ids import check_id, parse_options
+from service.servicer import refusals
+from service.shards import Shards
+from service.status import refused
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name
+#: The lobby's log of tables, beside the catalogue of games.
+LOBBY_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:lobby")
+#: Tables looked at by a listing or a quick match: the newest this many opened.
+SCAN = 500
+LIST_DEFAULT, LIST_MAX = 50, 200
+SAVE_ATTEMPTS = 8
+#: How long a watch waits for a change before it looks at the store again (a
+#: table another server changed), and a bot for a move of the others.
+WATCH_POLL = 1.0
+BOT_POLL = 0.5
+#: Tables kept in memory (each a few hundred bytes).
+TABLES_KEPT = 4096
+
+T = TypeVar("T")
+Context: TypeAlias = grpc.ServicerContext
+
+
+class TableListed(DomainEvent):
+    """One entry of the lobby's log: a table was opened."""
+
+    table_id: uuid.UUID
+
+
+def lobby_refusal(exc: RuleError) -> ServiceError:
+    """A table's refusal as a status: malformed requests ``INVALID_ARGUMENT``,
+    the rest ``FAILED_PRECONDITION`` (the table's state refuses it); the
+    rules' own (``BAD_OPTIONS``) as ``GameService`` sends them."""
+    if not isinstance(exc.reason, LobbyReason):
+        facts = refused(exc)
+        return ServiceError(facts.status, facts.reason, facts.message)
+    status = "INVALID_ARGUMENT" if exc.reason in INVALID else "FAILED_PRECONDITION"
+    return ServiceError(status, exc.reason.value, exc.message)
+
+
+def unknown_table(table_id: str) -> ServiceError:
+    return ServiceError("NOT_FOUND", "UNKNOWN_TABLE", f"no table {table_id[:40]!r}")
+
+
+def parse_table_id(table_id: str) -> uuid.UUID:
+    if not isinstance(table_id, str) or len(table_id) > 64:
+        raise bad_request("BAD_TABLE_ID", "a table id is a UUID")
+    try:
+        return uuid.UUID(table_id)
+    except ValueError:
+        raise bad_request("BAD_TABLE_ID", f"{table_id[:40]!r} is not a table id (a UUID)") from None
+
+
+class Tables:
+    """The tables of one store: read from their events (kept in memory,
+    caught up on every read), written whole or not at all."""
+
+    def __init__(self, app: ArbiterApp) -> None:
+        self.app = app
+        self.log: EventSourcedLog[TableListed] = EventSourcedLog(
+            app.events, LOBBY_LOG_ID, TableListed)
+        self._kept: dict[uuid.UUID, Lobby] = {}
+        self._guard = threading.Lock()
+        #: One writer of this process at a time; woken watchers after each save.
+        self.changed = threading.Condition()
+        self.writing = threading.RLock()
+
+    def get(self, table_id: uuid.UUID) -> Lobby:
+        """The table now (a copy of it: its own to decide on)."""
+        with self._guard:
+            kept = self._kept.get(table_id)
+        after = kept.version if kept is not None else None
+        newer = list(self.app.events.get(table_id, gt=after))
+        if kept is None and not newer:
+            raise unknown_table(str(table_id))
+        table = project_aggregate(copy.deepcopy(kept) if kept else None, newer)
+        if not isinstance(table, Lobby):
+            raise unknown_table(str(table_id))
+        self._keep(table)
+        return copy.deepcopy(table)
+
+    def _keep(self, table: Lobby) -> None:
+        with self._guard:
+            if len(self._kept) >= TABLES_KEPT and table.id not in self._kept:
+                self._kept.clear()
+            self._kept[table.id] = copy.deepcopy(table)
+
+    def open(self, table: Lobby) -> Lobby:
+        """Save a new table and its entry in the lobby's log, in one transaction."""
+        with self.writing:
+            for _ in range(SAVE_ATTEMPTS):
+                listed = self.log.trigger_event(table_id=table.id)
+                try:
+                    self.app.save(copy.deepcopy(table), listed)
+                except IntegrityError:
+                    continue  # another server took the log's next entry
+                self._saved(table)
+                return table
+        raise ServiceError("UNAVAILABLE", "BUSY", "the lobby is too busy; retry")
+
+    def write(self, table_id: uuid.UUID, decide: Callable[[Lobby], T]) -> tuple[T, Lobby]:
+        """Decide on the newest table and save what it triggered; decided again
+        when another server saved the table meanwhile."""
+        with self.writing:
+            for _ in range(SAVE_ATTEMPTS):
+                table = self.get(table_id)
+                result = decide(table)
+                try:
+                    self.app.save(table)
+                except IntegrityError:
+                    with self._guard:
+                        self._kept.pop(table_id, None)
+                    continue
+                self._saved(table)
+                return result, table
+        raise ServiceError("UNAVAILABLE", "BUSY", "the table is too busy; retry")
+
+    def _saved(self, table: Lobby) -> None:
+        self._keep(table)
+        with self.changed:
+            self.changed.notify_all()
+
+    def waiting(self, rules: str, players: int) -> list[Lobby]:
+        """The tables gathering players (of ``rules`` and ``players`` seats when
+        given) among the newest ``SCAN`` opened, oldest first."""
+        entries = list(self.log.get(desc=True, limit=SCAN))
+        found = []
+        for entry in reversed(entries):
+            table = self.get(entry.table_id)
+            if table.status != WAITING or table.full:
+                continue
+            if (rules and table.rules != rules) or (players and len(table.seats) != players):
+                continue
+            found.append(table)
+        return found
+
+
+class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
+    """One method per RPC: requests in, ``Tables`` and the application behind."""
+
+    def __init__(self, app: ArbiterApp | Shards, hub: FeedHub) -> None:
+        self.stores = app if isinstance(app, Shards) else Shards([app])
+        self.tables = Tables(self.stores.first)
+        self.hub = hub
+        self.credentials = self.stores.first.credentials
+        self.bots = TableBots(self)
+
+    # ------------------------------------------------------------ secrets
+
+    def seat_secret(self, table: Lobby, seat: int) -> str:
+        return self.credentials._derive(
+            f"lobby-seat:{table.id}:{seat}:{table.seats[seat]['taking']}")
+
+    def host_secret(self, table: Lobby) -> str:
+        return self.credentials._derive(f"lobby-host:{table.id}")
+
+    def holder_of(self, table: Lobby, context: Context) -> tuple[int | None, bool]:
+        """(the seat the caller's secret holds, whether it is the host's); or refuse."""
+        token = auth.token_from(context.invocation_metadata())
+        if not token:
+            raise ServiceError("UNAUTHENTICATED", "NO_TOKEN",
+                               "send a seat's secret as 'authorization: Bearer <secret>'")
+        presented = token.encode()
+        host = hmac.compare_digest(presented, self.host_secret(table).encode())
+        seat = None
+        for n, held in enumerate(table.seats):
+            if held["taking"] and hmac.compare_digest(
+                    presented, self.seat_secret(table, n).encode()):
+                seat = n
+        if seat is None and not host and not self.credentials.is_admin(token):
+            raise ServiceError("UNAUTHENTICATED", "BAD_TOKEN",
+                               "the secret holds no seat of this table")
+        return seat, host or self.credentials.is_admin(token)
+
+    def secret_message(self, table: Lobby, seat: int) -> lobby_pb2.SeatSecret:
+        return lobby_pb2.SeatSecret(seat=seat, name=table.seats[seat]["name"],
+                                    secret=self.seat_secret(table, seat))
+
+    # ------------------------------------------------------------ reading
+
+    def game_over(self, table: Lobby) -> bool:
+        if not table.game_id:
+            return False
+        return bool(self.stores.of(table.game_id).facts(table.game_id).ended)
+
+    def message(self, table: Lobby) -> lobby_pb2.Table:
+        """A table as everyone sees it: never a secret."""
+        return lobby_pb2.Table(
+            table_id=str(table.id), rules=table.rules, status=table.status,
+            seats=[lobby_pb2.TableSeat(seat=n, kind=s["kind"], name=s["name"])
+                   for n, s in enumerate(table.seats)],
+            game_id=table.game_id, next_table_id=table.next_table, again_of=table.again_of,
+            options_json=table.options_json, version=table.version,
+            game_over=self.game_over(table),
+        )
+
+    def table(self, table_id: str) -> Lobby:
+        return self.tables.get(parse_table_id(table_id))
+
+    # ------------------------------------------------------------ writing
+
+    def opened(self, rules: str, seats: list[dict[str, Any]], options_json: str,
+               table_id: uuid.UUID | None = None, again_of: str = "") -> Lobby:
+        """A new table, saved; started at once when no seat is open."""
+        rules = served_rules(rules)
+        check_id("rules", rules)
+        cls = GAMES.get(rules)
+        if cls is None:
+            raise unknown_rules(rules)
+        cls.check_options(parse_options(options_json))  # BAD_OPTIONS before a table
+        table = Lobby.open(table_id or uuid.uuid4(), rules, seats, options_json,
+                           cls.MIN_SEATS, cls.MAX_SEATS, again_of)
+        self.tables.open(table)
+        return self.started_if_full(table)
+
+    def started_if_full(self, table: Lobby) -> Lobby:
+        return self.start(table) if table.full and table.status == WAITING else table
+
+    def start(self, table: Lobby) -> Lobby:
+        """Create the game (once, whichever server or caller gets here first:
+        its request id is the table's), with the holders' secrets as its seat
+        tokens, then record the table started and set its bots playing."""
+        cls = GAMES[table.rules]
+        with self.tables.writing:  # no join or leave of this server in between
+            table = self.tables.get(table.id)
+            if table.status != WAITING:
+                return table  # another caller started it
+            seated = copy.deepcopy(table)
+            seated.start("", cls.MIN_SEATS)  # the bots' takings, as the event records them
+            tokens = [self.seat_secret(seated, n) for n in range(len(seated.seats))]
+            store = self.stores.for_new_game(
+                self.credentials.game_id(table.rules, "lobby", str(table.id)))
+            game = store.create_game(table.rules, seated.names(), table.options_json,
+                                     request_id=str(table.id), caller="lobby",
+                                     seat_tokens=tokens)
+            _, started = self.tables.write(
+                table.id, lambda t: t.start(str(game.id), cls.MIN_SEATS)
+                if t.status == WAITING else None)
+        self.bots.play(started)
+        return started
+
+
+def lobby_call(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A lobby method whose refusals leave as every service's do: a table's
+    (``RuleError`` with a ``LobbyReason``) as ``lobby_refusal`` says."""
+
+    @functools.wraps(method)
+    def inner(self: Any, request: Any, context: Context) -> Any:
+        try:
+            return method(self, request, context)
+        except RuleError as exc:
+            raise lobby_refusal(exc) from None
+
+    return refusals(inner)
+
+
+class LobbyService(LobbyServicer):
+    """The RPCs."""
+
+    @lobby_call
+    def OpenTable(self, request: lobby_pb2.OpenTableRequest,
+                  context: Context) -> lobby_pb2.OpenTableResponse:
+        table = self.opened(request.rules,
+                            [{"kind": s.kind, "name": s.name} for s in request.seats],
+                            request.options_json)
+        return lobby_pb2.OpenTableResponse(
+            table=self.message(table), host_secret=self.host_secret(table),
+            seat_secrets=[self.secret_message(table, n) for n, s in enumerate(table.seats)
+                          if s["kind"] == PLAYER])
+
+    @lobby_call
+    def ListTables(self, request: lobby_pb2.ListTablesRequest,
+                   context: Context) -> lobby_pb2.ListTablesResponse:
+        rules = served_rules(request.rules) if request.rules else ""
+        if rules:
+            check_id("rules", rules)
+            if rules not in GAMES:
+                raise unknown_rules(rules)
+        limit = min(request.limit or LIST_DEFAULT, LIST_MAX)
+        found = self.tables.waiting(rules, request.players)[:limit]
+        return lobby_pb2.ListTablesResponse(tables=[self.message(t) for t in found])
+
+    @lobby_call
+    def GetTable(self, request: lobby_pb2.GetTableRequest,
+                 context: Context) -> lobby_pb2.GetTableResponse:
+        return lobby_pb2.GetTableResponse(table=self.message(self.table(request.table_id)))
+
+    @lobby_call
+    def JoinTable(self, request: lobby_pb2.JoinTableRequest,
+                  context: Context) -> lobby_pb2.JoinTableResponse:
+        wanted = request.seat if request.HasField("seat") else None
+        seat, table = self.tables.write(
+            parse_table_id(request.table_id), lambda t: t.take(request.name, wanted))
+        secret = self.secret_message(table, seat)
+        table = self.started_if_full(table)
+        return lobby_pb2.JoinTableResponse(table=self.message(table), seat=secret)
+
+    @lobby_call
+    def LeaveTable(self, request: lobby_pb2.LeaveTableRequest,
+                   context: Context) -> lobby_pb2.LeaveTableResponse:
+        table = self.table(request.table_id)
+        held, host = self.holder_of(table, context)
+        seat = request.seat if request.HasField("seat") else held
+        if seat is None:
+            raise lobby_refusal(RuleError(LobbyReason.NOT_SEATED, "name the seat to leave"))
+        if seat != held and not host:
+            raise ServiceError("PERMISSION_DENIED", "WRONG_SEAT",
+                               f"your secret holds seat {held}, not {seat}")
+        over = self.game_over(table)
+        _, table = self.tables.write(table.id, lambda t: t.leave(seat, over))
+        if table.status == STARTED:
+            self.bots.play(table)
+        return lobby_pb2.LeaveTableResponse(table=self.message(table))
+
+    @lobby_call
+    def StartTable(self, request: lobby_pb2.StartTableRequest,
+                   context: Context) -> lobby_pb2.StartTableResponse:
+        table = self.table(request.table_id)
+        _, host = self.holder_of(table, context)
+        if not host:
+            raise ServiceError("PERMISSION_DENIED", "HOST_ONLY",
+                               "only the table's host secret starts it early")
+        if table.status != WAITING:
+            raise lobby_refusal(RuleError(LobbyReason.TABLE_STARTED, "the game has started"))
+        copy.deepcopy(table).start("", GAMES[table.rules].MIN_SEATS)  # refused before a game
+        return lobby_pb2.StartTableResponse(table=self.message(self.start(table)))
+
+    @lobby_call
+    def PlayAgain(self, request: lobby_pb2.PlayAgainRequest,
+                  context: Context) -> lobby_pb2.PlayAgainResponse:
+        table = self.table(request.table_id)
+        held, _ = self.holder_of(table, context)
+        if held is None or table.seats[held]["kind"] != PLAYER:
+            raise lobby_refusal(RuleError(LobbyReason.NOT_SEATED,
+                                          "play again with your seat's secret"))
+        over = self.game_over(table)
+        next_id = uuid.uuid5(table.id, "play-again")
+        _, table = self.tables.write(table.id, lambda t: t.offer_again(str(next_id), over))
+        try:
+            fresh = self.tables.get(next_id)
+        except ServiceError:
+            fresh = self.opened(table.rules, table.next_round_seats(), table.options_json,
+                                table_id=next_id, again_of=str(table.id))
+        seat = (held + 1) % len(table.seats)
+        return lobby_pb2.PlayAgainResponse(table=self.message(fresh),
+                                           seat=self.secret_message(fresh, seat))
+
+    @lobby_call
+    def QuickMatch(self, request: lobby_pb2.QuickMatchRequest,
+                   context: Context) -> lobby_pb2.QuickMatchResponse:
+        rules = served_rules(request.rules)
+        check_id("rules", rules)
+        cls = GAMES.get(rules)
+        if cls is None:
+            raise unknown_rules(rules)
+        players = request.players or cls.MIN_SEATS
+        for table in self.tables.waiting(rules, players):
+            try:
+                seat, joined = self.tables.write(table.id, lambda t: t.take(request.name))
+            except RuleError as exc:
+                if exc.reason in (LobbyReason.TABLE_FULL, LobbyReason.TABLE_STARTED):
+                    continue  # taken meanwhile: the next one
+                raise
+            secret = self.secret_message(joined, seat)
+            joined = self.started_if_full(joined)
+            return lobby_pb2.QuickMatchResponse(table=self.message(joined), seat=secret)
+        seats = [{"kind": PLAYER, "name": request.name}] + [{"kind": OPEN}] * (players - 1)
+        table = self.opened(rules, seats, "")
+        return lobby_pb2.QuickMatchResponse(table=self.message(table),
+                                            seat=self.secret_message(table, 0), opened=True)
+
+    @lobby_call
+    def WatchTable(self, request: lobby_pb2.WatchTableRequest,
+                   context: Context) -> Iterator[lobby_pb2.WatchTableResponse]:
+        table_id = parse_table_id(request.table_id)
+        self.tables.get(table_id)  # UNKNOWN_TABLE before the stream
+        return self._watch(table_id, request.after_version, context)
+
+    def _watch(self, table_id: uuid.UUID, after: int,
+               context: Context) -> Iterator[lobby_pb2.WatchTableResponse]:
+        """The table each time its version or its game's end changes; over once
+        its next round is named (nothing more can change)."""
+        sent: tuple[int, bool] = (after, False) if after else (-1, False)
+        while context.is_active() and not self.hub.stopping.is_set():
+            table = self.tables.get(table_id)
+            now = (table.version, self.game_over(table))
+            if now != sent and table.version > after:
+                sent = now
+                yield lobby_pb2.WatchTableResponse(table=self.message(table))
+            if table.next_table:
+                return
+            with self.tables.changed:
+                self.tables.changed.wait(WATCH_POLL)
+
+
+class TableBots:
+    """Bots playing the bot seats of started tables on this server: a random
+    listed move (``aggregates.kernel.moves``), through the application's one
+    write path, as a seat's ``Act`` would; a thread per game, ended with it
+    (or when the server stops)."""
+
+    def __init__(self, lobby: LobbyServicer) -> None:
+        self.lobby = lobby
+        self._running: set[str] = set()
+        self._guard = threading.Lock()
+
+    def play(self, table: Lobby) -> None:
+        if not any(s["kind"] == BOT for s in table.seats) or not table.game_id:
+            return
+        with self._guard:
+            if table.game_id in self._running:
+                return
+            self._running.add(table.game_id)
+        threading.Thread(target=self._run, args=(table.id, table.game_id),
+                         name="lobby-bots", daemon=True).start()
+
+    def _run(self, table_id: uuid.UUID, game_id: str) -> None:
+        hub = self.lobby.hub
+        rng = random.Random(f"{game_id}")
+        try:
+            with hub.following(game_id):
+                while not hub.stopping.is_set():
+                    ticket = hub.ticket(game_id)
+                    moved = self._move(table_id, game_id, rng)
+                    if moved is None:
+                        return
+                    if not moved:  # the others' turn: until a commit of the game
+                        hub.wait_game(game_id, ticket, hub.stopping.is_set, timeout=BOT_POLL)
+        except Exception:  # noqa: BLE001 - a bot's failure ends its play, not the server
+            log.exception("the bots of game %s stop", game_id)
+        finally:
+            with self._guard:
+                self._running.discard(game_id)
+
+    def _move(self, table_id: uuid.UUID, game_id: str, rng: random.Random) -> bool | None:
+        """One move of a bot seat whose turn it is; None once the game is over."""
+        store = self.lobby.stores.of(game_id)
+        if store.facts(game_id).ended:
+            return None
+        table = self.lobby.tables.get(table_id)
+        for seat, held in enumerate(table.seats):
+            if held["kind"] != BOT:
+                continue
+            picked = random_listed(store.legal_actions(game_id, seat), rng)
+            if picked is None:
+                continue
+            action, decision_id = picked
+            try:
+                result = store.act(game_id, seat, action.command, decision_id=decision_id,
+                                   rules=table.rules)
+            except (RuleError, ServiceError) as exc:
+                log.debug("a bot's move of game %s was refused: %s", game_id, exc)
+                continue
+            self.lobby.hub.committed(game_id, result.version)
+            return True
+        return False
+
+
+def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub) -> LobbyService:
+    """Serve the lobby on ``server`` (``service.main``)."""
+    servicer = LobbyService(app, hub)
+    lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)
+    return servicer

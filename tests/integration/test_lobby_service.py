@@ -1,0 +1,207 @@
+"""``LobbyService`` over gRPC: tables where players find each other (docs/playing.md,
+"The lobby"), on one server for the module.
+
+What it promises and these tests pin: a seat joined by name gets a secret
+that is its token in the game (it plays on ``Play``) and that no one else is
+shown; a seat left before the start opens again and its old secret is worth
+nothing; a seat left during the game is a bot's, recorded; a quick match
+joins the oldest waiting table of its rules and size, else opens one; play
+again seats the same players at a new table, each told its seat; every
+refusal has a status and a reason code.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from arbiter.client import ArbiterClient, ArbiterError
+from arbiter.lobby import Lobby
+from arbiter.play import play_seats, random_move
+from arbiter.v1 import game_pb2, lobby_pb2, lobby_pb2_grpc
+
+from tests.integration.conftest import ServerProcess
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("lobby_service")]
+
+
+@pytest.fixture(scope="module")
+def client(shared_server: ServerProcess) -> Iterator[ArbiterClient]:
+    with ArbiterClient(shared_server.address, token="") as client:
+        yield client
+
+
+def refusal(call: object) -> ArbiterError:
+    with pytest.raises(ArbiterError) as caught:
+        call()  # type: ignore[operator]
+    return caught.value
+
+
+def play_out(client: ArbiterClient, game_id: str, seat: int, seed: int) -> game_pb2.GameState:
+    """Play ``seat`` to the end with random moves on one ``Play`` stream."""
+    rng = random.Random(seed)
+    played = play_seats(lambda after: client.play(game_id, [seat], after_version=after),
+                        lambda turn: random_move(turn, rng))
+    return played.final[seat]
+
+
+def test_join_by_name_gives_a_secret_that_plays_the_seat(client: ArbiterClient) -> None:
+    """A table fills by name; the filling join starts the game; each joiner's
+    secret is its seat's token on ``Play`` and on every call, and the table as
+    others see it shows names, never a secret."""
+    host, ada, bob = Lobby(client), Lobby(client), Lobby(client)
+    opened = host.open_table("ethnos", ["open", "open"])
+    assert [s.kind for s in opened.table.seats] == ["open", "open"]
+    assert not opened.seat_secrets and opened.host_secret
+    first = ada.join(opened.table.table_id, "Ada")
+    assert first.table.status == "waiting" and first.seat.seat == 0
+    second = bob.join(opened.table.table_id, "Bob")
+    assert second.table.status == "started" and second.table.game_id
+    assert [s.name for s in second.table.seats] == ["Ada", "Bob"]
+    # The table as anyone reads it: no secret anywhere in it.
+    listed = host.table(opened.table.table_id).SerializeToString()
+    for secret in (first.seat.secret, second.seat.secret, opened.host_secret):
+        assert secret.encode() not in listed
+    game_id = second.table.game_id
+    state = client.state(game_id, 1, token=second.seat.secret)
+    assert list(state.seats) == ["Ada", "Bob"]
+    with pytest.raises(ArbiterError) as caught:
+        client.state(game_id, 1, token=first.seat.secret)
+    assert caught.value.reason == "WRONG_SEAT"
+    with client.play(game_id, [0], token=first.seat.secret) as stream:
+        first_message = next(iter(stream))  # a refused join raises here
+    assert first_message.WhichOneof("item")
+    with pytest.raises(grpc.RpcError) as refused, \
+            client.play(game_id, [1], token=first.seat.secret) as stream:
+        next(iter(stream))
+    assert "WRONG_SEAT" in refused.value.details()  # type: ignore[attr-defined]
+
+
+def test_leave_before_the_start_reopens_the_seat_and_voids_its_secret(
+        client: ArbiterClient) -> None:
+    """``SeatLeft``: the seat is open again; the next holder's secret is new,
+    and the old one no longer holds the seat."""
+    lobby = Lobby(client)
+    opened = lobby.open_table("ethnos", ["open", "open", "open"])
+    table_id = opened.table.table_id
+    joined = lobby.join(table_id, "Ada", seat=1)
+    old_secret = joined.seat.secret
+    after = lobby.leave(table_id)
+    assert after.seats[1].kind == "open"
+    again = Lobby(client).join(table_id, "Cy", seat=1)
+    assert again.seat.secret != old_secret
+    gone = refusal(lambda: lobby.leave(table_id, secret=old_secret))
+    assert (gone.code, gone.reason) == (grpc.StatusCode.UNAUTHENTICATED, "BAD_TOKEN")
+
+
+def test_host_starts_with_bots_and_a_leaver_mid_game_is_replaced_by_a_bot(
+        client: ArbiterClient) -> None:
+    """``TableStarted`` with the open seats bots'; a player leaving during the
+    game is ``BotTookSeat``: the bots play both seats to the end."""
+    lobby = Lobby(client)
+    opened = lobby.open_table("ethnos", [("player", "Ada"), "open"])
+    table_id = opened.table.table_id
+    not_host = refusal(lambda: lobby.start(table_id, secret=opened.seat_secrets[0].secret))
+    assert (not_host.code, not_host.reason) == (grpc.StatusCode.PERMISSION_DENIED, "HOST_ONLY")
+    started = lobby.start(table_id)
+    assert started.status == "started" and [s.kind for s in started.seats] == ["player", "bot"]
+    left = lobby.leave(table_id, secret=opened.seat_secrets[0].secret)
+    assert [s.kind for s in left.seats] == ["bot", "bot"]
+    for table in lobby.watch(table_id):
+        if table.game_over:
+            break
+    assert client.state(started.game_id, 0, token=opened.seat_secrets[0].secret).over
+
+
+def test_quick_match_joins_the_oldest_waiting_table_else_opens_one(
+        client: ArbiterClient) -> None:
+    """Quick match: the oldest table gathering players of these rules and
+    size is joined; none: one is opened with the caller in it."""
+    first = Lobby(client).quick_match("nine_empires", 3, "Ada")
+    assert first.opened and first.seat.seat == 0
+    second = Lobby(client).quick_match("nine_empires", 3, "Bob")
+    assert not second.opened and second.table.table_id == first.table.table_id
+    assert second.seat.seat == 1
+    listed = Lobby(client).list_tables("nine_empires", 3)
+    assert first.table.table_id in [t.table_id for t in listed]
+    third = Lobby(client).quick_match("nine_empires", 3, "Cy")
+    assert third.table.status == "started" and third.table.game_id
+    assert first.table.table_id not in [
+        t.table_id for t in Lobby(client).list_tables("nine_empires", 3)]
+
+
+def test_play_again_seats_the_same_players_each_told_its_seat(client: ArbiterClient) -> None:
+    """After the game, ``PlayAgainOffered`` names the next round's table: the
+    same players, each a seat on, started at once; each player's press gets
+    its own new seat and secret, which plays it."""
+    ada, host = Lobby(client), Lobby(client)
+    opened = host.open_table("ethnos", ["open", "bot"])
+    joined = ada.join(opened.table.table_id, "Ada")
+    early = refusal(lambda: ada.play_again(opened.table.table_id))
+    assert early.reason == "GAME_NOT_OVER"
+    game_id = joined.table.game_id
+    final = play_out(client, game_id, 0, seed=7)
+    assert final.over
+    again = ada.play_again(opened.table.table_id)
+    assert again.table.again_of == opened.table.table_id
+    assert again.seat.seat == 1 and again.seat.name == "Ada"
+    assert again.table.status == "started"
+    assert [s.kind for s in again.table.seats] == ["bot", "player"]
+    assert again.seat.secret != joined.seat.secret
+    state = client.state(again.table.game_id, 1, token=again.seat.secret)
+    assert state.seats[1] == "Ada"
+    once_more = ada.play_again(opened.table.table_id)
+    assert once_more.table.table_id == again.table.table_id
+    assert host.table(opened.table.table_id).next_table_id == again.table.table_id
+
+
+@pytest.mark.parametrize(("request_", "code", "reason"), [
+    (lobby_pb2.OpenTableRequest(rules="chess", seats=[lobby_pb2.SeatSpec(kind="open")] * 2),
+     grpc.StatusCode.NOT_FOUND, "UNKNOWN_RULES"),
+    (lobby_pb2.OpenTableRequest(rules="ethnos", seats=[lobby_pb2.SeatSpec(kind="open")]),
+     grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEATS"),
+    (lobby_pb2.OpenTableRequest(rules="ethnos", seats=[lobby_pb2.SeatSpec(kind="chair")] * 2),
+     grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEATS"),
+    (lobby_pb2.OpenTableRequest(rules="ethnos", seats=[lobby_pb2.SeatSpec(kind="player")] * 2),
+     grpc.StatusCode.INVALID_ARGUMENT, "BAD_NAME"),
+    (lobby_pb2.OpenTableRequest(rules="ethnos", options_json="[]",
+                                seats=[lobby_pb2.SeatSpec(kind="open")] * 2),
+     grpc.StatusCode.INVALID_ARGUMENT, "BAD_OPTIONS"),
+    (lobby_pb2.JoinTableRequest(table_id="nope", name="Ada"),
+     grpc.StatusCode.INVALID_ARGUMENT, "BAD_TABLE_ID"),
+    (lobby_pb2.JoinTableRequest(table_id="6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10", name="Ada"),
+     grpc.StatusCode.NOT_FOUND, "UNKNOWN_TABLE"),
+])
+def test_malformed_requests_are_refused_with_a_reason(
+        shared_server: ServerProcess, request_: object, code: grpc.StatusCode,
+        reason: str) -> None:
+    """Every refusal is a status with its reason in the ``arbiter-reason`` trailer."""
+    stub = lobby_pb2_grpc.LobbyServiceStub(shared_server.channel())
+    method = stub.OpenTable if isinstance(request_, lobby_pb2.OpenTableRequest) \
+        else stub.JoinTable
+    with pytest.raises(grpc.RpcError) as caught:
+        method(request_, timeout=10)
+    trailers = dict(caught.value.trailing_metadata())  # type: ignore[attr-defined]
+    assert (caught.value.code(), trailers["arbiter-reason"]) == (code, reason)  # type: ignore[attr-defined]
+
+
+def test_a_table_refuses_what_its_state_forbids(client: ArbiterClient) -> None:
+    """A taken seat, a name already seated, a full or started table, no secret."""
+    lobby = Lobby(client)
+    opened = lobby.open_table("ethnos", [("player", "Ada"), "open"])
+    table_id = opened.table.table_id
+    taken = refusal(lambda: Lobby(client).join(table_id, "Bob", seat=0))
+    assert (taken.code, taken.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "SEAT_TAKEN")
+    twice = refusal(lambda: Lobby(client).join(table_id, "Ada"))
+    assert twice.reason == "NAME_TAKEN"
+    unknown = refusal(lambda: Lobby(client).join(table_id, "Bob", seat=5))
+    assert (unknown.code, unknown.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_SEAT")
+    no_token = refusal(lambda: Lobby(client).leave(table_id))
+    assert (no_token.code, no_token.reason) == (grpc.StatusCode.UNAUTHENTICATED, "NO_TOKEN")
+    Lobby(client).join(table_id, "Bob")
+    late = refusal(lambda: Lobby(client).join(table_id, "Cy"))
+    assert late.reason == "TABLE_STARTED"
+    restart = refusal(lambda: lobby.start(table_id))
+    assert restart.reason == "TABLE_STARTED"
