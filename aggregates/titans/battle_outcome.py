@@ -20,7 +20,7 @@ from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
 from aggregates.kernel.present import plural
-from aggregates.titans import cards, regions, steps
+from aggregates.titans import cards, regions, state
 from aggregates.titans.abilities import other
 from aggregates.titans.battles import (
     acting,
@@ -239,8 +239,8 @@ def deciding(game: State) -> tuple[str, int] | None:
         return None
     seat = int(battle["sides"][loser_role(battle)]["seat"])
     if not battle["result"]["destroy_done"]:
-        return (steps.DESTROY, seat) if len(destroy_options(battle)) > 1 else None
+        return (state.DESTROY, seat) if len(destroy_options(battle)) > 1 else None
     if must_withdraw(game) and loser_role(battle) == "defender" and len(
             withdraw_options(game)) > 1:
-        return steps.WITHDRAW, seat
+        return state.WITHDRAW, seat
     return None

@@ -51,7 +51,7 @@ def stage_done(battle: Mapping[str, Any], role: str) -> bool:
 
 
 def acting(game: State) -> tuple[str, int] | None:
-    """(role, seat) the Battle waits on, and for what (see ``steps``)."""
+    """(role, seat) the Battle waits on, and for what (the decisions of ``state.py``)."""
     battle = game.battle
     if battle is None:
         return None

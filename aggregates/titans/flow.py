@@ -1,7 +1,7 @@
 """The flow of Titans as data: the steps a seat can be asked (each with the
 moves that answer it) and the phases the kernel runs.
 
-Steps: every decision ``Titans.pending`` returns names one (``steps.py``); the
+Steps: every decision ``Titans.pending`` returns names one (``state.py``); the
 kernel routes a command to the seat's decision whose step lists it (else
 ``WRONG_PHASE``, naming the move in the rulebook's words), runs the move's
 check, the legal list as the last guard, then its run, then settles the flow.
@@ -38,7 +38,7 @@ from aggregates.titans import (
     reinforcements,
     scoring,
     setup,
-    steps,
+    state,
     support,
     turns,
 )
@@ -124,24 +124,24 @@ RULES: dict[type[Command], Rule] = {
 
 #: The commands that answer each step, in the order their legal lists are given.
 STEPS: dict[str, tuple[type[Command], ...]] = {
-    steps.OPENING: (c.OpeningPurchase,),
-    steps.DRAFT: (c.KeepObjective,),
-    steps.ORDER: (c.TakeOrder, c.AccomplishObjective),
-    steps.ACTIONS: (c.MoveUnit, c.GroupMove, c.DeployUnit, c.PurchaseNationCard,
+    state.OPENING: (c.OpeningPurchase,),
+    state.DRAFT: (c.KeepObjective,),
+    state.ORDER: (c.TakeOrder, c.AccomplishObjective),
+    state.ACTIONS: (c.MoveUnit, c.GroupMove, c.DeployUnit, c.PurchaseNationCard,
                     c.BuildStronghold, c.AccomplishObjective, c.EndOrders),
-    steps.BATTLE_ORDER: (c.ChooseBattle, c.AccomplishObjective),
-    steps.BATTLE_STAGE: (c.PlaySupport, c.PlayMoveUnit, c.DiscardToReroll, c.UseNationCard,
+    state.BATTLE_ORDER: (c.ChooseBattle, c.AccomplishObjective),
+    state.BATTLE_STAGE: (c.PlaySupport, c.PlayMoveUnit, c.DiscardToReroll, c.UseNationCard,
                          c.UseTitanAbility, c.UseNationAbility, c.EndStage),
-    steps.REROLL: (c.RerollDice,),
-    steps.REACTION: (c.UseNationCard, c.Decline),
-    steps.DESTROY: (c.DestroyUnits,),
-    steps.WITHDRAW: (c.Withdraw,),
-    steps.SUPPORT: (c.DrawSupport, c.AccomplishObjective),
-    steps.DISCARD: (c.DiscardSupport, c.AccomplishObjective),
-    steps.TITAN: (c.DeployTitan, c.AccomplishObjective),
-    steps.FIRST: (c.ReinforceSupport, c.ReinforceObjectives),
-    steps.KEEP: (c.KeepObjective,),
-    steps.SECOND: (c.ReinforcePurchase, c.ReinforceUnit),
+    state.REROLL: (c.RerollDice,),
+    state.REACTION: (c.UseNationCard, c.Decline),
+    state.DESTROY: (c.DestroyUnits,),
+    state.WITHDRAW: (c.Withdraw,),
+    state.SUPPORT: (c.DrawSupport, c.AccomplishObjective),
+    state.DISCARD: (c.DiscardSupport, c.AccomplishObjective),
+    state.TITAN: (c.DeployTitan, c.AccomplishObjective),
+    state.FIRST: (c.ReinforceSupport, c.ReinforceObjectives),
+    state.KEEP: (c.KeepObjective,),
+    state.SECOND: (c.ReinforcePurchase, c.ReinforceUnit),
 }
 
 
@@ -175,7 +175,7 @@ def after_round_end(game: Any) -> str | None:
 
 
 FLOW = Flow(
-    [Step(name, steps.PROMPTS[name], tuple(_move(c) for c in STEPS[name]))
+    [Step(name, state.PROMPTS[name], tuple(_move(c) for c in STEPS[name]))
      for name in STEPS],
     [
         Phase("setup", begin=setup.begin, auto=setup.settle, end_if=setup.done,

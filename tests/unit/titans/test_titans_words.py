@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from aggregates.titans import Titans, present, steps
+from aggregates.titans import Titans, present, state
 from aggregates.titans import commands as c
 from aggregates.titans.data import OBJECTIVES, SUPPORTS
 from tests.conformance.tables import counts, played
@@ -81,10 +81,10 @@ def test_prompts_are_the_rulebooks_words_without_command_ids() -> None:
     """End of the Round, 3. Reinforcements: "2nd Reinforcement: Player chooses
     1 of 2 options: Purchase a Nation Card ... Discard 1 Support Card and add
     any 1 Unit onto a controlled Region"; no prompt names a command's id."""
-    assert steps.PROMPTS[steps.SECOND] == (
+    assert state.PROMPTS[state.SECOND] == (
         "2nd Reinforcement: purchase a Nation Card, or discard 1 Support Card and add 1 Unit "
         "to a Region you control")
-    for prompt in steps.PROMPTS.values():
+    for prompt in state.PROMPTS.values():
         assert not tells(prompt), prompt
 
 
