@@ -1,0 +1,129 @@
+"""The lobby's table (``aggregates.lobby``): each command decided, then one event
+recorded, named as its fact; the table rebuilt from its events is the same
+table (it replays as a game does). The model: boardgame.io's Lobby API
+(create, join, leave, playAgain); docs/playing.md, "The lobby"."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from eventsourcing.application import project_aggregate
+
+from aggregates.kernel import RuleError
+from aggregates.lobby import BOT, OPEN, PLAYER, STARTED, WAITING, Lobby, LobbyReason
+
+
+def table(*seats: dict[str, str], min_seats: int = 2, max_seats: int = 6) -> Lobby:
+    return Lobby.open(uuid.uuid4(), "ethnos", list(seats), "", min_seats, max_seats)
+
+
+def reason_of(call: object) -> LobbyReason:
+    with pytest.raises(RuleError) as caught:
+        call()  # type: ignore[operator]
+    return caught.value.reason  # type: ignore[return-value]
+
+
+def events_of(lobby: Lobby) -> list[str]:
+    return [type(e).__name__ for e in lobby.collect_events()]
+
+
+def test_a_table_opens_with_open_named_and_bot_seats() -> None:
+    """TableOpened records each seat: open, a named player's, a bot's."""
+    lobby = table({"kind": OPEN}, {"kind": PLAYER, "name": " Ada "}, {"kind": BOT})
+    assert [s["kind"] for s in lobby.seats] == [OPEN, PLAYER, BOT]
+    assert lobby.seats[1]["name"] == "Ada" and lobby.open_seats == [0]
+    assert lobby.names() == ["Bot 1", "Ada", "Bot 3"]
+    assert events_of(lobby) == ["TableOpened"]
+
+
+@pytest.mark.parametrize(("seats", "reason"), [
+    ([{"kind": OPEN}], LobbyReason.BAD_SEATS),  # under the rules' fewest
+    ([{"kind": OPEN}] * 7, LobbyReason.BAD_SEATS),  # over the rules' most
+    ([{"kind": "chair"}, {"kind": OPEN}], LobbyReason.BAD_SEATS),
+    ([{"kind": PLAYER, "name": ""}, {"kind": OPEN}], LobbyReason.BAD_NAME),
+    ([{"kind": PLAYER, "name": "x" * 33}, {"kind": OPEN}], LobbyReason.BAD_NAME),
+    ([{"kind": PLAYER, "name": "Ada"}, {"kind": PLAYER, "name": "Ada"}], LobbyReason.NAME_TAKEN),
+])
+def test_a_table_is_refused_its_rules_would_not_seat(
+        seats: list[dict[str, str]], reason: LobbyReason) -> None:
+    assert reason_of(lambda: table(*seats)) == reason
+
+
+def test_joining_takes_the_first_open_seat_or_the_one_named() -> None:
+    """SeatTaken: by name, in the seat asked for or the first open one; each
+    taking numbered anew (a holder's secret is keyed by it)."""
+    lobby = table({"kind": OPEN}, {"kind": OPEN}, {"kind": OPEN})
+    assert lobby.take("Ada", 2) == 2
+    assert lobby.take("Bob") == 0
+    assert lobby.seats[2]["taking"] != lobby.seats[0]["taking"]
+    assert reason_of(lambda: lobby.take("Cy", 0)) == LobbyReason.SEAT_TAKEN
+    assert reason_of(lambda: lobby.take("Ada")) == LobbyReason.NAME_TAKEN
+    assert reason_of(lambda: lobby.take("Cy", 3)) == LobbyReason.UNKNOWN_SEAT
+    assert lobby.take("Cy") == 1 and lobby.full
+    assert reason_of(lambda: lobby.take("Di")) == LobbyReason.TABLE_FULL
+    assert events_of(lobby) == ["TableOpened", "SeatTaken", "SeatTaken", "SeatTaken"]
+
+
+def test_leaving_before_the_start_reopens_the_seat() -> None:
+    """SeatLeft: open again; the next taking is a new one (a new secret)."""
+    lobby = table({"kind": OPEN}, {"kind": OPEN})
+    lobby.take("Ada")
+    first = lobby.seats[0]["taking"]
+    lobby.leave(0, game_over=False)
+    assert lobby.seats[0]["kind"] == OPEN
+    lobby.take("Bob")
+    assert lobby.seats[0]["taking"] > first
+    assert reason_of(lambda: lobby.leave(1, game_over=False)) == LobbyReason.NOT_SEATED
+
+
+def test_starting_gives_the_open_seats_to_bots_and_closes_the_table() -> None:
+    """TableStarted: the open seats are bots' (the host started early)."""
+    lobby = table({"kind": PLAYER, "name": "Ada"}, {"kind": OPEN})
+    lobby.start("g-1", min_seats=2)
+    assert lobby.status == STARTED and lobby.game_id == "g-1"
+    assert [s["kind"] for s in lobby.seats] == [PLAYER, BOT]
+    assert reason_of(lambda: lobby.take("Bob")) == LobbyReason.TABLE_STARTED
+    assert reason_of(lambda: lobby.start("g-2", 2)) == LobbyReason.TABLE_STARTED
+    empty = table({"kind": OPEN}, {"kind": BOT})
+    assert reason_of(lambda: empty.start("g", 2)) == LobbyReason.NOT_ENOUGH_PLAYERS
+
+
+def test_leaving_a_started_game_hands_the_seat_to_a_bot() -> None:
+    """BotTookSeat during the game (no served game has a rule for a leaving
+    player); after the game there is no seat to leave."""
+    lobby = table({"kind": PLAYER, "name": "Ada"}, {"kind": PLAYER, "name": "Bob"})
+    lobby.start("g", 2)
+    lobby.leave(1, game_over=False)
+    assert lobby.seats[1]["kind"] == BOT and lobby.seats[1]["name"] == "Bob"
+    assert reason_of(lambda: lobby.leave(0, game_over=True)) == LobbyReason.GAME_OVER
+    assert events_of(lobby)[-2:] == ["TableStarted", "BotTookSeat"]
+
+
+def test_play_again_names_one_next_table_with_every_seat_moved_on() -> None:
+    """PlayAgainOffered once the game is over, once; the next round seats
+    each player one seat on."""
+    lobby = table({"kind": PLAYER, "name": "Ada"}, {"kind": BOT}, {"kind": PLAYER, "name": "Cy"})
+    assert reason_of(lambda: lobby.offer_again("t2", True)) == LobbyReason.NOT_STARTED
+    lobby.start("g", 2)
+    assert reason_of(lambda: lobby.offer_again("t2", False)) == LobbyReason.GAME_NOT_OVER
+    assert lobby.offer_again("t2", True) and not lobby.offer_again("t3", True)
+    assert lobby.next_table == "t2"
+    assert lobby.next_round_seats() == [
+        {"kind": PLAYER, "name": "Cy"}, {"kind": PLAYER, "name": "Ada"}, {"kind": BOT, "name": ""}]
+
+
+def test_a_table_rebuilt_from_its_events_is_the_same_table() -> None:
+    """The events are the whole record: replayed, they make the same table."""
+    lobby = table({"kind": OPEN}, {"kind": OPEN}, {"kind": OPEN})
+    lobby.take("Ada")
+    lobby.take("Bob")
+    lobby.leave(0, game_over=False)
+    lobby.start("g", 2)
+    lobby.leave(1, game_over=False)
+    events = lobby.collect_events()
+    rebuilt = project_aggregate(None, events)
+    assert isinstance(rebuilt, Lobby)
+    assert (rebuilt.seats, rebuilt.status, rebuilt.game_id, rebuilt.takings) == (
+        lobby.seats, lobby.status, lobby.game_id, lobby.takings)
+    assert table({"kind": OPEN}, {"kind": OPEN}).status == WAITING
