@@ -4,9 +4,9 @@ OpenSpiel's own API test for games (``pyspiel.random_sim_test``: random
 playouts through the API, checking legal actions, action strings, chance
 outcomes, clones, information states and observations, strings and tensors,
 at every state) and one of its algorithms (MCTS with random rollouts) playing
-a game to its end. The Land of Enin runs in the suite; all five games run
-under ``make soak`` (a random simulation of Ethnos takes minutes: each of its
-shuffles' hundred dice is a chance node of its own).
+a game to its end. The Land of Enin runs in the suite; all five games and
+the MCTS game run under ``make soak`` (a random simulation of Ethnos takes
+some 20 s: each of its shuffles' hundred dice is a chance node of its own).
 """
 
 from __future__ import annotations
