@@ -47,8 +47,8 @@ def test_new_prints_and_saves_the_tokens(
 ) -> None:
     status, out, _ = run(fake_server, capsys, "new", "enin", "--seat", "Ada", "--seat", "Bo")
     assert status == 0
-    assert "seat 0 (Ada): seat0-game-1" in out.splitlines()
-    assert "seat 1 (Bo): seat1-game-1" in out.splitlines()
+    assert "Ada (Player 1): seat0-game-1" in out.splitlines()
+    assert "Bo (Player 2): seat1-game-1" in out.splitlines()
     assert "spectator: spec-game-1" in out.splitlines()
     path = clean_auth_env / "tokens.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -166,7 +166,7 @@ def test_play_saves_and_prints_the_tokens(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     status, out, _ = run(fake_server, capsys, "play", "enin", "--name", "Ada")
     assert status == 0
-    assert "Token of seat 0 (Ada): seat0-game-1" in out
+    assert "Token of Ada (Player 1): seat0-game-1" in out
     assert "Token of spectator: spec-game-1" in out
     assert TokenStore().seat_token(fake_server.address, "game-1", 0) == "seat0-game-1"
     assert fake_server.service.tokens("GetState") == ["seat0-game-1"]
