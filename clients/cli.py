@@ -23,6 +23,7 @@ from arbiter.wire import WireError
 
 from aggregates.kernel.render import event_text, loads_object, render_outcome, seat_title
 from clients import cli_extras
+from clients import lobby as lobby_cli
 from clients.render import render_audit, render_games, render_legal, render_rules, render_state
 from clients.tokens import (
     TokenStore,
@@ -781,6 +782,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true",
                    help="plain text, no colour or layout to the terminal's width "
                         "(the default when the output is not a terminal)")
+
+    lobby_cli.register(add, _client, client)
 
     p = add("simulate", cmd_simulate, "random legal playouts through the server")
     p.add_argument("game", metavar="GAME")

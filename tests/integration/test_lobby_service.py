@@ -205,3 +205,26 @@ def test_a_table_refuses_what_its_state_forbids(client: ArbiterClient) -> None:
     assert late.reason == "TABLE_STARTED"
     restart = refusal(lambda: lobby.start(table_id))
     assert restart.reason == "TABLE_STARTED"
+
+
+def test_the_cli_quick_matches_two_players_and_keeps_the_seat_token(
+        shared_server: ServerProcess, tmp_path: object, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``arbiter lobby quick`` twice: the second fills the table; each player's
+    secret is kept as its game's seat token, so ``arbiter state`` reads the
+    seat with no token given; ``arbiter lobby list`` no longer shows it."""
+    from clients.cli import main
+
+    monkeypatch.setenv("ARBITER_HOME", str(tmp_path))
+    address = ["--address", shared_server.address]
+    assert main(["lobby", "quick", "titans", "--players", "3", "--name", "Ada", *address]) == 0
+    assert "opened a new table" in capsys.readouterr().out
+    assert main(["lobby", "list", "--rules", "titans", *address]) == 0
+    assert "Player 1: Ada" in capsys.readouterr().out
+    assert main(["lobby", "quick", "titans", "--players", "3", "--name", "Bob", *address]) == 0
+    assert main(["lobby", "quick", "titans", "--players", "3", "--name", "Cy", *address]) == 0
+    out = capsys.readouterr().out
+    assert "joined a waiting table" in out and "Player 3: Cy" in out
+    game_id = out.split("--game ")[1].split()[0]
+    assert main(["state", game_id, "--player", "3", *address]) == 0
+    assert "Cy" in capsys.readouterr().out
