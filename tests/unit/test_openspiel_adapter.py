@@ -64,7 +64,8 @@ def test_chance_nodes_are_the_kernels_dice() -> None:
 
 
 @pytest.mark.skipif(not SOAK, reason="OpenSpiel's MCTS to the end of an Enin game takes "
-                    "about 30 s (every die a chance node, every clone pickled): make soak")
+                    "minutes (every simulation's rollout runs each die as a chance node): "
+                    "make soak")
 def test_openspiels_mcts_plays_a_game_to_its_end() -> None:
     from open_spiel.python.algorithms import mcts
 
