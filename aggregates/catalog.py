@@ -52,11 +52,13 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: (both recorded the result naming the winner's seat counted from 0), and 1.2.0
 #: (it, as they, bowed a hero returning home without its unit, and read "your"
 #: card text as every card on your side of a battle).
-#: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn.
+#: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn, and 1.1.0,
+#: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``).
 RELEASED: dict[tuple[str, str], str] = {
     ("ettin", "1"): "aggregates.ettin.v1:EttinV1",
     ("ettin", "2"): "aggregates.ettin.v1:EttinV2",
     ("titans", "1.0.0"): "aggregates.titans.v1:TitansV1",
+    ("titans", "1.1.0"): "aggregates.titans.v1:TitansV1_1",
     ("nine_empires", "1.0.0"): "aggregates.nine_empires.v1:NineEmpiresV1",
     ("nine_empires", "1.1.0"): "aggregates.nine_empires.v1:NineEmpiresV1_1",
     ("nine_empires", "1.2.0"): "aggregates.nine_empires.v1:NineEmpiresV1_2",

@@ -4,9 +4,11 @@ the event's class (``aggregates.kernel.facts``).
 Each function changes the state from the event's facts alone: it rolls
 nothing, checks nothing and records nothing (those are the rules modules',
 the command path). A replay of a game's events runs exactly these functions.
-The one rule of an earlier version read here is when a Round's first turn
+The rules of earlier versions read here are when a Round's first turn
 begins (``state.EARLIER_FIRST_TURN``: rules 1.0.0 began it with the Order
-Pool drawn), which the game's creation event fixes, not the event.
+Pool drawn) and whether the draft's pace has events of its own
+(``state.EARLIER_DRAFT_PACE``: before 1.2.0), which the game's creation
+event fixes, not the event.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from aggregates.titans import events as ev
 from aggregates.titans import pieces
 from aggregates.titans.commands import NONE
 from aggregates.titans.data import TITAN, UNITS
-from aggregates.titans.state import EARLIER_FIRST_TURN, State
+from aggregates.titans.state import EARLIER_DRAFT_PACE, EARLIER_FIRST_TURN, State
 
 apply = applier()
 
@@ -77,6 +79,14 @@ def _to_bottom(game: State, seat: int, card: int) -> None:
     if card != NONE and card in game.nation_decks[seat]:
         game.nation_decks[seat].remove(card)
         game.nation_decks[seat].append(card)
+
+
+def _next_pick(game: State, draft: dict[str, Any], pick: int) -> None:
+    """The Objectives passed are picked up: the draft's ``pick`` begins."""
+    draft["holding"] = draft["incoming"]
+    draft["incoming"] = [[] for _ in game.seats]
+    draft["kept"] = []
+    draft["pick"] = pick
 
 
 def _pay(game: State, seat: int, paid: Sequence[int]) -> None:
@@ -181,6 +191,10 @@ def _objective_kept(event: ev.ObjectiveKept, game: State) -> None:
         game.reinforcing["first"] = True
     game.objectives[event.seat].append(event.card)
     game.objective_deck.extend(event.returned)
+    draft = game.draft
+    if (draft is not None and EARLIER_DRAFT_PACE not in game.earlier
+            and len(draft["kept"]) == len(game.seats) and not any(draft["holding"])):
+        game.draft = None  # every player has kept his last: the draft is over
 
 
 @apply.register
@@ -188,15 +202,15 @@ def _objectives_passed(event: ev.ObjectivesPassed, game: State) -> None:
     assert game.draft is not None
     game.draft["incoming"][event.to] = list(event.cards)
     game.draft["holding"][event.seat] = []
+    if EARLIER_DRAFT_PACE not in game.earlier and not any(game.draft["holding"]):
+        # every player has passed: the next pick begins
+        _next_pick(game, game.draft, int(game.draft["pick"]) + 1)
 
 
 @apply.register
 def _draft_passed(event: ev.DraftPassed, game: State) -> None:
     assert game.draft is not None
-    game.draft["holding"] = game.draft["incoming"]
-    game.draft["incoming"] = [[] for _ in game.seats]
-    game.draft["kept"] = []
-    game.draft["pick"] = event.pick
+    _next_pick(game, game.draft, event.pick)
 
 
 @apply.register

@@ -217,13 +217,15 @@ class ObjectivesPassed(Game.Event):
 
 
 class DraftPassed(Game.Event):
-    """The passed Objective cards are picked up: the draft's `pick` begins."""
+    """The passed Objective cards are picked up: the draft's `pick` begins (recorded
+    by rules 1.0.0 and 1.1.0 only; since, the last `ObjectivesPassed` begins it)."""
 
     pick: int
 
 
 class DraftEnded(Game.Event):
-    """The Objective draft is over: the cards `kept` by then."""
+    """The Objective draft is over: how many each player `kept` (recorded by rules
+    1.0.0 and 1.1.0 only; since, the last `ObjectiveKept` ends it)."""
 
     kept: list[int]
 

@@ -41,11 +41,14 @@ from aggregates.titans.commands import COMMANDS
 from aggregates.titans.data import TABLES
 from aggregates.titans.flow import FLOW
 from aggregates.titans.reasons import REASONS
-from aggregates.titans.state import EARLIER_FIRST_TURN
+from aggregates.titans.state import EARLIER_DRAFT_PACE, EARLIER_FIRST_TURN
 
 #: The rules each earlier version kept (``state.EARLIER_*``), by that version:
 #: a game is played by those of the version its creation event records.
-EARLIER_RULES: dict[str, frozenset[str]] = {"1.0.0": frozenset({EARLIER_FIRST_TURN})}
+EARLIER_RULES: dict[str, frozenset[str]] = {
+    "1.0.0": frozenset({EARLIER_FIRST_TURN, EARLIER_DRAFT_PACE}),
+    "1.1.0": frozenset({EARLIER_DRAFT_PACE}),
+}
 
 
 class Titans(Game):
@@ -53,9 +56,11 @@ class Titans(Game):
 
     RULES_ID = "titans"
     TITLE = "Titans"
-    #: 1.1.0 records a ``TurnBegan`` for a Round's first turn too (1.0.0 began
-    #: it with the Order Pool drawn: ``v1.TitansV1``, docs/rules-versions.md).
-    RULES_VERSION = "1.1.0"
+    #: 1.2.0 records no ``DraftPassed`` or ``DraftEnded`` (the draft's pace is
+    #: the players' passes and keeps: ``v1.TitansV1_1`` is 1.1.0); 1.1.0 records
+    #: a ``TurnBegan`` for a Round's first turn too (1.0.0 began it with the
+    #: Order Pool drawn: ``v1.TitansV1``; docs/rules-versions.md).
+    RULES_VERSION = "1.2.0"
     MIN_SEATS = 2
     MAX_SEATS = 4
     COMMANDS = COMMANDS

@@ -20,7 +20,7 @@ from aggregates.titans import cards, regions
 from aggregates.titans.commands import AccomplishObjective, KeepObjective
 from aggregates.titans.data import BOARD, OBJECTIVES, TITAN
 from aggregates.titans.reasons import TitansReason
-from aggregates.titans.state import State
+from aggregates.titans.state import EARLIER_DRAFT_PACE, State
 
 DEAL = 4
 
@@ -146,7 +146,8 @@ def draft_waiting(game: State) -> list[int]:
 
 def pass_right(game: State) -> None:
     """Decide: every player's remaining objectives go to the player on his right
-    (each pass seen by its giver and receiver), then the next pick begins."""
+    (each pass seen by its giver and receiver), then the next pick begins (the
+    last pass begins it; rules before 1.2.0 recorded a ``DraftPassed``)."""
     assert game.draft is not None
     for seat in range(len(game.seats)):
         passed = list(game.draft["holding"][seat])
@@ -155,4 +156,5 @@ def pass_right(game: State) -> None:
             game.emit("ObjectivesPassed", audience=cards.private(seat) | cards.private(to),
                       public={"seat": seat, "to": to, "count": len(passed)},
                       seat=seat, to=to, cards=passed)
-    game.emit("DraftPassed", pick=int(game.draft["pick"]) + 1)
+    if EARLIER_DRAFT_PACE in game.earlier:
+        game.emit("DraftPassed", pick=int(game.draft["pick"]) + 1)

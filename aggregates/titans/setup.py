@@ -148,7 +148,7 @@ def settle(game: State) -> bool:
             return False
         if any(game.draft["holding"]):
             objectives.pass_right(game)
-        else:
+        else:  # rules before 1.2.0 (the last keep ends the draft now)
             game.emit("DraftEnded", kept=[len(o) for o in game.objectives])
         return True
     return False

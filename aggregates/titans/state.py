@@ -40,6 +40,12 @@ from aggregates.kernel import Audience
 #: Rules 1.0.0 recorded no ``TurnBegan`` for a Round's first turn: drawing the
 #: Order Pool began the Starting Player's turn.
 EARLIER_FIRST_TURN = "a Round's first turn begins with the Order Pool drawn"
+#: Rules 1.0.0 and 1.1.0 recorded the Secret Objective draft's pacing as events
+#: of their own: ``DraftPassed`` once every player had passed his cards (the
+#: next pick begins) and ``DraftEnded`` once every player had kept his last.
+#: 1.2.0 records only the players' facts (``ObjectivesPassed``,
+#: ``ObjectiveKept``), whose apply moves the draft on when the last player's is in.
+EARLIER_DRAFT_PACE = "the Objective draft's next pick and its end recorded as events"
 
 
 class State(Protocol):

@@ -1,15 +1,20 @@
-"""Titans rules version "1.0.0": kept so the games recorded under it are
+"""Titans' earlier rules versions, kept so the games recorded under them are
 re-verified by the rules that played them (docs/rules-versions.md).
 
-Version 1.1.0 records a ``TurnBegan`` for a Round's first turn, as for every
-other turn; 1.0.0 began the Starting Player's turn with the Order Pool drawn
-(``OrderPoolDrawn``) and recorded no ``TurnBegan`` for it
-(``state.EARLIER_FIRST_TURN``). No event changed shape, so nothing is upcast.
+- 1.2.0 (served) records the Secret Objective draft by the players' facts
+  alone (``ObjectivesPassed``, ``ObjectiveKept``); 1.1.0 and 1.0.0 also
+  recorded its pace, ``DraftPassed`` and ``DraftEnded``
+  (``state.EARLIER_DRAFT_PACE``).
+- 1.1.0 records a ``TurnBegan`` for a Round's first turn, as for every other
+  turn; 1.0.0 began the Starting Player's turn with the Order Pool drawn
+  (``OrderPoolDrawn``) and recorded no ``TurnBegan`` for it
+  (``state.EARLIER_FIRST_TURN``).
 
-A game is played by the earlier rules of the version its creation event
-records (``Titans.earlier``), so this class only names the version: it
-creates 1.0.0 games and is the class ``catalog.RULES`` finds for their
-records; a stored 1.0.0 game loaded by the served class goes on by 1.0.0 too.
+No event changed shape, so nothing is upcast. A game is played by the earlier
+rules of the version its creation event records (``Titans.earlier``), so these
+classes only name their version: each creates games of it and is the class
+``catalog.RULES`` finds for their records; a stored game of an earlier version
+loaded by the served class goes on by its own version too.
 """
 
 from __future__ import annotations
@@ -19,3 +24,7 @@ from aggregates.titans.game import Titans
 
 class TitansV1(Titans):
     RULES_VERSION = "1.0.0"
+
+
+class TitansV1_1(Titans):  # noqa: N801 (the version's digits)
+    RULES_VERSION = "1.1.0"
