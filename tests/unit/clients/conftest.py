@@ -103,6 +103,31 @@ class FakeGameService(game_pb2_grpc.GameServiceServicer):
         )
         return game_pb2.LegalActionsResponse(version=1, actions=[move])
 
+    def Play(self, requests: Iterator[game_pb2.PlayRequest],
+             context: Any) -> Iterator[game_pb2.PlayMessage]:
+        """The playable seat's one move (its turn, then the move's result), then
+        every joined seat's final state and the end; each move noted as ``PlayMove``."""
+        join = next(requests).join
+        self._note("Play", join, context)
+        if self.playable_seat in join.seats and join.game_id not in self.ended:
+            command = game_pb2.Command()
+            command.enin.roll_start.SetInParent()
+            move = game_pb2.LegalAction(command=command, json='{"name": "roll_start"}',
+                                        label="roll")
+            yield game_pb2.PlayMessage(turn=game_pb2.PlayTurn(
+                seat=self.playable_seat, state=self._state(join.game_id), actions=[move],
+                complete=True))
+            sent = next(requests).move
+            self.calls.append(Call("PlayMove", None, sent))
+            self.ended.add(join.game_id)
+            yield game_pb2.PlayMessage(result=game_pb2.PlayResult(
+                command_id=sent.command_id, accepted=True, version=2))
+        for seat in join.seats:
+            yield game_pb2.PlayMessage(turn=game_pb2.PlayTurn(
+                seat=seat, state=self._state(join.game_id)))
+        yield game_pb2.PlayMessage(status="ended: the game is over",
+                                   state=game_pb2.FEED_STATE_ENDED)
+
     def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
         self._note("History", request, context)
         yield game_pb2.Event(game_id=request.game_id, version=1, type="Created")

@@ -183,12 +183,13 @@ def test_simulate_acts_with_each_seats_token(
     fake.playable_seat = 1
     status, out, _ = run(fake_server, capsys, "simulate", "enin", "--games", "2", "--players", "2")
     assert status == 0 and "games finished: 2/2" in out
-    acts = [(c.request.game_id, c.request.seat, t)
-            for c, t in zip(fake.calls, fake.tokens(), strict=True) if c.method == "Act"]
-    assert acts == [("game-1", 1, "seat1-game-1"), ("game-2", 1, "seat1-game-2")]
-    legal = [(c.request.seat, t) for c, t in zip(fake.calls, fake.tokens(), strict=True)
-             if c.method == "LegalActions"]
-    assert legal[:2] == [(0, "seat0-game-1"), (1, "seat1-game-1")]
+    # One Play stream a game, for both seats: seat 0's token on the stream,
+    # seat 1's in the join, each checked once by the server.
+    plays = [(c.request.game_id, list(c.request.seats), list(c.request.seat_tokens), t)
+             for c, t in zip(fake.calls, fake.tokens(), strict=True) if c.method == "Play"]
+    assert plays == [("game-1", [0, 1], ["seat1-game-1"], "seat0-game-1"),
+                     ("game-2", [0, 1], ["seat1-game-2"], "seat0-game-2")]
+    assert [c.request.seat for c in fake.calls if c.method == "PlayMove"] == [1, 1]
     assert not TokenStore().load()["servers"]  # simulations do not fill the store
 
 
