@@ -60,6 +60,39 @@ class Outcome(TypedDict):
     winners: list[int]
 
 
+# ---------------------------------------------- the shapes several facts share
+
+
+class CardsMoved(Game.Event):
+    """The shape of a card move (not an event itself): the `cards` leave `source`
+    for `target`; `position`, whose they are (re-declared ``int`` where the rules
+    always name one)."""
+
+    PUBLIC_COUNTS = CARD_COUNT
+
+    position: int | None
+    source: str
+    target: str
+    cards: list[int]
+
+
+class GoldPaid(Game.Event):
+    """The shape of one position's gold changing (not an event itself): the
+    `amount` and the `gold` after."""
+
+    position: int
+    amount: int
+    gold: int | None
+
+
+class GoldGained(Game.Event):
+    """The shape of several positions' gold changing at once (not an event itself):
+    `gains` and the `gold` after, by position."""
+
+    gains: dict[str, int]
+    gold: dict[str, int] | None
+
+
 # ------------------------------------------------ Setup: Initiative; Phase 1: New Age
 
 
@@ -94,22 +127,13 @@ class AgeBegan(Game.Event):
     age: int
 
 
-class AgeGold(Game.Event):
+class AgeGold(GoldGained):
     """Every position gains the Age's gold (`gains` by position, `gold` after)."""
 
-    gains: dict[str, int]
-    gold: dict[str, int] | None
 
-
-class AdventureRevealed(Game.Event):
+class AdventureRevealed(CardsMoved):
     """The Initiative holder (`position`) draws the `age`'s Adventure for the `pair`."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
-    position: int | None
-    source: str
-    target: str
-    cards: list[int]
     pair: int
     age: int | None
 
@@ -127,36 +151,19 @@ class DraftBegan(Game.Event):
     lineups: list[dict[str, Any]]
 
 
-class SkirmishLineupDealt(Game.Event):
+class SkirmishLineupDealt(CardsMoved):
     """Four mercenaries are dealt face up as a pair of Enemies' Skirmish Lineup."""
 
-    PUBLIC_COUNTS = CARD_COUNT
 
-    position: int | None
-    source: str
-    target: str
-    cards: list[int]
-
-
-class PeacetimeLineupDealt(Game.Event):
+class PeacetimeLineupDealt(CardsMoved):
     """Two cards of a position's Nation Deck (or the mercenary deck) join its
     Alliance's Peacetime Lineup."""
 
-    PUBLIC_COUNTS = CARD_COUNT
 
-    position: int | None
-    source: str
-    target: str
-    cards: list[int]
-
-
-class EmptyDecksGold(Game.Event):
+class EmptyDecksGold(GoldPaid):
     """Empty Decks: the `position` gains the Age's gold per card it could not draw
     (`amount`, `gold` after), `instead_of` the draw it replaces."""
 
-    position: int
-    amount: int
-    gold: int | None
     instead_of: str | None
 
 
@@ -168,15 +175,10 @@ class DraftOrderShortened(Game.Event):
     lineups: list[dict[str, Any]]
 
 
-class Drafted(Game.Event):
+class Drafted(CardsMoved):
     """The `position` drafts a card from its lineup."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
 class DraftPassed(Game.Event):
@@ -186,56 +188,33 @@ class DraftPassed(Game.Event):
     to: int | None
 
 
-class UndraftedLost(Game.Event):
+class UndraftedLost(CardsMoved):
     """The cards left in a lineup go to the Lost Pile."""
 
-    PUBLIC_COUNTS = CARD_COUNT
 
-    position: int | None
-    source: str
-    target: str
-    cards: list[int]
-
-
-class RecruitPaid(Game.Event):
+class RecruitPaid(GoldPaid):
     """The `position` pays the `card`'s cost to recruit it (`amount` negative, `gold`
     after)."""
 
-    position: int
-    amount: int
-    gold: int | None
     card: int | None
 
 
-class Recruited(Game.Event):
+class Recruited(CardsMoved):
     """The recruited card goes to the position's War Camp."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
-class Sold(Game.Event):
+class Sold(GoldPaid):
     """The `position` sells the `card` for its value at once (`amount`, `gold` after)."""
 
-    position: int
-    amount: int
-    gold: int | None
     card: int | None
 
 
-class SoldCardLost(Game.Event):
+class SoldCardLost(CardsMoved):
     """The sold card goes to the Lost Pile."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
 # ------------------------------------------------------------- Phase 3: War: Deploy
@@ -248,16 +227,11 @@ class DeployBegan(Game.Event):
     turns: list[dict[str, Any]]
 
 
-class Deployed(Game.Event):
+class Deployed(CardsMoved):
     """The `position` places a card of its War Camp face down at the `slot` (0-2 a
     Location, 3 the Adventure), `scouting` an Enemy Location 1-3 (0 or None: none)."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
     slot: int
     scouting: int | None
 
@@ -315,16 +289,10 @@ class TargetChosen(Game.Event):
     keyword: str
 
 
-class StartOfBattleRemoved(Game.Event):
+class StartOfBattleRemoved(CardsMoved):
     """A start-of-battle ability's target (or a Ranged unit used) leaves the `pair`'s
     battle at `slot` for a Retired Pile."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
-    position: int | None
-    source: str
-    target: str
-    cards: list[int]
     pair: int | None
     slot: int | None
 
@@ -358,47 +326,28 @@ class AdventureAttempted(Game.Event):
     success: bool
 
 
-class AdventureReward(Game.Event):
+class AdventureReward(GoldGained):
     """A completed Adventure's gold (`gains` by position, `gold` after)."""
 
-    gains: dict[str, int]
-    gold: dict[str, int] | None
     position: int | None
 
 
-class AdventureEffect(Game.Event):
+class AdventureEffect(CardsMoved):
     """A completed Adventure's effect moves cards (War Cry, Lost Souls)."""
 
-    PUBLIC_COUNTS = CARD_COUNT
 
-    position: int | None
-    source: str
-    target: str
-    cards: list[int]
-
-
-class AdventureCompleted(Game.Event):
+class AdventureCompleted(CardsMoved):
     """The completed Adventure goes to the `position`'s Retired Pile, or is set aside
     to become a Defense."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
     pair: int | None
 
 
-class AdventurerLost(Game.Event):
+class AdventurerLost(CardsMoved):
     """A failed Adventure: one Troop with Adventure Strength is Lost."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
 # -------------------------------------------------------------------------- Spoil
@@ -411,26 +360,18 @@ class SpoilsBegan(Game.Event):
     owed: list[list[dict[str, Any]]]
 
 
-class SpoilTaken(Game.Event):
+class SpoilTaken(CardsMoved):
     """The `position` takes an Enemy unit of the battle at `slot` (or, `from_deck`, the
     top of the Enemy's Nation Deck) to its Retired Pile."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
     slot: int | None
     from_deck: bool
 
 
-class BountyPaid(Game.Event):
+class BountyPaid(GoldPaid):
     """Bounty: the taker of the `card` gains its gold (`amount`, `gold` after)."""
 
-    position: int
-    amount: int
-    gold: int | None
     card: int | None
 
 
@@ -460,15 +401,10 @@ class AdventureDefenseBegan(Game.Event):
     """The completed Adventures that become Defenses are placed now."""
 
 
-class AdventureDefensePlaced(Game.Event):
+class AdventureDefensePlaced(CardsMoved):
     """The `position` places the Adventure it won as a Defense at its Location `slot`."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
     slot: int | None
 
 
@@ -476,80 +412,46 @@ class RetireBegan(Game.Event):
     """Retire: every position's deployed cards are retired."""
 
 
-class DefenseStays(Game.Event):
+class DefenseStays(CardsMoved):
     """A Defense stays at its Location."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
-class ReturnedToSelf(Game.Event):
+class ReturnedToSelf(CardsMoved):
     """Return to Self: the card goes back to its position's War Camp."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
-class ReturnedToAlly(Game.Event):
+class ReturnedToAlly(CardsMoved):
     """Return to Ally: the card goes to the Ally's War Camp."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
-class Retired(Game.Event):
+class Retired(CardsMoved):
     """The cards go to the position's Retired Pile."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
-class Wealthy(Game.Event):
+class Wealthy(GoldPaid):
     """Wealthy: the `position` gains the `card`'s gold on retiring (`amount`, `gold`
     after)."""
 
-    position: int
-    amount: int
-    gold: int | None
     card: int | None
 
 
-class WarCry(Game.Event):
+class WarCry(CardsMoved):
     """War Cry: the top card of the position's Nation Deck goes to its War Camp."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
-class AdventureDiscarded(Game.Event):
+class AdventureDiscarded(CardsMoved):
     """The `pair`'s Adventure not completed this Age is discarded."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
-    position: int | None
-    source: str
-    target: str
-    cards: list[int]
     pair: int | None
 
 
@@ -563,48 +465,31 @@ class ProduceBegan(Game.Event):
     optional: list[dict[str, Any]]
 
 
-class Produced(Game.Event):
+class Produced(GoldGained):
     """Taxes or Prosperous (the `ability`, the `card` that has it; None: a Location)
     pays (`gains` by position, `gold` after)."""
 
-    gains: dict[str, int]
-    gold: dict[str, int] | None
     ability: str
     card: int | None
 
 
-class GateUsed(Game.Event):
+class GateUsed(CardsMoved):
     """Gate to Self or Gate to Ally (the `ability`): a Retired card goes to a War Camp."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
     ability: str
 
 
-class CallToArms(Game.Event):
+class CallToArms(CardsMoved):
     """Call to Arms: the top card of the position's Nation Deck goes to its War Camp."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
-class LostSouls(Game.Event):
+class LostSouls(CardsMoved):
     """Lost Souls: the top card of the position's Nation Deck goes to the Lost Pile."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
 class ProduceAnswered(Game.Event):
@@ -620,24 +505,17 @@ class ProduceAnswered(Game.Event):
 # ------------------------------------------------------- Winning the War, the end
 
 
-class TiedWarGold(Game.Event):
+class TiedWarGold(GoldGained):
     """A fully tied War: both Enemies of the `pair` gain the Age's gold (`gains`,
     `gold` after)."""
 
-    gains: dict[str, int]
-    gold: dict[str, int] | None
     pair: int | None
 
 
-class LoserDrew(Game.Event):
+class LoserDrew(CardsMoved):
     """The War's loser draws the top card of its Nation Deck to its War Camp."""
 
-    PUBLIC_COUNTS = CARD_COUNT
-
     position: int
-    source: str
-    target: str
-    cards: list[int]
 
 
 class AgeEnded(Game.Event):
