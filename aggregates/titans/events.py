@@ -422,56 +422,46 @@ class DiceRerolled(Game.Event):
     pool: list[Die]
 
 
-class NationCardUsed(Game.Event):
+class BattleEffect(Game.Event):
+    """What a Nation Card or an ability does in a Battle (the facts the three
+    events below share): the `seat` (its `role`), the `effect`, the `strength`
+    and `dice` added, the dice `rerolled`, the Support Cards to `draw`, and the
+    `pool` after a re-roll."""
+
+    seat: int
+    region: str
+    role: str
+    effect: str
+    strength: int
+    dice: list[Die]
+    rerolled: list[int]
+    draw: int
+    pool: list[Die] | None
+
+
+class NationCardUsed(BattleEffect):
     """The `seat` uses the Nation `card` (`timing`: once a ``battle`` or a
     ``round``): its `effect`, the `strength` and `dice` added, the dice
     `rerolled`, the Support Cards to `draw`, and the `pool` after a re-roll."""
 
-    seat: int
-    region: str
-    role: str
-    effect: str
     card: int
     timing: str
-    strength: int
-    dice: list[Die]
-    rerolled: list[int]
-    draw: int
-    pool: list[Die] | None
 
 
-class TitanAbilityUsed(Game.Event):
+class TitanAbilityUsed(BattleEffect):
     """The `seat` uses its Titan Special Ability (`name`): its `effect`, the
     `strength` and `dice` added, the dice `rerolled`, the Support Cards to
     `draw`, and the `pool` after a re-roll."""
 
-    seat: int
-    region: str
-    role: str
-    effect: str
     name: str
-    strength: int
-    dice: list[Die]
-    rerolled: list[int]
-    draw: int
-    pool: list[Die] | None
 
 
-class NationAbilityUsed(Game.Event):
+class NationAbilityUsed(BattleEffect):
     """The `seat` uses its Nation Starting Ability (`name`): its `effect`, the
     `strength` and `dice` added, the dice `rerolled`, the Support Cards to
     `draw`, and the `pool` after a re-roll."""
 
-    seat: int
-    region: str
-    role: str
-    effect: str
     name: str
-    strength: int
-    dice: list[Die]
-    rerolled: list[int]
-    draw: int
-    pool: list[Die] | None
 
 
 class StageEnded(Game.Event):
