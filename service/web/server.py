@@ -267,12 +267,13 @@ def make_app(backend: Backend, max_body: int, requests_per_peer: int = 64,
     app.add_routes(gateway.routes())
     app.add_routes([web.get("/openapi.json", openapi_document),
                     web.get("/.well-known/openapi.json", openapi_document)])
-    from service.web import pages, seat, session
+    from service.web import pages, seat, session, tables
 
     app[session.SECURE_COOKIES] = secure_cookies
     app.add_routes(session.routes())
     pages.install(app)  # the lobby, a game's page, its replay, its record, /static
     seat.install(app)  # a seat's page and its moves
+    tables.install(app)  # the lobby's tables: open, share, join by name, play again
     if extra is not None:
         extra(app)
     return app
