@@ -329,8 +329,9 @@ def test_play_ethnos_quits_and_resumes_with_the_stored_bot_tokens(arbiter_server
                      stdin="q\n"))
     assert "resume with: arbiter play ethnos --game" in out
     game_id = out.split("--game", 1)[1].split()[0]
-    assert out.rstrip().endswith("--seat 1")
-    again = ok(arbiter(arbiter_server, "play", "ethnos", "--game", game_id, "--seat", "1",
+    # The hint names the seat as people count it and keeps the server's address.
+    assert out.rstrip().endswith(f"--player 2 --address {arbiter_server.address}")
+    again = ok(arbiter(arbiter_server, "play", "ethnos", "--game", game_id, "--player", "2",
                        stdin="1\n" * 3000, timeout=120))
     assert f"game {game_id}" in again and "Your decision: " in again
     assert "Audit PASSED" in again
