@@ -177,8 +177,9 @@ def play_seats(
 
     ``open_stream(after_version)`` opens the stream (again after a broken one:
     from the last version seen, so nothing is missed or seen twice). Each
-    move carries the turn's version as its expected version and its decision
-    id; a move the game moved past (``STALE``) is dropped, the next turn
+    move carries its decision id (staleness then judged for that decision
+    alone), or, naming none, the turn's version as its expected version; a
+    move the game moved past (``STALE``) is dropped, the next turn
     says what now; ``max_refusals`` other refusals in a row end the loop with
     ``RuntimeError``. A turn ``choose`` has no move for stops it (``stuck``),
     and so does the ``max_moves``-th turn after as many moves.
@@ -205,8 +206,10 @@ def play_seats(
                     if move is None:
                         played.stuck = True
                         return played
+                    # Named decision: judged stale for it alone (seats choosing at
+                    # once never make each other's moves stale); else the version.
                     stream.move(move.command, seat=turn.seat, decision_id=move.decision_id,
-                                expected_version=turn.state.version)
+                                expected_version=0 if move.decision_id else turn.state.version)
                     played.moves += 1
                 elif kind == "result" and not message.result.accepted:
                     played.refused += 1
