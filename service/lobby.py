@@ -15,7 +15,7 @@ through the application as ``CreateGame`` creates one, with the holders'
 secrets as its seat tokens: the secret a player joined with plays the game
 (``GameService.Play``, every call). Bots play the bot seats on this server
 (``TableBots``): a random listed move, as the web side's bots and ``arbiter
-simulate`` do.
+simulate`` do; they play on after the server restarts.
 
 No served game has a rule for a player leaving during the game, so a bot
 always takes the seat (``BotTookSeat``). The seat's secret still works in
@@ -457,6 +457,21 @@ class TableBots:
         self._running: set[str] = set()
         self._guard = threading.Lock()
 
+    def resume(self) -> None:
+        """On a server's start: the bots of the started tables (among the newest
+        ``SCAN``) whose games are not over play on, as a thread of their own
+        (the server serves meanwhile)."""
+        threading.Thread(target=self._resume, name="lobby-bots-resume", daemon=True).start()
+
+    def _resume(self) -> None:
+        try:
+            for entry in self.lobby.tables.log.get(desc=True, limit=SCAN):
+                table = self.lobby.tables.get(entry.table_id)
+                if table.status == STARTED and not self.lobby.game_over(table):
+                    self.play(table)
+        except Exception:  # noqa: BLE001 - the tables' own calls still work
+            log.warning("the lobby's bots could not be resumed", exc_info=True)
+
     def play(self, table: Lobby) -> None:
         if not any(s["kind"] == BOT for s in table.seats) or not table.game_id:
             return
@@ -513,4 +528,5 @@ def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub) -> Lobb
     """Serve the lobby on ``server`` (``service.main``)."""
     servicer = LobbyService(app, hub)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)
+    servicer.bots.resume()
     return servicer

@@ -228,3 +228,19 @@ def test_the_cli_quick_matches_two_players_and_keeps_the_seat_token(
     game_id = out.split("--game ")[1].split()[0]
     assert main(["state", game_id, "--player", "3", *address]) == 0
     assert "Cy" in capsys.readouterr().out
+
+
+@pytest.mark.timeout(30)  # without its bots, the game would wait for ever
+def test_a_tables_bots_play_on_after_the_server_restarts(
+        shared_server: ServerProcess) -> None:
+    """The bots of a started table are the server's: after a restart they play
+    on, so the player's game still ends (this module's last test: it restarts
+    the module's server)."""
+    with ArbiterClient(shared_server.address, token="") as client:
+        lobby = Lobby(client)
+        opened = lobby.open_table("ethnos", [("player", "Ada"), "open"])
+        started = lobby.start(opened.table.table_id)
+    shared_server.restart()
+    with ArbiterClient(shared_server.address, token="") as client:
+        client.add_tokens(started.game_id, {0: opened.seat_secrets[0].secret})
+        assert play_out(client, started.game_id, 0, seed=5).over
