@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.ettin import aftermath, ages, events, present, scoring, upcasts, war
+from aggregates.ettin import aftermath, ages, events, present, scoring, upcasts, views, war
 from aggregates.ettin import rules as r
 from aggregates.ettin import table as t
 from aggregates.ettin.apply import apply
@@ -255,14 +255,7 @@ class Ettin(Game):
     # ---------------------------------------------------------- reading
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        zones = self.table_zones().view(seat)
-        return {
-            "age": self.age, "phase": self.phase, "nations": list(self.nations),
-            "controller": list(self.seating().controller), "pairs": self.pairs,
-            "gold": list(self.gold), "tokens": self.tokens, "initiative": self.initiative,
-            "results": self.results, "sieges": self.sieges, "shown": self.shown,
-            "zones": zones,
-        }
+        return views.view(self, seat)
 
     def present(self, seat: int | None) -> Screen:
         return present.present(self, seat)

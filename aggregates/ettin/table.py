@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
+from aggregates.kernel.flow import next_seat
 
 SLOTS = 4            # three Locations (0 nearest the Adventure) and the Adventure (3)
 ADVENTURE = 3
@@ -61,7 +62,8 @@ def seating_for(players: int) -> Seating:
 def enemy_pairs(positions: int) -> list[list[int]]:
     if positions == 2:
         return [[0, 1]]
-    return [[2 * k + 1, (2 * k + 2) % positions] for k in range(positions // 2)]
+    # Enemies: each odd position and its neighbour clockwise (the last pair closes the circle).
+    return [[2 * k + 1, next_seat(2 * k + 1, positions)] for k in range(positions // 2)]
 
 
 def ally_groups(positions: int) -> list[list[int]]:
@@ -197,4 +199,4 @@ def deal_box(dealt: list[str], wanted: int, before: str | None,
 def next_to_same_nation(nations: list[str], count: int) -> bool:
     """Whether two neighbours round the table (of ``count`` positions) play
     the same nation."""
-    return count > 2 and any(nations[p] == nations[(p + 1) % count] for p in range(count))
+    return count > 2 and any(nations[p] == nations[next_seat(p, count)] for p in range(count))
