@@ -95,3 +95,35 @@ def test_a_local_commit_wakes_once_and_its_redis_message_wakes_nobody() -> None:
     assert hub.ticket(game_id) == woken
     hub._on_message(message.replace(b'"version":5', b'"version":6'))
     assert hub.ticket(game_id) > woken and hub.newest_published(game_id) == 6
+
+
+def test_a_streams_moves_are_calls_of_its_callers_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every caller's share (DESIGN principle 11): a move on a ``Play`` stream
+    is a call like an ``Act``. Its first message (the join) was admitted with
+    the stream; each later one takes a call token, and one beyond the share
+    waits for the bucket to refill (the stream slowed, not ended); the
+    admin's are not charged."""
+    from service import limits
+    from service.auth import Credentials
+
+    shares = limits.CallerShares(Credentials(b"s" * 32, ""), lambda *_: None,
+                                 streams_per_peer=4, calls_per_second=1, creates_per_minute=1)
+    waits: list[float] = []
+
+    def refill(seconds: float) -> None:
+        waits.append(seconds)
+        shares.calls = limits.Buckets(1, 2)  # as if time had passed
+
+    monkeypatch.setattr(limits.time, "sleep", refill)
+    shares.calls = limits.Buckets(1, 2)  # a burst of two calls
+    assert list(shares._charged(iter(["join", "m1", "m2"]), "ipv4:10.0.0.9")) == [
+        "join", "m1", "m2"]
+    assert waits == [], "join free, two moves within the burst"
+    assert list(shares._charged(iter(["join", "m3", "m4", "m5"]), "ipv4:10.0.0.9")) == [
+        "join", "m3", "m4", "m5"]
+    assert waits, "beyond the share a move waited for the bucket"
+    waits.clear()
+    shares.calls = limits.Buckets(1, 0.5)  # empty for everyone
+    assert list(shares._charged(iter(["join", "m6"]), "")) == ["join", "m6"]
+    assert waits == [], "the admin's moves are not charged"
+    shares.idle.stopping.set()
