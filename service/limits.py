@@ -11,10 +11,10 @@ every service the server hosts (health and reflection included):
   ``ARBITER_MAX_STREAMS_PER_PEER``, beside the server-wide cap (``StreamCap``),
   so one address cannot take every stream slot;
 - calls: a token bucket of ``ARBITER_CALLS_PER_SECOND`` (bursts of twice
-  that), where a call costs by its size: ``ListGames`` one per 10 games it
-  may list, an ``Audit`` ten, others one; each message a stream sends after
-  its first (a ``Play`` move) is one call too, and waits for the bucket
-  rather than ending the stream;
+  that), where a call costs by its size: ``ListGames`` (and the lobby's
+  ``ListTables``) one per 10 games it may list, an ``Audit`` ten, others
+  one; each message a stream sends after its first (a ``Play`` move) is one
+  call too, and waits for the bucket rather than ending the stream;
 - work: a bucket of server CPU time, ``WORK_SHARE`` of one core (bursts of
   ``WORK_BURST_SECONDS``) at the default ``ARBITER_CALLS_PER_SECOND`` of
   ``DEFAULT_CALLS``, in proportion to it otherwise (one knob raises or lowers
@@ -23,8 +23,9 @@ every service the server hosts (health and reflection included):
   version rebuilt from a snapshot and its events. A caller in debt is refused
   until its bucket refills, so however it spends its calls it keeps at most
   that share of the server busy, and every other caller's reads stay fast;
-- game creation: ``ARBITER_CREATES_PER_MINUTE`` per caller (bursts of as
-  many), so one client cannot fill the disk.
+- game creation (and a lobby table opened: ``OpenTable``, ``QuickMatch``):
+  ``ARBITER_CREATES_PER_MINUTE`` per caller (bursts of as many), so one
+  client cannot fill the disk.
 
 Health ``Watch`` streams with nothing to send for
 ``ARBITER_IDLE_WATCH_SECONDS`` are ended (``IdleWatches``). And per
@@ -282,7 +283,7 @@ class CallerShares(Wrapping):
         if role == "admin":
             return ""
         cost = 1.0
-        if method == GAME_SERVICE + "ListGames":
+        if method in (GAME_SERVICE + "ListGames", "/arbiter.v1.LobbyService/ListTables"):
             size = getattr(request, "page_size", 0) or getattr(request, "limit", 0)
             cost = 1.0 + (min(max(size, 0) or 50, 500) // LIST_PAGE)
         elif method == GAME_SERVICE + "Audit":

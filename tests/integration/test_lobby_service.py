@@ -234,8 +234,7 @@ def test_the_cli_quick_matches_two_players_and_keeps_the_seat_token(
 def test_a_tables_bots_play_on_after_the_server_restarts(
         shared_server: ServerProcess) -> None:
     """The bots of a started table are the server's: after a restart they play
-    on, so the player's game still ends (this module's last test: it restarts
-    the module's server)."""
+    on, so the player's game still ends (it restarts the module's server)."""
     with ArbiterClient(shared_server.address, token="") as client:
         lobby = Lobby(client)
         opened = lobby.open_table("ethnos", [("player", "Ada"), "open"])
@@ -244,3 +243,22 @@ def test_a_tables_bots_play_on_after_the_server_restarts(
     with ArbiterClient(shared_server.address, token="") as client:
         client.add_tokens(started.game_id, {0: opened.seat_secrets[0].secret})
         assert play_out(client, started.game_id, 0, seed=5).over
+
+
+def test_opening_tables_is_bounded_per_caller_like_creating_games(
+        client: ArbiterClient) -> None:
+    """Every caller's share (docs/operations): a table opened counts as a game
+    created (``ARBITER_CREATES_PER_MINUTE``, 60 here); past it the caller is
+    refused ``RATE_LIMITED``, and its other lobby calls still answer. (The
+    module's last test: it spends the address's share of new games.)"""
+    lobby = Lobby(client)
+    refused = None
+    for _ in range(61):
+        try:
+            lobby.open_table("ethnos", ["open", "open"])
+        except ArbiterError as exc:
+            refused = exc
+            break
+    assert refused is not None, "61 tables opened within a minute"
+    assert (refused.code, refused.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED")
+    assert lobby.list_tables("ethnos", 2)
