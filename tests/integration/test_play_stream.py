@@ -54,7 +54,7 @@ class RawPlay:
 
     def until(self, kind: str) -> tuple[list[game_pb2.PlayMessage], game_pb2.PlayMessage]:
         """The messages up to the next one of ``kind``, and that one."""
-        seen = []
+        seen: list[game_pb2.PlayMessage] = []
         for message in self.messages:
             if message.WhichOneof("item") == kind:
                 return seen, message
