@@ -179,6 +179,10 @@ class Tables:
         entries = list(self.log.get(desc=True, limit=SCAN))
         found = []
         for entry in reversed(entries):
+            with self._guard:
+                kept = self._kept.get(entry.table_id)
+            if kept is not None and kept.status == STARTED:
+                continue  # a started table never gathers players again: no query
             table = self.get(entry.table_id)
             if table.status != WAITING or table.full:
                 continue
