@@ -101,6 +101,8 @@ def test_open_share_join_by_name_play_and_play_again(
         seat, secret = secret_of(page.get_attribute("#play-seat", "href") or "")
         secrets[seat] = secret
     assert sorted(secrets) == [0, 1]
+    assert secrets[0] not in bob_page.content() and secrets[1] not in ada_page.content(), \
+        "a page shows another player's secret"
     with ArbiterClient(web_server.address, token="") as client:
         state_page = ada_page.get_attribute("#game-link", "href") or ""
         game_id = state_page.rsplit("/", 1)[1]
