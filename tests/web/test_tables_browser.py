@@ -133,6 +133,12 @@ def test_open_share_join_by_name_play_and_play_again(
         mine = page.locator("li.seat", has_text="(you)").inner_text()
         assert name in mine
     assert next_tables[0] == next_tables[1]
+    # At a phone's width, neither page scrolls sideways.
+    for url in (f"{web_server.web_url}/tables", ada_page.url):
+        ada_page.set_viewport_size(harness.PHONE)
+        ada_page.goto(url)
+        width, inner = harness.horizontal_overflow(ada_page)
+        assert width <= inner, f"{url} scrolls sideways: {harness.too_wide(ada_page)}"
     ada_seat, _ = secret_of(ada_page.get_attribute("#play-seat", "href") or "")
     bob_seat, _ = secret_of(bob_page.get_attribute("#play-seat", "href") or "")
     assert (ada_seat, bob_seat) == (1, 2), "each player one seat on in the next round"
