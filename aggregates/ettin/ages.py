@@ -30,9 +30,13 @@ from aggregates.kernel import Command, RuleError
 
 def open_initiative(g: EttinState) -> None:
     """Between each pair of Enemies, who chooses: the higher Initiative number
-    (Setup); after a War, its loser (a tied War's pair has no choice)."""
-    choosers = first_choosers(g) if g.age == 0 else war_losers(g)
-    g.emit("InitiativeChoices", choosers=[{"pair": i, "position": p} for i, p in choosers])
+    (Setup); after a War, its loser (a tied War's pair has no choice). The
+    phase is entered by the event before it (the creation's setup, the War's
+    ``AgeEnded``); rules "1" and "2" recorded the choosers again."""
+    if STEPS_RECORDED in g.earlier:
+        choosers = first_choosers(g) if g.age == 0 else war_losers(g)
+        g.emit("InitiativeChoices",
+               choosers=[{"pair": i, "position": p} for i, p in choosers])
 
 
 def after_initiative(g: EttinState) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from aggregates.ettin import events as ev
 from aggregates.ettin import rules as r
 from aggregates.ettin import war
+from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.state import EttinState
 from aggregates.kernel.facts import applier
 
@@ -303,6 +304,11 @@ def _age_ended(event: ev.AgeEnded, game: EttinState) -> None:
     game.tokens, game.initiative = tokens, initiative
     game.sieges, game.results, game.flipped, game.shown = [], [[] for _ in game.pairs], \
         False, []
+    if event.age < len(C.sequence):  # the next Age's initiative: each War's loser chooses
+        game.phase = "initiative"
+        game.work = {"choosers": [
+            [w["pair"], next(p for p in game.pairs[w["pair"]] if p != w["winner"])]
+            for w in event.wars if w["winner"] is not None]}
 
 
 @apply.register

@@ -99,7 +99,8 @@ class GoldGained(Game.Event):
 class InitiativeChoices(Game.Event):
     """Who chooses between each pair of Enemies whether to take the Initiative Token:
     `choosers` (pair, position); at Setup the higher Initiative number, after a War
-    its loser."""
+    its loser. Recorded by rules 1 and 2 only: rules 3 read them from the setup and
+    from `AgeEnded`."""
 
     choosers: list[dict[str, int]]
 

@@ -57,7 +57,8 @@ FLOW = Flow(
     # Skirmish and Peacetime, War), every pair of Enemies at once: a phase ends
     # when no position has a decision due in it.
     [
-        Phase("initiative", begin=ages.open_initiative, next=ages.after_initiative),
+        Phase("initiative", begin=ages.open_initiative, next=ages.after_initiative,
+              entered_before=True),
         Phase("new_age", begin=ages.new_age, next="draft"),
         Phase("draft", begin=ages.open_next_draft, end_if=ages.draft_done,
               next=ages.after_draft),

@@ -173,13 +173,17 @@ class Ettin(Game):
         self.initiative: list[int] = [pair[0] for pair in self.pairs]
         self.age = 0
         self.step = -1
-        self.phase = "setup"
+        # Setup's last step: between each pair of Enemies the higher Initiative
+        # number chooses who takes the Initiative Token (rules "1", "2" recorded
+        # it again as ``InitiativeChoices``).
+        self.phase = "initiative"
         self.work: dict[str, Any] = {}
         self.results: list[list[dict[str, Any]]] = [[] for _ in self.pairs]
         self.flipped = False
         self.shown: list[int] = []
         self.sieges: list[int] = []
         self.done = False
+        self.work = {"choosers": ages.first_choosers(self)}
 
     @property
     def earlier(self) -> frozenset[str]:

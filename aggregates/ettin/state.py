@@ -19,7 +19,9 @@ from aggregates.kernel import Audience, Seating, Zones
 #: An earlier rule kept by rules "1" and "2" (``Ettin.earlier``): they recorded
 #: the engine's progress as events of its own (the start-of-battle queue and
 #: the Troop to lose: ``BattleStep``; a short lineup's order:
-#: ``DraftOrderShortened``), which rules "3" derive from the rulebook's facts.
+#: ``DraftOrderShortened``; the initiative's choosers again after the setup or
+#: the War that stated them: ``InitiativeChoices``), which rules "3" derive
+#: from the rulebook's facts.
 STEPS_RECORDED = "steps recorded"
 
 
