@@ -176,7 +176,7 @@ def event_table(game_cls: type[Game]) -> str:
 
 
 def docs_page(game_cls: type[Game]) -> Path:
-    return ROOT / "docs" / "games" / f"{game_cls.RULES_ID}.md"
+    return ROOT / "docs" / "games" / f"{game_cls.RULES_ID.replace('_', '-')}.md"
 
 
 def with_table(text: str, table: str) -> str:

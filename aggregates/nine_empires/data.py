@@ -5,7 +5,7 @@ describes what each card type carries (Components), but prints no card's
 numbers or text. ``data/cards.json`` is the project's designed set: every card
 of the five lists with the numbers of its type and its text written in the
 effect vocabulary below, which one engine interprets
-(``aggregates.kernel.abilities`` and ``abilities.py``). ``data/decks.json`` holds
+(``aggregates.nine_empires.card_text`` and ``abilities.py``). ``data/decks.json`` holds
 the five lists. Set ``NINE_EMPIRES_CARDS`` / ``NINE_EMPIRES_DECKS`` to load
 replacements; a bad file fails here, at import, naming the place.
 
@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from aggregates.kernel.abilities import Ability, AbilityError, read_ability
 from aggregates.kernel.data import DataError, integer, read_json
+from aggregates.nine_empires.card_text import Ability, AbilityError, read_ability
 
 HERE = Path(__file__).parent / "data"
 CARDS_FILE = Path(os.environ.get("NINE_EMPIRES_CARDS", HERE / "cards.json"))

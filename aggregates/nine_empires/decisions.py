@@ -19,6 +19,9 @@ from aggregates.nine_empires import (
     abilities,
     actions,
     battles,
+    card_effects,
+    engaging,
+    frames,
     playing,
     raids,
     setup,
@@ -71,9 +74,9 @@ AUTUMN = (USE, Move(DeclareRaid, raids.check_declare, raids.run_declare, raids.l
 REACT = (USE, Move(Pass, actions.check_pass, _react_pass, actions.legal_pass,
                    "Passing the React"))
 BATTLE = (USE,
-          Move(Engage, battles.check_engage, battles.run_engage, battles.legal_engage,
+          Move(Engage, engaging.check_engage, engaging.run_engage, engaging.legal_engage,
                "Engaging for damage"),
-          Move(ReturnHome, battles.check_return, battles.run_return, battles.legal_return,
+          Move(ReturnHome, engaging.check_return, engaging.run_return, engaging.legal_return,
                "Returning a unit home"),
           PASS)
 
@@ -106,10 +109,10 @@ STEPS: dict[str, Step] = {step.name: step for step in (
          BATTLE, passes=Pass),
     Step("raid", "Raid: use a Raid ability, or pass", (USE, PASS), passes=Pass),
     Step("immunity", "Declare cards of yours immune to this damage (Strength greater "
-         "than it)", (Move(DeclareImmune, battles.check_immune, battles.run_immune,
-                           battles.legal_immune, "Declaring immunity"),)),
+         "than it)", (Move(DeclareImmune, engaging.check_immune, engaging.run_immune,
+                           engaging.legal_immune, "Declaring immunity"),)),
     Step("absorb", "Absorb the damage: a hero or cohort, a food token, or the castle", (
-        Move(Absorb, battles.check_absorb, battles.run_absorb, battles.legal_absorb,
+        Move(Absorb, engaging.check_absorb, engaging.run_absorb, engaging.legal_absorb,
              "Absorbing damage"),)),
     Step("redistribute", "Winter: redistribute your food between your castles (none over "
          "its storage), or keep it where it is", (
@@ -130,9 +133,9 @@ def pending(state: State) -> list[tuple[int, str]]:
     if state.stack:
         top = state.stack[-1]
         if top.get("step") == "immunity":
-            return [(battles.immunity_seat(state, top), "immunity")]
+            return [(engaging.immunity_seat(state, top), "immunity")]
         if top.get("step") == "absorb":
-            return [(battles.absorbing_seat(state, top), "absorb")]
+            return [(engaging.absorbing_seat(state, top), "absorb")]
         seat = abilities.asked(state)
         return [] if seat is None else [(seat, "react")]
     c = state.conflict
@@ -147,13 +150,13 @@ def pending(state: State) -> list[tuple[int, str]]:
         if step == "choose":
             options = raids.unresolved(state) if raid else battles.unresolved(state)
             return [(c["attacker"], "choose_raid" if raid else "choose")] if options else []
-        seat = actions.to_act(state, actions.current_passing(state))
+        seat = frames.to_act(state, frames.current_passing(state))
         return [] if seat is None else [(seat, "raid" if raid else "battle")]
     if state.phase == "winter":
         if state.winter_step == "redistribute":
             return [(s, "redistribute") for s in state.redistributing]
         return [(s, "discard") for s in state.discard_down]
-    seat = actions.to_act(state, actions.current_passing(state))
+    seat = frames.to_act(state, frames.current_passing(state))
     return [] if seat is None or state.phase not in ("summer", "autumn") \
         else [(seat, state.phase)]
 
@@ -171,8 +174,8 @@ def list_complete(state: State, seat: int) -> bool:
         return len(winter.legal_discard(state, seat)) < winter.MAX_DISCARD_OPTIONS
     if kinds == {"immunity"}:
         frame = state.stack[-1]
-        return len(battles.immune_candidates(state, frame, seat)) <= \
-            battles.MAX_IMMUNE_LISTED
+        return len(engaging.immune_candidates(state, frame, seat)) <= \
+            engaging.MAX_IMMUNE_LISTED
     return kinds <= COMPLETE
 
 
@@ -198,15 +201,18 @@ def auto(state: State) -> bool:
     """Record one step that needs no decision; True if one was recorded."""
     if state.over:
         return False
-    if abilities.willless(state):
-        abilities.settle_will(state)
+    if card_effects.willless(state):
+        card_effects.settle_will(state)
         return True
     if state.stack:
         top = state.stack[-1]
         if top["step"] != "react":
             return False
         if abilities.responder(state) is None:
-            abilities.resolve_top(state)
+            if top["what"] == "engagement":
+                engaging.after_reacts(state)
+            else:
+                abilities.resolve_top(state)
             return True
         if abilities.asked(state) is None:
             abilities.pass_over(state)
@@ -249,7 +255,7 @@ def _auto_conflict(state: State, c: dict[str, Any]) -> bool:
             return True
         return False
     if step == "actions":
-        seat = actions.to_act(state, actions.current_passing(state))
+        seat = frames.to_act(state, frames.current_passing(state))
         if seat is None:
             if raid:
                 raids.resolve(state)

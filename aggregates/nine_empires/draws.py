@@ -10,8 +10,8 @@ nobody reads a new deck's order.
 from __future__ import annotations
 
 from aggregates.kernel import Audience
-from aggregates.kernel.cards import zone_name
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.state import State
 
 NOBODY = Audience(frozenset())
@@ -37,15 +37,3 @@ def draw(state: State, seat: int, count: int, why: str) -> list[str]:
                    seat=seat, cards=take, count=len(take), why=why)
         drawn.extend(take)
     return drawn
-
-
-def cards_drawn(state: State, seat: int, cards: list[str]) -> None:
-    table = t.table(state)
-    for c in cards:
-        table.move(c, zone_name("hand", seat))
-
-
-def deck_reshuffled(state: State, seat: int, order: list[str]) -> None:
-    table = t.table(state)
-    for c in order:
-        table.move(c, zone_name("deck", seat))

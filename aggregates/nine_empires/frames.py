@@ -8,6 +8,10 @@
   and every engagement, carrying what was announced (``what``: ``ability`` or
   ``engagement``) and its facts. A React is announced with a window of its own
   pushed over the one it answered: a React to a React.
+
+The seat to act in a passing is the first seat still in the game from
+``at``, clockwise in the passing's order, and the run of passes counts the
+seats still in (Turn Order; Battle Action & Resolution).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel import flow as kflow
+from aggregates.nine_empires.elimination import clockwise
 from aggregates.nine_empires.state import State
 
 
@@ -29,7 +34,7 @@ def passing(state: State) -> dict[str, Any] | None:
 
 
 def push_window(state: State, what: str, order: list[int], **facts: Any) -> None:
-    """Evolve: a React window over what was just announced."""
+    """Apply: a React window over what was just announced."""
     state.windows += 1
     frame = kflow.reaction_window(f"{what}:{facts.get('source') or facts.get('seat')}",
                                   order, state.windows)
@@ -38,3 +43,55 @@ def push_window(state: State, what: str, order: list[int], **facts: Any) -> None
 
 def pop_window(state: State) -> dict[str, Any]:
     return kflow.pop(state, "window")
+
+
+# ------------------------------------------------------------ action passing
+
+
+def to_act(state: State, passing: dict[str, Any] | None) -> int | None:
+    """The seat whose action it is in a passing (None: it is over)."""
+    if passing is None:
+        return None
+    order = passing["order"]
+    live = [s for s in order if s not in state.out]
+    if not live or passing["passes"] >= len(live):
+        return None
+    gone = [at for at, seat in enumerate(order) if seat in state.out]
+    positions = clockwise(len(order), passing["at"], gone)
+    return int(order[positions[0]]) if positions else None
+
+
+def current_passing(state: State) -> dict[str, Any] | None:
+    """The passing actions go to now: the battle's or raid's, else the phase's."""
+    c = state.conflict
+    if c is not None and c.get("step") != "actions":
+        return None
+    return passing(state)
+
+
+def acting_seat(state: State) -> int | None:
+    """The seat whose action it is now (None: nobody's)."""
+    return to_act(state, current_passing(state))
+
+
+def _advance(state: State, frame: dict[str, Any], passed: bool) -> None:
+    """Apply: the seat to act acted (the run of passes restarts) or passed;
+    the next seat still in the game has the action (``kflow.after_*``)."""
+    seat = to_act(state, frame)
+    if seat is not None:
+        frame["at"] = frame["order"].index(seat)
+    (kflow.after_pass if passed else kflow.after_action)(frame)
+
+
+def passed(state: State) -> None:
+    """Apply: the seat to act passed (a phase's or a conflict's passing)."""
+    frame = passing(state)
+    if frame is not None:
+        _advance(state, frame, True)
+
+
+def acted(state: State) -> None:
+    """Apply: the seat to act took an action (not a React): the next seat's turn."""
+    frame = current_passing(state)
+    if frame is not None:
+        _advance(state, frame, False)

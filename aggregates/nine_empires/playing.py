@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from aggregates.kernel import Command, RuleError
-from aggregates.nine_empires import actions, payment, quests
+from aggregates.nine_empires import card_effects, frames, payment, quests
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.commands import PlayCard
 from aggregates.nine_empires.data import ATTACHMENTS, FACTIONS, SPECIAL, Card
@@ -29,7 +29,7 @@ _NOT_ITEM_KINDS = FACTIONS | SPECIAL
 
 def _summer_action(state: State, seat: int) -> bool:
     return (state.phase == "summer" and state.conflict is None and not state.stack
-            and actions.acting_seat(state) == seat)
+            and frames.acting_seat(state) == seat)
 
 
 def hosts(state: State, seat: int, card: Card) -> list[str]:
@@ -120,10 +120,8 @@ def run_play(state: State, seat: int, command: PlayCard) -> None:
     state.emit("CardPlayed", seat=seat, card=command.card, key=card.key, type=card.type,
                attach_to=command.attach_to or None, bowed=card.type == "property")
     if card.type == "quest":
-        from aggregates.nine_empires import abilities
-
-        abilities.gain(state, seat, card.renown, card.key)
-    quests.check_states(state)
+        card_effects.gain(state, seat, card.renown, card.key)
+    quests.check_states(state, card_effects.fire)
 
 
 def legal_play(state: State, seat: int) -> list[Command]:
@@ -153,16 +151,3 @@ def legal_play(state: State, seat: int) -> list[Command]:
         out.extend(PlayCard(card=iid, gold_from=g, food_from=f, attach_to=a, glory_from=q)
                    for g, f, a, q in payment.each_once(golds, foods, targets, glories))
     return out
-
-
-# ------------------------------------------------------------------ evolve
-
-def card_played(state: State, seat: int, card: str, attach_to: str | None,
-                bowed: bool) -> None:
-    table = t.table(state)
-    table.move(card, "play")
-    if attach_to:
-        table.attach(card, attach_to)
-    if bowed:
-        table.bow(card)
-    actions.acted(state)

@@ -11,17 +11,22 @@ is in force. Incomplete quests are buried in Winter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 from aggregates.kernel import RuleError
-from aggregates.kernel.abilities import holds
-from aggregates.kernel.cards import zone_name
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.card_text import holds
+from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.data import Card
 from aggregates.nine_empires.reasons import NineReason
 from aggregates.nine_empires.state import EARLIER_YOUR_SIDE, State
+
+#: What a completed quest fires its ``QuestCompleted`` triggers with
+#: (``card_effects.fire``, handed in by the caller: the ability engine reads the
+#: quests, not the other way round).
+Fire = Callable[[State, str, Mapping[str, Any]], None]
 
 #: How ``CardsDiscarded`` names a quest discarded for its Glory unpaid (an action).
 UNPAID = "quest unpaid"
@@ -98,23 +103,21 @@ def pay_glory(state: State, seat: int, heroes: Sequence[str]) -> None:
                glory=sum(t.stat(state, h, "G") for h in heroes))
 
 
-def _complete(state: State, seat: int, quest: str) -> None:
+def _complete(state: State, seat: int, quest: str, fire: Fire) -> None:
     card = t.printed(state, quest)
     state.emit("QuestCompleted", seat=seat, quest=quest, key=card.key,
                renown=card.reward_renown, total=state.renown[seat] + card.reward_renown)
-    from aggregates.nine_empires import abilities
-
-    abilities.fire(state, "QuestCompleted", {"seat": seat, "quest": quest})
+    fire(state, "QuestCompleted", {"seat": seat, "quest": quest})
 
 
-def check_states(state: State) -> None:
+def check_states(state: State, fire: Fire) -> None:
     """Quests completed by the state of their owner's table (heroes, properties)."""
     for seat in t.seats_in(state):
         for quest in incomplete(state, seat):
             c = t.printed(state, quest).completion
             if c is not None and not c.event and holds(c.test, t.facts(state, seat, quest,
                                                                        None)):
-                _complete(state, seat, quest)
+                _complete(state, seat, quest, fire)
 
 
 def _event_facts(state: State, seat: int, event: str,
@@ -138,7 +141,7 @@ def _opposing(state: State, seat: int, other: int) -> bool:
     return bool(mine and theirs and mine != theirs)
 
 
-def on_event(state: State, event: str, facts: Mapping[str, Any]) -> None:
+def on_event(state: State, event: str, facts: Mapping[str, Any], fire: Fire) -> None:
     """Quests completed by an event after they were played."""
     for seat in t.seats_in(state):
         for quest in incomplete(state, seat):
@@ -147,17 +150,5 @@ def on_event(state: State, event: str, facts: Mapping[str, Any]) -> None:
                 continue
             extra = _event_facts(state, seat, event, facts)
             if holds(c.test, t.facts(state, seat, quest, None, extra)):
-                _complete(state, seat, quest)
-    check_states(state)
-
-
-# ------------------------------------------------------------------ evolve
-
-def glory_paid(state: State, bowed: list[str]) -> None:
-    for h in bowed:
-        state.instances[h]["bowed"] = True
-
-
-def quest_completed(state: State, seat: int, quest: str, renown: int) -> None:
-    state.instances[quest]["memory"]["completed"] = True
-    state.renown[seat] += renown
+                _complete(state, seat, quest, fire)
+    check_states(state, fire)

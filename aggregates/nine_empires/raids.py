@@ -19,10 +19,10 @@ from typing import Any
 
 from aggregates.kernel import Audience, Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
-from aggregates.kernel.abilities import expire
-from aggregates.kernel.cards import HOME, zone_name
-from aggregates.nine_empires import abilities, actions, battles, payment
+from aggregates.nine_empires import battles, card_effects, frames, payment
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.card_text import expire
+from aggregates.nine_empires.cards import HOME, zone_name
 from aggregates.nine_empires.commands import AssignRaid, ChooseRaid, DeclareRaid
 from aggregates.nine_empires.reasons import NineReason
 from aggregates.nine_empires.state import State
@@ -38,7 +38,7 @@ def _raid(state: State) -> dict[str, Any]:
 
 def check_declare(state: State, seat: int, command: DeclareRaid) -> None:
     if state.phase != "autumn" or state.conflict is not None or state.stack \
-            or actions.acting_seat(state) != seat:
+            or frames.acting_seat(state) != seat:
         raise RuleError(NineReason.NOT_NOW, "a raid is declared as an Autumn action")
     if seat in state.raided:
         raise RuleError(NineReason.ONCE_PER_TURN, "each player launches one raid per turn")
@@ -57,7 +57,7 @@ def run_declare(state: State, seat: int, command: DeclareRaid) -> None:
 
 def legal_declare(state: State, seat: int) -> list[Command]:
     if state.phase != "autumn" or seat in state.raided or state.conflict is not None \
-            or state.stack or actions.acting_seat(state) != seat \
+            or state.stack or frames.acting_seat(state) != seat \
             or not battles.assignable(state, seat) or not t.hand(state, seat):
         return []
     return [DeclareRaid(defender=d) for d in t.seats_in(state) if d != seat]
@@ -170,7 +170,7 @@ def resolve(state: State) -> None:
                raider_total=r_total, defender_stealth=d_card, defender_fate=d_fate,
                defender_bonus=d_bonus, against=against, against_might=defender is None,
                success=success, stolen=stolen)
-    abilities.fire(state, "RaidResolved", {"for": {
+    card_effects.fire(state, "RaidResolved", {"for": {
         c["attacker"]: {"you_raid": True, "success": success},
         c["defender"]: {"you_raid": False, "success": success}}})
 
@@ -180,10 +180,10 @@ def end_raid_phase(state: State) -> None:
     state.emit("RaidEnded", raider=c["attacker"], defender=c["defender"])
 
 
-# ------------------------------------------------------------------ evolve
+# ------------------------------------------- applied (by apply.py: state only)
 
 def raid_declared(state: State, raider: int, defender: int, castles: list[str]) -> None:
-    actions.acted(state)
+    frames.acted(state)
     state.raided.append(raider)
     state.conflict = {"kind": "raid", "attacker": raider, "defender": defender, "allies": {},
                       "castles": list(castles), "resolved": [], "current": None,

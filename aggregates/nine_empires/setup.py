@@ -15,10 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
-from aggregates.kernel import flow as kflow
-from aggregates.kernel.cards import PLAY, zone_name
 from aggregates.nine_empires import draws, payment
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.commands import KeepHand, Mulligan
 from aggregates.nine_empires.data import (
     CARDS,
@@ -95,7 +94,7 @@ def initial_state(players: int) -> dict[str, Any]:
 
 
 def apply_setup(state: State, setup: Mapping[str, Any]) -> None:
-    """Evolve: build the table the setup describes (ids ``i0``, ``i1``... in order)."""
+    """Apply the setup: build the table the setup describes (ids ``i0``, ``i1``... in order)."""
     table = t.table(state)
     players = setup["players"]
     state.renown = [int(p["renown"]) for p in players]
@@ -155,23 +154,3 @@ def legal_review(state: State, seat: int) -> list[Command]:
     for option in payment.food_options(state, seat, MULLIGAN_FOOD, limit=None):
         out.append(Mulligan(food_from=option))
     return out
-
-
-# ------------------------------------------------------------------ evolve
-
-def mulliganed(state: State, seat: int, discarded: list[str], food_from: list[str]) -> None:
-    table = t.table(state)
-    for c in discarded:
-        table.move(c, zone_name("discard", seat))
-    for castle in food_from:
-        table.add_food(castle, -1)
-    state.mulligans.remove(seat)
-
-
-def hand_kept(state: State, seat: int) -> None:
-    state.mulligans.remove(seat)
-
-
-def hands_dealt(state: State, seats: list[int]) -> None:
-    state.mulligans = list(seats)
-    kflow.enter(state, "mulligan")

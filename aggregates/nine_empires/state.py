@@ -1,14 +1,15 @@
 """What the rules modules may read and do: the Nine Empires state, as a Protocol.
 
 The rules modules (``setup``, ``actions``, ``payment``, ``playing``,
-``abilities``, ``battles``, ``raids``, ``quests``, ``winter``, ``victory``)
-decide on the state they are given and record the rulebook's facts with
-``state.emit(name, **payload)``; the event bodies (``evolve.py``, called by the
-aggregate's ``@event`` methods) are the only code that changes the state.
+``abilities``, ``card_effects``, ``battles``, ``engaging``, ``raids``,
+``quests``, ``winter``, ``victory``) decide on the state they are given and
+record the rulebook's facts with ``state.emit(name, **payload)`` (the classes
+of ``events.py``); the event applies (``apply.py``, and the state changes it
+calls) are the only code that changes the state.
 
 Plain JSON throughout, so snapshots and replays carry it:
 
-- ``instances`` / ``zones``: the card instances and zones (``kernel.cards``):
+- ``instances`` / ``zones``: the card instances and zones (``cards``):
   ``deck:<seat>``, ``hand:<seat>``, ``discard:<seat>``, ``buried:<seat>``,
   ``play`` (everything in play: strongholds, castles, properties, heroes and
   their attachments, quests), ``stealth`` (cards face down on raiding units).

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from aggregates.kernel.abilities import Ability, holds, modifier, net
-from aggregates.kernel.cards import HOME, PLAY, CardTable, zone_name
-from aggregates.kernel.elimination import clockwise
+from aggregates.nine_empires.card_text import Ability, holds, modifier, net
+from aggregates.nine_empires.cards import HOME, PLAY, CardTable, zone_name
 from aggregates.nine_empires.data import ALL, Card
+from aggregates.nine_empires.elimination import clockwise
 from aggregates.nine_empires.state import EARLIER_YOUR_SIDE, State
 
 UNIT_TYPES = frozenset({"hero", "cohort"})

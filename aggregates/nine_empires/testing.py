@@ -1,7 +1,8 @@
 """A table for tests below the aggregate (the rules never import this).
 
-``Table`` implements the state Protocol: ``emit`` applies the event's body
-(``evolve.APPLY``) at once and keeps the event, as the aggregate does; dice
+``Table`` implements the state Protocol: ``emit`` applies the event (its
+class in ``events.py``, by ``apply.py``) at once and keeps it, as the
+aggregate does; dice
 come from the kernel's counter-based generator. Arrangement helpers move cards
 between zones (never create or lose one), so an arranged table still
 conserves its cards.
@@ -10,19 +11,34 @@ conserves its cards.
 from __future__ import annotations
 
 import copy
+import datetime
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from aggregates.kernel import Audience, Command, Decision, Reason, RuleError, rng
-from aggregates.kernel.cards import PLAY, zone_name
 from aggregates.kernel.game import fisher_yates
-from aggregates.nine_empires import decisions, evolve, frames, setup
+from aggregates.nine_empires import decisions, events, frames, setup, winter
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.apply import apply
+from aggregates.nine_empires.cards import PLAY, zone_name
+from aggregates.nine_empires.commands import KeepHand, Redistribute
 from aggregates.nine_empires.data import CARDS, DECKS
 from aggregates.nine_empires.flow import FLOW
+from aggregates.nine_empires.game import NineEmpires
 from aggregates.nine_empires.state import State
 
 SEED = "9e" * 32
+#: The table's one originator: its events are never stored.
+TABLE_ID = uuid.UUID(int=9)
+
+
+def fact(name: str, version: int, payload: Mapping[str, Any]) -> Any:
+    """The event ``name`` (``events.py``'s class) stating ``payload``, as the
+    aggregate would apply it."""
+    event_class = getattr(events, name)
+    return event_class(originator_id=TABLE_ID, originator_version=version,
+                       timestamp=datetime.datetime.now(datetime.UTC), meta={}, **payload)
 
 
 class Table(State):
@@ -55,7 +71,7 @@ class Table(State):
     def emit(self, event_name: str, *, audience: Audience | None = None,
              public: Mapping[str, Any] | None = None, **payload: Any) -> None:
         self.events.append((event_name, copy.deepcopy(payload)))
-        evolve.APPLY[event_name](self, payload)
+        apply(fact(event_name, len(self.events), payload), self)
 
     def roll(self, sides: int) -> int:
         self.counter += 1
@@ -202,8 +218,8 @@ def replayed(table: Table) -> Table:
     """A fresh table rebuilt from the setup and the recorded events alone."""
     again = blank(len(table.seats), table.seed)
     setup.apply_setup(again, copy.deepcopy(table.plan))
-    for name, payload in table.events:
-        evolve.APPLY[name](again, copy.deepcopy(payload))
+    for number, (name, payload) in enumerate(table.events):
+        apply(fact(name, number, copy.deepcopy(payload)), again)
     return again
 
 
@@ -266,9 +282,6 @@ def new_game(decks: list[str], seed: str = SEED, keep: bool = True,
     """A game through the aggregate, arranged like ``new_table`` (castles as
     custom decks' starting castles; the Ordained set before play begins, so
     an arranged game is not replayable)."""
-    from aggregates.nine_empires import NineEmpires
-    from aggregates.nine_empires.commands import KeepHand
-
     chosen: list[Any] = []
     for i, name in enumerate(decks):
         deck = DECKS[name]
@@ -291,9 +304,6 @@ def new_game(decks: list[str], seed: str = SEED, keep: bool = True,
 def winter_now(table: Table) -> None:
     """Arrange: Winter begins now (as if Summer and Autumn had been passed); every
     player keeps the food where it is; the reckoning runs."""
-    from aggregates.nine_empires import winter
-    from aggregates.nine_empires.commands import Redistribute
-
     winter.begin_winter(table)
     FLOW.settle(table)
     while table.pending() and table.pending()[0][1] == "redistribute":

@@ -6,16 +6,18 @@
 - Popular: 50 Renown and at least three quests in play at the end of a turn
   (checked from the Ordained clockwise; seating breaks a tie).
 A player eliminated (no castles at the end of an Attack Phase; no food in
-Winter) leaves the game and the rest go on (``kernel.elimination``); when one
+Winter) leaves the game and the rest go on (``elimination``); when one
 player is left, that player has won.
 """
 
 from __future__ import annotations
 
-from aggregates.kernel.elimination import last_standing
+from typing import Any
+
 from aggregates.kernel.outcome import Outcome, headline
 from aggregates.nine_empires import quests
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.elimination import last_standing
 from aggregates.nine_empires.state import EARLIER_SEAT_RESULT, State
 
 POPULAR_RENOWN = 50
@@ -75,15 +77,9 @@ def popular(state: State) -> bool:
     return False
 
 
-# ------------------------------------------------------------------ evolve
-
-def player_eliminated(state: State, seat: int) -> None:
-    if seat not in state.out:
-        state.out.append(seat)
-
-
-def game_won(state: State, winner: int, how: str) -> None:
-    state.over = True
+def result(state: State, winner: int, how: str) -> dict[str, Any]:
+    """The result as every reader is told it ("Player 1 wins by a Dominance
+    Victory."; rules 1.0.0 and 1.1.0 counted seats from 0: ``EARLIER_SEAT_RESULT``)."""
     said = (f"seat {winner} wins by {VICTORY[how]}" if EARLIER_SEAT_RESULT in state.EARLIER
             else headline((winner,), None, f"by {VICTORY[how]}"))
-    state.result = {"result": said, "winner": winner, "how": how, "winners": [winner]}
+    return {"result": said, "winner": winner, "how": how, "winners": [winner]}

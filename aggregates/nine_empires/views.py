@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
-from aggregates.kernel.cards import PLAY, zone_name
 from aggregates.nine_empires import quests
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.state import State
 
 KINDS = {"deck": Visibility.COUNT_ONLY, "hand": Visibility.OWNER,

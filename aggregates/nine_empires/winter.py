@@ -25,12 +25,12 @@ from itertools import combinations
 
 from aggregates.kernel import Command, RuleError
 from aggregates.kernel import flow as kflow
-from aggregates.kernel.abilities import expire
-from aggregates.kernel.cards import zone_name
-from aggregates.kernel.elimination import next_seat
-from aggregates.nine_empires import actions, draws, quests, victory
+from aggregates.nine_empires import draws, frames, quests, victory
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.card_text import expire
+from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.commands import DiscardDown, Redistribute
+from aggregates.nine_empires.elimination import next_seat
 from aggregates.nine_empires.reasons import NineReason
 from aggregates.nine_empires.state import EARLIER_WINTER_FOOD, State
 
@@ -238,7 +238,7 @@ def legal_discard(state: State, seat: int) -> list[Command]:
     return out
 
 
-# ------------------------------------------------------------------ evolve
+# ------------------------------------------- applied (by apply.py: state only)
 
 def winter_began(state: State) -> None:
     kflow.enter(state, "winter")
@@ -284,7 +284,7 @@ def cards_discarded(state: State, seat: int, cards: list[str], why: str) -> None
     if why == "hand size" and seat in state.discard_down:
         state.discard_down.remove(seat)
     if why == quests.UNPAID:
-        actions.acted(state)
+        frames.acted(state)
 
 
 def ordained_passed(state: State, to: int) -> None:

@@ -54,7 +54,7 @@ import pytest
 from arbiter.v1 import game_pb2
 from arbiter.wire import json_to_command
 
-from aggregates.kernel.cards import PLAY, zone_name
+from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.data import ALL, TOKENS
 from aggregates.nine_empires.game import NineEmpires
 from tests.integration.conftest import ServerProcess

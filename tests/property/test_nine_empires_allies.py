@@ -31,8 +31,8 @@ from typing import Any
 import pytest
 
 from aggregates.kernel import Audience, Command
-from aggregates.kernel.cards import PLAY
 from aggregates.nine_empires import table as t
+from aggregates.nine_empires.cards import PLAY
 from aggregates.nine_empires.commands import CallAllies, ChooseAlly
 from aggregates.nine_empires.data import ALL, DECKS
 from aggregates.nine_empires.state import EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE

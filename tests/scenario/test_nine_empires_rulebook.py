@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from aggregates.kernel import Reason, RuleError
-from aggregates.nine_empires import NineEmpires, abilities, winter
+from aggregates.nine_empires import NineEmpires, abilities, card_effects, winter
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.commands import (
     Absorb,
@@ -408,7 +408,7 @@ def test_tokens_leave_the_game_markers_leave_with_their_card__rulebook_Tokens_an
     zombie, = make_tokens(table, 0, "zombie", nomhopet, 1)
     table.emit("MarkerPlaced", source="x", target=nomhopet, stat="W", amount=-1)
     assert t.stat(table, nomhopet, "W") == 3 - 1
-    abilities.bury(table, nomhopet, why="effect")
+    card_effects.bury(table, nomhopet, why="effect")
     assert table.instances[zombie]["zone"] == ""
     assert zombie not in table.zones.get("discard:0", [])
     assert table.instances[nomhopet]["markers"] == {}
@@ -440,7 +440,7 @@ def test_net_change_before_the_floor__rulebook_Zero() -> None:
     assert t.stat(table, jack, "S") == 2
     zahir = put_in_play(table, 1, "zahir")                # 1 Will
     table.emit("MarkerPlaced", source="x", target=zahir, stat="W", amount=-1)
-    abilities.settle_will(table)
+    card_effects.settle_will(table)
     assert zahir in table.zones["buried:1"]
 
 
@@ -453,11 +453,11 @@ def test_attached_cards_discarded_strength_items_buried__rulebook_Burying_a_Hero
     keshie = put_in_play(table, 0, "keshie")
     excel = put_in_play(table, 0, "excel_r8", attach_to=keshie)      # +2S
     amulet = put_in_play(table, 0, "xalfian_amulet", attach_to=keshie)  # +2W only
-    abilities.bury(table, keshie, why="absorb", with_items=True)
+    card_effects.bury(table, keshie, why="absorb", with_items=True)
     assert excel in table.zones["buried:0"] and amulet in table.zones["discard:0"]
     torin = put_in_play(table, 0, "torin_quickhand")
     other = put_in_play(table, 0, "excel_r8", attach_to=torin)
-    abilities.bury(table, torin, why="effect")
+    card_effects.bury(table, torin, why="effect")
     assert other in table.zones["discard:0"]
 
 
@@ -469,7 +469,7 @@ def test_a_card_back_in_play_is_a_new_card__rulebook_Card_Memory() -> None:
     library = put_in_play(table, 0, "library")
     table.act(0, UseAbility(source=library))
     table.act(1, Pass())
-    abilities.bury(table, library, why="effect")
+    card_effects.bury(table, library, why="effect")
     t.table(table).move(library, "play")
     table.act(0, UseAbility(source=library))
     assert len(table.named("AbilityUsed")) == 2

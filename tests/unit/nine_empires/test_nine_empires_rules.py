@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from aggregates.kernel import RuleError
+from aggregates.nine_empires import card_effects, victory, winter
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires import victory, winter
 from aggregates.nine_empires.commands import (
     DeclareAttack,
     DiscardDown,
@@ -204,9 +204,8 @@ def test_card_memory_a_card_leaving_play_loses_markers_and_effects() -> None:
     table.emit("MarkerPlaced", source="x", target=hektor, stat="W", amount=-1)
     table.emit("EffectApplied", source="x", target=hektor, verb="modify",
                params={"stat": "S", "amount": 2}, duration="end_of_turn", id="a")
-    from aggregates.nine_empires import abilities
 
-    abilities.bury(table, hektor, why="effect")
+    card_effects.bury(table, hektor, why="effect")
     assert table.instances[hektor]["markers"] == {} and table.lasting == []
 
 
@@ -312,9 +311,8 @@ def test_card_memory_a_card_back_in_play_may_use_its_abilities_again() -> None:
     library = put_in_play(table, 0, "library")
     table.act(0, UseAbility(source=library))
     table.act(1, Pass())
-    from aggregates.nine_empires import abilities
 
-    abilities.bury(table, library, why="effect")
+    card_effects.bury(table, library, why="effect")
     t.table(table).move(library, "play")                # returned to play: a new card
     table.act(0, UseAbility(source=library))
     assert len(table.named("AbilityUsed")) == 2

@@ -1,8 +1,8 @@
-"""Player elimination (aggregates.kernel.elimination): a seat leaves; the rest go on."""
+"""Player elimination (aggregates.nine_empires.elimination): a seat leaves; the rest go on."""
 
 from __future__ import annotations
 
-from aggregates.kernel import elimination as el
+from aggregates.nine_empires import elimination as el
 
 
 def test_the_rest_go_on_clockwise() -> None:

@@ -1,4 +1,4 @@
-"""The ability engine (aggregates.kernel.abilities): records read against a
+"""The ability engine (aggregates.nine_empires.card_text): records read against a
 vocabulary, the and/or/not language of filters and conditions, composed costs,
 limits per instance, durations the engine expires, and the interpreter."""
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aggregates.kernel import abilities as ka
+from aggregates.nine_empires import card_text as ka
 
 VOCAB: dict[str, Any] = {"verbs": frozenset({"modify", "draw"}),
                          "costs": frozenset({"bow", "gold"}),

@@ -32,7 +32,7 @@ def next_seat(seats: int, after: int, out: Sequence[int]) -> int | None:
 
 
 def eliminate(out: list[int], seat: int) -> None:
-    """Record ``seat`` as out of the game (evolve; idempotent)."""
+    """Record ``seat`` as out of the game (an apply; idempotent)."""
     if seat not in out:
         out.append(seat)
 

@@ -1,4 +1,4 @@
-"""Card instances with state (aggregates.kernel.cards): bowing, markers, food,
+"""Card instances with state (aggregates.nine_empires.cards): bowing, markers, food,
 attachments, locations, tokens, and card memory when a card leaves play."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from aggregates.kernel.cards import HOME, PLAY, CardTable, zone_name
+from aggregates.nine_empires.cards import HOME, PLAY, CardTable, zone_name
 
 
 def _table() -> CardTable:

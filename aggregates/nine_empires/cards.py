@@ -11,7 +11,7 @@ pile, when it leaves play).
 The state lives in the aggregate as two plain dicts, so snapshots and replays
 carry it: ``instances`` (instance id -> record) and ``zones`` (zone name ->
 ordered list of instance ids). ``CardTable`` reads and changes them; it is used
-by ``@event`` bodies (evolve) and read by the rules (decide). ``memory`` holds
+by the event applies (``apply.py``) and read by the rules (decide). ``memory`` holds
 what a game remembers about an instance while it is in play (the side it
 fights on, a quest completed). Card memory is
 the kernel's rule here: an instance that leaves play loses its markers, its

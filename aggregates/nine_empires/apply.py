@@ -1,0 +1,423 @@
+"""Romance of the Nine Empires' apply: one pure function per event
+(``events.py``), dispatched by the event's class (``aggregates.kernel.facts``).
+
+Each function changes the state from the event's facts alone; it shuffles
+nothing, checks nothing and records nothing: those are the rules modules'
+(the command path). A replay of a game's events runs exactly these functions,
+and so does the tests' table below the aggregate (``testing.Table``). Where a
+chapter's change of state is more than a line, its body is the chapter
+module's (``battles.engaged``, ``winter.food_stored``...), which reads and
+writes the state alone.
+"""
+
+from __future__ import annotations
+
+from aggregates.kernel import flow as kflow
+from aggregates.kernel.facts import applier
+from aggregates.nine_empires import (
+    battles,
+    frames,
+    raids,
+    victory,
+    winter,
+)
+from aggregates.nine_empires import events as ev
+from aggregates.nine_empires import table as t
+from aggregates.nine_empires.card_text import expire, forget, record_use
+from aggregates.nine_empires.cards import PLAY, zone_name
+from aggregates.nine_empires.state import State
+
+apply = applier()
+
+
+@apply.register
+def _bowed(e: ev.Bowed, s: State) -> None:
+    for c in e.cards:
+        s.instances[c]["bowed"] = True
+
+
+@apply.register
+def _straightened(e: ev.Straightened, s: State) -> None:
+    for c in e.cards:
+        s.instances[c]["bowed"] = False
+
+
+@apply.register
+def _food_spent(e: ev.FoodSpent, s: State) -> None:
+    for c in e.castles:
+        t.table(s).add_food(c, -1)
+
+
+@apply.register
+def _renown_gained(e: ev.RenownGained, s: State) -> None:
+    s.renown[e.seat] = e.total
+
+
+def _announced(s: State, e: ev.AbilityUsed | ev.ReactPlayed, react: bool) -> None:
+    """An ability announced: the action taken (or a React answering), its use
+    counted, a tactic discarded, and a React window opened over it."""
+    if not react:
+        frames.acted(s)
+    else:
+        kflow.after_response(s.stack[-1], e.seat, e.source)
+    record_use(s.uses, e.source, e.ability, s.turn)
+    if e.tactic:
+        t.table(s).move(e.source, zone_name("discard", e.seat))
+    frames.push_window(s, "ability", list(e.order), seat=e.seat, source=e.source,
+                       key=e.key, index=e.ability, timing=e.timing,
+                       targets={k: list(v) for k, v in e.targets.items()},
+                       discarded_fate=e.discarded_fate)
+
+
+@apply.register
+def _ability_resolved(e: ev.AbilityResolved, s: State) -> None:
+    frames.pop_window(s)
+
+
+def _leave(s: State, card: str, zone: str) -> None:
+    """Card memory: effects on the card end, and if it comes back it is a new
+    card that may use all its abilities again."""
+    s.lasting = forget(s.lasting, card)
+    for key in [k for k in s.uses if k.startswith(f"{card}/")]:
+        del s.uses[key]
+    t.table(s).move(card, zone)
+
+
+@apply.register
+def _hero_buried(e: ev.HeroBuried, s: State) -> None:
+    seat = e.seat
+    c = s.conflict
+    if c is not None and e.hero in c.get("stealth", {}):
+        stealth = c["stealth"].pop(e.hero)
+        t.table(s).move(stealth, zone_name("discard", t.owner(s, stealth)))
+    for a in e.buried:
+        _leave(s, a, zone_name("buried", t.owner(s, a)))
+    for a in e.discarded:
+        _leave(s, a, zone_name("discard", t.owner(s, a)))
+    _leave(s, e.hero, zone_name("buried", seat))
+
+
+@apply.register
+def _card_buried(e: ev.CardBuried, s: State) -> None:
+    _leave(s, e.card, zone_name("buried", e.seat))
+
+
+@apply.register
+def _moved_to_battle(e: ev.MovedToBattle, s: State) -> None:
+    t.table(s).locate(e.hero, e.castle)
+    s.instances[e.hero]["memory"]["side"] = e.side
+
+
+@apply.register
+def _token_made(e: ev.TokenMade, s: State) -> None:
+    table = t.table(s)
+    table.create(e.token, e.card, e.seat, PLAY, token=True)
+    table.attach(e.token, e.attached_to)
+
+
+@apply.register
+def _effect_applied(e: ev.EffectApplied, s: State) -> None:
+    s.lasting.append({"id": e.id, "target": e.target, "verb": e.verb,
+                      "params": dict(e.params), "duration": e.duration})
+
+
+@apply.register
+def _turn_began(e: ev.TurnBegan, game: State) -> None:
+    game.turn = e.turn
+    game.attacked = []
+    game.raided = []
+
+
+@apply.register
+def _spring_began(e: ev.SpringBegan, game: State) -> None:
+    kflow.enter(game, "spring")
+    for iid in e.straightened:
+        if game.instances[iid]["zone"] == PLAY:
+            game.instances[iid]["bowed"] = False
+
+
+@apply.register
+def _phase_began(e: ev.PhaseBegan, game: State) -> None:
+    kflow.enter(game, e.phase)
+    kflow.push(game, kflow.passing(e.order))
+
+
+@apply.register
+def _phase_ended(e: ev.PhaseEnded, game: State) -> None:
+    kflow.pop(game, "passing")
+    game.lasting = expire(game.lasting, "phase")
+
+
+@apply.register
+def _passed(e: ev.Passed, game: State) -> None:
+    frames.passed(game)
+
+
+@apply.register
+def _ability_used(e: ev.AbilityUsed, game: State) -> None:
+    _announced(game, e, react=False)
+
+
+@apply.register
+def _react_played(e: ev.ReactPlayed, game: State) -> None:
+    _announced(game, e, react=True)
+
+
+@apply.register
+def _react_passed(e: ev.ReactPassed, game: State) -> None:
+    kflow.after_response(game.stack[-1], e.seat, None)
+
+
+@apply.register
+def _ability_cancelled(e: ev.AbilityCancelled, game: State) -> None:
+    game.stack[e.frame].__setitem__("cancelled", True)
+
+
+@apply.register
+def _ability_triggered(e: ev.AbilityTriggered, game: State) -> None:
+    """A forced ability fired: its effects are events of their own."""
+
+
+@apply.register
+def _marker_placed(e: ev.MarkerPlaced, game: State) -> None:
+    t.table(game).add_marker(e.target, e.stat, e.amount)
+
+
+@apply.register
+def _damage_reduced(e: ev.DamageReduced, game: State) -> None:
+    battles.damage_reduced(game, e.engagement, e.damage)
+
+
+@apply.register
+def _card_played(e: ev.CardPlayed, game: State) -> None:
+    table = t.table(game)
+    table.move(e.card, PLAY)
+    if e.attach_to:
+        table.attach(e.card, e.attach_to)
+    if e.bowed:
+        table.bow(e.card)
+    frames.acted(game)
+
+
+@apply.register
+def _food_added(e: ev.FoodAdded, game: State) -> None:
+    t.table(game).add_food(e.castle, e.amount)
+
+
+@apply.register
+def _food_lost(e: ev.FoodLost, game: State) -> None:
+    t.table(game).add_food(e.castle, -e.amount)
+
+
+@apply.register
+def _cards_drawn(e: ev.CardsDrawn, game: State) -> None:
+    table = t.table(game)
+    for c in e.cards:
+        table.move(c, zone_name("hand", e.seat))
+
+
+@apply.register
+def _deck_reshuffled(e: ev.DeckReshuffled, game: State) -> None:
+    table = t.table(game)
+    for c in e.order:
+        table.move(c, zone_name("deck", e.seat))
+
+
+@apply.register
+def _cards_discarded(e: ev.CardsDiscarded, game: State) -> None:
+    winter.cards_discarded(game, e.seat, e.cards, e.why)
+
+
+@apply.register
+def _glory_paid(e: ev.GloryPaid, game: State) -> None:
+    for h in e.bowed:
+        game.instances[h]["bowed"] = True
+
+
+@apply.register
+def _quest_completed(e: ev.QuestCompleted, game: State) -> None:
+    game.instances[e.quest]["memory"]["completed"] = True
+    game.renown[e.seat] += e.renown
+
+
+@apply.register
+def _battle_declared(e: ev.BattleDeclared, game: State) -> None:
+    battles.battle_declared(game, e.attacker, e.defender, e.castles, e.allies_asked)
+
+
+@apply.register
+def _allies_called(e: ev.AlliesCalled, game: State) -> None:
+    battles.allies_called(game, e.seat, e.call)
+
+
+@apply.register
+def _ally_chosen(e: ev.AllyChosen, game: State) -> None:
+    battles.ally_chosen(game, e.seat, e.side)
+
+
+@apply.register
+def _units_assigned(e: ev.UnitsAssigned, game: State) -> None:
+    battles.units_assigned(game, e.side, e.heroes, e.castles)
+
+
+@apply.register
+def _battle_chosen(e: ev.BattleChosen, game: State) -> None:
+    battles.chosen(game, e.castle, e.order)
+
+
+@apply.register
+def _engaged(e: ev.Engaged, game: State) -> None:
+    battles.engaged(game, e.seat, e.side, e.cards, e.damage, e.brutal, e.order)
+
+
+@apply.register
+def _returned_home(e: ev.ReturnedHome, game: State) -> None:
+    battles.returned_home(game, e.hero, e.bowed)
+
+
+@apply.register
+def _immunity_step(e: ev.ImmunityStep, game: State) -> None:
+    battles.immunity_step(game, e.seat)
+
+
+@apply.register
+def _absorb_step(e: ev.AbsorbStep, game: State) -> None:
+    battles.absorb_step(game)
+
+
+@apply.register
+def _immunity_declared(e: ev.ImmunityDeclared, game: State) -> None:
+    battles.immunity_declared(game, e.cards)
+
+
+@apply.register
+def _damage_absorbed(e: ev.DamageAbsorbed, game: State) -> None:
+    battles.damage_absorbed(game, e.seat, e.card, e.kind, e.discard, e.remaining)
+
+
+@apply.register
+def _engagement_resolved(e: ev.EngagementResolved, game: State) -> None:
+    battles.engagement_resolved(game)
+
+
+@apply.register
+def _castle_buried(e: ev.CastleBuried, game: State) -> None:
+    battles.castle_buried(game, e.seat, e.castle)
+
+
+@apply.register
+def _battle_ended(e: ev.BattleEnded, game: State) -> None:
+    battles.battle_ended(game, e.castle, e.castle_stands, e.attackers, e.defenders_home)
+
+
+@apply.register
+def _attack_ended(e: ev.AttackEnded, game: State) -> None:
+    battles.attack_ended(game)
+
+
+@apply.register
+def _raid_declared(e: ev.RaidDeclared, game: State) -> None:
+    raids.raid_declared(game, e.raider, e.defender, e.castles)
+
+
+@apply.register
+def _raid_units_assigned(e: ev.RaidUnitsAssigned, game: State) -> None:
+    raids.units_assigned(game, e.seat, e.side, e.heroes, e.castles, e.stealth)
+
+
+@apply.register
+def _raid_chosen(e: ev.RaidChosen, game: State) -> None:
+    battles.chosen(game, e.castle, e.order)
+
+
+@apply.register
+def _sent_home(e: ev.SentHome, game: State) -> None:
+    raids.sent_home(game, e.hero, e.stealth)
+
+
+@apply.register
+def _raid_resolved(e: ev.RaidResolved, game: State) -> None:
+    raids.raid_resolved(game, e.castle, e.raiding_hero, e.defending_hero, e.stolen)
+
+
+@apply.register
+def _raid_ended(e: ev.RaidEnded, game: State) -> None:
+    raids.raid_ended(game)
+
+
+@apply.register
+def _winter_began(e: ev.WinterBegan, game: State) -> None:
+    winter.winter_began(game)
+
+
+@apply.register
+def _food_stored(e: ev.FoodStored, game: State) -> None:
+    winter.food_stored(game, e.moves, e.heroes)
+
+
+@apply.register
+def _redistribution_began(e: ev.RedistributionBegan, game: State) -> None:
+    winter.redistribution_began(game, e.seats)
+
+
+@apply.register
+def _food_redistributed(e: ev.FoodRedistributed, game: State) -> None:
+    winter.food_redistributed(game, e.seat, e.food)
+
+
+@apply.register
+def _effects_ended(e: ev.EffectsEnded, game: State) -> None:
+    winter.effects_ended(game)
+
+
+@apply.register
+def _quest_buried(e: ev.QuestBuried, game: State) -> None:
+    winter.quest_buried(game, e.seat, e.quest)
+
+
+@apply.register
+def _hand_size_checked(e: ev.HandSizeChecked, game: State) -> None:
+    winter.hand_size_checked(game, e.over)
+
+
+@apply.register
+def _ordained_passed(e: ev.OrdainedPassed, game: State) -> None:
+    winter.ordained_passed(game, e.to)
+
+
+@apply.register
+def _player_eliminated(e: ev.PlayerEliminated, game: State) -> None:
+    if e.seat not in game.out:
+        game.out.append(e.seat)
+
+
+@apply.register
+def _game_won(e: ev.GameWon, game: State) -> None:
+    game.over = True
+    game.result = victory.result(game, e.winner, e.how)
+
+
+@apply.register
+def _hands_dealt(e: ev.HandsDealt, game: State) -> None:
+    game.mulligans = list(e.seats)
+    kflow.enter(game, "mulligan")
+
+
+@apply.register
+def _mulliganed(e: ev.Mulliganed, game: State) -> None:
+    table = t.table(game)
+    for c in e.discarded:
+        table.move(c, zone_name("discard", e.seat))
+    for castle in e.food_from:
+        table.add_food(castle, -1)
+    game.mulligans.remove(e.seat)
+
+
+@apply.register
+def _hand_kept(e: ev.HandKept, game: State) -> None:
+    game.mulligans.remove(e.seat)
+
+
+@apply.register
+def _ordained_taken(e: ev.OrdainedTaken, game: State) -> None:
+    """The Ordained announced: the setup already placed the token."""
