@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import copy
 import dataclasses
 import datetime
 import logging
@@ -707,8 +708,17 @@ class ArbiterApp(Application):
             access: Any = self._access.get(game_id)
             if access is not None:
                 self._access.move_to_end(game_id)
+        if access is not None and not getattr(access, "revocable", False):
+            return access  # type: ignore[no-any-return]
+        if access is not None:
+            # A lobby game's record: its seats may change holders on any
+            # server of the store, so it is caught up by version on each call.
+            newer = list(self.events.get(access.id, gt=access.version))
+            if not newer:
                 return access  # type: ignore[no-any-return]
-        access = project_aggregate(None, self.events.get(GameAccess.create_id(game_id)))
+            access = project_aggregate(copy.deepcopy(access), newer)
+        else:
+            access = project_aggregate(None, self.events.get(GameAccess.create_id(game_id)))
         if not isinstance(access, GameAccess):
             return None
         with self._locks_guard:
@@ -716,6 +726,28 @@ class ArbiterApp(Application):
             if len(self._access) > ACCESS_CACHE_SIZE:
                 self._access.popitem(last=False)
         return access
+
+    def revoke_seat(self, game_id: uuid.UUID, seat: int) -> None:
+        """A lobby game's seat changed holders (its player left; a bot plays
+        on): record it in the game's access record, so the old token is
+        refused on every server of the store (``access`` catches up)."""
+        for _ in range(CREATE_ATTEMPTS):
+            access = self.access(game_id)
+            if access is None:
+                return
+            fresh = copy.deepcopy(access)
+            if not fresh.revoke(seat):
+                return  # revoked already (or not a lobby game's seat)
+            try:
+                self.save(fresh)
+            except IntegrityError:
+                with self._locks_guard:
+                    self._access.pop(game_id, None)
+                continue
+            with self._locks_guard:
+                self._access[game_id] = fresh
+            return
+        raise ServiceError("UNAVAILABLE", "BUSY", "the seat could not be revoked; retry")
 
     def create_game(
         self,

@@ -68,10 +68,30 @@ class GameAccess(Aggregate):
         return uuid.uuid5(ACCESS_NAMESPACE, str(game_id))
 
     @event("Issued")
-    def __init__(self, game_id: uuid.UUID, seat_hashes: list[str], spectator_hash: str) -> None:
+    def __init__(self, game_id: uuid.UUID, seat_hashes: list[str], spectator_hash: str,
+                 revocable: bool = False) -> None:
         self.game_id = game_id
         self.seat_hashes = list(seat_hashes)
         self.spectator_hash = spectator_hash
+        #: Whether a seat's token may be revoked (a lobby table's game, whose
+        #: seats change holders): only such records are read again per call.
+        self.revocable = revocable
+        #: Revoked seat tokens' hashes, each with its seat: refused with a reason.
+        self.revoked: dict[str, int] = {}
+
+    def revoke(self, seat: int) -> bool:
+        """The holder of ``seat`` left it (a lobby table's player, a bot plays
+        on): their token no longer acts or reads for it. Once per holder;
+        False when there was nothing to revoke."""
+        if not (self.revocable and 0 <= seat < len(self.seat_hashes) and self.seat_hashes[seat]):
+            return False
+        self._seat_revoked(seat=seat)
+        return True
+
+    @event("SeatRevoked")
+    def _seat_revoked(self, seat: int) -> None:
+        self.revoked[self.seat_hashes[seat]] = seat
+        self.seat_hashes[seat] = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +101,8 @@ class Principal:
     admin: bool = False
     seat: int | None = None
     spectator: bool = False
+    #: The seat whose revoked token was presented (its holder left it).
+    revoked: int | None = None
 
 
 ADMIN = Principal(admin=True)
@@ -155,6 +177,7 @@ class Credentials:
             seat_hashes=[digest(t) for t in tokens] if tokens
             else [digest(self.seat_token(game_id, n)) for n in range(seats)],
             spectator_hash=digest(self.spectator_token(game_id)),
+            revocable=bool(tokens),
         )
 
     def game_id(self, rules: str, caller: str, request_id: str) -> uuid.UUID:
@@ -213,6 +236,9 @@ class Credentials:
                 principal = Principal(seat=seat)
         if hmac.compare_digest(presented, access.spectator_hash) and not principal.admin:
             principal = Principal(spectator=True)
+        left = getattr(access, "revoked", {}).get(presented)
+        if left is not None and principal == NOBODY:
+            principal = Principal(revoked=left)
         return principal
 
 
@@ -254,7 +280,13 @@ def reader_for(caller: Caller, ended: bool, seat: int, spectator: bool) -> Reade
 
 
 def require(principal: Principal, token: str) -> None:
-    """Any credential of the game (or admin): or refuse as unauthenticated."""
+    """Any credential of the game (or admin): or refuse as unauthenticated;
+    a token whose seat was left, as no longer its holder's."""
+    if principal.revoked is not None:
+        raise ServiceError(
+            "PERMISSION_DENIED", "SEAT_REVOKED",
+            f"this token's holder left seat {principal.revoked}: a bot plays it now",
+        )
     if principal == NOBODY:
         if not token:
             raise ServiceError(

@@ -18,8 +18,11 @@ secrets as its seat tokens: the secret a player joined with plays the game
 simulate`` do; they play on after the server restarts.
 
 No served game has a rule for a player leaving during the game, so a bot
-always takes the seat (``BotTookSeat``). The seat's secret still works in
-the game: a game's seat tokens are fixed when it is created.
+always takes the seat (``BotTookSeat``). The leaving player's secret is
+revoked in the game's access record first (``SeatRevoked``, caught up by
+version on every call of every server of the store): it is refused
+``PERMISSION_DENIED`` / ``SEAT_REVOKED`` from then on, Play streams
+already open included.
 """
 
 from __future__ import annotations
@@ -233,6 +236,13 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         return lobby_pb2.SeatSecret(seat=seat, name=table.seats[seat]["name"],
                                     secret=self.seat_secret(table, seat))
 
+    def revoke(self, game_id: str, seat: int) -> None:
+        """The leaving player's secret stops playing the game: the game's
+        access record says so (``SeatRevoked``, read by every server of the
+        store), and its open Play streams are woken to end."""
+        self.stores.of(game_id).revoke_seat(uuid.UUID(game_id), seat)
+        self.hub.nudge(game_id)
+
     # ------------------------------------------------------------ reading
 
     def game_over(self, table: Lobby) -> bool:
@@ -364,6 +374,9 @@ class LobbyService(LobbyServicer):
             raise ServiceError("PERMISSION_DENIED", "WRONG_SEAT",
                                f"your secret holds seat {held}, not {seat}")
         over = self.game_over(table)
+        copy.deepcopy(table).leave(seat, over)  # refused before anything is recorded
+        if table.status == STARTED:
+            self.revoke(table.game_id, seat)
         _, table = self.tables.write(table.id, lambda t: t.leave(seat, over))
         if table.status == STARTED:
             self.bots.play(table)

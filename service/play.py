@@ -156,6 +156,8 @@ class PlayStream:
         self.hub = servicer.hub
         self.requests = requests
         self.context = context
+        #: The join's other seats' tokens, checked again each round (``_check_holders``).
+        self._seat_tokens: tuple[str, ...] = ()
 
     def messages(self) -> Iterator[game_pb2.PlayMessage]:
         """The stream's pushes, until the game ends or the client leaves."""
@@ -190,9 +192,14 @@ class PlayStream:
         if access is None:
             store.game(join.game_id)  # NOT_FOUND for a game that is not there
         caller = self.servicer.caller(self.context, gid)
+        if caller.principal.revoked is not None:
+            auth.require(*caller)  # SEAT_REVOKED: its holder left the seat
+        self._seat_tokens = tuple(join.seat_tokens)
         others: dict[int, tuple[auth.Principal, str]] = {}
         for token in join.seat_tokens:
             principal = self.servicer.credentials.identify(token, access) if token else auth.NOBODY
+            if principal.revoked is not None:
+                auth.require(principal, token)
             if principal.seat is None:
                 raise ServiceError("PERMISSION_DENIED", "BAD_TOKEN",
                                    "a seat_tokens entry is not a seat token of this game")
@@ -217,6 +224,7 @@ class PlayStream:
         with self.hub.following(key), store.recent.following(joined.gid):
             while self.context.is_active() and not self.servicer.closing():
                 ticket = self.hub.ticket(key)
+                self._check_holders(store, joined.gid)
                 moves = inbox.take()
                 for move in moves:
                     result = self._result(joined, store, move)
@@ -252,6 +260,21 @@ class PlayStream:
                     status, heartbeat = self.hub.status, time.monotonic()
                 self.hub.wait_game(key, ticket, lambda: gone() or inbox.ready())
                 polled = self.hub.ticket(key) == ticket and not inbox.ready()
+
+    def _check_holders(self, store: ArbiterApp, gid: uuid.UUID) -> None:
+        """A lobby game's seats change holders (a player leaves, a bot plays
+        on): each round, the stream's tokens are identified again, and one
+        revoked meanwhile ends the stream (``SEAT_REVOKED``). A game whose
+        seats never change keeps its record cached: nothing is read."""
+        access = store.access(gid)
+        if access is None or not getattr(access, "revocable", False):
+            return
+        caller = self.servicer.caller(self.context, gid)
+        for token in (caller.token, *self._seat_tokens):
+            if token:
+                principal = self.servicer.credentials.identify(token, access)
+                if principal.revoked is not None:
+                    auth.require(principal, token)
 
     def _event(self, cls: type[Game], ev: Any, position: int, seats: Iterable[int],
                names: tuple[str, ...], over: bool) -> Iterator[game_pb2.PlayMessage]:

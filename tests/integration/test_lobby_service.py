@@ -113,7 +113,36 @@ def test_host_starts_with_bots_and_a_leaver_mid_game_is_replaced_by_a_bot(
     for table in lobby.watch(table_id):
         if table.game_over:
             break
-    assert client.state(started.game_id, 0, token=opened.seat_secrets[0].secret).over
+    assert client.state(started.game_id, 0, token="").over  # a finished game: public
+
+
+def test_a_player_who_leaves_mid_game_loses_the_seat_on_every_call_and_stream(
+        client: ArbiterClient) -> None:
+    """A seat left during the game is no longer its old holder's: the secret
+    is revoked in the game's access record (``SeatRevoked``), refused
+    ``PERMISSION_DENIED`` / ``SEAT_REVOKED`` on a call, on a new Play stream,
+    and on the Play stream it had open when it left."""
+    lobby = Lobby(client)
+    opened = lobby.open_table("ethnos", [("player", "Ada"), ("player", "Bob")])
+    game_id, ada = opened.table.game_id, opened.seat_secrets[0].secret
+    assert client.state(game_id, 0, token=ada).seats[0] == "Ada"
+    with pytest.raises(grpc.RpcError) as ended, \
+            client.play(game_id, [0], token=ada) as stream:
+        messages = iter(stream)
+        next(messages)  # the stream is open and playing
+        lobby.leave(opened.table.table_id, secret=ada)
+        for _ in messages:
+            pass
+    assert ended.value.code() == grpc.StatusCode.PERMISSION_DENIED  # type: ignore[attr-defined]
+    assert "SEAT_REVOKED" in ended.value.details()  # type: ignore[attr-defined]
+    on_call = refusal(lambda: client.state(game_id, 0, token=ada))
+    assert (on_call.code, on_call.reason) == (grpc.StatusCode.PERMISSION_DENIED, "SEAT_REVOKED")
+    with pytest.raises(grpc.RpcError) as new_stream, \
+            client.play(game_id, [0], token=ada) as stream:
+        next(iter(stream))
+    assert "SEAT_REVOKED" in new_stream.value.details()  # type: ignore[attr-defined]
+    bob = opened.seat_secrets[1].secret
+    assert client.state(game_id, 1, token=bob).seats[1] == "Bob"  # the others' still work
 
 
 def test_quick_match_joins_the_oldest_waiting_table_else_opens_one(

@@ -6,6 +6,7 @@ table (it replays as a game does). The model: boardgame.io's Lobby API
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pytest
 from eventsourcing.application import project_aggregate
@@ -127,3 +128,37 @@ def test_a_table_rebuilt_from_its_events_is_the_same_table() -> None:
     assert (rebuilt.seats, rebuilt.status, rebuilt.game_id, rebuilt.takings) == (
         lobby.seats, lobby.status, lobby.game_id, lobby.takings)
     assert table({"kind": OPEN}, {"kind": OPEN}).status == WAITING
+
+
+def test_a_revoked_seat_is_refused_by_every_server_of_the_store(tmp_path: Path) -> None:
+    """A lobby game's seat changing holders (``SeatRevoked`` in its access
+    record) is seen by another server process of the same store, whose cached
+    record is caught up by version: the old token is refused with
+    ``SEAT_REVOKED``; a game whose tokens are the server's own is never revoked."""
+    from service.application import ArbiterApp
+    from service.auth import Credentials, require
+    from service.config import Settings
+    from service.errors import ServiceError
+
+    env = Settings(data_dir=tmp_path).store_env()
+    credentials = Credentials(b"s" * 32, "")
+    one, two = ArbiterApp(env, credentials=credentials), ArbiterApp(env, credentials=credentials)
+    try:
+        tokens = ["arb_ada_secret", "arb_bob_secret"]
+        game = one.create_game("ethnos", ["Ada", "Bob"], seat_tokens=tokens)
+        assert credentials.identify(tokens[0], two.access(game.id)).seat == 0  # cached on two
+        one.revoke_seat(game.id, 0)
+        one.revoke_seat(game.id, 0)  # once: nothing more to record
+        principal = credentials.identify(tokens[0], two.access(game.id))
+        assert principal.revoked == 0 and principal.seat is None
+        with pytest.raises(ServiceError) as caught:
+            require(principal, tokens[0])
+        assert (caught.value.status, caught.value.reason) == ("PERMISSION_DENIED", "SEAT_REVOKED")
+        assert credentials.identify(tokens[1], two.access(game.id)).seat == 1
+        plain = one.create_game("ethnos", ["Ada", "Bob"])
+        one.revoke_seat(plain.id, 0)
+        access = two.access(plain.id)
+        assert access is not None and access.seat_hashes[0] and not access.revoked
+    finally:
+        one.close()
+        two.close()
