@@ -175,11 +175,11 @@ class Player:
             self.say("What happened:", *self.told)
             self.told = []
 
-    def tell(self, message: game_pb2.PlayMessage) -> None:
+    def tell(self, pushed: game_pb2.PlayEvent) -> None:
         """An event the person's seat sees: told at the next report."""
-        if self.seat in message.for_seats and message.event.version > self.seen:
-            self.seen = message.event.version
-            self.told.append(f"  * {event_text(message.event)}")
+        if self.seat in pushed.for_seats and pushed.event.version > self.seen:
+            self.seen = pushed.event.version
+            self.told.append(f"  * {event_text(pushed.event)}")
 
     def finish(self, state: game_pb2.GameState) -> None:
         """The end: outcome, the revealed seed, and the server's audit of the game."""
@@ -222,30 +222,32 @@ class Player:
         person's move is shown (and the turn comes again)."""
         refusals, waited = 0, -1
         for message in stream:
-            kind = message.WhichOneof("item")
-            if kind == "event":
-                self.tell(message)
-            elif kind == "turn" and message.turn.seat == self.seat:
-                state = message.turn.state
-                self.show(state)
-                if state.over:
-                    self.finish(state)
-                    return 0
-                try:
-                    self.turn(stream, message.turn)
-                except _Quit:
-                    return self.leave(state)
-            elif kind == "turn" and not message.turn.state.over:
-                refusals = refusals if self.bot_turn(stream, message.turn) else refusals + 1
-            elif kind == "result" and not message.result.accepted:
-                if message.result.command_id in self.sent:
-                    self.say(f"Refused: {message.result.message or message.result.reason}")
+            for event in message.events:
+                self.tell(event)
+            for result in message.results:
+                if result.accepted:
+                    continue
+                if result.command_id in self.sent:
+                    self.say(f"Refused: {result.message or result.reason}")
                     continue
                 refusals += 1
                 if refusals >= MAX_BOT_REFUSALS:
                     self.say(f"The bots cannot move (game {self.game_id} is stuck).")
                     return 1
-            elif kind == "status" and self.seen != waited:
+            for turn in message.turns:
+                if turn.seat != self.seat:
+                    if not turn.state.over:
+                        refusals = refusals if self.bot_turn(stream, turn) else refusals + 1
+                    continue
+                self.show(turn.state)
+                if turn.state.over:
+                    self.finish(turn.state)
+                    return 0
+                try:
+                    self.turn(stream, turn)
+                except _Quit:
+                    return self.leave(turn.state)
+            if not message.turns and message.status and self.seen != waited:
                 # Caught up, and nobody this terminal plays is asked: the others are.
                 self.report()
                 state = self.client.state(self.game_id, self.seat)

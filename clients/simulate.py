@@ -277,8 +277,9 @@ def playout(
         return None if move is None else Move(move.command, move.decision_id)
 
     def counted(message: game_pb2.PlayMessage) -> None:
-        if message.HasField("result") and message.result.accepted and on_command is not None:
-            on_command()
+        for result in message.results:
+            if result.accepted and on_command is not None:
+                on_command()
 
     try:
         played = play_seats(

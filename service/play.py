@@ -17,11 +17,16 @@ its own. Here one stream carries it all:
   applied before, on any stream or call: exactly once) or refused with the
   reason code ``Act`` would give; a refusal leaves the stream open, and the
   turns of the seats still asked are pushed again;
-- whenever one of the seats has a decision at a version, its turn: the
-  seat's view, its legal moves and the decision ids, read once per version
+- whenever one of the seats has a new decision, its turn: the seat's view,
+  its legal moves and the decision ids (once per decision: another seat's
+  move does not ask a seat again what it is still asked), read once per version
   for every reader of it (``ArbiterApp.seats_at``, ``ReadModel``), with no
   look at the store when the cached game is at the version the events said;
 - once the game is over, each seat's final state, then ``ENDED``.
+
+All one round has goes in one message (the results of the moves applied, the
+events that followed, the turns): one push a move, not one per event (each
+message on a stream costs the server about as much as a small reply).
 
 Moves are read off the request stream by a thread of their own (``Inbox``),
 and applied on the stream's thread, between pushes, so the pushes keep their
@@ -58,6 +63,9 @@ MAX_SEATS = 16
 #: waits (the client's sends are held back by gRPC's flow control).
 INBOX_SIZE = 64
 HEARTBEAT_SECONDS = 10.0
+#: The most events one message carries (a resumed stream's backlog comes in
+#: several): far below gRPC's 4 MiB message limit for any game's events.
+EVENTS_PER_MESSAGE = 256
 
 
 class Host(Protocol):
@@ -73,7 +81,7 @@ class Host(Protocol):
     def closing(self) -> bool: ...
     def feed_events(self, game_id: str, gid: uuid.UUID, last: int,
                     polled: bool) -> list[tuple[int, Any]]: ...
-    def turn_message(self, reading: SeatReading) -> game_pb2.PlayMessage: ...
+    def turn_message(self, reading: SeatReading) -> game_pb2.PlayTurn: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -217,47 +225,63 @@ class PlayStream:
 
     def _play(self, joined: Joined, store: ArbiterApp, cls: type[Game],
               names: tuple[str, ...], inbox: Inbox) -> Iterator[game_pb2.PlayMessage]:
+        """The stream's rounds: each applies the moves waiting, reads the
+        events after the last version sent, and the turns at the newest; all
+        of it goes in one message (a move's result, its events, the next
+        turn: one push, not one per event)."""
         key, last = joined.game_id, joined.after
         gone = self.servicer.watch_cancel(self.context)
         pushed: dict[int, int] = {}  # seat -> the version its turn (or none) was looked at
+        asked: dict[int, tuple[str, ...]] = {}  # seat -> the decisions its last turn named
         status, heartbeat, polled, over = "", time.monotonic(), False, False
         with self.hub.following(key), store.recent.following(joined.gid):
             while self.context.is_active() and not self.servicer.closing():
                 ticket = self.hub.ticket(key)
                 self._check_holders(store, joined.gid)
-                moves = inbox.take()
-                for move in moves:
+                message = game_pb2.PlayMessage()
+                for move in inbox.take():
                     result = self._result(joined, store, move)
-                    if not result.result.accepted:
+                    if not result.accepted:
                         pushed.clear()  # the turns again: the refused seat is still asked
-                    yield result
+                        asked.clear()
+                    message.results.append(result)
                 if inbox.error is not None:
                     raise inbox.error
                 new_events = self.servicer.feed_events(key, joined.gid, last, polled)
                 polled = False
-                if new_events:
-                    over = over or any(type(e).__name__ == "Ended" for _, e in new_events)
-                    for position, ev in new_events:
-                        yield from self._event(cls, ev, position, joined.seats, names, over)
-                        last = ev.originator_version
-                    heartbeat = time.monotonic()
-                    continue
-                if moves:
-                    continue  # a move may have been recorded: its events first
+                over = over or any(type(e).__name__ == "Ended" for _, e in new_events)
+                for position, ev in new_events:
+                    if len(message.events) >= EVENTS_PER_MESSAGE:
+                        yield message  # a long backlog: in messages of a bounded size
+                        message = game_pb2.PlayMessage()
+                    message.events.extend(self._event(cls, ev, position, joined.seats, names,
+                                                      over))
+                    last = ev.originator_version
                 version, readings = store.seats_at(
                     key, [s for s in joined.seats if pushed.get(s) != last], last, joined.screens)
                 if version > last:
-                    polled = True  # newer than the events read: from the store
+                    polled = True  # newer than the events read: from the store, at once
+                    if message.results or message.events:
+                        yield message
                     continue
                 pushed.update(dict.fromkeys(joined.seats, last))
-                for reading in readings:
-                    yield self._turn(reading)
-                if readings and readings[0].state.over:
-                    yield _status(ENDED)
+                message.turns.extend(self.servicer.turn_message(r) for r in readings
+                                     if _asks_anew(r, asked))
+                ended = bool(readings) and readings[0].state.over
+                if ended:
+                    message.status, message.state = ENDED, game_pb2.FEED_STATE_ENDED
+                elif status != self.hub.status or (
+                        not message.ByteSize()
+                        and time.monotonic() - heartbeat > HEARTBEAT_SECONDS):
+                    said = feeds.status_message(self.hub.status,
+                                                heartbeat=status == self.hub.status)
+                    message.status, message.state = said.status, said.state
+                    status = self.hub.status
+                if message.ByteSize():
+                    heartbeat = time.monotonic()
+                    yield message
+                if ended:
                     return
-                if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
-                    yield _status(self.hub.status, heartbeat=status == self.hub.status)
-                    status, heartbeat = self.hub.status, time.monotonic()
                 self.hub.wait_game(key, ticket, lambda: gone() or inbox.ready())
                 polled = self.hub.ticket(key) == ticket and not inbox.ready()
 
@@ -277,31 +301,24 @@ class PlayStream:
                     auth.require(principal, token)
 
     def _event(self, cls: type[Game], ev: Any, position: int, seats: Iterable[int],
-               names: tuple[str, ...], over: bool) -> Iterator[game_pb2.PlayMessage]:
+               names: tuple[str, ...], over: bool) -> list[game_pb2.PlayEvent]:
         """An event, once per form the seats see of it (one, unless it is
         private to some of them), each naming the seats it is for."""
         seats = list(seats)
         forms = self.servicer.forms
         first = forms.of(cls, ev, Reader(seats[0]).for_game(over), position, seats=names)
         if first.audience.everyone or len(seats) == 1:
-            yield game_pb2.PlayMessage(event=first, for_seats=seats)  # one form for all
-            return
+            return [game_pb2.PlayEvent(event=first, for_seats=seats)]  # one form for all
         kinds: dict[tuple[bool, str], tuple[game_pb2.Event, list[int]]] = {
             (first.redacted, first.payload_json): (first, [seats[0]])}
         for seat in seats[1:]:
-            message = forms.of(cls, ev, Reader(seat).for_game(over), position, seats=names)
-            form = kinds.setdefault((message.redacted, message.payload_json), (message, []))
-            form[1].append(seat)
-        for message, for_seats in kinds.values():
-            yield game_pb2.PlayMessage(event=message, for_seats=for_seats)
-
-    def _turn(self, reading: SeatReading) -> game_pb2.PlayMessage:
-        """A seat's turn (or final state), the same message for every stream
-        that pushes that reading (``GameServicer.turn_message``)."""
-        return self.servicer.turn_message(reading)
+            form = forms.of(cls, ev, Reader(seat).for_game(over), position, seats=names)
+            kinds.setdefault((form.redacted, form.payload_json), (form, []))[1].append(seat)
+        return [game_pb2.PlayEvent(event=form, for_seats=for_seats)
+                for form, for_seats in kinds.values()]
 
     def _result(self, joined: Joined, store: ArbiterApp,
-                move: game_pb2.PlayMove) -> game_pb2.PlayMessage:
+                move: game_pb2.PlayMove) -> game_pb2.PlayResult:
         """A move applied through the one write path (``ArbiterApp.act``), or
         refused with the reason ``Act`` would give; the stream stays open."""
         try:
@@ -313,14 +330,13 @@ class PlayStream:
         except (ServiceError, RuleError, WireError) as exc:
             facts = refused(exc)
             version = facts.version or store.facts(joined.game_id).version
-            return game_pb2.PlayMessage(result=game_pb2.PlayResult(
+            return game_pb2.PlayResult(
                 command_id=move.command_id, accepted=False, version=version,
-                reason=facts.reason, code=facts.status, message=facts.message))
+                reason=facts.reason, code=facts.status, message=facts.message)
         if result.recorded and not result.replayed:
             self.hub.committed(joined.game_id, result.version)
-        return game_pb2.PlayMessage(result=game_pb2.PlayResult(
-            command_id=move.command_id, accepted=True, version=result.version,
-            replayed=result.replayed))
+        return game_pb2.PlayResult(command_id=move.command_id, accepted=True,
+                                   version=result.version, replayed=result.replayed)
 
     @staticmethod
     def _seat_of(joined: Joined, move: game_pb2.PlayMove) -> int:
@@ -334,7 +350,14 @@ class PlayStream:
         return move.seat
 
 
-def _status(status: str, heartbeat: bool = False) -> game_pb2.PlayMessage:
-    """A status message, as the feeds say it (``feeds.status_message``)."""
-    said = feeds.status_message(status, heartbeat)
-    return game_pb2.PlayMessage(status=said.status, state=said.state)
+def _asks_anew(reading: SeatReading, asked: dict[int, tuple[str, ...]]) -> bool:
+    """Whether a seat's reading is a turn to push: its decisions are not the
+    ones its last turn named (a decision's id changes when its seat acts or is
+    asked something new, not when another seat acts: seats choosing at once
+    are asked once each, not again after each other's moves), or the game is
+    over (every seat's final state)."""
+    ids = tuple(d.id for d in reading.state.pending if d.seat == reading.seat)
+    if not reading.state.over and asked.get(reading.seat) == ids:
+        return False
+    asked[reading.seat] = ids
+    return True

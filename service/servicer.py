@@ -921,7 +921,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 self._commands.popitem(last=False)
         return typed
 
-    def turn_message(self, reading: SeatReading) -> game_pb2.PlayMessage:
+    def turn_message(self, reading: SeatReading) -> game_pb2.PlayTurn:
         """A seat's turn on a ``Play`` stream: made once per reading, the same
         message for every stream that pushes it (never changed by a stream)."""
         key = ("turn", reading.state, id(reading.legal))
@@ -933,9 +933,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             seat=reading.seat, state=self.state_message(reading.state, signed=reading.state.over),
             actions=self.legal_messages(reading.legal) if reading.legal is not None else [],
             complete=reading.legal.complete if reading.legal is not None else True)
-        message = game_pb2.PlayMessage(turn=turn)
-        self._keep(key, (reading.legal, message))
-        return message
+        self._keep(key, (reading.legal, turn))
+        return turn
 
     def _keep(self, key: Any, value: Any) -> None:
         with self._wire_guard:

@@ -11,6 +11,7 @@ applied once (exactly once, as ``Act``'s).
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import random
 import threading
@@ -34,6 +35,14 @@ def created(server: ServerProcess, rules: str, seats: list[str]) -> game_pb2.Cre
     return reply
 
 
+@dataclasses.dataclass(frozen=True)
+class Item:
+    """One thing a message held: a result, an event, a turn, or its status."""
+
+    kind: str
+    value: Any
+
+
 class RawPlay:
     """A ``Play`` call on the generated stub: requests put in, messages read out."""
 
@@ -44,6 +53,7 @@ class RawPlay:
         self.call = stub.Play(self._requests(), metadata=(("authorization", f"Bearer {token}"),),
                               timeout=60)
         self.messages: Iterator[game_pb2.PlayMessage] = iter(self.call)
+        self.items = self._items()
 
     def _requests(self) -> Iterator[game_pb2.PlayRequest]:
         while (request := self.requests.get()) is not None:
@@ -52,13 +62,23 @@ class RawPlay:
     def send(self, move: game_pb2.PlayMove) -> None:
         self.requests.put(game_pb2.PlayRequest(move=move))
 
-    def until(self, kind: str) -> tuple[list[game_pb2.PlayMessage], game_pb2.PlayMessage]:
-        """The messages up to the next one of ``kind``, and that one."""
-        seen: list[game_pb2.PlayMessage] = []
+    def _items(self) -> Iterator[Item]:
+        """What the messages hold, one by one, in their order (results,
+        events, turns, status)."""
         for message in self.messages:
-            if message.WhichOneof("item") == kind:
-                return seen, message
-            seen.append(message)
+            yield from (Item("result", r) for r in message.results)
+            yield from (Item("event", e) for e in message.events)
+            yield from (Item("turn", t) for t in message.turns)
+            if message.status:
+                yield Item("status", message)
+
+    def until(self, kind: str) -> tuple[list[Item], Item]:
+        """The items up to the next one of ``kind``, and that one."""
+        seen: list[Item] = []
+        for item in self.items:
+            if item.kind == kind:
+                return seen, item
+            seen.append(item)
         raise AssertionError(f"the stream ended before a {kind}")
 
     def close(self) -> None:
@@ -75,8 +95,8 @@ def test_each_seat_gets_only_its_own_private_forms(shared_server: ServerProcess)
     game = created(shared_server, "ethnos", ["a", "b", "c"])
     tokens = {t.seat: t.token for t in game.seat_tokens}
     received: dict[int, list[game_pb2.Event]] = {seat: [] for seat in tokens}
-    # Events come in runs between other messages; the run that holds the
-    # game's end is the full record (as Subscribe sends it): public by then.
+    # Events come in messages; the one that holds the game's end is the full
+    # record (as Subscribe sends it): public by then.
     batches: dict[int, list[int]] = {seat: [] for seat in tokens}
     batch = dict.fromkeys(tokens, 0)
     with ArbiterClient(shared_server.address) as client:
@@ -86,12 +106,11 @@ def test_each_seat_gets_only_its_own_private_forms(shared_server: ServerProcess)
             rng = random.Random(seat)
 
             def keep(message: game_pb2.PlayMessage) -> None:
-                if message.HasField("event"):
-                    assert list(message.for_seats) == [seat]
-                    received[seat].append(message.event)
+                batch[seat] += 1
+                for pushed in message.events:
+                    assert list(pushed.for_seats) == [seat]
+                    received[seat].append(pushed.event)
                     batches[seat].append(batch[seat])
-                else:
-                    batch[seat] += 1
 
             play_seats(lambda after: client.play(game.game_id, [seat], after_version=after),
                        lambda turn: random_move(turn, rng), on_message=keep)
@@ -136,42 +155,42 @@ def test_a_refused_move_leaves_the_stream_playing_and_a_retried_id_applies_once(
     stream = RawPlay(shared_server, token, game_pb2.PlayJoin(game_id=game.game_id))
     try:
         _, turn = stream.until("turn")
-        version = turn.turn.state.version
-        legal = turn.turn.actions[0]
+        version = turn.value.state.version
+        legal = turn.value.actions[0]
         stream.send(game_pb2.PlayMove(command=legal.command, command_id="m1",
                                       expected_version=version + 7))
         _, refused = stream.until("result")
-        assert not refused.result.accepted
-        assert (refused.result.reason, refused.result.code) == ("VERSION_MISMATCH", "ABORTED")
-        assert refused.result.version == version
+        assert not refused.value.accepted
+        assert (refused.value.reason, refused.value.code) == ("VERSION_MISMATCH", "ABORTED")
+        assert refused.value.version == version
         _, asked_again = stream.until("turn")
-        assert asked_again.turn == turn.turn, "the refused seat's turn, pushed again"
+        assert asked_again.value == turn.value, "the refused seat's turn, pushed again"
         stream.send(game_pb2.PlayMove(seat=3, command=legal.command, command_id="m1"))
         _, wrong = stream.until("result")
-        assert wrong.result.reason == "WRONG_SEAT"
+        assert wrong.value.reason == "WRONG_SEAT"
         stream.until("turn")
         stream.send(game_pb2.PlayMove(command=legal.command, command_id="m1",
                                       expected_version=version))
         _, accepted = stream.until("result")
-        assert accepted.result.accepted and not accepted.result.replayed
-        after = accepted.result.version
+        assert accepted.value.accepted and not accepted.value.replayed
+        after = accepted.value.version
         assert after > version
         stream.send(game_pb2.PlayMove(command=legal.command, command_id="m1",
                                       expected_version=version))
         between, again = stream.until("result")
-        assert again.result.accepted and again.result.replayed
-        assert again.result.version == after, "applied once: nothing more recorded"
+        assert again.value.accepted and again.value.replayed
+        assert again.value.version == after, "applied once: nothing more recorded"
         # The next turn came before the replayed result, or comes after it
         # (the same move twice records nothing: one turn at that version).
-        turns = [m for m in between if m.HasField("turn")]
+        turns = [m for m in between if m.kind == "turn"]
         if turns:
             next_turn, events = turns[0], between
         else:
             rest, next_turn = stream.until("turn")
             events = between + rest
-        events = [m for m in events if m.HasField("event")]
-        assert [m.event.version for m in events] == list(range(version + 1, after + 1))
-        assert next_turn.turn.state.version == after
+        events = [m for m in events if m.kind == "event"]
+        assert [m.value.event.version for m in events] == list(range(version + 1, after + 1))
+        assert next_turn.value.state.version == after
     finally:
         stream.close()
     # The same id over Act: the original result, nothing recorded.
@@ -198,8 +217,9 @@ def test_a_new_stream_resumes_after_the_last_version_without_a_gap(
             return Breaking(stream, cut)
 
         def keep(message: game_pb2.PlayMessage) -> None:
-            if message.HasField("event") and (not seen or seen[-1] != message.event.version):
-                seen.append(message.event.version)
+            for pushed in message.events:
+                if not seen or seen[-1] != pushed.event.version:
+                    seen.append(pushed.event.version)
 
         played = play_seats(open_stream, lambda turn: random_move(turn, rng), on_message=keep,
                             max_moves=40)
@@ -223,8 +243,8 @@ class Breaking:
     def __iter__(self) -> Iterator[game_pb2.PlayMessage]:
         for message in self.stream:
             yield message
-            if message.HasField("event") and self.cut["at"] and \
-                    message.event.version >= self.cut["at"]:
+            if message.events and self.cut["at"] and \
+                    message.events[-1].event.version >= self.cut["at"]:
                 self.cut["at"] = 0
                 raise Unavailable()
 
@@ -265,7 +285,7 @@ def test_legal_of_a_turn_is_what_legal_actions_says(shared_server: ServerProcess
         stream = RawPlay(shared_server, token[seat],
                          game_pb2.PlayJoin(game_id=game.game_id, screens=screens))
         try:
-            turns.append(stream.until("turn")[1].turn)
+            turns.append(stream.until("turn")[1].value)
         finally:
             stream.close()
     bare, drawn = turns

@@ -6,10 +6,10 @@ a move, and the server pushes what follows. ``PlayStream`` is the stream:
 
 >>> with ArbiterClient() as client:
 ...     with client.play(game_id, seats=[0]) as stream:
-...         for message in stream:
-...             if message.HasField("turn"):
-...                 stream.move(message.turn.actions[0].command,
-...                             decision_id=message.turn.state.pending[0].id)
+...         for message in stream:  # one message a round: results, events, turns
+...             for turn in message.turns:
+...                 stream.move(turn.actions[0].command, seat=turn.seat,
+...                             decision_id=turn.state.pending[0].id)
 
 ``play_seats`` is a whole bot on it: it answers every turn of its seats with
 the move ``choose`` picks, resumes after a broken stream from the last
@@ -107,8 +107,8 @@ class PlayStream:
 
     def __iter__(self) -> Iterator[game_pb2.PlayMessage]:
         for message in self._call:
-            if message.HasField("event"):
-                self.version = max(self.version, message.event.version)
+            if message.events:
+                self.version = max(self.version, message.events[-1].event.version)
             yield message
 
     def close(self) -> None:
@@ -192,11 +192,20 @@ def play_seats(
             for message in stream:
                 if on_message is not None:
                     on_message(message)
-                kind = message.WhichOneof("item")
-                if kind == "event":
-                    played.events += 1
-                elif kind == "turn":
-                    turn = message.turn
+                played.events += len(message.events)
+                for result in message.results:
+                    if result.accepted:
+                        in_a_row = 0
+                        played.accepted += not result.replayed
+                        continue
+                    played.refused += 1
+                    if result.reason in STALE:
+                        continue
+                    in_a_row += 1
+                    if in_a_row >= max_refusals:
+                        raise RuntimeError(f"{in_a_row} moves refused in a row, the last: "
+                                           f"{result.reason}: {result.message}")
+                for turn in message.turns:
                     if turn.state.over:
                         played.final[turn.seat] = turn.state
                         continue
@@ -211,18 +220,7 @@ def play_seats(
                     stream.move(move.command, seat=turn.seat, decision_id=move.decision_id,
                                 expected_version=0 if move.decision_id else turn.state.version)
                     played.moves += 1
-                elif kind == "result" and not message.result.accepted:
-                    played.refused += 1
-                    if message.result.reason in STALE:
-                        continue
-                    in_a_row += 1
-                    if in_a_row >= max_refusals:
-                        raise RuntimeError(f"{in_a_row} moves refused in a row, the last: "
-                                           f"{message.result.reason}: {message.result.message}")
-                elif kind == "result":
-                    in_a_row = 0
-                    played.accepted += not message.result.replayed
-                elif kind == "status" and message.state == game_pb2.FEED_STATE_ENDED:
+                if message.state == game_pb2.FEED_STATE_ENDED:
                     return played
             return played
         except grpc.RpcError as exc:

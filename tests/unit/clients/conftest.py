@@ -114,19 +114,18 @@ class FakeGameService(game_pb2_grpc.GameServiceServicer):
             command.enin.roll_start.SetInParent()
             move = game_pb2.LegalAction(command=command, json='{"name": "roll_start"}',
                                         label="roll")
-            yield game_pb2.PlayMessage(turn=game_pb2.PlayTurn(
+            yield game_pb2.PlayMessage(turns=[game_pb2.PlayTurn(
                 seat=self.playable_seat, state=self._state(join.game_id), actions=[move],
-                complete=True))
+                complete=True)])
             sent = next(requests).move
             self.calls.append(Call("PlayMove", None, sent))
             self.ended.add(join.game_id)
-            yield game_pb2.PlayMessage(result=game_pb2.PlayResult(
-                command_id=sent.command_id, accepted=True, version=2))
-        for seat in join.seats:
-            yield game_pb2.PlayMessage(turn=game_pb2.PlayTurn(
-                seat=seat, state=self._state(join.game_id)))
-        yield game_pb2.PlayMessage(status="ended: the game is over",
-                                   state=game_pb2.FEED_STATE_ENDED)
+            yield game_pb2.PlayMessage(results=[game_pb2.PlayResult(
+                command_id=sent.command_id, accepted=True, version=2)])
+        yield game_pb2.PlayMessage(
+            turns=[game_pb2.PlayTurn(seat=seat, state=self._state(join.game_id))
+                   for seat in join.seats],
+            status="ended: the game is over", state=game_pb2.FEED_STATE_ENDED)
 
     def History(self, request: Any, context: Any) -> Iterator[game_pb2.Event]:
         self._note("History", request, context)

@@ -230,26 +230,27 @@ class Scripted(game_pb2_grpc.GameServiceServicer):
                 game_id="g", seat=move.seat, command=move.command,
                 decision_id=move.decision_id, expected_version=move.expected_version))
             if self.refusals:
-                yield game_pb2.PlayMessage(result=game_pb2.PlayResult(
+                asked = self.turn(seat)
+                asked.results.add(
                     command_id=move.command_id, version=5, reason="ILLEGAL_MOVE",
-                    code="FAILED_PRECONDITION", message=self.refusals.pop(0)))
-                yield self.turn(seat)
+                    code="FAILED_PRECONDITION", message=self.refusals.pop(0))
+                yield asked
                 continue
             self.over = True
-            yield game_pb2.PlayMessage(result=game_pb2.PlayResult(
-                command_id=move.command_id, accepted=True, version=6))
-            yield game_pb2.PlayMessage(for_seats=[seat], event=game_pb2.Event(
+            done = self.turn(seat)
+            done.results.add(command_id=move.command_id, accepted=True, version=6)
+            done.events.add(for_seats=[seat], event=game_pb2.Event(
                 game_id="g", version=6, type="BandPlayed",
                 text="Ada plays a band of 2 led by the Wizard."))
-            yield self.turn(seat)
-            yield game_pb2.PlayMessage(status="ended: the game is over",
-                                       state=game_pb2.FEED_STATE_ENDED)
+            done.status, done.state = "ended: the game is over", game_pb2.FEED_STATE_ENDED
+            yield done
             return
 
     def turn(self, seat: int) -> game_pb2.PlayMessage:
-        return game_pb2.PlayMessage(turn=game_pb2.PlayTurn(
+        """A round with the seat's turn (its final state once the game is over)."""
+        return game_pb2.PlayMessage(turns=[game_pb2.PlayTurn(
             seat=seat, state=self.state(), actions=[] if self.over else self.actions,
-            complete=self.complete))
+            complete=self.complete)])
 
     def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
         return game_pb2.AuditResponse(chain_ok=True, dice_ok=True, replay_ok=True, over=True)
