@@ -27,6 +27,11 @@ every service the server hosts (health and reflection included):
   ``ARBITER_CREATES_PER_MINUTE`` per caller (bursts of as many), so one
   client cannot fill the disk.
 
+The bots of a lobby table play on the server's own threads: each move is
+one call of the table's host (its opener) and its CPU time work of the
+host's share (``spend``, ``charge_work``), so tables full of bots cost their
+opener, not the server.
+
 Health ``Watch`` streams with nothing to send for
 ``ARBITER_IDLE_WATCH_SECONDS`` are ended (``IdleWatches``). And per
 connection: keepalive pings every ``ARBITER_KEEPALIVE_SECONDS``; a
@@ -298,6 +303,22 @@ class CallerShares(Wrapping):
             raise rate_limited("new games")
         return key
 
+    def key_of(self, context: grpc.ServicerContext) -> str:
+        """The caller's key, as its calls are charged ("" for the admin)."""
+        key, role = self._who(context)
+        return "" if role == "admin" else key
+
+    def spend(self, key: str, stopping: Callable[[], bool]) -> bool:
+        """Before work the server does for ``key`` on its own (a lobby table's
+        bots, charged to its host): one call from its bucket, and none while
+        its share of the server's time is in debt. Waits for both to refill;
+        False when ``stopping`` says to give up. The admin's ("") is free."""
+        while key and not stopping():
+            if self.work.take(key, 0.0) and self.calls.take(key):
+                return True
+            time.sleep(MESSAGE_WAIT)
+        return not stopping()
+
     def _charge_work(self, key: str, cpu_seconds: float) -> None:
         """Charge a call's CPU time beyond the free part to its caller."""
         beyond = cpu_seconds - FREE_WORK_SECONDS
@@ -352,6 +373,11 @@ class CallerShares(Wrapping):
             stream, request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
+
+    def charge_work(self, key: str, cpu_seconds: float) -> None:
+        """Charge work done for ``key`` outside its calls (``spend``)."""
+        if key:
+            self._charge_work(key, cpu_seconds)
 
     def _charged(self, requests: Iterator[Any], key: str) -> Iterator[Any]:
         """A stream's messages after its first, each charged as a call (a move

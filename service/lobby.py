@@ -33,7 +33,9 @@ import hmac
 import logging
 import random
 import threading
+import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, TypeAlias, TypeVar
 
@@ -53,6 +55,7 @@ from service.catalogue import served_rules, unknown_rules
 from service.errors import ServiceError, bad_request
 from service.feeds import FeedHub
 from service.ids import check_id, parse_options
+from service.limits import CallerShares
 from service.servicer import refusals
 from service.shards import Shards
 from service.status import refused
@@ -72,6 +75,8 @@ WATCH_POLL = 1.0
 BOT_POLL = 0.5
 #: Tables kept in memory (each a few hundred bytes).
 TABLES_KEPT = 4096
+#: Whose share the bots of a table spend when its host is not known here.
+UNKNOWN_HOST = "lobby-bots"
 
 T = TypeVar("T")
 Context: TypeAlias = grpc.ServicerContext
@@ -198,10 +203,13 @@ class Tables:
 class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     """One method per RPC: requests in, ``Tables`` and the application behind."""
 
-    def __init__(self, app: ArbiterApp | Shards, hub: FeedHub) -> None:
+    def __init__(self, app: ArbiterApp | Shards, hub: FeedHub,
+                 shares: CallerShares | None = None) -> None:
         self.stores = app if isinstance(app, Shards) else Shards([app])
         self.tables = Tables(self.stores.first)
         self.hub = hub
+        #: Every caller's share (``service.limits``): the bots' moves are their host's.
+        self.shares = shares
         self.credentials = self.stores.first.credentials
         self.bots = TableBots(self)
 
@@ -231,6 +239,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             raise ServiceError("UNAUTHENTICATED", "BAD_TOKEN",
                                "the secret holds no seat of this table")
         return seat, host or self.credentials.is_admin(token)
+
+    def caller_key(self, context: Context) -> str:
+        """The caller's key in ``service.limits`` ("" without limits, or the admin)."""
+        return self.shares.key_of(context) if self.shares is not None else ""
 
     def secret_message(self, table: Lobby, seat: int) -> lobby_pb2.SeatSecret:
         return lobby_pb2.SeatSecret(seat=seat, name=table.seats[seat]["name"],
@@ -267,8 +279,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     # ------------------------------------------------------------ writing
 
     def opened(self, rules: str, seats: list[dict[str, Any]], options_json: str,
-               table_id: uuid.UUID | None = None, again_of: str = "") -> Lobby:
-        """A new table, saved; started at once when no seat is open."""
+               host: str, table_id: uuid.UUID | None = None, again_of: str = "") -> Lobby:
+        """A new table, saved; started at once when no seat is open. ``host``:
+        the opener's key in ``service.limits``, whose share its bots spend."""
         rules = served_rules(rules)
         check_id("rules", rules)
         cls = GAMES.get(rules)
@@ -278,6 +291,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         table = Lobby.open(table_id or uuid.uuid4(), rules, seats, options_json,
                            cls.MIN_SEATS, cls.MAX_SEATS, again_of)
         self.tables.open(table)
+        self.bots.hosts.keep(table.id, host)
         return self.started_if_full(table)
 
     def started_if_full(self, table: Lobby) -> Lobby:
@@ -329,7 +343,7 @@ class LobbyService(LobbyServicer):
                   context: Context) -> lobby_pb2.OpenTableResponse:
         table = self.opened(request.rules,
                             [{"kind": s.kind, "name": s.name} for s in request.seats],
-                            request.options_json)
+                            request.options_json, self.caller_key(context))
         return lobby_pb2.OpenTableResponse(
             table=self.message(table), host_secret=self.host_secret(table),
             seat_secrets=[self.secret_message(table, n) for n, s in enumerate(table.seats)
@@ -410,7 +424,8 @@ class LobbyService(LobbyServicer):
             fresh = self.tables.get(next_id)
         except ServiceError:
             fresh = self.opened(table.rules, table.next_round_seats(), table.options_json,
-                                table_id=next_id, again_of=str(table.id))
+                                self.caller_key(context), table_id=next_id,
+                                again_of=str(table.id))
         seat = (held + 1) % len(table.seats)
         return lobby_pb2.PlayAgainResponse(table=self.message(fresh),
                                            seat=self.secret_message(fresh, seat))
@@ -435,7 +450,7 @@ class LobbyService(LobbyServicer):
             joined = self.started_if_full(joined)
             return lobby_pb2.QuickMatchResponse(table=self.message(joined), seat=secret)
         seats = [{"kind": PLAYER, "name": request.name}] + [{"kind": OPEN}] * (players - 1)
-        table = self.opened(rules, seats, "")
+        table = self.opened(rules, seats, "", self.caller_key(context))
         return lobby_pb2.QuickMatchResponse(table=self.message(table),
                                             seat=self.secret_message(table, 0), opened=True)
 
@@ -463,14 +478,39 @@ class LobbyService(LobbyServicer):
                 self.tables.changed.wait(WATCH_POLL)
 
 
+class Hosts:
+    """Each table's host, as a caller of ``service.limits``, for the tables
+    opened on this server (the newest ``TABLES_KEPT``): its bots spend the
+    host's share. A table whose host is not known here (opened before a
+    restart, or on another server) spends ``UNKNOWN_HOST``'s, one share for
+    all of them."""
+
+    def __init__(self) -> None:
+        self._keys: OrderedDict[uuid.UUID, str] = OrderedDict()
+        self._guard = threading.Lock()
+
+    def keep(self, table_id: uuid.UUID, key: str) -> None:
+        with self._guard:
+            self._keys[table_id] = key
+            while len(self._keys) > TABLES_KEPT:
+                self._keys.popitem(last=False)
+
+    def of(self, table_id: uuid.UUID) -> str:
+        with self._guard:
+            return self._keys.get(table_id, UNKNOWN_HOST)
+
+
 class TableBots:
     """Bots playing the bot seats of started tables on this server: a random
     listed move (``aggregates.kernel.moves``), through the application's one
     write path, as a seat's ``Act`` would; a thread per game, ended with it
-    (or when the server stops)."""
+    (or when the server stops). Each move is a call of the table's host and
+    its CPU time the host's work (``service.limits``): opening tables full
+    of bots makes the server do no more than its opener's share."""
 
     def __init__(self, lobby: LobbyServicer) -> None:
         self.lobby = lobby
+        self.hosts = Hosts()
         self._running: set[str] = set()
         self._guard = threading.Lock()
 
@@ -502,11 +542,12 @@ class TableBots:
     def _run(self, table_id: uuid.UUID, game_id: str) -> None:
         hub = self.lobby.hub
         rng = random.Random(f"{game_id}")
+        host = self.hosts.of(table_id)
         try:
             with hub.following(game_id):
                 while not hub.stopping.is_set():
                     ticket = hub.ticket(game_id)
-                    moved = self._move(table_id, game_id, rng)
+                    moved = self._charged(host, lambda: self._move(table_id, game_id, rng))
                     if moved is None:
                         return
                     if not moved:  # the others' turn: until a commit of the game
@@ -516,6 +557,20 @@ class TableBots:
         finally:
             with self._guard:
                 self._running.discard(game_id)
+
+    def _charged(self, host: str, move: Callable[[], bool | None]) -> bool | None:
+        """``move`` once the host's share admits it, its CPU time charged to
+        the host; None when the server stops meanwhile."""
+        shares = self.lobby.shares
+        if shares is None:
+            return move()
+        if not shares.spend(host, self.lobby.hub.stopping.is_set):
+            return None
+        started = time.thread_time()
+        try:
+            return move()
+        finally:
+            shares.charge_work(host, time.thread_time() - started)
 
     def _move(self, table_id: uuid.UUID, game_id: str, rng: random.Random) -> bool | None:
         """One move of a bot seat whose turn it is; None once the game is over."""
@@ -541,9 +596,11 @@ class TableBots:
         return False
 
 
-def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub) -> LobbyService:
-    """Serve the lobby on ``server`` (``service.main``)."""
-    servicer = LobbyService(app, hub)
+def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub,
+            shares: CallerShares | None = None) -> LobbyService:
+    """Serve the lobby on ``server`` (``service.main``); its bots spend the
+    shares of ``shares`` (the server's ``CallerShares``)."""
+    servicer = LobbyService(app, hub, shares)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)
     servicer.bots.resume()
     return servicer

@@ -125,9 +125,10 @@ class Server:
                 MalformedRequests(abort),
                 StreamCap(streams),
                 # Innermost: it sees the services' own handlers (the health watcher).
-                CallerShares(credentials, abort, settings.max_streams_per_peer,
-                             settings.calls_per_second, settings.creates_per_minute,
-                             settings.idle_watch_seconds),
+                shares := CallerShares(credentials, abort, settings.max_streams_per_peer,
+                                       settings.calls_per_second,
+                                       settings.creates_per_minute,
+                                       settings.idle_watch_seconds),
             ],
             options=[
                 ("grpc.max_receive_message_length", limit),
@@ -139,7 +140,7 @@ class Server:
         game_pb2_grpc.add_GameServiceServicer_to_server(
             GameServicer(Shards([store.app for store in self.stores]), self.hub), self.grpc
         )
-        lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub)
+        lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub, shares)
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         integrity.report_health(self.health)  # corrupt stored records: NOT_SERVING

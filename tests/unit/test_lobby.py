@@ -5,6 +5,7 @@ table (it replays as a game does). The model: boardgame.io's Lobby API
 
 from __future__ import annotations
 
+import time
 import uuid
 from pathlib import Path
 
@@ -162,3 +163,45 @@ def test_a_revoked_seat_is_refused_by_every_server_of_the_store(tmp_path: Path) 
     finally:
         one.close()
         two.close()
+
+
+def test_a_tables_bots_spend_their_hosts_share_of_the_server() -> None:
+    """Every caller's share (docs/operations): a table's bots play on the
+    server's threads, each move a call of the table's host and its CPU time
+    the host's work. A host whose share is spent gets no more bot moves until
+    it refills (here: until the server stops), while another host's bots
+    still play; the admin's tables are free."""
+    from types import SimpleNamespace
+
+    from service.auth import Credentials
+    from service.limits import CallerShares
+    from service.lobby import UNKNOWN_HOST, TableBots
+
+    shares = CallerShares(Credentials(b"s" * 32, ""), lambda _c, _e: None, 4, 2, 60)
+    polls = {"n": 0}
+
+    def stopping() -> bool:
+        polls["n"] += 1
+        return polls["n"] > 20
+
+    bots = TableBots(SimpleNamespace(  # type: ignore[arg-type]
+        shares=shares, hub=SimpleNamespace(stopping=SimpleNamespace(is_set=stopping))))
+    table_id = uuid.uuid4()
+    bots.hosts.keep(table_id, "ipv4:10.0.0.1")
+    assert bots.hosts.of(table_id) == "ipv4:10.0.0.1"
+    assert bots.hosts.of(uuid.uuid4()) == UNKNOWN_HOST
+
+    def busy_move() -> bool:
+        end = time.thread_time() + 0.05
+        while time.thread_time() < end:
+            pass
+        return True
+
+    moved: list[str] = []
+    assert bots._charged("ipv4:10.0.0.1", busy_move)  # within its burst: played, charged
+    assert bots._charged("ipv4:10.0.0.1", lambda: bool(moved.append("again"))) is None
+    assert not moved, "a bot moved on a spent share"
+    polls["n"] = 0
+    assert bots._charged("ipv4:10.0.0.2", lambda: True)  # another host's bots play
+    assert bots._charged("", busy_move) and bots._charged("", busy_move)  # the admin's: free
+    shares.idle.stopping.set()
