@@ -103,23 +103,24 @@ def solo(rules: str, level: str, games: int, budget: float,
 Job = Callable[[int, float, dict[str, list[float]]], dict[str, Any]]
 
 
-def jobs(rules: str, players: int) -> list[Job]:
+def jobs(rules: str, players: int, upper: str = "") -> list[Job]:
     """What is measured at one table: each level alone (a solo game), else
     each level against the one below."""
     if players == 1:
         return [functools.partial(solo, rules, level) for level in ("random", "greedy", "ismcts")]
-    return [functools.partial(pairing, rules, players, up, down) for up, down in PAIRS]
+    return [functools.partial(pairing, rules, players, up, down) for up, down in PAIRS
+            if not upper or up == upper]
 
 
 def run(rules_ids: Sequence[str], games: int, budget: float,
-        only: Sequence[int] = ()) -> list[dict[str, Any]]:
+        only: Sequence[int] = (), upper: str = "") -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     times: dict[str, list[float]] = {"random": [], "greedy": [], "ismcts": []}
     for rules in rules_ids:
         for players in tables(rules):
             if only and players not in only:
                 continue
-            for job in jobs(rules, players):
+            for job in jobs(rules, players, upper):
                 started = time.perf_counter()
                 row = job(games, budget, times)
                 row["seconds"] = round(time.perf_counter() - started, 1)
@@ -178,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--decisions", type=int, default=30)
     parser.add_argument("--only-timing", action="store_true")
     parser.add_argument("--players", default="", help="only these tables (e.g. 2,4)")
+    parser.add_argument("--upper", default="", help="only the pairing of this level")
     parser.add_argument("rules", nargs="*", default=sorted(GAMES))
     args = parser.parse_args(argv)
     budgets = [float(b) for b in args.timing.split(",") if b]
@@ -186,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(text, flush=True)
     if not args.only_timing:
         run(args.rules, args.games, args.budget,
-            [int(n) for n in args.players.split(",") if n])
+            [int(n) for n in args.players.split(",") if n], args.upper)
 
 
 if __name__ == "__main__":
