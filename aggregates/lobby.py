@@ -24,6 +24,7 @@ holder.
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from enum import StrEnum
 from typing import Any
@@ -79,6 +80,25 @@ def player_name(name: str) -> str:
     return cleaned
 
 
+def reads_as(name: str) -> str:
+    """A name as a reader tells it from another: case and width folded
+    (``Ada``, ``ada`` and ``Ａda`` are one name to a person at the table)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def seat_names(seats: list[dict[str, Any]]) -> list[str]:
+    """The names the game's seats get: each player's, each bot's (an open
+    seat's and an unnamed bot's: ``Bot`` and the seat's number)."""
+    return [s["name"] or f"Bot {n + 1}" for n, s in enumerate(seats)]
+
+
+def check_unique(seats: list[dict[str, Any]], seat: int, name: str) -> None:
+    """Refuse ``name`` for ``seat`` when it reads as another seat's name."""
+    others = {reads_as(n) for k, n in enumerate(seat_names(seats)) if k != seat}
+    if reads_as(name) in others:
+        raise refuse(LobbyReason.NAME_TAKEN, f"{name!r} reads as a name at this table already")
+
+
 def seat_spec(kind: str, name: str = "") -> dict[str, Any]:
     """A seat as ``TableOpened`` records it, checked: an open seat has no
     name; a player's is its name; a bot's is its name or ``Bot``."""
@@ -111,9 +131,9 @@ class Lobby(Aggregate):
             raise refuse(LobbyReason.BAD_SEATS,
                          f"{rules} seats {min_seats} to {max_seats} players, not {len(seats)}")
         checked = [seat_spec(str(s.get("kind", "")), str(s.get("name", ""))) for s in seats]
-        names = [s["name"] for s in checked if s["kind"] == PLAYER]
-        if len(set(names)) != len(names):
-            raise refuse(LobbyReason.NAME_TAKEN, "each player at a table has a name of their own")
+        for n, spec in enumerate(checked):
+            if spec["name"]:
+                check_unique(checked, n, spec["name"])
         return cls(table_id=table_id, rules=rules, seats=checked, options_json=options_json,
                    again_of=again_of)
 
@@ -155,7 +175,7 @@ class Lobby(Aggregate):
 
     def names(self) -> list[str]:
         """The names the game's seats get: each player's, each bot's."""
-        return [s["name"] or f"Bot {n + 1}" for n, s in enumerate(self.seats)]
+        return seat_names(self.seats)
 
     # ------------------------------------------------------------ decide
 
@@ -163,14 +183,13 @@ class Lobby(Aggregate):
         """A player sits down by name: in ``seat``, else the first open one."""
         cleaned = player_name(name)
         self._waiting("join")
-        if any(s["kind"] == PLAYER and s["name"] == cleaned for s in self.seats):
-            raise refuse(LobbyReason.NAME_TAKEN, f"{cleaned!r} is already at this table")
         if seat is None:
             if self.full:
                 raise refuse(LobbyReason.TABLE_FULL, "every seat of this table is taken")
             seat = self.open_seats[0]
         elif self.holder(seat)["kind"] != OPEN:
             raise refuse(LobbyReason.SEAT_TAKEN, f"seat {seat + 1} is not open")
+        check_unique(self.seats, seat, cleaned)
         self._seat_taken(seat=seat, name=cleaned)
         return seat
 

@@ -131,9 +131,13 @@ class Tables:
         with self._guard:
             kept = self._kept.get(table_id)
         after = kept.version if kept is not None else None
+        if kept is None:
+            first = list(self.app.events.get(table_id, limit=1))
+            if not first or not isinstance(first[0], Lobby.TableOpened):  # type: ignore[attr-defined]
+                # Not a table: a game's id, an access record's, a log's. Its
+                # other events are never read (a whole game replayed for nothing).
+                raise unknown_table(str(table_id))
         newer = list(self.app.events.get(table_id, gt=after))
-        if kept is None and not newer:
-            raise unknown_table(str(table_id))
         table = project_aggregate(copy.deepcopy(kept) if kept else None, newer)
         if not isinstance(table, Lobby):
             raise unknown_table(str(table_id))
@@ -154,7 +158,10 @@ class Tables:
                 try:
                     self.app.save(copy.deepcopy(table), listed)
                 except IntegrityError:
-                    continue  # another server took the log's next entry
+                    try:  # a table of this id saved meanwhile (a play again pressed twice)
+                        return self.get(table.id)
+                    except ServiceError:
+                        continue  # another server took the log's next entry
                 self._saved(table)
                 return table
         raise ServiceError("UNAVAILABLE", "BUSY", "the lobby is too busy; retry")
@@ -251,9 +258,13 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     def revoke(self, game_id: str, seat: int) -> None:
         """The leaving player's secret stops playing the game: the game's
         access record says so (``SeatRevoked``, read by every server of the
-        store), and its open Play streams are woken to end."""
-        self.stores.of(game_id).revoke_seat(uuid.UUID(game_id), seat)
-        self.hub.nudge(game_id)
+        store), and its open Play streams here are woken to end (on other
+        servers, at the game's next commit, before they push anything)."""
+        store = self.stores.of(game_id)
+        store.revoke_seat(uuid.UUID(game_id), seat)
+        # Woken as by a commit of the game (at its version: nothing new to
+        # read), so each stream checks its tokens now, not at the next move.
+        self.hub.committed(game_id, store.facts(game_id).version)
 
     # ------------------------------------------------------------ reading
 
@@ -443,8 +454,9 @@ class LobbyService(LobbyServicer):
             try:
                 seat, joined = self.tables.write(table.id, lambda t: t.take(request.name))
             except RuleError as exc:
-                if exc.reason in (LobbyReason.TABLE_FULL, LobbyReason.TABLE_STARTED):
-                    continue  # taken meanwhile: the next one
+                if exc.reason in (LobbyReason.TABLE_FULL, LobbyReason.TABLE_STARTED,
+                                  LobbyReason.NAME_TAKEN):
+                    continue  # taken meanwhile, or the name is someone's there: the next one
                 raise
             secret = self.secret_message(joined, seat)
             joined = self.started_if_full(joined)

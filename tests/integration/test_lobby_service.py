@@ -13,7 +13,10 @@ refusal has a status and a reason code.
 from __future__ import annotations
 
 import random
+import threading
+import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
@@ -273,6 +276,134 @@ def test_a_tables_bots_play_on_after_the_server_restarts(
     with ArbiterClient(shared_server.address, token="") as client:
         client.add_tokens(started.game_id, {0: opened.seat_secrets[0].secret})
         assert play_out(client, started.game_id, 0, seed=5).over
+
+
+def test_a_table_id_naming_another_record_is_no_table(
+        shared_server: ServerProcess, client: ArbiterClient) -> None:
+    """Attack: a table id that is a game's id (shown on every started table),
+    its access record's, or the lobby's own log's is no table: ``UNKNOWN_TABLE``
+    at once, without replaying that record as if it were one."""
+    from service.auth import GameAccess
+    from service.lobby import LOBBY_LOG_ID
+
+    lobby = Lobby(client)
+    started = lobby.open_table("ethnos", [("player", "Ada"), "bot"]).table
+    for other in (started.game_id, str(GameAccess.create_id(uuid.UUID(started.game_id))),
+                  str(LOBBY_LOG_ID)):
+        for call in (lambda t=other: lobby.table(t), lambda t=other: lobby.join(t, "Eve")):
+            wrong = refusal(call)
+            assert (wrong.code, wrong.reason) == (grpc.StatusCode.NOT_FOUND, "UNKNOWN_TABLE")
+
+
+def test_two_joins_racing_for_the_last_seat_seat_one_player(client: ArbiterClient) -> None:
+    """Attack: two players join the last open seat at once (two threads):
+    one sits and the game starts; the other is refused with a reason, and
+    no seat is held twice."""
+    lobby = Lobby(client)
+    table_id = lobby.open_table("ethnos", [("player", "Ada"), "open"]).table.table_id
+    barrier = threading.Barrier(2)
+
+    def join(name: str) -> object:
+        barrier.wait()
+        try:
+            return Lobby(client).join(table_id, name)
+        except ArbiterError as exc:
+            return exc
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(join, ["Bob", "Cy"]))
+    joined = [r for r in results if not isinstance(r, ArbiterError)]
+    refused = [r for r in results if isinstance(r, ArbiterError)]
+    assert len(joined) == 1 and len(refused) == 1
+    assert refused[0].reason in ("TABLE_STARTED", "TABLE_FULL", "SEAT_TAKEN")
+    table = lobby.table(table_id)
+    assert table.status == "started" and [s.kind for s in table.seats] == ["player", "player"]
+
+
+def test_play_again_pressed_by_two_players_at_once_opens_one_table(
+        client: ArbiterClient) -> None:
+    """Attack: both players press "play again" at the same moment (two
+    threads): one next round, each told its own seat of it."""
+    lobby = Lobby(client)
+    opened = lobby.open_table("ethnos", [("player", "Ada"), ("player", "Bob")])
+    table_id, game_id = opened.table.table_id, opened.table.game_id
+    secrets = [s.secret for s in opened.seat_secrets]
+    client.add_tokens(game_id, dict(enumerate(secrets)))
+    rng = random.Random(11)
+    played = play_seats(lambda after: client.play(game_id, [0, 1], after_version=after),
+                        lambda turn: random_move(turn, rng))
+    assert played.final[0].over
+    barrier = threading.Barrier(2)
+
+    def again(secret: str) -> lobby_pb2.PlayAgainResponse | ArbiterError:
+        barrier.wait()
+        try:
+            return lobby.play_again(table_id, secret=secret)
+        except ArbiterError as exc:
+            return exc
+
+    with ThreadPoolExecutor(2) as pool:
+        ada, bob = pool.map(again, secrets)
+    assert not isinstance(ada, ArbiterError), ada
+    assert not isinstance(bob, ArbiterError), bob
+    assert ada.table.table_id == bob.table.table_id
+    assert (ada.seat.name, bob.seat.name) == ("Ada", "Bob")
+    assert ada.seat.secret != bob.seat.secret
+
+
+def test_leaving_twice_is_refused_with_a_reason(client: ArbiterClient) -> None:
+    """Attack: the same leave sent twice, before and during the game."""
+    lobby = Lobby(client)
+    table_id = lobby.open_table("ethnos", ["open", "open", "open"]).table.table_id
+    ada = Lobby(client).join(table_id, "Ada").seat.secret
+    lobby.leave(table_id, secret=ada)
+    again = refusal(lambda: lobby.leave(table_id, secret=ada))
+    assert (again.code, again.reason) == (grpc.StatusCode.UNAUTHENTICATED, "BAD_TOKEN")
+    opened = lobby.open_table("ethnos", [("player", "Ada"), ("player", "Bob")])
+    bob = opened.seat_secrets[1].secret
+    lobby.leave(opened.table.table_id, secret=bob)
+    twice = refusal(lambda: lobby.leave(opened.table.table_id, secret=bob))
+    assert (twice.code, twice.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "NOT_SEATED")
+
+
+def test_no_watch_of_a_table_shows_a_secret(client: ArbiterClient) -> None:
+    """Attack: a stranger watching a table sees its names, never a secret."""
+    lobby = Lobby(client)
+    opened = lobby.open_table("ethnos", [("player", "Ada"), "open", "open"])
+    table_id = opened.table.table_id
+    joined = Lobby(client).join(table_id, "Bob")
+    watched = next(iter(Lobby(client).watch(table_id))).SerializeToString()
+    for secret in (opened.host_secret, opened.seat_secrets[0].secret, joined.seat.secret):
+        assert secret.encode() not in watched
+    assert b"Bob" in watched
+
+
+def test_watching_tables_is_bounded_per_caller_like_subscribing(
+        shared_server: ServerProcess) -> None:
+    """Attack: WatchTable streams left open by the thousand. Each is one of
+    its caller's streams (``ARBITER_MAX_STREAMS_PER_PEER``, 32 by default),
+    as Subscribe's are: past them the next is refused ``TOO_MANY_STREAMS``."""
+    stub = lobby_pb2_grpc.LobbyServiceStub(shared_server.channel())
+    table_id = lobby_pb2.OpenTableRequest(rules="ethnos",
+                                          seats=[lobby_pb2.SeatSpec(kind="open")] * 2)
+    opened = stub.OpenTable(table_id, timeout=10).table.table_id
+    streams = []
+    try:
+        refused = None
+        for _ in range(40):
+            call = stub.WatchTable(lobby_pb2.WatchTableRequest(table_id=opened), timeout=30)
+            streams.append(call)
+            try:
+                next(call)
+            except grpc.RpcError as exc:
+                refused = exc
+                break
+        assert refused is not None, "40 watches held by one address"
+        assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED  # type: ignore[attr-defined]
+        assert dict(refused.trailing_metadata())["arbiter-reason"] == "TOO_MANY_STREAMS"  # type: ignore[attr-defined]
+    finally:
+        for call in streams:
+            call.cancel()
 
 
 def test_opening_tables_is_bounded_per_caller_like_creating_games(

@@ -198,10 +198,49 @@ def test_a_tables_bots_spend_their_hosts_share_of_the_server() -> None:
         return True
 
     moved: list[str] = []
+
+    def counted_move() -> bool:
+        moved.append("again")
+        return True
+
     assert bots._charged("ipv4:10.0.0.1", busy_move)  # within its burst: played, charged
-    assert bots._charged("ipv4:10.0.0.1", lambda: bool(moved.append("again"))) is None
+    assert bots._charged("ipv4:10.0.0.1", counted_move) is None
     assert not moved, "a bot moved on a spent share"
     polls["n"] = 0
     assert bots._charged("ipv4:10.0.0.2", lambda: True)  # another host's bots play
     assert bots._charged("", busy_move) and bots._charged("", busy_move)  # the admin's: free
     shares.idle.stopping.set()
+
+
+@pytest.mark.parametrize("name", [
+    "ada", " ADA ", "Ａda",  # the same name, in another case or width
+    "Bot 2", "bot 2",  # the name the open seat's bot would play under
+    "Rob",  # the named bot's
+])
+def test_a_name_that_reads_as_anothers_at_the_table_is_taken(name: str) -> None:
+    """SeatTaken by name: a joiner cannot pass for someone at the table (a
+    player, a named bot, or the bot an open seat becomes at the start): names
+    are compared as players read them (case and width folded)."""
+    lobby = table({"kind": PLAYER, "name": "Ada"}, {"kind": OPEN}, {"kind": BOT, "name": "Rob"},
+                  {"kind": OPEN})
+    assert reason_of(lambda: lobby.take(name, 3)) == LobbyReason.NAME_TAKEN
+
+
+@pytest.mark.parametrize("name", [
+    "x" * 33, "x" * 100_000, "a\nb", "a\x00b", "\x1b[31mred", "evil\u202egnp", "zero\u200bwidth",
+    "\u3000", "a\u2028b",
+])
+def test_a_name_with_controls_or_invisible_characters_or_too_long_is_refused(name: str) -> None:
+    """A player's name is 1 to 32 printable characters: no control, format
+    (bidirectional overrides, zero-width) or line-separating character, so a
+    name cannot rewrite the page or the terminal it is shown on."""
+    lobby = table({"kind": OPEN}, {"kind": OPEN})
+    assert reason_of(lambda: lobby.take(name)) == LobbyReason.BAD_NAME
+
+
+def test_a_name_in_any_script_is_a_name() -> None:
+    """Names are people's: any script, accents and emoji are kept as written."""
+    lobby = table({"kind": OPEN}, {"kind": OPEN}, {"kind": OPEN})
+    for name in ("Zoë", "Анна", "李雷"):
+        lobby.take(name)
+    assert [s["name"] for s in lobby.seats] == ["Zoë", "Анна", "李雷"]
