@@ -1,6 +1,7 @@
 """The gateway's OpenAPI 3.1 document, made from the service's own descriptors.
 
-Paths, request and response schemas come from ``GameService``'s descriptors,
+Paths, request and response schemas come from ``GameService``'s descriptors
+(``/v1/<Method>``) and ``LobbyService``'s (``/v1/lobby/<Method>``),
 and descriptions from the comments of the protos themselves (the descriptors'
 source info that ``make proto`` and the client's wheel build write), so the
 document can never drift from the wire contract it describes.
@@ -11,11 +12,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from arbiter.v1 import game_pb2
+from arbiter.v1 import game_pb2, lobby_pb2
 from google.protobuf.descriptor import FieldDescriptor
 
 from service.reflection import commented_descriptors
-from service.web.backend import METHODS
+from service.web.backend import METHODS, Method
 from service.web.gateway import HTTP_STATUS
 
 #: Where a comment is, in ``SourceCodeInfo.Location.path``: the field numbers of
@@ -23,6 +24,13 @@ from service.web.gateway import HTTP_STATUS
 #: ``.nested_type``, ``ServiceDescriptorProto.method`` (google/protobuf/descriptor.proto).
 FILE_MESSAGE, FILE_SERVICE, MESSAGE_FIELD, MESSAGE_NESTED, SERVICE_METHOD = 4, 6, 2, 3, 2
 SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"]
+LOBBY = lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"]
+#: The lobby's methods, as the gateway serves them at ``/v1/lobby/<Method>``.
+LOBBY_METHODS: dict[str, Method] = {
+    m.name: Method(m.name, getattr(lobby_pb2, m.input_type.name),
+                   getattr(lobby_pb2, m.output_type.name), bool(m.server_streaming))
+    for m in LOBBY.methods
+}
 INTEGER_64 = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,
               FieldDescriptor.TYPE_SINT64, FieldDescriptor.TYPE_FIXED64,
               FieldDescriptor.TYPE_SFIXED64}
@@ -123,7 +131,7 @@ def schemas() -> dict[str, Any]:
             if field.type == FieldDescriptor.TYPE_MESSAGE:
                 visit(field.message_type)
 
-    for method in METHODS.values():
+    for method in (*METHODS.values(), *LOBBY_METHODS.values()):
         visit(method.request.DESCRIPTOR)
         visit(method.response.DESCRIPTOR)
     out = {name: message_schema(d) for name, d in sorted(found.items())}
@@ -150,8 +158,9 @@ def schemas() -> dict[str, Any]:
     return out
 
 
-def operation(name: str) -> dict[str, Any]:
-    method = METHODS[name]
+def operation(name: str, methods: dict[str, Method] = METHODS,
+              service: Any = SERVICE) -> dict[str, Any]:
+    method = methods[name]
     response = {"$ref": f"#/components/schemas/{method.response.DESCRIPTOR.name}"}
     if method.streaming:
         content = {
@@ -169,7 +178,7 @@ def operation(name: str) -> dict[str, Any]:
         "operationId": name,
         "summary": name,
         "description": " ".join(t for t in (
-            proto_comments().get(SERVICE.methods_by_name[name].full_name, ""), summary) if t),
+            proto_comments().get(service.methods_by_name[name].full_name, ""), summary) if t),
         "security": [{}, {"bearer": []}],
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/{method.request.DESCRIPTOR.name}"}}}},
@@ -194,14 +203,20 @@ def document() -> dict[str, Any]:
         "info": {
             "title": "Arbiter JSON gateway",
             "version": "v1",
-            "description": "Every GameService call as JSON over HTTP: the same credentials, "
+            "description": "Every GameService call (/v1/<Method>) and LobbyService call "
+                           "(/v1/lobby/<Method>) as JSON over HTTP: the same credentials, "
                            "reason codes and limits as gRPC (docs/web.md, 'The JSON gateway').",
         },
-        "paths": {f"/v1/{name}": {"post": operation(name)} for name in METHODS},
+        "paths": {
+            **{f"/v1/{name}": {"post": operation(name)} for name in METHODS},
+            **{f"/v1/lobby/{name}": {"post": operation(name, LOBBY_METHODS, LOBBY)}
+               for name in LOBBY_METHODS},
+        },
         "components": {
             "schemas": schemas(),
             "securitySchemes": {"bearer": {
                 "type": "http", "scheme": "bearer",
-                "description": "A seat, spectator, creator or admin token."}},
+                "description": "A seat, spectator, creator or admin token; on the "
+                               "lobby's calls, a table's seat or host secret."}},
         },
     }

@@ -244,3 +244,24 @@ def test_a_name_in_any_script_is_a_name() -> None:
     for name in ("Zoë", "Анна", "李雷"):
         lobby.take(name)
     assert [s["name"] for s in lobby.seats] == ["Zoë", "Анна", "李雷"]
+
+
+def test_the_gateways_openapi_document_describes_every_lobby_call() -> None:
+    """The JSON gateway's ``/openapi.json`` names every LobbyService method at
+    ``/v1/lobby/<Method>``, described by its proto comment, with its request
+    and response schemas; operation ids stay unique across both services."""
+    from arbiter.v1 import lobby_pb2
+
+    from service.web import openapi
+
+    document = openapi.document()
+    schemas = document["components"]["schemas"]
+    for method in lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"].methods:
+        operation = document["paths"][f"/v1/lobby/{method.name}"]["post"]
+        body = operation["requestBody"]["content"]["application/json"]["schema"]
+        assert body["$ref"] == f"#/components/schemas/{method.input_type.name}"
+        assert method.output_type.name in schemas and operation["description"], method.name
+    assert "application/x-ndjson" in (
+        document["paths"]["/v1/lobby/WatchTable"]["post"]["responses"]["200"]["content"])
+    ids = [p["post"]["operationId"] for p in document["paths"].values()]
+    assert len(ids) == len(set(ids))

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import grpc
 import jsonschema
 import pytest
-from arbiter.v1 import game_pb2
+from arbiter.v1 import game_pb2, lobby_pb2
 from google.protobuf import json_format
 
 from service.web.backend import METHODS
@@ -426,7 +426,9 @@ def test_the_openapi_document_describes_every_call(document: JSON) -> None:
     """The OpenAPI document names every GameService method at /v1/<Method>, each
     with its request and response schemas and the error shape."""
     service = game_pb2.DESCRIPTOR.services_by_name["GameService"]
-    assert set(document["paths"]) == {f"/v1/{m.name}" for m in service.methods}
+    lobby = lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"]
+    assert set(document["paths"]) == {f"/v1/{m.name}" for m in service.methods} | {
+        f"/v1/lobby/{m.name}" for m in lobby.methods}
     schemas = document["components"]["schemas"]
     for method in service.methods:
         operation = document["paths"][f"/v1/{method.name}"]["post"]
