@@ -265,3 +265,26 @@ def test_the_gateways_openapi_document_describes_every_lobby_call() -> None:
         document["paths"]["/v1/lobby/WatchTable"]["post"]["responses"]["200"]["content"])
     ids = [p["post"]["operationId"] for p in document["paths"].values()]
     assert len(ids) == len(set(ids))
+
+
+def test_the_sdk_reference_has_a_page_for_the_lobby() -> None:
+    """The client library's reference (docs/sdk/, from the docstrings) has
+    ``Lobby``'s page, every public method on it with its own words, linked
+    from the index."""
+    import importlib.util
+    import sys
+
+    from arbiter.lobby import Lobby as ClientLobby
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("sdkdoc", root / "tools" / "sdkdoc.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("sdkdoc", tool)
+    spec.loader.exec_module(tool)
+    pages = tool.pages()
+    page = pages["Lobby.md"]
+    assert "from arbiter.lobby import Lobby" in page and "(undocumented)" not in page
+    for name in (n for n in vars(ClientLobby) if not n.startswith("_")):
+        assert f"`{name}(" in page, name
+    assert "(Lobby.md)" in pages["index.md"]

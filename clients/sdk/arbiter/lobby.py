@@ -77,6 +77,8 @@ class Lobby:
         return list(reply.tables)
 
     def table(self, table_id: str) -> lobby_pb2.Table:
+        """The table as anyone reads it (``GetTable``): its seats' names and
+        kinds, its game once started, never a secret."""
         reply = self._call("GetTable", lobby_pb2.GetTableRequest(table_id=table_id))
         self._remember_game(reply.table)
         return reply.table  # type: ignore[no-any-return]
@@ -93,7 +95,10 @@ class Lobby:
 
     def leave(self, table_id: str, seat: int | None = None,
               secret: str | None = None) -> lobby_pb2.Table:
-        """Leave the seat held here (or ``seat``, with the host secret)."""
+        """Leave the seat held here (or ``seat``, with the host secret).
+        Before the start the seat opens again; during the game a bot plays
+        it on, and the seat's secret no longer plays the game (refused
+        ``PERMISSION_DENIED`` / ``SEAT_REVOKED``)."""
         token = secret or self._secret(table_id, host=seat is not None)
         request = lobby_pb2.LeaveTableRequest(table_id=table_id)
         if seat is not None:
