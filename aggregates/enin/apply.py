@@ -5,6 +5,14 @@ Each function changes the state from the event's facts alone, and words what
 happened (``last_outcome``) for the reader; it rolls nothing, checks nothing
 and records nothing: those are the rules modules' (the command path). A
 replay of a game's events runs exactly these functions.
+
+The step a fact leaves is the game's ``stage``. The last fact of a Questing
+Phase's action (a rest, a theft, a trap, the Imp's take, a flight, the last
+treasure roll or the encounter's end) leaves the step after the action: the
+quest attempt, where the command path ends the turn at once unless the
+location's quest can be tried for (Quest Items). Rules 1.0.0 recorded that
+step and the Imp's as events of their own (``ImpStruck``,
+``QuestAttemptOffered``), read here too.
 """
 
 from __future__ import annotations
@@ -22,6 +30,12 @@ apply = applier()
 def stage_at(location: int) -> str:
     """The Questing Phase at a location: the market town or the location chart."""
     return s.TOWN if location == TABLES.market_location else s.QUESTING
+
+
+def after_action(game: EninState) -> None:
+    """The action is done: the quest attempt's step (Quest Items: "once you have
+    completed the action for that location")."""
+    game.stage = s.QUEST_ATTEMPT
 
 
 def dice_line(table: list[dict[str, int]]) -> str:
@@ -58,18 +72,26 @@ def _quest_rolled(event: ev.QuestRolled, game: EninState) -> None:
 @apply.register
 def _rested(event: ev.Rested, game: EninState) -> None:
     game.hp = event.hp
+    after_action(game)
     game.last_outcome = f"You rest and arise refreshed: HP {event.hp}."
 
 
 @apply.register
 def _robbed(event: ev.Robbed, game: EninState) -> None:
     game.gold = event.gold
+    after_action(game)
     game.last_outcome = (f"Bandits steal {event.amount} gold ({event.dice}): "
                          f"gold {event.gold}.")
 
 
 @apply.register
 def _trap_sprung(event: ev.TrapSprung, game: EninState) -> None:
+    """An Imp with an item to take waits on the choice; any other trap ends the
+    action (its poison or wound follows)."""
+    if event.trap == "imp" and event.takeable:
+        game.stage = s.LOSE_ITEM
+    else:
+        after_action(game)
     game.last_outcome = f"Trap roll {event.roll}: {event.trap.replace('_', ' ')}."
 
 
@@ -87,12 +109,15 @@ def _wounded(event: ev.Wounded, game: EninState) -> None:
 
 @apply.register
 def _imp_struck(event: ev.ImpStruck, game: EninState) -> None:
+    """Rules 1.0.0: the Imp's choice (an old ``TrapSprung`` does not name what
+    it may take)."""
     game.stage = s.LOSE_ITEM
 
 
 @apply.register
 def _item_lost(event: ev.ItemLost, game: EninState) -> None:
     game.magic_items = [i for i in game.magic_items if i != event.item]
+    after_action(game)
     game.last_outcome = f"The Imp takes your {TABLES.magic_items[event.item].name}."
 
 
@@ -164,6 +189,7 @@ def _fled(event: ev.Fled, game: EninState) -> None:
     game.hp = event.hp
     game.encounter = None
     game.table = []
+    after_action(game)
     game.last_outcome = f"You flee, losing {event.penalty} HP."
 
 
@@ -192,6 +218,7 @@ def _level_gained(event: ev.LevelGained, game: EninState) -> None:
 def _encounter_ended(event: ev.EncounterEnded, game: EninState) -> None:
     game.encounter = None
     game.table = []
+    after_action(game)
 
 
 # ---------------------------------------------------------------------- Treasure
@@ -199,7 +226,11 @@ def _encounter_ended(event: ev.EncounterEnded, game: EninState) -> None:
 
 @apply.register
 def _treasure_rolled(event: ev.TreasureRolled, game: EninState) -> None:
+    """The last roll ends the action, unless a magic item is then to be chosen
+    (``MagicItemFound`` follows)."""
     game.treasure_left = event.left
+    if event.left == 0:
+        after_action(game)
     game.last_outcome += f" Treasure roll {event.roll}: {event.find.replace('_', ' ')}."
 
 
@@ -221,6 +252,8 @@ def _magic_item_chosen(event: ev.MagicItemChosen, game: EninState) -> None:
     game.hp = event.hp
     game.luck = event.luck
     game.treasure_choices = []
+    if game.treasure_left == 0:
+        after_action(game)
     game.last_outcome = f"You take the {TABLES.magic_items[event.item].name}."
 
 
@@ -267,6 +300,7 @@ def _town_left(event: ev.TownLeft, game: EninState) -> None:
 
 @apply.register
 def _quest_attempt_offered(event: ev.QuestAttemptOffered, game: EninState) -> None:
+    """Rules 1.0.0: the step the action's last fact entered."""
     game.stage = s.QUEST_ATTEMPT
 
 

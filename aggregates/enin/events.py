@@ -115,7 +115,8 @@ class Wounded(Game.Event):
 
 class ImpStruck(Game.Event):
     """The Imp waits on the choice of the item it takes (its candidates: the trap's
-    `takeable`)."""
+    `takeable`). Recorded by rules 1.0.0 only: it is the engine's progress, which
+    rules 1.1.0 read from the `TrapSprung` before it."""
 
 
 class ItemLost(Game.Event):
@@ -304,7 +305,9 @@ class TownLeft(Game.Event):
 
 
 class QuestAttemptOffered(Game.Event):
-    """The quest for the `item` may be tried for here."""
+    """The quest for the `item` may be tried for here. Recorded by rules 1.0.0 only:
+    it is the engine's progress, which rules 1.1.0 read from the action's last fact,
+    the location and the quest items held."""
 
     item: str
 

@@ -11,7 +11,7 @@ from aggregates.enin import state as s
 from aggregates.enin.commands import AttemptQuest, EndTurn
 from aggregates.enin.data import TABLES, QuestAttempt
 from aggregates.enin.reasons import EninReason
-from aggregates.enin.state import EninState
+from aggregates.enin.state import PROGRESS_RECORDED, EninState
 from aggregates.kernel import Command, Reason, RuleError
 
 
@@ -32,11 +32,13 @@ def attempt_possible(state: EninState) -> str:
 
 
 def after_action(state: EninState) -> None:
-    """The action is done: offer the quest attempt if you hold what it needs, else
-    "you do nothing further and your Questing Phase is done"."""
+    """The action is done: the quest attempt waits if you hold what it needs
+    (the action's last fact entered it), else "you do nothing further and your
+    Questing Phase is done"."""
     item = attempt_possible(state)
     if item:
-        state.emit("QuestAttemptOffered", item=item)
+        if PROGRESS_RECORDED in state.earlier:
+            state.emit("QuestAttemptOffered", item=item)
     else:
         end_of_turn(state)
 

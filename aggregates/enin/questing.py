@@ -9,7 +9,7 @@ from aggregates.enin.commands import LoseItem, Quest
 from aggregates.enin.data import MAGIC_ITEMS, TABLES, ChartRow, Trap, lookup
 from aggregates.enin.quest import after_action
 from aggregates.enin.reasons import EninReason
-from aggregates.enin.state import EninState
+from aggregates.enin.state import PROGRESS_RECORDED, EninState
 from aggregates.kernel import Command, Reason, RuleError
 
 
@@ -58,8 +58,9 @@ def spring_trap(state: EninState) -> None:
         state.emit("Wounded", amount=trap.hp, hp=hp_after(state.hp, -trap.hp))
         if state.hp == 0:
             return
-    elif takeable:
-        state.emit("ImpStruck")
+    elif takeable:  # the Imp's choice waits (``TrapSprung`` entered it)
+        if PROGRESS_RECORDED in state.earlier:
+            state.emit("ImpStruck")
         return
     after_action(state)
 

@@ -12,6 +12,14 @@ from typing import Any, Protocol
 
 from aggregates.kernel import Audience
 
+#: An earlier rule kept by rules 1.0.0 (``Enin.earlier``): it recorded the
+#: engine's progress as events of its own, the Imp waiting on the item to take
+#: (``ImpStruck``, after the trap that states it) and the quest attempt on offer
+#: after the action (``QuestAttemptOffered``, which the location and the quest
+#: items held decide), where rules 1.1.0 enter those steps by the rulebook's
+#: facts (``apply.py``).
+PROGRESS_RECORDED = "progress recorded"
+
 
 class EninState(Protocol):
     hp: int
@@ -37,6 +45,11 @@ class EninState(Protocol):
     last_outcome: str
     ended: bool
     outcome: dict[str, Any] | None
+
+    @property
+    def earlier(self) -> frozenset[str]:
+        """The earlier rules this game is played by (``PROGRESS_RECORDED``)."""
+        ...
 
     def finished(self) -> dict[str, Any] | None: ...
 

@@ -213,9 +213,11 @@ def test_quest_attempt_ranges__rulebook_Location_Cards_quest_tables(
 
 
 def test_attempt_offered_after_the_action_when_items_held__rulebook_Questing_Phase() -> None:
+    """The attempt waits after the action's last fact; no event of its own."""
     g = new_game(location=1, stage=r.QUESTING, quest_items=["key", "watchword"])
     rig(g, *d10(1))
-    assert act(g, Quest()) == ["QuestRolled", "Rested", "QuestAttemptOffered"]
+    assert act(g, Quest()) == ["QuestRolled", "Rested"]
+    assert g.stage == r.QUEST_ATTEMPT and g.pending()[0].kind == r.QUEST_ATTEMPT
     assert g.legal_actions(0) == [AttemptQuest(), EndTurn()]
     assert act(g, EndTurn()) == ["TurnEnded"]
 
@@ -225,7 +227,8 @@ def test_attempt_offered_after_a_won_fight__rulebook_Questing_Phase() -> None:
     in_combat(g, {"att": 2, "xp": "1"})
     rig(g, *d10(5, 5))
     act(g, Attack())
-    assert act(g, AcceptRoll())[-1] == "QuestAttemptOffered"
+    assert act(g, AcceptRoll())[-1] == "EncounterEnded"
+    assert g.stage == r.QUEST_ATTEMPT and g.legal_actions(0) == [AttemptQuest(), EndTurn()]
 
 
 def test_attempt_offered_after_flight__rulebook_Questing_Phase() -> None:
@@ -235,7 +238,8 @@ def test_attempt_offered_after_flight__rulebook_Questing_Phase() -> None:
     rig(g, *d10(1, 1))
     act(g, Attack())
     act(g, AcceptRoll())
-    assert act(g, Flee())[-1] == "QuestAttemptOffered"
+    assert act(g, Flee())[-1] == "Fled"
+    assert g.stage == r.QUEST_ATTEMPT and g.legal_actions(0) == [AttemptQuest(), EndTurn()]
 
 
 def test_no_items_no_attempt_turn_ends__rulebook_Questing_Phase() -> None:

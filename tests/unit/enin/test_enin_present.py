@@ -207,7 +207,7 @@ def test_phase_modules_never_import_the_aggregate() -> None:
 
     root = pathlib.Path(package.__file__).parent
     for path in root.glob("*.py"):
-        if path.stem in ("__init__", "game", "testing"):
+        if path.stem in ("__init__", "game", "v1", "testing"):
             continue
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):

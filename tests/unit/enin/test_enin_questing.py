@@ -129,7 +129,7 @@ def test_trap_spiked_pit_can_kill__rulebook_HP_0() -> None:
 def test_trap_imp_takes_an_item_of_your_choice__rulebook_Lost_Wastes_Trap() -> None:
     g = new_game(location=5, stage=r.QUESTING, magic_items=["damask_sword", "ring_of_reward"])
     rig(g, (10, 10), (6, 5))
-    act(g, Quest())
+    assert act(g, Quest()) == ["QuestRolled", "TrapSprung"]  # the trap names the Imp's choice
     assert g.stage == r.LOSE_ITEM
     assert g.legal_actions(0) == [LoseItem(item="damask_sword"), LoseItem(item="ring_of_reward")]
     with pytest.raises(RuleError) as e:
