@@ -5,12 +5,17 @@ Each function moves the cards, markers, tokens and Glory its event states,
 and nothing else: it shuffles nothing, checks nothing and records nothing
 (those are the rules modules', on the command path). A replay of a game's
 events runs exactly these functions.
+
+A Wizards band's discard leaves the seat's Wizards answer waiting (its
+ability fires on the discard: ``data/abilities.json``); rules 1.0.0 recorded
+that as an event of its own (``WizardsOffered``), read here too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from aggregates.ethnos import abilities
 from aggregates.ethnos import events as ev
 from aggregates.ethnos import state as r
 from aggregates.ethnos.data import TABLES
@@ -133,6 +138,7 @@ def _troll_token_taken(event: ev.TrollTokenTaken, game: State) -> None:
 
 @apply.register
 def _wizards_offered(event: ev.WizardsOffered, game: State) -> None:
+    """Rules 1.0.0: the Wizards answer the discard already left waiting."""
     game.steps = [r.WIZARDS]
     game.wizards_x = event.x
 
@@ -145,11 +151,25 @@ def _wizards_answered(event: ev.WizardsAnswered, game: State) -> None:
 
 @apply.register
 def _hand_discarded(event: ev.HandDiscarded, game: State) -> None:
+    """The band ends; a Wizards Leader's draw of X waits on the seat's answer."""
     for card in event.cards:
         game.hands[event.seat].remove(card)
     game.row.extend(event.cards)
     game.steps = []
+    x = wizards_draw(game.band)
+    if x:
+        game.steps = [r.WIZARDS]
+        game.wizards_x = x
     game.band = None
+
+
+def wizards_draw(band: dict[str, Any] | None) -> int:
+    """The X a band's Wizards Leader may draw once its hand is discarded (0: none)."""
+    if band is None:
+        return 0
+    facts = abilities.band_facts(band["leader"], band["size"])
+    drawn = [e for e in abilities.triggered("HandDiscarded", facts) if e.change == "draw_cards"]
+    return band["size"] if drawn else 0
 
 
 # ----------------------------------------------------------------- End of an Age

@@ -167,7 +167,9 @@ class TrollTokenTaken(Game.Event):
 
 
 class WizardsOffered(Game.Event):
-    """A `seat`'s Wizards Leader may draw `x` cards, after the discard."""
+    """A `seat`'s Wizards Leader may draw `x` cards, after the discard. Recorded by
+    rules 1.0.0 only: it is the engine's progress, which rules 1.1.0 read from the
+    `HandDiscarded` of a band a Wizard leads."""
 
     seat: int
     x: int

@@ -18,6 +18,11 @@ from typing import Any, Protocol
 
 from aggregates.kernel import Audience
 
+#: An earlier rule kept by rules 1.0.0 (``Ethnos.earlier``): it recorded the
+#: Wizards answer waiting after a Wizards band's discard as an event of its own
+#: (``WizardsOffered``), which rules 1.1.0 read from the discard (``apply.py``).
+PROGRESS_RECORDED = "progress recorded"
+
 
 class State(Protocol):
     """The Ethnos aggregate as the rules see it (``game.Ethnos`` implements it)."""
@@ -54,6 +59,11 @@ class State(Protocol):
 
     @property
     def stage(self) -> str: ...
+
+    @property
+    def earlier(self) -> frozenset[str]:
+        """The earlier rules this game is played by (``PROGRESS_RECORDED``)."""
+        ...
 
     def emit(self, event_name: str, *, audience: Audience | None = None,
              public: Mapping[str, Any] | None = None, **payload: Any) -> None: ...

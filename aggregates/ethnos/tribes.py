@@ -95,8 +95,10 @@ def _place_orc_marker(game: State, seat: int, effect: Effect, facts: Facts) -> N
 
 
 def _offer_draw(game: State, seat: int, effect: Effect, facts: Facts) -> None:
-    """Wizards: "you may use the ability": the seat answers ``wizards_draw``."""
-    game.emit("WizardsOffered", seat=seat, x=facts["size"])
+    """Wizards: "you may use the ability": the seat answers ``wizards_draw`` (the
+    discard left the answer waiting; rules 1.0.0 also recorded the offer)."""
+    if r.PROGRESS_RECORDED in game.earlier:
+        game.emit("WizardsOffered", seat=seat, x=facts["size"])
 
 
 def _asked(game: State, seat: int, effect: Effect, facts: Facts) -> None:

@@ -384,7 +384,8 @@ def test_wizards_draw_x_after_discarding__ruling_Wizards() -> None:
     set_hand(g, 0, wz + rest)
     top = g.deck[:2]
     names = act(g, 0, band(*wz))
-    assert names == ["BandPlayed", "MarkerPlaced", "HandDiscarded", "WizardsOffered"]
+    assert names == ["BandPlayed", "MarkerPlaced", "HandDiscarded"]  # the discard leaves it
+    assert g.wizards_x == 2
     assert g.stage == "wizards" and g.legal_actions(0) == [WizardsDraw(True), WizardsDraw(False)]
     names = act(g, 0, WizardsDraw(draw=True))
     assert names == ["WizardsAnswered", "DrewFromDeck", "DrewFromDeck", "TurnEnded"]
@@ -425,9 +426,9 @@ def test_wizard_drawing_the_third_dragon_ends_the_age__ruling_Wizards() -> None:
     ally = pick("elves", "gray", 1)
     stack(g, [*ally, *d])
     names = act(g, 0, band(*wz)) + act(g, 0, WizardsDraw(draw=True))
-    assert names[:9] == ["BandPlayed", "MarkerPlaced", "HandDiscarded", "WizardsOffered",
+    assert names[:8] == ["BandPlayed", "MarkerPlaced", "HandDiscarded",
                          "WizardsAnswered", "DrewFromDeck",
                          "DragonRevealed", "DragonRevealed", "DragonRevealed"]
-    assert names[9] == "AgeEnded"
+    assert names[8] == "AgeEnded"
     assert "TurnEnded" not in names and g.age == 2 and g.third_dragon_seat == 0
     assert all_cards(g) == before

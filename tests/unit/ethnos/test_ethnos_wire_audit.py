@@ -39,7 +39,7 @@ def test_wire_round_trip() -> None:
 
 
 def test_class_settings_and_catalog() -> None:
-    assert (Ethnos.RULES_ID, Ethnos.TITLE, Ethnos.RULES_VERSION) == ("ethnos", "Ethnos", "1.0.0")
+    assert (Ethnos.RULES_ID, Ethnos.TITLE, Ethnos.RULES_VERSION) == ("ethnos", "Ethnos", "1.1.0")
     assert (Ethnos.MIN_SEATS, Ethnos.MAX_SEATS) == (2, 6)
     assert Ethnos.CHECK_AGAINST_LEGAL_LIST is False
     assert GAMES["ethnos"] is Ethnos
