@@ -200,8 +200,12 @@ class PlayStream:
         if access is None:
             store.game(join.game_id)  # NOT_FOUND for a game that is not there
         caller = self.servicer.caller(self.context, gid)
-        if caller.principal.revoked is not None:
-            auth.require(*caller)  # SEAT_REVOKED: its holder left the seat
+        if caller.principal.revoked is not None or (
+                caller.principal == auth.NOBODY and (caller.token or not join.seat_tokens)):
+            # SEAT_REVOKED (its holder left the seat), BAD_TOKEN (not this
+            # game's), NO_TOKEN (none, and no seat_tokens): the stream's own
+            # token is judged before any seat it could name.
+            auth.require(*caller)
         self._seat_tokens = tuple(join.seat_tokens)
         others: dict[int, tuple[auth.Principal, str]] = {}
         for token in join.seat_tokens:
@@ -246,6 +250,8 @@ class PlayStream:
                         asked.clear()
                     message.results.append(result)
                 if inbox.error is not None:
+                    if message.results:
+                        yield message  # the moves applied are answered before the refusal
                     raise inbox.error
                 new_events = self.servicer.feed_events(key, joined.gid, last, polled)
                 polled = False
