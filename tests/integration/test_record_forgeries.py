@@ -125,8 +125,8 @@ def test_a_relabelled_rules_version_fails_verify_and_is_refused_by_replay(
     path = write(tmp_path / "relabelled.jsonl", dict(header, rules_version="9.9"), lines)
     status, out, _ = arbiter(capsys, monkeypatch, tmp_path, "verify", path, *ethnos["trust"])
     assert status == 1 and "Verification FAILED at version 1" in out
-    assert "the header gives rules version '9.9', the creation event records '1.0.0'" in out
-    assert "(ethnos 1.0.0)" in out and "9.9)" not in out
+    assert "the header gives rules version '9.9', the creation event records '1.1.0'" in out
+    assert "(ethnos 1.1.0)" in out and "9.9)" not in out
     status, _, err = arbiter(capsys, monkeypatch, tmp_path, "replay", path, "--to", "6")
     assert status == 2
-    assert "header says rules version '9.9', but its creation event records '1.0.0'" in err
+    assert "header says rules version '9.9', but its creation event records '1.1.0'" in err
