@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from aggregates.catalog import GAMES
+from aggregates.catalog import GAMES, RULES
 from aggregates.enin import Enin
 from aggregates.kernel import chain, upcast
 from aggregates.kernel.audit import Record, audit, record_of
@@ -105,7 +105,7 @@ def test_a_record_of_the_old_shape_verifies_offline(old_games: dict[str, list[An
                                meta=upcast.stored_form(r.payload, r.meta)[1]) for r in records]
     assert any(o.payload != r.payload for o, r in zip(old, records, strict=True))
     for recs in (records, old):
-        verdict = verify_records({}, recs, GAMES)
+        verdict = verify_records({}, recs, RULES)
         assert verdict.ok and verdict.complete, verdict.report.problems
     assert fold(old, Enin).view(0) == fold(records, Enin).view(0)
 
@@ -129,10 +129,10 @@ def test_tampering_with_an_upcast_event_names_its_version(
 
     kept = dict(rec.meta[upcast.STORED])  # type: ignore[index]
     forged = {**kept, "payload": {**kept["payload"], "total": 99}}
-    verdict = verify_records({}, with_(meta={**(rec.meta or {}), upcast.STORED: forged}), GAMES)
+    verdict = verify_records({}, with_(meta={**(rec.meta or {}), upcast.STORED: forged}), RULES)
     assert not verdict.report.chain_ok and verdict.first_failure == rec.version
     for key, value in (("strength_bonus", 1), ("rolled", [1, 1])):
-        verdict = verify_records({}, with_(payload={**rec.payload, key: value}), GAMES)
+        verdict = verify_records({}, with_(payload={**rec.payload, key: value}), RULES)
         assert not verdict.report.replay_ok and verdict.first_failure == rec.version, key
 
 
