@@ -51,12 +51,11 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: player to ally, and let the attacker declare the allies' immunity) and 1.1.0
 #: (both recorded the result naming the winner's seat counted from 0), and 1.2.0
 #: (it, as they, bowed a hero returning home without its unit, and read "your"
-#: card text as every card on your side of a battle).
+#: card text as every card on your side of a battle), and 1.3.0 (it, as they,
+#: recorded an engagement's steps: ``ImmunityStep``, ``AbsorbStep``).
 #: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn, and 1.1.0,
 #: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``).
 RELEASED: dict[tuple[str, str], str] = {
-    ("enin", "1.0.0"): "aggregates.enin.v1:EninV1",
-    ("ethnos", "1.0.0"): "aggregates.ethnos.v1:EthnosV1",
     ("ettin", "1"): "aggregates.ettin.v1:EttinV1",
     ("ettin", "2"): "aggregates.ettin.v1:EttinV2",
     ("titans", "1.0.0"): "aggregates.titans.v1:TitansV1",
@@ -64,6 +63,7 @@ RELEASED: dict[tuple[str, str], str] = {
     ("nine_empires", "1.0.0"): "aggregates.nine_empires.v1:NineEmpiresV1",
     ("nine_empires", "1.1.0"): "aggregates.nine_empires.v1:NineEmpiresV1_1",
     ("nine_empires", "1.2.0"): "aggregates.nine_empires.v1:NineEmpiresV1_2",
+    ("nine_empires", "1.3.0"): "aggregates.nine_empires.v1:NineEmpiresV1_3",
 }
 
 #: A registry of rules: the class of each (rules id, rules version).

@@ -287,7 +287,7 @@ def _absorb_step(e: ev.AbsorbStep, game: State) -> None:
 
 @apply.register
 def _immunity_declared(e: ev.ImmunityDeclared, game: State) -> None:
-    battles.immunity_declared(game, e.cards)
+    battles.immunity_declared(game, e.seat, e.cards)
 
 
 @apply.register

@@ -354,9 +354,14 @@ def absorb_step(state: State) -> None:
     state.stack[-1]["step"] = "absorb"
 
 
-def immunity_declared(state: State, cards: list[str]) -> None:
-    state.stack[-1]["immune"] = [*state.stack[-1]["immune"], *cards]
-    state.stack[-1]["step"] = "absorb"
+def immunity_declared(state: State, seat: int, cards: list[str]) -> None:
+    """The cards are immune; the seat has declared (rules 1.3.0 and before
+    recorded the next step: absorbing, unless another ``ImmunityStep``)."""
+    frame = state.stack[-1]
+    frame["immune"] = [*frame["immune"], *cards]
+    frame["declared"] = [*frame.get("declared", []), seat]
+    if frame["step"] == "immunity":
+        frame["step"] = "absorb"
 
 
 def allies_called(state: State, seat: int, call: bool) -> None:
@@ -372,6 +377,7 @@ def allies_called(state: State, seat: int, call: bool) -> None:
 def damage_absorbed(state: State, seat: int, card: str, kind: str, discard: str | None,
                     remaining: int) -> None:
     state.stack[-1]["damage"] = remaining
+    state.stack[-1]["absorbing"] = True
     if kind == "food":
         t.table(state).add_food(card, -1)
     if discard:

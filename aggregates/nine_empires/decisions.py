@@ -132,10 +132,10 @@ def pending(state: State) -> list[tuple[int, str]]:
         return [(s, "review") for s in state.mulligans]
     if state.stack:
         top = state.stack[-1]
-        if top.get("step") == "immunity":
-            return [(engaging.immunity_seat(state, top), "immunity")]
-        if top.get("step") == "absorb":
-            return [(engaging.absorbing_seat(state, top), "absorb")]
+        if top["what"] == "engagement":
+            kind, asked = engaging.step(state, top)
+            if kind in ("immunity", "absorb") and asked is not None:
+                return [(asked, kind)]
         seat = abilities.asked(state)
         return [] if seat is None else [(seat, "react")]
     c = state.conflict
@@ -210,9 +210,8 @@ def auto(state: State) -> bool:
             return False
         if abilities.responder(state) is None:
             if top["what"] == "engagement":
-                engaging.after_reacts(state)
-            else:
-                abilities.resolve_top(state)
+                return engaging.after_reacts(state)
+            abilities.resolve_top(state)
             return True
         if abilities.asked(state) is None:
             abilities.pass_over(state)

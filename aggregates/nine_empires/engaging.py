@@ -24,7 +24,12 @@ from aggregates.nine_empires import abilities, battles, card_effects, frames
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.commands import Absorb, DeclareImmune, Engage, ReturnHome
 from aggregates.nine_empires.reasons import NineReason
-from aggregates.nine_empires.state import EARLIER_IMMUNITY, EARLIER_RETURN_HERO, State
+from aggregates.nine_empires.state import (
+    EARLIER_IMMUNITY,
+    EARLIER_RETURN_HERO,
+    EARLIER_STEPS,
+    State,
+)
 
 FOOD = battles.FOOD
 
@@ -175,22 +180,58 @@ def _next_declaring(state: State, frame: dict[str, Any], after: int | None) -> i
     return next((s for s in rest if immune_candidates(state, frame, s)), None)
 
 
-def after_reacts(state: State) -> None:
-    """The engagement's React window closed: immunity, then absorbing."""
+def step(state: State, frame: dict[str, Any]) -> tuple[str, int | None]:
+    """Where the engagement ``frame`` stands, and the seat it waits on: its React
+    window (``react``; so too when no damage is left to declare against or
+    absorb), a seat declaring immunity (``immunity``), the damage being
+    absorbed (``absorb``).
+
+    Once the window has closed, each seat that may declare cards immune
+    declares in turn, after the last that declared (``declared``), then the
+    opposing side absorbs until the damage is spent (``absorbing``: the
+    candidates for immunity are not asked again as the damage falls). Rules
+    1.3.0 and before recorded these steps (``ImmunityStep``, ``AbsorbStep``:
+    the frame's ``step`` and ``declaring``)."""
+    if EARLIER_STEPS in state.EARLIER or frame["step"] != "react":
+        if frame["step"] == "immunity":
+            return "immunity", immunity_seat(state, frame)
+        if frame["step"] == "absorb":
+            return "absorb", absorbing_seat(state, frame)
+        return frame["step"], None
+    if not state.stack or state.stack[-1] is not frame or abilities.responder(state) is not None:
+        return "react", None
+    if frame.get("absorbing"):
+        return "absorb", absorbing_seat(state, frame)
+    if frame["damage"] <= 0:
+        return "react", None    # nothing to declare or absorb: resolved at once
+    declared = frame.get("declared", [])
+    seat = _next_declaring(state, frame, declared[-1] if declared else None)
+    if seat is not None:
+        return "immunity", seat
+    return "absorb", absorbing_seat(state, frame)
+
+
+def after_reacts(state: State) -> bool:
+    """The engagement's React window closed: immunity, then absorbing (rules
+    1.3.0 and before record each step); True if an event was recorded."""
     frame = _engagement(state)
     if frame["damage"] <= 0:
         state.emit("EngagementResolved", seat=frame["seat"], wasted=0)
-        return
+        return True
+    if EARLIER_STEPS not in state.EARLIER:
+        return finish_if_absorbed(state)
     first = _next_declaring(state, frame, None)
     if first is not None:
         state.emit("ImmunityStep", seat=first, damage=frame["damage"])
-        return
+        return True
     state.emit("AbsorbStep", seat=absorbing_seat(state, frame), damage=frame["damage"])
     finish_if_absorbed(state)
+    return True
 
 
 def immunity_seat(state: State, frame: dict[str, Any]) -> int:
-    """The seat declaring immunity now (rules 1.0.0's frames: the attacker)."""
+    """The seat declaring immunity now, as rules 1.3.0 and before recorded it
+    (rules 1.0.0's frames: the attacker)."""
     return int(frame.get("declaring", absorbing_seat(state, frame)))
 
 
@@ -206,7 +247,7 @@ def run_immune(state: State, seat: int, command: DeclareImmune) -> None:
     state.emit("ImmunityDeclared", seat=seat, cards=list(command.cards))
     frame = _engagement(state)
     after = _next_declaring(state, frame, seat)
-    if after is not None:
+    if after is not None and EARLIER_STEPS in state.EARLIER:
         state.emit("ImmunityStep", seat=after, damage=frame["damage"])
         return
     finish_if_absorbed(state)
@@ -280,14 +321,18 @@ def run_absorb(state: State, seat: int, command: Absorb) -> None:
     finish_if_absorbed(state)
 
 
-def finish_if_absorbed(state: State) -> None:
+def finish_if_absorbed(state: State) -> bool:
+    """The engagement is resolved once no damage is left or nothing is left
+    that must absorb it; True if it was."""
     if not state.stack or state.stack[-1]["what"] != "engagement":
-        return
+        return False
     frame = state.stack[-1]
-    if frame.get("step") != "absorb":
-        return
+    if step(state, frame)[0] != "absorb":
+        return False
     if frame["damage"] <= 0 or not absorbers(state, frame, mandatory=True):
         state.emit("EngagementResolved", seat=frame["seat"], wasted=max(0, frame["damage"]))
+        return True
+    return False
 
 
 def legal_absorb(state: State, seat: int) -> list[Command]:

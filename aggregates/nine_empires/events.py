@@ -453,14 +453,16 @@ class ReturnedHome(Game.Event):
 
 
 class ImmunityStep(Game.Event):
-    """The `seat` is to declare its immune cards against `damage`."""
+    """The `seat` is to declare its immune cards against `damage` (recorded by
+    rules 1.3.0 and before; 1.4.0 derives the step from the facts)."""
 
     damage: int
     seat: int
 
 
 class AbsorbStep(Game.Event):
-    """The `seat` is to absorb the engagement's `damage`."""
+    """The `seat` is to absorb the engagement's `damage` (recorded by rules 1.3.0
+    and before; 1.4.0 derives the step from the facts)."""
 
     damage: int
     seat: int

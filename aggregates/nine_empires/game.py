@@ -49,7 +49,7 @@ class NineEmpires(Game):
 
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
-    RULES_VERSION = "1.3.0"
+    RULES_VERSION = "1.4.0"
     MIN_SEATS = 2
     MAX_SEATS = 6
     COMMANDS = COMMANDS
@@ -148,8 +148,8 @@ class NineEmpires(Game):
     def EARLIER(self) -> frozenset[str]:  # noqa: N802 - read as the State's constant
         """The earlier rules this game is played by (``state.EARLIER_*``): those
         of the version its creation event records, not of the class that loaded
-        it, so a stored 1.0.0, 1.1.0 or 1.2.0 game goes on by its own rules after
-        an upgrade and still re-executes by them (none for 1.3.0)."""
+        it, so a stored 1.0.0, 1.1.0, 1.2.0 or 1.3.0 game goes on by its own rules
+        after an upgrade and still re-executes by them (none for 1.4.0)."""
         return EARLIER_BY_VERSION.get(self.rules_version, frozenset())
 
     # --------------------------------------------------------------- protocol

@@ -58,11 +58,19 @@ EARLIER_RETURN_HERO = "returning a unit home bows its hero alone"
 #: an ally's cards in a battle were yours too.
 EARLIER_YOUR_SIDE = "'your' read as every card on your side of a battle"
 
+#: Rules 1.3.0 and before recorded the engine's steps of an engagement
+#: (``ImmunityStep``: a seat is to declare immunity; ``AbsorbStep``: the damage is
+#: to be absorbed); 1.4.0 records the rulebook's facts alone and derives who is
+#: asked from them (``engaging.step``).
+EARLIER_STEPS = "the engagement's immunity and absorbing steps recorded as events"
+#: What 1.3.0 and every version before it kept of the rules 1.4.0 changed.
+BEFORE_1_4 = frozenset({EARLIER_STEPS})
 #: What 1.2.0 and every version before it kept of the rules 1.3.0 changed.
-BEFORE_1_3 = frozenset({EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE})
+BEFORE_1_3 = frozenset({EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE}) | BEFORE_1_4
 #: The earlier rules each released version plays by, by its version: a game is
 #: played by those of the version its creation event records (``EARLIER``).
 EARLIER_BY_VERSION: dict[str, frozenset[str]] = {
+    "1.3.0": BEFORE_1_4,
     "1.2.0": BEFORE_1_3,
     "1.1.0": BEFORE_1_3 | {EARLIER_SEAT_RESULT},
     "1.0.0": BEFORE_1_3 | {EARLIER_WINTER_FOOD, EARLIER_ALLIES, EARLIER_IMMUNITY,

@@ -1,6 +1,11 @@
-"""Nine Empires rules versions "1.0.0", "1.1.0" and "1.2.0": kept so the games
-recorded under them are re-verified by the rules that played them
+"""Nine Empires rules versions "1.0.0", "1.1.0", "1.2.0" and "1.3.0": kept so
+the games recorded under them are re-verified by the rules that played them
 (docs/rules-versions.md).
+
+Version 1.4.0 records the rulebook's facts of an engagement alone: 1.3.0 and
+before also recorded the engine's steps, ``ImmunityStep`` (a seat is to
+declare immunity) and ``AbsorbStep`` (the damage is to be absorbed), which
+1.4.0 derives from the facts (``engaging.step``; ``state.EARLIER_STEPS``).
 
 Version 1.3.0 changed two rules toward the rulebook:
 
@@ -32,15 +37,20 @@ made itself or gave to another player:
 
 A game is played by the rules of the version its creation event records
 (``state.EARLIER_BY_VERSION``, read by ``NineEmpires.EARLIER``): 1.0.0 keeps
-those three, 1.1.0's result and 1.2.0's two; 1.1.0 the result and 1.2.0's two;
-1.2.0 its two. So these classes differ from the served one by their version
-alone: each makes new games of its version (the tests' way to record one), and
-the catalogue finds each by the version a record names.
+those three, 1.1.0's result, 1.2.0's two and 1.3.0's steps; 1.1.0 the result,
+1.2.0's two and the steps; 1.2.0 its two and the steps; 1.3.0 the steps. So
+these classes differ from the served one by their version alone: each makes
+new games of its version (the tests' way to record one), and the catalogue
+finds each by the version a record names.
 """
 
 from __future__ import annotations
 
 from aggregates.nine_empires.game import NineEmpires
+
+
+class NineEmpiresV1_3(NineEmpires):  # noqa: N801 - the version's own number
+    RULES_VERSION = "1.3.0"
 
 
 class NineEmpiresV1_2(NineEmpires):  # noqa: N801 - the version's own number

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
-from aggregates.nine_empires import quests
+from aggregates.nine_empires import engaging, quests
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import PLAY, zone_name
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_STEPS, State
 
 KINDS = {"deck": Visibility.COUNT_ONLY, "hand": Visibility.OWNER,
          "discard": Visibility.PUBLIC, "buried": Visibility.PUBLIC}
@@ -75,7 +75,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "turn": state.turn, "phase": state.phase, "ordained": state.ordained,
         "out": list(state.out), "attacked": list(state.attacked), "raided": list(state.raided),
-        "seats": seats, "stack": [_frame(f) for f in state.stack],
+        "seats": seats, "stack": [_frame(state, f) for f in state.stack],
         "conflict": _conflict(state, reader), "outcome": state.result,
     }
     if reader is not None:
@@ -83,10 +83,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def _frame(frame: dict[str, Any]) -> dict[str, Any]:
+def _frame(state: State, frame: dict[str, Any]) -> dict[str, Any]:
+    """An announced ability or engagement; an engagement's step and the seat
+    declaring immunity as they stand (``engaging.step``; rules 1.3.0 and
+    before recorded them on the frame)."""
     keep = ("what", "seat", "source", "key", "timing", "targets", "damage", "side", "cards",
             "brutal", "step", "immune", "declaring", "cancelled")
-    return {k: frame[k] for k in keep if k in frame}
+    out = {k: frame[k] for k in keep if k in frame}
+    if frame["what"] == "engagement" and EARLIER_STEPS not in state.EARLIER:
+        out["step"], declaring = engaging.step(state, frame)
+        if out["step"] == "immunity":
+            out["declaring"] = declaring
+    return out
 
 
 def _conflict(state: State, reader: int | None) -> dict[str, Any] | None:
