@@ -56,6 +56,8 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn, and 1.1.0,
 #: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``).
 RELEASED: dict[tuple[str, str], str] = {
+    ("enin", "1.0.0"): "aggregates.enin.v1:EninV1",
+    ("ethnos", "1.0.0"): "aggregates.ethnos.v1:EthnosV1",
     ("ettin", "1"): "aggregates.ettin.v1:EttinV1",
     ("ettin", "2"): "aggregates.ettin.v1:EttinV2",
     ("titans", "1.0.0"): "aggregates.titans.v1:TitansV1",
