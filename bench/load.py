@@ -536,39 +536,47 @@ async def play_loop(stub: Any, table: Table, rng: random.Random, loops: Loops) -
     sent = 0.0
     try:
         async for message in call:
-            kind = message.WhichOneof("item")
-            if kind == "event":
-                loops.feed_messages += 1
-            elif kind == "result":
-                if message.result.accepted:
+            loops.feed_messages += len(message.events)
+            for result in message.results:
+                if result.accepted:
                     loops.moves += 1
-                elif message.result.reason in STALE:
+                elif result.reason in STALE:
                     loops.stale += 1
                 else:
-                    loops.errors[message.result.reason or "REFUSED"] += 1
-            elif kind == "turn":
-                turn = message.turn
-                if turn.state.over:
-                    break
-                if sent:
-                    loops.latencies.append(time.perf_counter() - sent)
-                if not turn.actions:
-                    loops.errors["NO_MOVE"] += 1
-                    break
-                action = rng.choice(list(turn.actions))
-                mine = [d.id for d in turn.state.pending if d.seat == turn.seat]
+                    loops.errors[result.reason or "REFUSED"] += 1
+            if await answer_turns(message, outbox, rng, loops, sent):
+                break
+            if loops.calls and message.turns:
                 sent = time.perf_counter()
-                loops.calls += 1  # a stream message, in the calls' place
-                await outbox.put(game_pb2.PlayRequest(move=game_pb2.PlayMove(
-                    seat=turn.seat, command=action.command, command_id=uuid.uuid4().hex,
-                    decision_id=mine[0] if len(mine) == 1 else "")))
-            elif kind == "status" and message.state == game_pb2.FEED_STATE_ENDED:
+            if message.state == game_pb2.FEED_STATE_ENDED:
                 break
     except grpc.aio.AioRpcError as exc:
         loops.errors[exc.code().name] += 1
     finally:
         await outbox.put(None)
         call.cancel()
+
+
+async def answer_turns(message: Any, outbox: Any, rng: random.Random, loops: Loops,
+                       sent: float) -> bool:
+    """Answer each turn of a ``Play`` message (a round) with a random listed
+    move; True when the game is over or a turn lists no move."""
+    for turn in message.turns:
+        if turn.state.over:
+            return True
+        if sent:
+            loops.latencies.append(time.perf_counter() - sent)
+            sent = 0.0
+        if not turn.actions:
+            loops.errors["NO_MOVE"] += 1
+            return True
+        action = rng.choice(list(turn.actions))
+        mine = [d.id for d in turn.state.pending if d.seat == turn.seat]
+        loops.calls += 1  # a stream message, in the calls' place
+        await outbox.put(game_pb2.PlayRequest(move=game_pb2.PlayMove(
+            seat=turn.seat, command=action.command, command_id=uuid.uuid4().hex,
+            decision_id=mine[0] if len(mine) == 1 else "")))
+    return False
 
 
 async def follow(call: Any, loops: Loops) -> None:
