@@ -18,6 +18,7 @@ import functools
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -80,6 +81,8 @@ def pairing(rules: str, players: int, upper: str, lower: str, games: int, budget
         up = [w for s, w in enumerate(result.worth) if levels[s] == upper]
         down = [w for s, w in enumerate(result.worth) if levels[s] == lower]
         margins.append(statistics.fmean(up) - statistics.fmean(down))
+        print(f"  {rules} {players}p {upper} v {lower} game {n + 1}/{games}: "
+              f"margin {margins[-1]:+.2f}", file=sys.stderr, flush=True)
     low, high = wilson(wins, games)
     mean, mlow, mhigh = mean_interval(margins)
     return {"game": rules, "players": players, "upper": upper, "lower": lower, "games": games,
