@@ -22,6 +22,7 @@ from arbiter.client import ArbiterClient, ArbiterError, default_address, message
 from arbiter.wire import WireError
 
 from aggregates.kernel.render import event_text, loads_object, render_outcome, seat_title
+from clients import bot as bot_cli
 from clients import cli_extras
 from clients import lobby as lobby_cli
 from clients.render import render_audit, render_games, render_legal, render_rules, render_state
@@ -784,6 +785,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(the default when the output is not a terminal)")
 
     lobby_cli.register(add, _client, client)
+    bot_cli.register(add, common)
 
     p = add("simulate", cmd_simulate, "random legal playouts through the server")
     p.add_argument("game", metavar="GAME")

@@ -1,0 +1,329 @@
+"""``arbiter bot``: the bot levels (``clients.bots``) as clients of the server.
+
+A bot plays its seats over the per-seat ``Play`` stream, so the server is the
+one that holds it to its seat: everything a bot decides from comes off that
+stream — each turn's view and legal commands, and the events in the form its
+seat may read them. Nothing else is asked of the server (no other seat's
+state, no admin token).
+
+- ``arbiter bot --game GAME_ID --token T [--token T2 ...]``: the seats these
+  tokens name (a token written ``GAME_ID:TOKEN`` names its game, so one process
+  plays seats of several games); one stream per game, the games on a bounded
+  pool of threads (``--parallel``).
+- ``arbiter bot --lobby TABLE_ID --name NAME``: sit down at an open seat of a
+  lobby table, wait for its game to start, and play that seat.
+
+The searching levels (greedy, IS-MCTS) need a belief to sample worlds from.
+A client builds one by folding the seat's own record with the rules' event
+bodies, which it can do while the seat has read every event whole (a game of
+perfect information, or one where nothing has been hidden from it yet). Once
+the seat has read an event only in its public form, the folded game would be
+a guess, so that decision is made at random, and counted (``Seat.blind``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import grpc
+from arbiter.client import ArbiterClient, ArbiterError, default_address
+from arbiter.lobby import Lobby
+from arbiter.play import Move, Played, PlayStream, play_seats
+from arbiter.v1 import game_pb2
+
+from aggregates.catalog import GAMES, rules_class
+from aggregates.kernel import Game
+from aggregates.kernel.audit import Record
+from aggregates.kernel.nature import Information, game_type_of
+from aggregates.kernel.verify import fold
+from clients import bots
+from clients.bots import Determiniser, Legal, Observation
+
+Add = Callable[..., argparse.ArgumentParser]
+#: Games played at once by one process, unless told (each a thread and a stream).
+DEFAULT_PARALLEL = 4
+
+
+class BotUsage(ValueError):
+    """Bad input to ``arbiter bot`` (exit status 2, ``BAD_ARGUMENT``)."""
+
+
+@dataclasses.dataclass
+class Seat:
+    """One seat a bot plays: its level's function and the record it has read."""
+
+    seat: int
+    bot: bots.Bot
+    level: str
+    #: The seat's record as the stream delivered it, in version order.
+    records: list[Record] = dataclasses.field(default_factory=list)
+    #: Whether some event after the creation reached this seat only in its
+    #: public form (the creation always does: its seed is secret till the end).
+    redacted: bool = False
+    created_redacted: bool = False
+    #: Decisions a searching level made at random for want of a belief.
+    blind: int = 0
+    decisions: int = 0
+
+    def seen(self) -> tuple[tuple[str, dict[str, Any]], ...]:
+        """The seat's record as ``Observation.seen`` holds it."""
+        return tuple((r.type, dict(r.payload)) for r in self.records)
+
+
+def record_of(event: game_pb2.Event) -> Record:
+    """A streamed event as a plain record. Of the kernel's meta a seat gets
+    only the hash-chain links; the dice counter is the full record's, so it is
+    0 here (a sampled world draws its own dice from a seed of its own)."""
+    import json
+
+    when = event.time.ToDatetime(tzinfo=datetime.UTC).isoformat()
+    return Record(event.game_id, event.version, event.type, when,
+                  json.loads(event.payload_json or "{}"),
+                  {"digest": event.digest, "prev": event.prev_digest, "rng": 0}, event.digest,
+                  event.prev_digest)
+
+
+def game_class(state: game_pb2.GameState) -> type[Game]:
+    """The rules the game is played by, at its version."""
+    cls = rules_class(state.rules, state.rules_version) or GAMES.get(state.rules)
+    if cls is None:
+        raise BotUsage(f"UNKNOWN_RULES: this client does not know the rules "
+                       f"{state.rules} {state.rules_version}")
+    return cls
+
+
+def legal_moves(cls: type[Game], turn: game_pb2.PlayTurn) -> tuple[Legal, ...]:
+    """The turn's legal commands as the rules' own commands, each with the
+    decision it answers (the seat's only pending decision, else none named)."""
+    import json
+
+    mine = [d.id for d in turn.state.pending if d.seat == turn.seat]
+    decision = mine[0] if len(mine) == 1 else ""
+    out = []
+    for action in turn.actions:
+        spec = json.loads(action.json)
+        command = cls.COMMANDS.parse(str(spec["name"]), spec.get("args", {}))
+        out.append(Legal(command, decision, action.label))
+    return tuple(out)
+
+
+def belief_of(cls: type[Game], seat: Seat, version: int) -> Determiniser | None:
+    """The seat's belief, from its own record folded by the rules' event
+    bodies; None when that record is not whole (an event read only in its
+    public form) or does not reach the turn's version. The creation's public
+    form lacks only the seed in a game of perfect information, and a sampled
+    world draws its own seed, so there it does not count."""
+    perfect = game_type_of(cls).information is Information.PERFECT
+    if seat.redacted or (seat.created_redacted and not perfect):
+        return None
+    if not seat.records or seat.records[-1].version != version:
+        return None
+    if [r.version for r in seat.records] != list(range(1, version + 1)):
+        return None
+    game = fold(seat.records, cls)
+    return Determiniser(game, seat.seat)
+
+
+def observation(cls: type[Game], seat: Seat, turn: game_pb2.PlayTurn,
+                searching: bool) -> Observation:
+    """What the seat knows at this turn, from the stream alone."""
+    import json
+
+    belief = belief_of(cls, seat, turn.state.version) if searching else None
+    return Observation(seat=turn.seat, rules=turn.state.rules,
+                       players=len(turn.state.seats),
+                       view=json.loads(turn.state.view_json or "{}"),
+                       legal=legal_moves(cls, turn), seen=seat.seen(), belief=belief)
+
+
+class GameBot:
+    """The seats of one game a process plays, on one stream."""
+
+    def __init__(self, game_id: str, seats: dict[int, Seat]) -> None:
+        self.game_id = game_id
+        self.seats = seats
+        #: Each seat's turns in the order they came, for whoever checks the bot.
+        self.observations: list[Observation] = []
+
+    def on_message(self, message: game_pb2.PlayMessage) -> None:
+        """Each event goes to the seats it was delivered for, in their form.
+        An event with no seats named is for every seat of the stream."""
+        for item in message.events:
+            targets = list(item.for_seats) or list(self.seats)
+            for number in targets:
+                seat = self.seats.get(number)
+                if seat is None:
+                    continue
+                seat.records.append(record_of(item.event))
+                if item.event.redacted and item.event.type == "Created":
+                    seat.created_redacted = True
+                elif item.event.redacted:
+                    seat.redacted = True
+
+    def choose(self, turn: game_pb2.PlayTurn) -> Move | None:
+        """The seat's level's move for the turn (random when its level
+        searches and the seat's record cannot be folded: see the module)."""
+        seat = self.seats.get(turn.seat)
+        if seat is None or not turn.actions:
+            return None
+        cls = game_class(turn.state)
+        searching = seat.level != "random"
+        obs = observation(cls, seat, turn, searching)
+        self.observations.append(obs)
+        seat.decisions += 1
+        chooser = seat.bot
+        if searching and obs.belief is None and len(obs.legal) > 1:
+            seat.blind += 1
+            chooser = bots.make("random", f"{self.game_id}:{turn.seat}:{seat.decisions}")
+        move = chooser(obs)
+        return Move(_wire_command(turn, obs, move.command), move.decision_id)
+
+
+def _wire_command(turn: game_pb2.PlayTurn, obs: Observation, command: Any) -> game_pb2.Command:
+    """The listed typed command the bot's choice is (a bot only picks listed ones)."""
+    for action, item in zip(turn.actions, obs.legal, strict=True):
+        if item.command == command:
+            return action.command
+    raise RuntimeError(f"BOT_MOVE_NOT_LISTED: seat {obs.seat} chose {command!r}, "
+                       "which its turn did not list")
+
+
+def play_game(client: ArbiterClient, game_id: str, tokens: Sequence[str], level: str,
+              budget: float, seed: int, max_moves: int = 100_000) -> tuple[GameBot, Played]:
+    """Play the seats ``tokens`` name in one game to its end (or ``max_moves``
+    moves), on one stream. The seats are learnt from the stream: every event
+    names the seats it is delivered for."""
+    bot = GameBot(game_id, {})
+
+    def open_stream(after: int) -> PlayStream:
+        # Every token as a seat token and none on the call: the server then
+        # plays every seat they name (a call's own token names its seat alone).
+        return PlayStream(client._calls.stub, game_id, "", after_version=after,
+                          seat_tokens=list(tokens))
+
+    def on_message(message: game_pb2.PlayMessage) -> None:
+        for event in message.events:
+            for number in event.for_seats:
+                bot.seats.setdefault(number, Seat(number, bots.make(
+                    level, f"{seed}:{game_id}:{number}", budget), level))
+        bot.on_message(message)
+
+    played = play_seats(open_stream, bot.choose, on_message=on_message, max_moves=max_moves)
+    return bot, played
+
+
+def split_tokens(tokens: Sequence[str], game: str) -> dict[str, list[str]]:
+    """Tokens by game: ``GAME_ID:TOKEN`` names its game, a bare token is ``game``'s."""
+    out: dict[str, list[str]] = {}
+    for token in tokens:
+        game_id, sep, secret = token.rpartition(":")
+        if not sep:
+            if not game:
+                raise BotUsage(f"NO_GAME: the token {token[:6]}... names no game; "
+                               "give --game GAME_ID or write it GAME_ID:TOKEN")
+            game_id, secret = game, token
+        if not secret:
+            raise BotUsage(f"BAD_TOKEN: {token!r} has no token after its game id")
+        out.setdefault(game_id, []).append(secret)
+    return out
+
+
+def play_all(client: ArbiterClient, by_game: dict[str, list[str]], level: str, budget: float,
+             seed: int, parallel: int) -> list[tuple[str, GameBot, Played]]:
+    """Every game on a pool of ``parallel`` threads; each game's result in order."""
+    lock = threading.Lock()
+
+    def one(game_id: str) -> tuple[str, GameBot, Played]:
+        bot, played = play_game(client, game_id, by_game[game_id], level, budget, seed)
+        with lock:
+            report(game_id, bot, played)
+        return game_id, bot, played
+
+    with ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="arbiter-bot") as pool:
+        return list(pool.map(one, by_game))
+
+
+def report(game_id: str, bot: GameBot, played: Played) -> None:
+    """A line per game: how it ended for the bot's seats."""
+    seats = ", ".join(f"Player {s + 1} ({seat.level}"
+                      + (f", {seat.blind} of {seat.decisions} decisions at random" if
+                         seat.blind else "") + ")" for s, seat in sorted(bot.seats.items()))
+    end = "over" if played.final else "not over"
+    print(f"game {game_id}: {seats}: {played.moves} moves, {end}", flush=True)
+    for state in list(played.final.values())[:1]:
+        print(f"  outcome: {state.outcome_json}", flush=True)
+
+
+def lobby_tokens(client: ArbiterClient, table_id: str, name: str) -> dict[str, list[str]]:
+    """Sit down at an open seat of the table; its game and the seat's secret
+    once the table starts."""
+    lobby = Lobby(client)
+    reply = lobby.join(table_id, name)
+    print(f"table {table_id}: seated as Player {reply.seat.seat + 1} ({name})", flush=True)
+    table = lobby.wait_started(table_id)
+    if not table.game_id:
+        raise BotUsage(f"NOT_STARTED: table {table_id} closed without a game")
+    return {table.game_id: [reply.seat.secret]}
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """``arbiter bot``: play the seats given, each to the end of its game."""
+    if args.budget <= 0:
+        raise BotUsage(f"BAD_BUDGET: --budget must be above 0 seconds, not {args.budget}")
+    if args.parallel < 1:
+        raise BotUsage(f"BAD_PARALLEL: --parallel must be at least 1, not {args.parallel}")
+    if bool(args.lobby) == bool(args.token):
+        raise BotUsage("NO_SEATS: give the seats' --token, or a --lobby table to sit at")
+    if args.lobby and not args.name:
+        raise BotUsage("NO_NAME: a bot joining a lobby table needs --name")
+    with ArbiterClient(args.address or default_address(), tls_ca=args.tls_ca or None,
+                       tls=args.tls) as client:
+        try:
+            by_game = (lobby_tokens(client, args.lobby, args.name) if args.lobby
+                       else split_tokens(args.token, args.game or ""))
+            results = play_all(client, by_game, args.level, args.budget, args.seed,
+                               args.parallel)
+        except grpc.RpcError as exc:
+            raise ArbiterError.from_rpc_error(exc) from None
+    return 0 if all(played.final for _, _, played in results) else 1
+
+
+def register(add: Add, common: argparse.ArgumentParser) -> None:
+    """``arbiter bot`` on the CLI's parser (``clients.cli.build_parser``);
+    ``common`` gives ``--address``."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return cmd_bot(args)
+        except BotUsage as exc:
+            sys.stderr.write(f"error: BAD_ARGUMENT: {exc}\n")
+            return 2
+
+    p = add("bot", run, "play seats with a bot level over the per-seat stream "
+            "(by their tokens, or an open seat of a lobby table)", parent=common)
+    p.add_argument("--level", choices=bots.LEVELS, default="random",
+                   help="random, greedy (one playout per move), or ismcts (a search "
+                        "at --budget seconds a decision)")
+    p.add_argument("--budget", type=float, default=0.5, metavar="S",
+                   help="seconds an ismcts decision may take (default 0.5)")
+    p.add_argument("--token", action="append", default=[], metavar="[GAME_ID:]TOKEN",
+                   help="a seat's token (repeat per seat; GAME_ID: names its game)")
+    p.add_argument("--game", default=None, metavar="GAME_ID",
+                   help="the game of the tokens that name none")
+    p.add_argument("--lobby", default=None, metavar="TABLE_ID",
+                   help="sit at an open seat of this lobby table and play it")
+    p.add_argument("--name", default=None, help="the bot's name at the lobby table")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bots' own choices")
+    p.add_argument("--parallel", type=int, default=DEFAULT_PARALLEL, metavar="N",
+                   help=f"games played at once (default {DEFAULT_PARALLEL})")
+    p.add_argument("--tls-ca", default=None, metavar="PATH",
+                   help="connect with TLS trusting this PEM CA file")
+    p.add_argument("--tls", action="store_true",
+                   help="connect with TLS trusting the system's root certificates")

@@ -1,0 +1,98 @@
+"""``arbiter bot``: the bot levels as clients of the per-seat ``Play`` stream
+(docs/bots.md, "arbiter bot").
+
+What these tests pin: a bot plays its seats to the end of a game through the
+stream alone, at more than one level; and a bot decides only from what its
+seat's stream carried: each seat's record, as the bot kept it and handed it to
+its level, is exactly the seat's own ``History`` (another seat's private event
+reaches it redacted, never whole), and each turn's view is the seat's own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from arbiter.client import ArbiterClient
+from arbiter.v1 import game_pb2
+
+from clients import bot as bot_cli
+from clients import cli
+from tests.integration.conftest import ServerProcess
+
+pytestmark = [pytest.mark.integration]
+
+
+@pytest.fixture
+def client(shared_server: ServerProcess) -> Iterator[ArbiterClient]:
+    with ArbiterClient(shared_server.address) as c:
+        yield c
+
+
+def created(server: ServerProcess, rules: str, seats: list[str]) -> game_pb2.CreateGameResponse:
+    reply: game_pb2.CreateGameResponse = server.stub().CreateGame(
+        game_pb2.CreateGameRequest(rules=rules, seats=seats))
+    return reply
+
+
+@pytest.mark.parametrize("level", ["greedy", "ismcts"])
+def test_a_level_plays_enin_to_its_end_over_the_stream(
+        shared_server: ServerProcess, client: ArbiterClient, level: str) -> None:
+    """Enin, "End of the game": the bot's seat is played until the game ends,
+    every decision by its level (Enin hides nothing, so the seat's folded
+    record is a belief and no decision falls back to random)."""
+    game = created(shared_server, "enin", ["bot"])
+    bot, played = bot_cli.play_game(client, game.game_id, [game.seat_tokens[0].token],
+                                    level, budget=0.02, seed=3)
+    assert played.final and played.final[0].over
+    assert played.refused == 0
+    seat = bot.seats[0]
+    assert seat.decisions > 0 and seat.blind == 0
+    assert all(obs.belief is not None for obs in bot.observations if len(obs.legal) > 1)
+
+
+def test_the_cli_plays_two_games_of_its_tokens(shared_server: ServerProcess,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``arbiter bot --token GAME:TOKEN ...``: both games, in one process, to the end."""
+    games = [created(shared_server, "enin", ["bot"]) for _ in range(2)]
+    argv = ["bot", "--address", shared_server.address, "--level", "greedy", "--parallel", "2"]
+    for game in games:
+        argv += ["--token", f"{game.game_id}:{game.seat_tokens[0].token}"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    for game in games:
+        assert f"game {game.game_id}: Player 1 (greedy): " in out
+        state = shared_server.stub().GetState(game_pb2.GetStateRequest(game_id=game.game_id))
+        assert state.over
+
+
+def test_the_cli_refuses_a_token_of_no_game(shared_server: ServerProcess,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare token needs ``--game``: refused with its reason, nothing played."""
+    assert cli.main(["bot", "--address", shared_server.address, "--token", "abc"]) == 2
+    assert "NO_GAME" in capsys.readouterr().err
+
+
+def test_a_bot_reads_only_what_its_seats_stream_carried(
+        shared_server: ServerProcess, client: ArbiterClient) -> None:
+    """Ethnos deals hands face down ("Setup"): each seat's record as the bot
+    built its observations from is exactly that seat's ``History`` before the
+    end: the other seats' draws redacted, its own whole. A bot that read the
+    full record (the admin's, or another seat's) would differ here."""
+    game = created(shared_server, "ethnos", ["a", "b", "c"])
+    tokens = [t.token for t in game.seat_tokens]
+    bot, played = bot_cli.play_game(client, game.game_id, tokens, "greedy", budget=0.02,
+                                    seed=1, max_moves=40)
+    assert not played.final  # stopped mid-game: History is still per seat
+    for number, seat in bot.seats.items():
+        last = seat.records[-1].version
+        history = list(shared_server.stub(tokens[number]).History(
+            game_pb2.HistoryRequest(game_id=game.game_id, seat=number)))[:last]
+        assert [(r.type, r.payload) for r in seat.records] == [
+            (e.type, json.loads(e.payload_json or "{}")) for e in history]
+        assert any(e.redacted for e in history)  # something was hidden from it
+        assert seat.redacted and seat.blind > 0  # so its level could not search
+        views = [obs for obs in bot.observations if obs.seat == number]
+        assert views and views[-1].seen == tuple(
+            (r.type, r.payload) for r in seat.records[:len(views[-1].seen)])
