@@ -283,8 +283,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise BotUsage("NO_SEATS: give the seats' --token, or a --lobby table to sit at")
     if args.lobby and not args.name:
         raise BotUsage("NO_NAME: a bot joining a lobby table needs --name")
-    with ArbiterClient(args.address or default_address(), tls_ca=args.tls_ca or None,
-                       tls=args.tls) as client:
+    # token="": the client's calls carry no credential of their own (not the
+    # environment's, not the admin's); each seat's comes on its own stream.
+    with ArbiterClient(args.address or default_address(), token="",
+                       tls_ca=args.tls_ca or None, tls=args.tls) as client:
         try:
             by_game = (lobby_tokens(client, args.lobby, args.name) if args.lobby
                        else split_tokens(args.token, args.game or ""))

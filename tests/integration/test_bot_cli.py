@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 from arbiter.client import ArbiterClient
+from arbiter.lobby import Lobby
 from arbiter.v1 import game_pb2
 
 from clients import bot as bot_cli
@@ -26,7 +27,7 @@ pytestmark = [pytest.mark.integration]
 
 @pytest.fixture
 def client(shared_server: ServerProcess) -> Iterator[ArbiterClient]:
-    with ArbiterClient(shared_server.address) as c:
+    with ArbiterClient(shared_server.address, token="") as c:
         yield c
 
 
@@ -96,3 +97,19 @@ def test_a_bot_reads_only_what_its_seats_stream_carried(
         views = [obs for obs in bot.observations if obs.seat == number]
         assert views and views[-1].seen == tuple(
             (r.type, r.payload) for r in seat.records[:len(views[-1].seen)])
+
+
+def test_the_cli_sits_at_an_open_lobby_seat_and_plays_it(
+        shared_server: ServerProcess, client: ArbiterClient,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``arbiter bot --lobby TABLE --name N``: the bot joins the table's open
+    seat by name (the filling join starts the game) and plays it to the end."""
+    opened = Lobby(client).open_table("enin", ["open"])
+    table_id = opened.table.table_id
+    assert cli.main(["bot", "--address", shared_server.address, "--lobby", table_id,
+                     "--name", "Botty", "--level", "greedy"]) == 0
+    table = Lobby(client).table(table_id)
+    assert [(s.kind, s.name) for s in table.seats] == [("player", "Botty")]
+    state = shared_server.stub().GetState(game_pb2.GetStateRequest(game_id=table.game_id))
+    assert state.over
+    assert f"game {table.game_id}: Player 1 (greedy): " in capsys.readouterr().out
