@@ -12,6 +12,7 @@ the socket's. A call arriving on the TCP port cannot claim another address.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
@@ -128,3 +129,42 @@ class Backend:
             raise refusal_of(exc) from None
         finally:
             call.cancel()
+
+    def play(self, token: str, peer: str) -> PlayCall:
+        """A ``Play`` stream held for a page (``service.web.seat``): the same
+        per-seat stream a bot or the terminal plays on, its one authentication
+        the page's token, charged to the HTTP client's address like every
+        other stream. The caller writes the join, then the moves."""
+        return PlayCall(self._stub.Play(metadata=self.metadata(token, peer)))
+
+
+class PlayCall:
+    """One ``Play`` call, used from the web side's event loop: moves are written
+    by one task while another reads the pushes; a refusal raises ``GatewayError``."""
+
+    def __init__(self, call: Any) -> None:
+        self._call = call
+
+    async def send(self, request: game_pb2.PlayRequest) -> None:
+        """Write one request; a stream already ended drops it (its end is read
+        by ``messages``, which says why)."""
+        if self._call.done():
+            return
+        try:
+            await self._call.write(request)
+        except grpc.aio.AioRpcError as exc:
+            raise refusal_of(exc) from None
+        except asyncio.InvalidStateError:  # ended between the check and the write
+            return
+
+    async def messages(self) -> AsyncIterator[game_pb2.PlayMessage]:
+        """The stream's pushes, in order, until it ends."""
+        try:
+            async for message in self._call:
+                yield message
+        except grpc.aio.AioRpcError as exc:
+            raise refusal_of(exc) from None
+
+    def cancel(self) -> None:
+        """End the call (the page left): its stream slot is freed at once."""
+        self._call.cancel()

@@ -30,6 +30,9 @@ Routes (``<n>`` is the seat number):
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import dataclasses
 import hashlib
 import json
 import re
@@ -38,7 +41,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
+from arbiter.play import legal_of
 from arbiter.v1 import game_pb2
 from arbiter.wire import WireError, json_to_command
 from markupsafe import Markup
@@ -67,7 +71,7 @@ from aggregates.kernel.render import (
     seat_name,
 )
 from service.web import session
-from service.web.backend import Backend, GatewayError
+from service.web.backend import Backend, GatewayError, PlayCall
 from service.web.gateway import (
     BACKEND,
     HTTP_STATUS,
@@ -367,6 +371,13 @@ def cross_site(request: web.Request) -> web.Response | None:
                            "send the move as JSON (Content-Type: application/json)")
         response.set_status(415)
         return response
+    return foreign_origin(request)
+
+
+def foreign_origin(request: web.Request) -> web.Response | None:
+    """A refusal when the browser says the request comes from another site: a
+    move (``/act``) or a seat's socket (``/play``; a browser opens a WebSocket
+    to any site with that site's cookies, so its ``Origin`` is what tells)."""
     origin = request.headers.get("Origin")
     # The host and port only: behind a proxy that ends TLS the scheme differs.
     if origin is not None and urlsplit(origin).netloc != request.host:
@@ -447,11 +458,78 @@ def build_answer(choice: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[s
     raise AnswerError("this choice is answered by one of the listed actions")
 
 
+@dataclasses.dataclass(frozen=True)
+class MoveFields:
+    """A move's envelope as a page sends it: what the service's ``Act`` (or a
+    ``Play`` move) takes besides the command."""
+
+    expected_version: int
+    decision_id: str
+    command_id: str
+
+
+def move_fields(body: Any) -> MoveFields:
+    """The envelope of a page's move (``/act``'s body, a socket's move);
+    ``GatewayError`` BAD_MESSAGE for anything else."""
+    if not isinstance(body, dict):
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE", "the move must be a JSON object")
+    expected = body.get("expected_version", 0)
+    decision_id = body.get("decision_id", "")
+    command_id = body.get("command_id") or uuid.uuid4().hex
+    if not isinstance(expected, int) or isinstance(expected, bool) \
+            or not 0 <= expected < 2**64 \
+            or not isinstance(decision_id, str) or not isinstance(command_id, str) \
+            or not COMMAND_ID.fullmatch(command_id):
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           "expected_version is a version, decision_id and command_id are text")
+    return MoveFields(expected, decision_id, command_id)
+
+
+def asks_choice(body: Mapping[str, Any]) -> bool:
+    """Whether a move answers a choice's form (else it names a listed action)."""
+    return not isinstance(body.get("command_json"), str) \
+        and isinstance(body.get("choice"), str | int) and not isinstance(body["choice"], bool)
+
+
+def command_of(rules: str, body: Mapping[str, Any], legal: Any, decision_id: str
+               ) -> tuple[str, game_pb2.Command]:
+    """The decision a move answers and its command: a listed action's, or the
+    one its answer builds for the choice it names among ``legal``'s (the
+    seat's moves as the service offers them now). Raises ``GatewayError``
+    (STALE_DECISION, BAD_MESSAGE), ``WireError``, ``AnswerError``."""
+    if isinstance(body.get("command_json"), str):
+        return decision_id, json_to_command(rules, loads_object(body["command_json"]))
+    if not asks_choice(body):
+        raise GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                           "send command_json (a listed action) or choice and answer")
+    found = find_choice(legal, body["choice"], decision_id)
+    if found is None:
+        raise GatewayError("ABORTED", "STALE_DECISION",
+                           "this choice is no longer offered; the page shows the "
+                           "game as it is now", legal.version)
+    answer = body.get("answer")
+    return found[0], json_to_command(rules, build_answer(
+        found[1], answer if isinstance(answer, dict) else {}))
+
+
+def answer_refusal(exc: Exception) -> GatewayError:
+    """A move the web side cannot make into a command, as the service's refusals read."""
+    if isinstance(exc, GatewayError):
+        return exc
+    if isinstance(exc, AnswerError):
+        return GatewayError("INVALID_ARGUMENT", "BAD_ANSWER", str(exc))
+    if isinstance(exc, RecursionError):  # a command or an answer nested thousands deep
+        return GatewayError("INVALID_ARGUMENT", "BAD_COMMAND", "the move is nested too deeply")
+    return GatewayError("INVALID_ARGUMENT", "BAD_COMMAND", str(exc))
+
+
 async def act(request: web.Request) -> web.Response:
     """``POST /games/<id>/seat/<n>/act``: a listed action
     (``{"command_json", "decision_id", "expected_version"}``) or a choice's answer
     (``{"decision_id", "choice", "answer", "expected_version"}``), sent as the
-    seat's ``Act``. Answers ``{"version": N}`` or the service's refusal."""
+    seat's ``Act``. Answers ``{"version": N}`` or the service's refusal. (The
+    page itself sends its moves on its socket, ``/play``; this is the same
+    move for a script holding the cookie.)"""
     game_id, seat = session.game_id_of(request), seat_of(request)
     unsafe = cross_site(request)
     if unsafe is not None:
@@ -463,50 +541,21 @@ async def act(request: web.Request) -> web.Response:
         body = json.loads(await request.read() or b"{}")
     except (ValueError, UnicodeDecodeError, RecursionError):
         body = None
-    if not isinstance(body, dict):
-        return refused("INVALID_ARGUMENT", "BAD_MESSAGE", "the body must be a JSON object")
-    expected = body.get("expected_version", 0)
-    decision_id = body.get("decision_id", "")
-    command_id = body.get("command_id") or uuid.uuid4().hex
-    if not isinstance(expected, int) or isinstance(expected, bool) \
-            or not 0 <= expected < 2**64 \
-            or not isinstance(decision_id, str) or not isinstance(command_id, str) \
-            or not COMMAND_ID.fullmatch(command_id):
-        return refused("INVALID_ARGUMENT", "BAD_MESSAGE",
-                       "expected_version is a version, decision_id and command_id are text")
     backend: Backend = request.app[BACKEND]
     who = peer(request)
     try:
+        fields = move_fields(body)
         rules = await rules_of(request, game_id, seat, token)
-        if isinstance(body.get("command_json"), str):
-            command = json_to_command(rules, loads_object(body["command_json"]))
-        elif isinstance(body.get("choice"), str | int) and not isinstance(body["choice"], bool):
-            legal = await backend.call(
-                "LegalActions", game_pb2.LegalActionsRequest(game_id=game_id, seat=seat),
-                token, who)
-            found = find_choice(legal, body["choice"], decision_id)
-            if found is None:
-                raise GatewayError("ABORTED", "STALE_DECISION",
-                                   "this choice is no longer offered; the page shows the "
-                                   "game as it is now", legal.version)
-            decision_id, choice = found
-            answer = body.get("answer")
-            command = json_to_command(rules, build_answer(
-                choice, answer if isinstance(answer, dict) else {}))
-        else:
-            return refused("INVALID_ARGUMENT", "BAD_MESSAGE",
-                           "send command_json (a listed action) or choice and answer")
+        legal = await backend.call(
+            "LegalActions", game_pb2.LegalActionsRequest(game_id=game_id, seat=seat),
+            token, who) if asks_choice(body) else None
+        decision_id, command = command_of(rules, body, legal, fields.decision_id)
         reply = await backend.call("Act", game_pb2.ActRequest(
-            game_id=game_id, seat=seat, command=command, expected_version=expected,
-            command_id=command_id, decision_id=decision_id), token, who)
-    except GatewayError as exc:
-        return error_response(exc)
-    except WireError as exc:
-        return refused("INVALID_ARGUMENT", "BAD_COMMAND", str(exc))
-    except RecursionError:  # a command or an answer nested thousands deep
-        return refused("INVALID_ARGUMENT", "BAD_COMMAND", "the move is nested too deeply")
-    except AnswerError as exc:
-        return refused("INVALID_ARGUMENT", "BAD_ANSWER", str(exc))
+            game_id=game_id, seat=seat, command=command,
+            expected_version=fields.expected_version, command_id=fields.command_id,
+            decision_id=decision_id), token, who)
+    except (GatewayError, WireError, RecursionError, AnswerError) as exc:
+        return error_response(answer_refusal(exc))
     return web.json_response({
         "version": reply.version, "over": reply.state.over, "replayed": reply.replayed,
         "events": [event_text(ev) for ev in reply.events],
@@ -542,6 +591,209 @@ async def live(request: web.Request) -> web.StreamResponse:
     return await relay_stream(request, stream, True)
 
 
+# ------------------------------------------------------------ the seat's socket
+
+#: The largest message a page sends on its socket (a move; its answer's fields).
+MAX_SOCKET_MESSAGE = 64 * 1024
+#: How long a socket may stay open before saying where its events resume.
+HELLO_SECONDS = 10.0
+
+
+class SeatSocket:
+    """A seat page's socket (``/play``), backed by the seat's ``Play`` stream.
+
+    A browser cannot open a gRPC stream, so the web side holds one for each
+    open seat page, as the seat (the page's cookie: one authentication, when
+    the socket opens), charged to the browser's address like every stream.
+    The page's first message says the version its log holds (``{"after":
+    V}``: 0 on a first load, its last one after a reconnect), and the stream
+    resumes there, gap-free. Then each push of the stream is one message to
+    the page: the results of its moves, the events its seat may see (told in
+    the game's words), and, whenever the seat is asked something new (or the
+    board moved on without asking it), the page's pieces drawn at that
+    version. The page's moves (a listed action, or a choice's answer that this
+    side builds into a command from the seat's last pushed turn, as ``/act``
+    does from ``LegalActions``) go on the stream in the order sent."""
+
+    def __init__(self, request: web.Request, ws: web.WebSocketResponse, game_id: str,
+                 seat: int, token: str) -> None:
+        self.request, self.ws = request, ws
+        self.game_id, self.seat, self.token = game_id, seat, token
+        self.backend: Backend = request.app[BACKEND]
+        self.who = peer(request)
+        self.rules, self.title = "", ""
+        #: The seat's moves as its last turn listed them (choices are found there).
+        self.legal: Any = game_pb2.LegalActionsResponse()
+        self.logged = 0  # the newest version whose event the page was told
+        self._sending = asyncio.Lock()
+
+    async def say(self, data: Mapping[str, Any]) -> None:
+        """One message to the page (the stream's and a refusal's writers take turns)."""
+        async with self._sending:
+            if not self.ws.closed:
+                await self.ws.send_str(json.dumps(data))
+
+    async def run(self) -> None:
+        """Until the page leaves, the game ends or the service refuses the stream."""
+        after = await self.hello()
+        if after is None:
+            return
+        self.logged = after
+        call = self.backend.play(self.token, self.who)
+        relay = asyncio.create_task(self.relay(call))
+        moves = asyncio.create_task(self.read_moves(call))
+        try:
+            await call.send(game_pb2.PlayRequest(join=game_pb2.PlayJoin(
+                game_id=self.game_id, seats=[self.seat], after_version=after, screens=True)))
+            await asyncio.wait((relay, moves), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            call.cancel()
+            for task in (relay, moves):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def hello(self) -> int | None:
+        """The page's first message: the version its events resume after."""
+        try:
+            first = await self.ws.receive(timeout=HELLO_SECONDS)
+            self.rules = await rules_of(self.request, self.game_id, self.seat, self.token)
+        except TimeoutError:
+            await self.refuse(GatewayError("DEADLINE_EXCEEDED", "SLOW_HELLO",
+                                           "say where the events resume: {\"after\": V}"))
+            return None
+        except GatewayError as exc:
+            await self.refuse(exc)
+            return None
+        self.title = await title_of(self.request, self.rules, self.token)
+        try:
+            hello = json.loads(first.data) if first.type == WSMsgType.TEXT else None
+        except (ValueError, RecursionError):
+            hello = None
+        after = hello.get("after") if isinstance(hello, dict) else None
+        if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after < 2**63:
+            await self.refuse(GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
+                                           "the first message is {\"after\": V}, a version"))
+            return None
+        return after
+
+    async def refuse(self, exc: GatewayError) -> None:
+        """The stream cannot go on: why, then the socket closes."""
+        await self.say(exc.to_json())
+        await self.ws.close()
+
+    async def relay(self, call: PlayCall) -> None:
+        """Each of the stream's pushes as one message to the page."""
+        try:
+            async for message in call.messages():
+                await self.say(await self.push_of(message))
+        except GatewayError as exc:
+            await self.refuse(exc)
+            return
+        await self.ws.close()
+
+    async def read_moves(self, call: PlayCall) -> None:
+        """The page's moves, in order, onto the stream; one the web side cannot
+        make into a command is answered at once, as the service would."""
+        async for frame in self.ws:
+            if frame.type != WSMsgType.TEXT:
+                continue
+            try:
+                body = json.loads(frame.data)
+            except (ValueError, RecursionError):
+                body = None
+            command_id = body.get("command_id") if isinstance(body, dict) else None
+            try:
+                fields = move_fields(body)
+                decision_id, command = command_of(self.rules, body, self.legal,
+                                                  fields.decision_id)
+            except (GatewayError, WireError, RecursionError, AnswerError) as exc:
+                refusal = answer_refusal(exc)
+                await self.say({"results": [{
+                    "command_id": command_id if isinstance(command_id, str) else "",
+                    "accepted": False, "version": refusal.version or self.legal.version,
+                    "error": refusal.to_json()["error"]}]})
+                continue
+            await call.send(game_pb2.PlayRequest(move=game_pb2.PlayMove(
+                command=command, expected_version=fields.expected_version,
+                command_id=fields.command_id, decision_id=decision_id)))
+
+    async def push_of(self, message: game_pb2.PlayMessage) -> dict[str, Any]:
+        """One push as the page takes it (``seat.js``): ``results``, ``log``
+        (the events' words), ``pieces`` (``panel``'s), ``status``."""
+        out: dict[str, Any] = {}
+        if message.results:
+            out["results"] = [result_json(r) for r in message.results]
+        log = []
+        for pushed in message.events:
+            if self.seat in pushed.for_seats and pushed.event.version > self.logged:
+                self.logged = pushed.event.version
+                log.append({"version": pushed.event.version, "text": event_text(pushed.event)})
+        if log:
+            out["log"] = log
+        turn = next((t for t in message.turns if t.seat == self.seat), None)
+        if turn is not None:
+            self.legal = legal_of(turn)
+            out["pieces"] = self.pieces(turn.state, self.legal)
+        elif log:
+            state = await self.backend.call("GetState", game_pb2.GetStateRequest(
+                game_id=self.game_id, seat=self.seat), self.token, self.who)
+            legal = _standing_moves(state, self.seat, self.legal)
+            if legal is not None:  # else its turn comes in the next push
+                self.legal = legal
+                out["pieces"] = self.pieces(state, legal)
+        if message.status:
+            out["status"] = message.status
+        return out
+
+    def pieces(self, state: Any, legal: Any) -> dict[str, Any]:
+        """The page's changing pieces at a version (as ``/panel`` draws them)."""
+        context = context_of(state, legal, [], self.seat, self.title)
+        context["session"] = True
+        return {"version": state.version, "over": state.over,
+                "board": block("board", context), "pending": block("pending", context),
+                "play": block("play", context), "outcome": block("outcome", context)}
+
+
+def result_json(result: game_pb2.PlayResult) -> dict[str, Any]:
+    """A move's result for the page: accepted (or replayed), or the refusal."""
+    out: dict[str, Any] = {"command_id": result.command_id, "accepted": result.accepted,
+                           "version": result.version, "replayed": result.replayed}
+    if not result.accepted:
+        out["error"] = {"code": result.code, "reason": result.reason,
+                        "message": result.message, "version": result.version}
+    return out
+
+
+def _standing_moves(state: Any, seat: int, legal: Any) -> Any:
+    """The seat's moves beside a state its stream pushed no turn for (the
+    stream pushes one only to a seat asked something new): none, when the
+    state asks the seat nothing; its last turn's, when it asks the same; else
+    None (the state is newer than the events read: the turn comes next)."""
+    asked = [d.id for d in state.pending if d.seat == seat]
+    if state.over or not asked:
+        return game_pb2.LegalActionsResponse(version=state.version, complete=True)
+    return legal if asked == [d.id for d in legal.decisions] else None
+
+
+async def play_socket(request: web.Request) -> web.StreamResponse:
+    """``GET /games/<id>/seat/<n>/play``: the seat page's WebSocket (``SeatSocket``)."""
+    game_id, seat = session.game_id_of(request), seat_of(request)
+    unsafe = foreign_origin(request)
+    if unsafe is not None:
+        return unsafe
+    token = session.token_of(request)
+    if not token:
+        return refused("UNAUTHENTICATED", "NO_SESSION", "open the seat's link first")
+    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_SOCKET_MESSAGE)
+    if not ws.can_prepare(request).ok:
+        return refused("INVALID_ARGUMENT", "NOT_A_SOCKET",
+                       "this address is the seat page's WebSocket")
+    await ws.prepare(request)
+    await SeatSocket(request, ws, game_id, seat, token).run()
+    return ws
+
+
 def install(app: web.Application) -> None:
     """Add the seat page's routes (and ``/static`` if no other page serves it)."""
     app[RULES] = {}
@@ -552,6 +804,7 @@ def install(app: web.Application) -> None:
         web.get(base + "/panel", panel),
         web.post(base + "/act", act),
         web.get(base + "/live", live),
+        web.get(base + "/play", play_socket),
     ])
     if not any(r.canonical == "/static" for r in app.router.resources()):
         app.router.add_static("/static/", STATIC)

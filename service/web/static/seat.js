@@ -1,6 +1,9 @@
 // A seat's page (service/web/seat.py): the link's fragment becomes the game's
-// cookie; moves are posted as JSON (the server builds every command); the
-// seat's live feed refreshes the board, the log and the choices.
+// cookie; then one WebSocket (/play) carries the seat's game both ways: the
+// page sends its moves (the server builds every command), the server pushes
+// each move's result, the seat's events and, at each new turn, the board, the
+// question and the choices. After a disconnect the page reconnects and resumes
+// after the last version its log holds.
 (function () {
   "use strict";
   var body = document.body;
@@ -8,9 +11,7 @@
   var seat = body.dataset.seat;
   var base = "/games/" + encodeURIComponent(game) + "/seat/" + encodeURIComponent(seat);
   var message = document.getElementById("message");
-  var source = null;
-  var refreshing = null;
-  var again = false;
+  var socket = null;
 
   function say(text, kind) {
     if (!message) { return; }
@@ -76,17 +77,20 @@
   if (exchange()) { return; }
   if (body.dataset.session !== "true") { return; }
 
-  var sending = false;
-  var target = Number(body.dataset.version);  // the newest version this page knows of
+  // The move under way: {id, where}, and once accepted the version it made
+  // (the page stays busy until its pieces at that version are in).
+  var sending = null;
+  var over = body.dataset.over === "true";
+  var retries = 0;
   var shownPieces = {};
+  var liveStatus = document.getElementById("live-status");
 
-  // body[data-busy=true] while a move or a refresh is under way: the controls
-  // are about to change (a test, or a person, waits for "false").
+  // body[data-busy=true] while a move is under way: the controls are about to
+  // change (a test, or a person, waits for "false").
   function busy() {
-    var on = sending || refreshing !== null;
-    body.dataset.busy = on ? "true" : "false";
+    body.dataset.busy = sending ? "true" : "false";
     var controls = document.querySelectorAll("#play button, #play input, #play select");
-    for (var i = 0; i < controls.length; i++) { controls[i].disabled = sending; }
+    for (var i = 0; i < controls.length; i++) { controls[i].disabled = sending !== null; }
   }
 
   function swap(id, html) {  // unchanged pieces stay as they are (and keep focus)
@@ -100,84 +104,133 @@
     return items.length ? Number(items[items.length - 1].dataset.version) : 0;
   }
 
-  // 2. The changing pieces, from /panel.
-  function refresh() {
-    if (refreshing) { again = true; return refreshing; }
-    refreshing = Promise.resolve();
-    busy();
-    refreshing = fetch(base + "/panel?after=" + lastLogged(), {credentials: "same-origin"})
-      .then(function (response) {
-        return response.json().then(function (data) {
-          if (!response.ok) { say(refusalText(data, response.status), "bad"); return; }
-          target = Math.max(target, data.version);
-          swap("board", data.board);
-          document.getElementById("board").dataset.version = data.version;
-          swap("pending", data.pending);
-          swap("play", data.play);
-          document.getElementById("version").textContent = data.version;
-          var log = document.getElementById("log");
-          var holder = document.createElement("ol");
-          holder.innerHTML = data.log;
-          var seen = lastLogged();
-          Array.prototype.slice.call(holder.children).forEach(function (li) {
-            if (Number(li.dataset.version) > seen) { log.appendChild(li); }
-          });
-          log.scrollTop = log.scrollHeight;
-          var outcome = document.getElementById("outcome");
-          swap("outcome", data.outcome);
-          outcome.hidden = !data.over;
-          body.dataset.version = data.version;
-          body.dataset.over = data.over ? "true" : "false";
-          if (data.over) { stopLive("the game is over"); }
-        });
-      })
-      .catch(function () { say("The server cannot be reached; retrying.", "bad"); })
-      .then(function () {
-        refreshing = null;
-        if (again) { again = false; refresh(); } else { busy(); }
-      });
-    return refreshing;
+  function showLive(text, kind) {
+    if (!liveStatus) { return; }
+    liveStatus.textContent = text;
+    liveStatus.className = "status " + (kind || "");
   }
 
-  // 3. A move: a listed action, or a choice's answer (the server builds it).
+  // 2. What the server pushes: the board, the question and the choices at a
+  // version (pieces), the seat's events (log), the moves' results, the feed's status.
+  function showPieces(data) {
+    swap("board", data.board);
+    document.getElementById("board").dataset.version = data.version;
+    swap("pending", data.pending);
+    swap("play", data.play);
+    document.getElementById("version").textContent = data.version;
+    swap("outcome", data.outcome);
+    document.getElementById("outcome").hidden = !data.over;
+    body.dataset.version = data.version;
+    if (data.over) { over = true; body.dataset.over = "true"; }
+    if (sending && sending.version && (data.version >= sending.version || data.over)) {
+      sending = null;
+    }
+  }
+
+  function showLog(entries) {
+    var log = document.getElementById("log");
+    var seen = lastLogged();
+    entries.forEach(function (entry) {
+      if (entry.version <= seen) { return; }
+      var li = document.createElement("li");
+      li.dataset.version = entry.version;
+      li.value = entry.version;
+      li.textContent = entry.text;
+      log.appendChild(li);
+      seen = entry.version;
+    });
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function showResult(result) {
+    if (!sending || result.command_id !== sending.id) { return; }
+    var where = sending.where;
+    if (result.accepted) {
+      say("Done (version " + result.version + ").", "good");
+      var shown = Number(body.dataset.version);
+      sending = shown >= result.version || over ? null : {id: sending.id, version: result.version};
+      return;
+    }
+    sending = null;
+    var refusal = refusalText({error: result.error}, 0);
+    say(refusal, "bad");
+    refusedAt = where;
+    sayNearAnswer(refusal);
+  }
+
+  function receive(event) {
+    var data;
+    try { data = JSON.parse(event.data); } catch (e) { return; }
+    if (data.pieces) { showPieces(data.pieces); }
+    if (data.log) { showLog(data.log); }
+    (data.results || []).forEach(showResult);
+    if (typeof data.status === "string" && data.status) {
+      if (data.status.indexOf("ended") === 0) { over = true; showLive("the game is over", ""); }
+      else { showLive(data.status, data.status === "live" ? "live" : "degraded"); }
+    }
+    if (data.error) {
+      // A server going away (UNAVAILABLE): the page reconnects, after its last version.
+      if (data.error.code !== "UNAVAILABLE") {
+        over = true;  // refused for good (a seat taken back, too many streams): said, not retried
+        say(refusalText(data, 0), "bad");
+        showLive("not live", "");
+      }
+    }
+    busy();
+  }
+
+  // 3. The socket: opened once the page is drawn, reopened after a drop.
+  function connect() {
+    if (over || !window.WebSocket) {
+      showLive(over ? "the game is over" : "not live", "");
+      return;
+    }
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + base + "/play");
+    socket.onopen = function () {
+      retries = 0;
+      socket.send(JSON.stringify({after: lastLogged()}));
+      showLive("live", "live");
+    };
+    socket.onmessage = receive;
+    socket.onclose = function () {
+      socket = null;
+      if (sending) {
+        sending = null;
+        say("The connection dropped before the move's answer; the page shows the game " +
+            "as it is once it reconnects.", "bad");
+        busy();
+      }
+      if (over) { if (body.dataset.over === "true") { showLive("the game is over", ""); } return; }
+      showLive("reconnecting…", "offline");
+      var wait = Math.min(10000, 500 * Math.pow(2, retries));
+      retries += 1;
+      window.setTimeout(connect, wait);
+    };
+  }
+
+  // 4. A move: a listed action, or a choice's answer (the server builds it).
   function commandId() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
     return String(Date.now()) + "-" + String(Math.random()).slice(2);
   }
 
   function send(move, where) {
-    var refusal = "";
+    if (!socket || socket.readyState !== 1) {
+      say("The server cannot be reached; reconnecting.", "bad");
+      refusedAt = where;
+      sayNearAnswer("Not sent: the page is reconnecting.");
+      return;
+    }
     var version = Number(document.getElementById("board").dataset.version);
     // As the terminal does: a move answering a named decision is judged by
     // that decision (stale only if it is no longer pending), else by version.
     move.expected_version = move.decision_id ? 0 : version;
     move.command_id = commandId();
-    sending = true;
+    sending = {id: move.command_id, where: where};
     busy();
     say("Sending…");
-    return fetch(base + "/act", {
-      method: "POST", credentials: "same-origin",
-      headers: {"Content-Type": "application/json"},
-      body: JSON.stringify(move)
-    }).then(function (response) {
-      return response.json().then(function (data) {
-        if (response.ok) {
-          target = Math.max(target, data.version);
-          var told = (data.events || []).join(" ");
-          say("Done (version " + data.version + ")" + (told ? ": " + told : "."), "good");
-        } else {
-          refusal = refusalText(data, response.status);
-          say(refusal, "bad");
-        }
-      });
-    }).catch(function () {
-      refusal = "The server cannot be reached.";
-      say(refusal, "bad");
-    }).then(function () {
-      sending = false;
-      refusedAt = refusal ? where : null;
-      return refresh().then(function () { if (refusal) { sayNearAnswer(refusal); } });
-    });
+    socket.send(JSON.stringify(move));
   }
 
   document.addEventListener("click", function (event) {
@@ -207,53 +260,5 @@
           answer: answer}, {choice: form.dataset.choice});
   });
 
-  // 4. Live: the seat's own feed; every event refreshes the pieces.
-  var liveStatus = document.getElementById("live-status");
-
-  function showLive(text, kind) {
-    if (!liveStatus) { return; }
-    liveStatus.textContent = text;
-    liveStatus.className = "status " + (kind || "");
-  }
-
-  function stopLive(why) {
-    if (source) { source.close(); source = null; }
-    showLive(why, "");
-  }
-
-  function startLive() {
-    if (body.dataset.over === "true" || !window.EventSource) {
-      showLive(body.dataset.over === "true" ? "the game is over" : "not live", "");
-      return;
-    }
-    source = new EventSource(base + "/live?after=" + body.dataset.version);
-    source.onopen = function () { showLive("live", "live"); };
-    source.onerror = function () { if (source) { showLive("reconnecting…", "offline"); } };
-    source.onmessage = function (event) {
-      var data;
-      try { data = JSON.parse(event.data); } catch (e) { return; }
-      if (data.event) {
-        // A move of this page is refreshed once its reply is in; any other
-        // version, once.
-        if (Number(data.event.version) > target) {
-          target = Number(data.event.version);
-          refresh();
-        }
-      } else if (typeof data.status === "string") {
-        if (data.status.indexOf("ended") === 0) { refresh(); stopLive("the game is over"); }
-        else { showLive(data.status, data.status === "live" ? "live" : "degraded"); }
-      }
-    };
-    source.addEventListener("error", function (event) {
-      if (!event.data) { return; }  // the connection's own error: it reconnects
-      var data;
-      try { data = JSON.parse(event.data); } catch (e) { return; }
-      // A server going away (UNAVAILABLE): the browser reconnects, after the last id.
-      if (data.error && data.error.code === "UNAVAILABLE") { return; }
-      say(refusalText(data, 0), "bad");
-      stopLive("not live");
-    });
-  }
-
-  startLive();
+  connect();
 })();
