@@ -6,7 +6,8 @@ script trades it for the game's cookie and reloads; without a cookie the
 page is the link's first page (``session.link_page``: 200, reading no game),
 whose script does the trade, or says the link lost its secret part. With
 one, every read and move is an ordinary ``GameService`` call with that
-token (``GetState``, ``LegalActions``, ``History`` as that seat; ``Act``), so
+token (``GetState``, ``LegalActions``, ``History`` as that seat, then its
+``Play`` stream, which carries the moves and pushes what follows), so
 the service decides what the seat may see and do, exactly as for a terminal
 player.
 
@@ -25,7 +26,10 @@ Routes (``<n>`` is the seat number):
   (HTML fragments, and the log's lines after version ``V``);
 - ``POST /games/<id>/seat/<n>/act``: a move, as JSON (same origin only);
 - ``GET  /games/<id>/seat/<n>/live``: the seat's ``Subscribe`` feed as
-  Server-Sent Events (``id:`` the event's version; ``Last-Event-ID`` resumes).
+  Server-Sent Events (``id:`` the event's version; ``Last-Event-ID`` resumes);
+- ``GET  /games/<id>/seat/<n>/play``: the page's WebSocket, the seat's
+  ``Play`` stream held by this side (``SeatSocket``): what the page itself
+  uses. ``/panel``, ``/act`` and ``/live`` serve a script holding the cookie.
 """
 
 from __future__ import annotations
