@@ -28,6 +28,7 @@ import dataclasses
 import datetime
 import sys
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -39,10 +40,9 @@ from arbiter.play import Move, Played, PlayStream, play_seats
 from arbiter.v1 import game_pb2
 
 from aggregates.catalog import GAMES, rules_class
-from aggregates.kernel import Game
-from aggregates.kernel.audit import Record
+from aggregates.kernel import Game, upcast
+from aggregates.kernel.audit import Record, rebuild, upcast_record
 from aggregates.kernel.nature import Information, game_type_of
-from aggregates.kernel.verify import fold
 from clients import bots
 from clients.bots import Determiniser, Legal, Observation
 
@@ -71,6 +71,25 @@ class Seat:
     #: Decisions a searching level made at random for want of a belief.
     blind: int = 0
     decisions: int = 0
+    #: The seat's record folded so far by the rules' event bodies (``folded``
+    #: records of it), kept from turn to turn so each event is applied once.
+    game: Game | None = None
+    folded: int = 0
+
+    def fold(self, cls: type[Game]) -> Game:
+        """The game the seat's record makes, folding only the records new
+        since the last call (as ``kernel.verify.folding`` does, event by event)."""
+        if self.game is None:
+            self.game, self.folded = rebuild(self.records[0], cls), 1
+        for rec in self.records[self.folded:]:
+            rec = upcast_record(rec, cls)
+            upcast.event_of(
+                cls, rec.type, rec.meta or {}, originator_id=uuid.UUID(rec.game_id),
+                originator_version=rec.version,
+                timestamp=datetime.datetime.fromisoformat(rec.time), **rec.payload,
+            ).mutate(self.game)
+        self.folded = len(self.records)
+        return self.game
 
     def seen(self) -> tuple[tuple[str, dict[str, Any]], ...]:
         """The seat's record as ``Observation.seen`` holds it."""
@@ -127,8 +146,7 @@ def belief_of(cls: type[Game], seat: Seat, version: int) -> Determiniser | None:
         return None
     if [r.version for r in seat.records] != list(range(1, version + 1)):
         return None
-    game = fold(seat.records, cls)
-    return Determiniser(game, seat.seat)
+    return Determiniser(seat.fold(cls), seat.seat)
 
 
 def observation(cls: type[Game], seat: Seat, turn: game_pb2.PlayTurn,

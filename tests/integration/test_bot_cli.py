@@ -20,6 +20,7 @@ from arbiter.v1 import game_pb2
 
 from clients import bot as bot_cli
 from clients import cli
+from clients.bots import Determiniser
 from tests.integration.conftest import ServerProcess
 
 pytestmark = [pytest.mark.integration]
@@ -37,15 +38,14 @@ def created(server: ServerProcess, rules: str, seats: list[str]) -> game_pb2.Cre
     return reply
 
 
-@pytest.mark.parametrize("level", ["greedy", "ismcts"])
-def test_a_level_plays_enin_to_its_end_over_the_stream(
-        shared_server: ServerProcess, client: ArbiterClient, level: str) -> None:
+def test_ismcts_plays_enin_to_its_end_over_the_stream(
+        shared_server: ServerProcess, client: ArbiterClient) -> None:
     """Enin, "End of the game": the bot's seat is played until the game ends,
-    every decision by its level (Enin hides nothing, so the seat's folded
-    record is a belief and no decision falls back to random)."""
+    every decision by IS-MCTS (Enin hides nothing, so the seat's folded record
+    is a belief and no decision falls back to random)."""
     game = created(shared_server, "enin", ["bot"])
     bot, played = bot_cli.play_game(client, game.game_id, [game.seat_tokens[0].token],
-                                    level, budget=0.02, seed=3)
+                                    "ismcts", budget=0.002, seed=3)
     assert played.final and played.final[0].over
     assert played.refused == 0
     seat = bot.seats[0]
@@ -53,17 +53,33 @@ def test_a_level_plays_enin_to_its_end_over_the_stream(
     assert all(obs.belief is not None for obs in bot.observations if len(obs.legal) > 1)
 
 
+def test_greedy_searches_worlds_folded_from_its_seats_record(
+        shared_server: ServerProcess, client: ArbiterClient) -> None:
+    """Greedy's worlds come from the seat's own record, folded by the rules:
+    at each decision the folded game shows the seat the very view the server
+    sent with the turn (so the belief is the seat's game, not a guess)."""
+    game = created(shared_server, "enin", ["bot"])
+    bot, played = bot_cli.play_game(client, game.game_id, [game.seat_tokens[0].token],
+                                    "greedy", budget=0.02, seed=5, max_moves=12)
+    assert played.refused == 0 and bot.seats[0].blind == 0
+    searched = [obs for obs in bot.observations if len(obs.legal) > 1]
+    assert searched
+    for obs in searched:
+        assert isinstance(obs.belief, Determiniser)
+        assert obs.belief.base.view(0) == obs.view
+
+
 def test_the_cli_plays_two_games_of_its_tokens(shared_server: ServerProcess,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """``arbiter bot --token GAME:TOKEN ...``: both games, in one process, to the end."""
     games = [created(shared_server, "enin", ["bot"]) for _ in range(2)]
-    argv = ["bot", "--address", shared_server.address, "--level", "greedy", "--parallel", "2"]
+    argv = ["bot", "--address", shared_server.address, "--level", "random", "--parallel", "2"]
     for game in games:
         argv += ["--token", f"{game.game_id}:{game.seat_tokens[0].token}"]
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     for game in games:
-        assert f"game {game.game_id}: Player 1 (greedy): " in out
+        assert f"game {game.game_id}: Player 1 (random): " in out
         state = shared_server.stub().GetState(game_pb2.GetStateRequest(game_id=game.game_id))
         assert state.over
 
@@ -107,9 +123,9 @@ def test_the_cli_sits_at_an_open_lobby_seat_and_plays_it(
     opened = Lobby(client).open_table("enin", ["open"])
     table_id = opened.table.table_id
     assert cli.main(["bot", "--address", shared_server.address, "--lobby", table_id,
-                     "--name", "Botty", "--level", "greedy"]) == 0
+                     "--name", "Botty", "--level", "ismcts", "--budget", "0.002"]) == 0
     table = Lobby(client).table(table_id)
     assert [(s.kind, s.name) for s in table.seats] == [("player", "Botty")]
     state = shared_server.stub().GetState(game_pb2.GetStateRequest(game_id=table.game_id))
     assert state.over
-    assert f"game {table.game_id}: Player 1 (greedy): " in capsys.readouterr().out
+    assert f"game {table.game_id}: Player 1 (ismcts): " in capsys.readouterr().out
