@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import json
 import sys
 import threading
 import uuid
@@ -100,8 +101,6 @@ def record_of(event: game_pb2.Event) -> Record:
     """A streamed event as a plain record. Of the kernel's meta a seat gets
     only the hash-chain links; the dice counter is the full record's, so it is
     0 here (a sampled world draws its own dice from a seed of its own)."""
-    import json
-
     when = event.time.ToDatetime(tzinfo=datetime.UTC).isoformat()
     return Record(event.game_id, event.version, event.type, when,
                   json.loads(event.payload_json or "{}"),
@@ -121,8 +120,6 @@ def game_class(state: game_pb2.GameState) -> type[Game]:
 def legal_moves(cls: type[Game], turn: game_pb2.PlayTurn) -> tuple[Legal, ...]:
     """The turn's legal commands as the rules' own commands, each with the
     decision it answers (the seat's only pending decision, else none named)."""
-    import json
-
     mine = [d.id for d in turn.state.pending if d.seat == turn.seat]
     decision = mine[0] if len(mine) == 1 else ""
     out = []
@@ -152,8 +149,6 @@ def belief_of(cls: type[Game], seat: Seat, version: int) -> Determiniser | None:
 def observation(cls: type[Game], seat: Seat, turn: game_pb2.PlayTurn,
                 searching: bool) -> Observation:
     """What the seat knows at this turn, from the stream alone."""
-    import json
-
     belief = belief_of(cls, seat, turn.state.version) if searching else None
     return Observation(seat=turn.seat, rules=turn.state.rules,
                        players=len(turn.state.seats),
@@ -164,10 +159,12 @@ def observation(cls: type[Game], seat: Seat, turn: game_pb2.PlayTurn,
 class GameBot:
     """The seats of one game a process plays, on one stream."""
 
-    def __init__(self, game_id: str, seats: dict[int, Seat]) -> None:
+    def __init__(self, game_id: str, seats: dict[int, Seat], keep: bool = False) -> None:
         self.game_id = game_id
         self.seats = seats
-        #: Each seat's turns in the order they came, for whoever checks the bot.
+        #: With ``keep``: each observation the bot decided from, in order, for
+        #: whoever checks the bot (off by default: each holds a world's copy).
+        self.keep = keep
         self.observations: list[Observation] = []
 
     def on_message(self, message: game_pb2.PlayMessage) -> None:
@@ -194,7 +191,8 @@ class GameBot:
         cls = game_class(turn.state)
         searching = seat.level != "random"
         obs = observation(cls, seat, turn, searching)
-        self.observations.append(obs)
+        if self.keep:
+            self.observations.append(obs)
         seat.decisions += 1
         chooser = seat.bot
         if searching and obs.belief is None and len(obs.legal) > 1:
@@ -214,11 +212,12 @@ def _wire_command(turn: game_pb2.PlayTurn, obs: Observation, command: Any) -> ga
 
 
 def play_game(client: ArbiterClient, game_id: str, tokens: Sequence[str], level: str,
-              budget: float, seed: int, max_moves: int = 100_000) -> tuple[GameBot, Played]:
+              budget: float, seed: int, max_moves: int = 100_000,
+              keep: bool = False) -> tuple[GameBot, Played]:
     """Play the seats ``tokens`` name in one game to its end (or ``max_moves``
     moves), on one stream. The seats are learnt from the stream: every event
-    names the seats it is delivered for."""
-    bot = GameBot(game_id, {})
+    names the seats it is delivered for. ``keep``: keep the observations."""
+    bot = GameBot(game_id, {}, keep)
 
     def open_stream(after: int) -> PlayStream:
         # Every token as a seat token and none on the call: the server then
@@ -325,6 +324,9 @@ def register(add: Add, common: argparse.ArgumentParser) -> None:
         except BotUsage as exc:
             sys.stderr.write(f"error: BAD_ARGUMENT: {exc}\n")
             return 2
+        except RuntimeError as exc:  # play_seats: the server kept refusing its moves
+            sys.stderr.write(f"error: BOT_STOPPED: {exc}\n")
+            return 1
 
     p = add("bot", run, "play seats with a bot level over the per-seat stream "
             "(by their tokens, or an open seat of a lobby table)", parent=common)

@@ -45,7 +45,7 @@ def test_ismcts_plays_enin_to_its_end_over_the_stream(
     is a belief and no decision falls back to random)."""
     game = created(shared_server, "enin", ["bot"])
     bot, played = bot_cli.play_game(client, game.game_id, [game.seat_tokens[0].token],
-                                    "ismcts", budget=0.002, seed=3)
+                                    "ismcts", budget=0.002, seed=3, keep=True)
     assert played.final and played.final[0].over
     assert played.refused == 0
     seat = bot.seats[0]
@@ -60,7 +60,8 @@ def test_greedy_searches_worlds_folded_from_its_seats_record(
     sent with the turn (so the belief is the seat's game, not a guess)."""
     game = created(shared_server, "enin", ["bot"])
     bot, played = bot_cli.play_game(client, game.game_id, [game.seat_tokens[0].token],
-                                    "greedy", budget=0.02, seed=5, max_moves=12)
+                                    "greedy", budget=0.02, seed=5, max_moves=12,
+                                    keep=True)
     assert played.refused == 0 and bot.seats[0].blind == 0
     searched = [obs for obs in bot.observations if len(obs.legal) > 1]
     assert searched
@@ -100,7 +101,7 @@ def test_a_bot_reads_only_what_its_seats_stream_carried(
     game = created(shared_server, "ethnos", ["a", "b", "c"])
     tokens = [t.token for t in game.seat_tokens]
     bot, played = bot_cli.play_game(client, game.game_id, tokens, "greedy", budget=0.02,
-                                    seed=1, max_moves=40)
+                                    seed=1, max_moves=40, keep=True)
     assert not played.final  # stopped mid-game: History is still per seat
     for number, seat in bot.seats.items():
         last = seat.records[-1].version
