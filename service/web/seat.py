@@ -610,8 +610,9 @@ class SeatSocket:
     open seat page, as the seat (the page's cookie: one authentication, when
     the socket opens), charged to the browser's address like every stream.
     The page's first message says the version its log holds (``{"after":
-    V}``: 0 on a first load, its last one after a reconnect), and the stream
-    resumes there, gap-free. Then each push of the stream is one message to
+    V, "drawn": D}``: ``V`` its log's last version, on a first load as after a
+    reconnect; ``D`` the version its pieces show), and the stream resumes
+    there, gap-free. Then each push of the stream is one message to
     the page: the results of its moves, the events its seat may see (told in
     the game's words), and, whenever the seat is asked something new (or the
     board moved on without asking it), the page's pieces drawn at that
@@ -629,6 +630,10 @@ class SeatSocket:
         #: The seat's moves as its last turn listed them (choices are found there).
         self.legal: Any = game_pb2.LegalActionsResponse()
         self.logged = 0  # the newest version whose event the page was told
+        #: The version the page was drawn at (its first load): pieces of that
+        #: version are the ones it shows already, so they are not sent again
+        #: (swapping them would redraw the form a person is filling in).
+        self.drawn = 0
         self._sending = asyncio.Lock()
 
     async def say(self, data: Mapping[str, Any]) -> None:
@@ -679,6 +684,8 @@ class SeatSocket:
             await self.refuse(GatewayError("INVALID_ARGUMENT", "BAD_MESSAGE",
                                            "the first message is {\"after\": V}, a version"))
             return None
+        drawn = hello.get("drawn") if isinstance(hello, dict) else None
+        self.drawn = drawn if isinstance(drawn, int) and not isinstance(drawn, bool) else 0
         return after
 
     async def refuse(self, exc: GatewayError) -> None:
@@ -738,20 +745,28 @@ class SeatSocket:
         turn = next((t for t in message.turns if t.seat == self.seat), None)
         if turn is not None:
             self.legal = legal_of(turn)
-            out["pieces"] = self.pieces(turn.state, self.legal)
+            drawn = self.pieces(turn.state, self.legal)
+            if drawn is not None:
+                out["pieces"] = drawn
         elif log:
             state = await self.backend.call("GetState", game_pb2.GetStateRequest(
                 game_id=self.game_id, seat=self.seat), self.token, self.who)
             legal = _standing_moves(state, self.seat, self.legal)
             if legal is not None:  # else its turn comes in the next push
                 self.legal = legal
-                out["pieces"] = self.pieces(state, legal)
+                drawn = self.pieces(state, legal)
+                if drawn is not None:
+                    out["pieces"] = drawn
         if message.status:
             out["status"] = message.status
         return out
 
-    def pieces(self, state: Any, legal: Any) -> dict[str, Any]:
-        """The page's changing pieces at a version (as ``/panel`` draws them)."""
+    def pieces(self, state: Any, legal: Any) -> dict[str, Any] | None:
+        """The page's changing pieces at a version (as ``/panel`` draws them);
+        None for the version the page was drawn at."""
+        if state.version == self.drawn:
+            self.drawn = 0
+            return None
         context = context_of(state, legal, [], self.seat, self.title)
         context["session"] = True
         return {"version": state.version, "over": state.over,

@@ -189,7 +189,8 @@
     socket = new WebSocket(scheme + window.location.host + base + "/play");
     socket.onopen = function () {
       retries = 0;
-      socket.send(JSON.stringify({after: lastLogged()}));
+      // drawn: the version the pieces show (the server sends them again only if newer).
+      socket.send(JSON.stringify({after: lastLogged(), drawn: Number(body.dataset.version)}));
       showLive("live", "live");
     };
     socket.onmessage = receive;
