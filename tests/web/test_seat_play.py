@@ -300,3 +300,46 @@ def test_the_socket_opens_for_this_sites_page_and_its_own_seat(
     assert run(handshake({"Origin": "http://elsewhere.example", "Cookie": cookie})) == 403
     # Seat 0's cookie on seat 1's socket: the service refuses the stream's join.
     assert run(handshake({"Origin": socket.origin, "Cookie": cookie}, seat=1)) == 403
+
+
+def test_a_callers_seat_sockets_count_as_its_streams(
+        tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> None:
+    """Each open seat socket holds one ``Play`` stream charged to the browser's
+    address, as any stream is: beyond ``ARBITER_MAX_STREAMS_PER_PEER`` the next
+    socket is refused RESOURCE_EXHAUSTED (said on it, then closed), and once
+    one closes another opens."""
+    server = ServerProcess(tmp_path_factory.mktemp("web-streams") / "data", redis_url,
+                           {"ARBITER_WEB_ADDRESS": "127.0.0.1:0",
+                            "ARBITER_MAX_STREAMS_PER_PEER": "2"})
+    server.start()
+    try:
+        created = create(server, "ethnos", ["Ann", "Bo", "Cy"])
+        game_id, token = created.game_id, created.seat_tokens[0].token
+
+        async def scenario() -> None:
+            held = [await Socket(server, game_id, 0, token).open(after=0) for _ in range(2)]
+            for socket in held:
+                await socket.until(lambda m: "pieces" in m)
+            extra = await Socket(server, game_id, 0, token).open(after=0)
+            refusal = await extra.until(lambda m: "error" in m)
+            assert refusal[-1]["error"]["code"] == "RESOURCE_EXHAUSTED", refusal
+            assert extra.ws is not None and \
+                (await extra.ws.receive(timeout=20)).type == aiohttp.WSMsgType.CLOSE
+            await extra.close()
+            await held.pop().close()
+            # The closed socket's stream ends on the server's threads as the
+            # next one opens: the first tries may still find the share full.
+            for _attempt in range(50):
+                again = await Socket(server, game_id, 0, token).open(after=0)
+                first = await again.until(lambda m: "pieces" in m or "error" in m)
+                if "pieces" in first[-1]:
+                    break
+                await again.close()
+            else:
+                raise AssertionError("the closed socket's stream was never given back")
+            for socket in (*held, again):
+                await socket.close()
+
+        run(scenario())
+    finally:
+        server.stop()
