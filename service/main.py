@@ -133,6 +133,11 @@ class Server:
             options=[
                 ("grpc.max_receive_message_length", limit),
                 ("grpc.max_send_message_length", 16 * 1024 * 1024),
+                # No widening of a stream's receive window past its initial
+                # 64 KiB (a request's most, max_message_bytes): bytes a
+                # handler has not read yet wait at the client, not here (with
+                # BDP probing a Play stream that is not read pins ~6.5 MB).
+                ("grpc.http2.bdp_probe", 0),
                 *server_options(self.reuse_port),
                 *keepalive_options(settings.keepalive_seconds),
             ],

@@ -169,7 +169,10 @@ class PlayStream:
 
     def messages(self) -> Iterator[game_pb2.PlayMessage]:
         """The stream's pushes, until the game ends or the client leaves."""
-        first = next(self.requests, None)
+        try:
+            first = next(self.requests, None)
+        except grpc.RpcError:
+            return  # the client went away before joining: nothing to answer
         if first is None:
             return
         if first.WhichOneof("item") != "join":
