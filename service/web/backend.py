@@ -144,18 +144,21 @@ class PlayCall:
 
     def __init__(self, call: Any) -> None:
         self._call = call
+        #: Whether a write met the stream's end: gRPC's client then ends the
+        #: call INTERNAL itself, losing the service's status (a stream refused
+        #: as it opened, racing the join's write).
+        self._write_failed = False
 
     async def send(self, request: game_pb2.PlayRequest) -> None:
-        """Write one request; a stream already ended drops it (its end is read
-        by ``messages``, which says why)."""
+        """Write one request; a stream already ended (refused as it opened,
+        or since) drops it: its end, and why, is read by ``messages``, so a
+        refusal is told once, in order after what came before it."""
         if self._call.done():
             return
         try:
             await self._call.write(request)
-        except grpc.aio.AioRpcError as exc:
-            raise refusal_of(exc) from None
-        except asyncio.InvalidStateError:  # ended between the check and the write
-            return
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            self._write_failed = True
 
     async def messages(self) -> AsyncIterator[game_pb2.PlayMessage]:
         """The stream's pushes, in order, until it ends."""
@@ -163,6 +166,12 @@ class PlayCall:
             async for message in self._call:
                 yield message
         except grpc.aio.AioRpcError as exc:
+            if self._write_failed and exc.code() == grpc.StatusCode.INTERNAL:
+                raise GatewayError(
+                    "UNAVAILABLE", "STREAM_REFUSED",
+                    "the service ended the stream as it opened (its reason was lost "
+                    "on the way: too many streams from this address, or a busy "
+                    "server); try again shortly") from None
             raise refusal_of(exc) from None
 
     def cancel(self) -> None:

@@ -466,7 +466,8 @@ def test_a_bad_answer_to_a_form_is_refused_with_a_reason(web_server: ServerProce
     form = page.forms[0]
     path = f"/games/{game_id}/seat/{seat}/act"
     base = {"decision_id": form["data-decision-id"], "choice": form["data-choice"]}
-    for answer in ({"card": ["999999"]}, {"card": []}, {"card": ["x"]}):
+    answers: list[dict[str, list[str]]] = [{"card": ["999999"]}, {"card": []}, {"card": ["x"]}]
+    for answer in answers:
         reply = browser.post(path, {**base, "answer": answer})
         assert reply.status == 400 and reply.json()["error"]["reason"] == "BAD_ANSWER", answer
     assert state_of(web_server, game_id).version == page.board_version
