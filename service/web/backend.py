@@ -42,10 +42,13 @@ def _message_class(descriptor: Any) -> type[Message]:
     return getattr(game_pb2, descriptor.name)  # type: ignore[no-any-return]
 
 
+#: The methods the JSON gateway serves: the unary and server-streaming ones. A
+#: bidirectional stream (``Play``) has no single HTTP request to carry it; the web
+#: side holds a seat's ``Play`` for its page over a WebSocket (``service.web.seat``).
 METHODS: dict[str, Method] = {
     m.name: Method(m.name, _message_class(m.input_type), _message_class(m.output_type),
                    bool(m.server_streaming))
-    for m in SERVICE.methods
+    for m in SERVICE.methods if not m.client_streaming
 }
 
 

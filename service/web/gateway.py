@@ -39,7 +39,10 @@ from arbiter.wire import WireError, json_to_command, parse_json_command
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from service.web.backend import METHODS, Backend, GatewayError
+from service.web.backend import METHODS, SERVICE, Backend, GatewayError
+
+#: The game service's bidirectional streams, which a request and its response cannot carry.
+BIDIRECTIONAL = frozenset(m.name for m in SERVICE.methods if m.client_streaming)
 
 #: HTTP statuses of gRPC codes, as grpc-gateway maps them.
 HTTP_STATUS = {
@@ -156,6 +159,10 @@ async def call(request: web.Request) -> web.StreamResponse:
         return refused("PERMISSION_DENIED", "CROSS_SITE",
                        "the JSON gateway answers this site's pages and clients that are "
                        "not browsers, never a page of another site")
+    if name in BIDIRECTIONAL:
+        return refused("UNIMPLEMENTED", "NOT_OVER_HTTP",
+                       f"{name} is a bidirectional stream: call it over gRPC (a browser's "
+                       "seat page holds it over the page's WebSocket)")
     if name not in METHODS:
         return refused("NOT_FOUND", "UNKNOWN_METHOD",
                        f"no GameService method {name!r}; see /openapi.json")

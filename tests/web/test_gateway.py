@@ -313,8 +313,8 @@ def test_refusals_carry_the_same_code_and_reason_as_grpc(
 
 def test_bad_requests_are_refused_with_reasons_and_nothing_is_recorded(
         web_server: ServerProcess, ethnos: JSON) -> None:
-    """Malformed JSON, an unknown field, an unknown method, a GET, an oversized
-    body: each a JSON refusal with a reason code, and the game unchanged."""
+    """Malformed JSON, an unknown field, an unknown method, a bidirectional stream,
+    a GET, an oversized body: each a JSON refusal with a reason code, and the game unchanged."""
     game_id = ethnos["game_id"]
     before = web_server.stub().GetState(game_pb2.GetStateRequest(
         game_id=game_id, spectator=True)).version
@@ -327,6 +327,9 @@ def test_bad_requests_are_refused_with_reasons_and_nothing_is_recorded(
         ("POST", "/v1/Act", json.dumps({"game_id": game_id, "seat": -1}).encode(), 400,
          "BAD_MESSAGE"),
         ("POST", "/v1/Teleport", b"{}", 404, "UNKNOWN_METHOD"),
+        # Play, a bidirectional stream, is not an HTTP call (a page holds it over a
+        # WebSocket): refused at once, not a connection dropped without an answer.
+        ("POST", "/v1/Play", b"{}", 501, "NOT_OVER_HTTP"),
         ("GET", "/v1/Act", None, 405, "BAD_METHOD"),
         ("POST", "/v1/Act", b"{\"game_id\": \"" + b"a" * 200_000 + b"\"}", 413, "TOO_LARGE"),
     ]
@@ -423,14 +426,17 @@ def test_a_grpc_caller_cannot_claim_another_address(limited_server: ServerProces
 
 
 def test_the_openapi_document_describes_every_call(document: JSON) -> None:
-    """The OpenAPI document names every GameService method at /v1/<Method>, each
+    """The OpenAPI document names every GameService method the gateway serves at
+    /v1/<Method> (all but the bidirectional Play, which HTTP cannot carry), each
     with its request and response schemas and the error shape."""
     service = game_pb2.DESCRIPTOR.services_by_name["GameService"]
     lobby = lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"]
-    assert set(document["paths"]) == {f"/v1/{m.name}" for m in service.methods} | {
+    served = [m for m in service.methods if not m.client_streaming]
+    assert [m.name for m in service.methods if m.client_streaming] == ["Play"]
+    assert set(document["paths"]) == {f"/v1/{m.name}" for m in served} | {
         f"/v1/lobby/{m.name}" for m in lobby.methods}
     schemas = document["components"]["schemas"]
-    for method in service.methods:
+    for method in served:
         operation = document["paths"][f"/v1/{method.name}"]["post"]
         body = operation["requestBody"]["content"]["application/json"]["schema"]
         assert body["$ref"].endswith("/" + method.input_type.name)
