@@ -379,18 +379,49 @@ class CallerShares(Wrapping):
         if key:
             self._charge_work(key, cpu_seconds)
 
-    def _charged(self, requests: Iterator[Any], key: str) -> Iterator[Any]:
+    def _charged(self, requests: Iterator[Any], key: str,
+                 taken: list[int] | None = None) -> Iterator[Any]:
         """A stream's messages after its first, each charged as a call (a move
         on ``Play`` is what an ``Act`` was): beyond the caller's share the
         next message is read only once its bucket has refilled, so the stream
-        is slowed to the share, not ended. The admin's ("") are not charged."""
+        is slowed to the share, not ended. The admin's ("") are not charged.
+        ``taken`` counts the messages read, for ``_worked``'s free part."""
         first = True
         for request in requests:
             if key and not first:
                 while not self.calls.take(key):
                     time.sleep(MESSAGE_WAIT)
             first = False
+            if taken is not None:
+                taken[0] += 1
             yield request
+
+    def _worked(self, replies: Iterator[Any], key: str, taken: list[int],
+                context: grpc.ServicerContext) -> Iterator[Any]:
+        """A bidirectional stream's work, charged as its calls' is: the CPU
+        the server's thread spends making each reply (a ``Play`` round: its
+        moves applied, events read, turns made), beyond the free part of each
+        message read since the last reply, goes to the caller's share of the
+        server's time; while that share is in debt the next round waits, so a
+        stream is slowed to its share as ``Act`` calls are refused past it.
+        The admin's ("") is not charged."""
+        if not key:
+            yield from replies
+            return
+        while True:
+            while not self.work.take(key, 0.0) and context.is_active():
+                time.sleep(MESSAGE_WAIT)
+            started, read = time.thread_time(), taken[0]
+            try:
+                reply = next(replies)
+            except StopIteration:
+                return
+            finally:
+                moves = max(1, taken[0] - read)
+                beyond = time.thread_time() - started - FREE_WORK_SECONDS * moves
+                if beyond > 0:
+                    self.work.charge(key, beyond)
+            yield reply
 
     def _request_stream(self, method: str, handler: Any) -> Any:
         """A call that streams requests (reflection's, and any client stream) holds
@@ -412,8 +443,10 @@ class CallerShares(Wrapping):
 
             def stream(requests: Any, context: grpc.ServicerContext) -> Iterator[Any]:
                 key = admitted(context)
+                taken = [0]
                 try:
-                    yield from both(self._charged(requests, key), context)
+                    replies = both(self._charged(requests, key, taken), context)
+                    yield from self._worked(replies, key, taken, context)
                 finally:
                     if key:
                         counts.give_back(key)

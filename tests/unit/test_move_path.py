@@ -7,6 +7,7 @@ rulebook's "Drawing cards" (a drawn card is its drawer's alone)."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -126,4 +127,59 @@ def test_a_streams_moves_are_calls_of_its_callers_share(monkeypatch: pytest.Monk
     shares.calls = limits.Buckets(1, 0.5)  # empty for everyone
     assert list(shares._charged(iter(["join", "m6"]), "")) == ["join", "m6"]
     assert waits == [], "the admin's moves are not charged"
+    shares.idle.stopping.set()
+
+
+class _Open:
+    """A stream's context that stays open (``is_active``)."""
+
+    def is_active(self) -> bool:
+        return True
+
+
+def _busy(seconds: float) -> None:
+    """Spend ``seconds`` of this thread's CPU time."""
+    until = time.thread_time() + seconds
+    while time.thread_time() < until:
+        pass
+
+
+def test_a_streams_work_is_charged_to_its_callers_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every caller's share (DESIGN principle 11): the CPU a ``Play`` round
+    costs the server (its moves applied, its turns made) is charged to the
+    caller's share of the server's time, as an ``Act``'s is; a stream whose
+    share is in debt waits before its next round (slowed, not ended); the
+    free part grows with the moves the round read; the admin's is free."""
+    from service import limits
+    from service.auth import Credentials
+
+    shares = limits.CallerShares(Credentials(b"s" * 32, ""), lambda *_: None,
+                                 streams_per_peer=4, calls_per_second=100, creates_per_minute=1)
+    waits: list[float] = []
+
+    def refill(seconds: float) -> None:
+        waits.append(seconds)
+        shares.work = limits.Buckets(1.0, 0.02)  # as if time had passed
+
+    monkeypatch.setattr(limits.time, "sleep", refill)
+    shares.work = limits.Buckets(1.0, 0.02)  # 20 ms of work in a burst
+
+    def rounds(taken: list[int], cost: float) -> Iterator[str]:
+        for n in range(3):
+            taken[0] += 1  # one move read this round
+            _busy(cost)
+            yield f"round {n}"
+
+    taken = [0]
+    key = "ipv4:10.0.0.7"
+    cheap = list(shares._worked(rounds(taken, 0.0005), key, taken, _Open()))  # type: ignore[arg-type]
+    assert cheap == ["round 0", "round 1", "round 2"] and waits == [], (
+        "a round within each move's free part is not charged")
+    costly = list(shares._worked(rounds(taken, 0.05), key, taken, _Open()))  # type: ignore[arg-type]
+    assert costly == ["round 0", "round 1", "round 2"], "slowed, not ended"
+    assert len(waits) >= 2, "after a round beyond the share, the next one waited"
+    waits.clear()
+    assert list(shares._worked(rounds(taken, 0.05), "", taken, _Open())) == [  # type: ignore[arg-type]
+        "round 0", "round 1", "round 2"]
+    assert waits == [], "the admin's rounds are not charged"
     shares.idle.stopping.set()
