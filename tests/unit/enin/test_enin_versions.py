@@ -17,9 +17,6 @@ because the old code wrote it.
 
 from __future__ import annotations
 
-import gzip
-import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +28,8 @@ from aggregates.enin import state as s
 from aggregates.enin.v1 import EninV1
 from aggregates.kernel import event_type, payload_of
 from aggregates.kernel.audit import Record, records_of
-from aggregates.kernel.verify import fold, verify_records
+from aggregates.kernel.verify import verify_records
+from tests import rules_versions as rv
 
 OLD_RECORD = Path(__file__).parent / "data" / "record_1_0_0.jsonl.gz"
 BOTH = catalog.registry((EninV1, Enin))
@@ -40,54 +38,12 @@ PROGRESS = frozenset({"ImpStruck", "QuestAttemptOffered"})
 
 
 def old_record() -> list[Record]:
-    with gzip.open(OLD_RECORD, "rt") as f:
-        return [Record(**json.loads(line)) for line in f]
+    return rv.stored_record(OLD_RECORD)
 
 
-def loaded(records: list[Record]) -> Enin:
-    """The game its records make, folded by the served class."""
-    game = fold(records, Enin)
-    assert isinstance(game, Enin)
-    return game
-
-
-def play_on(game: Enin, seed: int, moves: int) -> list[Record]:
-    """Random legal moves (at most ``moves``); the records they add."""
-    rng = random.Random(seed)
-    added: list[Any] = []
-    for n in range(moves):
-        if game.ended:
-            break
-        game.act(0, rng.choice(game.legal_actions(0)), f"more{n}")
-        added += game.collect_events()
-    return records_of(added)
-
-
-def facts(events: list[Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The rulebook's facts in order after the creation (which names its version)."""
-    return [(event_type(e), payload_of(e)) for e in events[1:]
-            if event_type(e) not in PROGRESS]
-
-
-def play_both(seed: int) -> tuple[list[Any], list[Any], Enin, Enin]:
-    """One random game played by both versions with the same seed and choices,
-    their legal lists and public views compared after every command."""
-    rng = random.Random(seed)
-    old = EninV1.start(["solo"], seed=f"{seed:064x}")
-    new = Enin.start(["solo"], seed=f"{seed:064x}")
-    old_events, new_events = list(old.collect_events()), list(new.collect_events())
-    while not old.ended:
-        assert new.waiting_on() == old.waiting_on()
-        legal = old.legal_actions(0)
-        assert new.legal_actions(0) == legal
-        command = rng.choice(legal)
-        old.act(0, command)
-        new.act(0, command)
-        old_events += old.collect_events()
-        new_events += new.collect_events()
-        assert new.view(None) == old.view(None)
-        assert new.present(None) == old.present(None)
-    return old_events, new_events, old, new
+def play_both(seed: int) -> tuple[list[Any], list[Any], Any, Enin]:
+    """One solo game played by both versions with the same seed and choices."""
+    return rv.play_both(EninV1, Enin, ["solo"], seed)
 
 
 @pytest.mark.parametrize("seed", [162, 3, 41, 77])
@@ -99,7 +55,7 @@ def test_rules_1_1_0_play_as_1_0_0_without_the_engine_progress__rulebook_quest_i
     assert new.ended and new.outcome == old.outcome
     assert payload_of(new_events[0])["rules_version"] == "1.1.0"
     assert payload_of(old_events[0])["rules_version"] == "1.0.0"
-    assert facts(new_events) == facts(old_events)
+    assert rv.facts(new_events, PROGRESS) == rv.facts(old_events, PROGRESS)
     assert not PROGRESS & {event_type(e) for e in new_events}
     assert verify_records({}, records_of(new_events), BOTH).ok
     assert verify_records({}, records_of(old_events), BOTH).ok
@@ -120,7 +76,7 @@ def test_a_1_0_0_record_by_the_old_code_re_executes_by_1_0_0() -> None:
     assert verdict.ok, verdict.report.problems
     assert verdict.report.commands > 50 and not verdict.not_loadable
     assert catalog.rules_class("enin", "1.0.0") is EninV1
-    game = loaded(records)
+    game = rv.loaded(records, Enin)
     assert game.stage == s.QUEST_ATTEMPT and game.earlier == {s.PROGRESS_RECORDED}
 
 
@@ -128,9 +84,7 @@ def test_a_1_0_0_game_goes_on_by_1_0_0_when_the_served_class_loads_it() -> None:
     """After an upgrade the stored game is loaded by the served class: it plays on
     by 1.0.0 (its attempts still offered on the record) and audits clean by 1.0.0."""
     records = old_record()
-    game = loaded(records)
-    game.collect_events()
-    more = play_on(game, 11, 2000)
+    game, more = rv.goes_on_after_upgrade(records, Enin, 11, 2000)
     assert game.ended
     assert "QuestAttemptOffered" in [r.type for r in more]
     verdict = verify_records({}, records + more, BOTH)
@@ -138,5 +92,5 @@ def test_a_1_0_0_game_goes_on_by_1_0_0_when_the_served_class_loads_it() -> None:
 
 
 def test_without_1_0_0_the_record_is_not_loadable_and_not_a_failure() -> None:
-    verdict = verify_records({}, old_record(), catalog.registry((Enin,)))
+    verdict = rv.not_loadable_without(old_record(), Enin)
     assert verdict.ok and verdict.not_loadable.startswith("recorded by rules enin v1.0.0")

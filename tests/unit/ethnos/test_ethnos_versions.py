@@ -16,9 +16,6 @@ the old code wrote it.
 
 from __future__ import annotations
 
-import gzip
-import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +27,8 @@ from aggregates.ethnos import state as r
 from aggregates.ethnos.v1 import EthnosV1
 from aggregates.kernel import event_type, payload_of
 from aggregates.kernel.audit import Record, records_of
-from aggregates.kernel.verify import fold, verify_records
+from aggregates.kernel.verify import verify_records
+from tests import rules_versions as rv
 
 OLD_RECORD = Path(__file__).parent / "data" / "record_1_0_0.jsonl.gz"
 BOTH = catalog.registry((EthnosV1, Ethnos))
@@ -39,56 +37,12 @@ PROGRESS = frozenset({"WizardsOffered"})
 
 
 def old_record() -> list[Record]:
-    with gzip.open(OLD_RECORD, "rt") as f:
-        return [Record(**json.loads(line)) for line in f]
+    return rv.stored_record(OLD_RECORD)
 
 
-def loaded(records: list[Record]) -> Ethnos:
-    """The game its records make, folded by the served class."""
-    game = fold(records, Ethnos)
-    assert isinstance(game, Ethnos)
-    return game
-
-
-def play_on(game: Ethnos, seed: int, moves: int) -> list[Record]:
-    """Random legal moves (at most ``moves``); the records they add."""
-    rng = random.Random(seed)
-    added: list[Any] = []
-    for n in range(moves):
-        if game.ended:
-            break
-        seat = rng.choice(game.waiting_on())
-        game.act(seat, rng.choice(game.legal_actions(seat)), f"more{n}")
-        added += game.collect_events()
-    return records_of(added)
-
-
-def facts(events: list[Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The rulebook's facts in order after the creation (which names its version)."""
-    return [(event_type(e), payload_of(e)) for e in events[1:]
-            if event_type(e) not in PROGRESS]
-
-
-def play_both(players: int, seed: int) -> tuple[list[Any], list[Any], Ethnos, Ethnos]:
-    """One random game played by both versions with the same seed and choices,
-    their legal lists and public views compared after every command."""
-    rng = random.Random(seed)
-    seats = [f"p{i}" for i in range(players)]
-    old = EthnosV1.start(seats, seed=f"{seed:064x}")
-    new = Ethnos.start(seats, seed=f"{seed:064x}")
-    old_events, new_events = list(old.collect_events()), list(new.collect_events())
-    while not old.ended:
-        assert new.waiting_on() == old.waiting_on()
-        seat = rng.choice(old.waiting_on())
-        legal = old.legal_actions(seat)
-        assert new.legal_actions(seat) == legal
-        command = rng.choice(legal)
-        old.act(seat, command)
-        new.act(seat, command)
-        old_events += old.collect_events()
-        new_events += new.collect_events()
-        assert new.view(None) == old.view(None)
-    return old_events, new_events, old, new
+def play_both(players: int, seed: int) -> tuple[list[Any], list[Any], Any, Ethnos]:
+    """One random game of ``players`` seats played by both versions alike."""
+    return rv.play_both(EthnosV1, Ethnos, [f"p{i}" for i in range(players)], seed)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 23), (2, 1), (5, 1)])
@@ -100,7 +54,7 @@ def test_rules_1_1_0_play_as_1_0_0_without_the_wizards_offer__rulebook_Wizards(
     assert new.ended and new.outcome == old.outcome
     assert payload_of(new_events[0])["rules_version"] == "1.1.0"
     assert payload_of(old_events[0])["rules_version"] == "1.0.0"
-    assert facts(new_events) == facts(old_events)
+    assert rv.facts(new_events, PROGRESS) == rv.facts(old_events, PROGRESS)
     assert "WizardsOffered" in {event_type(e) for e in old_events}   # not vacuous
     assert not PROGRESS & {event_type(e) for e in new_events}
     assert verify_records({}, records_of(new_events), BOTH).ok
@@ -116,7 +70,7 @@ def test_a_1_0_0_record_by_the_old_code_re_executes_by_1_0_0() -> None:
     assert verdict.ok, verdict.report.problems
     assert verdict.report.commands > 50 and not verdict.not_loadable
     assert catalog.rules_class("ethnos", "1.0.0") is EthnosV1
-    game = loaded(records)
+    game = rv.loaded(records, Ethnos)
     assert game.stage == r.WIZARDS and game.earlier == {r.PROGRESS_RECORDED}
 
 
@@ -124,9 +78,7 @@ def test_a_1_0_0_game_goes_on_by_1_0_0_when_the_served_class_loads_it() -> None:
     """After an upgrade the stored game is loaded by the served class: it plays on
     by 1.0.0 (its Wizards still offered on the record) and audits clean by 1.0.0."""
     records = old_record()
-    game = loaded(records)
-    game.collect_events()
-    more = play_on(game, 11, 3000)
+    game, more = rv.goes_on_after_upgrade(records, Ethnos, 11, 3000)
     assert game.ended
     whole = records + more
     types = [r.type for r in whole]
@@ -137,5 +89,5 @@ def test_a_1_0_0_game_goes_on_by_1_0_0_when_the_served_class_loads_it() -> None:
 
 
 def test_without_1_0_0_the_record_is_not_loadable_and_not_a_failure() -> None:
-    verdict = verify_records({}, old_record(), catalog.registry((Ethnos,)))
+    verdict = rv.not_loadable_without(old_record(), Ethnos)
     assert verdict.ok and verdict.not_loadable.startswith("recorded by rules ethnos v1.0.0")

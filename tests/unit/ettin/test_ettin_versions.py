@@ -6,7 +6,6 @@ rules and re-verifies by ``EttinV2``."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -15,38 +14,21 @@ from aggregates.ettin import Ettin
 from aggregates.ettin.v1 import EttinV2
 from aggregates.kernel import event_type, payload_of
 from aggregates.kernel.audit import audit
+from tests import rules_versions as rv
 
 #: What rules "2" recorded of the engine's progress, and "3" does not.
 PROGRESS = frozenset({"BattleStep", "DraftOrderShortened", "InitiativeChoices"})
 
 
 def facts(events: list[Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The rulebook's facts in order after the creation (which names its version),
-    the draft's beginning aside (rules "3" state it once its Lineups are dealt,
-    with the order they allow)."""
-    return [(event_type(e), payload_of(e)) for e in events[1:]
-            if event_type(e) not in PROGRESS | {"DraftBegan"}]
+    """The rulebook's facts, the draft's beginning aside (rules "3" state it
+    once its Lineups are dealt, with the order they allow)."""
+    return rv.facts(events, PROGRESS | {"DraftBegan"})
 
 
-def play_both(players: int, seed: int) -> tuple[list[Any], list[Any], Any, Any]:
-    """One random game played by both versions with the same seed and choices."""
-    rng = random.Random(seed)
-    seats = [f"p{i}" for i in range(players)]
-    old = EttinV2.start(seats, seed=f"{seed:064x}")
-    new = Ettin.start(seats, seed=f"{seed:064x}")
-    old_events, new_events = list(old.collect_events()), list(new.collect_events())
-    while not old.ended:
-        assert new.waiting_on() == old.waiting_on()
-        seat = rng.choice(old.waiting_on())
-        legal = old.legal_actions(seat)
-        assert new.legal_actions(seat) == legal
-        command = rng.choice(legal)
-        old.act(seat, command)
-        new.act(seat, command)
-        old_events += old.collect_events()
-        new_events += new.collect_events()
-        assert new.view(None) == old.view(None)
-    return old_events, new_events, old, new
+def play_both(players: int, seed: int) -> tuple[list[Any], list[Any], Any, Ettin]:
+    """One random game of ``players`` seats played by both versions alike."""
+    return rv.play_both(EttinV2, Ettin, [f"p{i}" for i in range(players)], seed)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 31), (4, 33), (5, 37), (16, 35)])

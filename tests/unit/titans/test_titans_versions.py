@@ -20,17 +20,14 @@ a change survive it only because the old code wrote them.
 
 from __future__ import annotations
 
-import gzip
-import json
-import random
 from pathlib import Path
-from typing import Any
 
 from aggregates import catalog
 from aggregates.kernel.audit import Record, records_of
-from aggregates.kernel.verify import fold, verify_records
+from aggregates.kernel.verify import verify_records
 from aggregates.titans import Titans
 from aggregates.titans.v1 import TitansV1, TitansV1_1
+from tests import rules_versions as rv
 
 OLD_RECORD = Path(__file__).parent / "data" / "record_1_0_0.jsonl.gz"
 RECORD_1_1_0 = Path(__file__).parent / "data" / "record_1_1_0.jsonl.gz"
@@ -38,17 +35,8 @@ BOTH = catalog.registry((TitansV1, TitansV1_1, Titans))
 DRAFT_PACE = ("DraftPassed", "DraftEnded")
 
 
-def loaded(records: list[Record]) -> Titans:
-    """The game its records make, folded by the served class (as the server
-    loads a stored game: by its events' topic, which names ``Titans``)."""
-    game = fold(records, Titans)
-    assert isinstance(game, Titans)
-    return game
-
-
 def old_record(path: Path = OLD_RECORD) -> list[Record]:
-    with gzip.open(path, "rt") as f:
-        return [Record(**json.loads(line)) for line in f]
+    return rv.stored_record(path)
 
 
 def first_turns_recorded(types: list[str]) -> list[bool]:
@@ -57,25 +45,12 @@ def first_turns_recorded(types: list[str]) -> list[bool]:
     return [types[i + 1] == "TurnBegan" for i, t in enumerate(types) if t == "UpcomingPoolDrawn"]
 
 
-def play_on(game: Titans, seed: int, moves: int) -> list[Record]:
-    """Random legal moves (at most ``moves``); the records they add."""
-    rng = random.Random(seed)
-    added: list[Any] = []
-    for n in range(moves):
-        if game.ended:
-            break
-        seat = rng.choice(game.waiting_on())
-        game.act(seat, rng.choice(game.legal_actions(seat)), f"more{n}")
-        added += game.collect_events()
-    return records_of(added)
-
-
 def test_rules_1_2_0_record_every_rounds_first_turn_and_no_draft_pace() -> None:
     """A new game records the Starting Player's first turn of each Round, and its
     draft (Game Setup 7: keep 1, pass the rest right, three times) by the
     players' facts alone: each pick's passes and keeps, no pace of its own."""
     game = Titans.start(["p0", "p1"], {}, seed="5a" * 32)
-    records = records_of(game.collect_events()) + play_on(game, 5, 400)
+    records = records_of(game.collect_events()) + rv.play_on(game, 5, 400)
     types = [r.type for r in records]
     assert records[0].payload["rules_version"] == "1.2.0"
     assert first_turns_recorded(types) == [True, True, True]   # three Rounds
@@ -99,7 +74,7 @@ def test_a_1_0_0_record_by_the_old_code_replays_and_re_executes_by_1_0_0() -> No
     assert verdict.ok, verdict.report.problems
     assert verdict.report.commands > 50 and not verdict.not_loadable
     assert catalog.rules_class("titans", "1.0.0") is TitansV1
-    game = loaded(records)
+    game = rv.loaded(records, Titans)
     assert game.round == 2 and game.turn is not None and game.turn["seat"] == game.current
 
 
@@ -107,9 +82,7 @@ def test_a_1_0_0_game_goes_on_by_1_0_0_when_the_served_class_loads_it() -> None:
     """After an upgrade the stored game is loaded by the served class: it plays
     its next Round by 1.0.0 (no first ``TurnBegan``) and audits clean by 1.0.0."""
     records = old_record()
-    game = loaded(records)
-    game.collect_events()
-    more = play_on(game, 7, 600)
+    game, more = rv.goes_on_after_upgrade(records, Titans, 7, 600)
     assert game.ended
     whole = records + more
     assert first_turns_recorded([r.type for r in whole]) == [False, False, False]
@@ -118,9 +91,8 @@ def test_a_1_0_0_game_goes_on_by_1_0_0_when_the_served_class_loads_it() -> None:
 
 
 def test_without_1_0_0_the_record_is_not_loadable_and_not_a_failure() -> None:
-    verdict = verify_records({}, old_record(), catalog.registry((Titans,)))
+    verdict = rv.not_loadable_without(old_record(), Titans)
     assert verdict.ok and verdict.not_loadable.startswith("recorded by rules titans v1.0.0")
-
 
 
 def test_a_1_1_0_record_by_its_own_code_re_executes_by_1_1_0() -> None:
@@ -132,7 +104,7 @@ def test_a_1_1_0_record_by_its_own_code_re_executes_by_1_1_0() -> None:
     assert verdict.ok, verdict.report.problems
     assert verdict.report.commands > 5 and not verdict.not_loadable
     assert catalog.rules_class("titans", "1.1.0") is TitansV1_1
-    game = loaded(records)
+    game = rv.loaded(records, Titans)
     assert game.draft is not None and game.draft["pick"] == 2 and len(game.draft["kept"]) == 1
 
 
@@ -141,9 +113,7 @@ def test_a_1_1_0_game_goes_on_by_1_1_0_when_the_served_class_loads_it() -> None:
     1.1.0 (a ``DraftPassed`` for its last pick, then ``DraftEnded``) and audits
     clean by 1.1.0."""
     records = old_record(RECORD_1_1_0)
-    game = loaded(records)
-    game.collect_events()
-    more = play_on(game, 3, 120)
+    game, more = rv.goes_on_after_upgrade(records, Titans, 3, 120)
     types = [r.type for r in more]
     assert types.count("DraftPassed") == 1 and types.count("DraftEnded") == 1
     ended = next(r for r in more if r.type == "DraftEnded")
