@@ -25,10 +25,6 @@ from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome, player
 from aggregates.kernel.present import Screen
 
-#: The rules each earlier version kept (``state``), by that version: a game is
-#: played by those of the version its creation event records.
-EARLIER_RULES: dict[str, frozenset[str]] = {"1.0.0": frozenset({s.PROGRESS_RECORDED})}
-
 
 class Enin(Game):
     """The Land of Enin: a solo quest for the Lost Book of the ancients."""
@@ -39,6 +35,9 @@ class Enin(Game):
     #: choice and the quest attempt are entered by the facts before them
     #: (1.0.0, ``v1.EninV1``, recorded them; docs/rules-versions.md).
     RULES_VERSION = "1.1.0"
+    #: The rules each earlier version kept (``state``), by that version: a game is
+    #: played by those of the version its creation event records.
+    EARLIER_RULES = {"1.0.0": frozenset({s.PROGRESS_RECORDED})}
     MIN_SEATS = 1
     MAX_SEATS = 1
     COMMANDS = COMMANDS
@@ -98,13 +97,6 @@ class Enin(Game):
         self.last_outcome = (
             f"You set out with {self.hp} HP and {self.luck} luck."
         )
-
-    @property
-    def earlier(self) -> frozenset[str]:
-        """The earlier rules this game is played by: those of the version its
-        creation recorded, so a stored game of an earlier version goes on by its
-        own rules after an upgrade and still re-executes by them."""
-        return EARLIER_RULES.get(self.rules_version, frozenset())
 
     # --------------------------------------------------------------- protocol
 

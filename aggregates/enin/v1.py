@@ -6,11 +6,9 @@ are re-verified by the rules that played them (docs/rules-versions.md).
   take; the action's last fact); 1.0.0 also recorded them as events of their
   own, ``ImpStruck`` and ``QuestAttemptOffered`` (``state.PROGRESS_RECORDED``).
 
-No event changed shape, so nothing is upcast. A game is played by the rules of
-the version its creation event records (``Enin.earlier``), so this class only
-names its version: it creates games of it and is the class ``catalog.RULES``
-finds for their records; a stored 1.0.0 game loaded by the served class goes
-on by 1.0.0 too.
+No event changed shape, so nothing is upcast, and a game plays by the rules
+its creation records (``Enin.EARLIER_RULES``, read by the kernel's
+``Game.earlier``): this class only names 1.0.0, for the catalogue.
 """
 
 from __future__ import annotations

@@ -40,11 +40,6 @@ from aggregates.kernel.present import Screen
 OPTION_KEYS = frozenset({"tribes"})
 
 
-#: The rules each earlier version kept (``state``), by that version: a game is
-#: played by those of the version its creation event records.
-EARLIER_RULES: dict[str, frozenset[str]] = {"1.0.0": frozenset({r.PROGRESS_RECORDED})}
-
-
 class Ethnos(Game):
     """Ethnos: recruit Allies of twelve tribes, play Bands, control the six Kingdoms."""
 
@@ -53,6 +48,9 @@ class Ethnos(Game):
     #: 1.1.0 records no ``WizardsOffered``: a Wizards band's discard leaves the
     #: answer waiting (1.0.0, ``v1.EthnosV1``, recorded it; docs/rules-versions.md).
     RULES_VERSION = "1.1.0"
+    #: The rules each earlier version kept (``state``), by that version: a game is
+    #: played by those of the version its creation event records.
+    EARLIER_RULES = {"1.0.0": frozenset({r.PROGRESS_RECORDED})}
     MIN_SEATS = 2
     MAX_SEATS = 6
     COMMANDS = COMMANDS
@@ -171,13 +169,6 @@ class Ethnos(Game):
         return r.OVER if self.over else "age"
 
     # --------------------------------------------------------------- protocol
-
-    @property
-    def earlier(self) -> frozenset[str]:
-        """The earlier rules this game is played by: those of the version its
-        creation recorded, so a stored game of an earlier version goes on by its
-        own rules after an upgrade and still re-executes by them."""
-        return EARLIER_RULES.get(self.rules_version, frozenset())
 
     @property
     def stage(self) -> str:

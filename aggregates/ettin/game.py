@@ -48,10 +48,6 @@ from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 from aggregates.kernel.present import Screen
 
-#: The earlier rules each earlier version kept (``state``), by that version.
-EARLIER_RULES: dict[str, frozenset[str]] = {
-    "1": frozenset({STEPS_RECORDED}), "2": frozenset({STEPS_RECORDED})}
-
 
 class Ettin(Game):
     RULES_ID = "ettin"
@@ -60,6 +56,9 @@ class Ettin(Game):
     #: "1" and "2" recorded it). "2": 9+ players deal no nation next to itself
     #: where two boxes meet ("1", ``aggregates.ettin.v1``, dealt each box apart).
     RULES_VERSION = "3"
+    #: The earlier rules each earlier version kept (``state``), by that version.
+    EARLIER_RULES = {
+        "1": frozenset({STEPS_RECORDED}), "2": frozenset({STEPS_RECORDED})}
     MIN_SEATS = 2
     MAX_SEATS = 16
     COMMANDS = COMMANDS
@@ -184,13 +183,6 @@ class Ettin(Game):
         self.sieges: list[int] = []
         self.done = False
         self.work = {"choosers": ages.first_choosers(self)}
-
-    @property
-    def earlier(self) -> frozenset[str]:
-        """The earlier rules this game is played by: those of the version its
-        creation recorded, so a stored game of an earlier version goes on by its
-        own rules after an upgrade."""
-        return EARLIER_RULES.get(self.rules_version, frozenset())
 
     # ----------------------------------------------------- table and zones
 

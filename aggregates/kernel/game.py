@@ -90,6 +90,11 @@ class Game(Recording, Entropy, Clocks, DeclaredEvents, Aggregate):
     #: State attributes that only word what happened for readers (no rule
     #: reads them); an older release's snapshot may word them differently.
     WORDING_STATE = ()  # type: tuple[str, ...]
+    #: The earlier rules each earlier version of the game plays by, by version
+    #: (names of the rules a later version changed, which the game's code reads
+    #: from ``earlier``); the current version keeps none, so it has no entry
+    #: (docs/rules-versions.md). A game declares only this data.
+    EARLIER_RULES = {}  # type: Mapping[str, frozenset[str]]  # noqa: RUF012
 
     class Event(Aggregate.Event):
         """Every game event carries the kernel's ``meta`` record."""
@@ -188,6 +193,14 @@ class Game(Recording, Entropy, Clocks, DeclaredEvents, Aggregate):
             self.contributions = list(entropy)
         self._follow_chain(meta, 1)
         self.setup(setup)
+
+    @property
+    def earlier(self) -> frozenset[str]:
+        """The earlier rules this game is played by: those of the version its
+        creation event records (``EARLIER_RULES``), not of the class that loaded
+        it, so a stored game of an earlier version goes on by its own rules after
+        an upgrade and still re-executes by them."""
+        return self.EARLIER_RULES.get(self.rules_version, frozenset())
 
     # ------------------------------------------------------------ game hooks
 

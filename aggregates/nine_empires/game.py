@@ -50,6 +50,8 @@ class NineEmpires(Game):
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
     RULES_VERSION = "1.4.0"
+    #: The earlier rules each earlier version kept (``state.EARLIER_*``), by version.
+    EARLIER_RULES = EARLIER_BY_VERSION
     MIN_SEATS = 2
     MAX_SEATS = 6
     COMMANDS = COMMANDS
@@ -146,11 +148,9 @@ class NineEmpires(Game):
 
     @property
     def EARLIER(self) -> frozenset[str]:  # noqa: N802 - read as the State's constant
-        """The earlier rules this game is played by (``state.EARLIER_*``): those
-        of the version its creation event records, not of the class that loaded
-        it, so a stored 1.0.0, 1.1.0, 1.2.0 or 1.3.0 game goes on by its own rules
-        after an upgrade and still re-executes by them (none for 1.4.0)."""
-        return EARLIER_BY_VERSION.get(self.rules_version, frozenset())
+        """The kernel's ``earlier`` under the name the rules modules read (the
+        ``State`` Protocol's constant), so a test can bind a class to other rules."""
+        return self.earlier
 
     # --------------------------------------------------------------- protocol
 

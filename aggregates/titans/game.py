@@ -43,13 +43,6 @@ from aggregates.titans.flow import FLOW
 from aggregates.titans.reasons import REASONS
 from aggregates.titans.state import EARLIER_DRAFT_PACE, EARLIER_FIRST_TURN
 
-#: The rules each earlier version kept (``state.EARLIER_*``), by that version:
-#: a game is played by those of the version its creation event records.
-EARLIER_RULES: dict[str, frozenset[str]] = {
-    "1.0.0": frozenset({EARLIER_FIRST_TURN, EARLIER_DRAFT_PACE}),
-    "1.1.0": frozenset({EARLIER_DRAFT_PACE}),
-}
-
 
 class Titans(Game):
     """Titans: lead a Nation into war across the map, with Order Cards, battles and VP."""
@@ -61,6 +54,12 @@ class Titans(Game):
     #: a ``TurnBegan`` for a Round's first turn too (1.0.0 began it with the
     #: Order Pool drawn: ``v1.TitansV1``; docs/rules-versions.md).
     RULES_VERSION = "1.2.0"
+    #: The rules each earlier version kept (``state.EARLIER_*``), by that version:
+    #: a game is played by those of the version its creation event records.
+    EARLIER_RULES = {
+        "1.0.0": frozenset({EARLIER_FIRST_TURN, EARLIER_DRAFT_PACE}),
+        "1.1.0": frozenset({EARLIER_DRAFT_PACE}),
+    }
     MIN_SEATS = 2
     MAX_SEATS = 4
     COMMANDS = COMMANDS
@@ -141,14 +140,6 @@ class Titans(Game):
         self.reinforcing: dict[str, Any] | None = None
         self.over = False
         kflow.enter(self, "setup")  # the creation sets the game up (``flow.py``)
-
-    @property
-    def earlier(self) -> frozenset[str]:
-        """The earlier rules this game is played by: those of the version that
-        recorded it (its creation event), not of the class that loaded it, so a
-        stored game of an earlier version goes on by its own rules after an
-        upgrade and still re-executes by them."""
-        return EARLIER_RULES.get(self.rules_version, frozenset())
 
     # --------------------------------------------------------------- protocol
 
