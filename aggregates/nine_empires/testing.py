@@ -200,6 +200,46 @@ def start_battle(table: Table, attacker: int, defender: int, attack: dict[str, s
         table.act(attacker, ChooseBattle(castle=castle))
 
 
+#: A card per deck for a hand with no React and nothing to play in a battle.
+QUIET = {"displaced": "spice_mine", "ixhasa": "the_oracles_answer", "malchior": "zahir",
+         "ord": "bazaar", "holden": "library"}
+
+
+def quiet_hands(table: Table, decks: list[str]) -> None:
+    """Each seat's hand is its deck's ``QUIET`` card, so no React interrupts."""
+    for seat, deck in enumerate(decks):
+        set_hand(table, seat, [QUIET[deck]])
+
+
+def allied_battle(decks: list[str], heroes: list[list[str]], ally: str
+                  ) -> tuple[Table, str, list[list[str]]]:
+    """Seat 0 attacks seat 1 at its first castle; seat 2 answers the call of
+    ``ally`` ("attack" or "defend"); each seat sends ``heroes`` (keys) there and
+    the battle is chosen. Quiet hands; the table, the castle and each seat's units."""
+    from aggregates.nine_empires.commands import (
+        AssignUnits,
+        CallAllies,
+        ChooseAlly,
+        ChooseBattle,
+        DeclareAttack,
+    )
+
+    table = new_table(decks)
+    quiet_hands(table, decks)
+    units = [[put_in_play(table, s, k) for k in keys] for s, keys in enumerate(heroes)]
+    castle = t.castles(table, 1)[0]
+    table.act(0, DeclareAttack(defender=1))
+    table.act(0, CallAllies(call=ally == "attack"))
+    table.act(1, CallAllies(call=ally == "defend"))
+    table.act(2, ChooseAlly(side=ally))
+    while table.pending()[0][1] == "assign":
+        seat = table.pending()[0][0]
+        table.act(seat, AssignUnits(heroes=tuple(units[seat]),
+                                    castles=tuple(castle for _ in units[seat])))
+    table.act(0, ChooseBattle(castle=castle))
+    return table, castle, units
+
+
 def make_tokens(table: Table, seat: int, card: str, host: str, count: int) -> list[str]:
     """Tokens made by the real event (as Nomhopet's ability makes them)."""
     out = []

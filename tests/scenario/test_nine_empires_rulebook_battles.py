@@ -33,22 +33,15 @@ from aggregates.nine_empires.commands import (
 from aggregates.nine_empires.state import EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE
 from aggregates.nine_empires.testing import (
     Table,
+    allied_battle,
     in_play,
     make_tokens,
     new_table,
     put_in_play,
+    quiet_hands,
     set_hand,
     start_battle,
 )
-
-#: A hand with no React and nothing to play in a battle, per deck.
-QUIET = {"displaced": "spice_mine", "ixhasa": "the_oracles_answer", "malchior": "zahir",
-         "ord": "bazaar", "holden": "library"}
-
-
-def _quiet(table: Table, decks: list[str]) -> None:
-    for seat, deck in enumerate(decks):
-        set_hand(table, seat, [QUIET[deck]])
 
 
 def _until(table: Table, want: tuple[int, str]) -> None:
@@ -56,26 +49,6 @@ def _until(table: Table, want: tuple[int, str]) -> None:
     while table.pending()[0] != want:
         seat, _ = table.pending()[0]
         table.act(seat, Pass())
-
-
-def _allied(decks: list[str], heroes: list[list[str]], ally: str) -> tuple[Table, str,
-                                                                           list[list[str]]]:
-    """Seat 0 attacks seat 1 at its first castle; seat 2 answers the call of
-    ``ally`` ("attack" or "defend"); each seat sends ``heroes`` (keys) there."""
-    table = new_table(decks)
-    _quiet(table, decks)
-    units = [[put_in_play(table, s, k) for k in keys] for s, keys in enumerate(heroes)]
-    castle = t.castles(table, 1)[0]
-    table.act(0, DeclareAttack(defender=1))
-    table.act(0, CallAllies(call=ally == "attack"))
-    table.act(1, CallAllies(call=ally == "defend"))
-    table.act(2, ChooseAlly(side=ally))
-    while table.pending()[0][1] == "assign":
-        seat = table.pending()[0][0]
-        table.act(seat, AssignUnits(heroes=tuple(units[seat]),
-                                    castles=tuple(castle for _ in units[seat])))
-    table.act(0, ChooseBattle(castle=castle))
-    return table, castle, units
 
 
 # ------------------------------------------- Battle Action & Resolution
@@ -96,7 +69,7 @@ def test_returning_home_bows_the_whole_unit__ruling_unit__rulebook_Battle_Action
     spells" (Key Terms, Unit): the hero, its spell, item and cohort all bow and
     go home with it, and the event names each card it bowed."""
     table = new_table(["ord", "holden"])
-    _quiet(table, ["ord", "holden"])
+    quiet_hands(table, ["ord", "holden"])
     ecehatl, attached = _ord_unit(table)
     jack = put_in_play(table, 1, "jack_newcomer")
     castle = t.castles(table, 1)[0]
@@ -118,7 +91,7 @@ def test_a_zombie_returning_home_is_bowed_and_straightened_in_spring(
     bowed stays bowed and is not named again. Rulebook: Battle Action &
     Resolution; Spring Phase."""
     table = new_table(["ixhasa", "holden"])
-    _quiet(table, ["ixhasa", "holden"])
+    quiet_hands(table, ["ixhasa", "holden"])
     nomhopet = put_in_play(table, 0, "nomhopet")
     straight, bowed = make_tokens(table, 0, "zombie", nomhopet, 2)
     t.table(table).bow(bowed)
@@ -139,7 +112,7 @@ def test_rules_1_2_0_bowed_the_hero_alone() -> None:
     """Kept for the games 1.2.0 recorded (``v1.NineEmpiresV1_2``): the hero
     bowed, its attached cards left straight."""
     table = new_table(["ord", "holden"])
-    _quiet(table, ["ord", "holden"])
+    quiet_hands(table, ["ord", "holden"])
     table.EARLIER = frozenset({EARLIER_RETURN_HERO})
     ecehatl, attached = _ord_unit(table)
     castle = t.castles(table, 1)[0]
@@ -156,7 +129,7 @@ def test_when_all_pass_the_attackers_bow_and_go_home__rulebook_Battle_Action_and
     remain at the castle ... Once all battles are resolved, all defending units
     go home and the Attack Phase ends."""
     table = new_table(["ord", "holden"])
-    _quiet(table, ["ord", "holden"])
+    quiet_hands(table, ["ord", "holden"])
     ecehatl, attached = _ord_unit(table)
     jack = put_in_play(table, 1, "jack_newcomer")
     castle = t.castles(table, 1)[0]
@@ -184,7 +157,7 @@ def test_your_defending_heroes_are_the_bunkers_controllers__ruling_your__ruleboo
     Zombie engage for 6, not 7. (Multiplayer note: "Note that an ally gets no
     benefits ... for allying".)"""
     decks = ["malchior", "ixhasa", "displaced"]
-    table, castle, units = _allied(decks, [["beknine"], ["nomhopet"], ["jerrin_strongblade"]],
+    table, castle, units = allied_battle(decks, [["beknine"], ["nomhopet"], ["jerrin_strongblade"]],
                                    "defend")
     (beknine,), (nomhopet,), (jerrin,) = units
     put_in_play(table, 2, "displaced_bunker")
@@ -208,7 +181,7 @@ def test_absorbing_counts_only_the_controllers_bonus__ruling_your__rulebook_Enga
     beside a defending ally's Displaced Bunker, absorbs his Strength 2, and the
     ally's Jerrin (Bunker: +1S) would absorb 4."""
     decks = ["malchior", "ixhasa", "displaced"]
-    table, castle, units = _allied(decks, [["beknine", "zahir"], ["nomhopet"],
+    table, castle, units = allied_battle(decks, [["beknine", "zahir"], ["nomhopet"],
                                            ["jerrin_strongblade"]], "defend")
     (beknine, _zahir), (nomhopet,), (jerrin,) = units
     put_in_play(table, 2, "displaced_bunker")
@@ -229,7 +202,7 @@ def test_immunity_counts_only_the_controllers_bonus__ruling_your__rulebook_Engag
     Keshie keeps her Strength 2, not greater than 2, and may not ("A card can be
     declared immune if that card has a Strength greater than the total damage")."""
     decks = ["malchior", "holden", "ord"]
-    table, castle, units = _allied(decks, [["general_hain", "beknine"],
+    table, castle, units = allied_battle(decks, [["general_hain", "beknine"],
                                            ["coeli_quando"], ["keshie"]], "attack")
     (hain, beknine), (coeli,), (keshie,) = units
     assert (t.stat(table, beknine, "S"), t.stat(table, keshie, "S")) == (4, 2)
@@ -247,7 +220,7 @@ def test_immunity_counts_only_the_controllers_bonus__ruling_your__rulebook_Engag
 def test_rules_1_2_0_gave_an_ally_the_your_bonus() -> None:
     """Kept for the games 1.2.0 recorded: the Bunker raised the defender's heroes too."""
     decks = ["malchior", "ixhasa", "displaced"]
-    table, castle, units = _allied(decks, [["beknine"], ["nomhopet"], ["jerrin_strongblade"]],
+    table, castle, units = allied_battle(decks, [["beknine"], ["nomhopet"], ["jerrin_strongblade"]],
                                    "defend")
     put_in_play(table, 2, "displaced_bunker")
     table.EARLIER = frozenset({EARLIER_YOUR_SIDE})
@@ -263,7 +236,7 @@ def test_each_filter_means_its_words_with_allies__ruling_filters__rulebook_Battl
     (Torrential Rain) every attacking hero, whoever controls it."""
     decks = ["malchior", "ord", "malchior"]
     table = new_table(decks, castles=[["border_keep"], ["sanctuary"], ["border_keep"]])
-    _quiet(table, decks)
+    quiet_hands(table, decks)
     beknine, torin, nicoletta = (put_in_play(table, 0, "beknine"),
                                  put_in_play(table, 1, "torin_quickhand"),
                                  put_in_play(table, 2, "nicoletta"))
@@ -299,7 +272,7 @@ def test_a_most_peculiar_lamp_wants_an_opposing_hero__ruling_opposing__rulebook_
     you fight") is not completed by the attacking ally's Keshie buried to absorb
     (the attacker "may select cards belonging to allies"), and is by the
     defender's Beknine."""
-    table, castle, units = _allied(["holden", "malchior", "ord"],
+    table, castle, units = allied_battle(["holden", "malchior", "ord"],
                                    [["vanguard_of_guild_10_42"], ["nicoletta"], ["keshie"]],
                                    "attack")
     (vanguard,), (nicoletta,), (keshie,) = units
@@ -326,7 +299,7 @@ def test_your_army_is_the_army_you_are_in__ruling_your_army__rulebook_Timing() -
     attacking ally's may not (the damage is not against its army)."""
     decks = ["malchior", "holden", "ixhasa", "ord"]
     table = new_table(decks)
-    _quiet(table, decks)
+    quiet_hands(table, decks)
     heroes = [put_in_play(table, s, k) for s, k in enumerate(
         ("beknine", "coeli_quando", "nomhopet", "keshie"))]
     grounds = {s: put_in_play(table, s, "training_grounds") for s in (2, 3)}
@@ -359,7 +332,7 @@ def test_a_weapon_counts_toward_immunity__rulebook_Engaging_and_Damage() -> None
     attacking: not here, he defends), so the printed example is played with
     Actuacte Ixit (3S) and Excel R-8 (+2S) against 4 damage."""
     table = new_table(["ord", "displaced"])
-    _quiet(table, ["ord", "displaced"])
+    quiet_hands(table, ["ord", "displaced"])
     ixit = put_in_play(table, 0, "actuacte_ixit")
     excel = put_in_play(table, 0, "excel_r8", attach_to=ixit)
     baker = put_in_play(table, 1, "colonel_baker")
@@ -381,7 +354,7 @@ def test_the_defender_declares_no_immunity__rulebook_Engaging_and_Damage() -> No
     non-immune cards at the battle must be used to absorb damage so long as
     there is damage left to absorb"."""
     table = new_table(["ord", "displaced"])
-    _quiet(table, ["ord", "displaced"])
+    quiet_hands(table, ["ord", "displaced"])
     ixit = put_in_play(table, 0, "actuacte_ixit")
     baker = put_in_play(table, 1, "colonel_baker")
     castle = t.castles(table, 1)[0]
@@ -400,7 +373,7 @@ def test_a_buried_castle_ends_the_battle__rulebook_Engaging_and_Damage() -> None
     units return home bowed; defending units return home unbowed.\""""
     table = new_table(["malchior", "holden"], castles=[["border_keep"],
                                                        ["border_keep", "outpost"]])
-    _quiet(table, ["malchior", "holden"])
+    quiet_hands(table, ["malchior", "holden"])
     beknine = put_in_play(table, 0, "beknine")
     guard = put_in_play(table, 0, "malchian_guard", attach_to=beknine)
     coeli = put_in_play(table, 1, "coeli_quando")
@@ -481,7 +454,7 @@ def test_allies_are_never_involved_in_a_raid__rulebook_Raids() -> None:
     """"You cannot raid multiple players simultaneously, and allies are never
     involved in a raid": nobody is asked to ally."""
     table = new_table(["displaced", "malchior", "ord"])
-    _quiet(table, ["displaced", "malchior", "ord"])
+    quiet_hands(table, ["displaced", "malchior", "ord"])
     put_in_play(table, 0, "siterath_jones")
     for _ in range(3):
         table.act(table.pending()[0][0], Pass())
@@ -500,7 +473,7 @@ def test_a_quest_gives_renown_on_play_and_on_completion__rulebook_Quests() -> No
     adds the Renown reward on the completed quest card"; "Unbowed heroes with
     the Questor trait contribute their Glory toward this cost without bowing"."""
     table = new_table(["holden", "malchior"])
-    _quiet(table, ["holden", "malchior"])
+    quiet_hands(table, ["holden", "malchior"])
     coeli = put_in_play(table, 0, "coeli_quando")          # 2G, Questor
     for key in ("library", "valiant_squire"):
         put_in_play(table, 0, key)
@@ -522,7 +495,7 @@ def test_one_thing_at_a_time_no_second_copy_bowed_questors__rulebook_Quests() ->
     quest if another player has a copy in play or buried"; "bowed Questors
     cannot pay for a quest"."""
     table = new_table(["holden", "holden"])
-    _quiet(table, ["holden", "holden"])
+    quiet_hands(table, ["holden", "holden"])
     jack = put_in_play(table, 0, "jack_newcomer", bowed=True)        # 1G, a Questor
     turnip, = set_hand(table, 0, ["the_biggest_turnip"])           # Glory 1
     with pytest.raises(RuleError, match="Glory"):
@@ -573,7 +546,7 @@ def test_the_battle_reference_in_its_order__rulebook_Battle_Reference() -> None:
     with the defender (not the Ordained) and proceeding clockwise"."""
     decks = ["malchior", "holden", "ord", "ixhasa"]
     table = new_table(decks, ordained=2)
-    _quiet(table, decks)
+    quiet_hands(table, decks)
     heroes = [put_in_play(table, s, k) for s, k in enumerate(
         ("beknine", "coeli_quando", "keshie", "nomhopet"))]
     table.act(2, Pass())
@@ -607,7 +580,7 @@ def test_no_castles_at_the_end_of_the_attack_phase_eliminates__rulebook_Engaging
     than your own) in the game", Object)."""
     decks = ["malchior", "holden", "ord"]
     table = new_table(decks, castles=[["border_keep"], ["outpost"], ["border_keep"]])
-    _quiet(table, decks)
+    quiet_hands(table, decks)
     beknine = put_in_play(table, 0, "beknine")
     outpost = t.castles(table, 1)[0]
     table.instances[outpost]["food"] = 0

@@ -15,7 +15,6 @@ from aggregates.nine_empires.commands import (
     AssignUnits,
     CallAllies,
     ChooseAlly,
-    ChooseBattle,
     DeclareAttack,
     DeclareImmune,
     Engage,
@@ -24,7 +23,7 @@ from aggregates.nine_empires.commands import (
     Redistribute,
 )
 from aggregates.nine_empires.state import EARLIER_IMMUNITY, EARLIER_WINTER_FOOD
-from aggregates.nine_empires.testing import Table, new_table, put_in_play, set_hand
+from aggregates.nine_empires.testing import Table, allied_battle, new_table, put_in_play, set_hand
 
 # ------------------------------------------- Summer Phase: a quest unpaid
 
@@ -177,21 +176,9 @@ def _allied_battle(ally_side: str, ally_deck: str, ally_hero: str
                    ) -> tuple[Table, str, str, str]:
     """Seat 0 (Beknine, 3S) attacks seat 1 (Keshie, 2S); seat 2 allies with
     ``ally_side`` with ``ally_hero``; all at one castle, the battle chosen."""
-    table = new_table(["malchior", "ord", ally_deck])
-    for s in range(3):
-        set_hand(table, s, [["zahir"], ["bazaar"], ["library"]][s])
-    heroes = (put_in_play(table, 0, "beknine"), put_in_play(table, 1, "keshie"),
-              put_in_play(table, 2, ally_hero))
-    castle = t.castles(table, 1)[0]
-    table.act(0, DeclareAttack(defender=1))
-    table.act(0, CallAllies(call=ally_side == "attack"))
-    table.act(1, CallAllies(call=ally_side == "defend"))
-    table.act(2, ChooseAlly(side=ally_side))
-    while table.pending()[0][1] == "assign":
-        seat = table.pending()[0][0]
-        table.act(seat, AssignUnits(heroes=(heroes[seat],), castles=(castle,)))
-    table.act(0, ChooseBattle(castle=castle))
-    return table, *heroes
+    table, _castle, units = allied_battle(["malchior", "ord", ally_deck],
+                                          [["beknine"], ["keshie"], [ally_hero]], ally_side)
+    return table, units[0][0], units[1][0], units[2][0]
 
 
 def _reacts_passed(table: Table) -> None:
