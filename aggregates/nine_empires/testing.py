@@ -22,7 +22,7 @@ from aggregates.nine_empires import decisions, events, frames, setup, winter
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.apply import apply
 from aggregates.nine_empires.cards import PLAY, zone_name
-from aggregates.nine_empires.commands import KeepHand, Redistribute
+from aggregates.nine_empires.commands import Absorb, Engage, KeepHand, Redistribute
 from aggregates.nine_empires.data import CARDS, DECKS
 from aggregates.nine_empires.flow import FLOW
 from aggregates.nine_empires.game import NineEmpires
@@ -198,6 +198,18 @@ def start_battle(table: Table, attacker: int, defender: int, attack: dict[str, s
             table.act(seat, AssignUnits(heroes=tuple(plan), castles=tuple(plan.values())))
     if table.pending() and table.pending()[0][1] == "choose":
         table.act(attacker, ChooseBattle(castle=castle))
+
+
+def storm_castle(table: Table) -> str:
+    """Seat 0's Beknine attacks seat 1's first castle, its food gone (2 seats):
+    Beknine engages and seat 1 absorbs with the castle, which is buried. The castle."""
+    beknine = put_in_play(table, 0, "beknine")
+    castle = t.castles(table, 1)[0]
+    table.instances[castle]["food"] = 0
+    start_battle(table, 0, 1, {beknine: castle}, {}, castle)
+    table.act(0, Engage(cards=(beknine,)))
+    table.act(1, Absorb(card=castle))
+    return castle
 
 
 #: A card per deck for a hand with no React and nothing to play in a battle.

@@ -16,10 +16,8 @@ from aggregates.kernel import Reason, RuleError
 from aggregates.nine_empires import NineEmpires, abilities, card_effects, winter
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.commands import (
-    Absorb,
     DeclareAttack,
     DeclareRaid,
-    Engage,
     Mulligan,
     Pass,
     PlayCard,
@@ -34,7 +32,7 @@ from aggregates.nine_empires.testing import (
     new_table,
     put_in_play,
     set_hand,
-    start_battle,
+    storm_castle,
     winter_now,
 )
 
@@ -95,12 +93,7 @@ def test_conquest_the_instant_the_last_other_castle_falls__rulebook_Object() -> 
     table = new_table(["malchior", "holden"], castles=[["border_keep"], ["outpost"]])
     set_hand(table, 0, ["zahir"])
     set_hand(table, 1, ["library"])
-    beknine = put_in_play(table, 0, "beknine")
-    outpost = t.castles(table, 1)[0]
-    table.instances[outpost]["food"] = 0
-    start_battle(table, 0, 1, {beknine: outpost}, {}, outpost)
-    table.act(0, Engage(cards=(beknine,)))
-    table.act(1, Absorb(card=outpost))
+    storm_castle(table)
     assert table.over and table.result is not None
     assert (table.result["how"], table.result["winner"]) == ("conquest", 0)
 
@@ -521,3 +514,4 @@ def test_each_deck_holds_its_printed_counts__rulebook_Deck_Lists(name: str) -> N
         kind = CARDS[key].type
         counts[kind] = counts.get(kind, 0) + n
     assert counts == PRINTED[name]
+    assert not deck_problems(deck, CARDS)   # each printed list is a legal deck

@@ -25,6 +25,7 @@ from aggregates.nine_empires.testing import (
     put_in_play,
     set_hand,
     start_battle,
+    storm_castle,
 )
 
 #: Hands with no React in them, per deck.
@@ -224,12 +225,7 @@ def test_no_castles_at_the_end_of_the_attack_phase_eliminates_and_conquest_wins(
     table = new_table(["malchior", "ord"], castles=[["hammerdooms_roost"], ["kaskad_slip"]])
     set_hand(table, 0, ["zahir"])
     set_hand(table, 1, ["bazaar"])
-    beknine = put_in_play(table, 0, "beknine")
-    castle = t.castles(table, 1)[0]
-    table.instances[castle]["food"] = 0
-    start_battle(table, 0, 1, {beknine: castle}, {}, castle)
-    table.act(0, Engage(cards=(beknine,)))
-    table.act(1, Absorb(card=castle))
+    storm_castle(table)
     assert table.last("GameWon") == {"winner": 0, "how": "conquest", "renown": table.renown}
     assert table.over
 
