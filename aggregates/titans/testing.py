@@ -196,3 +196,47 @@ def dice_pool(game: Titans, role: str, faces: list[tuple[str, int]]) -> None:
     side["pool"] = [{"die": d, "face": f} for d, f in faces]
     side["reserve"] = {k: n - sum(1 for d, _f in faces if d == k)
                        for k, n in TABLES.dice.reserve.items()}
+
+
+def arranged(layout: dict[str, tuple[int, dict[str, int]]],
+             control: dict[str, int] | None = None, strongholds: tuple[str, ...] = (),
+             players: int = 2) -> Titans:
+    """Round 1, the first player's turn (Poland's, against Russia, with 2 players),
+    the map as ``layout`` places it, every hand empty, the events so far read."""
+    from aggregates.titans.data import TABLES
+
+    options = {"setup": "2-poland-russia"} if players == 2 else {}
+    game = through_setup(new_game(players, **options))
+    place(game, layout, control)
+    game.strongholds = list(strongholds)
+    game.strongholds_left = TABLES.strongholds - len(strongholds)
+    for seat in range(players):
+        set_hand(game, seat, [])
+    events(game)
+    return game
+
+
+def named(game: Titans, name: str) -> list[dict[str, Any]]:
+    """The payloads of the events named ``name`` since the events were last read."""
+    return [p for n, p in events(game) if n == name]
+
+
+def attack(game: Titans, origin: str, to: str, units: tuple[str, ...]) -> None:
+    """Seat 0's Order Card 1 (a group move): ``units`` from ``origin`` into ``to``."""
+    from aggregates.titans.commands import EndOrders, GroupMove
+
+    give_order(game, 1)
+    play(game, 0, GroupMove(origin=origin, to=to, units=units))
+    play(game, 0, EndOrders())
+
+
+def fight(game: Titans, attacker: list[tuple[str, int]], defender: list[tuple[str, int]]
+          ) -> None:
+    """Both Battle Stages ended with these dice (type, success symbols) in the Pools."""
+    from aggregates.titans.commands import EndStage
+
+    dice_pool(game, "attacker", attacker)
+    dice_pool(game, "defender", defender)
+    assert game.battle is not None
+    for role in game.battle["order"]:
+        play(game, game.battle["sides"][role]["seat"], EndStage())

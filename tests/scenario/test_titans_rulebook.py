@@ -55,6 +55,7 @@ from aggregates.titans.commands import (
 from aggregates.titans.data import NATION_CARDS, NATIONS, ORDERS, SETUPS, TABLES, order_deck
 from aggregates.titans.game import Titans
 from aggregates.titans.purchase import cost
+from aggregates.titans.testing import attack, fight, named
 
 POLAND, RUSSIA = 0, 1
 #: The map of most scenarios: Poland's army beside Russia's in Vilnius.
@@ -91,37 +92,9 @@ BATTLE_OUTCOME = {0: (0, 1, 1), 1: (0, 1, 1), 2: (0, 1, 1), 3: (1, 2, 2), 4: (1,
 def arranged(layout: dict[str, tuple[int, dict[str, int]]] | None = None,
              control: dict[str, int] | None = None, strongholds: tuple[str, ...] = (),
              players: int = 2) -> Titans:
-    """Round 1, Poland's first turn, the map as given, both hands empty."""
-    options = {"setup": "2-poland-russia"} if players == 2 else {}
-    game = testing.through_setup(testing.new_game(players, **options))
-    testing.place(game, ATTACK if layout is None else layout, control)
-    game.strongholds = list(strongholds)
-    game.strongholds_left = TABLES.strongholds - len(strongholds)
-    for seat in range(players):
-        testing.set_hand(game, seat, [])
-    testing.events(game)
-    return game
-
-
-def named(game: Titans, name: str) -> list[dict[str, Any]]:
-    return [p for n, p in testing.events(game) if n == name]
-
-
-def attack(game: Titans, origin: str, to: str, units: tuple[str, ...]) -> None:
-    """Poland's Order Card 1 (a group move): ``units`` from ``origin`` into ``to``."""
-    testing.give_order(game, 1)
-    testing.play(game, POLAND, GroupMove(origin=origin, to=to, units=units))
-    testing.play(game, POLAND, EndOrders())
-
-
-def fight(game: Titans, attacker: list[tuple[str, int]], defender: list[tuple[str, int]]
-          ) -> None:
-    """Both Battle Stages ended with these dice (type, success symbols) in the Pools."""
-    testing.dice_pool(game, "attacker", attacker)
-    testing.dice_pool(game, "defender", defender)
-    assert game.battle is not None
-    for role in game.battle["order"]:
-        testing.play(game, game.battle["sides"][role]["seat"], EndStage())
+    """Round 1, Poland's first turn, the map as given (``ATTACK`` unless told),
+    both hands empty."""
+    return testing.arranged(ATTACK if layout is None else layout, control, strongholds, players)
 
 
 def resolve(game: Titans) -> None:
@@ -958,7 +931,7 @@ def test_the_tie_breaks__rulebook_End_of_the_Game() -> None:
     testing.place(game, {"warsaw": (0, {"infantry": 2}), "krakow": (0, {"infantry": 1}),
                          "moscow": (1, {"infantry": 1}), "tver": (1, {"infantry": 1}),
                          "istanbul": (2, {"infantry": 1}), "edirne": (2, {"infantry": 1})})
-    assert scoring.ranking_of(game)[0] == 0             # 2 Regions each; 3 Units
+    assert scoring.ranking_of(game) == [0, 1, 2]        # 2 Regions each; 3 Units, then 2
     game.armies["warsaw"]["units"] = {"infantry": 1}
     assert scoring.ranking_of(game) == [1, 2, 0]          # all equal: turn order 1, 2, 0
     game.control["lwow"] = 2

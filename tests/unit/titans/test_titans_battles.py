@@ -8,8 +8,6 @@ and sets the dice pools after they are rolled, as if they had come up so.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from aggregates.kernel import RuleError
@@ -17,48 +15,14 @@ from aggregates.titans import testing
 from aggregates.titans.commands import (
     DestroyUnits,
     EndOrders,
-    EndStage,
     GroupMove,
     MoveUnit,
     Withdraw,
 )
-from aggregates.titans.game import Titans
+from aggregates.titans.testing import arranged, attack, fight, named
 
 ATTACK = {"warsaw": (0, {"infantry": 2, "cavalry": 1}), "krakow": (0, {"infantry": 1}),
           "vilnius": (1, {"infantry": 2}), "moscow": (1, {"infantry": 1, "titan": 1})}
-
-
-def arranged(layout: dict[str, tuple[int, dict[str, int]]],
-             control: dict[str, int] | None = None, strongholds: tuple[str, ...] = ()
-             ) -> Titans:
-    game = testing.through_setup(testing.new_game(2, setup="2-poland-russia"))
-    testing.place(game, layout, control)
-    game.strongholds = list(strongholds)
-    game.strongholds_left = 3 - len(strongholds)
-    testing.set_hand(game, 0, [])
-    testing.set_hand(game, 1, [])
-    testing.events(game)
-    return game
-
-
-def attack(game: Titans, origin: str, to: str, units: tuple[str, ...]) -> None:
-    testing.give_order(game, 1)  # group move, deploy infantry
-    testing.play(game, 0, GroupMove(origin=origin, to=to, units=units))
-    testing.play(game, 0, EndOrders())
-
-
-def fight(game: Titans, attacker: list[tuple[str, int]], defender: list[tuple[str, int]]
-          ) -> None:
-    """Both stages ended with these dice in the pools."""
-    testing.dice_pool(game, "attacker", attacker)
-    testing.dice_pool(game, "defender", defender)
-    assert game.battle is not None
-    for role in game.battle["order"]:
-        testing.play(game, game.battle["sides"][role]["seat"], EndStage())
-
-
-def named(game: Titans, name: str) -> list[dict[str, Any]]:
-    return [p for n, p in testing.events(game) if n == name]
 
 
 def test_the_battle_begins_with_the_units_dice_and_the_defender_first() -> None:

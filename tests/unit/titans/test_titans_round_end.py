@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from aggregates.kernel import RuleError
-from aggregates.titans import scoring, testing
+from aggregates.titans import testing
 from aggregates.titans.commands import (
     KeepObjective,
     ReinforceObjectives,
@@ -148,20 +148,3 @@ def test_the_game_ends_after_three_rounds_with_region_vp_apart() -> None:
     assert game.region_vp == outcome["regions"]
     assert outcome["winner"] == outcome["ranking"][0]
     assert game.pending() == []
-
-
-def test_tie_breaks_regions_then_units_then_the_earlier_turn() -> None:
-    """Ties: more regions; then more units on the map; then the earlier turn in the last
-    Round."""
-    game = testing.through_setup(testing.new_game(3))
-    game.start_player = 1
-    game.vp = [10, 10, 10]
-    testing.place(game, {"warsaw": (0, {"infantry": 2}), "krakow": (0, {"infantry": 1}),
-                         "moscow": (1, {"infantry": 1}), "tver": (1, {"infantry": 1}),
-                         "istanbul": (2, {"infantry": 1}), "edirne": (2, {"infantry": 1})})
-    # all control 2 regions; seat 0 has 3 units, the others 2; seat 1 started the Round
-    assert scoring.ranking_of(game) == [0, 1, 2]
-    game.armies["warsaw"]["units"] = {"infantry": 1}
-    assert scoring.ranking_of(game) == [1, 2, 0]
-    game.control["lwow"] = 2
-    assert scoring.ranking_of(game)[0] == 2
