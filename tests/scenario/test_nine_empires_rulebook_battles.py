@@ -62,19 +62,27 @@ def _ord_unit(table: Table) -> tuple[str, list[str]]:
     return ecehatl, attached
 
 
-def test_returning_home_bows_the_whole_unit__ruling_unit__rulebook_Battle_Action_and_Resolution(
-) -> None:
-    """"Bow your target unit to return it home. It leaves this battle safely",
-    a unit being "a single hero along with all attached cohorts, items, and
-    spells" (Key Terms, Unit): the hero, its spell, item and cohort all bow and
-    go home with it, and the event names each card it bowed."""
+def _ord_unit_against_jack() -> tuple[Table, str, list[str], str, str]:
+    """Ord's Ecehatl unit attacks Holden's first castle, Jack Newcomer defending,
+    and the defender (who acts first) has passed: the table, Ecehatl, its
+    attached cards, Jack and the castle."""
     table = new_table(["ord", "holden"])
     quiet_hands(table, ["ord", "holden"])
     ecehatl, attached = _ord_unit(table)
     jack = put_in_play(table, 1, "jack_newcomer")
     castle = t.castles(table, 1)[0]
     start_battle(table, 0, 1, {ecehatl: castle}, {jack: castle}, castle)
-    table.act(1, Pass())                                  # the defender acts first
+    table.act(1, Pass())
+    return table, ecehatl, attached, jack, castle
+
+
+def test_returning_home_bows_the_whole_unit__ruling_unit__rulebook_Battle_Action_and_Resolution(
+) -> None:
+    """"Bow your target unit to return it home. It leaves this battle safely",
+    a unit being "a single hero along with all attached cohorts, items, and
+    spells" (Key Terms, Unit): the hero, its spell, item and cohort all bow and
+    go home with it, and the event names each card it bowed."""
+    table, ecehatl, attached, jack, castle = _ord_unit_against_jack()
     assert ReturnHome(hero=ecehatl) in table.legal(0)
     table.act(0, ReturnHome(hero=ecehatl))
     assert table.last("ReturnedHome") == {"seat": 0, "hero": ecehatl,
@@ -128,13 +136,7 @@ def test_when_all_pass_the_attackers_bow_and_go_home__rulebook_Battle_Action_and
     all attacking units at that battle and send them home. The defending units
     remain at the castle ... Once all battles are resolved, all defending units
     go home and the Attack Phase ends."""
-    table = new_table(["ord", "holden"])
-    quiet_hands(table, ["ord", "holden"])
-    ecehatl, attached = _ord_unit(table)
-    jack = put_in_play(table, 1, "jack_newcomer")
-    castle = t.castles(table, 1)[0]
-    start_battle(table, 0, 1, {ecehatl: castle}, {jack: castle}, castle)
-    table.act(1, Pass())
+    table, ecehatl, attached, jack, castle = _ord_unit_against_jack()
     table.act(0, Pass())
     ended = table.last("BattleEnded")
     assert ended["attackers"] == [ecehatl] and ended["castle_stands"]
