@@ -13,7 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -102,3 +102,16 @@ def play_both(old_cls: type[Game], new_cls: type[G], seats: list[str],
         assert new.view(None) == old.view(None)
         assert new.present(None) == old.present(None)
     return old_events, new_events, old, new
+
+
+def check_played_alike(old_events: list[Any], new_events: list[Any], old: Game, new: Game,
+                       progress: frozenset[str], registry: Mapping[Any, type[Game]]) -> None:
+    """Two versions' play of one game (``play_both``) decided the same: both
+    ended with one outcome, the same facts apart from ``progress`` (which the
+    new version never records), and each record re-executes by its own version."""
+    assert new.ended and new.outcome == old.outcome
+    assert facts(new_events, progress) == facts(old_events, progress)
+    assert not progress & {event_type(e) for e in new_events}
+    for events in (new_events, old_events):
+        verdict = verify_records({}, records_of(events), registry)
+        assert verdict.ok, verdict.report.problems
