@@ -5,6 +5,8 @@ games it recorded, ``v1.NineEmpiresV1``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from aggregates.kernel import RuleError
@@ -244,8 +246,9 @@ def test_the_assign_choice_reaches_every_assignment__Attacker_Assigns_Units() ->
     from aggregates.kernel import Assign
     from aggregates.nine_empires.testing import new_game
 
-    table = new_game(["malchior", "holden"], castles=[["outpost"], ["border_keep",
-                                                                   "outpost"]])
+    # The aggregate behind the table's interface (the arranging helpers take either).
+    table: Any = new_game(["malchior", "holden"], castles=[["outpost"], ["border_keep",
+                                                                        "outpost"]])
     set_hand(table, 0, ["zahir"])
     heroes = [put_in_play(table, 0, k) for k in ("beknine", "hektor", "nicoletta")]
     table.act(0, DeclareAttack(defender=1))
