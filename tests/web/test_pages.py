@@ -751,5 +751,7 @@ def test_ethnos_band_form_numbers_cards_as_the_hand_does_and_names_leaders_fully
         value = option.attrs["value"]
         number = str(numbers[value])
         assert option.text() == f"{number}. {labels[value].removeprefix(number).strip()}"
-        colour = faces[value].get("colour")
+        # The colour in words, as the card says it (a grey card is painted "grey"
+        # and worded "gray", as the rulebook's card list has it).
+        colour = faces[value].get("colour_label") or faces[value].get("colour")
         assert not colour or str(colour) in option.text(), f"{option.text()!r} has no colour"
