@@ -368,8 +368,8 @@ def build_create_request(
     entropy: Sequence[bytes] = (),
 ) -> game_pb2.CreateGameRequest:
     """The ``CreateGameRequest`` for ``rules`` with the named seats; ``entropy``:
-    the caller's contributions to the dice (issue 9 item 6; docs/how-it-works.md,
-    "Fair dice and audit")."""
+    the caller's contributions to the dice (docs/how-it-works.md, "Fair dice and
+    audit")."""
     return game_pb2.CreateGameRequest(
         rules=rules, seats=list(seats), options_json=_options_json(options),
         request_id=request_id, entropy=list(entropy),
