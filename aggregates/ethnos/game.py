@@ -64,6 +64,8 @@ class Ethnos(Game):
     #: turns in order, but at the end of an Age every seat with an Orc Horde
     #: marker decides at once, in any order
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 6))
+    #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
+    UNSEEN = staticmethod(views.unseen)
     OPTIONS_SCHEMA = {  # noqa: RUF012
         "type": "object",
         "properties": {

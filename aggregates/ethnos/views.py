@@ -8,12 +8,14 @@ the boards and tokens, revealed Dragons) is public.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from aggregates.ethnos import state as r
 from aggregates.ethnos import zones
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.state import State
+from aggregates.kernel.unseen import Unseen, kind_of
 
 
 def cards(ids: list[int]) -> list[dict[str, Any]]:
@@ -68,3 +70,29 @@ def view(game: State, seat: int | None) -> dict[str, Any]:
         out["orc_horde_boards"] = [list(b) for b in game.orc_boards]
         out["orc_horde_pending"] = list(game.orc_pending)
     return out
+
+
+# ------------------------------------------------------------ what a seat cannot see
+
+
+def unseen() -> Unseen:
+    """Every card out of a seat's sight came from the one deck: a hand could
+    hold any of them. A Dragon is revealed as soon as it is drawn, so none is
+    in a hand; the Age's Dragons still to come lie in the deck's bottom half."""
+
+    def lists(g: Any) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = {zones.DECK: g.deck}
+        out.update({zones.hand(s): g.hands[s] for s in range(len(g.seats))})
+        return out
+
+    def place(g: Any, rng: random.Random) -> None:
+        dragons = [c for c in g.deck if CARDS[c].dragon]
+        deck = [c for c in g.deck if not CARDS[c].dragon]
+        top = (len(g.deck) + 1) // 2 if len(g.deck) > 2 * len(dragons) else 0
+        bottom = deck[top:] + dragons
+        rng.shuffle(bottom)
+        g.deck[:] = deck[:top] + bottom
+
+    return Unseen(zones=zones.zones, lists=lists,
+                  pool=lambda n, card: "unseen" if kind_of(n) in ("deck", "hand") else None,
+                  keep=lambda card: CARDS[card].dragon, place=place)

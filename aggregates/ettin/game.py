@@ -69,6 +69,8 @@ class Ettin(Game):
     OUTCOME = events.Outcome
     REASONS = REASONS
     GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum", players=(2, 16))
+    #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
+    UNSEEN = staticmethod(views.unseen)
     SUMMARY = ("Alliances of two draft with their Ally and Skirmish with their Enemy, "
                "then go to War over three Ages; the Alliance with the most VP wins.")
     OPTIONS_SCHEMA = {  # noqa: RUF012

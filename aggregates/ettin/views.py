@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.ettin.state import EttinState
+from aggregates.kernel.unseen import Unseen, kind_of
 
 
 def view(g: EttinState, seat: int | None) -> dict[str, Any]:
@@ -21,3 +22,26 @@ def view(g: EttinState, seat: int | None) -> dict[str, Any]:
         "results": g.results, "sieges": g.sieges, "shown": g.shown,
         "zones": g.table_zones().view(seat),
     }
+
+
+# ------------------------------------------------------------ what a seat cannot see
+
+
+def unseen() -> Unseen:
+    """Cards move between decks, camps, fields and retired piles face down (a
+    Spoil drawn, a Nation card drawn, a Deployment): a hidden card may be any
+    hidden card of its own deck and Age (an Adventure: of its Age, a Defense
+    for a Defense), wherever it lies."""
+    from aggregates.ettin.data import BOX
+    from aggregates.ettin.data import COMPONENTS as C
+
+    def pool(name: str, card: Any) -> str | None:
+        if kind_of(name) not in ("merc", "adv", "deck", "camp", "field", "retired"):
+            return None
+        if C.is_adventure(card):
+            adventure = C.adventure(card)
+            return f"adventure:{adventure.age}:{adventure.defense is not None}"
+        unit = C.units[card % BOX]
+        return f"unit:{unit.deck}:{unit.age}"
+
+    return Unseen(zones=lambda g: g.table_zones(), lists=lambda g: g.zones, pool=pool)

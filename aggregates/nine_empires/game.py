@@ -67,6 +67,8 @@ class NineEmpires(Game):
     #: Actions passed in turn, the opening hands reviewed by all at once; shuffled
     #: decks; hidden hands, decks and stealth cards; one winner.
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 6))
+    #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
+    UNSEEN = staticmethod(views.unseen)
     OPTIONS_SCHEMA = {  # noqa: RUF012
         "type": "object",
         "properties": {

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
+from aggregates.kernel.unseen import Unseen, kind_of
 from aggregates.nine_empires import engaging, quests
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import PLAY, zone_name
@@ -110,3 +111,19 @@ def _conflict(state: State, reader: int | None) -> dict[str, Any] | None:
             "castles": list(c["castles"]),
             "resolved": list(c["resolved"]), "current": c.get("current"), "step": c["step"],
             "stealth": stealth}
+
+
+# ------------------------------------------------------------ what a seat cannot see
+
+
+def unseen() -> Unseen:
+    """A player's own deck and hand are one pool (its cards, in some order);
+    stealth cards another pool."""
+
+    def pool(name: str, card: Any) -> str | None:
+        kind = kind_of(name)
+        if kind in ("deck", "hand"):
+            return f"cards:{name.split(':')[1]}"
+        return "stealth" if kind == "stealth" else None
+
+    return Unseen(zones=zones, lists=lambda g: g.zones, pool=pool)

@@ -72,6 +72,8 @@ class Titans(Game):
     #: turns in order; the Game Setup's purchase and draft are made by all at once;
     #: dice and shuffles (explicit chance); hidden hands and objectives
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 4))
+    #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
+    UNSEEN = staticmethod(views.unseen)
     OPTIONS_SCHEMA = setup.OPTIONS_SCHEMA
     SUMMARY = ("Lead a Nation of Infantry, Cavalry, Artillery and a Titan across a map of "
                "regions: each turn take an Order Card from the shared Pool, move, deploy, buy "

@@ -9,6 +9,7 @@ from typing import Any
 
 from aggregates.kernel import Seating
 from aggregates.kernel.flow import current_phase
+from aggregates.kernel.unseen import Unseen, kind_of
 from aggregates.titans import abilities, battles, regions, reinforcements, turns, zones
 from aggregates.titans.data import BOARD, NATIONS
 from aggregates.titans.state import State
@@ -86,3 +87,43 @@ def view(game: State, seat: int | None) -> dict[str, Any]:
         if game.opening is not None and str(reader) in game.opening["chosen"]:
             out["opening_choice"] = dict(game.opening["chosen"][str(reader)])
     return out
+
+
+# ------------------------------------------------------------ what a seat cannot see
+
+
+def unseen() -> Unseen:
+    """Support Cards (deck and hands) are one pool, Objectives (deck, kept and
+    being chosen) another, each Order and Nation deck its own; the opening
+    purchases other seats chose and have not revealed are withdrawn."""
+
+    def lists(g: Any) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = {name: getattr(g, name) for name in zones.FACE_DOWN}
+        for s in range(len(g.seats)):
+            out[f"hand:{s}"] = g.hands[s]
+            out[f"objectives:{s}"] = g.objectives[s]
+            out[f"nation_deck:{s}"] = g.nation_decks[s]
+            if g.draft is not None:
+                out[f"choosing:{s}"] = g.draft["holding"][s]
+        drawing = g.reinforcing
+        if g.draft is None and drawing is not None and drawing["drawn"]:
+            # A Reinforcement's Objectives drawn, held by the seat choosing now.
+            out[f"choosing:{drawing['order'][drawing['at']]}"] = drawing["drawn"]
+        return out
+
+    def pool(name: str, card: Any) -> str | None:
+        kind = kind_of(name)
+        if kind in ("support_deck", "hand"):
+            return "support"
+        if kind in ("objective_deck", "objectives", "choosing"):
+            return "objectives"
+        return name if kind in ("order_deck", "nation_deck") else None
+
+    def withdraw(g: Any, seat: int) -> None:
+        opening = getattr(g, "opening", None)
+        if opening:
+            for other in [s for s in opening["chosen"] if s != str(seat)]:
+                del opening["chosen"][other]
+
+    return Unseen(zones=lambda g: zones.zones(g, g.seating()), lists=lists, pool=pool,
+                  withdraw=withdraw)
