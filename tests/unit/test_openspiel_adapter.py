@@ -11,7 +11,6 @@ some 20 s: each of its shuffles' hundred dice is a chance node of its own).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from aggregates.catalog import GAMES
@@ -19,6 +18,7 @@ from tests.soak import SOAK
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="open_spiel is not installed (pip install 'arbiter[openspiel]')")
+np = pytest.importorskip("numpy", reason="numpy comes with open_spiel")
 
 from clients import spiel  # noqa: E402 - needs pyspiel
 
