@@ -27,8 +27,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.ettin import rules as r
-from aggregates.ettin import table as t
+from aggregates.ettin import cards as cd
+from aggregates.ettin import seating as sg
+from aggregates.ettin import war
+from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import EndSpoils, PlaceDefense, Produce, Siege, Spoil
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.data import Ability
@@ -54,14 +56,14 @@ def open_spoils(g: EttinState) -> None:
             else:
                 continue
             for taker in takers:
-                tasks.append([taker, slot, r.spoil_count(g, taker, slot, result["result"]),
+                tasks.append([taker, slot, spoil_count(g, taker, slot, result["result"]),
                               "spoil"])
         for result in g.results[i]:
             if result["result"] in ("win", "tie"):
                 for taker in ([result["winner"]] if result["result"] == "win"
                               else [first, other]):
-                    sieges = sum(1 for c in r.units_at(g, taker, result["slot"])
-                                 if r.unit(c).has("siege"))
+                    sieges = sum(1 for c in war.units_at(g, taker, result["slot"])
+                                 if cd.unit(c).has("siege"))
                     tasks += [[taker, result["slot"], 1, "siege"]] * sieges
         pairs.append(tasks)
     g.emit("SpoilsBegan", owed=[[{"position": taker, "slot": slot, "count": count, "kind": kind}
@@ -71,7 +73,7 @@ def open_spoils(g: EttinState) -> None:
 def spoils_head(g: EttinState, p: int) -> list[Any] | None:
     if g.phase != "spoils":
         return None
-    tasks = g.work["pairs"][r.pair_of(g, p)]["tasks"]
+    tasks = g.work["pairs"][sg.pair_of(g, p)]["tasks"]
     return list(tasks[0]) if tasks and tasks[0][0] == p else None
 
 
@@ -79,7 +81,7 @@ def head_options(g: EttinState, p: int) -> list[int]:
     head = spoils_head(g, p)
     assert head is not None
     _, slot, _, kind = head
-    return r.siege_options(g, p) if kind == "siege" else r.spoil_options(g, p, slot)
+    return siege_options(g, p) if kind == "siege" else spoil_options(g, p, slot)
 
 
 def pop_task(g: EttinState, i: int, spent: int | None = None) -> None:
@@ -95,8 +97,8 @@ def step_spoils(g: EttinState) -> bool:
     for i in range(len(g.pairs)):
         while g.work["pairs"][i]["tasks"]:
             taker, slot, _count, kind = g.work["pairs"][i]["tasks"][0]
-            options = r.siege_options(g, taker) if kind == "siege" else \
-                r.spoil_options(g, taker, slot)
+            options = siege_options(g, taker) if kind == "siege" else \
+                spoil_options(g, taker, slot)
             if options:
                 break
             pop_task(g, i)
@@ -115,20 +117,20 @@ def check_spoil(g: EttinState, p: int, command: Spoil) -> None:
 
 
 def run_spoil(g: EttinState, p: int, command: Spoil) -> None:
-    foe = r.enemy(g, p)
-    i = r.pair_of(g, p)
+    foe = sg.enemy(g, p)
+    i = sg.pair_of(g, p)
     slot = g.work["pairs"][i]["tasks"][0][1]
     if command.card == 0:
-        deck = r.nation_deck(g, foe)
+        deck = zn.nation_deck(g, foe)
         top = g.zones[deck][:1]
-        r.moved(g, "SpoilTaken", deck, t.retired(p), top, p, slot=slot, from_deck=True)
+        zn.moved(g, "SpoilTaken", deck, zn.retired(p), top, p, slot=slot, from_deck=True)
         pay_bounty(g, p, top, from_deck=True)  # taken as a Spoil, from the deck too
         pop_task(g, i)  # a single Spoil from the deck
         return
-    r.moved(g, "SpoilTaken", r.where(g, command.card), t.retired(p), [command.card], p,
+    zn.moved(g, "SpoilTaken", zn.where(g, command.card), zn.retired(p), [command.card], p,
             slot=slot, from_deck=False)
     pay_bounty(g, p, [command.card])
-    if not r.units_at(g, foe, slot):
+    if not war.units_at(g, foe, slot):
         pop_task(g, i)  # the Enemy's last unit: the deck is only for a Location left empty
         return
     pop_task(g, i, spent=1)
@@ -139,9 +141,9 @@ def pay_bounty(g: EttinState, p: int, cards: list[int], from_deck: bool = False)
     it was taken from the battle (a deck-top Spoil is its taker's alone: the
     event names no card then)."""
     for card in cards:
-        bounty = r.unit(card).ability("bounty") if r.is_unit(card) else None
+        bounty = cd.unit(card).ability("bounty") if cd.is_unit(card) else None
         if bounty is not None:
-            r.gained(g, "BountyPaid", p, bounty.amount, card=None if from_deck else card)
+            zn.gained(g, "BountyPaid", p, bounty.amount, card=None if from_deck else card)
 
 
 def legal_spoil(g: EttinState, p: int) -> list[Command]:
@@ -159,7 +161,7 @@ def check_end(g: EttinState, p: int, command: EndSpoils) -> None:
 
 
 def run_end(g: EttinState, p: int, command: EndSpoils) -> None:
-    pop_task(g, r.pair_of(g, p))
+    pop_task(g, sg.pair_of(g, p))
 
 
 def check_siege(g: EttinState, p: int, command: Siege) -> None:
@@ -170,7 +172,7 @@ def check_siege(g: EttinState, p: int, command: Siege) -> None:
 
 def run_siege(g: EttinState, p: int, command: Siege) -> None:
     g.emit("SiegeTokenPlaced", position=p, card=command.card)
-    pop_task(g, r.pair_of(g, p))
+    pop_task(g, sg.pair_of(g, p))
 
 
 def spoils_done(g: EttinState) -> bool:
@@ -181,21 +183,21 @@ def spoils_done(g: EttinState) -> bool:
 
 
 def placing(g: EttinState, p: int) -> bool:
-    return g.phase == "adventure_defense" and bool(g.zones[t.won(p)])
+    return g.phase == "adventure_defense" and bool(g.zones[zn.won(p)])
 
 
 def check_place(g: EttinState, p: int, command: PlaceDefense) -> None:
-    if command.card not in g.zones[t.won(p)] or not 0 <= command.slot < t.ADVENTURE:
+    if command.card not in g.zones[zn.won(p)] or not 0 <= command.slot < zn.ADVENTURE:
         raise RuleError(EttinReason.BAD_SLOT, "place a Defense you won at Location 0, 1 or 2")
 
 
 def run_place(g: EttinState, p: int, command: PlaceDefense) -> None:
-    r.moved(g, "AdventureDefensePlaced", t.won(p), t.loc(p, command.slot), [command.card], p,
+    zn.moved(g, "AdventureDefensePlaced", zn.won(p), zn.loc(p, command.slot), [command.card], p,
             slot=command.slot)
 
 
 def legal_place(g: EttinState, p: int) -> list[Command]:
-    return [PlaceDefense(c, s) for c in sorted(g.zones[t.won(p)]) for s in range(t.ADVENTURE)]
+    return [PlaceDefense(c, s) for c in sorted(g.zones[zn.won(p)]) for s in range(zn.ADVENTURE)]
 
 
 # ---------------------------------------------------------------------- retire
@@ -208,28 +210,28 @@ def open_adventure_defense(g: EttinState) -> None:
 
 def retire(g: EttinState) -> None:
     g.emit("RetireBegan")
-    for p in range(r.positions(g)):
-        for slot in range(t.SLOTS):
-            for card in list(g.zones[t.field(p, slot)]):
-                u = r.unit(card)
-                source = t.field(p, slot)
-                if not u.troop and slot < t.ADVENTURE:
-                    r.moved(g, "DefenseStays", source, t.loc(p, slot), [card], p)
+    for p in range(sg.positions(g)):
+        for slot in range(zn.SLOTS):
+            for card in list(g.zones[zn.field(p, slot)]):
+                u = cd.unit(card)
+                source = zn.field(p, slot)
+                if not u.troop and slot < zn.ADVENTURE:
+                    zn.moved(g, "DefenseStays", source, zn.loc(p, slot), [card], p)
                     continue
                 if u.has("return_to_self"):
-                    r.moved(g, "ReturnedToSelf", source, t.camp(p), [card], p)
+                    zn.moved(g, "ReturnedToSelf", source, zn.camp(p), [card], p)
                     continue
                 if u.has("return_to_ally"):
-                    r.moved(g, "ReturnedToAlly", source, t.camp(r.benefit_to_ally(g, p)),
+                    zn.moved(g, "ReturnedToAlly", source, zn.camp(sg.benefit_to_ally(g, p)),
                             [card], p)
                     continue
-                r.moved(g, "Retired", source, t.retired(p), [card], p)
+                zn.moved(g, "Retired", source, zn.retired(p), [card], p)
                 for ability in u.abilities:
                     if ability.keyword in ("wealthy", "war_cry"):
-                        r.apply_gain(g, p, ability, "retire", card)
+                        war.apply_gain(g, p, ability, "retire", card)
     for i in range(len(g.pairs)):
-        r.moved(g, "AdventureDiscarded", t.adventure(i), t.LOST,
-                list(g.zones[t.adventure(i)]), pair=i)
+        zn.moved(g, "AdventureDiscarded", zn.adventure(i), zn.LOST,
+                list(g.zones[zn.adventure(i)]), pair=i)
 
 
 # --------------------------------------------------------------------- produce
@@ -237,23 +239,23 @@ def retire(g: EttinState) -> None:
 
 def open_produce(g: EttinState) -> None:
     queues: dict[str, list[list[Any]]] = {}
-    for p in range(r.positions(g)):
+    for p in range(sg.positions(g)):
         mat = C.nation(g.nations[p])
         queue: list[list[Any]] = []
-        for slot in range(t.ADVENTURE):
-            defenses = g.zones[t.loc(p, slot)]
+        for slot in range(zn.ADVENTURE):
+            defenses = g.zones[zn.loc(p, slot)]
             for card in sorted(defenses):
                 if card in g.sieges:
                     continue
-                for ability in r.unit(card).abilities:
+                for ability in cd.unit(card).abilities:
                     if ability.keyword in ("taxes", "prosperous"):
-                        r.apply_gain(g, p, ability, "produce", card)
+                        war.apply_gain(g, p, ability, "produce", card)
                     elif ability.keyword in ("gate_to_self", "gate_to_ally"):
                         queue.append([ability.keyword, card])
             if defenses:
                 ability = mat.locations[slot].ability
                 if ability.keyword in ("taxes", "prosperous"):
-                    r.apply_gain(g, p, ability, "produce")
+                    war.apply_gain(g, p, ability, "produce")
                 else:
                     queue.append([ability.keyword, slot])
         if queue:
@@ -271,7 +273,7 @@ def produce_head(g: EttinState, p: int) -> list[Any] | None:
 
 
 def gate_options(g: EttinState, p: int) -> list[int]:
-    return sorted(c for c in g.zones[t.retired(p)] if r.is_unit(c) and r.unit(c).troop)
+    return sorted(c for c in g.zones[zn.retired(p)] if cd.is_unit(c) and cd.unit(c).troop)
 
 
 def usable(g: EttinState, p: int, head: list[Any]) -> bool:
@@ -312,12 +314,12 @@ def run_produce(g: EttinState, p: int, command: Produce) -> None:
     keyword, _source = produce_head(g, p) or ["", 0]
     if command.use:
         if keyword == "gate_to_self":
-            r.moved(g, "GateUsed", t.retired(p), t.camp(p), [command.card], p, ability=keyword)
+            zn.moved(g, "GateUsed", zn.retired(p), zn.camp(p), [command.card], p, ability=keyword)
         elif keyword == "gate_to_ally":
-            r.moved(g, "GateUsed", t.retired(p), t.camp(r.benefit_to_ally(g, p)),
+            zn.moved(g, "GateUsed", zn.retired(p), zn.camp(sg.benefit_to_ally(g, p)),
                     [command.card], p, ability=keyword)
         else:
-            r.apply_gain(g, p, Ability(keyword, keyword), "produce")
+            war.apply_gain(g, p, Ability(keyword, keyword), "produce")
     pop_produce(g, p, command.use)
 
 
@@ -346,17 +348,58 @@ def end_war(g: EttinState) -> list[list[int]]:
         for result in g.results[i]:
             if result["result"] == "win":
                 wins[result["winner"]] += 1
-                if result["slot"] == t.ADVENTURE:
+                if result["slot"] == zn.ADVENTURE:
                     adventure_winner = result["winner"]
         winner = (a if wins[a] > wins[b] else b) if wins[a] != wins[b] else adventure_winner
         if winner is None:
             summary.append({"pair": i, "winner": None, "wins": [wins[a], wins[b]]})
-            r.gains(g, "TiedWarGold", {a: C.age_gold[g.age - 1], b: C.age_gold[g.age - 1]},
+            zn.gains(g, "TiedWarGold", {a: C.age_gold[g.age - 1], b: C.age_gold[g.age - 1]},
                     pair=i)
             continue
         loser = b if winner == a else a
         summary.append({"pair": i, "winner": winner, "wins": [wins[a], wins[b]]})
-        r.draw_nation(g, loser, 1, t.camp(loser), "LoserDrew", "war lost")
+        zn.draw_nation(g, loser, 1, zn.camp(loser), "LoserDrew", "war lost")
         choosers.append([i, loser])
     g.emit("AgeEnded", age=g.age, wars=summary)
     return choosers
+
+
+def spoil_count(g: EttinState, taker: int, slot: int, result: str) -> int:
+    """Spoils: the Age number for a win, one for a tie, plus Vicious."""
+    base = g.age if result == "win" else 1
+    in_force = [a.text for c in war.units_at(g, taker, slot) for a in cd.unit(c).abilities]
+    return base + C.book.modifier("spoils", {"result": result}, in_force)
+
+
+def spoil_options(g: EttinState, taker: int, slot: int) -> list[int]:
+    """The Enemy units ``taker`` may take now: Stealth needs Magic, Flying needs
+    Ranged or Flying, Troops before Defenses unless Conquest. 0 stands for the
+    top of the Enemy's Nation Deck when the Enemy has no units there."""
+    foe = sg.enemy(g, taker)
+    mine = war.units_at(g, taker, slot)
+    theirs = war.units_at(g, foe, slot)
+    if not theirs:
+        return [0] if g.zones[zn.nation_deck(g, foe)] else []
+    ok = []
+    for card in theirs:
+        u = cd.unit(card)
+        if u.has("stealth") and not war.has_keyword(mine, "magic"):
+            continue
+        if u.has("flying") and not (war.has_keyword(mine, "ranged")
+                                    or war.has_keyword(mine, "flying")):
+            continue
+        ok.append(card)
+    if war.has_keyword(mine, "conquest"):
+        return sorted(ok)
+    troops = [c for c in ok if cd.unit(c).troop]
+    if troops:
+        return sorted(troops)
+    if any(cd.unit(c).troop for c in theirs):
+        return []  # Troops remain that may not be taken: Defenses stay behind them
+    return sorted(ok)
+
+
+def siege_options(g: EttinState, taker: int) -> list[int]:
+    foe = sg.enemy(g, taker)
+    cards = [c for s in range(zn.ADVENTURE) for c in war.units_at(g, foe, s)]
+    return sorted(c for c in cards if not cd.unit(c).troop and c not in g.sieges)

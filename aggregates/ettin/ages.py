@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.ettin import rules as r
-from aggregates.ettin import table as t
+from aggregates.ettin import cards as cd
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import Draft, Initiative, Recruit, Sell
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.reasons import EttinReason
@@ -80,7 +81,7 @@ def chooser(g: EttinState, p: int) -> int | None:
 def run_initiative(g: EttinState, p: int, command: Initiative) -> None:
     i = chooser(g, p)
     assert i is not None
-    holder = p if command.take else r.enemy(g, p)
+    holder = p if command.take else sg.enemy(g, p)
     g.emit("InitiativeTaken" if command.take else "InitiativeGiven",
            pair=i, chooser=p, holder=holder)
 
@@ -95,10 +96,10 @@ def legal_initiative(g: EttinState, p: int) -> list[Command]:
 def new_age(g: EttinState) -> None:
     age = g.age + 1
     g.emit("AgeBegan", age=age)
-    r.gains(g, "AgeGold", {p: C.age_gold[age - 1] for p in range(r.positions(g))})
+    zn.gains(g, "AgeGold", {p: C.age_gold[age - 1] for p in range(sg.positions(g))})
     for i, holder in enumerate(g.initiative):
-        deck = t.adv_deck(r.pair_box(g, i), age)
-        r.moved(g, "AdventureRevealed", deck, t.adventure(i), g.zones[deck][:1], holder,
+        deck = zn.adv_deck(sg.pair_box(g, i), age)
+        zn.moved(g, "AdventureRevealed", deck, zn.adventure(i), g.zones[deck][:1], holder,
                 pair=i, age=age)
 
 
@@ -115,18 +116,18 @@ def after_draft(g: EttinState) -> str:
 def open_draft(g: EttinState, step: int) -> None:
     kind = C.sequence[g.age - 1][step]
     groups: list[dict[str, Any]] = []
-    count = r.positions(g)
+    count = sg.positions(g)
     if kind == "skirmish":
         for i, (a, b) in enumerate(g.pairs):
             first = g.initiative[i]
             other = b if first == a else a
             groups.append({"members": [a, b], "order": [first, other, other, first],
-                           "lineup": t.lineup(i)})
+                           "lineup": zn.lineup(i)})
     else:
-        for i, members in enumerate(t.ally_groups(count)):
+        for i, members in enumerate(sg.ally_groups(count)):
             order = [members[0], members[0]] + ([members[1]] * 2 if len(members) > 1
                                                  else [])
-            groups.append({"members": members, "order": order, "lineup": t.lineup(i)})
+            groups.append({"members": members, "order": order, "lineup": zn.lineup(i)})
     if STEPS_RECORDED in g.earlier:  # rules "1", "2": the order, then the lineups
         g.emit("DraftBegan", kind=kind, step=step, lineups=[
             {"lineup": gr["lineup"], "members": gr["members"], "order": gr["order"]}
@@ -146,19 +147,19 @@ def deal_lineups(g: EttinState, kind: str, groups: list[dict[str, Any]]) -> None
     Empty Decks pays gold for a card missing."""
     for i, gr in enumerate(groups):
         if kind == "skirmish":
-            deck = t.merc(r.pair_box(g, i), g.age)
+            deck = zn.merc(sg.pair_box(g, i), g.age)
             cards = g.zones[deck][:4]
-            r.moved(g, "SkirmishLineupDealt", deck, gr["lineup"], cards)
+            zn.moved(g, "SkirmishLineupDealt", deck, gr["lineup"], cards)
             for p in gr["order"][len(cards):]:  # an empty mercenary deck: gold instead
-                r.gained(g, "EmptyDecksGold", p, C.age_gold[g.age - 1],
+                zn.gained(g, "EmptyDecksGold", p, C.age_gold[g.age - 1],
                          instead_of="skirmish lineup")
         else:
             for p in gr["members"]:
-                r.draw_nation(g, p, 2, gr["lineup"], "PeacetimeLineupDealt", "peacetime lineup")
+                zn.draw_nation(g, p, 2, gr["lineup"], "PeacetimeLineupDealt", "peacetime lineup")
             if len(gr["members"]) == 1:  # 2 players: two mercenaries join the lineup
                 p = gr["members"][0]
-                deck = t.merc(r.box(g, p), g.age)
-                r.moved(g, "PeacetimeLineupDealt", deck, gr["lineup"], g.zones[deck][:2], p)
+                deck = zn.merc(sg.box(g, p), g.age)
+                zn.moved(g, "PeacetimeLineupDealt", deck, gr["lineup"], g.zones[deck][:2], p)
 
 
 def drafting_order(g: EttinState, gr: dict[str, Any]) -> list[int]:
@@ -197,7 +198,7 @@ def drafting(g: EttinState, p: int) -> bool:
 def deciding(g: EttinState, p: int) -> bool:
     found = group_of(g, p)
     return (found is not None and found[1]["at"] >= len(found[1]["order"])
-            and bool(g.zones[t.drafted(p)]))
+            and bool(g.zones[zn.drafted(p)]))
 
 
 def check_draft(g: EttinState, p: int, command: Draft) -> None:
@@ -211,12 +212,12 @@ def run_draft(g: EttinState, p: int, command: Draft) -> None:
     found = group_of(g, p)
     assert found is not None
     _, gr = found
-    r.moved(g, "Drafted", gr["lineup"], t.drafted(p), [command.card], p)
+    zn.moved(g, "Drafted", gr["lineup"], zn.drafted(p), [command.card], p)
     at = gr["at"] + 1
     g.emit("DraftPassed", lineup=gr["lineup"],
            to=gr["order"][at] if at < len(gr["order"]) else None)
     if at >= len(gr["order"]) and g.zones[gr["lineup"]]:
-        r.moved(g, "UndraftedLost", gr["lineup"], t.LOST, list(g.zones[gr["lineup"]]))
+        zn.moved(g, "UndraftedLost", gr["lineup"], zn.LOST, list(g.zones[gr["lineup"]]))
 
 
 def legal_draft(g: EttinState, p: int) -> list[Command]:
@@ -226,33 +227,33 @@ def legal_draft(g: EttinState, p: int) -> list[Command]:
 
 
 def check_recruit(g: EttinState, p: int, command: Recruit) -> None:
-    if command.card not in g.zones[t.drafted(p)]:
+    if command.card not in g.zones[zn.drafted(p)]:
         raise RuleError(EttinReason.NOT_DRAFTED, f"card {command.card} was not drafted by you")
-    cost = r.unit(command.card).cost
+    cost = cd.unit(command.card).cost
     if cost > g.gold[p]:
         raise RuleError(EttinReason.CANNOT_AFFORD,
-                        f"{r.name(command.card)} costs {cost} gold; you have {g.gold[p]}")
+                        f"{cd.name(command.card)} costs {cost} gold; you have {g.gold[p]}")
 
 
 def run_recruit(g: EttinState, p: int, command: Recruit) -> None:
-    r.gained(g, "RecruitPaid", p, -r.unit(command.card).cost, card=command.card)
-    r.moved(g, "Recruited", t.drafted(p), t.camp(p), [command.card], p)
+    zn.gained(g, "RecruitPaid", p, -cd.unit(command.card).cost, card=command.card)
+    zn.moved(g, "Recruited", zn.drafted(p), zn.camp(p), [command.card], p)
 
 
 def check_sell(g: EttinState, p: int, command: Sell) -> None:
-    if command.card not in g.zones[t.drafted(p)]:
+    if command.card not in g.zones[zn.drafted(p)]:
         raise RuleError(EttinReason.NOT_DRAFTED, f"card {command.card} was not drafted by you")
 
 
 def run_sell(g: EttinState, p: int, command: Sell) -> None:
-    r.gained(g, "Sold", p, r.unit(command.card).sell, card=command.card)
-    r.moved(g, "SoldCardLost", t.drafted(p), t.LOST, [command.card], p)
+    zn.gained(g, "Sold", p, cd.unit(command.card).sell, card=command.card)
+    zn.moved(g, "SoldCardLost", zn.drafted(p), zn.LOST, [command.card], p)
 
 
 def legal_recruit_sell(g: EttinState, p: int) -> list[Command]:
     out: list[Command] = []
-    for card in sorted(g.zones[t.drafted(p)]):
-        if r.unit(card).cost <= g.gold[p]:
+    for card in sorted(g.zones[zn.drafted(p)]):
+        if cd.unit(card).cost <= g.gold[p]:
             out.append(Recruit(card))
         out.append(Sell(card))
     return out
@@ -260,4 +261,4 @@ def legal_recruit_sell(g: EttinState, p: int) -> list[Command]:
 
 def draft_done(g: EttinState) -> bool:
     return all(gr["at"] >= len(gr["order"]) and not any(
-        g.zones[t.drafted(p)] for p in gr["members"]) for gr in g.work["groups"])
+        g.zones[zn.drafted(p)] for p in gr["members"]) for gr in g.work["groups"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.ettin import events as ev
-from aggregates.ettin import rules as r
+from aggregates.ettin import seating as sg
 from aggregates.ettin import war
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.state import EttinState
@@ -192,7 +192,7 @@ def _battle_step(event: ev.BattleStep, game: EttinState) -> None:
 
 @apply.register
 def _target_chosen(event: ev.TargetChosen, game: EttinState) -> None:
-    i = r.pair_of(game, event.position)
+    i = sg.pair_of(game, event.position)
     w = game.work["pairs"][i]
     chosen = [*w["chosen"], [event.position, event.unit, event.keyword, event.target]]
     queue = None if w["queue"] is None else w["queue"][1:]  # recorded by earlier rules
@@ -223,7 +223,7 @@ def _adventure_attempted(event: ev.AdventureAttempted, game: EttinState) -> None
 @apply.register
 def _adventurer_lost(event: ev.AdventurerLost, game: EttinState) -> None:
     carry(game, event.source, event.target, event.cards)
-    set_pair_work(game, r.pair_of(game, event.position), lose=-1)
+    set_pair_work(game, sg.pair_of(game, event.position), lose=-1)
 
 
 # -------------------------------------------------------------------------- Spoil

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from aggregates.ettin import aftermath, ages, events, present, scoring, upcasts, views, war
-from aggregates.ettin import rules as r
-from aggregates.ettin import table as t
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.ettin.apply import apply
 from aggregates.ettin.commands import COMMANDS
 from aggregates.ettin.data import COMPONENTS as C
@@ -105,37 +105,37 @@ class Ettin(Game):
     def decide_setup(cls, dice: DiceTray, seats: list[str], options: dict[str, Any]
                      ) -> dict[str, Any]:
         players = len(seats)
-        count = t.positions_for(players)
+        count = sg.positions_for(players)
         nation_positions = players
         chosen = options.get("nations")
         if chosen is not None:
             if len(chosen) != players:
                 raise RuleError(Reason.BAD_OPTIONS, f"give one nation per seat ({players})")
             nations = list(chosen)
-            if t.next_to_same_nation(nations + [r.MAT] * t.has_mat(players), count):
+            if sg.next_to_same_nation(nations + [sg.MAT] * sg.has_mat(players), count):
                 raise RuleError(Reason.BAD_OPTIONS, "neighbours play different nations "
                                 "(9+ Players: where two boxes meet too)")
         else:
             nations = cls.deal_nations(dice, nation_positions, count)
-        for b in range(t.boxes(count)):
-            in_box = nations[b * t.PER_BOX:(b + 1) * t.PER_BOX]
+        for b in range(sg.boxes(count)):
+            in_box = nations[b * sg.PER_BOX:(b + 1) * sg.PER_BOX]
             if len(set(in_box)) != len(in_box):
                 raise RuleError(Reason.BAD_OPTIONS,
                                 "a nation is played once in each box of 8 positions")
-        if t.has_mat(players):
-            nations.append(r.MAT)
+        if sg.has_mat(players):
+            nations.append(sg.MAT)
         decks: dict[str, list[int]] = {}
         for p, nation in enumerate(nations):
-            if nation == r.MAT:
+            if nation == sg.MAT:
                 continue
-            offset = t.box_of(p) * 1000
-            decks[t.deck(p)] = [offset + c for age in (1, 2, 3)
+            offset = sg.box_of(p) * 1000
+            decks[zn.deck(p)] = [offset + c for age in (1, 2, 3)
                                 for c in dice.shuffled(C.deck(nation, age))]
-        for b in range(t.boxes(count)):
+        for b in range(sg.boxes(count)):
             for age in (1, 2, 3):
-                decks[t.merc(b, age)] = [b * 1000 + c
+                decks[zn.merc(b, age)] = [b * 1000 + c
                                          for c in dice.shuffled(C.deck("mercenary", age))]
-                decks[t.adv_deck(b, age)] = [b * 1000 + c
+                decks[zn.adv_deck(b, age)] = [b * 1000 + c
                                              for c in dice.shuffled(C.adventure_deck(age))]
         return {"nations": nations, "decks": decks}
 
@@ -148,11 +148,11 @@ class Ettin(Game):
         positions play a nation; ``count`` is the table's (the Mercenary mat
         last, when there is one)."""
         nations: list[str] = []
-        for b in range(t.boxes(count)):
+        for b in range(sg.boxes(count)):
             dealt = dice.shuffled([n.id for n in C.nations])
-            wanted = max(0, min(t.PER_BOX, players - b * t.PER_BOX))
-            closes = b > 0 and b * t.PER_BOX + wanted == count  # its last neighbours 0
-            nations += t.deal_box(dealt, wanted, nations[-1] if b else None,
+            wanted = max(0, min(sg.PER_BOX, players - b * sg.PER_BOX))
+            closes = b > 0 and b * sg.PER_BOX + wanted == count  # its last neighbours 0
+            nations += sg.deal_box(dealt, wanted, nations[-1] if b else None,
                                   nations[0] if closes else None)
         return nations
 
@@ -164,11 +164,11 @@ class Ettin(Game):
     def setup(self, setup: dict[str, Any]) -> None:
         self.nations: list[str] = list(setup["nations"])
         players = len(self.seats)
-        self.zones: dict[str, list[int]] = t.empty_zones(players)
+        self.zones: dict[str, list[int]] = zn.empty_zones(players)
         for name, cards in setup["decks"].items():
             self.zones[name] = list(cards)
         count = len(self.nations)
-        self.pairs: list[list[int]] = t.enemy_pairs(count)
+        self.pairs: list[list[int]] = sg.enemy_pairs(count)
         self.gold: list[int] = [0] * count
         self.tokens: list[list[int]] = [[] for _ in range(count)]
         self.initiative: list[int] = [pair[0] for pair in self.pairs]
@@ -189,10 +189,10 @@ class Ettin(Game):
     # ----------------------------------------------------- table and zones
 
     def seating(self) -> Seating:
-        return t.seating_for(len(self.seats))
+        return sg.seating_for(len(self.seats))
 
     def table_zones(self) -> Zones:
-        return t.zones_of(len(self.seats), self.zones, self.flipped)
+        return zn.zones_of(len(self.seats), self.zones, self.flipped)
 
     # ------------------------------------------------------------ the flow
 

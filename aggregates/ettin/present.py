@@ -11,10 +11,10 @@ import functools
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from aggregates.ettin import rules as r
+from aggregates.ettin import cards as cd
 from aggregates.ettin import scoring
-from aggregates.ettin import table as t
-from aggregates.ettin import words as w
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import (
     Deploy,
     Draft,
@@ -31,12 +31,21 @@ from aggregates.ettin.commands import (
 )
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.state import EttinState
-from aggregates.ettin.words import card_text
 from aggregates.kernel import Branch, Command, PickPath, Zones
-from aggregates.kernel.present import Card, Cards, Note, Screen, Table, screen, section
+from aggregates.kernel.present import (
+    Card,
+    Cards,
+    Note,
+    Screen,
+    Table,
+    listing,
+    plural,
+    screen,
+    section,
+)
 
 #: Kept for callers that name a slot (tests, older imports): the words module's names.
-SLOT_NAMES = w.SLOT_NAMES
+SLOT_NAMES = zn.SLOT_NAMES
 
 
 def nation_name(nation: str) -> str:
@@ -55,7 +64,7 @@ def card_face(card: int) -> Card:
         a = C.adventure(card)
         return Card(card, a.name, tag="Adventure",
                     stats=(("Difficulty", f"{a.difficulty}+die"), ("VP", a.vp), ("Gold", a.gold)))
-    u = r.unit(card)
+    u = cd.unit(card)
     stats = ((u.kind, u.strength), *((("Adventure", u.adventure),) if u.adventure else ()),
              ("Cost", u.cost), ("Sell", u.sell), *((("VP", u.vp),) if u.vp else ()))
     return Card(card, u.name, stats=stats, text="; ".join(a.text for a in u.abilities))
@@ -66,18 +75,18 @@ def location_labels(nation: str) -> tuple[str, ...]:
     """The labels of a nation mat's three Locations (static data, cached):
     where each stands, then its kind, Defense and Defended Location ability."""
     mat = C.nation(nation)
-    return tuple(f"{w.SLOT_TITLES[s]} ({w.location_text(spot.kind, spot.defense, spot.ability)})"
-                 for s, spot in enumerate(mat.locations[:t.ADVENTURE]))
+    return tuple(f"{zn.SLOT_TITLES[s]} ({cd.location_text(spot.kind, spot.defense, spot.ability)})"
+                 for s, spot in enumerate(mat.locations[:zn.ADVENTURE]))
 
 
 def place_label(g: EttinState, p: int, slot: int) -> str:
     """One of ``p``'s four places as its player picks it: ``the near Location (Town,
     Defense 2, Call to Arms)``, ``the Adventure: Sunken Vault (...)``."""
-    if slot == t.ADVENTURE:
-        adventure = g.zones[t.adventure(r.pair_of(g, p))]
-        return "the Adventure" + (f": {card_text(adventure[0])}" if adventure else "")
+    if slot == zn.ADVENTURE:
+        adventure = g.zones[zn.adventure(sg.pair_of(g, p))]
+        return "the Adventure" + (f": {cd.card_text(adventure[0])}" if adventure else "")
     spot = C.nation(g.nations[p]).locations[slot]
-    return f"{w.SLOT_NAMES[slot]} ({w.location_text(spot.kind, spot.defense, spot.ability)})"
+    return f"{zn.SLOT_NAMES[slot]} ({cd.location_text(spot.kind, spot.defense, spot.ability)})"
 
 
 def cards_item(zones: Zones, label: str, zone: str, seat: int | None, numbered: bool = False,
@@ -100,8 +109,8 @@ def phase_name(g: EttinState) -> str:
     if g.phase == "draft" and 1 <= g.age <= len(C.sequence) and 0 <= g.step < 3:
         phase = f"{C.sequence[g.age - 1][g.step].capitalize()} ({g.step + 1} of 3)"
     else:
-        phase = w.PHASES.get(g.phase, g.phase.replace("_", " ").capitalize())
-    return phase if g.age < 1 else f"{w.age_name(g.age)}, {phase}"
+        phase = PHASES.get(g.phase, g.phase.replace("_", " ").capitalize())
+    return phase if g.age < 1 else f"{age_name(g.age)}, {phase}"
 
 
 def relations(g: EttinState, seat: int | None) -> list[str]:
@@ -112,8 +121,8 @@ def relations(g: EttinState, seat: int | None) -> list[str]:
         return [""] * count
     ctrl = g.seating().controller
     mine = {q for q in range(count) if ctrl[q] == seat}
-    allies = {t.ally_of(q, count) for q in mine}
-    enemies = {r.enemy(g, q) for q in mine}
+    allies = {sg.ally_of(q, count) for q in mine}
+    enemies = {sg.enemy(g, q) for q in mine}
     return ["you" if p in mine else "your Ally" if p in allies else
             "your Enemy" if p in enemies else "" for p in range(count)]
 
@@ -122,13 +131,13 @@ def public_vp(g: EttinState, p: int) -> int:
     """The VP anyone can count (Winning the Game A, C, E): Victory Tokens,
     Defenses at the Locations, 1 per 2 Gold. The War Camp and the Retired Pile
     are not everyone's to see."""
-    defenses = sum(r.vp(c) for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)])
+    defenses = sum(cd.vp(c) for s in range(zn.ADVENTURE) for c in g.zones[zn.loc(p, s)])
     return sum(C.war_vp[a - 1] for a in g.tokens[p]) + defenses + g.gold[p] // 2
 
 
 def battles_won(g: EttinState, p: int) -> int:
     """Battle Won Tokens of ``p`` in this War so far."""
-    return sum(1 for x in g.results[r.pair_of(g, p)] if x.get("winner") == p)
+    return sum(1 for x in g.results[sg.pair_of(g, p)] if x.get("winner") == p)
 
 
 def totals(g: EttinState, roles: list[str], names: list[str]) -> Table:
@@ -137,7 +146,7 @@ def totals(g: EttinState, roles: list[str], names: list[str]) -> Table:
     for p in range(len(g.nations)):
         tokens = g.tokens[p]
         rows.append((names[p], roles[p] or "-", g.gold[p],
-                     w.listing([f"War {w.ROMAN[a - 1]}" for a in tokens]) or "none",
+                     listing([f"War {ROMAN[a - 1]}" for a in tokens]) or "none",
                      battles_won(g, p), public_vp(g, p)))
     return Table("Totals", ("nation", "to you", "Gold", "Victory Tokens",
                             "battles won this War", "VP in sight"), tuple(rows))
@@ -172,30 +181,30 @@ def present(g: EttinState, seat: int | None) -> Screen:
         Table("Enemies", ("Enemies", "Initiative Token", "Adventure"),
               tuple((" against ".join(names[p] for p in pair),
                      names[g.initiative[i]],
-                     ", ".join(card_text(c) for c in g.zones[t.adventure(i)]) or "-")
+                     ", ".join(cd.card_text(c) for c in g.zones[zn.adventure(i)]) or "-")
                     for i, pair in enumerate(g.pairs))),
     )
     sections = [header]
     for p in positions:
         items: list[Any] = [
-            cards_item(zones, "War Camp", t.camp(p), seat, numbered=ctrl[p] == seat),
-            cards_item(zones, "Drafted", t.drafted(p), seat),
-            cards_item(zones, "Retired Pile", t.retired(p), seat),
+            cards_item(zones, "War Camp", zn.camp(p), seat, numbered=ctrl[p] == seat),
+            cards_item(zones, "Drafted", zn.drafted(p), seat),
+            cards_item(zones, "Retired Pile", zn.retired(p), seat),
         ]
-        for s in range(t.SLOTS):
-            if g.zones[t.field(p, s)]:
-                items.append(cards_item(zones, f"Deployed at {w.SLOT_NAMES[s]}", t.field(p, s),
+        for s in range(zn.SLOTS):
+            if g.zones[zn.field(p, s)]:
+                items.append(cards_item(zones, f"Deployed at {zn.SLOT_NAMES[s]}", zn.field(p, s),
                                         seat, extra=shown))
         for s, label in enumerate(location_labels(g.nations[p])):
-            items.append(cards_item(zones, label, t.loc(p, s), seat))
-        left = len(g.zones[r.nation_deck(g, p)]) if g.age else 0
-        items.append(Note(f"Nation Deck: {w.plural(left, 'card')}"))
+            items.append(cards_item(zones, label, zn.loc(p, s), seat))
+        left = len(g.zones[zn.nation_deck(g, p)]) if g.age else 0
+        items.append(Note(f"Nation Deck: {plural(left, 'card')}"))
         sections.append(section(f"{names[p]} — {roles[p]}" if roles[p] else names[p], *items))
-    lineups = [cards_item(zones, lineup_label(g, i, names), t.lineup(i), seat, numbered=True)
-               for i in positions if g.zones[t.lineup(i)]]
+    lineups = [cards_item(zones, lineup_label(g, i, names), zn.lineup(i), seat, numbered=True)
+               for i in positions if g.zones[zn.lineup(i)]]
     if lineups:
         sections.append(section("Lineups", *lineups))
-    sections.append(section("Lost Pile", cards_item(zones, "Lost Pile", t.LOST, seat)))
+    sections.append(section("Lost Pile", cards_item(zones, "Lost Pile", zn.LOST, seat)))
     if g.ended and g.outcome:
         sections.insert(0, section("Result", Note(g.outcome["result"])))
     return screen(*sections)
@@ -206,9 +215,9 @@ def lineup_label(g: EttinState, i: int, names: list[str]) -> str:
     Skirmish Lineup lies between Enemies, a Peacetime one between Allies."""
     members = g.pairs[i] if i < len(g.pairs) else []
     if g.phase == "draft" and g.age >= 1 and C.sequence[g.age - 1][g.step] != "skirmish":
-        groups = t.ally_groups(len(g.nations))
+        groups = sg.ally_groups(len(g.nations))
         members = groups[i] if i < len(groups) else []
-    who = w.listing([names[p] for p in members])
+    who = listing([names[p] for p in members])
     return f"Lineup {i + 1}" + (f" ({who})" if who else "")
 
 
@@ -216,15 +225,15 @@ def deploy_path(g: EttinState, p: int) -> PickPath:
     """Deploy as a player does it (Phase 3: War, Deploy): pick a card of the War
     Camp, then a place; a Scouting unit then asks which Enemy Location it
     scouts (Deploy Abilities: optional). Its paths are exactly ``legal_deploy``."""
-    places = tuple(range(t.SLOTS))
+    places = tuple(range(zn.SLOTS))
     scouts = (Branch(0, "do not use Scouting"),
-              *(Branch(s + 1, f"scout the Enemy's {w.SLOT_NAMES[s].removeprefix('the ')}")
-                for s in range(t.ADVENTURE)))
+              *(Branch(s + 1, f"scout the Enemy's {zn.SLOT_NAMES[s].removeprefix('the ')}")
+                for s in range(zn.ADVENTURE)))
     options = tuple(
-        Branch(card, card_text(card), tuple(
-            Branch(s, place_label(g, p, s), scouts if r.unit(card).has("scouting") else ())
+        Branch(card, cd.card_text(card), tuple(
+            Branch(s, place_label(g, p, s), scouts if cd.unit(card).has("scouting") else ())
             for s in places))
-        for card in g.zones[t.camp(p)])  # in the War Camp's order, as the screen numbers it
+        for card in g.zones[zn.camp(p)])  # in the War Camp's order, as the screen numbers it
     return PickPath("deploy", ("card", "slot", "scout"), options,
                     questions=("Which card?", "Where?", "Scouting?"), fixed={"scout": 0},
                     prompt="Deploy a card face down: pick a card, then a place")
@@ -232,7 +241,7 @@ def deploy_path(g: EttinState, p: int) -> PickPath:
 
 def action_label(command: Command) -> str:
     def n(card: int) -> str:
-        return card_text(card) if card else "the top of the Enemy's Nation Deck"
+        return cd.card_text(card) if card else "the top of the Enemy's Nation Deck"
 
     match command:
         case Initiative(take=take):
@@ -245,12 +254,12 @@ def action_label(command: Command) -> str:
         case Sell(card=card):
             return f"Sell {n(card)}"
         case Deploy(card=card, slot=slot, scout=scout):
-            more = (f", scouting the Enemy's {w.SLOT_NAMES[scout - 1].removeprefix('the ')}"
+            more = (f", scouting the Enemy's {zn.SLOT_NAMES[scout - 1].removeprefix('the ')}"
                     if scout else "")
-            return f"Deploy {n(card)} at {w.SLOT_NAMES[slot]}{more}"
+            return f"Deploy {n(card)} at {zn.SLOT_NAMES[slot]}{more}"
         case Target(unit=unit, target=target):
-            return (f"{r.name(unit)} targets {n(target)}" if target
-                    else f"Do not use {w.possessive(r.name(unit))} Ranged")
+            return (f"{cd.name(unit)} targets {n(target)}" if target
+                    else f"Do not use {possessive(cd.name(unit))} Ranged")
         case Lose(card=card):
             return f"Lose {n(card)}"
         case Spoil(card=card):
@@ -260,7 +269,7 @@ def action_label(command: Command) -> str:
         case Siege(card=card):
             return f"Place a Siege Token on {n(card)}"
         case PlaceDefense(card=card, slot=slot):
-            return f"Place {n(card)} at {w.SLOT_NAMES[slot]}"
+            return f"Place {n(card)} at {zn.SLOT_NAMES[slot]}"
         case Produce(use=use, card=card):
             if not use:
                 return "Do not use this Produce ability"
@@ -282,7 +291,7 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: list[str]) -> s
         outcome = payload.get("outcome") or {}
         return str(outcome.get("result", "The game is over"))
     if event_type == "Created":
-        return f"A game of Ettin for {len(seats)} players: {w.listing(list(seats))}"
+        return f"A game of Ettin for {len(seats)} players: {listing(list(seats))}"
     return None
 
 
@@ -298,7 +307,7 @@ def _default_applied(payload: Mapping[str, Any], seats: list[str]) -> str:
     except (KeyError, TypeError, ValueError, LookupError):
         move = "a move"
     default = "a random" if payload.get("default") == "random" else "the passing"
-    return f"{w.possessive(who)} time ran out, so {default} move is played for them: {move}"
+    return f"{possessive(who)} time ran out, so {default} move is played for them: {move}"
 
 
 #: Each zone kind of ``aggregates.ettin.table`` in words; ``{who}`` is its owner.
@@ -312,8 +321,8 @@ class Words:
 
     def __init__(self, seats: list[str], payload: Mapping[str, Any]) -> None:
         self.seats, self.p = seats, payload
-        self.ctrl = t.controller(len(seats)) if len(seats) >= 2 else ()
-        self.pairs = t.enemy_pairs(len(self.ctrl)) if self.ctrl else []
+        self.ctrl = sg.controller(len(seats)) if len(seats) >= 2 else ()
+        self.pairs = sg.enemy_pairs(len(self.ctrl)) if self.ctrl else []
 
     def who(self, p: Any = None) -> str:
         p = self.p.get("position") if p is None else p
@@ -323,23 +332,23 @@ class Words:
         return f"{self.seats[self.ctrl[int(p)]]}{mat}"
 
     def whose(self, p: Any = None) -> str:
-        return w.possessive(self.who(p))
+        return possessive(self.who(p))
 
     def enemies(self, key: str = "pair") -> str:
         """A pair of Enemies by their names: ``Bot 1 and Bot 2``."""
         i = self.p.get(key)
         if i is None or not 0 <= int(i) < len(self.pairs):
             return "two Enemies"
-        return w.listing([self.who(p) for p in self.pairs[int(i)]])
+        return listing([self.who(p) for p in self.pairs[int(i)]])
 
     def names(self, cards: Any) -> str:
-        return w.listing([C.name(c) for c in cards or []]) or "no card"
+        return listing([C.name(c) for c in cards or []]) or "no card"
 
     def cards(self) -> str:
         if self.p.get("cards") is not None:
             return self.names(self.p["cards"])
         count = int(self.p.get("count", 1) or 0)
-        return "a card" if count == 1 else w.plural(count, "card")
+        return "a card" if count == 1 else plural(count, "card")
 
     def card(self, key: str = "card") -> str:
         value = self.p.get(key)
@@ -353,15 +362,15 @@ class Words:
             return ZONE_WORDS[kind].format(who=self.whose(parts[0]))
         if kind in ("merc", "adv") and len(parts) > 1:
             deck = "Mercenary" if kind == "merc" else "Adventure"
-            return f"the {w.age_name(parts[1])} {deck} Deck"
+            return f"the {age_name(parts[1])} {deck} Deck"
         if kind == "lineup" and parts:
             return f"Lineup {parts[0] + 1}"
         if kind in ("field", "loc") and len(parts) > 1:
-            return f"{self.whose(parts[0])} {w.SLOT_NAMES[parts[1]].removeprefix('the ')}"
+            return f"{self.whose(parts[0])} {zn.SLOT_NAMES[parts[1]].removeprefix('the ')}"
         if kind == "adventure" and parts:
             pair = Words(self.seats, {"pair": parts[0]})
             return f"the Adventure of {pair.enemies()}"
-        return "the Lost Pile" if zone == t.LOST else "the table"
+        return "the Lost Pile" if zone == zn.LOST else "the table"
 
     def gold(self) -> str:
         after = self.p.get("gold")
@@ -369,12 +378,12 @@ class Words:
 
     def gains(self) -> str:
         after = self.p.get("gold") or {}
-        return w.listing([f"{self.who(int(p))} +{d}" + (f" (now {after[p]})" if p in after else "")
+        return listing([f"{self.who(int(p))} +{d}" + (f" (now {after[p]})" if p in after else "")
                           for p, d in (self.p.get("gains") or {}).items()]) or "no one"
 
     def slot(self, key: str = "slot") -> str:
         value = self.p.get(key)
-        return w.SLOT_NAMES[int(value)] if value is not None else "a battle"
+        return zn.SLOT_NAMES[int(value)] if value is not None else "a battle"
 
     def battle(self) -> str:
         """``the battle at the far Location between Ada and Bot 3``."""
@@ -387,7 +396,7 @@ class Words:
 
 def _deployed(w_: Words) -> str:
     scouting = w_.p.get("scouting")
-    more = (f", scouting the Enemy's {w.SLOT_NAMES[int(scouting) - 1].removeprefix('the ')}"
+    more = (f", scouting the Enemy's {zn.SLOT_NAMES[int(scouting) - 1].removeprefix('the ')}"
             if scouting else "")
     return f"{w_.who()} deploys {w_.cards()} face down at {w_.slot()}{more}"
 
@@ -404,7 +413,7 @@ def _scores(w_: Words, first: Any) -> str:
 
 def _battle(w_: Words) -> str:
     result, winner = w_.p.get("result"), w_.p.get("winner")
-    at = w.capitalized(w_.battle())
+    at = capitalized(w_.battle())
     if result == "win":
         how = " (Swift wins the tie)" if w_.p.get("why") == "swift" else ""
         return (f"{at}: {w_.who(winner)} wins, Battle Score {_scores(w_, winner)}{how}, "
@@ -418,10 +427,10 @@ def _battle(w_: Words) -> str:
 def _battle_step(w_: Words) -> str:
     step = w_.p.get("step")
     if step == "abilities":
-        return f"{w.capitalized(w_.battle())} begins"
+        return f"{capitalized(w_.battle())} begins"
     if step == "no target":
-        keyword = w.keyword_name(str(w_.p.get("keyword")))
-        return f"{w.possessive(w_.card('unit'))} {keyword} has no target"
+        keyword = cd.keyword_name(str(w_.p.get("keyword")))
+        return f"{possessive(w_.card('unit'))} {keyword} has no target"
     if step == "to lose":
         return f"{w_.who()} must choose the adventuring Troop that is Lost"
     if step == "lost":
@@ -448,7 +457,7 @@ def _war(w_: Words) -> str:
         most, least = max(wins), min(wins)
         parts.append(f"{w_.who(x['winner'])} wins the War, {most} Battle Won "
                      f"Token{'' if most == 1 else 's'} to {least}")
-    return f"The War of {w.age_name(int(w_.p.get('age') or 0))} is over: " + "; ".join(parts)
+    return f"The War of {age_name(int(w_.p.get('age') or 0))} is over: " + "; ".join(parts)
 
 
 def _draft_passed(w_: Words) -> str:
@@ -465,14 +474,14 @@ def _produce_answered(w_: Words) -> str:
     if ability is None:
         return f"{w_.who()} answers a Produce ability"
     used = "uses" if w_.p.get("used") else "does not use"
-    return f"{w_.who()} {used} {w.keyword_name(str(ability))}"
+    return f"{w_.who()} {used} {cd.keyword_name(str(ability))}"
 
 
 def _initiative_choices(w_: Words) -> str:
     choosers = [w_.who(c["position"]) for c in w_.p.get("choosers") or []]
     if not choosers:
         return "No one chooses the Initiative Token"
-    return (f"{w.listing(choosers)} {'chooses' if len(choosers) == 1 else 'each choose'} "
+    return (f"{listing(choosers)} {'chooses' if len(choosers) == 1 else 'each choose'} "
             "to take the Initiative Token or give it to their Enemy")
 
 
@@ -480,14 +489,14 @@ def _deploy_began(w_: Words) -> str:
     first = [w_.who(x["position"]) for x in w_.p.get("turns") or []
              if x.get("position") is not None]
     return ("War: Deploy. Each draws their War Camp into their hand; "
-            f"{w.listing(first) or 'no one'} (holding the Initiative Token) "
+            f"{listing(first) or 'no one'} (holding the Initiative Token) "
             f"place{'s' if len(first) == 1 else ''} a card first")
 
 
 def _deploy_passed(w_: Words) -> str:
     if w_.p.get("position") is not None:
         count = int(w_.p.get("deploys") or 0)
-        return f"{w_.whose()} turn to deploy {w.plural(count, 'card')}"
+        return f"{w_.whose()} turn to deploy {plural(count, 'card')}"
     if w_.p.get("pair") is None:  # an older record states no pair
         return "The deploy goes on"
     return f"{w_.enemies()} have deployed every card"
@@ -514,7 +523,7 @@ SENTENCES: dict[str, Any] = {
     "InitiativeTaken": lambda w_: f"{w_.who(w_.p['chooser'])} takes the Initiative Token",
     "InitiativeGiven": lambda w_: f"{w_.who(w_.p['chooser'])} gives the Initiative Token to "
                                   f"{w_.who(w_.p['holder'])}",
-    "AgeBegan": lambda w_: f"{w.age_name(int(w_.p.get('age') or 0))} begins: New Age",
+    "AgeBegan": lambda w_: f"{age_name(int(w_.p.get('age') or 0))} begins: New Age",
     "AgeGold": lambda w_: f"New Age: each gains Gold: {w_.gains()}",
     "AdventureRevealed": lambda w_: f"{w_.who()} draws the Adventure {w_.cards()} for "
                                     f"{w_.enemies()}",
@@ -544,10 +553,10 @@ SENTENCES: dict[str, Any] = {
     "CardsFlipped": lambda w_: "War: Battle. All deployed cards are flipped face up",
     "BattleStep": _battle_step,
     "TargetChosen": lambda w_: (f"{w_.whose()} {w_.card('unit')} targets {w_.card('target')} "
-                                f"({w.keyword_name(str(w_.p.get('keyword')))})"
+                                f"({cd.keyword_name(str(w_.p.get('keyword')))})"
                                 if w_.p.get("target")
                                 else f"{w_.who()} does not use "
-                                     f"{w.possessive(w_.card('unit'))} Ranged"),
+                                     f"{possessive(w_.card('unit'))} Ranged"),
     "StartOfBattleRemoved": lambda w_: f"{w_.cards()} goes from {w_.zone('source')} to "
                                        f"{w_.zone('target')} (start of battle)",
     "BattleResolved": _battle,
@@ -578,11 +587,11 @@ SENTENCES: dict[str, Any] = {
     "Wealthy": lambda w_: f"{w_.who()} gains {w_.p.get('amount')} Gold{w_.gold()}: Wealthy",
     "WarCry": lambda w_: f"{w_.who()} draws {w_.cards()} into their War Camp: War Cry",
     "AdventureDiscarded": lambda w_: f"The Adventure {w_.cards()} goes to the Lost Pile",
-    "Produced": lambda w_: f"Produce ({w.keyword_name(str(w_.p.get('ability')))}): "
+    "Produced": lambda w_: f"Produce ({cd.keyword_name(str(w_.p.get('ability')))}): "
                            f"{w_.gains()}",
     "ProduceBegan": lambda w_: "War: Produce. Produce abilities and Defended Locations",
     "GateUsed": lambda w_: f"{w_.who()} brings {w_.cards()} back to {w_.zone('target')} "
-                           f"({w.keyword_name(str(w_.p.get('ability')))})",
+                           f"({cd.keyword_name(str(w_.p.get('ability')))})",
     "CallToArms": lambda w_: f"{w_.who()} draws {w_.cards()} into their War Camp: Call to Arms",
     "LostSouls": lambda w_: f"{w_.who()} loses {w_.cards()} from their Nation Deck: Lost Souls",
     "ProduceAnswered": _produce_answered,
@@ -592,3 +601,28 @@ SENTENCES: dict[str, Any] = {
     "AgeEnded": _war,
     "GameOver": lambda w_: "The third War is over: Winning the Game",
 }
+
+
+ROMAN = ("I", "II", "III")
+
+
+#: The rulebook's name of each phase (``g.phase``), under Phase 3: War where it is one of its steps.
+PHASES = {"setup": "Setup", "initiative": "Setup: the Initiative Token", "new_age": "New Age",
+          "deploy": "War: Deploy", "battle": "War: Battle", "spoils": "War: Spoil",
+          "adventure_defense": "War: Adventure Defense", "retire": "War: Retire",
+          "produce": "War: Produce", "over": "Winning the Game"}
+
+
+def age_name(age: int) -> str:
+    """``Age II``; Age 0 (before Phase 1 of the first Age) is the Setup."""
+    return f"Age {ROMAN[age - 1]}" if 1 <= age <= len(ROMAN) else "Setup"
+
+
+def capitalized(text: str) -> str:
+    """The first letter upper-cased, the rest as it is (``the far ...`` -> ``The far ...``)."""
+    return text[:1].upper() + text[1:]
+
+
+def possessive(name: str) -> str:
+    """``Ada's``, ``Leafblades'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.ettin import rules as r
-from aggregates.ettin import table as t
+from aggregates.ettin import cards as cd
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.state import EttinState
 from aggregates.kernel.outcome import Outcome, headline, rank
@@ -17,8 +18,8 @@ from aggregates.kernel.outcome import Outcome, headline, rank
 def achievements(g: EttinState, p: int) -> dict[str, int]:
     """What Retired cards' bonuses count: Victory Tokens, Defenses at the
     Locations, completed Adventures (in the Retired Pile or at a Location)."""
-    defenses = [c for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)]]
-    adventures = [c for c in g.zones[t.retired(p)] + defenses if C.is_adventure(c)]
+    defenses = [c for s in range(zn.ADVENTURE) for c in g.zones[zn.loc(p, s)]]
+    adventures = [c for c in g.zones[zn.retired(p)] + defenses if C.is_adventure(c)]
     return {"war_token": len(g.tokens[p]), "defense": len(defenses),
             "adventure": len(adventures)}
 
@@ -26,20 +27,20 @@ def achievements(g: EttinState, p: int) -> dict[str, int]:
 def bonus(g: EttinState, p: int) -> int:
     have = achievements(g, p)
     total = 0
-    for c in g.zones[t.retired(p)]:
-        if r.is_unit(c) and r.unit(c).bonus is not None:
-            per, each = r.unit(c).bonus  # type: ignore[misc]
+    for c in g.zones[zn.retired(p)]:
+        if cd.is_unit(c) and cd.unit(c).bonus is not None:
+            per, each = cd.unit(c).bonus  # type: ignore[misc]
             total += each * have[per]
     return total
 
 
 def position_score(g: EttinState, p: int) -> dict[str, int]:
-    defenses = [c for s in range(t.ADVENTURE) for c in g.zones[t.loc(p, s)]]
+    defenses = [c for s in range(zn.ADVENTURE) for c in g.zones[zn.loc(p, s)]]
     return {
         "tokens": sum(C.war_vp[a - 1] for a in g.tokens[p]),
-        "camp": sum(r.vp(c) for c in g.zones[t.camp(p)]),
-        "defenses": sum(r.vp(c) for c in defenses),
-        "retired": sum(r.vp(c) for c in g.zones[t.retired(p)]),
+        "camp": sum(cd.vp(c) for c in g.zones[zn.camp(p)]),
+        "defenses": sum(cd.vp(c) for c in defenses),
+        "retired": sum(cd.vp(c) for c in g.zones[zn.retired(p)]),
         "bonuses": bonus(g, p),
         "gold": g.gold[p] // 2,
     }
@@ -47,7 +48,7 @@ def position_score(g: EttinState, p: int) -> dict[str, int]:
 
 def outcome(g: EttinState) -> dict[str, Any]:
     seating = g.seating()
-    per_position = [sum(position_score(g, p).values()) for p in range(r.positions(g))]
+    per_position = [sum(position_score(g, p).values()) for p in range(sg.positions(g))]
     per_seat = [0] * len(g.seats)
     gold_seat = [0] * len(g.seats)
     for p, score in enumerate(per_position):
@@ -61,7 +62,7 @@ def outcome(g: EttinState) -> dict[str, Any]:
     for i, team in enumerate(seating.teams):
         names = " & ".join(g.seats[s] for s in team)
         teams.append({"team": names, "seats": list(team), "score": totals[i], "gold": gold[i],
-                      "positions": [p for p in range(r.positions(g))
+                      "positions": [p for p in range(sg.positions(g))
                                     if seating.controller[p] in team]})
     names = " and ".join(str(teams[i]["team"]) for i in winners_t)
     result = (f"{names} win with {best[0]} VP" if len(winners_t) == 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.ettin import rules as r
+from aggregates.ettin import cards as cd
 from aggregates.ettin.commands import Sell
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.kernel import Command
@@ -69,4 +69,4 @@ def autoplay(g: Any, positions: set[int], until: Any = None) -> None:
 
 
 def name(c: int) -> str:
-    return r.name(c)
+    return cd.name(c)

@@ -14,7 +14,7 @@ re-verified by the rules that played them (docs/rules-versions.md).
 
 from __future__ import annotations
 
-from aggregates.ettin import table as t
+from aggregates.ettin import seating as sg
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.game import Ettin
 from aggregates.kernel import DiceTray
@@ -31,7 +31,7 @@ class EttinV1(EttinV2):
     def deal_nations(cls, dice: DiceTray, players: int, count: int) -> list[str]:
         """Version 1: each box deals from its own shuffle, ignoring its neighbours."""
         nations: list[str] = []
-        for b in range(t.boxes(count)):
+        for b in range(sg.boxes(count)):
             dealt = dice.shuffled([n.id for n in C.nations])
-            nations += dealt[: max(0, min(t.PER_BOX, players - b * t.PER_BOX))]
+            nations += dealt[: max(0, min(sg.PER_BOX, players - b * sg.PER_BOX))]
         return nations

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.ettin import rules as r
-from aggregates.ettin import table as t
+from aggregates.ettin import cards as cd
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import Deploy, Lose, Target
 from aggregates.ettin.data import COMPONENTS as C
+from aggregates.ettin.data import Ability
 from aggregates.ettin.reasons import EttinReason
 from aggregates.ettin.state import STEPS_RECORDED, EttinState
 from aggregates.kernel import Command, RuleError
@@ -51,45 +53,45 @@ def turn_fact(i: int, w: dict[str, int]) -> dict[str, int | None]:
 def after_deploy(g: EttinState, p: int) -> dict[str, int]:
     """The pair's turn once ``p`` has placed a card: theirs while cards are left
     to place now, else the Enemy's (two at a time), else done."""
-    turn = dict(g.work["pairs"][r.pair_of(g, p)])
+    turn = dict(g.work["pairs"][sg.pair_of(g, p)])
     turn["left"] -= 1
-    if turn["left"] <= 0 or not g.zones[t.camp(p)]:
-        turn = next_turn(g, r.enemy(g, p), p, 2)
+    if turn["left"] <= 0 or not g.zones[zn.camp(p)]:
+        turn = next_turn(g, sg.enemy(g, p), p, 2)
     return turn
 
 
 def next_turn(g: EttinState, first: int, other: int, left: int) -> dict[str, int]:
-    if g.zones[t.camp(first)]:
-        return {"turn": first, "left": min(left, len(g.zones[t.camp(first)]))}
-    if g.zones[t.camp(other)]:
-        return {"turn": other, "left": min(2, len(g.zones[t.camp(other)]))}
+    if g.zones[zn.camp(first)]:
+        return {"turn": first, "left": min(left, len(g.zones[zn.camp(first)]))}
+    if g.zones[zn.camp(other)]:
+        return {"turn": other, "left": min(2, len(g.zones[zn.camp(other)]))}
     return {"turn": -1, "left": 0}
 
 
 def deploying(g: EttinState, p: int) -> bool:
-    return g.phase == "deploy" and g.work["pairs"][r.pair_of(g, p)]["turn"] == p
+    return g.phase == "deploy" and g.work["pairs"][sg.pair_of(g, p)]["turn"] == p
 
 
 def check_deploy(g: EttinState, p: int, command: Deploy) -> None:
-    if command.card not in g.zones[t.camp(p)]:
+    if command.card not in g.zones[zn.camp(p)]:
         raise RuleError(EttinReason.NOT_IN_CAMP, f"card {command.card} is not in your War Camp")
-    if not 0 <= command.slot < t.SLOTS:
+    if not 0 <= command.slot < zn.SLOTS:
         raise RuleError(EttinReason.BAD_SLOT, "slots are 0-2 (Locations) and 3 (the Adventure)")
-    if command.scout and (not r.unit(command.card).has("scouting")
-                          or not 0 < command.scout <= t.ADVENTURE):
+    if command.scout and (not cd.unit(command.card).has("scouting")
+                          or not 0 < command.scout <= zn.ADVENTURE):
         raise RuleError(EttinReason.NO_SCOUTING,
                         "only a Scouting unit scouts, an Enemy Location 1-3 (slot + 1)")
 
 
 def run_deploy(g: EttinState, p: int, command: Deploy) -> None:
-    r.moved(g, "Deployed", t.camp(p), t.field(p, command.slot), [command.card], p,
+    zn.moved(g, "Deployed", zn.camp(p), zn.field(p, command.slot), [command.card], p,
             slot=command.slot, scouting=command.scout)
     if command.scout:
-        foe = r.enemy(g, p)
+        foe = sg.enemy(g, p)
         slot = command.scout - 1
-        seen = [command.card] + list(g.zones[t.field(foe, slot)])
+        seen = [command.card] + list(g.zones[zn.field(foe, slot)])
         g.emit("Scouted", position=p, enemy=foe, slot=slot, cards=seen)
-    i = r.pair_of(g, p)
+    i = sg.pair_of(g, p)
     turn = after_deploy(g, p)  # the card has left the War Camp
     g.emit("DeployPassed", pair=i, position=turn["turn"] if turn["turn"] >= 0 else None,
            deploys=turn["left"])
@@ -97,10 +99,10 @@ def run_deploy(g: EttinState, p: int, command: Deploy) -> None:
 
 def legal_deploy(g: EttinState, p: int) -> list[Command]:
     out: list[Command] = []
-    for card in sorted(g.zones[t.camp(p)]):
-        scouts = [0] + (list(range(1, t.ADVENTURE + 1)) if r.unit(card).has("scouting")
+    for card in sorted(g.zones[zn.camp(p)]):
+        scouts = [0] + (list(range(1, zn.ADVENTURE + 1)) if cd.unit(card).has("scouting")
                         else [])
-        out += [Deploy(card, s, sc) for s in range(t.SLOTS) for sc in scouts]
+        out += [Deploy(card, s, sc) for s in range(zn.SLOTS) for sc in scouts]
     return out
 
 
@@ -112,8 +114,8 @@ def deploy_done(g: EttinState) -> bool:
 
 
 def open_battles(g: EttinState) -> None:
-    reveal = {str(p): {str(s): list(g.zones[t.field(p, s)]) for s in range(t.SLOTS)}
-              for p in range(r.positions(g))}
+    reveal = {str(p): {str(s): list(g.zones[zn.field(p, s)]) for s in range(zn.SLOTS)}
+              for p in range(sg.positions(g))}
     g.emit("CardsFlipped", cards=reveal)
 
 
@@ -123,25 +125,25 @@ def abilities_queue(g: EttinState, i: int, slot: int) -> list[list[Any]]:
     other = b if first == a else a
     queue = []
     for p in (first, other):
-        for card in sorted(r.units_at(g, p, slot)):
-            for ability in r.unit(card).abilities:
+        for card in sorted(units_at(g, p, slot)):
+            for ability in cd.unit(card).abilities:
                 if ability.keyword in START_OF_BATTLE:
                     queue.append([p, card, ability.keyword])
     return queue
 
 
 def targets(g: EttinState, p: int, card: int, keyword: str, slot: int) -> list[int]:
-    theirs = r.units_at(g, r.enemy(g, p), slot)
+    theirs = units_at(g, sg.enemy(g, p), slot)
     if keyword == "terrify":
         return sorted(theirs)
     if keyword == "dragonslayer":
-        return sorted(c for c in theirs if r.unit(c).dragon)
-    strength = r.unit(card).strength
-    return sorted(c for c in theirs if r.unit(c).troop and r.unit(c).strength <= strength)
+        return sorted(c for c in theirs if cd.unit(c).dragon)
+    strength = cd.unit(card).strength
+    return sorted(c for c in theirs if cd.unit(c).troop and cd.unit(c).strength <= strength)
 
 
 def slot_of(g: EttinState, i: int) -> int:
-    return t.BATTLE_ORDER[g.work["pairs"][i]["b"]]
+    return zn.BATTLE_ORDER[g.work["pairs"][i]["b"]]
 
 
 def waiting(g: EttinState, i: int) -> list[list[Any]] | None:
@@ -158,7 +160,7 @@ def waiting(g: EttinState, i: int) -> list[list[Any]] | None:
     w = g.work["pairs"][i]
     if STEPS_RECORDED in g.earlier or w["queue"] is not None:
         return w["queue"]
-    if w["b"] >= len(t.BATTLE_ORDER):
+    if w["b"] >= len(zn.BATTLE_ORDER):
         return None
     slot = slot_of(g, i)
     queue = abilities_queue(g, i, slot)
@@ -176,7 +178,7 @@ def waiting(g: EttinState, i: int) -> list[list[Any]] | None:
 def targeting(g: EttinState, p: int) -> list[Any] | None:
     if g.phase != "battle":
         return None
-    i = r.pair_of(g, p)
+    i = sg.pair_of(g, p)
     if g.work["pairs"][i]["lose"] == p:
         return None
     queue = waiting(g, i)
@@ -191,8 +193,8 @@ def check_target(g: EttinState, p: int, command: Target) -> None:
     _, card, keyword = head
     if command.unit != card:
         raise RuleError(EttinReason.BAD_TARGET,
-                        f"choose the target of {r.name(card)}'s {keyword} first")
-    slot = slot_of(g, r.pair_of(g, p))
+                        f"choose the target of {cd.name(card)}'s {keyword} first")
+    slot = slot_of(g, sg.pair_of(g, p))
     if command.target == 0 and keyword == "ranged":
         return
     if command.target not in targets(g, p, card, keyword, slot):
@@ -210,7 +212,7 @@ def legal_target(g: EttinState, p: int) -> list[Command]:
     head = targeting(g, p)
     assert head is not None
     _, card, keyword = head
-    slot = slot_of(g, r.pair_of(g, p))
+    slot = slot_of(g, sg.pair_of(g, p))
     out: list[Command] = [Target(card, c) for c in targets(g, p, card, keyword, slot)]
     if keyword == "ranged":
         out.append(Target(card, 0))
@@ -238,7 +240,7 @@ def step_battles(g: EttinState) -> bool:
     for i in range(len(g.pairs)):
         while True:
             w = g.work["pairs"][i]
-            if w["b"] >= len(t.BATTLE_ORDER) or w["lose"] >= 0:
+            if w["b"] >= len(zn.BATTLE_ORDER) or w["lose"] >= 0:
                 break
             slot = slot_of(g, i)
             if STEPS_RECORDED not in g.earlier:
@@ -273,31 +275,31 @@ def resolve_start(g: EttinState, i: int, slot: int, chosen: list[list[Any]]) -> 
     for p, _card, keyword, target in chosen:
         if not target:
             continue
-        foe = r.enemy(g, p)
-        dest.setdefault(target, t.retired(foe if keyword == "terrify" else p))
+        foe = sg.enemy(g, p)
+        dest.setdefault(target, zn.retired(foe if keyword == "terrify" else p))
     for p, card, keyword, target in chosen:
         if keyword == "ranged" and target:
-            dest.setdefault(card, t.retired(p))
+            dest.setdefault(card, zn.retired(p))
     for card, target in sorted(dest.items()):
-        source = r.where(g, card)
+        source = zn.where(g, card)
         if source.startswith(("field:", "loc:")):
-            r.moved(g, "StartOfBattleRemoved", source, target, [card], pair=i, slot=slot)
+            zn.moved(g, "StartOfBattleRemoved", source, target, [card], pair=i, slot=slot)
 
 
 def fight(g: EttinState, i: int, slot: int) -> None:
-    result = r.battle_result(g, g.pairs[i], slot)
+    result = battle_result(g, g.pairs[i], slot)
     g.emit("BattleResolved", pair=i, slot=slot, scores=result["scores"],
            result=result["result"], winner=result["winner"], why=result.get("why"))
-    if slot == t.ADVENTURE and result["result"] == "win":
+    if slot == zn.ADVENTURE and result["result"] == "win":
         attempt(g, i, result["winner"])
 
 
 def adventure_score(g: EttinState, p: int) -> int:
-    return sum(r.unit(c).adventure for c in g.zones[t.field(p, t.ADVENTURE)] if r.unit(c).troop)
+    return sum(cd.unit(c).adventure for c in g.zones[zn.field(p, zn.ADVENTURE)] if cd.unit(c).troop)
 
 
 def attempt(g: EttinState, i: int, p: int) -> None:
-    cards = g.zones[t.adventure(i)]
+    cards = g.zones[zn.adventure(i)]
     score = adventure_score(g, p)
     if not cards or score <= 0:
         return
@@ -309,27 +311,27 @@ def attempt(g: EttinState, i: int, p: int) -> None:
     g.emit("AdventureAttempted", pair=i, position=p, adventure=card, score=score, die=face,
            difficulty=difficulty, success=success)
     if success:
-        r.gains(g, "AdventureReward", {p: adv.gold}, position=p)
+        zn.gains(g, "AdventureReward", {p: adv.gold}, position=p)
         if adv.effect is not None:
-            r.apply_gain(g, p, adv.effect, "adventure")
-        r.moved(g, "AdventureCompleted", t.adventure(i),
-                t.won(p) if adv.defense else t.retired(p), [card], p, pair=i)
+            apply_gain(g, p, adv.effect, "adventure")
+        zn.moved(g, "AdventureCompleted", zn.adventure(i),
+                zn.won(p) if adv.defense else zn.retired(p), [card], p, pair=i)
         return
-    lost = sorted(c for c in g.zones[t.field(p, t.ADVENTURE)]
-                  if r.unit(c).troop and r.unit(c).adventure)
+    lost = sorted(c for c in g.zones[zn.field(p, zn.ADVENTURE)]
+                  if cd.unit(c).troop and cd.unit(c).adventure)
     if len(lost) == 1:
-        r.moved(g, "AdventurerLost", t.field(p, t.ADVENTURE), t.LOST, lost, p)
+        zn.moved(g, "AdventurerLost", zn.field(p, zn.ADVENTURE), zn.LOST, lost, p)
     elif lost:
-        battle_step(g, i, t.ADVENTURE, "to lose", p)
+        battle_step(g, i, zn.ADVENTURE, "to lose", p)
 
 
 def losing(g: EttinState, p: int) -> bool:
-    return g.phase == "battle" and g.work["pairs"][r.pair_of(g, p)]["lose"] == p
+    return g.phase == "battle" and g.work["pairs"][sg.pair_of(g, p)]["lose"] == p
 
 
 def lose_options(g: EttinState, p: int) -> list[int]:
-    return sorted(c for c in g.zones[t.field(p, t.ADVENTURE)]
-                  if r.unit(c).troop and r.unit(c).adventure)
+    return sorted(c for c in g.zones[zn.field(p, zn.ADVENTURE)]
+                  if cd.unit(c).troop and cd.unit(c).adventure)
 
 
 def check_lose(g: EttinState, p: int, command: Lose) -> None:
@@ -338,8 +340,8 @@ def check_lose(g: EttinState, p: int, command: Lose) -> None:
 
 
 def run_lose(g: EttinState, p: int, command: Lose) -> None:
-    r.moved(g, "AdventurerLost", t.field(p, t.ADVENTURE), t.LOST, [command.card], p)
-    battle_step(g, r.pair_of(g, p), t.ADVENTURE, "lost", p)
+    zn.moved(g, "AdventurerLost", zn.field(p, zn.ADVENTURE), zn.LOST, [command.card], p)
+    battle_step(g, sg.pair_of(g, p), zn.ADVENTURE, "lost", p)
 
 
 def legal_lose(g: EttinState, p: int) -> list[Command]:
@@ -347,4 +349,91 @@ def legal_lose(g: EttinState, p: int) -> list[Command]:
 
 
 def battles_done(g: EttinState) -> bool:
-    return all(w["b"] >= len(t.BATTLE_ORDER) and w["lose"] < 0 for w in g.work["pairs"])
+    return all(w["b"] >= len(zn.BATTLE_ORDER) and w["lose"] < 0 for w in g.work["pairs"])
+
+
+def units_at(g: EttinState, p: int, slot: int) -> list[int]:
+    """``p``'s units in the battle at ``slot``: deployed there, and the Defenses
+    under that Location."""
+    cards = list(g.zones[zn.field(p, slot)])
+    if slot < zn.ADVENTURE:
+        cards += g.zones[zn.loc(p, slot)]
+    return cards
+
+
+def has_keyword(cards: list[int], keyword: str) -> bool:
+    return any(cd.unit(c).has(keyword) for c in cards)
+
+
+def location_defense(g: EttinState, p: int, slot: int) -> int:
+    if slot >= zn.ADVENTURE:
+        return 0
+    return C.nation(g.nations[p]).locations[slot].defense
+
+
+def battle_score(g: EttinState, p: int, slot: int) -> int:
+    return sum(cd.unit(c).strength for c in units_at(g, p, slot)) + location_defense(g, p, slot)
+
+
+def unprotected_against(g: EttinState, defender: int, attacker: int, slot: int) -> bool:
+    """True when ``defender`` has a Protected Defense in the battle whose parapet
+    abilities none of the attacker's units there have: it cannot be attacked."""
+    attackers = units_at(g, attacker, slot)
+    for card in units_at(g, defender, slot):
+        shield = cd.unit(card).ability("protected")
+        if shield is not None and not any(has_keyword(attackers, w) for w in shield.weak_to):
+            return True
+    return False
+
+
+def battle_result(g: EttinState, pair: list[int], slot: int) -> dict[str, Any]:
+    """The result of one battle: win (with its winner), tie, or none."""
+    a, b = pair
+    ua, ub = units_at(g, a, slot), units_at(g, b, slot)
+    scores = [battle_score(g, a, slot), battle_score(g, b, slot)]
+    base = {"slot": slot, "scores": scores}
+    if not any(cd.unit(c).troop for c in ua + ub):
+        return {**base, "result": "none", "winner": None, "why": "no troops"}
+    if scores[0] != scores[1]:
+        winner, loser = (a, b) if scores[0] > scores[1] else (b, a)
+        if unprotected_against(g, loser, winner, slot):
+            return {**base, "result": "none", "winner": None, "why": "protected"}
+        return {**base, "result": "win", "winner": winner}
+    if unprotected_against(g, a, b, slot) or unprotected_against(g, b, a, slot):
+        return {**base, "result": "none", "winner": None, "why": "protected"}
+    swift = [sum(cd.unit(c).swift_icons() for c in ua), sum(cd.unit(c).swift_icons() for c in ub)]
+    if swift[0] != swift[1]:
+        return {**base, "result": "win", "winner": a if swift[0] > swift[1] else b,
+                "why": "swift"}
+    return {**base, "result": "tie", "winner": None}
+
+
+#: The event a card-drawing ability records, by when it is used.
+DRAWS = {("war_cry", "retire"): "WarCry", ("call_to_arms", "produce"): "CallToArms",
+         ("lost_souls", "produce"): "LostSouls"}
+
+
+def apply_gain(g: EttinState, p: int, ability: Ability, by: str,
+               card: int | None = None) -> None:
+    """A Retire/Produce/Adventure ability that needs no choice; ``by``: when
+    (``retire``, ``produce`` or ``adventure``), ``card``: whose ability (None:
+    a Location's, or the Adventure's: no card has it)."""
+    k = ability.keyword
+    if k in ("wealthy", "taxes", "prosperous"):
+        deltas = {p: ability.amount}
+        if k == "prosperous":
+            other = sg.benefit_to_ally(g, p)
+            deltas[other] = deltas.get(other, 0) + ability.amount
+        if by == "retire":
+            zn.gained(g, "Wealthy", p, ability.amount, card=card)
+        elif by == "produce":
+            zn.gains(g, "Produced", deltas, ability=k, card=card)
+        else:
+            zn.gains(g, "AdventureReward", deltas, position=p)
+        return
+    kind = DRAWS.get((k, by), "AdventureEffect")
+    if k in ("war_cry", "call_to_arms"):
+        zn.draw_nation(g, p, 1, zn.camp(p), kind, k)
+    elif k == "lost_souls":
+        deck = zn.nation_deck(g, p)
+        zn.moved(g, kind, deck, zn.LOST, g.zones[deck][:1], p)

@@ -32,7 +32,8 @@ from typing import Any
 import pytest
 from arbiter.v1 import game_pb2
 
-from aggregates.ettin import table as t
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.ettin.game import Ettin
 from tests.integration.conftest import ServerProcess
 from tests.integration.test_leaks_screens_and_choices import (
@@ -48,11 +49,11 @@ PLAYERS = 4
 
 
 class EttinKnowledge(Knowledge):
-    """Ettin by its zones (``table.zone_specs``)."""
+    """Ettin by its zones (``zn.zone_specs``)."""
 
     def __init__(self, players: int) -> None:
         super().__init__(players)
-        seating = t.seating_for(players)
+        seating = sg.seating_for(players)
         self.controller = seating.controller
         self.teams = seating.teams
         self.flipped = False
@@ -76,7 +77,7 @@ class EttinKnowledge(Knowledge):
 
     def zone_readers(self, zone: str, flipped: bool) -> set[Reader]:
         kind, *rest = zone.split(":")
-        if kind in ("lineup", "adventure", "drafted", "loc", "won", t.LOST):
+        if kind in ("lineup", "adventure", "drafted", "loc", "won", zn.LOST):
             return set(self.readers)
         if kind in ("deck", "merc", "adv"):
             return set()

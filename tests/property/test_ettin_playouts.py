@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from aggregates.ettin import Ettin
-from aggregates.ettin import table as t
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.kernel import event_type, payload_of
 from service.envelope import SPECTATOR, Reader, visible_payload
 from tests.property.replay import assert_replays
@@ -87,7 +88,7 @@ def test_random_playouts_end_and_replay(players: int) -> None:
 def test_sixteen_players_end_and_replay() -> None:
     for n in range(1 if QUICK else games(ci=2, soak=100)):
         game, events = play(16, 16000 + n)
-        assert len(game.nations) == 16 and t.boxes(16) == 2
+        assert len(game.nations) == 16 and sg.boxes(16) == 2
         assert_replays(game, events)
 
 
@@ -142,12 +143,12 @@ def test_views_hide_enemy_camps_and_show_the_allys() -> None:
         seat = rng.choice(game.waiting_on())
         game.act(seat, rng.choice(game.legal_actions(seat)))
     # positions 0-1 are Allies, 1-2 Enemies
-    ally_view = game.view(0)["zones"][t.camp(1)]
-    enemy_view = game.view(2)["zones"][t.camp(1)]
-    spectator = game.view(None)["zones"][t.camp(1)]
-    assert ally_view.get("cards") == game.zones[t.camp(1)]
+    ally_view = game.view(0)["zones"][zn.camp(1)]
+    enemy_view = game.view(2)["zones"][zn.camp(1)]
+    spectator = game.view(None)["zones"][zn.camp(1)]
+    assert ally_view.get("cards") == game.zones[zn.camp(1)]
     assert "cards" not in enemy_view and "cards" not in spectator
-    assert enemy_view["count"] == len(game.zones[t.camp(1)])
+    assert enemy_view["count"] == len(game.zones[zn.camp(1)])
 
 
 def test_two_games_differing_in_a_face_down_deploy_read_the_same_to_the_enemy() -> None:
@@ -160,15 +161,15 @@ def test_two_games_differing_in_a_face_down_deploy_read_the_same_to_the_enemy() 
     rng = random.Random(11)
     game = Ettin.start([f"p{i}" for i in range(4)], seed="b" * 64)
     while not (game.phase == "deploy" and any(
-            game.due(p) == "deploy" and len(game.zones[t.camp(p)]) >= 2 for p in range(4))):
+            game.due(p) == "deploy" and len(game.zones[zn.camp(p)]) >= 2 for p in range(4))):
         if game.ended:
             pytest.skip("no deploy with two cards in this game")
         seat = rng.choice(game.waiting_on())
         game.act(seat, rng.choice(game.legal_actions(seat)))
     game.collect_events()
     p = next(p for p in range(4)
-             if game.due(p) == "deploy" and len(game.zones[t.camp(p)]) >= 2)
-    plain = [c for c in game.zones[t.camp(p)] if not r_has_scouting(c)]
+             if game.due(p) == "deploy" and len(game.zones[zn.camp(p)]) >= 2)
+    plain = [c for c in game.zones[zn.camp(p)] if not r_has_scouting(c)]
     if len(plain) < 2:
         pytest.skip("needs two cards without Scouting")
     twin = copy.deepcopy(game)
@@ -185,6 +186,6 @@ def test_two_games_differing_in_a_face_down_deploy_read_the_same_to_the_enemy() 
 
 
 def r_has_scouting(card: int) -> bool:
-    from aggregates.ettin import rules
+    from aggregates.ettin import cards as cd
 
-    return rules.unit(card).has("scouting")
+    return cd.unit(card).has("scouting")

@@ -373,10 +373,10 @@ def test_ethnos_events_fold_to_the_state__rulebook_Playing_a_Band(index: int) ->
 def ettin_start(created: dict[str, Any]) -> Model:
     """Setup (rulebook "Setup"): the Nation Decks as dealt, no gold, no tokens, the
     Initiative Token with each pair's first position until it is chosen."""
-    from aggregates.ettin import table as t
+    from aggregates.ettin import seating as sg
 
     count = len(created["setup"]["nations"])
-    pairs = t.enemy_pairs(count)
+    pairs = sg.enemy_pairs(count)
     return {
         "zones": {k: list(v) for k, v in created["setup"]["decks"].items() if v},
         "gold": [0] * count, "age": 0, "initiative": [pair[0] for pair in pairs],

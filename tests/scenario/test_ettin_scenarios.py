@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from aggregates.ettin import Ettin
-from aggregates.ettin import table as t
+from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import (
     Deploy,
     Draft,
@@ -39,14 +39,14 @@ def story() -> dict[str, Any]:
     g = Ettin.start(["ally", "you", "enemy", "orc"], seed="e" * 64,
                     options={"nations": ["joymore", "giants", "dwarves", "orcs"]})
     notes: dict[str, Any] = {"game": g}
-    merc = t.merc(0, 1)
+    merc = zn.merc(0, 1)
     stack(g, merc, ["Guard Tower", "Swordsmiths", "Militia", "Ogre Bashers"])
-    stack(g, t.adv_deck(0, 1), [C.name(next(a for a in C.adventure_deck(1)
+    stack(g, zn.adv_deck(0, 1), [C.name(next(a for a in C.adventure_deck(1)
                                               if C.adventures[a].name != "Goblin Trading Post")),
                                 "Goblin Trading Post"])
-    stack(g, t.deck(JOYMORE), ["Paladin Kendrick", "Old Vets"])
-    stack(g, t.deck(GIANTS), ["Arc Tower", "Dommorian Mages"])
-    stack(g, t.deck(DWARVES), ["Dwarf Warriors"])
+    stack(g, zn.deck(JOYMORE), ["Paladin Kendrick", "Old Vets"])
+    stack(g, zn.deck(GIANTS), ["Arc Tower", "Dommorian Mages"])
+    stack(g, zn.deck(DWARVES), ["Dwarf Warriors"])
     # Setup: the higher Initiative number chooses; the Dwarves (5) take it from
     # the Giants (4), Joymore (7) gives it to the Orcs (1).
     assert sorted(due(g)) == [JOYMORE, DWARVES]
@@ -54,9 +54,9 @@ def story() -> dict[str, Any]:
     act(g, JOYMORE, Initiative(False))
     assert g.initiative == [DWARVES, ORCS]
     notes["new_age_gold"] = list(g.gold)
-    notes["adventure"] = list(g.zones[t.adventure(1)])
+    notes["adventure"] = list(g.zones[zn.adventure(1)])
     # Example Skirmish
-    assert set(g.zones[t.lineup(0)]) == {card(n) for n in
+    assert set(g.zones[zn.lineup(0)]) == {card(n) for n in
                                          ["Guard Tower", "Swordsmiths", "Militia", "Ogre Bashers"]}
     assert due(g) == [ORCS, DWARVES] or set(due(g)) == {ORCS, DWARVES}
     act(g, DWARVES, Draft(card("Ogre Bashers")))
@@ -70,7 +70,7 @@ def story() -> dict[str, Any]:
     notes["skirmish_gold"] = list(g.gold)
     autoplay(g, {JOYMORE, ORCS}, until=lambda g: g.step == 1)
     # Example Peacetime: lineup Paladin Kendrick, Old Vets, Arc Tower, Dommorian Mages
-    assert set(g.zones[t.lineup(0)]) == {card(n) for n in [
+    assert set(g.zones[zn.lineup(0)]) == {card(n) for n in [
         "Paladin Kendrick", "Old Vets", "Arc Tower", "Dommorian Mages"]}
     act(g, JOYMORE, Draft(card("Paladin Kendrick")))
     act(g, JOYMORE, Draft(card("Dommorian Mages")))
@@ -81,7 +81,7 @@ def story() -> dict[str, Any]:
     act(g, JOYMORE, Sell(card("Dommorian Mages")))
     act(g, JOYMORE, Recruit(card("Paladin Kendrick")))
     notes["peacetime_gold"] = list(g.gold)
-    assert card("Dwarf Warriors") in g.zones[t.lineup(1)]
+    assert card("Dwarf Warriors") in g.zones[zn.lineup(1)]
     act(g, DWARVES, Draft(card("Dwarf Warriors")))
     autoplay(g, {DWARVES, ORCS}, until=lambda g: g.due(DWARVES) == "recruit")
     act(g, DWARVES, Recruit(card("Dwarf Warriors")))
@@ -101,13 +101,13 @@ def story() -> dict[str, Any]:
     g.roll = lambda sides: C.die.index(3) + 1  # type: ignore[method-assign]
     autoplay(g, {ORCS, JOYMORE, DWARVES, GIANTS}, until=lambda g: g.phase != "deploy")
     notes["results"] = [list(x) for x in g.results]
-    notes["won"] = list(g.zones[t.won(JOYMORE)])
+    notes["won"] = list(g.zones[zn.won(JOYMORE)])
     # Example Spoils
     assert g.phase == "spoils"
     notes["spoil_options"] = {p: g.legal_actions(g.seating().controller[p]) for p in due(g)}
     act(g, DWARVES, Spoil(card("Guard Tower")))
-    notes["giants_deck_top"] = g.zones[t.deck(GIANTS)][0]
-    notes["dwarves_deck_top"] = g.zones[t.deck(DWARVES)][0]
+    notes["giants_deck_top"] = g.zones[zn.deck(GIANTS)][0]
+    notes["dwarves_deck_top"] = g.zones[zn.deck(DWARVES)][0]
     act(g, GIANTS, Spoil(0))
     act(g, DWARVES, Spoil(0))
     autoplay(g, {JOYMORE, ORCS}, until=lambda g: g.phase != "spoils")
@@ -117,7 +117,7 @@ def story() -> dict[str, Any]:
     act(g, JOYMORE, PlaceDefense(card("Goblin Trading Post"), 1))
     notes["before_retire"] = before_retire
     notes["after_produce_gold"] = None
-    notes["camp_after"] = {p: list(g.zones[t.camp(p)]) for p in range(4)}
+    notes["camp_after"] = {p: list(g.zones[zn.camp(p)]) for p in range(4)}
     # Produce: Joymore's defended Village pays; decline other optional abilities.
     for _ in range(20):
         if g.phase != "produce":
@@ -165,14 +165,14 @@ def test_example_spoils(story: dict[str, Any]) -> None:
     options = story["spoil_options"]
     assert Spoil(card("Guard Tower")) in options[DWARVES]
     g = story["game"]
-    assert card("Guard Tower") in g.zones[t.retired(DWARVES)]
-    assert story["dwarves_deck_top"] in g.zones[t.retired(GIANTS)]
-    assert story["giants_deck_top"] in g.zones[t.retired(DWARVES)]
+    assert card("Guard Tower") in g.zones[zn.retired(DWARVES)]
+    assert story["dwarves_deck_top"] in g.zones[zn.retired(GIANTS)]
+    assert story["giants_deck_top"] in g.zones[zn.retired(DWARVES)]
 
 
 def test_example_defense_spoils(story: dict[str, Any]) -> None:
     g = story["game"]
-    assert card("Goblin Trading Post") in g.zones[t.loc(JOYMORE, 1)]
+    assert card("Goblin Trading Post") in g.zones[zn.loc(JOYMORE, 1)]
 
 
 def test_example_retire_produce_and_war_victory(story: dict[str, Any]) -> None:
@@ -180,8 +180,8 @@ def test_example_retire_produce_and_war_victory(story: dict[str, Any]) -> None:
     # Retire: Swordsmiths' Wealthy 5; Paladin Kendrick returns to your War Camp;
     # the Arc Tower stays at your City. Produce: the City's Prosperous 2 for both.
     assert card("Paladin Kendrick") in story["camp_after"][GIANTS] or \
-        card("Paladin Kendrick") in g.zones[t.camp(GIANTS)]
-    assert card("Arc Tower") in g.zones[t.loc(GIANTS, 0)]
+        card("Paladin Kendrick") in g.zones[zn.camp(GIANTS)]
+    assert card("Arc Tower") in g.zones[zn.loc(GIANTS, 0)]
     assert story["end"][GIANTS] - story["before_retire"][GIANTS] == 7  # "you earned 7 Gold"
     # War Victory: the Dwarves have more Battle Won tokens: 5 VP; you take a Nation card.
     assert story["tokens"][DWARVES] == [1] and story["tokens"][GIANTS] == []

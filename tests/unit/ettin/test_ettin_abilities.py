@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from aggregates.ettin import Ettin, aftermath, war
-from aggregates.ettin import rules as r
-from aggregates.ettin import table as t
+from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import Deploy, Produce, Target
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.testing import card
@@ -46,7 +45,7 @@ def place(g: Ettin, layout: dict[tuple[int, int], list[int]]) -> None:
             for zone_cards in g.zones.values():
                 if c in zone_cards:
                     zone_cards.remove(c)
-        zone = t.field(p, slot) if slot >= 0 else t.loc(p, -slot - 1)
+        zone = zn.field(p, slot) if slot >= 0 else zn.loc(p, -slot - 1)
         g.zones[zone].extend(cards)
 
 
@@ -55,7 +54,7 @@ def fight(g: Ettin, slot: int) -> None:
     g.phase = "battle"
     g.flipped = True
     g.results = [[]]
-    g.work = {"pairs": [{"b": t.BATTLE_ORDER.index(slot), "queue": None, "chosen": [],
+    g.work = {"pairs": [{"b": zn.BATTLE_ORDER.index(slot), "queue": None, "chosen": [],
                          "lose": -1}]}
     war.step_battles(g)
 
@@ -72,12 +71,12 @@ def test_scouting_reveals_the_unit_and_an_enemy_location() -> None:
     scout = with_ability("scouting")[0]
     hidden = plain()[0]
     place(g, {(1, 2): [hidden]})
-    g.zones[t.camp(0)] = [scout]
+    g.zones[zn.camp(0)] = [scout]
     g.phase, g.work = "deploy", {"pairs": [{"turn": 0, "left": 1}]}
     g.act(0, Deploy(scout, 0, 3))
     assert set(g.shown) == {scout, hidden}
     g2 = table()
-    g2.zones[t.camp(0)] = [plain()[1]]
+    g2.zones[zn.camp(0)] = [plain()[1]]
     g2.phase, g2.work = "deploy", {"pairs": [{"turn": 0, "left": 1}]}
     with pytest.raises(RuleError, match="NO_SCOUTING"):
         g2.act(0, Deploy(plain()[1], 0, 3))
@@ -96,7 +95,7 @@ def test_terrify_sends_an_enemy_unit_to_the_enemys_retired_pile() -> None:
     with pytest.raises(RuleError, match="BAD_TARGET"):
         g.act(0, Target(terrify, terrify))
     g.act(0, Target(terrify, victim))
-    assert victim in g.zones[t.retired(1)]
+    assert victim in g.zones[zn.retired(1)]
 
 
 def test_dragonslayer_takes_an_enemy_dragon_to_your_retired_pile() -> None:
@@ -106,7 +105,7 @@ def test_dragonslayer_takes_an_enemy_dragon_to_your_retired_pile() -> None:
     place(g, {(0, 2): [slayer], (1, 2): [dragon]})
     fight(g, 2)
     g.act(0, Target(slayer, dragon))
-    assert dragon in g.zones[t.retired(0)]
+    assert dragon in g.zones[zn.retired(0)]
     g2 = table()
     place(g2, {(0, 2): [slayer], (1, 2): [plain()[0]]})
     fight(g2, 2)
@@ -125,7 +124,7 @@ def test_ranged_trades_itself_for_a_weaker_or_equal_troop() -> None:
     assert Target(archer, weaker) in options and Target(archer, stronger) not in options
     assert Target(archer, 0) in options  # Ranged is optional
     g.act(0, Target(archer, weaker))
-    assert archer in g.zones[t.retired(0)] and weaker in g.zones[t.retired(0)]
+    assert archer in g.zones[zn.retired(0)] and weaker in g.zones[zn.retired(0)]
 
 
 def test_two_ranged_units_targeting_each_other_go_to_their_enemys_piles() -> None:
@@ -139,7 +138,7 @@ def test_two_ranged_units_targeting_each_other_go_to_their_enemys_piles() -> Non
     fight(g, 2)
     g.act(0, Target(a, b))
     g.act(1, Target(b, a))
-    assert a in g.zones[t.retired(1)] and b in g.zones[t.retired(0)]
+    assert a in g.zones[zn.retired(1)] and b in g.zones[zn.retired(0)]
 
 
 def test_swift_wins_ties_and_equal_icons_still_tie() -> None:
@@ -189,50 +188,50 @@ def test_troops_before_defenses() -> None:
     g = table()
     troop, wall = plain()[0], plain(troop=False)[0]
     won_at(g, 2, 0, [plain()[1]], [troop, wall])
-    assert r.spoil_options(g, 0, 2) == [troop]
+    assert aftermath.spoil_options(g, 0, 2) == [troop]
     won_at(g, 2, 0, [plain()[1]], [wall])
-    assert r.spoil_options(g, 0, 2) == [wall]
+    assert aftermath.spoil_options(g, 0, 2) == [wall]
 
 
 def test_conquest_takes_defenses_while_troops_remain() -> None:
     g = table()
     troop, wall = plain()[0], plain(troop=False)[0]
     won_at(g, 2, 0, [with_ability("conquest")[0]], [troop, wall])
-    assert r.spoil_options(g, 0, 2) == sorted([troop, wall])
+    assert aftermath.spoil_options(g, 0, 2) == sorted([troop, wall])
 
 
 def test_stealth_cannot_be_taken_without_magic() -> None:
     g = table()
     sneak = with_ability("stealth")[0]
     won_at(g, 2, 0, [plain()[0]], [sneak])
-    assert r.spoil_options(g, 0, 2) == []
+    assert aftermath.spoil_options(g, 0, 2) == []
 
 
 def test_magic_takes_stealth_units() -> None:
     g = table()
     sneak = with_ability("stealth")[0]
     won_at(g, 2, 0, [with_ability("magic")[0]], [sneak])
-    assert r.spoil_options(g, 0, 2) == [sneak]
+    assert aftermath.spoil_options(g, 0, 2) == [sneak]
 
 
 def test_flying_needs_ranged_or_flying() -> None:
     g = table()
     flier = with_ability("flying")[0]
     won_at(g, 2, 0, [plain()[0]], [flier])
-    assert r.spoil_options(g, 0, 2) == []
+    assert aftermath.spoil_options(g, 0, 2) == []
     won_at(g, 2, 0, [with_ability("ranged")[0]], [flier])
-    assert r.spoil_options(g, 0, 2) == [flier]
+    assert aftermath.spoil_options(g, 0, 2) == [flier]
     won_at(g, 2, 0, [with_ability("flying")[1]], [flier])
-    assert r.spoil_options(g, 0, 2) == [flier]
+    assert aftermath.spoil_options(g, 0, 2) == [flier]
 
 
 def test_vicious_takes_an_additional_spoil() -> None:
     g = table()
     g.age = 2
     won_at(g, 2, 0, [with_ability("vicious")[0]], [])
-    assert r.spoil_count(g, 0, 2, "win") == 3 and r.spoil_count(g, 0, 2, "tie") == 2
+    assert aftermath.spoil_count(g, 0, 2, "win") == 3 and aftermath.spoil_count(g, 0, 2, "tie") == 2
     won_at(g, 2, 0, [plain()[0]], [])
-    assert r.spoil_count(g, 0, 2, "win") == 2
+    assert aftermath.spoil_count(g, 0, 2, "win") == 2
 
 
 def spoils_for(g: Ettin, layout: dict[tuple[int, int], list[int]], winner: int,
@@ -251,7 +250,7 @@ def test_bounty_pays_the_taker() -> None:
     before = g.gold[0]
     from aggregates.ettin.commands import Spoil
     g.act(0, Spoil(hunted))
-    assert g.gold[0] == before + amount and hunted in g.zones[t.retired(0)]
+    assert g.gold[0] == before + amount and hunted in g.zones[zn.retired(0)]
 
 
 def test_siege_blocks_a_defenses_produce() -> None:
@@ -277,7 +276,7 @@ def test_siege_blocks_a_defenses_produce() -> None:
 def test_top_of_the_nation_deck_when_the_enemy_has_no_units() -> None:
     g = table()
     place(g, {(0, 2): [plain()[0]]})
-    assert r.spoil_options(g, 0, 2) == [0]
+    assert aftermath.spoil_options(g, 0, 2) == [0]
 
 
 # ------------------------------------------------------------------ retire
@@ -292,7 +291,7 @@ def test_return_to_self() -> None:
     g = table()
     card = with_ability("return_to_self")[0]
     retire_one(g, card)
-    assert card in g.zones[t.camp(0)]
+    assert card in g.zones[zn.camp(0)]
 
 
 def test_return_to_ally() -> None:
@@ -301,10 +300,10 @@ def test_return_to_ally() -> None:
     card = with_ability("return_to_ally")[0]
     place(g, {(0, 2): [card]})
     aftermath.retire(g)
-    assert card in g.zones[t.camp(1)]
+    assert card in g.zones[zn.camp(1)]
     g2 = table()  # 2 players: no Ally, you receive it
     retire_one(g2, card)
-    assert card in g2.zones[t.camp(0)]
+    assert card in g2.zones[zn.camp(0)]
 
 
 def test_wealthy() -> None:
@@ -313,15 +312,15 @@ def test_wealthy() -> None:
     before = g.gold[0]
     retire_one(g, card)
     assert g.gold[0] == before + C.units[card].ability("wealthy").amount  # type: ignore
-    assert card in g.zones[t.retired(0)]
+    assert card in g.zones[zn.retired(0)]
 
 
 def test_war_cry() -> None:
     g = table()
     card = with_ability("war_cry")[0]
-    top = g.zones[t.deck(0)][0]
+    top = g.zones[zn.deck(0)][0]
     retire_one(g, card)
-    assert top in g.zones[t.camp(0)]
+    assert top in g.zones[zn.camp(0)]
 
 
 def test_defenses_stay_and_at_the_adventure_retire() -> None:
@@ -329,7 +328,7 @@ def test_defenses_stay_and_at_the_adventure_retire() -> None:
     wall, other = plain(troop=False)[:2]
     place(g, {(0, 1): [wall], (0, 3): [other]})
     aftermath.retire(g)
-    assert wall in g.zones[t.loc(0, 1)] and other in g.zones[t.retired(0)]
+    assert wall in g.zones[zn.loc(0, 1)] and other in g.zones[zn.retired(0)]
 
 
 # ------------------------------------------------------------------ produce
@@ -346,11 +345,11 @@ def test_gate_to_self() -> None:
     g = table(("orcs", "dwarves"))  # Orcs: Village, Ruins, Ruins
     gate = with_ability("gate_to_self", troop=False)[0]
     troop = plain()[0]
-    g.zones[t.retired(0)] = [troop]
+    g.zones[zn.retired(0)] = [troop]
     produce(g, {2: [gate]})
     assert g.due(0) == "produce"
     g.act(0, Produce(True, troop))
-    assert troop in g.zones[t.camp(0)]
+    assert troop in g.zones[zn.camp(0)]
 
 
 def test_gate_to_ally() -> None:
@@ -359,12 +358,12 @@ def test_gate_to_ally() -> None:
     g.age = 1
     gate = with_ability("gate_to_ally", troop=False)[0]
     troop = plain()[0]
-    g.zones[t.retired(0)] = [troop]
+    g.zones[zn.retired(0)] = [troop]
     produce(g, {2: [gate]})
     while g.due(0) == "produce" and g.work["queues"]["0"][0][0] != "gate_to_ally":
         g.act(0, Produce(False, 0))
     g.act(0, Produce(True, troop))
-    assert troop in g.zones[t.camp(1)]
+    assert troop in g.zones[zn.camp(1)]
 
 
 def four_orcs() -> Ettin:
@@ -404,7 +403,7 @@ def test_defended_location_abilities(kind: str) -> None:
     slot = next(i for i, loc in enumerate(nation.locations) if loc.ability.keyword == kind)
     other = next(n.id for n in C.nations if n.id != nation.id)
     g = table((nation.id, other))
-    top = g.zones[t.deck(0)][0]
+    top = g.zones[zn.deck(0)][0]
     wall = plain(troop=False)[0]
     before = list(g.gold)
     produce(g, {})  # undefended: nothing
@@ -415,7 +414,7 @@ def test_defended_location_abilities(kind: str) -> None:
     if kind in ("lost_souls", "call_to_arms"):
         assert g.due(0) == "produce"
         g.act(0, Produce(True, 0))
-        assert top in g.zones[t.LOST if kind == "lost_souls" else t.camp(0)]
+        assert top in g.zones[zn.LOST if kind == "lost_souls" else zn.camp(0)]
     elif kind == "taxes":
         assert g.gold[0] - before[0] == amount
     else:
@@ -436,9 +435,9 @@ def test_scoring_counts_every_source_and_retired_bonuses() -> None:
                       if u.bonus is not None and u.bonus[0] == "war_token")
     camp_card = next(u for u in C.units.values() if u.vp and u.bonus is None)
     wall = next(u for u in C.units.values() if u.vp and not u.troop)
-    g.zones[t.retired(0)] = [bonus_card.id]
-    g.zones[t.camp(0)] = [camp_card.id]
-    g.zones[t.loc(0, 1)] = [wall.id]
+    g.zones[zn.retired(0)] = [bonus_card.id]
+    g.zones[zn.camp(0)] = [camp_card.id]
+    g.zones[zn.loc(0, 1)] = [wall.id]
     g.tokens = [[1, 3], []]
     g.gold = [9, 0]
     score = scoring.position_score(g, 0)
@@ -484,12 +483,12 @@ def test_scouting_chooses_a_location_not_the_adventure() -> None:
     sets them apart from "beside the Adventure card")."""
     g = table()
     scout = with_ability("scouting")[0]
-    g.zones[t.camp(0)] = [scout]
+    g.zones[zn.camp(0)] = [scout]
     g.phase, g.work = "deploy", {"pairs": [{"turn": 0, "left": 1}]}
-    assert all(c.scout <= t.ADVENTURE for c in g.legal_actions(0)
+    assert all(c.scout <= zn.ADVENTURE for c in g.legal_actions(0)
                if isinstance(c, Deploy))
     with pytest.raises(RuleError, match="NO_SCOUTING"):
-        g.act(0, Deploy(scout, 0, t.ADVENTURE + 1))
+        g.act(0, Deploy(scout, 0, zn.ADVENTURE + 1))
 
 
 def test_bounty_pays_when_taken_from_the_top_of_the_nation_deck() -> None:
@@ -503,12 +502,12 @@ def test_bounty_pays_when_taken_from_the_top_of_the_nation_deck() -> None:
     for cards in g.zones.values():
         if hunted in cards:
             cards.remove(hunted)
-    g.zones[t.deck(1)].insert(0, hunted)
+    g.zones[zn.deck(1)].insert(0, hunted)
     spoils_for(g, {(0, 2): [plain()[0]]}, 0, 2)
     before = g.gold[0]
     g.collect_events()
     g.act(0, Spoil(0))
-    assert hunted in g.zones[t.retired(0)] and g.gold[0] == before + amount
+    assert hunted in g.zones[zn.retired(0)] and g.gold[0] == before + amount
     # The Spoil says its battle; the Bounty's gold is public, the card is not
     # (a deck-top card goes face down to the taker's Retired Pile).
     events: dict[str, Any] = {event_type(e): e for e in g.collect_events()}
@@ -537,8 +536,8 @@ def test_a_short_skirmish_lineup_pays_the_missing_pick__ruling_empty_mercenary_d
 ) -> None:
     from aggregates.ettin import ages
     g = table()
-    deck = t.merc(0, 1)
-    g.zones[t.LOST] += g.zones[deck][3:]
+    deck = zn.merc(0, 1)
+    g.zones[zn.LOST] += g.zones[deck][3:]
     g.zones[deck] = g.zones[deck][:3]
     first = g.initiative[0]
     before = list(g.gold)
@@ -549,11 +548,11 @@ def test_a_short_skirmish_lineup_pays_the_missing_pick__ruling_empty_mercenary_d
 
 def test_empty_decks_pay_the_ages_gold_per_missing_card__ruling_empty_decks() -> None:
     g = table()
-    g.zones[t.LOST] += g.zones[t.deck(0)] + g.zones[t.merc(0, 1)]
-    g.zones[t.deck(0)], g.zones[t.merc(0, 1)] = [], []
+    g.zones[zn.LOST] += g.zones[zn.deck(0)] + g.zones[zn.merc(0, 1)]
+    g.zones[zn.deck(0)], g.zones[zn.merc(0, 1)] = [], []
     before = g.gold[0]
     g.collect_events()
-    r.draw_nation(g, 0, 2, t.camp(0), "WarCry", "war cry")
+    zn.draw_nation(g, 0, 2, zn.camp(0), "WarCry", "war cry")
     assert g.gold[0] - before == 2 * C.age_gold[0]
     # The gold says which draw it replaced, and the gold after it.
     (paid,) = [payload_of(e) for e in g.collect_events()]
@@ -565,9 +564,9 @@ def test_untakeable_troops_still_shield_defenses__ruling_troops_before_defenses(
     g = table()
     sneak, wall = with_ability("stealth")[0], plain(troop=False)[0]
     won_at(g, 2, 0, [plain()[0]], [sneak, wall])
-    assert r.spoil_options(g, 0, 2) == []
+    assert aftermath.spoil_options(g, 0, 2) == []
     won_at(g, 2, 0, [with_ability("conquest")[0]], [sneak, wall])
-    assert r.spoil_options(g, 0, 2) == [wall]
+    assert aftermath.spoil_options(g, 0, 2) == [wall]
 
 
 def test_a_siege_is_placed_and_the_location_stays_defended__ruling_siege() -> None:
@@ -615,19 +614,19 @@ def test_a_won_adventure_defense_is_always_placed__ruling_adventure_defense() ->
     from aggregates.ettin.commands import PlaceDefense
     g = table()
     post = card("Goblin Trading Post")
-    g.zones[t.won(0)] = [post]
+    g.zones[zn.won(0)] = [post]
     g.phase = "adventure_defense"
     assert g.due(0) == "place"
-    assert g.legal_actions(0) == [PlaceDefense(post, s) for s in range(t.ADVENTURE)]
+    assert g.legal_actions(0) == [PlaceDefense(post, s) for s in range(zn.ADVENTURE)]
 
 
 def test_an_unattempted_adventure_goes_to_the_lost_pile__ruling_adventure_card() -> None:
     g = table()
-    adv = g.zones[t.adv_deck(0, 1)][0]
-    g.zones[t.adv_deck(0, 1)].remove(adv)
-    g.zones[t.adventure(0)] = [adv]
+    adv = g.zones[zn.adv_deck(0, 1)][0]
+    g.zones[zn.adv_deck(0, 1)].remove(adv)
+    g.zones[zn.adventure(0)] = [adv]
     aftermath.retire(g)
-    assert adv in g.zones[t.LOST]
+    assert adv in g.zones[zn.LOST]
 
 
 def test_units_gone_before_retire_do_not_retire__ruling_retire_abilities() -> None:
@@ -637,7 +636,7 @@ def test_units_gone_before_retire_do_not_retire__ruling_retire_abilities() -> No
     place(g, {(0, 2): [terrify], (1, 2): [rich]})
     fight(g, 2)
     g.act(0, Target(terrify, rich))
-    assert rich in g.zones[t.retired(1)]
+    assert rich in g.zones[zn.retired(1)]
     before = g.gold[1]
     aftermath.retire(g)
     assert g.gold[1] == before  # Wealthy: "When this retires" -- it was Terrified

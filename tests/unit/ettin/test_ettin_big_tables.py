@@ -11,7 +11,7 @@ import pytest
 
 from aggregates.catalog import RULES
 from aggregates.ettin import Ettin
-from aggregates.ettin import table as t
+from aggregates.ettin import seating as sg
 from aggregates.ettin.v1 import EttinV1
 from aggregates.kernel import RuleError
 from aggregates.kernel.audit import record_of
@@ -34,10 +34,10 @@ def test_no_two_neighbours_play_one_nation__rulebook_9_plus_players_setup(player
     for seed in range(SEEDS):
         game = Ettin.start([f"p{i}" for i in range(players)], seed=f"{seed + 1:064x}")
         nations = game.nations
-        assert len(nations) == t.positions_for(players)
+        assert len(nations) == sg.positions_for(players)
         assert neighbours_alike(nations) == [], (seed, nations)
-        for b in range(t.boxes(len(nations))):
-            in_box = [n for n in nations[b * t.PER_BOX:(b + 1) * t.PER_BOX] if n != "mercenaries"]
+        for b in range(sg.boxes(len(nations))):
+            in_box = [n for n in nations[b * sg.PER_BOX:(b + 1) * sg.PER_BOX] if n != "mercenaries"]
             assert len(set(in_box)) == len(in_box)
         assert (nations[-1] == "mercenaries") == (players % 2 == 1)
 

@@ -17,7 +17,8 @@ import random
 import pytest
 
 from aggregates.ettin import Ettin
-from aggregates.ettin import table as t
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import Deploy, Draft, Initiative, Recruit, Sell
 from aggregates.ettin.testing import due
 from aggregates.kernel import RuleError
@@ -29,9 +30,9 @@ def seats(n: int) -> list[str]:
 
 
 def test_four_players_alliances_and_enemies() -> None:
-    s = t.seating_for(4)
+    s = sg.seating_for(4)
     assert s.controller == (0, 1, 2, 3) and s.teams == ((0, 1), (2, 3))
-    assert t.enemy_pairs(4) == [[1, 2], [3, 0]]
+    assert sg.enemy_pairs(4) == [[1, 2], [3, 0]]
 
 
 def test_odd_players_run_the_mercenary_mat() -> None:
@@ -40,19 +41,19 @@ def test_odd_players_run_the_mercenary_mat() -> None:
     s = g.seating()
     assert s.controller == (0, 1, 2, 2) and s.teams == ((0, 1), (2,))
     assert g.pairs == [[1, 2], [3, 0]]  # the mat faces an Enemy of its own
-    assert t.ally_of(3, 4) == 2          # allied to its nation
+    assert sg.ally_of(3, 4) == 2          # allied to its nation
 
 
 def test_two_players_are_enemies_without_allies() -> None:
     g = Ettin.start(seats(2), seed="1" * 64)
     assert g.pairs == [[0, 1]] and g.seating().teams == ((0,), (1,))
-    assert t.ally_of(0, 2) is None
+    assert sg.ally_of(0, 2) is None
 
 
 def test_nine_plus_players_use_a_box_per_eight_positions() -> None:
     g = Ettin.start(seats(16), seed="1" * 64)
     assert len(set(g.nations[:8])) == 8 and len(set(g.nations[8:])) == 8
-    assert t.merc(1, 1) in g.zones and min(g.zones[t.merc(1, 1)]) > 1000
+    assert zn.merc(1, 1) in g.zones and min(g.zones[zn.merc(1, 1)]) > 1000
 
 
 def test_nation_option_and_its_refusals() -> None:
@@ -89,7 +90,7 @@ def test_refusals_carry_reasons() -> None:
         g.act(drafter, Draft(99999))
     other = 1 - drafter
     with pytest.raises(RuleError, match="NOT_YOUR_TURN"):
-        g.act(other, Draft(g.zones[t.lineup(0)][0]))
+        g.act(other, Draft(g.zones[zn.lineup(0)][0]))
 
 
 def test_recruit_needs_the_gold_and_a_sale_pays_at_once() -> None:
@@ -100,13 +101,13 @@ def test_recruit_needs_the_gold_and_a_sale_pays_at_once() -> None:
         g.act(s, g.legal_actions(s)[0])
     p = next(p for p in (0, 1) if g.due(p) == "recruit")
     g.gold[p] = 0
-    expensive = [c for c in g.zones[t.drafted(p)] if Recruit(c) not in g.legal_actions(p)]
+    expensive = [c for c in g.zones[zn.drafted(p)] if Recruit(c) not in g.legal_actions(p)]
     for c in expensive:
         with pytest.raises(RuleError, match="CANNOT_AFFORD"):
             g.act(p, Recruit(c))
-    card = g.zones[t.drafted(p)][0]
+    card = g.zones[zn.drafted(p)][0]
     g.act(p, Sell(card))
-    assert g.gold[p] > 0 and card in g.zones[t.LOST]
+    assert g.gold[p] > 0 and card in g.zones[zn.LOST]
 
 
 def test_every_legal_command_is_accepted_and_screens_are_valid() -> None:
@@ -134,13 +135,13 @@ def test_deploy_is_one_card_at_a_time_and_face_down_to_the_enemy() -> None:
         seat = rng.choice(g.waiting_on())
         g.act(seat, rng.choice(g.legal_actions(seat)))
     p = next(p for p in range(4) if g.due(p) == "deploy")
-    card = g.zones[t.camp(p)][0]
+    card = g.zones[zn.camp(p)][0]
     g.act(p, Deploy(card, 3, 0))
-    enemy = t.enemy_pairs(4)[[p in pair for pair in t.enemy_pairs(4)].index(True)]
+    enemy = sg.enemy_pairs(4)[[p in pair for pair in sg.enemy_pairs(4)].index(True)]
     foe = enemy[0] if enemy[1] == p else enemy[1]
-    assert "cards" not in g.view(foe)["zones"][t.field(p, 3)]
-    assert g.view(foe)["zones"][t.field(p, 3)]["count"] == 1
-    assert g.view(p ^ 1)["zones"][t.field(p, 3)]["cards"] == [card]  # the Ally sees it
+    assert "cards" not in g.view(foe)["zones"][zn.field(p, 3)]
+    assert g.view(foe)["zones"][zn.field(p, 3)]["count"] == 1
+    assert g.view(p ^ 1)["zones"][zn.field(p, 3)]["cards"] == [card]  # the Ally sees it
     assert all(d.hidden for d in g.pending() if d.kind == "deploy")
 
 

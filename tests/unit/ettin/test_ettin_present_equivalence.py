@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 
-from aggregates.ettin import Ettin, present, words
-from aggregates.ettin import table as t
+from aggregates.ettin import Ettin, present
+from aggregates.ettin import cards as cd
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
 from aggregates.kernel.present import Screen
 from tests.soak import cases
@@ -29,7 +31,7 @@ from tests.soak import cases
 
 
 def ref_seating(players: int) -> Seating:
-    ctrl = tuple(min(p, players - 1) for p in range(t.positions_for(players)))
+    ctrl = tuple(min(p, players - 1) for p in range(sg.positions_for(players)))
     if players == 2:
         return Seating(ctrl, ((0,), (1,)))
     return Seating(ctrl, tuple(tuple(sorted({ctrl[k], ctrl[k + 1]}))
@@ -37,28 +39,28 @@ def ref_seating(players: int) -> Seating:
 
 
 def ref_specs(players: int, flipped: bool) -> list[ZoneSpec]:
-    count = t.positions_for(players)
+    count = sg.positions_for(players)
     ctrl = ref_seating(players).controller
-    specs = [ZoneSpec(t.LOST, Visibility.PUBLIC)]
-    for b in range(t.boxes(count)):
+    specs = [ZoneSpec(zn.LOST, Visibility.PUBLIC)]
+    for b in range(sg.boxes(count)):
         for age in (1, 2, 3):
-            specs.append(ZoneSpec(t.merc(b, age), Visibility.COUNT_ONLY, ordered=True))
-            specs.append(ZoneSpec(t.adv_deck(b, age), Visibility.COUNT_ONLY, ordered=True))
+            specs.append(ZoneSpec(zn.merc(b, age), Visibility.COUNT_ONLY, ordered=True))
+            specs.append(ZoneSpec(zn.adv_deck(b, age), Visibility.COUNT_ONLY, ordered=True))
     for g in range(count):
-        specs.append(ZoneSpec(t.lineup(g), Visibility.PUBLIC))
-        specs.append(ZoneSpec(t.adventure(g), Visibility.PUBLIC))
+        specs.append(ZoneSpec(zn.lineup(g), Visibility.PUBLIC))
+        specs.append(ZoneSpec(zn.adventure(g), Visibility.PUBLIC))
     for p in range(count):
         owner = ctrl[p]
-        specs += [ZoneSpec(t.deck(p), Visibility.COUNT_ONLY, owner=owner, ordered=True),
-                  ZoneSpec(t.drafted(p), Visibility.PUBLIC, owner=owner),
-                  ZoneSpec(t.camp(p), Visibility.TEAM, owner=owner),
-                  ZoneSpec(t.retired(p), Visibility.OWNER, owner=owner),
-                  ZoneSpec(t.won(p), Visibility.PUBLIC, owner=owner)]
-        for s in range(t.SLOTS):
-            specs.append(ZoneSpec(t.field(p, s),
+        specs += [ZoneSpec(zn.deck(p), Visibility.COUNT_ONLY, owner=owner, ordered=True),
+                  ZoneSpec(zn.drafted(p), Visibility.PUBLIC, owner=owner),
+                  ZoneSpec(zn.camp(p), Visibility.TEAM, owner=owner),
+                  ZoneSpec(zn.retired(p), Visibility.OWNER, owner=owner),
+                  ZoneSpec(zn.won(p), Visibility.PUBLIC, owner=owner)]
+        for s in range(zn.SLOTS):
+            specs.append(ZoneSpec(zn.field(p, s),
                                   Visibility.PUBLIC if flipped else Visibility.TEAM, owner=owner))
-        for s in range(t.ADVENTURE):
-            specs.append(ZoneSpec(t.loc(p, s), Visibility.PUBLIC, owner=owner))
+        for s in range(zn.ADVENTURE):
+            specs.append(ZoneSpec(zn.loc(p, s), Visibility.PUBLIC, owner=owner))
     return specs
 
 
@@ -73,7 +75,7 @@ def ref_present(g: Any, seat: int | None) -> Screen:
     or gone stale across events, reads differently. The card faces' caches are
     keyed by the card id alone over immutable data; ``test_card_faces_*`` reads
     them against a fresh build."""
-    for cached in (present.location_labels, t.table_specs, t.seating_for, t.controller):
+    for cached in (present.location_labels, zn.table_specs, sg.seating_for, sg.controller):
         cached.cache_clear()
     return present.present(g, seat)
 
@@ -142,16 +144,16 @@ def test_scouted_cards_are_read_alike_before_the_flip() -> None:
 @pytest.mark.parametrize("players", range(2, 17))
 def test_cached_specs_and_seating_equal_fresh_ones(players: int) -> None:
     for flipped in (False, True):
-        assert t.zone_specs(players, flipped) == ref_specs(players, flipped)
-    assert t.seating_for(players) == ref_seating(players)
+        assert zn.zone_specs(players, flipped) == ref_specs(players, flipped)
+    assert sg.seating_for(players) == ref_seating(players)
 
 
 def test_zone_specs_is_the_callers_to_change() -> None:
     """``zone_specs`` hands out a fresh list: changing it leaves the cache be."""
-    specs = t.zone_specs(4, False)
+    specs = zn.zone_specs(4, False)
     specs.clear()
-    assert t.zone_specs(4, False) == ref_specs(4, False)
-    assert list(t.empty_zones(4)) == [s.name for s in ref_specs(4, False)]
+    assert zn.zone_specs(4, False) == ref_specs(4, False)
+    assert list(zn.empty_zones(4)) == [s.name for s in ref_specs(4, False)]
 
 
 def test_card_faces_read_as_built_afresh() -> None:
@@ -160,6 +162,6 @@ def test_card_faces_read_as_built_afresh() -> None:
 
     cards = [*C.units, *C.adventures]
     cached = [present.card_face(c) for c in cards]
-    for f in (present.card_face, words.card_text, words.keyword_name, words.location_text):
+    for f in (present.card_face, cd.card_text, cd.keyword_name, cd.location_text):
         f.cache_clear()
     assert [present.card_face(c) for c in cards] == cached

@@ -51,11 +51,11 @@ def test_rules_3_play_as_rules_2_without_the_engine_progress__rulebook_War(
 def short_skirmish(cls: type[Ettin]) -> tuple[Ettin, list[Any]]:
     """Age I's first Skirmish from a mercenary deck of three cards (Empty Decks)."""
     from aggregates.ettin import ages
-    from aggregates.ettin import table as t
+    from aggregates.ettin import zones as zn
 
     g = cls.start(["a", "b"], seed="c" * 64)
-    deck = t.merc(0, 1)
-    g.zones[t.LOST] += g.zones[deck][3:]
+    deck = zn.merc(0, 1)
+    g.zones[zn.LOST] += g.zones[deck][3:]
     g.zones[deck] = g.zones[deck][:3]
     g.age = 1
     g.collect_events()

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.ettin import Ettin, present
-from aggregates.ettin import table as t
+from aggregates.ettin import seating as sg
+from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import Deploy, Recruit
 from aggregates.ettin.testing import act, due, put
 from aggregates.ettin.war import legal_deploy
@@ -40,7 +41,7 @@ def at_deploy(players: int = 4) -> Ettin:
 def test_deploy_is_a_card_then_a_place_and_its_paths_are_the_legal_list__Deploy() -> None:
     g = at_deploy()
     p = next(q for q in range(len(g.nations)) if g.due(q) == "deploy")
-    put(g, t.camp(p), ["Cutthroats I-23"])  # a Scouting unit: one question more
+    put(g, zn.camp(p), ["Cutthroats I-23"])  # a Scouting unit: one question more
     decision = next(d for d in g.pending() if d.position == p)
     path = next(c for c in decision.choices if isinstance(c, PickPath))
     assert path.questions[:2] == ("Which card?", "Where?")
@@ -51,12 +52,12 @@ def test_deploy_is_a_card_then_a_place_and_its_paths_are_the_legal_list__Deploy(
     assert [b.label.split(" (")[0].split(":")[0] for b in first.then] == [
         "the near Location", "the middle Location", "the far Location", "the Adventure"]
     assert any(len(x) == 3 for x in paths(path.options))
-    assert len(path.options) == len(g.zones[t.camp(p)])  # not cards x places
+    assert len(path.options) == len(g.zones[zn.camp(p)])  # not cards x places
 
 
 def test_battle_names_the_winner_first_and_the_location_by_where_it_stands__Battle() -> None:
     seats = ["Ada", "Bo", "Cy", "Di"]
-    pairs = t.enemy_pairs(4)  # pair 0 is positions 1 and 2
+    pairs = sg.enemy_pairs(4)  # pair 0 is positions 1 and 2
     won_by_second = {"pair": 0, "slot": 2, "scores": [1, 6], "result": "win",
                      "winner": pairs[0][1], "why": None}
     assert Ettin.describe("BattleResolved", won_by_second, seats) == (

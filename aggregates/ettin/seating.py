@@ -1,4 +1,6 @@
-"""The table: positions round the circle, Allies and Enemies, teams, zones.
+"""Seating: positions round the circle, Allies and Enemies, teams and boxes
+(Examples of Seating; Ally Interactions; 2 Players; Odd Numbers of Players;
+9+ Players).
 
 Rulings: positions alternate round the circle, 0-1 Allies, 1-2 Enemies, 2-3
 Allies, ... closing the circle with Enemies; an alliance of two scores
@@ -7,28 +9,19 @@ Mercenary mat as a second position, allied to its nation and facing an Enemy
 of its own (position 0). With 2 players the two are Enemies with no Ally.
 With 9+ players each run of 8 positions is one box (its own mercenary and
 adventure decks; the pair closing a box draws from its first position's box).
-
-Zones (``Zones`` derives views and event audiences from them):
-nation decks, mercenary and adventure decks: ``COUNT_ONLY``; lineups, drafted
-cards, Location defenses, the Adventures, won Adventures and the Lost pile:
-``PUBLIC``; War Camps: ``TEAM`` (an Ally may see them, never an Enemy);
-deployed cards: ``TEAM`` until the battle flip, then ``PUBLIC`` (Scouting
-reveals single cards earlier: the game's ``shown`` list); Retired piles:
-``OWNER``.
 """
 
 from __future__ import annotations
 
 import functools
 
-from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
+from aggregates.ettin.state import EttinState
+from aggregates.kernel import Seating
 from aggregates.kernel.flow import next_seat
 
-SLOTS = 4            # three Locations (0 nearest the Adventure) and the Adventure (3)
-ADVENTURE = 3
-BATTLE_ORDER = (2, 1, 0, 3)  # farthest from the Adventure first
 PER_BOX = 8
-LOST = "lost"
+#: The nation a Mercenary Nation Mat's position plays.
+MAT = "mercenaries"
 
 
 def positions_for(players: int) -> int:
@@ -84,96 +77,6 @@ def boxes(positions: int) -> int:
     return (positions + PER_BOX - 1) // PER_BOX
 
 
-def deck(p: int) -> str:
-    return f"deck:{p}"
-
-
-def merc(box: int, age: int) -> str:
-    return f"merc:{box}:{age}"
-
-
-def adv_deck(box: int, age: int) -> str:
-    return f"adv:{box}:{age}"
-
-
-def lineup(g: int) -> str:
-    return f"lineup:{g}"
-
-
-def drafted(p: int) -> str:
-    return f"drafted:{p}"
-
-
-def camp(p: int) -> str:
-    return f"camp:{p}"
-
-
-def field(p: int, slot: int) -> str:
-    return f"field:{p}:{slot}"
-
-
-def loc(p: int, slot: int) -> str:
-    return f"loc:{p}:{slot}"
-
-
-def retired(p: int) -> str:
-    return f"retired:{p}"
-
-
-def adventure(pair: int) -> str:
-    return f"adventure:{pair}"
-
-
-def won(p: int) -> str:
-    return f"won:{p}"
-
-
-def zone_specs(players: int, flipped: bool) -> list[ZoneSpec]:
-    """Every zone's spec (a fresh list, the caller's to change)."""
-    return list(table_specs(players, flipped))
-
-
-@functools.lru_cache(maxsize=64)
-def table_specs(players: int, flipped: bool) -> tuple[ZoneSpec, ...]:
-    """Every zone's spec, built once per player count and flip.
-
-    The specs depend on nothing but these two (a ``ZoneSpec`` is frozen), so
-    the cache is safe however the game's state changes; it is what keeps a
-    screen's many zone lookups from rebuilding all ~12 specs a position each.
-    """
-    count = positions_for(players)
-    ctrl = controller(players)
-    specs = [ZoneSpec(LOST, Visibility.PUBLIC)]
-    for b in range(boxes(count)):
-        for age in (1, 2, 3):
-            specs.append(ZoneSpec(merc(b, age), Visibility.COUNT_ONLY, ordered=True))
-            specs.append(ZoneSpec(adv_deck(b, age), Visibility.COUNT_ONLY, ordered=True))
-    for g in range(count):
-        specs.append(ZoneSpec(lineup(g), Visibility.PUBLIC))
-        specs.append(ZoneSpec(adventure(g), Visibility.PUBLIC))
-    for p in range(count):
-        owner = ctrl[p]
-        specs += [ZoneSpec(deck(p), Visibility.COUNT_ONLY, owner=owner, ordered=True),
-                  ZoneSpec(drafted(p), Visibility.PUBLIC, owner=owner),
-                  ZoneSpec(camp(p), Visibility.TEAM, owner=owner),
-                  ZoneSpec(retired(p), Visibility.OWNER, owner=owner),
-                  ZoneSpec(won(p), Visibility.PUBLIC, owner=owner)]
-        for s in range(SLOTS):
-            specs.append(ZoneSpec(field(p, s),
-                                  Visibility.PUBLIC if flipped else Visibility.TEAM, owner=owner))
-        for s in range(ADVENTURE):
-            specs.append(ZoneSpec(loc(p, s), Visibility.PUBLIC, owner=owner))
-    return tuple(specs)
-
-
-def empty_zones(players: int) -> dict[str, list[int]]:
-    return {s.name: [] for s in table_specs(players, False)}
-
-
-def zones_of(players: int, contents: dict[str, list[int]], flipped: bool) -> Zones:
-    return Zones(table_specs(players, flipped), contents, seating_for(players))
-
-
 def deal_box(dealt: list[str], wanted: int, before: str | None,
              after: str | None) -> list[str]:
     """``wanted`` nations of one box's shuffle ``dealt`` (each at most once), in
@@ -200,3 +103,34 @@ def next_to_same_nation(nations: list[str], count: int) -> bool:
     """Whether two neighbours round the table (of ``count`` positions) play
     the same nation."""
     return count > 2 and any(nations[p] == nations[next_seat(p, count)] for p in range(count))
+
+
+def positions(g: EttinState) -> int:
+    return len(g.nations)
+
+
+def ally(g: EttinState, p: int) -> int | None:
+    return ally_of(p, positions(g))
+
+
+def benefit_to_ally(g: EttinState, p: int) -> int:
+    """Who gets what a card gives your Ally: the Ally, or (2 players) you."""
+    a = ally(g, p)
+    return p if a is None else a
+
+
+def pair_of(g: EttinState, p: int) -> int:
+    return next(i for i, pair in enumerate(g.pairs) if p in pair)
+
+
+def enemy(g: EttinState, p: int) -> int:
+    pair = g.pairs[pair_of(g, p)]
+    return pair[1] if pair[0] == p else pair[0]
+
+
+def box(g: EttinState, p: int) -> int:
+    return box_of(p)
+
+
+def pair_box(g: EttinState, i: int) -> int:
+    return box_of(g.pairs[i][0])

@@ -1,55 +1,40 @@
-"""Ettin's vocabulary in the rulebook's spelling, shared by the screen, the
-menus and the event sentences, so each names a thing one way.
+"""The cards as the rulebook reads them (Anatomy of the Unit Cards; Abilities
+Summary): a unit's numbers, its abilities' names, a card's face in words,
+shared by the screen, the menus and the event sentences so each names a thing
+one way.
 
-- Ages are numbered as the rulebook prints them: Age I, II, III.
-- The three Locations of a Nation Mat are named by where they stand, as
-  Phase 3: War, Battle orders them ("the Locations farthest from their
-  Adventure", "the middle Locations", "the Locations closest to the
-  Adventure"): the far, middle and near Location; the fourth place is the
-  Adventure. An event names no nation mat, so its sentence cannot say "Town";
-  the screen says both ("Near Location: Town, Defense 2").
-- Keywords as the Abilities Summary spells them: Return to Ally, Gate to Self,
-  Call to Arms, War Cry; a Protected Defense lists its Weakness icons.
+Keywords as the Abilities Summary spells them: Return to Ally, Gate to Self,
+Call to Arms, War Cry; a Protected Defense lists its Weakness icons.
 """
 
 from __future__ import annotations
 
 import functools
 
-from aggregates.ettin import rules as r
 from aggregates.ettin.data import COMPONENTS as C
-from aggregates.ettin.data import Ability
-from aggregates.kernel.present import listing as listing
-from aggregates.kernel.present import plural as plural
+from aggregates.ettin.data import Ability, Unit
 
-ROMAN = ("I", "II", "III")
-#: Where each of a mat's four places stands (slot 0 is nearest the Adventure).
-SLOT_NAMES = ("the near Location", "the middle Location", "the far Location", "the Adventure")
-SLOT_TITLES = ("Near Location", "Middle Location", "Far Location", "Adventure")
-#: The rulebook's name of each phase (``g.phase``), under Phase 3: War where it is one of its steps.
-PHASES = {"setup": "Setup", "initiative": "Setup: the Initiative Token", "new_age": "New Age",
-          "deploy": "War: Deploy", "battle": "War: Battle", "spoils": "War: Spoil",
-          "adventure_defense": "War: Adventure Defense", "retire": "War: Retire",
-          "produce": "War: Produce", "over": "Winning the Game"}
 #: Words kept lower case inside a keyword's name ("Return to Ally").
 SMALL_WORDS = frozenset({"to", "of", "the"})
 
 
-def age_name(age: int) -> str:
-    """``Age II``; Age 0 (before Phase 1 of the first Age) is the Setup."""
-    return f"Age {ROMAN[age - 1]}" if 1 <= age <= len(ROMAN) else "Setup"
+def unit(card: int) -> Unit:
+    return C.unit(card)
 
 
+def name(card: int) -> str:
+    return C.name(card)
 
 
-def capitalized(text: str) -> str:
-    """The first letter upper-cased, the rest as it is (``the far ...`` -> ``The far ...``)."""
-    return text[:1].upper() + text[1:]
+def is_unit(card: int) -> bool:
+    return not C.is_adventure(card) or C.adventure(card).defense is not None
 
 
-def possessive(name: str) -> str:
-    """``Ada's``, ``Leafblades'``."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+def vp(card: int) -> int:
+    if C.is_adventure(card):
+        adv = C.adventure(card)
+        return adv.vp
+    return unit(card).vp
 
 
 @functools.lru_cache(maxsize=256)
@@ -71,7 +56,7 @@ def ability_text(ability: Ability) -> str:
 
 def unit_facts(card: int) -> list[str]:
     """A unit's numbers and abilities, as the Anatomy of the Unit Cards lists them."""
-    u = r.unit(card)
+    u = unit(card)
     kind = "Dragon Troop" if u.dragon else u.kind.capitalize()
     bits = [f"{kind}, Strength {u.strength}"]
     if u.adventure:
