@@ -14,13 +14,14 @@ level's win rate. Each level's decision time: p50 and p99 at the budget.
 from __future__ import annotations
 
 import argparse
-import functools
+import dataclasses
+import json
 import math
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from aggregates.catalog import GAMES
@@ -63,81 +64,132 @@ def tables(rules: str) -> list[int]:
         cls.MAX_SEATS > 1)]
 
 
-def pairing(rules: str, players: int, upper: str, lower: str, games: int, budget: float,
-            times: dict[str, list[float]]) -> dict[str, Any]:
-    """``games`` games of ``upper`` against ``lower`` at one table."""
-    wins, margins = 0.0, []
-    for n in range(games):
-        levels = [upper if (seat + n) % 2 == 0 else lower for seat in range(players)]
-        bots = [make(level, seed=f"{rules}/{n}/{seat}", budget=budget)
-                for seat, level in enumerate(levels)]
-        game = GAMES[rules].start([f"p{s}" for s in range(players)],
-                                  seed=f"{n:064x}"[-64:])
-        result = play(game, bots, random.Random(n))
-        for seat, level in enumerate(levels):
-            times[level] += result.times[seat]
-        if result.winners:
-            wins += sum(levels[s] == upper for s in result.winners) / len(result.winners)
-        up = [w for s, w in enumerate(result.worth) if levels[s] == upper]
-        down = [w for s, w in enumerate(result.worth) if levels[s] == lower]
-        margins.append(statistics.fmean(up) - statistics.fmean(down))
-        print(f"  {rules} {players}p {upper} v {lower} game {n + 1}/{games}: "
-              f"margin {margins[-1]:+.2f}", file=sys.stderr, flush=True)
-    low, high = wilson(wins, games)
-    mean, mlow, mhigh = mean_interval(margins)
-    return {"game": rules, "players": players, "upper": upper, "lower": lower, "games": games,
-            "win_share": wins / games, "win_ci": (low, high),
-            "margin": mean, "margin_ci": (mlow, mhigh)}
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """One thing measured: ``upper`` against ``lower`` at a table of
+    ``players`` (a solo game: ``upper`` alone, ``lower`` empty)."""
+
+    rules: str
+    players: int
+    upper: str
+    lower: str = ""
+
+    def name(self) -> str:
+        if self.players == 1:
+            return f"{self.rules} solo {self.upper}"
+        return f"{self.rules} {self.players}p {self.upper} v {self.lower}"
 
 
-def solo(rules: str, level: str, games: int, budget: float,
-         times: dict[str, list[float]]) -> dict[str, Any]:
-    """A solo game's win rate for one level."""
-    won = 0
-    for n in range(games):
-        game = GAMES[rules].start(["p0"], seed=f"{n:064x}"[-64:])
-        result = play(game, [make(level, seed=f"{rules}/{n}", budget=budget)], random.Random(n))
-        times[level] += result.times[0]
-        won += bool(result.winners)
-    return {"game": rules, "players": 1, "level": level, "games": games,
-            "win_rate": won / games, "win_ci": wilson(won, games)}
+def one_game(table: Table, n: int, budget: float) -> dict[str, Any]:
+    """Game ``n`` of a table: the levels alternate around the table and the
+    first seat's level from game to game. The upper level's share of the wins
+    (a shared win split), its seats' mean worth over the lower's, and each
+    level's decision times."""
+    levels = [table.upper if (seat + n) % 2 == 0 or table.players == 1 else table.lower
+              for seat in range(table.players)]
+    bots = [make(level, seed=f"{table.rules}/{n}/{seat}", budget=budget)
+            for seat, level in enumerate(levels)]
+    game = GAMES[table.rules].start([f"p{s}" for s in range(table.players)],
+                                    seed=f"{n:064x}"[-64:])
+    started = time.perf_counter()
+    result = play(game, bots, random.Random(n))
+    times: dict[str, list[float]] = {}
+    for seat, level in enumerate(levels):
+        times.setdefault(level, []).extend(result.times[seat])
+    won = (sum(levels[s] == table.upper for s in result.winners) / len(result.winners)
+           if result.winners else 0.0)
+    up = [w for s, w in enumerate(result.worth) if levels[s] == table.upper]
+    down = [w for s, w in enumerate(result.worth) if levels[s] == table.lower]
+    margin = statistics.fmean(up) - statistics.fmean(down) if down else 0.0
+    return {"table": table.name(), "n": n, "won": won, "margin": margin,
+            "ended": result.ended, "moves": result.moves, "budget": budget,
+            "seconds": round(time.perf_counter() - started, 2),
+            "times": {k: [round(t, 5) for t in v] for k, v in times.items()}}
 
 
-Job = Callable[[int, float, dict[str, list[float]]], dict[str, Any]]
+def summary(table: Table, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A table's figures over its games: the upper level's win share with its
+    95% Wilson interval and its mean margin with a 95% normal interval (a solo
+    game: its win rate)."""
+    count = len(games)
+    wins = sum(g["won"] for g in games)
+    mean, mlow, mhigh = mean_interval([g["margin"] for g in games])
+    return {"game": table.rules, "players": table.players, "upper": table.upper,
+            "lower": table.lower, "level": table.upper, "games": count,
+            "win_share": wins / count if count else 0.0, "win_rate": wins / count if count else 0.0,
+            "win_ci": wilson(wins, count), "margin": mean, "margin_ci": (mlow, mhigh),
+            "unfinished": sum(not g["ended"] for g in games),
+            "seconds": round(sum(g["seconds"] for g in games), 1)}
 
 
-def jobs(rules: str, players: int, upper: str = "") -> list[Job]:
-    """What is measured at one table: each level alone (a solo game), else
-    each level against the one below."""
-    if players == 1:
-        return [functools.partial(solo, rules, level) for level in ("random", "greedy", "ismcts")]
-    return [functools.partial(pairing, rules, players, up, down) for up, down in PAIRS
-            if not upper or up == upper]
-
-
-def run(rules_ids: Sequence[str], games: int, budget: float,
-        only: Sequence[int] = (), upper: str = "") -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    times: dict[str, list[float]] = {"random": [], "greedy": [], "ismcts": []}
+def plan(rules_ids: Sequence[str], only: Sequence[int] = (), upper: str = "") -> list[Table]:
+    """Every table measured: each level alone in a solo game, else each level
+    against the one below at two and four players."""
+    out = []
     for rules in rules_ids:
         for players in tables(rules):
             if only and players not in only:
                 continue
-            for job in jobs(rules, players, upper):
-                started = time.perf_counter()
-                row = job(games, budget, times)
-                row["seconds"] = round(time.perf_counter() - started, 1)
-                print(line(row), flush=True)
-                rows.append(row)
-    for level, spent in times.items():
-        print(f"decision time {level} (budget {budget}s): p50 {percentile(spent, 0.5):.3f}s "
-              f"p99 {percentile(spent, 0.99):.3f}s over {len(spent)} decisions", flush=True)
+            if players == 1:
+                out += [Table(rules, 1, level) for level in ("random", "greedy", "ismcts")]
+            else:
+                out += [Table(rules, players, up, down) for up, down in PAIRS
+                        if not upper or up == upper]
+    return out
+
+
+def run(rules_ids: Sequence[str], games: int, budget: float, only: Sequence[int] = (),
+        upper: str = "", seconds: float = 0.0, log: str = "") -> list[dict[str, Any]]:
+    """Game ``n`` of every table before game ``n + 1`` of any (so a run cut
+    short by ``seconds`` leaves every table with about as many games), each
+    game's record appended to ``log`` as a JSON line; then each table's figures."""
+    todo = plan(rules_ids, only, upper)
+    played: dict[Table, list[dict[str, Any]]] = {t: [] for t in todo}
+    started = time.perf_counter()
+    for n in range(games):
+        for table in todo:
+            if seconds and time.perf_counter() - started > seconds:
+                break
+            record = one_game(table, n, budget)
+            played[table].append(record)
+            print(f"  {table.name()} game {n + 1}: won {record['won']:.2f}, margin "
+                  f"{record['margin']:+.2f}, {record['seconds']} s", file=sys.stderr, flush=True)
+            if log:
+                with open(log, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(record) + "\n")
+    return report({t.name(): t for t in todo}, [g for gs in played.values() for g in gs])
+
+
+def report(by_name: dict[str, Table], records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each table's figures and each level's decision times, printed."""
+    rows = []
+    for name, table in by_name.items():
+        games = [r for r in records if r["table"] == name]
+        if games:
+            rows.append(summary(table, games))
+            print(line(rows[-1]), flush=True)
+    spent: dict[tuple[str, str], list[float]] = {}
+    for r in records:
+        for level, values in r["times"].items():
+            spent.setdefault((r["table"].split(" ")[0], level), []).extend(values)
+    for (rules, level), values in sorted(spent.items()):
+        print(f"{rules} decision time {level}: p50 {percentile(values, 0.5):.3f} s, "
+              f"p99 {percentile(values, 0.99):.3f} s over {len(values)} decisions", flush=True)
     return rows
+
+
+def summarise(path: str) -> list[dict[str, Any]]:
+    """The figures of a run's log (``--log``), complete or cut short."""
+    with open(path, encoding="utf-8") as f:
+        records = [json.loads(text) for text in f if text.strip()]
+    every = {t.name(): t for t in plan(sorted(GAMES))}
+    return report({name: every[name] for name in dict.fromkeys(r["table"] for r in records)},
+                  records)
 
 
 def timing(rules: str, budgets: Sequence[float], decisions: int) -> list[str]:
     """Each level's decision time at positions reached by random play: p50 and
-    p99 over ``decisions`` decisions, IS-MCTS at each budget."""
+    p99 over ``decisions`` decisions, the searching levels at each budget."""
     cls = GAMES[rules]
     players = 1 if cls.MAX_SEATS == 1 else 2
     rnd = random.Random(rules)
@@ -150,11 +202,12 @@ def timing(rules: str, budgets: Sequence[float], decisions: int) -> list[str]:
             seat = rnd.choice(game.waiting_on())
             game.act(seat, rnd.choice(game.legal_actions(seat)))
         seat = rnd.choice(game.waiting_on())
-        for level, budget in [("random", 0.0), ("greedy", 0.0), *(("ismcts", b) for b in budgets)]:
+        for level, budget in [("random", 0.0), *((lv, b) for lv in ("greedy", "ismcts")
+                                                  for b in budgets)]:
             started = time.perf_counter()
             obs = observe(game, seat, Determiniser(game, seat))
             make(level, seed=n, budget=budget)(obs)
-            name = f"{level} at {budget} s" if level == "ismcts" else level
+            name = f"{level} at {budget} s" if budget else level
             spent.setdefault(name, []).append(time.perf_counter() - started)
     return [f"{rules} decision time {name}: p50 {percentile(v, 0.5):.3f} s, "
             f"p99 {percentile(v, 0.99):.3f} s over {len(v)} decisions"
@@ -168,9 +221,11 @@ def line(row: dict[str, Any]) -> str:
                 f"[{low:.2f}, {high:.2f}] of {row['games']}")
     low, high = row["win_ci"]
     mlow, mhigh = row["margin_ci"]
+    unfinished = f", {row['unfinished']} not finished" if row["unfinished"] else ""
     return (f"{row['game']} {row['players']}p {row['upper']} v {row['lower']}: wins "
             f"{row['win_share']:.2f} [{low:.2f}, {high:.2f}], margin {row['margin']:+.2f} "
-            f"[{mlow:+.2f}, {mhigh:+.2f}] over {row['games']} games ({row['seconds']} s)")
+            f"[{mlow:+.2f}, {mhigh:+.2f}] over {row['games']} games{unfinished} "
+            f"({row['seconds']} s)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -178,20 +233,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--budget", type=float, default=0.5)
     parser.add_argument("--timing", default="0.1,0.5,2",
-                        help="IS-MCTS budgets to time decisions at (comma-separated)")
+                        help="budgets to time the searching levels' decisions at "
+                             "(comma-separated; empty: none)")
     parser.add_argument("--decisions", type=int, default=30)
     parser.add_argument("--only-timing", action="store_true")
     parser.add_argument("--players", default="", help="only these tables (e.g. 2,4)")
     parser.add_argument("--upper", default="", help="only the pairing of this level")
+    parser.add_argument("--seconds", type=float, default=0.0,
+                        help="stop starting games after this long (every table at about "
+                             "as many games)")
+    parser.add_argument("--log", default="", help="append each game's record to this file")
+    parser.add_argument("--summarise", default="", metavar="LOG",
+                        help="only print the figures of a run's log")
     parser.add_argument("rules", nargs="*", default=sorted(GAMES))
     args = parser.parse_args(argv)
+    if args.summarise:
+        summarise(args.summarise)
+        return
     budgets = [float(b) for b in args.timing.split(",") if b]
     for rules in args.rules:
         for text in timing(rules, budgets, args.decisions):
             print(text, flush=True)
     if not args.only_timing:
         run(args.rules, args.games, args.budget,
-            [int(n) for n in args.players.split(",") if n], args.upper)
+            [int(n) for n in args.players.split(",") if n], args.upper, args.seconds, args.log)
 
 
 if __name__ == "__main__":

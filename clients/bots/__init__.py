@@ -17,12 +17,12 @@ LEVELS = ("random", "greedy", "ismcts")
 
 
 def make(level: str, seed: int | str = 0, budget: float = 0.5) -> Bot:
-    """A bot of ``level`` with its own seeded generator (``budget``: IS-MCTS's
-    seconds per decision)."""
+    """A bot of ``level`` with its own seeded generator (``budget``: a
+    searching level's seconds per decision)."""
     if level == "random":
         return RandomBot(seed)
     if level == "greedy":
-        return GreedyBot(seed)
+        return GreedyBot(seed, budget=budget)
     if level == "ismcts":
         return ISMCTS(seed, budget=budget)
     raise ValueError(f"UNKNOWN_LEVEL: {level!r} is not one of {', '.join(LEVELS)}")

@@ -5,17 +5,25 @@ its own seeded generator, so a game played by bots is reproducible.
 
 - ``RandomBot``: a legal command uniformly at random (the server's old bot).
 - ``GreedyBot``: each legal command (at most ``width``, a random subset when
-  there are more) is played in a sampled world and followed by one random
-  playout; the command whose end ranks the seat best (the game's own score
-  and tie-breaks, ``Game.standings``) is played. One look ahead, no search.
+  there are more) is played in a sampled world and followed by one short
+  random playout (``depth`` moves, within its share of the time budget); the
+  command whose world is worth most to the seat (``playout.worth``: the game's
+  own ranking and score margin, so far or at the end) is played. One look
+  ahead, no search.
 - ``ISMCTS``: single-observer information-set Monte Carlo tree search
   (Cowling, Powley and Whitehouse, 2012). Each iteration samples a world from
   the seat's belief (``clients.bots.determinisation``), walks a tree shared
   by all worlds (edges are commands; a child is chosen by UCB among those
   legal in this world, with availability counts), adds one node, plays out at
-  random and backs up each mover's worth. It stops at its time budget (or
-  after ``iterations``, for reproducible tests) and plays the root's most
-  visited command.
+  random for ``depth`` moves and backs up each mover's worth. It stops at its
+  time budget (or after ``iterations``, for reproducible tests) and plays the
+  root's most visited command.
+
+Both levels cut their playouts at ``depth`` moves only in a game whose
+standings give a score before the end (``playout.scored_in_progress``):
+there a short playout says nearly what a whole one does, at a fraction of
+its cost, so a decision runs many more of them. Elsewhere a playout runs to
+the end (or the deadline), since a cut one would say nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +35,11 @@ import time
 from aggregates.kernel import Game
 from clients.bots import playout as p
 from clients.bots.seat import Legal, Move, Observation, no_move
+
+#: Moves a searching level's playout runs in a game scored in progress
+#: (``playout.scored_in_progress``): about a player's turn or two at a
+#: four-player table, a few hundred microseconds to a few milliseconds a move.
+DEPTH = 24
 
 
 class RandomBot:
@@ -56,15 +69,21 @@ def find(world: Game, seat: int, item: Legal) -> bool:
 
 
 class GreedyBot:
-    """One sampled world and one playout per candidate command; the best end wins."""
+    """One sampled world and one short playout per candidate command, within
+    the budget; the candidate whose world is worth most to the seat wins."""
 
     level = "greedy"
 
-    def __init__(self, seed: int | str = 0, width: int = 12,
-                 limit: int = p.MAX_PLAYOUT_MOVES) -> None:
+    def __init__(self, seed: int | str = 0, width: int = 12, budget: float | None = 0.5,
+                 depth: int = DEPTH, limit: int = p.MAX_PLAYOUT_MOVES) -> None:
         self.rng = random.Random(seed)
         self.width = width
-        #: Moves a playout may last (a world still running is a draw).
+        #: Seconds a decision may take (its candidates share them); None: no
+        #: deadline, each playout to its depth (reproducible, for tests).
+        self.budget = budget
+        #: Moves a playout runs in a game scored in progress.
+        self.depth = depth
+        #: Moves a playout may last elsewhere (a world still running is even).
         self.limit = limit
 
     def __call__(self, obs: Observation) -> Move:
@@ -76,14 +95,18 @@ class GreedyBot:
         need_belief(obs, self.level)
         assert obs.belief is not None
         candidates = list(obs.legal)
-        if len(candidates) > self.width:
-            candidates = self.rng.sample(candidates, self.width)
+        self.rng.shuffle(candidates)
+        candidates = candidates[:self.width]
+        started = time.perf_counter()
         best, best_worth = candidates[0], -1.0
-        for item in candidates:
+        for n, item in enumerate(candidates):
             world = obs.belief.sample(self.rng)
+            limit = self.depth if p.scored_in_progress(world) else self.limit
             if not find(world, obs.seat, item):
                 continue
-            worth = p.playout(world, self.rng, self.limit)[obs.seat]
+            stop = (None if self.budget is None
+                    else started + self.budget * (n + 1) / len(candidates))
+            worth = p.playout(world, self.rng, limit, stop)[obs.seat]
             if worth > best_worth:
                 best, best_worth = item, worth
         return Move(best.command, best.decision_id, f"greedy: {best_worth:.2f}")
@@ -118,8 +141,13 @@ class ISMCTS:
 
     def __init__(self, seed: int | str = 0, budget: float = 0.5,
                  iterations: int | None = None, exploration: float = 0.7,
-                 limit: int = p.MAX_PLAYOUT_MOVES) -> None:
+                 depth: int = DEPTH, limit: int = p.MAX_PLAYOUT_MOVES,
+                 width: int = 12) -> None:
         self.rng = random.Random(seed)
+        #: Commands the first pass tries once each (greedy's width).
+        self.width = width
+        #: Moves a playout runs in a game scored in progress, and elsewhere.
+        self.depth = depth
         self.limit = limit
         self.budget = budget
         self.iterations = iterations
@@ -134,35 +162,51 @@ class ISMCTS:
             only = obs.legal[0]
             return Move(only.command, only.decision_id, "ismcts: the only move")
         need_belief(obs, self.level)
+        assert obs.belief is not None
         root = Node(mover=obs.seat)
-        deadline = time.perf_counter() + self.budget
+        started = time.perf_counter()
+        # A first pass gives each of up to ``width`` commands one iteration,
+        # each playout within its share of the budget, as greedy's do: the
+        # search never knows less than the level below it. The iterations
+        # after it (UCB's) run until the deadline, a playout still running
+        # there valued where it stopped. So a decision takes its budget, or
+        # the first pass when that is longer.
+        first = min(len(obs.legal), self.width)
+        limit = self.depth if p.scored_in_progress(obs.belief.sample(self.rng)) else self.limit
         done = 0
-        # The first playout always runs to the end (a search with no finished
-        # playout would be a random move); any later one still running at the
-        # deadline stops there, as a draw. So a decision takes its budget, or
-        # one playout when that is longer.
-        stop = None if self.iterations is not None else deadline
-        while self.more(done, deadline):
-            self.iterate(obs, root, stop if done else None)
+        while self.more(done, first, started):
+            self.iterate(obs, root, limit, self.stop(done, first, started))
             done += 1
         self.last_iterations = done
         by_key = {item.key(): item for item in obs.legal}
-        visited = [(child.visits, -i, k) for i, (k, child) in enumerate(root.children.items())
-                   if k in by_key]
+        # Most visited; among as many visits (a search that did little more
+        # than its first pass), the better mean.
+        visited = [(child.visits, child.total / max(child.visits, 1), -i, k)
+                   for i, (k, child) in enumerate(root.children.items()) if k in by_key]
         if not visited:
             pick = self.rng.choice(obs.legal)
             return Move(pick.command, pick.decision_id, "ismcts: no iteration finished")
-        visits, _, best = max(visited)
+        visits, mean, _, best = max(visited)
         chosen = by_key[best]
-        return Move(chosen.command, chosen.decision_id, f"ismcts: {visits}/{done} visits")
+        return Move(chosen.command, chosen.decision_id,
+                    f"ismcts: {visits}/{done} visits, {mean:.2f}")
 
-    def more(self, done: int, deadline: float) -> bool:
-        """Whether to run another iteration: a fixed count, else the budget (at least one)."""
+    def more(self, done: int, first: int, started: float) -> bool:
+        """Whether to run another iteration: a fixed count, else the first
+        pass and then the budget."""
         if self.iterations is not None:
             return done < self.iterations
-        return done < 1 or time.perf_counter() < deadline
+        return done < first or time.perf_counter() < started + self.budget
 
-    def iterate(self, obs: Observation, root: Node, stop: float | None = None) -> None:
+    def stop(self, done: int, first: int, started: float) -> float | None:
+        """When iteration ``done``'s playout stops: its share of the budget in
+        the first pass, the deadline after it (none for a fixed count)."""
+        if self.iterations is not None:
+            return None
+        return started + self.budget * min(done + 1, first) / first
+
+    def iterate(self, obs: Observation, root: Node, limit: int,
+                stop: float | None = None) -> None:
         """One world: select, expand one node, play out, back up."""
         assert obs.belief is not None
         world = obs.belief.sample(self.rng)
@@ -194,7 +238,7 @@ class ISMCTS:
             if nxt is None:
                 break
             mover = nxt
-        worth = p.playout(world, self.rng, self.limit, stop)
+        worth = p.playout(world, self.rng, limit, stop)
         for visited in path:
             visited.visits += 1
             visited.total += worth[visited.mover]

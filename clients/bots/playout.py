@@ -5,6 +5,13 @@ sample of the seat's belief), moved with ``Game.act`` like any game, so a
 search costs no server call. The worth of an end comes from the game's own
 result (``Game.standings``): its ranking, which is the game's own score and
 tie-breaks in order.
+
+A search also reads a world it stopped before the end (a playout cut at its
+depth or its deadline): ``worth`` values it by the game's own score so far
+(``Game.standings`` on a game in progress, where the game's standings read its
+state: Ethnos' Glory, Titans' VP) and, where the game's standings read only
+its recorded outcome, as even. A search's worth adds the score margin to the
+ranking, so a win by more, or a loss by less, counts for more.
 """
 
 from __future__ import annotations
@@ -38,6 +45,63 @@ def rewards(game: Game) -> list[float]:
             worth[seat] = sum(values) / len(values)
         place += len(group)
     return worth
+
+
+#: The share of a searched world's worth that comes from the score margin
+#: (the rest from the ranking).
+MARGIN_WEIGHT = 0.3
+
+
+def scores_of(game: Game) -> list[float] | None:
+    """Each seat's score as the game's standings give it, finished or not;
+    None where they give none (no score kept, or standings that read only the
+    recorded outcome of a finished game)."""
+    try:
+        scores = game.standings().scores
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return None
+    if len(scores) != len(game.seats) or any(v is None for v in scores):
+        return None
+    return [float(v) for v in scores if v is not None]
+
+
+def ranked(scores: list[float]) -> list[float]:
+    """Worth by place from scores (higher first), tied places sharing their mean."""
+    players = len(scores)
+    return [1.0 - (sum(v > mine for v in scores) + (sum(v == mine for v in scores) - 1) / 2)
+            / (players - 1) for mine in scores]
+
+
+def margins(scores: list[float]) -> list[float]:
+    """Each seat's score against the others' mean, scaled into 0..1 (0.5: level)."""
+    scale = max(abs(v) for v in scores) + 1.0
+    players = len(scores)
+    return [0.5 + 0.5 * (mine - (sum(scores) - mine) / (players - 1)) / scale
+            for mine in scores]
+
+
+def worth(game: Game) -> list[float]:
+    """What a searched world is worth to each seat: the ranking (``rewards``
+    at the end, the score so far before it) blended with the score margin.
+    A world whose standings say nothing before its end is even for everyone."""
+    players = len(game.seats)
+    scores = scores_of(game) if players > 1 else None
+    if game.ended:
+        base = rewards(game)
+    elif scores is None:
+        return [0.5] * players
+    else:
+        base = ranked(scores)
+    if scores is None:
+        return base
+    return [(1 - MARGIN_WEIGHT) * b + MARGIN_WEIGHT * m for b, m in zip(base, margins(scores),
+                                                                          strict=True)]
+
+
+def scored_in_progress(game: Game) -> bool:
+    """Whether the game's standings give a score before its end, so a
+    playout cut short still says something."""
+    return not game.ended and len(game.seats) > 1 and scores_of(game) is not None
 
 
 def acting_seat(game: Game) -> int | None:
@@ -77,10 +141,10 @@ def random_step(game: Game, rng: random.Random) -> bool:
 def playout(game: Game, rng: random.Random, limit: int = MAX_PLAYOUT_MOVES,
             deadline: float | None = None) -> list[float]:
     """Random moves to the end (or ``limit`` moves, or the ``deadline`` on
-    ``time.perf_counter``); the end's worth to each seat."""
+    ``time.perf_counter``); where it stopped, its worth to each seat (``worth``)."""
     for moves in range(limit):
         if game.ended or not random_step(game, rng):
             break
-        if deadline is not None and moves % 16 == 15 and time.perf_counter() > deadline:
+        if deadline is not None and moves % 8 == 7 and time.perf_counter() > deadline:
             break
-    return rewards(game)
+    return worth(game)

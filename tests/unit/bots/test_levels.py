@@ -12,7 +12,7 @@ from aggregates.catalog import GAMES
 from aggregates.kernel import Game
 from clients.bots import ISMCTS, LEVELS, Determiniser, GreedyBot, RandomBot, make, observe
 from clients.bots.arena import play
-from clients.bots.playout import playout, rewards
+from clients.bots.playout import margins, playout, ranked, rewards, scored_in_progress, worth
 from tests.bots_soak import mean_interval, wilson
 from tests.conformance.tables import GAMES as WITH_TEMPLATE
 
@@ -33,7 +33,8 @@ def test_each_level_answers_a_pending_decision_with_a_listed_command(rules: str)
     game, seat = asked(rules)
     obs = observe(game, seat, Determiniser(game, seat))
     listed = {(item.command, item.decision_id) for item in obs.legal}
-    for bot in (RandomBot(1), GreedyBot(1, width=3, limit=20), ISMCTS(1, iterations=6, limit=20)):
+    for bot in (RandomBot(1), GreedyBot(1, width=3, budget=None, limit=20),
+                ISMCTS(1, iterations=6, limit=20)):
         move = bot(obs)
         assert (move.command, move.decision_id) in listed, (rules, bot)
 
@@ -124,3 +125,35 @@ def test_a_sampled_world_agrees_with_the_seat_and_plays_on(rules: str) -> None:
                 world = Determiniser(game, reader).sample(rnd)
                 assert world.view(reader) == game.view(reader)
                 playout(world, rnd, limit=20)
+
+
+def test_a_searched_world_in_progress_is_worth_its_score_so_far() -> None:
+    """Titans, "End of the Game": the player with the most VP wins; a search
+    values a world it stopped early by the VP so far (ranking and margin), so
+    the seat ahead is worth more than the seat behind."""
+    game = GAMES["titans"].start(["a", "b"], seed="3c" * 32)
+    rnd = random.Random(4)
+    while not game.ended:
+        seat = rnd.choice(game.waiting_on())
+        game.act(seat, rnd.choice(game.legal_actions(seat)))
+        scores = game.standings().scores
+        if scores[0] != scores[1]:
+            break
+    assert not game.ended and scored_in_progress(game)
+    ahead = 0 if scores[0] > scores[1] else 1  # type: ignore[operator]
+    value = worth(game)
+    assert value[ahead] > 0.5 > value[1 - ahead]
+
+
+def test_a_wider_margin_is_worth_more_and_places_are_shared_when_tied() -> None:
+    """Ettin, "Winning the game": the most VP wins; tied places share their worth."""
+    assert ranked([3.0, 3.0, 1.0, 0.0]) == pytest.approx([5 / 6, 5 / 6, 1 / 3, 0.0])
+    assert margins([9.0, 2.0])[0] > margins([5.0, 2.0])[0] > 0.5 == margins([4.0, 4.0])[0]
+
+
+def test_a_game_whose_standings_wait_for_the_end_is_not_cut_short() -> None:
+    """Ettin's standings read the recorded outcome only, so a playout there
+    runs to the end instead of being valued as even halfway."""
+    game, _ = asked("ettin")
+    assert not scored_in_progress(game)
+    assert worth(game) == [0.5, 0.5]

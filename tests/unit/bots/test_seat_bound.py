@@ -120,7 +120,7 @@ def test_the_worlds_sampled_for_the_seat_are_the_same(pair: tuple[Game, Game]) -
 
 def test_the_bots_decide_the_same_in_both_twins(pair: tuple[Game, Game]) -> None:
     game, other = pair
-    for make in (lambda: GreedyBot(3, width=4, limit=25),
+    for make in (lambda: GreedyBot(3, width=4, budget=None, limit=25),
                  lambda: ISMCTS(3, iterations=12, limit=25)):
         moves = []
         for g in (game, other):
