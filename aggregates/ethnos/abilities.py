@@ -1,12 +1,13 @@
-"""The tribes' abilities as data: kernel ``Effect`` records read from
-``data/abilities.json`` into an ``EffectBook``, validated on load.
+"""The tribes' abilities as data: records of the kernel's ability engine
+(``aggregates.kernel.abilities``) read from ``data/abilities.json`` into a
+``Book``, validated on load.
 
-A triggered effect names the event it waits for (``BandPlayed``,
-``HandDiscarded``), a condition on the facts of that band (the Leader's
-tribe, whether its marker was placed, X) and the ``change`` it makes: a verb
-of ``tribes.py``. Static effects are read while in force, never written into
-state: ``modify`` a stat (the band's size for the marker test, for band
-scoring) or a ``keyword`` (Skeletons are ``wild``, ``cannot_lead``...).
+A trigger names the event it waits for (``BandPlayed``, ``HandDiscarded``)
+and a test on the facts of that band (``when.if``: the Leader's tribe,
+whether its marker was placed, X); its effect's verb is one of ``tribes.py``.
+Static abilities are read while in force, never written into state: they
+``modify`` a stat (the band's size for the marker test, for band scoring) or
+are a ``keyword`` (Skeletons are ``wild``, ``cannot_lead``...).
 """
 
 from __future__ import annotations
@@ -17,58 +18,70 @@ from pathlib import Path
 from typing import Any
 
 from aggregates.ethnos.data import CARDS, TRIBES
-from aggregates.kernel import Effect, EffectBook
+from aggregates.kernel.abilities import (
+    STATIC,
+    Ability,
+    AbilityError,
+    Book,
+    Vocabulary,
+    holds,
+    read_ability,
+)
 from aggregates.kernel.data import DataError, read_json, validator
 
 ABILITIES_FILE = Path(__file__).parent / "data" / "abilities.json"
 
-#: When a triggered ability may fire.
-TRIGGERS = ("BandPlayed", "HandDiscarded")
-#: The facts an ability's condition may test.
+#: The facts an ability's test may ask of a band.
 FACTS = ("leader_tribe", "leader_colour", "size", "marker_placed", "tribe")
 #: What a static ``modify`` may change, and the keywords a static ability may give.
 STATS = ("marker_size", "band_scoring_size")
 KEYWORDS = ("no_marker", "marker_anywhere", "wild", "cannot_lead",
             "leaves_before_band_scoring")
-#: The changes of triggered abilities (each one a verb of ``tribes.py``).
+#: The verbs of triggered abilities (each one of ``tribes.py``).
 CHANGES = ("play_another_band", "keep_cards", "take_giant_token", "advance_merfolk",
            "place_orc_marker", "take_troll_token", "place_marker_anywhere", "draw_cards")
+#: The words the tribes' records may use.
+WORDS = Vocabulary(verbs=frozenset({*CHANGES, "modify", "keyword"}), facts=frozenset(FACTS),
+                   events=frozenset({"BandPlayed", "HandDiscarded"}))
+
+
+def test_of(ability: Ability) -> Mapping[str, Any]:
+    """What an ability asks of the band: a trigger's ``when.if``, a static's condition."""
+    return ability.condition if ability.timing == STATIC else ability.when.get("if", {})
+
+
+def _checked(raw: Mapping[str, Any]) -> Ability:
+    where = f"ability {raw.get('name')!r}"
+    try:
+        ability = read_ability(raw, where, WORDS)
+    except AbilityError as exc:
+        raise DataError(str(exc)) from exc
+    test = test_of(ability)
+    for key in ("leader_tribe", "tribe"):
+        if key in test and test[key] not in TRIBES:
+            raise DataError(f"{where}: unknown tribe {test[key]!r}")
+    for step in ability.steps:
+        if ability.timing != STATIC and step.verb not in CHANGES:
+            raise DataError(f"{where}: a trigger's verb is one of {CHANGES}")
+        if ability.timing == STATIC and step.verb not in ("modify", "keyword"):
+            raise DataError(f"{where}: a static ability modifies or is a keyword")
+        if step.verb == "modify" and step.params.get("stat") not in STATS:
+            raise DataError(f"{where}: unknown stat {step.params.get('stat')!r}")
+        if step.verb == "keyword" and step.params.get("keyword") not in KEYWORDS:
+            raise DataError(f"{where}: unknown keyword {step.params.get('keyword')!r}")
+    return ability
 
 
 @validator("Ethnos abilities")
-def load(raw: Mapping[str, Any]) -> EffectBook:
-    """The abilities of a data file, refusing unknown triggers, facts, changes and
+def load(raw: Mapping[str, Any]) -> Book:
+    """The abilities of a data file, refusing unknown events, facts, verbs and
     tribes, and a tribe with no ability."""
-    effects = []
-    for entry in raw["effects"]:
-        try:
-            effect = Effect.from_data(entry)
-        except (ValueError, TypeError) as exc:
-            raise DataError(f"ability {entry.get('name')!r}: {exc}") from exc
-        where = f"ability {effect.name!r}"
-        if effect.trigger and effect.trigger not in TRIGGERS:
-            raise DataError(f"{where}: unknown trigger {effect.trigger!r}")
-        unknown = set(effect.condition) - set(FACTS)
-        if unknown:
-            raise DataError(f"{where}: unknown fact(s) {sorted(unknown)}")
-        for key in ("leader_tribe", "tribe"):
-            if key in effect.condition and effect.condition[key] not in TRIBES:
-                raise DataError(f"{where}: unknown tribe {effect.condition[key]!r}")
-        if effect.duration == "static":
-            if effect.change == "modify" and effect.params.get("stat") not in STATS:
-                raise DataError(f"{where}: unknown stat {effect.params.get('stat')!r}")
-            if effect.change == "keyword" and effect.params.get("keyword") not in KEYWORDS:
-                raise DataError(f"{where}: unknown keyword {effect.params.get('keyword')!r}")
-            if effect.change not in ("modify", "keyword"):
-                raise DataError(f"{where}: a static ability modifies or is a keyword")
-        elif effect.change not in CHANGES:
-            raise DataError(f"{where}: unknown change {effect.change!r}")
-        effects.append(effect)
+    found = [_checked(entry) for entry in raw["effects"]]
     try:
-        book = EffectBook(effects)
-    except ValueError as exc:
+        book = Book(found)
+    except AbilityError as exc:
         raise DataError(str(exc)) from exc
-    covered = {e.condition.get("leader_tribe", e.condition.get("tribe")) for e in effects}
+    covered = {test_of(a).get("leader_tribe", test_of(a).get("tribe")) for a in found}
     missing = [t for t in TRIBES if t not in covered]
     if missing:
         raise DataError(f"tribe(s) with no ability: {missing}")
@@ -86,17 +99,18 @@ def band_facts(leader: int, size: int, marker_placed: bool = False) -> dict[str,
             "marker_placed": marker_placed}
 
 
-def triggered(trigger: str, facts: Mapping[str, Any]) -> list[Effect]:
-    """The abilities that fire on ``trigger`` for these facts, in data order."""
-    return BOOK.triggered(trigger, facts, in_force=ALL)
+def triggered(event: str, facts: Mapping[str, Any]) -> list[Ability]:
+    """The abilities that fire on ``event`` for these facts, in data order."""
+    return BOOK.triggered(event, facts, in_force=ALL)
 
 
 @functools.cache
 def _keywords(key: str, tribe: str) -> frozenset[str]:
     facts = {key: tribe}
     return frozenset(
-        str(e.params.get("keyword")) for e in BOOK.effects
-        if e.change == "keyword" and key in e.condition and e.applies(facts)
+        str(s.params.get("keyword")) for a in BOOK.abilities if a.timing == STATIC
+        and key in a.condition and holds(a.condition, facts)
+        for s in a.steps if s.verb == "keyword"
     )
 
 

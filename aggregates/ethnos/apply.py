@@ -168,7 +168,7 @@ def wizards_draw(band: dict[str, Any] | None) -> int:
     if band is None:
         return 0
     facts = abilities.band_facts(band["leader"], band["size"])
-    drawn = [e for e in abilities.triggered("HandDiscarded", facts) if e.change == "draw_cards"]
+    drawn = [a for a in abilities.triggered("HandDiscarded", facts) if a.verb == "draw_cards"]
     return band["size"] if drawn else 0
 
 

@@ -29,41 +29,42 @@ from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.kingdoms import can_place
 from aggregates.ethnos.reasons import EthnosReason
 from aggregates.ethnos.state import State
-from aggregates.kernel import Command, Effect, Reason, RuleError
-from aggregates.kernel.effects import Verb, resolve
+from aggregates.kernel import Command, Reason, RuleError
+from aggregates.kernel.abilities import Ability, Step, Verb, interpret
 
 # ------------------------------------------------------------------ the verbs
 #
-# Each triggered ability's ``change`` (``data/abilities.json``) is a verb here.
+# Each triggered ability's verb (``data/abilities.json``) is one here.
 # ``PLANS`` say which follow-up decisions a verb will ask of the seat (queued
 # in ``BandPlayed.steps`` before the band is recorded); ``VERBS`` make the
-# automatic changes once the band's marker is placed (kernel ``resolve``).
+# automatic changes once the band's marker is placed (the kernel's
+# ``interpret``, with the band's facts and the seat as the context).
 
 Facts = Mapping[str, Any]
-Plan = Callable[[State, int, Effect, Facts], list[str]]
+Plan = Callable[[State, int, Facts], list[str]]
 
 
-def _plan_anywhere(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+def _plan_anywhere(game: State, seat: int, facts: Facts) -> list[str]:
     """Wingfolk: the Kingdom of the marker is chosen (if the band fits one)."""
     return [r.WINGFOLK] if wingfolk_kingdoms(game, seat, facts["size"]) else []
 
 
-def _plan_merfolk(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+def _plan_merfolk(game: State, seat: int, facts: Facts) -> list[str]:
     """Merfolk: one free marker per marker space reached or passed."""
     return [r.MERFOLK] * len(merfolk_spaces(game.merfolk[seat], facts["size"]))
 
 
-def _plan_troll(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+def _plan_troll(game: State, seat: int, facts: Facts) -> list[str]:
     return [r.TROLL] if any(v <= facts["size"] for v in game.trolls_free) else []
 
 
-def _plan_centaur(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+def _plan_centaur(game: State, seat: int, facts: Facts) -> list[str]:
     """Centaurs: another band, if the rest of the hand has a card that can lead one."""
     rest = facts["rest"]
     return [r.CENTAUR] if any(not abilities.card_has(c, "cannot_lead") for c in rest) else []
 
 
-def _plan_elves(game: State, seat: int, effect: Effect, facts: Facts) -> list[str]:
+def _plan_elves(game: State, seat: int, facts: Facts) -> list[str]:
     return [r.ELVES] if facts["rest"] else []
 
 
@@ -76,32 +77,35 @@ PLANS: dict[str, Plan] = {
 }
 
 
-def _take_giant_token(game: State, seat: int, effect: Effect, facts: Facts) -> None:
-    if larger_than_others(game, seat, facts["size"], effect.condition["leader_tribe"]):
+def _take_giant_token(game: State, facts: Facts, step: Step, who: list[str]) -> None:
+    seat = facts["seat"]
+    if larger_than_others(game, seat, facts["size"], facts["leader_tribe"]):
         game.emit("GiantTokenTaken", seat=seat, glory=TABLES.giant_immediate,
                   totals=scoring.one(game, seat, TABLES.giant_immediate))
 
 
-def _advance_merfolk(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+def _advance_merfolk(game: State, facts: Facts, step: Step, who: list[str]) -> None:
+    seat = facts["seat"]
     position = min(game.merfolk[seat] + facts["size"], TABLES.merfolk_max)
     if position != game.merfolk[seat]:
         game.emit("MerfolkAdvanced", seat=seat, position=position)
 
 
-def _place_orc_marker(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+def _place_orc_marker(game: State, facts: Facts, step: Step, who: list[str]) -> None:
+    seat = facts["seat"]
     colour = facts["leader_colour"]
     if colour and colour not in game.orc_boards[seat]:
         game.emit("OrcMarkerPlaced", seat=seat, colour=colour)
 
 
-def _offer_draw(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+def _offer_draw(game: State, facts: Facts, step: Step, who: list[str]) -> None:
     """Wizards: "you may use the ability": the seat answers ``wizards_draw`` (the
     discard left the answer waiting; rules 1.0.0 also recorded the offer)."""
     if r.PROGRESS_RECORDED in game.earlier:
-        game.emit("WizardsOffered", seat=seat, x=facts["size"])
+        game.emit("WizardsOffered", seat=facts["seat"], x=facts["size"])
 
 
-def _asked(game: State, seat: int, effect: Effect, facts: Facts) -> None:
+def _asked(game: State, facts: Facts, step: Step, who: list[str]) -> None:
     """A choice planned as a follow-up decision: nothing happens by itself."""
 
 
@@ -126,10 +130,11 @@ def plan_steps(
     """The decisions the Leader's ability will ask for, in order."""
     facts = {**abilities.band_facts(leader, size, placed), "rest": rest}
     steps: list[str] = []
-    for effect in abilities.triggered("BandPlayed", facts):
-        plan = PLANS.get(effect.change)
-        if plan is not None:
-            steps.extend(plan(game, seat, effect, facts))
+    for ability in abilities.triggered("BandPlayed", facts):
+        for step in ability.steps:
+            plan = PLANS.get(step.verb)
+            if plan is not None:
+                steps.extend(plan(game, seat, facts))
     return steps
 
 
@@ -161,8 +166,13 @@ def giant_takes_token(game: State, seat: int, size: int) -> bool:
 def immediate_ability(game: State, seat: int, leader: int, size: int, placed: bool) -> None:
     """The automatic changes of the Leader's ability, once its marker is placed."""
     facts = abilities.band_facts(leader, size, placed)
-    for effect in abilities.triggered("BandPlayed", facts):
-        resolve(VERBS, game, seat, effect, facts)
+    for ability in abilities.triggered("BandPlayed", facts):
+        _resolve(game, seat, ability, facts)
+
+
+def _resolve(game: State, seat: int, ability: Ability, facts: Facts) -> None:
+    """Carry out an ability with the band's facts and the seat as its context."""
+    interpret(ability, VERBS, game, {**facts, "seat": seat})
 
 
 def continue_band(game: State) -> None:
@@ -177,9 +187,9 @@ def finish_band(game: State, kept: list[int]) -> None:
     seat, leader, size = game.band["seat"], game.band["leader"], game.band["size"]
     discard = [c for c in game.hands[seat] if c not in kept]
     game.emit("HandDiscarded", seat=seat, cards=discard)
-    after = abilities.triggered("HandDiscarded", abilities.band_facts(leader, size))
-    for effect in after:
-        resolve(VERBS, game, seat, effect, abilities.band_facts(leader, size))
+    facts = abilities.band_facts(leader, size)
+    for ability in abilities.triggered("HandDiscarded", facts):
+        _resolve(game, seat, ability, facts)
     if not game.steps:
         recruit.end_turn(game)
 

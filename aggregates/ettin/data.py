@@ -17,10 +17,13 @@ Schema (every key required unless marked optional)::
                "sequence": [["skirmish", "peacetime", "skirmish"], ...]},   # 3 Ages
       "adventure_die": [1, 2, 2, 3, 3, 4],          # the faces (any count >= 2)
       "keywords": {                     # one per Abilities Summary keyword, plus the
-        "<keyword>": {<kernel Effect fields but name and params' amounts>}, ...
-      },                                #   defended-location abilities: a kernel
-                                        #   ``Effect`` record (trigger = the War step
-                                        #   it resolves in, change = the game's verb)
+        "<keyword>": {<an ability record of the kernel's engine, but its name and
+                      its effect's amounts>}, ...
+      },                                #   defended-location abilities: a trigger's
+                                        #   event is the War step it resolves in, its
+                                        #   effect's ``do`` the game's verb, its target
+                                        #   a word (``@enemy_unit``); ``static`` for a
+                                        #   keyword or a modifier (``WORDS``)
       "location_kinds": {"ruins": {"defense": 0, "ability": "lost_souls"},
                          "village": {"defense": 1, "ability": "taxes"},
                          "town": {"defense": 2, "ability": "call_to_arms"},
@@ -65,8 +68,10 @@ An ability string is a keyword of the Abilities Summary followed by its
 parameters: ``"swift"``, ``"swift 2"`` (Swift icons), ``"wealthy 5"``,
 ``"bounty 2"``, ``"taxes 1"``, ``"prosperous 2"`` (amounts),
 ``"protected magic flying"`` (the parapet's weaknesses: ability keywords).
-Each distinct string becomes one kernel ``Effect`` named by the string, with
-the keyword's record and its parameters (``amount``, ``icons``, ``weak_to``).
+Each distinct string becomes one ability of the kernel's engine
+(``aggregates.kernel.abilities``) named by the string: the keyword's record
+read against ``WORDS``, its parameters (``amount``, ``icons``, ``weak_to``)
+added to its effect's.
 Card ids are unique across units and adventures and below ``BOX`` (ids of
 the cards of a second box, 9+ players, add ``BOX``).
 """
@@ -79,8 +84,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from aggregates.kernel.abilities import Ability as Record
+from aggregates.kernel.abilities import AbilityError, Book, Vocabulary, read_ability
 from aggregates.kernel.data import DataError, integer, read_json, validator
-from aggregates.kernel.effects import Effect, EffectBook
 
 DATA_FILE = Path(__file__).parent / "data" / "ettin.json"
 #: Card instance ids of box b are ``b * BOX + id``.
@@ -97,6 +103,18 @@ KEYWORDS = (
 AMOUNT = ("wealthy", "bounty", "taxes", "prosperous")
 BONUSES = ("war_token", "defense", "adventure")
 LOCATION_KINDS = {"ruins": 0, "village": 1, "town": 2, "city": 3}
+#: The words a keyword's record may use: the War steps and moments a trigger
+#: resolves in, the game's verbs, the cost of Ranged, the targets its rules
+#: name, and what Vicious's condition asks of the battle.
+WORDS = Vocabulary(
+    verbs=frozenset({"scout", "to_enemy_retired", "to_own_retired", "keyword", "modify",
+                     "gain_gold", "gain_gold_taker", "gain_gold_both", "place_siege", "return",
+                     "deck_to_camp", "deck_to_lost", "gate"}),
+    events=frozenset({"deploy", "start_of_battle", "taken_as_spoil", "spoils", "retire",
+                      "produce"}),
+    costs=frozenset({"retire"}), facts=frozenset({"result"}), needs_text=True)
+TARGETS = ("@enemy_location", "@enemy_unit", "@enemy_dragon", "@enemy_troop_max_strength",
+           "@enemy_defense")
 #: Abilities an adventure may carry as its success effect.
 ADVENTURE_EFFECTS = ("call_to_arms", "war_cry", "prosperous", "taxes", "wealthy")
 
@@ -179,12 +197,12 @@ class Components:
     war_vp: tuple[int, ...]
     sequence: tuple[tuple[str, ...], ...]
     die: tuple[int, ...]
-    keywords: Mapping[str, Effect]
+    keywords: Mapping[str, Record]
     nations: tuple[Mat, ...]
     mercenary_mat: Mat
     units: Mapping[int, Unit]
     adventures: Mapping[int, Adventure]
-    book: EffectBook
+    book: Book
 
     def nation(self, nid: str) -> Mat:
         if nid == self.mercenary_mat.id:
@@ -244,18 +262,30 @@ def parse_ability(text: Any, where: str) -> Ability:
     return Ability(text, keyword)
 
 
-def _effect(keywords: Mapping[str, Mapping[str, Any]], ability: Ability) -> Effect:
+def _effect(keywords: Mapping[str, Mapping[str, Any]], ability: Ability) -> Record:
+    """The keyword's record, named by the ability string, its parameters added."""
     record = dict(keywords[ability.keyword])
-    params = dict(record.pop("params", {}) or {})
+    where = f"keyword {ability.keyword!r}"
+    steps = record.get("effects")
+    if not isinstance(steps, list) or len(steps) != 1:
+        raise DataError(f"{where}: a keyword's record has one effect")
+    step = dict(steps[0])
+    params = dict(step.get("params", {}) or {})
     if ability.keyword in AMOUNT:
         params["amount"] = ability.amount
     if ability.keyword == "swift":
         params["icons"] = ability.amount
     if ability.keyword == "protected":
         params["weak_to"] = list(ability.weak_to)
-    if record.get("change") == "keyword":
+    if step.get("do") == "keyword":
         params.setdefault("keyword", ability.keyword)
-    return Effect.from_data({**record, "name": ability.text, "params": params})
+    if step.get("target", TARGETS[0]) not in TARGETS:
+        raise DataError(f"{where}: a target is one of {TARGETS}")
+    try:
+        return read_ability({**record, "name": ability.text,
+                             "effects": [{**step, "params": params}]}, where, WORDS)
+    except AbilityError as exc:
+        raise DataError(str(exc)) from exc
 
 
 def _mat(raw: Any, where: str) -> Mat:
@@ -392,7 +422,7 @@ def load(raw: Any) -> Components:
     for mat in (*nations, merc):
         for loc in mat.locations:
             abilities[loc.ability.text] = loc.ability
-    book = EffectBook(_effect(keywords, ab) for ab in abilities.values())
+    book = Book(_effect(keywords, ab) for ab in abilities.values())
     return Components(
         designed=raw["designed"], note=str(raw.get("note", "")), age_gold=gold, war_vp=war_vp,
         sequence=sequence, die=die,

@@ -1,6 +1,7 @@
 """What every game shares: the Game aggregate, seats, dice, visibility, errors,
-structured decisions, flow, zones, teams, effects and presentation."""
+structured decisions, flow, zones, teams, the ability engine and presentation."""
 
+from aggregates.kernel.abilities import Ability, Book, Vocabulary, holds, read_ability
 from aggregates.kernel.commands import Command, CommandSet
 from aggregates.kernel.decisions import (
     Assign,
@@ -12,7 +13,6 @@ from aggregates.kernel.decisions import (
     PickOne,
     PickPath,
 )
-from aggregates.kernel.effects import Effect, EffectBook
 from aggregates.kernel.entropy import DiceTray
 from aggregates.kernel.errors import GameReason, Reason, RuleError
 from aggregates.kernel.flow import Flow, Move, Phase, Step
@@ -25,15 +25,15 @@ __all__ = [
     "EVERYONE",
     "NOBODY",
     "Assign",
+    "Ability",
     "Audience",
+    "Book",
     "Branch",
     "Choice",
     "Command",
     "CommandSet",
     "Decision",
     "DiceTray",
-    "Effect",
-    "EffectBook",
     "Flow",
     "Game",
     "GameReason",
@@ -48,9 +48,12 @@ __all__ = [
     "Seating",
     "Step",
     "Visibility",
+    "Vocabulary",
     "ZoneSpec",
     "Zones",
     "event_type",
+    "holds",
     "payload_of",
+    "read_ability",
     "recorded_audience",
 ]

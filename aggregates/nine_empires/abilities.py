@@ -1,7 +1,8 @@
 """More on Using Abilities: descriptors, frequency, targeting, Reacts.
 
-Every card's text is data (``data/cards.json``) read by ``card_text``;
-this module is the game's side of that engine: when a descriptor may be used
+Every card's text is data (``data/cards.json``) read by the kernel's
+ability engine (``aggregates.kernel.abilities``); this module is the game's
+side of that engine: when a descriptor may be used
 (Summer and Autumn abilities as phase actions, Battle and Raid abilities as
 battle and raid actions with presence and relevance, Reacts in a window), the
 frequency (once per turn unless noted, unbowed only; items and spells on a
@@ -25,16 +26,17 @@ from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
-from aggregates.nine_empires import card_effects, frames, payment
-from aggregates.nine_empires import table as t
-from aggregates.nine_empires.card_text import (
+from aggregates.kernel.abilities import (
     Ability,
     candidates,
+    cost_total,
     holds,
     interpret,
     payable,
     spent,
 )
+from aggregates.nine_empires import card_effects, frames, payment
+from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.commands import UseAbility
 from aggregates.nine_empires.reasons import NineReason
@@ -125,7 +127,7 @@ def why_not(state: State, seat: int, source: str, index: int, react: bool,
         if t.printed(state, source).type == "spell" and hero \
                 and not t.has_keyword(state, hero, "Wizard"):
             return "only a Wizard uses spells"
-    if spent(ability, state.uses, source, index, state.turn):
+    if spent(ability, state.uses, f"{source}/{index}", state.turn):
         return "each ability is used once per turn"
     top = frame if frame is not None else _frame_window(state)
     if react:
@@ -198,9 +200,8 @@ def _bind(state: State, seat: int, source: str, ability: Ability,
 
 def _check_payment(state: State, seat: int, source: str, ability: Ability,
                    command: UseAbility) -> None:
-    gold = sum(int(a) for k, a in ability.costs if k == "gold")
-    food = sum(int(a) for k, a in ability.costs if k == "food")
-    discard = sum(int(a) for k, a in ability.costs if k == "discard")
+    gold, food = cost_total(ability, "gold"), cost_total(ability, "food")
+    discard = cost_total(ability, "discard")
     bow_self = any(k == "bow" for k, _ in ability.costs)
     gold_from = [g for g in command.gold_from]
     if bow_self and source in gold_from:
@@ -282,9 +283,8 @@ def _instances(state: State, seat: int, source: str, index: int,
     chosen = [flat for combo in product(*per_target)
               for flat in [tuple(x for part in combo for x in part)]
               if len(set(flat)) == len(flat)]
-    gold = sum(int(a) for k, a in ability.costs if k == "gold")
-    food = sum(int(a) for k, a in ability.costs if k == "food")
-    discard = sum(int(a) for k, a in ability.costs if k == "discard")
+    gold, food = cost_total(ability, "gold"), cost_total(ability, "food")
+    discard = cost_total(ability, "discard")
     golds = [g for g in payment.gold_options(state, seat, gold)
              if not (any(k == "bow" for k, _ in ability.costs) and source in g)]
     foods = payment.food_options(state, seat, food, limit=None)

@@ -13,6 +13,7 @@ writes the state alone.
 from __future__ import annotations
 
 from aggregates.kernel import flow as kflow
+from aggregates.kernel.abilities import expire, forget, record_use
 from aggregates.kernel.facts import applier
 from aggregates.nine_empires import (
     battles,
@@ -23,7 +24,6 @@ from aggregates.nine_empires import (
 )
 from aggregates.nine_empires import events as ev
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires.card_text import expire, forget, record_use
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.state import State
 
@@ -60,7 +60,7 @@ def _announced(s: State, e: ev.AbilityUsed | ev.ReactPlayed, react: bool) -> Non
         frames.acted(s)
     else:
         kflow.after_response(s.stack[-1], e.seat, e.source)
-    record_use(s.uses, e.source, e.ability, s.turn)
+    record_use(s.uses, f"{e.source}/{e.ability}", s.turn)
     if e.tactic:
         t.table(s).move(e.source, zone_name("discard", e.seat))
     frames.push_window(s, "ability", list(e.order), seat=e.seat, source=e.source,

@@ -23,9 +23,9 @@ from typing import Any
 
 from aggregates.kernel import Assign, Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
+from aggregates.kernel.abilities import expire
 from aggregates.nine_empires import card_effects, frames, victory
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires.card_text import expire
 from aggregates.nine_empires.cards import HOME, zone_name
 from aggregates.nine_empires.commands import (
     AssignUnits,

@@ -1,7 +1,7 @@
 """Card effects: what each verb of card text does when an ability resolves,
 trigger text fired by events, and Zero (a hero at 0 Will is buried at once).
 
-An ability's effects are interpreted by ``card_text.interpret`` with this
+An ability's effects are interpreted by the kernel's ``abilities.interpret`` with this
 module's verbs (``VERBS``), its words (``@self``, ``@host``, ``@engagement``...)
 read against the table. Trigger text waits for an event and fires by itself,
 bowed or not (``fire``), then the quests completed by that event
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from aggregates.kernel.abilities import Step, holds, interpret
 from aggregates.nine_empires import draws, quests
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires.card_text import Step, holds, interpret
 from aggregates.nine_empires.cards import HOME
 from aggregates.nine_empires.state import State
 

@@ -4,8 +4,9 @@ The rulebook prints the five deck lists by title and count (Deck Lists) and
 describes what each card type carries (Components), but prints no card's
 numbers or text. ``data/cards.json`` is the project's designed set: every card
 of the five lists with the numbers of its type and its text written in the
-effect vocabulary below, which one engine interprets
-(``aggregates.nine_empires.card_text`` and ``abilities.py``). ``data/decks.json`` holds
+effect vocabulary below (``WORDS``), which the kernel's ability engine
+interprets (``aggregates.kernel.abilities``, with ``abilities.py`` and
+``card_effects.py``). ``data/decks.json`` holds
 the five lists. Set ``NINE_EMPIRES_CARDS`` / ``NINE_EMPIRES_DECKS`` to load
 replacements; a bad file fails here, at import, naming the place.
 
@@ -25,8 +26,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from aggregates.kernel.abilities import Ability, AbilityError, Vocabulary, read_ability
 from aggregates.kernel.data import DataError, integer, read_json
-from aggregates.nine_empires.card_text import Ability, AbilityError, read_ability
 
 HERE = Path(__file__).parent / "data"
 CARDS_FILE = Path(os.environ.get("NINE_EMPIRES_CARDS", HERE / "cards.json"))
@@ -76,6 +77,15 @@ FACTS = CARD_FACTS | STATE_FACTS | EVENT_FACTS
 #: The events a React answers or a trigger waits for.
 EVENTS = frozenset({"Engaged", "AbilityUsed", "CastleBuried", "HeroBuried", "QuestCompleted",
                     "RaidResolved", "SpringBegan", "BattleEnded"})
+#: The card text's words as the kernel's ability engine reads them: the timings
+#: a player uses (Summer, Autumn, Battle, Raid and React abilities, once per
+#: turn unless noted), the React answering an announcement.
+WORDS = Vocabulary(verbs=VERBS, facts=FACTS, costs=COSTS, events=EVENTS,
+                   timings=frozenset({"summer", "autumn", "battle", "raid", "react",
+                                      "spring", "winter"}),
+                   used=frozenset({"summer", "autumn", "battle", "raid", "react"}),
+                   answering=frozenset({"react"}), default_limit="once_per_turn",
+                   needs_text=True)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,7 +169,7 @@ _NUMBERS: dict[str, tuple[str, ...]] = {
 
 def _ability(raw: Any, where: str) -> Ability:
     try:
-        return read_ability(raw, where, verbs=VERBS, costs=COSTS, facts=FACTS, events=EVENTS)
+        return read_ability(raw, where, WORDS)
     except AbilityError as exc:
         raise DataError(str(exc)) from exc
 

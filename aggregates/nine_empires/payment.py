@@ -4,7 +4,7 @@ Gold: bow a combination of your stronghold and properties whose gold
 production totals at least the cost; excess gold is lost. Food: destroy one
 food token from any of your castles per point of cost (never food on a hero);
 without enough, the card or ability cannot be used. Abilities add bowing the
-card itself and discarding cards from hand (``card_text.CostKind``).
+card itself and discarding cards from hand (the kernel's ``abilities.CostKind``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from aggregates.kernel import RuleError
+from aggregates.kernel.abilities import CostKind
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires.card_text import CostKind
 from aggregates.nine_empires.reasons import NineReason
 from aggregates.nine_empires.state import State
 

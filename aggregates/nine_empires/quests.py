@@ -16,8 +16,8 @@ from itertools import combinations
 from typing import Any
 
 from aggregates.kernel import RuleError
+from aggregates.kernel.abilities import holds
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires.card_text import holds
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.data import Card
 from aggregates.nine_empires.reasons import NineReason

@@ -19,9 +19,9 @@ from typing import Any
 
 from aggregates.kernel import Audience, Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
+from aggregates.kernel.abilities import expire
 from aggregates.nine_empires import battles, card_effects, frames, payment
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires.card_text import expire
 from aggregates.nine_empires.cards import HOME, zone_name
 from aggregates.nine_empires.commands import AssignRaid, ChooseRaid, DeclareRaid
 from aggregates.nine_empires.reasons import NineReason

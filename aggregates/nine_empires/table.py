@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from aggregates.nine_empires.card_text import Ability, holds, modifier, net
+from aggregates.kernel.abilities import Ability, holds, modifier, net
+from aggregates.kernel.abilities import relation as relation_word
 from aggregates.nine_empires.cards import HOME, PLAY, CardTable, zone_name
 from aggregates.nine_empires.data import ALL, Card
 from aggregates.nine_empires.elimination import clockwise
@@ -117,23 +118,21 @@ def opposed(state: State, a: int, b: int) -> bool:
 
 
 def relation(state: State, seat: int, card: str) -> str:
-    """How ``card`` stands to ``seat``, as card text words it (docs/rulings.md):
+    """How ``card`` stands to ``seat``, as card text words it (docs/rulings.md),
+    in the kernel's filter words (``abilities.relation``):
 
-    - ``own``: the seat controls it ("your", "of yours"); no card of this set
+    - ``your``: the seat controls it ("your", "of yours"); no card of this set
       changes control, so its controller is its owner;
     - ``opposing``: on the other side of the battle or raid under way, or,
       with none under way, another player's ("opposing");
     - ``allied``: another player's card on the seat's side of the battle under
       way (an ally's: neither "yours" nor "opposing").
 
-    Rules 1.0.0 to 1.2.0 (``EARLIER_YOUR_SIDE``) read an ally's cards as "own".
+    Rules 1.0.0 to 1.2.0 (``EARLIER_YOUR_SIDE``) read an ally's cards as "your".
     """
     other = owner(state, card)
-    if opposed(state, seat, other):
-        return "opposing"
-    if other == seat or EARLIER_YOUR_SIDE in state.EARLIER:
-        return "own"
-    return "allied"
+    return relation_word(other == seat or EARLIER_YOUR_SIDE in state.EARLIER,
+                         opposed(state, seat, other))
 
 
 def current_castle(state: State) -> str | None:

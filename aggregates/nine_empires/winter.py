@@ -25,9 +25,9 @@ from itertools import combinations
 
 from aggregates.kernel import Command, RuleError
 from aggregates.kernel import flow as kflow
+from aggregates.kernel.abilities import expire
 from aggregates.nine_empires import draws, frames, quests, victory
 from aggregates.nine_empires import table as t
-from aggregates.nine_empires.card_text import expire
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.commands import DiscardDown, Redistribute
 from aggregates.nine_empires.elimination import next_seat

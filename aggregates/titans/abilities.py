@@ -1,8 +1,8 @@
 """Nation Cards, the Nation Starting Ability and the Titan Special Ability as data.
 
-Each is a record (``data.Ability``) of an effect and its requirements, which
-this one interpreter reads (after Forge's card scripts: a card is data, the
-engine interprets its kind). Effects:
+Each is a record of the kernel's ability engine (``aggregates.kernel.abilities``):
+one effect, and a condition in its one grammar over the Battle's facts as
+the user sees them (``battle_facts``). This module gives each verb its rule:
 
 - ``strength``: add ``amount`` to the Battle Strength;
 - ``die``: take a ``die`` of that type from the reserve, roll it, add it to the pool;
@@ -10,10 +10,12 @@ engine interprets its kind). Effects:
 - ``draw_support``: draw ``amount`` Support Cards from the Deck;
 - ``hand_limit``: (always on) the Support Card Hand Limit is ``amount`` higher.
 
-Requirements (all must hold): ``own``/``opponent``: that unit type in the
-player's/opponent's army in the Battle; ``role``: attacker or defender;
-``fortified``: defending a Stronghold or an undamaged Capitol;
-``outnumbered``: fewer units in the Battle than the opponent; ``min_units``.
+The facts (``data.WORDS``): ``role`` (attacker or defender), ``fortified``
+(defending a Stronghold or an undamaged Capitol), ``outnumbered`` (fewer
+units in the Battle than the opponent), and per side, under the filter words
+``your`` and ``opposing``: ``army`` (the unit types in the Battle) and
+``units`` (how many): "if your Infantry is in the Battle" is
+``{"your": {"army": {"has": "infantry"}}}``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.titans.data import NATION_CARDS, NATIONS, TABLES, Ability
+from aggregates.kernel.abilities import Ability, holds
+from aggregates.titans.data import NATION_CARDS, NATIONS, TABLES
 from aggregates.titans.state import State
 
 
@@ -34,24 +37,23 @@ def army(side: Mapping[str, Any]) -> set[str]:
     return {t["unit"] for t in side["troops"]}
 
 
-def met(battle: Mapping[str, Any], role: str, requires: tuple[Mapping[str, Any], ...]) -> bool:
-    """Whether every requirement holds for ``role`` in ``battle`` now."""
+def battle_facts(battle: Mapping[str, Any], role: str) -> dict[str, Any]:
+    """What an ability's condition may ask of ``battle``, from ``role``'s side."""
     me, them = battle["sides"][role], battle["sides"][other(role)]
-    for req in requires:
-        key, value = next(iter(req.items()))
-        if key == "own" and value not in army(me):
-            return False
-        if key == "opponent" and value not in army(them):
-            return False
-        if key == "role" and value != role:
-            return False
-        if key == "fortified" and not (role == "defender" and battle["fortified"]):
-            return False
-        if key == "outnumbered" and not len(me["troops"]) < len(them["troops"]):
-            return False
-        if key == "min_units" and len(me["troops"]) < int(value):
-            return False
-    return True
+    return {"role": role, "fortified": role == "defender" and bool(battle["fortified"]),
+            "outnumbered": len(me["troops"]) < len(them["troops"]),
+            "your": {"army": army(me), "units": len(me["troops"])},
+            "opposing": {"army": army(them), "units": len(them["troops"])}}
+
+
+def met(battle: Mapping[str, Any], role: str, ability: Ability) -> bool:
+    """Whether the ability's condition holds for ``role`` in ``battle`` now."""
+    return holds(ability.condition, battle_facts(battle, role))
+
+
+def effect_of(ability: Ability) -> dict[str, Any]:
+    """The ability's one effect as its use records it: ``kind`` and parameters."""
+    return {"kind": ability.verb, **ability.params}
 
 
 def can_apply(battle: Mapping[str, Any], role: str, effect: Mapping[str, Any]) -> bool:
@@ -65,7 +67,7 @@ def can_apply(battle: Mapping[str, Any], role: str, effect: Mapping[str, Any]) -
 
 
 def usable(battle: Mapping[str, Any], role: str, ability: Ability) -> bool:
-    return met(battle, role, ability.requires) and can_apply(battle, role, ability.effect)
+    return met(battle, role, ability) and can_apply(battle, role, effect_of(ability))
 
 
 def outcome(game: State, role: str, effect: Mapping[str, Any]) -> dict[str, Any]:
@@ -94,13 +96,13 @@ def outcome(game: State, role: str, effect: Mapping[str, Any]) -> dict[str, Any]
 def always_on(game: State, seat: int, kind: str) -> list[int]:
     """The seat's always-on Nation Cards of an effect kind."""
     return [c for c in game.nation_cards[seat] if NATION_CARDS[c].timing == "always"
-            and NATION_CARDS[c].ability.effect["kind"] == kind]
+            and NATION_CARDS[c].ability.verb == kind]
 
 
 def hand_limit(game: State, seat: int) -> int:
     """The Nation Board's Support Card Hand Limit, raised by always-on cards."""
     base = NATIONS[game.nations[seat]].hand_limit
-    return base + sum(int(NATION_CARDS[c].ability.effect["amount"])
+    return base + sum(int(NATION_CARDS[c].ability.params["amount"])
                       for c in always_on(game, seat, "hand_limit"))
 
 
@@ -109,5 +111,5 @@ def passive_bonus(game: State, battle: Mapping[str, Any], role: str) -> tuple[in
     Battle begins: the bonus and the cards."""
     seat = battle["sides"][role]["seat"]
     cards = [c for c in always_on(game, seat, "strength")
-             if met(battle, role, NATION_CARDS[c].ability.requires)]
-    return sum(int(NATION_CARDS[c].ability.effect["amount"]) for c in cards), cards
+             if met(battle, role, NATION_CARDS[c].ability)]
+    return sum(int(NATION_CARDS[c].ability.params["amount"]) for c in cards), cards

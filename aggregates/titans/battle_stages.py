@@ -303,7 +303,7 @@ def use_effect(game: State, seat: int, event: str, effect: Mapping[str, Any],
 
 def run_use_nation_card(game: State, seat: int, command: UseNationCard) -> None:
     spec = NATION_CARDS[command.card]
-    use_effect(game, seat, "NationCardUsed", spec.ability.effect, card=command.card,
+    use_effect(game, seat, "NationCardUsed", abilities.effect_of(spec.ability), card=command.card,
                timing=spec.timing)
 
 
@@ -340,7 +340,7 @@ def check_use_titan_ability(game: State, seat: int, command: UseTitanAbility) ->
 
 def run_use_titan_ability(game: State, seat: int, command: UseTitanAbility) -> None:
     ability = NATIONS[game.nations[seat]].titan_ability
-    use_effect(game, seat, "TitanAbilityUsed", ability.effect, name=ability.name)
+    use_effect(game, seat, "TitanAbilityUsed", abilities.effect_of(ability), name=ability.name)
 
 
 def legal_use_titan_ability(game: State, seat: int) -> list[Command]:
@@ -365,7 +365,7 @@ def check_use_nation_ability(game: State, seat: int, command: UseNationAbility) 
 
 def run_use_nation_ability(game: State, seat: int, command: UseNationAbility) -> None:
     ability = NATIONS[game.nations[seat]].starting_ability
-    use_effect(game, seat, "NationAbilityUsed", ability.effect, name=ability.name)
+    use_effect(game, seat, "NationAbilityUsed", abilities.effect_of(ability), name=ability.name)
 
 
 def legal_use_nation_ability(game: State, seat: int) -> list[Command]:

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from aggregates.kernel.abilities import Ability, AbilityError, Vocabulary, leaves, read_ability
 from aggregates.kernel.data import DataError, integer, read_json, validator
 from aggregates.titans.board import Board
 from aggregates.titans.dice import DiceSet
@@ -44,10 +45,18 @@ ACTIONS = (*MOVE_ACTIONS, "group_move", *DEPLOY_ACTIONS, "purchase", "purchase_d
            "stronghold")
 #: The three printed Support Card effects (rulebook, "Playing Support Card(s)").
 SUPPORT_EFFECTS = ("move_unit", "add_die", "add_strength")
-#: Effects of Nation Cards and abilities: one interpreter (``abilities.py``) reads them.
+#: Effects of Nation Cards and abilities, as the kernel's ability engine reads
+#: them (``abilities.py`` gives each verb its rule).
 EFFECTS = ("strength", "die", "reroll_blanks", "draw_support", "hand_limit")
 TIMINGS = ("battle", "round", "always")
-REQUIREMENTS = ("own", "opponent", "role", "fortified", "outnumbered", "min_units")
+#: What a condition may ask of the Battle, from the user's side: ``role``
+#: (attacker or defender), ``fortified`` (defending a Stronghold or an
+#: undamaged Capitol), ``outnumbered`` (fewer units in the Battle than the
+#: opponent); and of each side's army, under ``your`` or ``opposing``:
+#: ``army`` (its unit types) and ``units`` (how many).
+WORDS = Vocabulary(verbs=frozenset(EFFECTS), timings=frozenset(TIMINGS),
+                   facts=frozenset({"role", "fortified", "outnumbered"}),
+                   sided=frozenset({"army", "units"}))
 CONDITIONS = ("regions", "named_regions", "units_on_map", "unit_type_on_map", "strongholds",
               "battles_won", "enemy_capitol", "nation_cards", "support_hand", "armies",
               "units_destroyed", "titan_beside_enemy", "army_size")
@@ -73,22 +82,13 @@ class Support:
 
 
 @dataclasses.dataclass(frozen=True)
-class Ability:
-    """A Nation Starting Ability, a Titan Special Ability, or a Nation Card's text."""
-
-    name: str
-    effect: Mapping[str, Any]
-    requires: tuple[Mapping[str, Any], ...]
-
-
-@dataclasses.dataclass(frozen=True)
 class NationCard:
     id: int
     nation: str
     name: str
     cost: int
     timing: str          # "battle" (once per Battle), "round" (once per Round), "always"
-    ability: Ability
+    ability: Ability     # the card's text, read by the kernel's ability engine
     x: bool = False      # the card the Simplified variant starts with
 
 
@@ -171,29 +171,37 @@ class Tables:
 # ------------------------------------------------------------------ loading
 
 
-def _ability(raw: Mapping[str, Any], where: str, timing: str = "battle") -> Ability:
-    effect = dict(raw["effect"])
-    if effect.get("kind") not in EFFECTS:
-        raise DataError(f"{where}: unknown effect {effect.get('kind')!r}")
-    kind = effect["kind"]
+#: A Nation Card's fields that are not its ability's.
+_CARD_FIELDS = ("id", "cost", "x")
+
+
+def _ability(raw: Mapping[str, Any], where: str) -> Ability:
+    """One ability record (a Nation Card's fields aside), read by the kernel's
+    engine against ``WORDS``; then what the words cannot say: one effect, its
+    amounts, dice and units known, a hand limit always on."""
+    record = {k: v for k, v in raw.items() if k not in _CARD_FIELDS}
+    try:
+        ability = read_ability({"name": where, **record}, where, WORDS)
+    except AbilityError as exc:
+        raise DataError(str(exc)) from exc
+    if len(ability.steps) != 1 or ability.steps[0].target:
+        raise DataError(f"{where}: one effect, on the Battle or the player")
+    kind, params = ability.verb, ability.params
     if kind in ("strength", "draw_support", "hand_limit"):
-        integer(effect["amount"], f"{where} amount", low=1)
-    if kind == "die" and effect["die"] not in UNITS:
-        raise DataError(f"{where}: unknown die {effect['die']!r}")
-    if kind == "hand_limit" and timing != "always":
+        integer(params.get("amount"), f"{where} amount", low=1)
+    if kind == "die" and params.get("die") not in UNITS:
+        raise DataError(f"{where}: unknown die {params.get('die')!r}")
+    if kind == "hand_limit" and ability.timing != "always":
         raise DataError(f"{where}: a hand limit effect is always on")
-    requires = tuple(dict(r) for r in raw.get("requires", []))
-    for req in requires:
-        if len(req) != 1 or next(iter(req)) not in REQUIREMENTS:
-            raise DataError(f"{where}: a requirement is one of {REQUIREMENTS}, not {req}")
-        key, value = next(iter(req.items()))
-        if key in ("own", "opponent") and value not in UNITS:
+    for _scope, fact, want in leaves(ability.condition):
+        value = want.get("has", want.get("min")) if isinstance(want, Mapping) else want
+        if fact == "army" and value not in UNITS:
             raise DataError(f"{where}: unknown unit {value!r}")
-        if key == "role" and value not in ("attacker", "defender"):
+        if fact == "role" and value not in ("attacker", "defender"):
             raise DataError(f"{where}: a role is attacker or defender")
-        if key == "min_units":
-            integer(value, f"{where} min_units", low=1)
-    return Ability(str(raw.get("name", where)), effect, requires)
+        if fact == "units":
+            integer(value, f"{where} units", low=1)
+    return ability
 
 
 @validator("Titans components")
@@ -242,13 +250,11 @@ def load_components(raw: Mapping[str, Any]) -> tuple[Tables, tuple[Order, ...],
         for c in item["cards"]:
             if c["id"] != len(cards):
                 raise DataError(f"{key}: nation card ids run 0.. in order ({c['id']})")
-            if c["timing"] not in TIMINGS:
-                raise DataError(f"{key} {c['name']}: timing is one of {TIMINGS}")
             cost = integer(c["cost"], f"{key} {c['name']} cost")
             if cost > 3:
                 raise DataError(f"{key} {c['name']}: a cost is 0 to 3")
             cards.append(NationCard(c["id"], key, str(c["name"]), cost, c["timing"],
-                                    _ability(c, f"{key} {c['name']}", c["timing"]),
+                                    _ability(c, f"{key} {c['name']}"),
                                     bool(c.get("x", False))))
             ids.append(c["id"])
         if len(ids) != 10 or sum(1 for i in ids if cards[i].x) != 1:

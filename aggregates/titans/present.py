@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from aggregates.kernel import Command
+from aggregates.kernel.abilities import leaves
 from aggregates.kernel.present import (
     Board,
     Card,
@@ -26,6 +27,7 @@ from aggregates.kernel.present import (
 )
 from aggregates.titans import battle_outcome, battles
 from aggregates.titans import commands as c
+from aggregates.titans.abilities import effect_of
 from aggregates.titans.data import (
     BOARD,
     NATION_CARDS,
@@ -114,27 +116,30 @@ def support_card(card: int) -> Card:
 
 def nation_card(card: int) -> Card:
     n = NATION_CARDS[card]
-    effect = n.ability.effect
+    effect = effect_of(n.ability)
     words = {"strength": f"+{effect.get('amount')} Strength",
              "die": f"add a {effect.get('die')} die",
              "reroll_blanks": "re-roll every blank die",
              "draw_support": f"draw {plural(effect.get('amount'), 'Support Card')}",
              "hand_limit": f"hand limit +{effect.get('amount')}"}[effect["kind"]]
-    needs = ", ".join(REQUIREMENT_WORDS[k](v) for r in n.ability.requires for k, v in r.items())
+    needs = ", ".join(REQUIREMENT_WORDS[(side, fact)](want)
+                      for side, fact, want in leaves(n.ability.condition))
     timing = {"battle": "1 / Battle", "round": "1 / Round", "always": "always"}[n.timing]
     text = f"{timing}: {words}" + (f" (if {needs})" if needs else "")
     return Card(card, n.name, tag="X" if n.x else "", colour=NATION_COLOURS.get(n.nation, ""),
                 colour_label=NATIONS[n.nation].name, stats=(("Cost", n.cost),), text=text)
 
 
-#: A Nation Card's requirement in words, by its key (``data.NATION_CARDS``).
-REQUIREMENT_WORDS: dict[str, Callable[[Any], str]] = {
-    "own": lambda unit: f"your {str(unit).capitalize()} is in the Battle",
-    "opponent": lambda unit: f"the opponent's {str(unit).capitalize()} is in the Battle",
-    "role": lambda role: f"you are the {str(role).capitalize()}",
-    "fortified": lambda _: "the Region has a Stronghold or Capitol",
-    "outnumbered": lambda _: "you have fewer Units in the Battle",
-    "min_units": lambda n: f"you have at least {plural(n, 'Unit')} in the Battle",
+#: A Nation Card's condition in words, by each test's side and fact
+#: (``data.WORDS``; the tests of a condition are ``kernel.abilities.leaves``).
+REQUIREMENT_WORDS: dict[tuple[str, str], Callable[[Any], str]] = {
+    ("your", "army"): lambda t: f"your {str(t['has']).capitalize()} is in the Battle",
+    ("opposing", "army"): lambda t: f"the opponent's {str(t['has']).capitalize()} is in "
+                                    "the Battle",
+    ("", "role"): lambda role: f"you are the {str(role).capitalize()}",
+    ("", "fortified"): lambda _: "the Region has a Stronghold or Capitol",
+    ("", "outnumbered"): lambda _: "you have fewer Units in the Battle",
+    ("your", "units"): lambda t: f"you have at least {plural(t['min'], 'Unit')} in the Battle",
 }
 #: A Secret Objective's condition in words, by its kind (``objectives.met``).
 OBJECTIVE_WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {

@@ -1,8 +1,9 @@
 """Components: the cards, read from ``data/tidewatch.json`` and validated on load.
 
 Kernel features shown: content as data (``aggregates.kernel.data``) and
-effects as data (``Effect.from_data`` records gathered in an ``EffectBook``):
-a card's abilities are records the rules interpret, never code per card.
+abilities as data (records the kernel's ability engine reads, ``read_ability``
+against the game's ``Vocabulary``, gathered in a ``Book``): a card's
+abilities are records the rules interpret, never code per card.
 """
 
 from __future__ import annotations
@@ -11,10 +12,14 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from aggregates.kernel import Effect, EffectBook
+from aggregates.kernel.abilities import Ability, AbilityError, Book, Vocabulary, read_ability
 from aggregates.kernel.data import DataError, integer, read_json, validator
 
 DATA_FILE = Path(__file__).with_name("data") / "tidewatch.json"
+#: The words the cards' ability records may use.
+WORDS = Vocabulary(verbs=frozenset({"gain_coins", "modify", "keyword"}),
+                   facts=frozenset({"suit", "value", "position"}),
+                   events=frozenset({"Claimed"}))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,7 +48,7 @@ class Components:
     clock_seconds: dict[str, float]
     suits: tuple[str, ...]
     cards: tuple[Card, ...]
-    book: EffectBook
+    book: Book
 
     def card(self, card_id: int) -> Card:
         return self.cards[card_id]
@@ -54,7 +59,7 @@ def load(raw: Any) -> Components:
     """Read and check the data; a bad replacement file fails here, at import."""
     suits = tuple(str(s) for s in raw["suits"])
     cards: list[Card] = []
-    effects: dict[str, Effect] = {}
+    effects: dict[str, Ability] = {}
     for n, entry in enumerate(raw["cards"]):
         where = f"cards[{n}] ({entry.get('name')})"
         if entry["suit"] not in suits:
@@ -62,11 +67,11 @@ def load(raw: Any) -> Components:
         names = []
         for data in entry.get("effects", []):
             try:
-                effect = Effect.from_data(data)
-            except (ValueError, TypeError) as exc:
-                raise DataError(f"{where}: {exc}") from exc
-            if effect.name in effects:
-                raise DataError(f"{where}: effect {effect.name!r} is declared twice")
+                effect = read_ability(data, where, WORDS)
+            except AbilityError as exc:
+                raise DataError(str(exc)) from exc
+            if not effect.name or effect.name in effects:
+                raise DataError(f"{where}: effect {effect.name!r} is unnamed or declared twice")
             effects[effect.name] = effect
             names.append(effect.name)
         for _ in range(integer(entry["copies"], f"{where}.copies", low=1)):
@@ -83,7 +88,7 @@ def load(raw: Any) -> Components:
         coins_per_round=integer(raw["coins"]["per_round"], "coins.per_round"),
         max_bid=integer(raw["max_bid"], "max_bid"),
         max_dive=integer(raw["max_dive"], "max_dive", 1),
-        clock_seconds=clocks, suits=suits, cards=tuple(cards), book=EffectBook(effects.values()),
+        clock_seconds=clocks, suits=suits, cards=tuple(cards), book=Book(effects.values()),
     )
     if len(cards) < 4 * components.hand_size + components.shore_size:
         raise DataError("too few cards to deal four hands and the shore")

@@ -2,7 +2,7 @@
 the static effects in its vault (the Lighthouse: pearls score 1 more); teams
 score together and the higher team total wins.
 
-Kernel features shown: a static modifier read with ``EffectBook.modifier``
+Kernel features shown: a static modifier read with ``Book.modifier``
 (derived each time, never written into state); ``Seating.team_totals`` (a
 seat's points count for its team; a seat playing two positions scores both).
 """

@@ -5,8 +5,8 @@ deck, or passes; the round ends when every position has passed in a row.
 Kernel features shown: priority passing (``flow.passing``/``priority``/
 ``after_action``/``after_pass``/``all_passed``, kept in the state as JSON);
 ``Move`` checks and runs routed by the ``Flow``; a triggered effect with a
-usage limit (``EffectBook.triggered``, ``effects.resolve`` with the game's
-verb ``gain_coins``); audiences from zones (``Zones.move_audience`` given to
+usage limit (the kernel's ability engine: ``Book.triggered``, ``interpret``
+with the game's verb ``gain_coins``); audiences from zones (``Zones.move_audience`` given to
 ``emit``); ``PickCards`` and ``Number`` choices.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from aggregates.kernel import Command, Effect, Number, PickCards, PickOne, RuleError
-from aggregates.kernel import effects as keffects
+from aggregates.kernel import Command, Number, PickCards, PickOne, RuleError
 from aggregates.kernel import zones as kzones
+from aggregates.kernel.abilities import Step, interpret, usage_key
 from tests.template_game import snatching
 from tests.template_game.commands import Bank, Claim, Dive, PassPriority
 from tests.template_game.components import COMPONENTS as C
@@ -47,19 +47,19 @@ def run_claim(state: Any, position: int, command: Claim) -> None:
     team = team_of_position(position)
     facts = {"suit": card.suit, "value": card.value, "position": position}
     scope = f"round{state.round}.team{team}"
-    for effect in C.book.triggered("Claimed", facts, in_force=state.in_force(team),
-                                   used=state.used, scope=scope):
-        keffects.resolve(VERBS, state, position, effect, {**facts, "scope": scope})
+    for ability in C.book.triggered("Claimed", facts, in_force=state.in_force(team),
+                                    used=state.used, scope=scope):
+        interpret(ability, VERBS, state, {**facts, "scope": scope, "ability": ability.name})
     snatching.open_window(state, position, card.id)
 
 
-def gain_coins(state: Any, position: int, effect: Effect, facts: Any) -> None:
+def gain_coins(state: Any, facts: Any, step: Step, who: list[str]) -> None:
     """The verb ``gain_coins``: what the change means is the game's rule."""
-    amount = int(effect.params["amount"])
-    gained = amount if effect.change == "gain_coins" else 0  # as ``Template._effect_used``
+    amount, position = int(step.params["amount"]), facts["position"]
+    gained = amount if step.verb == "gain_coins" else 0  # as ``Template._effect_used``
     totals = [c + (gained if p == position else 0) for p, c in enumerate(state.coins)]
-    state.emit("EffectUsed", effect=effect.name, position=position, change=effect.change,
-               amount=amount, usage=effect.usage_key(facts["scope"]), totals=totals)
+    state.emit("EffectUsed", effect=facts["ability"], position=position, change=step.verb,
+               amount=amount, usage=usage_key(facts["ability"], facts["scope"]), totals=totals)
 
 
 VERBS = {"gain_coins": gain_coins}

@@ -7,7 +7,7 @@ Anchored cards cannot be snatched.
 Kernel features shown: a reaction window with precedence
 (``flow.reaction_window``/``responder``/``after_response``/``closed``, with a
 serial so an answer meant for one window never answers the next, and a
-game-given decision id); a static keyword read with ``EffectBook.has_keyword``.
+game-given decision id); a static keyword read with ``Book.has_keyword``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The tribes' abilities as data (kernel Effect records in data/abilities.json)."""
+"""The tribes' abilities as data (records of the kernel's ability engine in
+data/abilities.json)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from aggregates.kernel.data import read_json
 
 
 def test_every_tribe_has_its_ability_as_data() -> None:
-    named = {e.condition.get("leader_tribe", e.condition.get("tribe")) for e in BOOK.effects}
+    named = {abilities.test_of(a).get("leader_tribe", abilities.test_of(a).get("tribe"))
+             for a in BOOK.abilities}
     assert named == set(TRIBES)
-    for effect in BOOK.effects:
-        assert effect.text
-        if effect.trigger:
-            assert effect.change in tribes.VERBS
+    for ability in BOOK.abilities:
+        assert ability.text
+        if ability.timing == "trigger":
+            assert ability.verb in tribes.VERBS
 
 
 def test_static_abilities_modify_without_state() -> None:
@@ -38,14 +40,17 @@ def test_triggers_match_the_leaders_tribe_and_the_marker() -> None:
 
 
 @pytest.mark.parametrize("breakage", [
-    lambda d: d["effects"][0].update(trigger="TurnStarted"),
-    lambda d: d["effects"][0].update(change="fly"),
-    lambda d: d["effects"][0].update(condition={"leader_tribe": "goblins"}),
-    lambda d: d["effects"][0].update(condition={"mood": "bad"}),
+    lambda d: d["effects"][0]["when"].update(event="TurnStarted"),
+    lambda d: d["effects"][0]["effects"][0].update(do="fly"),
+    lambda d: d["effects"][0]["when"].update({"if": {"leader_tribe": "goblins"}}),
+    lambda d: d["effects"][0]["when"].update({"if": {"mood": "bad"}}),
+    lambda d: d["effects"][1].update(condition={"tribe": "goblins"}),
+    lambda d: d["effects"][1]["effects"][0].update(do="take_giant_token"),
+    lambda d: d["effects"][0]["effects"][0].update(do="modify"),
     lambda d: d["effects"][0].update(limit="twice_a_day"),
     lambda d: d["effects"][0].update(colour="red"),
-    lambda d: d["effects"][1]["params"].update(stat="speed"),
-    lambda d: d["effects"][4]["params"].update(keyword="flying"),
+    lambda d: d["effects"][1]["effects"][0]["params"].update(stat="speed"),
+    lambda d: d["effects"][4]["effects"][0]["params"].update(keyword="flying"),
     lambda d: d["effects"].append(dict(d["effects"][0])),
     lambda d: d.update(effects=[e for e in d["effects"] if e["name"] != "orcs"]),
     lambda d: d.pop("effects"),

@@ -61,11 +61,18 @@ def test_the_rulebooks_example_cards() -> None:
     assert post.difficulty == 2 and post.defense is not None
 
 
-def test_abilities_are_kernel_effects_keyed_by_keyword() -> None:
+def test_abilities_are_kernel_ability_records_keyed_by_keyword() -> None:
+    """Abilities Summary: each keyword is one record of the kernel's ability
+    engine (Wealthy fires when the unit retires; Vicious adds a Spoil on a win
+    or a tie), named by its ability string with the string's amounts."""
     wealthy = C.book.by_name["wealthy 5"]
-    assert (wealthy.trigger, wealthy.change, wealthy.params["amount"]) == ("retire", "gain_gold", 5)
+    assert (wealthy.timing, wealthy.event, wealthy.verb, wealthy.params["amount"]) == (
+        "trigger", "retire", "gain_gold", 5)
     assert C.book.by_name["protected magic"].params["weak_to"] == ["magic"]
-    assert C.keywords["vicious"].change == "modify"
+    assert C.keywords["vicious"].verb == "modify"
+    assert C.book.modifier("spoils", {"result": "tie"}, ["vicious"]) == 1
+    assert C.book.modifier("spoils", {"result": "loss"}, ["vicious"]) == 0
+    assert C.keywords["ranged"].costs == (("retire", "@self"),)
 
 
 @pytest.mark.parametrize("breakage", [
@@ -77,6 +84,10 @@ def test_abilities_are_kernel_effects_keyed_by_keyword() -> None:
     lambda d: d["nations"][1].update(initiative=d["nations"][0]["initiative"]),
     lambda d: d["nations"][0]["locations"].pop(),
     lambda d: d["keywords"].pop("swift"),
+    lambda d: d["keywords"]["wealthy"]["effects"][0].update(do="fly"),
+    lambda d: d["keywords"]["wealthy"]["when"].update(event="dawn"),
+    lambda d: d["keywords"]["terrify"]["effects"][0].update(target="@everyone"),
+    lambda d: d["keywords"]["vicious"].update(condition={"mood": "bad"}),
     lambda d: d["adventures"][0].update(effect="terrify"),
 ])
 def test_a_bad_file_is_refused(breakage) -> None:  # type: ignore[no-untyped-def]

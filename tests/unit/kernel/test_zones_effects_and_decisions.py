@@ -1,12 +1,12 @@
 """The kernel's building blocks, feature by feature, directly (the template game
-shows them in play: test_template_game.py): flow helpers, zones and their audiences,
-seating and teams, effects, decisions and choices, presentation, per-decision
+shows them in play: test_template_game.py; the ability engine has its own:
+test_abilities.py): flow helpers, zones and their audiences,
+seating and teams, decisions and choices, presentation, per-decision
 staleness, recorded audiences, clock defaults and their audit."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import pytest
 
@@ -17,8 +17,6 @@ from aggregates.kernel import (
     Audience,
     Branch,
     Decision,
-    Effect,
-    EffectBook,
     Number,
     PickCards,
     PickOne,
@@ -144,76 +142,6 @@ def test_draw_and_recorded_shuffle() -> None:
     assert kzones.draw([5, 6, 7], 2) == [5, 6]
     rolls = iter([1, 1, 1])
     assert fisher_yates([1, 2, 3, 4], lambda n: next(rolls, 1)) != [1, 2, 3, 4]
-
-
-# -------------------------------------------------------------------- effects
-
-
-def book() -> EffectBook:
-    return EffectBook([
-        Effect("gull", "gain", trigger="Claimed", condition={"suit": "pearl"},
-               limit="once_per_round", params={"amount": 1}),
-        Effect("big", "gain", trigger="Claimed", condition={"value": {"min": 3, "max": 5}}),
-        Effect("odd", "gain", trigger="Claimed", condition={"value": {"in": [1, 3]},
-                                                            "suit": {"not": "kelp"}}),
-        Effect("light", "modify", duration="static", condition={"suit": "pearl"},
-               params={"stat": "score", "amount": 1}),
-        Effect("anchor", "keyword", duration="static", params={"keyword": "anchored"}),
-    ])
-
-
-def test_triggered_effects_match_conditions_and_force() -> None:
-    effects = book()
-    names = [e.name for e in effects.triggered("Claimed", {"suit": "pearl", "value": 3})]
-    assert names == ["gull", "big", "odd"]
-    assert [e.name for e in effects.triggered("Claimed", {"suit": "kelp", "value": 1})] == []
-    assert [e.name for e in effects.triggered("Claimed", {"suit": "pearl", "value": 3},
-                                              in_force=["big"])] == ["big"]
-    assert effects.triggered("Banked", {"suit": "pearl"}) == []
-
-
-def test_usage_limits_are_counted_per_scope() -> None:
-    effects = book()
-    gull = effects.by_name["gull"]
-    used = {gull.usage_key("round1"): 1}
-    fired = effects.triggered("Claimed", {"suit": "pearl"}, in_force=["gull"], used=used,
-                              scope="round1")
-    assert fired == []
-    again = effects.triggered("Claimed", {"suit": "pearl"}, in_force=["gull"], used=used,
-                              scope="round2")
-    assert again == [gull] and gull.usage_key("round2") == "gull@round2"
-
-
-def test_modifiers_and_keywords_are_derived_from_effects_in_force() -> None:
-    effects = book()
-    assert effects.modifier("score", {"suit": "pearl"}, ["light", "light"]) == 2
-    assert effects.modifier("score", {"suit": "kelp"}, ["light"]) == 0
-    assert effects.modifier("score", {"suit": "pearl"}, []) == 0
-    assert effects.has_keyword("anchored", ["anchor"])
-    assert not effects.has_keyword("anchored", ["light"])
-
-
-def test_effect_records_are_checked() -> None:
-    with pytest.raises(ValueError):
-        Effect("x", "gain", trigger="T", limit="twice_a_day")
-    with pytest.raises(ValueError):
-        Effect("x", "gain")  # no trigger and not static
-    with pytest.raises(ValueError):
-        Effect.from_data({"name": "x", "change": "gain", "trigger": "T", "colour": "red"})
-    with pytest.raises(ValueError):
-        EffectBook([Effect("x", "gain", trigger="T"), Effect("x", "gain", trigger="U")])
-    assert Effect.from_data({"name": "x", "change": "keyword", "duration": "static"}).name == "x"
-
-
-def test_resolve_calls_the_games_verb() -> None:
-    from aggregates.kernel.effects import resolve
-
-    calls: list[Any] = []
-    effect = book().by_name["gull"]
-    resolve({"gain": lambda *a: calls.append(a)}, "state", 2, effect, {"suit": "pearl"})
-    assert calls == [("state", 2, effect, {"suit": "pearl"})]
-    with pytest.raises(KeyError):
-        resolve({}, "state", 2, effect, {})
 
 
 # ------------------------------------------------------------------ decisions

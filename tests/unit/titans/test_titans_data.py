@@ -77,7 +77,16 @@ def test_setups_for_each_player_count_and_the_rulebooks_nations() -> None:
     (lambda c: c["nations"][0]["cards"][0].update(cost=4), "cost is 0 to 3"),
     (lambda c: c["nations"][0]["cards"][0].pop("x"), "one marked X"),
     (lambda c: c["battle_outcomes"].pop(1), "without gaps"),
-    (lambda c: c["nations"][1]["cards"][2]["effect"].update(kind="fireball"), "unknown effect"),
+    (lambda c: c["nations"][1]["cards"][2]["effects"][0].update(do="fireball"), "unknown verb"),
+    (lambda c: c["nations"][0]["cards"][1].update(condition={"your": {"army": {"has": "elf"}}}),
+     "unknown unit"),
+    (lambda c: c["nations"][0]["cards"][1].update(condition={"weather": "rain"}),
+     "unknown fact"),
+    (lambda c: c["nations"][0]["cards"][1].update(condition={"role": "referee"}),
+     "attacker or defender"),
+    (lambda c: c["nations"][0]["cards"][1].update(timing="dawn"), "unknown timing"),
+    (lambda c: c["nations"][0]["cards"][1]["effects"][0].update(do="hand_limit"),
+     "always on"),
 ])
 def test_a_bad_components_file_is_refused(change: object, message: str | None) -> None:
     components = copy.deepcopy(raw("components.json"))
