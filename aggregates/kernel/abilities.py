@@ -3,46 +3,39 @@
 After Forge's card scripts: an ability is data, never code per card. One
 record shape serves every game::
 
-    {"name": "gull",                       -- optional: what the game calls it
-     "text": "...",                        -- the designed words
-     "timing": "summer",                   -- when: a timing the game declares,
-                                           --   "trigger" (fires by itself on an
-                                           --   event) or "static" (always on)
-     "when": {"event": "Claimed", "if": e},  -- what a trigger (or a game's
-                                           --   answering timing) waits for
-     "condition": e,                       -- must hold of the state to use it
+    {"name": "gull", "text": "...",      -- what the game calls it; its words
+     "timing": "summer",                 -- a game's timing, "trigger" (fires by
+                                         --   itself on an event) or "static"
+     "when": {"event": "Claimed", "if": e},  -- what a trigger (or an answer) awaits
+     "condition": e,                     -- must hold of the state to use it
      "cost": [{"gold": 2}, {"bow": "@self"}],  -- composes: every one is paid
      "targets": [{"name": "foe", "filter": e, "count": 1}],
      "effects": [{"do": "modify", "params": {...}, "target": "foe",
                   "duration": "end_of_battle"}],
-     "limit": "once_per_turn",             -- uses per card per scope
-     "optional": true}                     -- the owner may decline a trigger
+     "limit": "once_per_turn", "optional": true}  -- uses per scope; may decline
 
-The game supplies its ``Vocabulary`` (its timings, verbs, cost kinds, facts
-and events: a record naming any other is refused at load), a ``facts``
-mapping for each test, its cost kinds' payment options and its verbs (what
-``modify`` does to its state). Everything else is here, once: the condition
-grammar, the filter words, usage limits, paying composed costs, lasting
-effects and their expiry, targeting, interpreting the effects in order, and
-the book of a game's named abilities (triggered, modifiers, keywords).
+A game supplies its ``Vocabulary`` (timings, verbs, cost kinds, facts,
+events: a record naming any other word is refused at load), the facts each
+test reads, its cost kinds' payment options and its verbs (what ``modify``
+does to its state). The rest is here, once: the grammar, the filter words,
+usage limits, composed costs, lasting effects and their expiry, targeting,
+the interpreter, and the ``Book`` of a game's named abilities.
 
 The one condition grammar (``holds``), for conditions, ``when.if`` and
-target filters alike::
+target filters alike; a leaf with several keys is their *and*::
 
     {"all": [e, ...]}  {"any": [e, ...]}  {"not": e}      -- and / or / not
     {"fact": value}                      -- the fact equals value
     {"fact": {"in": [...]}}  {"fact": {"min": n}}  {"fact": {"max": n}}
-    {"fact": {"has": x}}     {"fact": {"lacks": x}}       -- list membership
-    {"fact": {"not": value}}
+    {"fact": {"has": x}}     {"fact": {"lacks": x}}  {"fact": {"not": v}}
     {"your": e}  {"opposing": e}  {"allied": e}  {"other": e}
                                          -- e holds of that side's facts
 
-A leaf with several keys is their *and*. The filter words are ``RELATIONS``:
-how a card or a side stands to the seat using the ability. ``your``: the
-seat's own; ``allied``: another player's on the seat's side; ``opposing``:
-the other side's; ``other``: anyone's but the seat's (allied or opposing). A
-card's relation is its ``side`` fact (``{"side": "opposing"}``); a game whose
-facts come per side (a battle's two armies) scopes a test with the word.
+The filter words (``RELATIONS``) say how a card or a side stands to the seat
+using the ability: ``your`` its own, ``allied`` another player's on its side,
+``opposing`` the other side's, ``other`` anyone's but its own. A card's is
+its ``side`` fact (``{"side": "opposing"}``); a game whose facts come per
+side (a battle's two armies) scopes a test with the word.
 """
 
 from __future__ import annotations
@@ -72,11 +65,9 @@ DURATIONS = ("instant", "end_of_battle", "end_of_raid", "end_of_phase", "end_of_
              "marker", "while_in_play")
 #: Scopes whose end expires a lasting change (a turn's end ends all but markers).
 BOUNDARIES: dict[str, frozenset[str]] = {
-    "battle": frozenset({"end_of_battle"}),
-    "raid": frozenset({"end_of_raid"}),
+    "battle": frozenset({"end_of_battle"}), "raid": frozenset({"end_of_raid"}),
     "phase": frozenset({"end_of_phase"}),
-    "turn": frozenset({"end_of_battle", "end_of_raid", "end_of_phase", "end_of_turn"}),
-}
+    "turn": frozenset({"end_of_battle", "end_of_raid", "end_of_phase", "end_of_turn"})}
 
 
 class AbilityError(ValueError):
@@ -90,9 +81,7 @@ Facts = Callable[[str], Mapping[str, Any]]
 def relation(yours: bool, opposed: bool) -> str:
     """The filter word for a card or side: opposing wins over yours (a seat is
     never opposed to itself), an unopposed other player's is allied."""
-    if opposed:
-        return "opposing"
-    return "your" if yours else "allied"
+    return "opposing" if opposed else "your" if yours else "allied"
 
 
 # ------------------------------------------------------------- the grammar
@@ -380,33 +369,7 @@ def cost_total(ability: Ability, kind: str) -> int:
     return sum(int(a) for k, a in ability.costs if k == kind)
 
 
-def choose_payment(kinds: Mapping[str, CostKind], costs: Sequence[tuple[str, Any]],
-                   state: Any, seat: int, source: str,
-                   chosen: Sequence[Any] | None = None) -> list[Any] | None:
-    """A payment for each cost in order: the chosen one when it is among the
-    options, else the first option; None when any cost cannot be paid."""
-    out = []
-    for i, (kind, amount) in enumerate(costs):
-        options = kinds[kind].options(state, seat, source, amount)
-        if not options:
-            return None
-        pick = chosen[i] if chosen is not None and i < len(chosen) else None
-        if pick is not None and pick not in options:
-            return None
-        out.append(pick if pick is not None else options[0])
-    return out
-
-
 # --------------------------------------------------------------- durations
-
-def lasting(effect_id: str, target: str, verb: str, params: Mapping[str, Any],
-            duration: str) -> dict[str, Any]:
-    """A change in force until its duration ends (derived on read, never baked in)."""
-    if duration not in DURATIONS or duration in ("instant", "marker"):
-        raise AbilityError(f"{duration!r} is not a lasting duration")
-    return {"id": effect_id, "target": target, "verb": verb, "params": dict(params),
-            "duration": duration}
-
 
 def expire(effects: Iterable[Mapping[str, Any]], boundary: str) -> list[dict[str, Any]]:
     """The lasting effects that survive the end of ``boundary`` (battle, raid,
@@ -438,12 +401,6 @@ def net(printed: int, *changes: int) -> int:
 def candidates(target: Target, pool: Iterable[str], facts: Facts) -> list[str]:
     """The instances ``target``'s filter admits, from a pool, in pool order."""
     return [iid for iid in pool if holds(target.filter, facts(iid))]
-
-
-def targets_defined(ability: Ability, pool: Iterable[str], facts: Facts) -> bool:
-    """Targeting and legality: each target must be definable before use."""
-    pool = list(pool)
-    return all(len(candidates(t, pool, facts)) >= t.count for t in ability.targets)
 
 
 #: A game's verb: (state, the use's context, the effect, the instances it targets).
