@@ -365,7 +365,9 @@ def measure_feed(plan: dict[str, Any], phase: dict[str, Any]) -> dict[str, Any]:
 
     tables = [new_table() for _ in range(games)]
     threading.Thread(target=_read_redis, daemon=True,
-                     args=(game_subs, direct, lambda m: (m["game_id"], m["version"]))).start()
+                     # a message: a move's events, oldest first; the Act's version is the last's
+                     args=(game_subs, direct,
+                           lambda m: (m[-1]["game_id"], m[-1]["version"]))).start()
     threading.Thread(target=_read_redis, daemon=True,
                      args=(floor_subs, floor, lambda m: ("floor", m["seq"]))).start()
     time.sleep(0.5)  # the streams past their catch-up, the subscriptions in place

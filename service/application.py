@@ -572,7 +572,7 @@ class ArbiterApp(Application):
             if game.version != version:
                 return game.version, []
             readings = []
-            waiting = set(game.waiting_on())
+            waiting = set(self.reads.waiting_on(game))
             for seat in seats:
                 if game.ended or seat in waiting:
                     state = self.reads.state(game, Reader(seat).for_game(game.ended),

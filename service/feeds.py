@@ -70,11 +70,13 @@ MAX_GAME_ID = 64
 #: is made good by the streams' periodic read of the store).
 MAX_GAMES = 100_000
 
-#: What a wake-up needs of a relay's message (``service.envelope.to_public_json``:
-#: compact JSON, keys sorted, so the top-level ``game_id`` is the first one,
-#: after only the audience and the digest, and ``version`` is the last key).
+#: What a wake-up needs of a relay's message (``service.relay.batch_messages``:
+#: a JSON array of events, each ``service.envelope.to_public_json``'s compact
+#: JSON with keys sorted, so the first event's top-level ``game_id`` is the
+#: message's first one, after only the audience and the digest, and the last
+#: event's ``version`` its last key).
 _GAME_ID = re.compile(rb'"game_id":"([^"\\]{1,%d})"' % MAX_GAME_ID)
-_VERSION = re.compile(rb'"version":(\d{1,18})\}$')
+_VERSION = re.compile(rb'"version":(\d{1,18})\}\]$')
 
 REDIS_DOWN = "degraded: Redis is unavailable; events are served from the store by polling"
 NOT_PUBLISHING = (
@@ -105,32 +107,37 @@ def status_message(status: str, heartbeat: bool = False) -> game_pb2.FeedMessage
 
 
 def wake_of(data: bytes | str) -> tuple[str, int | None] | None:
-    """The game id and version a message names, or None: nothing to wake.
+    """The game id and newest version a game channel's message names, or
+    None: nothing to wake.
 
-    A relay's message is read by two patterns, not decoded: its payload may
-    be large, and a wake-up needs none of it (a whole ``json.loads`` per
-    event was most of the hub's time). Any other message (another shape or
-    spacing) is decoded as JSON. What either finds is only a wake-up (see
-    the module): a forged one wakes a stream, which reads the store.
+    A relay's message (a JSON array of one game's events, oldest first) is
+    read by two patterns, not decoded: its payloads may be large, and a
+    wake-up needs none of them (a whole ``json.loads`` per event was most of
+    the hub's time). Any other message (another shape or spacing, one event
+    alone) is decoded as JSON. What either finds is only a wake-up (see the
+    module): a forged one wakes a stream, which reads the store.
     """
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
     if not isinstance(data, bytes):
         return None
-    found = _GAME_ID.search(data) if data.startswith(b'{"audience":') else None
+    found = _GAME_ID.search(data) if data.startswith(b'[{"audience":') else None
     if found is not None:
         version = _VERSION.search(data)
         return (found.group(1).decode("utf-8", "replace"),
                 int(version.group(1)) if version else None)
     try:
         message = json.loads(data)
-        game_id = message["game_id"]
-        version = message.get("version")
+        if isinstance(message, list):
+            game_id, version = message[0]["game_id"], message[-1].get("version")
+        else:
+            game_id, version = message["game_id"], message.get("version")
     except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
         return None
     if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
         return None
-    return game_id, version if isinstance(version, int) else None
+    return game_id, version if isinstance(version, int) and not isinstance(version, bool) \
+        else None
 
 
 class PlainListening:
@@ -256,6 +263,7 @@ class FeedHub(threading.Thread):
         self.stopping = threading.Event()
         self.tried = threading.Event()  # the first connection attempt has ended
         self.prefix = prefix
+        self._all_channel = all_games_channel(prefix)
         #: Followers by channel (``following``): the channels to be subscribed.
         self.followers: dict[str, int] = {}
         #: The channels Redis has confirmed on the current connection.
@@ -452,7 +460,11 @@ class FeedHub(threading.Thread):
                     self.subscribed.add(followed)
                     self.cond.notify_all()
         elif kind in ("message", "smessage") and isinstance(message.get("data"), (bytes, str)):
-            self._on_message(message["data"])  # type: ignore[arg-type]
+            name = channel.decode() if isinstance(channel, bytes) else str(channel)
+            if listening.followed.get(name, name) == self._all_channel:
+                self._woken_everything()
+            else:
+                self._on_message(message["data"])  # type: ignore[arg-type]
 
     @contextlib.contextmanager
     def following(self, game_id: str | None) -> Iterator[None]:
@@ -518,6 +530,17 @@ class FeedHub(threading.Thread):
                 log.warning("feed hub: nothing publishes the store's new events; "
                             "feeds are degraded")
             self._set(publishing=publishing)
+
+    def _woken_everything(self) -> None:
+        """A message on the all-games channel: the relay's carries a batch of
+        events of any games (a game's own come on its channel too, to its
+        streams), so it wakes only the streams following every game, which
+        read what is new by position."""
+        with self.cond:
+            self.sequence += 1
+            for waiter in self.waiting.get(None, ()):
+                waiter.notify()
+            self.cond.notify_all()
 
     def _on_message(self, data: bytes) -> None:
         """Wake the streams of the game a message names; believe nothing else in it.

@@ -23,7 +23,7 @@ import dataclasses
 import threading
 import uuid
 import weakref
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 from aggregates.kernel import Decision, Game
@@ -117,15 +117,19 @@ def pending(d: Decision, with_choices: bool) -> PendingDecision:
     )
 
 
-def seat_state(game: Game, reader: Reader, screen: bool = True) -> SeatState:
+def seat_state(game: Game, reader: Reader, screen: bool = True,
+               decisions: Sequence[Decision] | None = None) -> SeatState:
     """``game`` as ``reader`` sees it (``reader`` already made for the game's end);
     without ``screen``, no screen is drawn (``screen_json`` empty): a bot's
-    turn needs the view and the moves, not a drawing of them."""
+    turn needs the view and the moves, not a drawing of them. ``decisions``:
+    the game's ``pending_decisions()`` at its version, when already made."""
+    if decisions is None:
+        decisions = game.pending_decisions()
     return SeatState(
         game_id=str(game.id), rules=game.RULES_ID, rules_version=game.rules_version,
         version=game.version, over=game.ended, outcome_json=dumps(outcome_json(game)),
         pending=tuple(pending(d, with_choices=reader.full or reader.seat == d.seat)
-                      for d in game.pending_decisions()),
+                      for d in decisions),
         view_json=dumps(game.view(reader.seat)),
         screen_json=dumps(game.present(reader.seat).to_json()) if screen else "",
         commitment=game.commitment, seed=game.seed if game.ended else "",
@@ -133,8 +137,11 @@ def seat_state(game: Game, reader: Reader, screen: bool = True) -> SeatState:
     )
 
 
-def legal_list(game: Game, seat: int) -> LegalList:
-    """What ``seat`` may do in ``game`` now."""
+def legal_list(game: Game, seat: int,
+               decisions: Sequence[Decision] | None = None) -> LegalList:
+    """What ``seat`` may do in ``game`` now (``decisions``: as ``seat_state``'s)."""
+    if decisions is None:
+        decisions = game.pending_decisions()
     actions = [] if game.ended else game.legal_actions(seat)
     complete = game.ended or game.legal_list_complete(seat)
     if not complete:
@@ -150,8 +157,7 @@ def legal_list(game: Game, seat: int) -> LegalList:
         rules=game.RULES_ID, version=game.version,
         actions=tuple(LegalAction(a.to_json(), dumps(a.to_json()), game.action_label(a))
                       for a in actions),
-        decisions=tuple(pending(d, with_choices=True) for d in game.pending_decisions()
-                        if d.seat == seat),
+        decisions=tuple(pending(d, with_choices=True) for d in decisions if d.seat == seat),
         complete=complete,
     )
 
@@ -168,20 +174,35 @@ class ReadModel:
             collections.OrderedDict())
         self.made = 0  # readings computed (the rest were shared)
 
+    def decisions(self, game: Game) -> tuple[Decision, ...]:
+        """The game's pending decisions (with their ids), made once per (game,
+        version): every seat's state and legal list at that version, and who
+        the game waits on, are read from them, where each asked the rules again
+        (a turn of a ``Play`` stream read them four times)."""
+        return self._kept(game, "decisions", lambda: tuple(game.pending_decisions()),
+                          counted=False)
+
+    def waiting_on(self, game: Game) -> tuple[int, ...]:
+        """The seats with a decision pending (``Game.waiting_on``), from ``decisions``."""
+        return tuple(sorted({d.seat for d in self.decisions(game)}))
+
     def state(self, game: Game, reader: Reader, screen: bool = True) -> SeatState:
         """``seat_state``, made once per (game, version, reader, with the screen or not)."""
         key = ("state", reader) if screen else ("bare", reader)
-        return self._kept(game, key, lambda: seat_state(game, reader, screen))
+        return self._kept(game, key, lambda: seat_state(game, reader, screen,
+                                                        self.decisions(game)))
 
     def legal(self, game: Game, seat: int) -> LegalList:
         """``legal_list``, made once per (game, version, seat)."""
-        return self._kept(game, ("legal", seat), lambda: legal_list(game, seat))
+        return self._kept(game, ("legal", seat),
+                          lambda: legal_list(game, seat, self.decisions(game)))
 
-    def _kept(self, game: Game, key: Hashable, make: Callable[[], T]) -> T:
+    def _kept(self, game: Game, key: Hashable, make: Callable[[], T], counted: bool = True) -> T:
         """A reading of the very object read (the application's cached game) at
         its version: a game dropped from the cache and rebuilt (a refused
         command, a snapshot the audit stopped trusting) is another object, and
-        its readings are made afresh even at the same version."""
+        its readings are made afresh even at the same version. ``counted``:
+        counted in ``made`` (the decisions readings share are not a reading)."""
         gid, version = game.id, game.version
         with self._guard:
             entry = self._games.get(gid)
@@ -196,7 +217,7 @@ class ReadModel:
                 entry = self._games[gid] = (weakref.ref(game), version, {})
             entry[2][key] = reading
             self._games.move_to_end(gid)
-            self.made += 1
+            self.made += counted
             while len(self._games) > self.games_kept:
                 self._games.popitem(last=False)
         return reading

@@ -1,8 +1,9 @@
 """The feed relay: the notification log, in order, onto Redis pub/sub.
 
-The relay publishes each stored event's public form to the game's channel and
-to the all-games channel, then records the position it reached (at most every
-``POSITION_SECONDS``, not after every batch). Because it
+The relay publishes the stored events' public forms, a message per move (a
+JSON array of its events: ``batch_messages``) to the game's channel and a
+message per batch to the all-games channel, then records the position it
+reached (at most every ``POSITION_SECONDS``, not after every batch). Because it
 follows the store (not the code path that saved), an event committed just
 before a crash is published after the restart: nothing is lost between commit
 and publish. A crash between publish and recording the position republishes
@@ -21,7 +22,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -220,6 +221,42 @@ def publish_command(channel: bytes, message: bytes) -> bytes:
     """``PUBLISH channel message`` in the Redis protocol (RESP), packed once."""
     return b"*3\r\n$7\r\nPUBLISH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (
         len(channel), channel, len(message), message)
+
+
+def batch_messages(
+    events: Iterable[tuple[int, Any, type[Game] | None]], prefix: str,
+    all_games_of: Callable[[bytes], bytes],
+) -> list[tuple[bytes, bytes]]:
+    """The (channel, message) pairs that publish ``events`` (position, event,
+    its game class; position order): a message is a JSON array of events'
+    public forms (``to_public_json``), in order. Each game's channel gets one
+    message per run of its events that follow each other (a move's events,
+    or a group commit's share of one game), and each all-games channel one
+    message for all of the batch's events it carries, in position order.
+
+    A message per event made the relay's publishes, the Redis round trip's
+    replies and every subscriber's receipt (the feed hub of each server
+    following the game, this one's included) as many as the events: about
+    two a move on each channel. Events of no game (the catalogue's) are not
+    published."""
+    runs: list[tuple[bytes, list[str]]] = []
+    everything: dict[bytes, list[str]] = {}
+    last: Any = None
+    into: list[str] = []  # the batch's all-games message of the current run's game
+    for position, domain_event, game_cls in events:
+        if game_cls is None:
+            continue
+        form = to_public_json(game_cls, domain_event, position)
+        gid = domain_event.originator_id
+        if gid != last or not runs:
+            last = gid
+            channel = game_channel(str(gid), prefix).encode()
+            runs.append((channel, []))
+            into = everything.setdefault(all_games_of(channel), [])
+        runs[-1][1].append(form)
+        into.append(form)
+    return [(channel, f"[{','.join(forms)}]".encode())
+            for channel, forms in (*runs, *everything.items())]
 
 
 class Publisher:
@@ -427,17 +464,14 @@ class FeedRelay(threading.Thread):
         return events if runs_on((position for position, _ in events), self.position) else None
 
     def _publish(self, events: list[tuple[int, Any]]) -> None:
-        """Publish ``events`` (position order) to their games' channels and the
-        all-games channel, in one round trip; then move the position past them."""
-        messages: list[tuple[bytes, bytes]] = []
-        for position, domain_event in events:
-            game_cls = self._game_class(domain_event)
-            if game_cls is not None:
-                message = to_public_json(game_cls, domain_event, position).encode()
-                channel = game_channel(str(domain_event.originator_id), self.prefix).encode()
-                messages.append((channel, message))
-                messages.append((self._all_games_of(channel), message))
-        self.publisher.publish(messages)
+        """Publish ``events`` (position order) in one round trip, then move the
+        position past them: one message per game and run of its events (a
+        move's events, all together: ``batch_messages``), and one per
+        all-games channel for the whole batch."""
+        self.publisher.publish(batch_messages(
+            ((position, domain_event, self._game_class(domain_event))
+             for position, domain_event in events),
+            self.prefix, self._all_games_of))
         self.position = events[-1][0]
         self._record_position()
         relay_published(self.position)

@@ -130,8 +130,8 @@ class RedisTap(threading.Thread):
         while not self.stopping.is_set():
             message = self.pubsub.get_message(timeout=0.2)
             if message:
-                body = json.loads(message["data"])
-                self.seen[(body["game_id"], body["version"])] += 1
+                for body in json.loads(message["data"]):  # a batch's events
+                    self.seen[(body["game_id"], body["version"])] += 1
 
 
 def stored_events(stub: Any, game_id: str) -> list[game_pb2.Event]:

@@ -12,6 +12,7 @@ dropped meanwhile is read from the store.
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import threading
@@ -101,11 +102,14 @@ def test_a_game_is_published_on_its_shard_and_followed_there(
             message = listener.get_sharded_message(timeout=0.1)
             if message is not None and message["type"] == "smessage":
                 got.append((message["channel"].decode(), message["data"]))
-            return {c for c, _ in got} == {channel, all_games} and len(got) >= 2 * state.version
+            # a message: a move's events (one game played: the same on both channels)
+            return {c for c, _ in got} == {channel, all_games} and sum(
+                len(json.loads(d)) for _, d in got) >= 2 * state.version
         assert until(arrived), got
         bodies = {c: [d for ch, d in got if ch == c] for c in (channel, all_games)}
         assert bodies[channel] == bodies[all_games], "the same message on both channels"
-        assert all(game_id.encode() in body for body in bodies[channel])
+        assert all(event["game_id"] == game_id
+                   for body in bodies[channel] for event in json.loads(body))
 
         shard = redis.Redis(host=node.host, port=node.port)
         assert shard.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] == 1, \

@@ -351,7 +351,7 @@ class RedisTap:
         while not self.stop.is_set():
             message = self.pubsub.get_message(timeout=0.1)
             if message and message["type"] == "message":
-                self.messages.append(json.loads(message["data"]))
+                self.messages.extend(json.loads(message["data"]))  # a move's events
 
     def close(self) -> None:
         self.stop.set()

@@ -56,7 +56,8 @@ class ChannelTap(threading.Thread):
             message = self.pubsub.get_message(timeout=0.2)
             if message and message["type"] == "message":
                 with self.changed:
-                    self.seen[message["channel"].decode()].append(json.loads(message["data"]))
+                    # a message: a move's events (on the all-games channel, a batch's)
+                    self.seen[message["channel"].decode()].extend(json.loads(message["data"]))
                     self.changed.notify_all()
 
     def wait_for(self, channel: str, count: int, timeout: float = 30.0) -> bool:

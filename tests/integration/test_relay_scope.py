@@ -48,11 +48,11 @@ class GameTap(threading.Thread):
         while not self.stopping.is_set():
             message = self.pubsub.get_message(timeout=0.2)
             if message and message["type"] == "pmessage":
-                body = json.loads(message["data"])
-                if body.get("game_id") == self.game_id:
-                    with self.seen:
-                        self.versions.add(int(body["version"]))
-                        self.seen.notify_all()
+                for body in json.loads(message["data"]):  # a message: a move's events
+                    if body.get("game_id") == self.game_id:
+                        with self.seen:
+                            self.versions.add(int(body["version"]))
+                            self.seen.notify_all()
 
     def wait_for(self, version: int, timeout: float = 30.0) -> bool:
         with self.seen:

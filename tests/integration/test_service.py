@@ -189,7 +189,7 @@ def test_redis_channel_carries_public_events(shared_server: ServerProcess) -> No
             not seen or int(str(seen[-1]["version"])) < state.version):
         message = pubsub.get_message(timeout=0.5)
         if message:
-            seen.append(json.loads(message["data"]))
+            seen.extend(json.loads(message["data"]))  # a message: a move's events
     pubsub.close()
     # The creation event (version 1) was published before or after the
     # subscription, as the relay's pace had it: either is right. Every move's

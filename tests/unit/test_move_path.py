@@ -91,7 +91,7 @@ def test_a_local_commit_wakes_once_and_its_redis_message_wakes_nobody() -> None:
     hub.committed(game_id, 5)
     woken = hub.ticket(game_id)
     assert woken > before and hub.newest_published(game_id) == 5
-    message = b'{"audience":"everyone","game_id":"%s","version":5}' % game_id.encode()
+    message = b'[{"audience":"everyone","game_id":"%s","version":5}]' % game_id.encode()
     hub._on_message(message)
     assert hub.ticket(game_id) == woken
     hub._on_message(message.replace(b'"version":5', b'"version":6'))
