@@ -131,7 +131,8 @@ def plan(rules_ids: Sequence[str], only: Sequence[int] = (), upper: str = "") ->
             if only and players not in only:
                 continue
             if players == 1:
-                out += [Table(rules, 1, level) for level in ("random", "greedy", "ismcts")]
+                out += [Table(rules, 1, level) for level in ("random", "greedy", "ismcts")
+                        if not upper or any(level in pair for pair in PAIRS if pair[0] == upper)]
             else:
                 out += [Table(rules, players, up, down) for up, down in PAIRS
                         if not upper or up == upper]

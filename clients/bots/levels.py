@@ -64,8 +64,9 @@ def need_belief(obs: Observation, level: str) -> None:
 
 
 def find(world: Game, seat: int, item: Legal) -> bool:
-    """Play the observed command ``item`` in a sampled world."""
-    return p.act(world, seat, item.command)
+    """Play the observed command ``item`` in a sampled world, when that
+    world's rules list it too (a world plays unguarded: ``determinisation``)."""
+    return item.command in p.legal_commands(world, seat) and p.act(world, seat, item.command)
 
 
 class GreedyBot:
