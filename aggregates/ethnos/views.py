@@ -4,30 +4,109 @@ The hidden parts follow from the zones' visibility (``zones.py``): a hand's
 faces for its owner, the counts for everyone. A spectator (``seat=None``) sees
 no hand. Everything else (the face-up row and discards, bands, markers, Glory,
 the boards and tokens, revealed Dragons) is public.
+
+The view's shape is declared once, here (``View``): ``view`` returns it, and
+``make schemas`` writes the view's JSON Schema from it (``kernel.schemagen``).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from aggregates.ethnos import state as r
 from aggregates.ethnos import zones
 from aggregates.ethnos.data import CARDS, TABLES
+from aggregates.ethnos.events import Outcome
 from aggregates.ethnos.state import State
 from aggregates.kernel.unseen import Unseen, kind_of
 
 
-def cards(ids: list[int]) -> list[dict[str, Any]]:
-    return [CARDS[c].as_view() for c in ids]
+class Card(TypedDict):
+    """A card's face: its `tribe` and `colour` (null: a Skeleton or a Dragon)."""
+
+    id: int
+    tribe: str
+    colour: str | None
+
+
+class Dragon(TypedDict):
+    """A Dragon revealed: a card with no colour."""
+
+    id: int
+    tribe: str
+    colour: None
+
+
+class Kingdom(TypedDict):
+    """A Kingdom: its Glory tokens for each Age and every seat's Control markers in it."""
+
+    key: str
+    name: str
+    colour: str
+    glory_tokens: list[int]
+    markers: list[int]
+
+
+class Band(TypedDict):
+    """A band on the table: its cards, its Leader (a card id) and its size."""
+
+    cards: list[Card]
+    leader: int
+    size: int
+
+
+class BandInPlay(TypedDict):
+    """The band being played: its `seat`, its Leader and its size."""
+
+    seat: int
+    leader: int
+    size: int
+
+
+class View(TypedDict):
+    """A seat's view of a game of Ethnos (a spectator's leaves out what is hidden
+    from it): GameState.view_json. The tribes' boards and tokens are there only
+    when their tribe is in the game."""
+
+    stage: str
+    age: int
+    ages: int
+    current: int
+    first_player: int
+    tribes: list[str]
+    kingdoms: list[Kingdom]
+    glory: list[int]
+    row: list[Card]
+    deck_size: int
+    dragons: list[Dragon]
+    hand_counts: list[int]
+    bands: list[list[Band]]
+    band_in_play: BandInPlay | None
+    steps: list[str]
+    third_dragon_seat: int | None
+    outcome: Outcome | None
+    seat: NotRequired[int]
+    hand: NotRequired[list[Card]]
+    merfolk_track: NotRequired[list[int]]
+    troll_tokens: NotRequired[list[list[int]]]
+    troll_tokens_free: NotRequired[list[int]]
+    giant_token: NotRequired[int | None]
+    orc_horde_boards: NotRequired[list[list[str]]]
+    orc_horde_pending: NotRequired[list[int]]
+
+
+def cards(ids: list[int]) -> list[Card]:
+    return [Card(id=CARDS[c].id, tribe=CARDS[c].tribe, colour=CARDS[c].colour) for c in ids]
 
 
 def view(game: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees, built as its declaration (``View``) says."""
     players = len(game.seats)
     table = zones.zones(game)
     reader = seat if seat is not None and 0 <= seat < players else None
     stage = r.OVER if game.ended or game.over else game.stage
-    out: dict[str, Any] = {
+    out: View = {
         "stage": stage,
         "age": game.age,
         "ages": game.ages,
@@ -35,25 +114,26 @@ def view(game: State, seat: int | None) -> dict[str, Any]:
         "first_player": game.first_player,
         "tribes": list(game.tribes),
         "kingdoms": [
-            {"key": k.key, "name": k.name, "colour": k.colour,
-             "glory_tokens": list(game.glory_tokens[k.key]),
-             "markers": list(game.markers[k.key])}
+            Kingdom(key=k.key, name=k.name, colour=k.colour,
+                    glory_tokens=list(game.glory_tokens[k.key]),
+                    markers=list(game.markers[k.key]))
             for k in TABLES.kingdoms
         ],
         "glory": list(game.glory),
         "row": cards(game.row),
         "deck_size": table.count_seen_by(zones.DECK, reader),
-        "dragons": cards(game.dragons),
+        "dragons": [Dragon(id=c, tribe=CARDS[c].tribe, colour=None) for c in game.dragons],
         "hand_counts": [table.count_seen_by(zones.hand(s), reader) for s in range(players)],
         "bands": [
-            [{"cards": cards(b["cards"]), "leader": b["leader"], "size": b["size"]}
+            [Band(cards=cards(b["cards"]), leader=b["leader"], size=b["size"])
              for b in game.bands[s]]
             for s in range(players)
         ],
-        "band_in_play": dict(game.band) if game.band else None,
+        "band_in_play": BandInPlay(seat=game.band["seat"], leader=game.band["leader"],
+                                   size=game.band["size"]) if game.band else None,
         "steps": list(game.steps),
         "third_dragon_seat": game.third_dragon_seat,
-        "outcome": game.outcome if game.ended else game.finished(),
+        "outcome": cast(Outcome | None, game.outcome if game.ended else game.finished()),
     }
     own = table.seen_by(zones.hand(reader), reader) if reader is not None else None
     if reader is not None and own is not None:
@@ -69,7 +149,7 @@ def view(game: State, seat: int | None) -> dict[str, Any]:
     if "orcs" in game.tribes:
         out["orc_horde_boards"] = [list(b) for b in game.orc_boards]
         out["orc_horde_pending"] = list(game.orc_pending)
-    return out
+    return dict(out)
 
 
 # ------------------------------------------------------------ what a seat cannot see

@@ -3,25 +3,69 @@
 it. The zones redact what the reader may not see (``table.zone_specs``: an
 Enemy's War Camp and face-down deploys, decks, another's Retired Pile), so a
 view never needs the rules to hide anything itself.
+
+The view's shape is declared once, here (``View``): ``view`` returns it, and
+``make schemas`` writes the view's JSON Schema from it (``kernel.schemagen``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from aggregates.ettin.state import EttinState
 from aggregates.kernel.unseen import Unseen, kind_of
 
 
+class BattleResult(TypedDict):
+    """A Battle resolved: the battle `slot`, each side's `scores`, the `result`,
+    the `winner` (null: a tie) and, when the rules name one, `why`."""
+
+    slot: int
+    scores: list[int]
+    result: str
+    winner: int | None
+    why: NotRequired[str]
+
+
+class Zone(TypedDict):
+    """A zone as the reader sees it: its `cards` when the reader may see them,
+    always how many it holds."""
+
+    cards: NotRequired[list[int]]
+    count: int
+
+
+class View(TypedDict):
+    """A seat's view of a game of Ettin (a spectator's leaves out what is hidden
+    from it): GameState.view_json. Positions are numbered around the table; each
+    is controlled by a seat (`controller`); `results` lists each pair's Battles."""
+
+    age: int
+    phase: str
+    nations: list[str]
+    controller: list[int]
+    pairs: list[list[int]]
+    gold: list[int]
+    tokens: list[list[int]]
+    initiative: list[int]
+    results: list[list[BattleResult]]
+    sieges: list[int]
+    shown: list[int]
+    zones: dict[str, Zone]
+
+
 def view(g: EttinState, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` (None: a spectator) sees of the table now."""
-    return {
+    """What ``seat`` (None: a spectator) sees of the table now, built as its
+    declaration (``View``) says."""
+    out: View = {
         "age": g.age, "phase": g.phase, "nations": list(g.nations),
         "controller": list(g.seating().controller), "pairs": g.pairs,
         "gold": list(g.gold), "tokens": g.tokens, "initiative": g.initiative,
-        "results": g.results, "sieges": g.sieges, "shown": g.shown,
+        "results": cast(list[list[BattleResult]], g.results),
+        "sieges": g.sieges, "shown": g.shown,
         "zones": g.table_zones().view(seat),
     }
+    return dict(out)
 
 
 # ------------------------------------------------------------ what a seat cannot see

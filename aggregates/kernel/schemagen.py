@@ -1,6 +1,6 @@
-"""What is written from a game's declared events, and never by hand: the
-``events`` (and ``outcome``) part of its ``schemas.json`` and the event table
-of its docs page (``docs/games/<game>.md``).
+"""What is written from a game's declarations, and never by hand: its whole
+``schemas.json`` (the ``events``, ``outcome`` and ``view`` parts) and the event
+table of its docs page (``docs/games/<game>.md``).
 
 A game whose events are declared classes (``kernel.facts``: ``EVENTS``)
 declares every fact once, there: each event's payload schema is its class's
@@ -10,7 +10,17 @@ typed fields, its description the class's docstring; the creation event's
 ``outcome`` part are the game's ``OUTCOME`` (a ``TypedDict``). ``make
 schemas`` (``python -m aggregates.kernel.schemagen``) rewrites them; a unit
 test (tests/unit/kernel/test_schemagen.py) fails while the committed files
-differ from what this module makes. The view's schema is still kept by hand.
+differ from what this module makes.
+
+A seat's view is declared once too, in the game's ``views.py``: its ``View``
+(a ``TypedDict``, its nested objects ``TypedDict`` s in turn) is the type its
+``view`` function returns, so mypy holds the dicts it builds to it, and the
+``view`` part is written from it: each ``TypedDict`` a closed object (its
+docstring's first paragraph its description, a ``NotRequired`` key one a
+reader may not get), a mapping keyed by a ``Literal`` names its keys, and
+what a type cannot say (a bound, a key's enumeration read from the game's
+data, a note) is said by ``Annotated[..., Keywords(...)]``. An object type
+met more than once is written once, under ``$defs``.
 
 A payload schema lists no required keys: an event whose reader may not see
 it is served in its public form, which may leave every fact out (or carry a
@@ -21,11 +31,12 @@ pairs of the hidden fact and its count's key).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -120,10 +131,116 @@ def outcome_part(game_cls: type[Game]) -> dict[str, Any]:
                            "records it: outcome_json's breakdown."}
 
 
-def schemas_file(game_cls: type[Game], current: dict[str, Any]) -> dict[str, Any]:
-    """The game's ``schemas.json``: ``current`` with its generated parts rewritten."""
-    return {**current, "rules": game_cls.RULES_ID, "rules_version": game_cls.RULES_VERSION,
-            "events": events_part(game_cls), "outcome": outcome_part(game_cls)}
+def schemas_file(game_cls: type[Game]) -> dict[str, Any]:
+    """The game's ``schemas.json``, every part written from its declarations."""
+    return {"rules": game_cls.RULES_ID, "rules_version": game_cls.RULES_VERSION,
+            "description": f"JSON Schemas (draft 2020-12) of {game_cls.TITLE}'s wire JSON; "
+                           "see aggregates/kernel/schemas.py",
+            "view": view_part(game_cls), "events": events_part(game_cls),
+            "outcome": outcome_part(game_cls)}
+
+
+# ------------------------------------------------------------------- the view
+
+
+class Keywords:
+    """JSON Schema keywords a view's declared type carries beyond its type
+    (``Annotated[int, Keywords(minimum=0)]``): a bound, a note, the keys a
+    mapping takes when the game's data lists them."""
+
+    def __init__(self, **keywords: Any) -> None:
+        self.keywords = keywords
+
+
+def view_declaration(game_cls: type[Game]) -> Any:
+    """The game's ``View``: the ``TypedDict`` its ``views.view`` returns."""
+    package = game_cls.__module__.rsplit(".", 1)[0]
+    return importlib.import_module(f"{package}.views").View
+
+
+def view_part(game_cls: type[Game]) -> dict[str, Any]:
+    """The ``view`` part of the game's ``schemas.json``, from its ``View``."""
+    return ViewSchema(view_declaration(game_cls)).schema()
+
+
+class ViewSchema:
+    """A declared view type as a JSON Schema, its shared object types in ``$defs``."""
+
+    def __init__(self, view: Any) -> None:
+        self.view = view
+        self.seen: dict[type, int] = {}
+        self.count(view)
+        self.defs: dict[str, Any] = {}
+
+    def schema(self) -> dict[str, Any]:
+        top = self.typed_dict(self.view)
+        return {**top, "$defs": dict(sorted(self.defs.items()))} if self.defs else top
+
+    def count(self, hint: Any) -> None:
+        """How often each object type is met (once inside a type met twice)."""
+        if is_typed_dict(hint):
+            self.seen[hint] = self.seen.get(hint, 0) + 1
+            if self.seen[hint] > 1:
+                return
+            for inner in typing.get_type_hints(hint, include_extras=True).values():
+                self.count(inner)
+            return
+        for arg in typing.get_args(hint):
+            if not isinstance(arg, Keywords):
+                self.count(arg)
+
+    def of(self, hint: Any) -> dict[str, Any]:  # noqa: PLR0911 - one return per kind of hint
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if origin is typing.Annotated:
+            out = self.of(args[0])
+            for extra in args[1:]:
+                if isinstance(extra, Keywords):
+                    out = {**out, **extra.keywords}
+            return out
+        if origin in (typing.NotRequired, typing.Required):
+            return self.of(args[0])
+        if is_typed_dict(hint):
+            if self.seen.get(hint, 0) < 2:  # noqa: PLR2004 - met once: written in place
+                return self.typed_dict(hint)
+            if hint.__name__ not in self.defs:
+                self.defs[hint.__name__] = {}  # a type inside itself refers to itself
+                self.defs[hint.__name__] = self.typed_dict(hint)
+            return {"$ref": f"#/$defs/{hint.__name__}"}
+        if origin in (typing.Union, types.UnionType):
+            return {"anyOf": [self.of(arg) for arg in args]}
+        if origin in (list, tuple, Sequence, set, frozenset) and args:
+            return {"type": "array", "items": self.of(args[0])}
+        if origin in (dict, Mapping) and args:
+            keys, value = self.of(args[0]), self.of(args[1])
+            names = {} if keys == {"type": "string"} else {"propertyNames": keys}
+            return {"type": "object", **names, **({"additionalProperties": value} if value else {})}
+        return declared.json_schema(hint)
+
+    def typed_dict(self, hint: Any) -> dict[str, Any]:
+        """A closed object: its keys' types, which every value carries, its docstring."""
+        hints = typing.get_type_hints(hint, include_extras=True)
+        out: dict[str, Any] = {
+            "type": "object", "additionalProperties": False,
+            "properties": {key: self.of(value) for key, value in hints.items()},
+            "required": [key for key, value in hints.items() if required(hint, key, value)]}
+        doc = declared._first_paragraph(hint.__doc__)
+        return {**out, "description": doc} if doc else out
+
+
+def is_typed_dict(hint: Any) -> bool:
+    return isinstance(hint, type) and issubclass(hint, dict) and hasattr(hint, "__total__")
+
+
+def required(hint: Any, key: str, value: Any) -> bool:
+    """Whether every value of ``hint`` carries ``key`` (``NotRequired`` read off
+    the hint itself: under postponed annotations Python 3.11's
+    ``__required_keys__`` does not see it)."""
+    origin = typing.get_origin(value)
+    if origin is typing.Annotated:
+        origin = typing.get_origin(typing.get_args(value)[0])
+    if origin is typing.NotRequired:
+        return False
+    return origin is typing.Required or key in hint.__required_keys__
 
 
 def dumps(value: Any) -> str:
@@ -198,7 +315,7 @@ def outputs(game_cls: type[Game]) -> dict[Path, str]:
     schemas = package_dir(game_cls) / "schemas.json"
     page = docs_page(game_cls)
     return {
-        schemas: dumps(schemas_file(game_cls, json.loads(schemas.read_text("utf-8")))),
+        schemas: dumps(schemas_file(game_cls)),
         page: with_table(page.read_text("utf-8"), event_table(game_cls)),
     }
 
@@ -228,4 +345,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as the module the games import (``python -m`` makes a second copy,
+    # whose ``Keywords`` the games' declarations are not instances of).
+    from aggregates.kernel import schemagen
+
+    sys.exit(schemagen.main())

@@ -8,18 +8,16 @@ and with seeds the schemas were not made from, and everything those games put
 on the wire is validated: every reader's view and screen along the way, each
 event's payload in its private and its public form, the outcome, the options.
 
-The per-game files are drafted from many random games by this module
-(``python -m tests.unit.test_schemas --write``, which infers types, required
-keys and closed objects, and takes from the events' declarations what the
-games did not show) and then read and kept by hand like any data file;
-tests/unit/test_declarations.py holds each entry to its event's declaration.
+The per-game files are written from the games' declarations, never by hand
+(``make schemas``: the events' classes, the outcome's and the view's
+``TypedDict`` s; tests/unit/kernel/test_schemagen.py fails while a committed
+file differs): here they are held to what the games really put on the wire.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -98,7 +96,7 @@ def test_every_game_has_schemas_for_its_rules_version(rules: str) -> None:
     own = game_file(cls)
     assert own is not None, f"aggregates/{rules}/schemas.json is missing"
     assert own["rules"] == rules and own["rules_version"] == cls.RULES_VERSION, (
-        "a new rules version needs its schemas reviewed: update schemas.json")
+        "a new rules version needs its schemas written: run make schemas")
     served = schemas_of(cls)
     for name in FIELDS:
         schemas = served[name].values() if name == "payload_json" else [served[name]]
@@ -240,169 +238,3 @@ def test_the_template_games_events_match_the_schemas_derived_from_their_declarat
                 assert not errors, (what, value, errors[0].message)
                 seen.add(what)
     assert {"payload:ChoiceMade", "payload:ChoicesRevealed", "payload:Ended"} <= seen
-
-
-# --- drafting the per-game files (python -m tests.unit.test_schemas --write) ---------
-
-MAP_KEYS = 64
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-class Shape:
-    """The types seen at one place of many JSON values, merged."""
-
-    def __init__(self) -> None:
-        self.kinds: set[str] = set()
-        self.items: Shape | None = None
-        self.props: dict[str, Shape] = {}
-        self.counts: dict[str, int] = {}
-        self.objects = 0
-
-    def add(self, value: Any) -> Shape:
-        kind = _kind(value)
-        self.kinds.add(kind)
-        if kind == "array":
-            for item in value:
-                self.items = (self.items or Shape()).add(item)
-        elif kind == "object":
-            self.objects += 1
-            for key, item in value.items():
-                self.props.setdefault(key, Shape()).add(item)
-                self.counts[key] = self.counts.get(key, 0) + 1
-        return self
-
-    def _map_like(self) -> bool:
-        """Keys that are data (seat numbers, zone names like ``camp:2``), not field names:
-        any key with a digit or a colon, or very many keys."""
-        if any(ch.isdigit() or ch == ":" for key in self.props for ch in key):
-            return True
-        return len(self.props) > MAP_KEYS
-
-    def schema(self) -> dict[str, Any]:
-        kinds = set(self.kinds)
-        if {"integer", "number"} <= kinds:
-            kinds.discard("integer")
-        parts: list[dict[str, Any]] = []
-        scalars = sorted(k for k in kinds if k not in ("array", "object"))
-        if scalars:
-            parts.append({"type": scalars[0] if len(scalars) == 1 else scalars})
-        if "array" in kinds:
-            part: dict[str, Any] = {"type": "array"}
-            if self.items is not None:
-                part["items"] = self.items.schema()
-            parts.append(part)
-        if "object" in kinds:
-            part = {"type": "object"}
-            if not self.props:
-                pass  # only ever seen empty: nothing to say of its keys
-            elif self._map_like():
-                merged = Shape()
-                for shape in self.props.values():
-                    merged.merge(shape)
-                part["additionalProperties"] = merged.schema()
-            else:
-                part["properties"] = {k: s.schema() for k, s in sorted(self.props.items())}
-                required = sorted(k for k, n in self.counts.items() if n == self.objects)
-                if required:
-                    part["required"] = required
-                part["additionalProperties"] = False
-            parts.append(part)
-        if not parts:
-            return {}
-        return parts[0] if len(parts) == 1 else {"anyOf": parts}
-
-    def merge(self, other: Shape) -> None:
-        self.kinds |= other.kinds
-        if other.items is not None:
-            if self.items is None:
-                self.items = Shape()
-            self.items.merge(other.items)
-        for key, shape in other.props.items():
-            self.props.setdefault(key, Shape()).merge(shape)
-            self.counts[key] = self.counts.get(key, 0) + other.counts.get(key, 0)
-        self.objects += other.objects
-
-
-def draft(rules: str, games_per_count: int) -> dict[str, Any]:
-    """A schemas file for ``rules`` from many random games (then reviewed by hand)."""
-    import tempfile
-
-    cls = SERVED[rules]
-    shapes: dict[str, Shape] = {}
-    for players in COUNTS[rules]:
-        for n in range(games_per_count):
-            for what, value in playout(cls, players, 100 * players + n):
-                shapes.setdefault(what, Shape()).add(value)
-    with tempfile.TemporaryDirectory() as scratch:  # games an older release recorded
-        for game_cls, what, value in recorded(Path(scratch) / "data"):
-            if game_cls is cls:
-                shapes.setdefault(what, Shape()).add(value)
-    title = cls.TITLE
-    view = shapes["view"].schema()
-    view["description"] = (f"A seat's view of a game of {title} (a spectator's leaves out "
-                           "what is hidden from it): GameState.view_json.")
-    outcome = shapes["outcome"].schema()
-    outcome["description"] = (f"How a game of {title} ended, as its Ended event records it: "
-                              "outcome_json's breakdown.")
-    events = {what.split(":", 1)[1]: shape.schema() for what, shape in sorted(shapes.items())
-              if what.startswith("payload:")}
-    # The options a game was created with: the game's own options schema, not
-    # the few the random games happened to use.
-    events["Created"]["properties"]["options"] = cls.OPTIONS_SCHEMA
-    # Facts an older record never held are null once upcast (``kernel.upcast``).
-    for kind, key in unrecorded_fields(cls):
-        found = events.get(kind, {}).get("properties", {}).get(key)
-        if found is not None and not Draft202012Validator(found).is_valid(None):
-            events[kind]["properties"][key] = {
-                "anyOf": [found, {"type": "null"}],
-                "description": "null in an event recorded before the rules recorded it"}
-    draft_declared(cls, events)
-    return {"rules": rules, "rules_version": cls.RULES_VERSION,
-            "description": f"JSON Schemas (draft 2020-12) of {title}'s wire JSON; "
-                           "see aggregates/kernel/schemas.py",
-            "view": view, "outcome": outcome, "events": events}
-
-
-def draft_declared(cls: type[Game], events: dict[str, Any]) -> None:
-    """What the random games cannot show, from the declarations (``kernel.declared``):
-    the game's own events they never recorded (a rare trap), as declared and
-    closed; a null a field is declared to take that no game happened to record.
-    The kernel's events left out are served from their declarations anyway."""
-    from aggregates.kernel import declared
-
-    for kind, ev in declared.own_events(cls).items():
-        if kind not in events:
-            events[kind] = {**declared.payload_schema(ev), "additionalProperties": False,
-                            "required": [f.name for f in ev.fields if f.required]}
-    for kind, ev in declared.events(cls).items():
-        props = events.get(kind, {}).get("properties", {})
-        for field in ev.fields:
-            found = props.get(field.name)
-            if (found is not None and "null" in declared.admitted(field.schema())
-                    and "null" not in declared.admitted(found)):
-                props[field.name] = {"anyOf": [found, {"type": "null"}]}
-
-
-if __name__ == "__main__":  # pragma: no cover - a maintainer's tool
-    games = int(sys.argv[sys.argv.index("--games") + 1]) if "--games" in sys.argv else 20
-    for rules in sorted(SERVED):
-        text = json.dumps(draft(rules, games), indent=1, sort_keys=True) + "\n"
-        target = ROOT / "aggregates" / rules / "schemas.json"
-        if "--write" in sys.argv:
-            target.write_text(text)
-        print(f"{target}: {len(text)} bytes")

@@ -5,6 +5,10 @@ classes are written from those classes, never by hand (``make schemas``,
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import typing
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 import pytest
 
@@ -53,3 +57,65 @@ def test_the_table_is_put_between_its_markers_only() -> None:
         f"intro\n{schemagen.TABLE_START}\nnew\n{schemagen.TABLE_END}\noutro\n")
     with pytest.raises(ValueError, match="event table"):
         schemagen.with_table("no markers\n", "new\n")
+
+
+# ------------------------------------------------------------------- the view
+
+
+class _Piece(TypedDict):
+    """A piece on the board."""
+
+    kind: Literal["pawn", "king"]
+    at: int | None
+
+
+class _Seen(TypedDict):
+    """What a reader sees."""
+
+    pieces: list[_Piece]
+    taken: list[_Piece]
+    counts: dict[Annotated[str, schemagen.Keywords(enum=["red", "blue"])],
+                 Annotated[int, schemagen.Keywords(minimum=0)]]
+    hand: NotRequired[Annotated[list[int], schemagen.Keywords(description="the owner's only")]]
+
+
+def test_a_view_declaration_is_a_closed_object_of_its_keys() -> None:
+    """Each ``TypedDict`` a closed object with its docstring; a ``NotRequired``
+    key not required (Python 3.11 does not see it under postponed annotations:
+    read off the hint); ``Keywords`` added; a type met twice written once, in
+    ``$defs``; a ``Literal``-keyed mapping names its keys."""
+    schema = schemagen.ViewSchema(_Seen).schema()
+    assert schema["description"] == "What a reader sees."
+    assert schema["additionalProperties"] is False
+    assert schema["required"] == ["pieces", "taken", "counts"]
+    assert schema["properties"]["hand"] == {"type": "array", "items": {"type": "integer"},
+                                            "description": "the owner's only"}
+    assert schema["properties"]["pieces"] == {"type": "array",
+                                              "items": {"$ref": "#/$defs/_Piece"}}
+    assert schema["$defs"]["_Piece"]["properties"] == {
+        "kind": {"enum": ["pawn", "king"]}, "at": {"anyOf": [{"type": "integer"},
+                                                             {"type": "null"}]}}
+    assert schema["properties"]["counts"] == {
+        "type": "object", "propertyNames": {"type": "string", "enum": ["red", "blue"]},
+        "additionalProperties": {"type": "integer", "minimum": 0}}
+
+
+@pytest.mark.parametrize("cls", schemagen.generated_games(), ids=lambda c: c.RULES_ID)
+def test_every_games_view_is_written_from_its_declaration(cls: type[Game]) -> None:
+    """The ``view`` part is the game's ``View`` (its views.py), and a new game's
+    view carries every key its declaration requires and none it does not declare."""
+    written = json.loads((schemagen.package_dir(cls) / "schemas.json").read_text())
+    assert written["view"] == schemagen.view_part(cls)
+    view = schemagen.view_declaration(cls)
+    game = cls.start([f"p{i}" for i in range(cls.MIN_SEATS)], seed="0" * 64)
+    for reader in (None, 0):
+        keys = set(game.view(reader))
+        assert set(written["view"]["required"]) <= keys <= set(typing.get_type_hints(view))
+
+
+def test_make_schemas_sees_the_declarations_keywords() -> None:
+    """``python -m`` runs a second copy of the module: its check must still read
+    the games' ``Keywords`` (a bound, a key's enumeration) and find nothing stale."""
+    done = subprocess.run([sys.executable, "-m", "aggregates.kernel.schemagen", "--check"],
+                          cwd=schemagen.ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
