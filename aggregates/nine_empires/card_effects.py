@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from aggregates.kernel.abilities import Step, holds, interpret
+from aggregates.kernel.abilities import Step, holds, interpret, relation
 from aggregates.nine_empires import draws, quests
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import HOME
@@ -201,10 +201,15 @@ def _trigger_facts(state: State, seat: int, source: str, event: str,
                    facts: Mapping[str, Any]) -> Mapping[str, Any]:
     extra: dict[str, Any] = {}
     if event == "HeroBuried":
-        extra = {"own": facts["owner"] == seat, "is_source": facts["hero"] == source}
+        extra = {"side": _side(state, seat, facts["owner"]), "is_source": facts["hero"] == source}
     elif event == "QuestCompleted":
-        extra = {"own": facts["seat"] == seat}
+        extra = {"side": _side(state, seat, facts["seat"])}
     return t.facts(state, seat, source, None, extra)
+
+
+def _side(state: State, seat: int, other: int) -> str:
+    """The filter word for the seat an event is about ("a hero of yours")."""
+    return relation(other == seat, t.opposed(state, seat, other))
 
 
 def fire(state: State, event: str, facts: Mapping[str, Any]) -> None:

@@ -26,7 +26,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from aggregates.kernel.abilities import Ability, AbilityError, Vocabulary, read_ability
+from aggregates.kernel.abilities import (
+    Ability,
+    AbilityError,
+    Vocabulary,
+    check_expr,
+    read_ability,
+)
 from aggregates.kernel.data import DataError, integer, read_json
 
 HERE = Path(__file__).parent / "data"
@@ -70,7 +76,7 @@ STATE_FACTS = frozenset({"present", "defending_here", "raiding_here", "you_attac
                          "host_at_home", "host_raiding_here", "heroes", "properties",
                          "quests", "renown", "castles"})
 #: What a React or trigger may ask of the event it answers.
-EVENT_FACTS = frozenset({"against_you", "by_opponent", "timing", "own", "opposing",
+EVENT_FACTS = frozenset({"against_you", "by_opponent", "timing",
                          "is_source", "success", "your_battle", "castle_stands",
                          "attackers"})
 FACTS = CARD_FACTS | STATE_FACTS | EVENT_FACTS
@@ -200,6 +206,10 @@ def _card(raw: Mapping[str, Any], token: bool = False) -> Card:
         test = c.get("if", c.get("state"))
         if not isinstance(test, Mapping) or not c.get("text"):
             raise DataError(f"quest {key}: a completion has its text and a test")
+        try:
+            check_expr(test, f"quest {key} completion", FACTS)
+        except AbilityError as exc:
+            raise DataError(str(exc)) from exc
         completion = Completion(c["text"], c.get("event", ""), dict(test))
         reward_renown = integer(raw["reward"]["renown"], f"quest {key} reward renown")
         reward = tuple(_ability(a, f"quest {key} reward {i}")

@@ -16,7 +16,7 @@ from itertools import combinations
 from typing import Any
 
 from aggregates.kernel import RuleError
-from aggregates.kernel.abilities import holds
+from aggregates.kernel.abilities import holds, relation
 from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.data import Card
@@ -125,8 +125,8 @@ def _event_facts(state: State, seat: int, event: str,
     c = state.conflict or {}
     extra: dict[str, Any] = dict(facts.get("for", {}).get(seat, {})) if "for" in facts else {}
     if event == "HeroBuried":
-        extra["own"] = facts["owner"] == seat
-        extra["opposing"] = _opposing(state, seat, facts["owner"])
+        owner = facts["owner"]
+        extra["side"] = relation(owner == seat, _opposing(state, seat, owner))
         extra["your_battle"] = bool(c.get("kind") == "battle" and t.conflict_side(state, seat))
     return extra
 

@@ -97,3 +97,16 @@ def test_the_condition_grammar_is_one_for_every_game() -> None:
         ka.check_expr(record.get("when", {}).get("if"), where, words.facts, words.sided)
         for target in record.get("targets", []):
             ka.check_expr(target.get("filter"), where, words.facts, words.sided)
+
+
+def test_quest_completions_are_in_the_grammar_too() -> None:
+    """Nine Empires' quest completions are tests in the same grammar: "an
+    opposing hero is buried" is ``{"side": "opposing"}``, never a fact of its own."""
+    from aggregates.nine_empires import data
+
+    tests = [c.completion.test for c in data.ALL.values() if c.completion is not None]
+    assert tests
+    for test in tests:
+        ka.check_expr(test, "completion", data.FACTS)
+    lamp = data.ALL["a_most_peculiar_lamp"].completion
+    assert lamp is not None and lamp.test == {"side": "opposing", "your_battle": True}
