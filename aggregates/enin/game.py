@@ -10,7 +10,6 @@ sentences) is in ``present.py``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from aggregates.enin import events, present, upcasts, views
@@ -20,10 +19,9 @@ from aggregates.enin.commands import COMMANDS
 from aggregates.enin.data import TABLES
 from aggregates.enin.flow import FLOW
 from aggregates.enin.reasons import EninReason
-from aggregates.kernel import Choice, Command, Decision, DiceTray, Game
+from aggregates.kernel import Choice, Decision, DiceTray, Game
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome, player
-from aggregates.kernel.present import Screen
 
 
 class Enin(Game):
@@ -44,6 +42,7 @@ class Enin(Game):
     FLOW = FLOW
     EVENTS = events.EVENTS
     APPLY = apply
+    PRESENT = present
     SETUP = events.Setup
     OUTCOME = events.Outcome
     REASONS = tuple(r.value for r in EninReason)
@@ -131,16 +130,6 @@ class Enin(Game):
 
     # ----------------------------------------------------------- presentation
 
-    def present(self, seat: int | None) -> Screen:
-        return present.present(self)
-
-    def action_label(self, command: Command) -> str:
-        return present.action_label(self, command)
-
-    @classmethod
-    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-        sentence = present.describe(event_type, payload)
-        return sentence if sentence is not None else super().describe(event_type, payload, seats)
 
 
 # Old events read in the shape recorded now.

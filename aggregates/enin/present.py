@@ -8,7 +8,7 @@ file renames its locations, items and monsters everywhere at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from aggregates.enin import market
@@ -145,7 +145,7 @@ def card_name(card: Any) -> str:
 # ------------------------------------------------------------------ screen
 
 
-def present(game: EninState) -> Screen:
+def present(game: EninState, seat: int | None = None) -> Screen:
     """The Character Card, the row of Location Cards, the items held, the
     encounter with the dice on the table, and what just happened."""
     over = game.ended or game.finished() is not None
@@ -472,7 +472,8 @@ EVENTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def describe(event_type: str, payload: Mapping[str, Any]) -> str | None:
+def describe(event_type: str, payload: Mapping[str, Any],
+             seats: Sequence[str] = ()) -> str | None:
     """One event as a sentence (None: not an Enin event, or a payload it cannot read)."""
     template = EVENTS.get(event_type)
     if template is None:

@@ -25,7 +25,6 @@ from aggregates.ethnos.reasons import REASONS
 from aggregates.kernel import (
     Audience,
     Choice,
-    Command,
     Decision,
     DiceTray,
     Game,
@@ -35,7 +34,6 @@ from aggregates.kernel import (
 from aggregates.kernel.game import refuse_unknown_options
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
-from aggregates.kernel.present import Screen
 
 OPTION_KEYS = frozenset({"tribes"})
 
@@ -58,6 +56,7 @@ class Ethnos(Game):
     FLOW = FLOW
     EVENTS = events.EVENTS
     APPLY = apply
+    PRESENT = present
     SETUP = events.Setup
     OUTCOME = events.Outcome
     REASONS = REASONS
@@ -202,16 +201,6 @@ class Ethnos(Game):
 
     # ------------------------------------------------------------ presentation
 
-    def present(self, seat: int | None) -> Screen:
-        return present.present(self, seat)
-
-    def action_label(self, command: Command) -> str:
-        return present.action_label(self, command)
-
-    @classmethod
-    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-        said = present.describe(event_type, payload, seats)
-        return said if said is not None else super().describe(event_type, payload, seats)
 
     def finished(self) -> dict[str, Any] | None:
         return scoring.outcome(self) if self.over else None

@@ -28,7 +28,6 @@ from aggregates.ettin.reasons import REASONS
 from aggregates.ettin.state import STEPS_RECORDED
 from aggregates.kernel import (
     Choice,
-    Command,
     Decision,
     DiceTray,
     Game,
@@ -46,7 +45,6 @@ from aggregates.kernel.game import (
 )
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
-from aggregates.kernel.present import Screen
 
 
 class Ettin(Game):
@@ -65,6 +63,7 @@ class Ettin(Game):
     FLOW = FLOW
     EVENTS = events.EVENTS
     APPLY = apply
+    PRESENT = present
     SETUP = events.Setup
     OUTCOME = events.Outcome
     REASONS = REASONS
@@ -255,16 +254,6 @@ class Ettin(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
-    def present(self, seat: int | None) -> Screen:
-        return present.present(self, seat)
-
-    def action_label(self, command: Command) -> str:
-        return present.action_label(command)
-
-    @classmethod
-    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-        sentence = present.describe(event_type, payload, seats)
-        return sentence if sentence is not None else super().describe(event_type, payload, seats)
 
 
 # Old events read in the shape recorded now.

@@ -239,7 +239,10 @@ def deploy_path(g: EttinState, p: int) -> PickPath:
                     prompt="Deploy a card face down: pick a card, then a place")
 
 
-def action_label(command: Command) -> str:
+def action_label(g: EttinState | None, command: Command) -> str:
+    """A command as a menu line; Ettin words a move from the command alone
+    (``g`` is not read: an event's sentence words a default move with none)."""
+
     def n(card: int) -> str:
         return cd.card_text(card) if card else "the top of the Enemy's Nation Deck"
 
@@ -303,7 +306,7 @@ def _default_applied(payload: Mapping[str, Any], seats: list[str]) -> str:
     who = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "someone"
     command = payload.get("command") or {}
     try:
-        move = action_label(COMMANDS.parse(command["name"], command["args"]))
+        move = action_label(None, COMMANDS.parse(command["name"], command["args"]))
     except (KeyError, TypeError, ValueError, LookupError):
         move = "a move"
     default = "a random" if payload.get("default") == "random" else "the passing"

@@ -7,7 +7,8 @@ move (its check, the legal list as a last guard, its run, which rolls dice
 and records events, each applied by a function that only changes state),
 then lets the flow settle (``aggregates.kernel.flow``). The other concerns
 live beside it, one module each: recording and the chain (``recording``),
-dice (``entropy``), clocks (``clocks``), declared events (``facts``).
+dice (``entropy``), clocks (``clocks``), declared events (``facts``),
+what it shows (``presenting``).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from aggregates.kernel.facts import DeclaredEvents
 from aggregates.kernel.flow import Flow
 from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.outcome import Outcome, default_standings
-from aggregates.kernel.present import Screen, generic_screen
+from aggregates.kernel.presenting import Presenting
 from aggregates.kernel.recording import (  # noqa: F401 - re-exported
     COMMAND_WINDOW,
     KERNEL_FIELDS,
@@ -61,7 +62,7 @@ MAX_SEAT_NAME = 64
 _event_class = event_class_of
 
 
-class Game(Recording, Entropy, Clocks, DeclaredEvents, Aggregate):
+class Game(Recording, Entropy, Clocks, DeclaredEvents, Presenting, Aggregate):
     """Base of every game aggregate: seats, decisions routed by the flow, dice, chain."""
 
     # Class settings carry no annotations on purpose: an annotated aggregate
@@ -273,34 +274,6 @@ class Game(Recording, Entropy, Clocks, DeclaredEvents, Aggregate):
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as ``seat`` may see it (``None``: a spectator)."""
         raise NotImplementedError
-
-    # ---------------------------------------------------------- presentation
-
-    def present(self, seat: int | None) -> Screen:
-        """What ``seat`` (None: a spectator) sees, in the kernel's presentation
-        vocabulary. Games override it; the default lists the view's keys."""
-        return generic_screen(self.view(seat))
-
-    def action_label(self, command: Command) -> str:
-        """A command in the game's own words, for menus (OpenSpiel's
-        ``action_to_string``)."""
-        return command.label()
-
-    @classmethod
-    def describe(cls, event_type: str, payload: Mapping[str, Any],
-                 seats: list[str]) -> str:
-        """One event in the game's own words, from the payload its reader got
-        (the private or the public form). The default names the event."""
-        if event_type == ENTROPY_EVENT:
-            seat = payload.get("seat")
-            who = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else seat
-            return f"{who} adds entropy to the dice: {str(payload.get('entropy', ''))[:16]}"
-        words = [event_type]
-        for key, value in payload.items():
-            if key in ("setup", "seed", "commitment"):
-                continue
-            words.append(f"{key}={value}")
-        return " ".join(words) if len(words) < 8 else event_type
 
     @classmethod
     def metadata(cls) -> dict[str, Any]:

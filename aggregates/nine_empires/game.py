@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.kernel import Audience, Choice, Command, Decision, DiceTray, Game
+from aggregates.kernel import Audience, Choice, Decision, DiceTray, Game
 from aggregates.kernel.game import refuse_unknown_options
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
-from aggregates.kernel.present import Screen
 from aggregates.nine_empires import (
     decisions,
     events,
@@ -61,6 +60,7 @@ class NineEmpires(Game):
     FLOW = FLOW
     EVENTS = events.EVENTS
     APPLY = apply
+    PRESENT = present
     SETUP = events.Setup
     OUTCOME = events.Outcome
     REASONS = REASONS
@@ -186,16 +186,6 @@ class NineEmpires(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
-    def present(self, seat: int | None) -> Screen:
-        return present.present(self, seat)
-
-    def action_label(self, command: Command) -> str:
-        return present.action_label(self, command)
-
-    @classmethod
-    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-        said = present.describe(event_type, payload, seats)
-        return said if said is not None else super().describe(event_type, payload, seats)
 
     @classmethod
     def audience(cls, event_type: str, payload: Mapping[str, Any]) -> Audience:

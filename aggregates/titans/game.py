@@ -16,11 +16,10 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.kernel import Choice, Command, Decision, DiceTray, Game, PickCards, PickOne
+from aggregates.kernel import Choice, Decision, DiceTray, Game, PickCards, PickOne
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
-from aggregates.kernel.present import Screen
 from aggregates.titans import (
     battle_outcome,
     battles,
@@ -66,6 +65,7 @@ class Titans(Game):
     FLOW = FLOW
     EVENTS = events.EVENTS
     APPLY = apply
+    PRESENT = present
     SETUP = events.Setup
     OUTCOME = events.Outcome
     REASONS = REASONS
@@ -220,13 +220,3 @@ class Titans(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
-    def present(self, seat: int | None) -> Screen:
-        return present.present(self, seat)
-
-    def action_label(self, command: Command) -> str:
-        return present.action_label(self, command)
-
-    @classmethod
-    def describe(cls, event_type: str, payload: Mapping[str, Any], seats: list[str]) -> str:
-        said = present.describe(event_type, payload, seats)
-        return said if said is not None else super().describe(event_type, payload, seats)
