@@ -331,10 +331,10 @@ def register(add: Add, common: argparse.ArgumentParser) -> None:
     p = add("bot", run, "play seats with a bot level over the per-seat stream "
             "(by their tokens, or an open seat of a lobby table)", parent=common)
     p.add_argument("--level", choices=bots.LEVELS, default="random",
-                   help="random, greedy (one playout per move), or ismcts (a search "
-                        "at --budget seconds a decision)")
+                   help="random, greedy (one short playout per move), or ismcts (a "
+                        "search); both searching levels at --budget seconds a decision")
     p.add_argument("--budget", type=float, default=0.5, metavar="S",
-                   help="seconds an ismcts decision may take (default 0.5)")
+                   help="seconds a greedy or ismcts decision may take (default 0.5)")
     p.add_argument("--token", action="append", default=[], metavar="[GAME_ID:]TOKEN",
                    help="a seat's token (repeat per seat; GAME_ID: names its game)")
     p.add_argument("--game", default=None, metavar="GAME_ID",

@@ -149,9 +149,9 @@ def playout(game: Game, rng: random.Random, limit: int = MAX_PLAYOUT_MOVES,
             deadline: float | None = None) -> list[float]:
     """Random moves to the end (or ``limit`` moves, or the ``deadline`` on
     ``time.perf_counter``); where it stopped, its worth to each seat (``worth``)."""
-    for moves in range(limit):
+    for _ in range(limit):
         if game.ended or not random_step(game, rng):
             break
-        if deadline is not None and moves % 8 == 7 and time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() > deadline:
             break
     return worth(game)
