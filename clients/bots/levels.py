@@ -15,9 +15,11 @@ its own seeded generator, so a game played by bots is reproducible.
   the seat's belief (``clients.bots.determinisation``), walks a tree shared
   by all worlds (edges are commands; a child is chosen by UCB among those
   legal in this world, with availability counts), adds one node, plays out at
-  random for ``depth`` moves and backs up each mover's worth. It stops at its
-  time budget (or after ``iterations``, for reproducible tests) and plays the
-  root's most visited command.
+  random for ``depth`` moves and backs up each mover's worth. A first pass
+  gives up to ``width`` root commands one iteration each, as greedy's
+  candidates get; then UCB's iterations run to the time budget (or to
+  ``iterations``, for reproducible tests). It plays the root's most visited
+  command, the better mean among as many visits.
 
 Both levels cut their playouts at ``depth`` moves only in a game whose
 standings give a score before the end (``playout.scored_in_progress``):
