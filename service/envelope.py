@@ -127,25 +127,40 @@ class EventForms:
     def __init__(self, kept: int = FORMS_KEPT) -> None:
         self.kept = kept
         self._guard = threading.Lock()
-        self._forms: collections.OrderedDict[tuple[Any, ...], game_pb2.Event] = (
+        #: Each form's message, and its wire bytes once asked for (``encoded``).
+        self._forms: collections.OrderedDict[tuple[Any, ...], list[Any]] = (
             collections.OrderedDict())
 
     def of(self, game_cls: type[Game], domain_event: Any, reader: Reader, position: int = 0,
            seats: Sequence[str] = ()) -> game_pb2.Event:
         """``to_proto``'s message, made once per form (see the class)."""
+        return self._kept(game_cls, domain_event, reader, position, seats)[0]  # type: ignore[no-any-return]
+
+    def encoded(self, game_cls: type[Game], domain_event: Any, reader: Reader,
+                position: int = 0, seats: Sequence[str] = ()) -> tuple[game_pb2.Event, bytes]:
+        """``of``'s message and its wire bytes, serialized once per form: a
+        ``Play`` stream's push is put together from its parts' bytes
+        (``service.play.Push``), not copied into a message and encoded again."""
+        kept = self._kept(game_cls, domain_event, reader, position, seats)
+        if kept[1] is None:
+            kept[1] = kept[0].SerializeToString()  # the same bytes, whoever wins a race
+        return kept[0], kept[1]
+
+    def _kept(self, game_cls: type[Game], domain_event: Any, reader: Reader, position: int,
+              seats: Sequence[str]) -> list[Any]:
         _, redacted, _ = visible_payload(game_cls, domain_event, reader)
         key = (domain_event.originator_id, domain_event.originator_version, position,
                redacted, reader.full, reader.over, tuple(seats))
         with self._guard:
-            message = self._forms.get(key)
-            if message is not None:
-                return message
-        message = to_proto(game_cls, domain_event, reader, position, seats)
+            kept = self._forms.get(key)
+            if kept is not None:
+                return kept
+        kept = [to_proto(game_cls, domain_event, reader, position, seats), None]
         with self._guard:
-            self._forms[key] = message
+            kept = self._forms.setdefault(key, kept)
             while len(self._forms) > self.kept:
                 self._forms.popitem(last=False)
-        return message
+        return kept
 
 
 def to_public_json(game_cls: type[Game], domain_event: Any, position: int) -> str:

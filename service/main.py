@@ -20,7 +20,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 import grpc
-from arbiter.v1 import game_pb2, game_pb2_grpc
+from arbiter.v1 import game_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from aggregates.catalog import SERVED
@@ -39,7 +39,7 @@ from service.metrics import CallObserver, MetricsServer, ShardCollectors, StoreC
 from service.redis_server import PrivateRedis
 from service.reflection import enable_server_reflection
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
-from service.servicer import GameServicer, StreamCap
+from service.servicer import GameServicer, StreamCap, add_to_server
 from service.servicer import _abort as abort
 from service.shards import Shards
 from service.storehealth import StoreHealth
@@ -142,7 +142,7 @@ class Server:
                 *keepalive_options(settings.keepalive_seconds),
             ],
         )
-        game_pb2_grpc.add_GameServiceServicer_to_server(
+        add_to_server(
             GameServicer(Shards([store.app for store in self.stores]), self.hub), self.grpc
         )
         lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub, shares)

@@ -68,6 +68,82 @@ HEARTBEAT_SECONDS = 10.0
 EVENTS_PER_MESSAGE = 256
 
 
+def _varint(number: int) -> bytes:
+    """``number`` (not negative) as a protobuf varint."""
+    out = bytearray()
+    while number > 0x7F:
+        out.append(number & 0x7F | 0x80)
+        number >>= 7
+    out.append(number)
+    return bytes(out)
+
+
+def _field(number: int, data: bytes) -> bytes:
+    """A length-delimited field (a message, a string, packed numbers) on the wire."""
+    return _varint(number << 3 | 2) + _varint(len(data)) + data
+
+
+#: ``PlayMessage``'s fields and ``PlayEvent``'s, by number (protos/arbiter/v1/game.proto).
+_RESULTS, _EVENTS, _TURNS, _STATUS, _STATE = 1, 2, 3, 4, 5
+_EVENT, _FOR_SEATS = 1, 2
+
+
+class Push:
+    """One ``PlayMessage``, put together as its wire bytes from parts encoded
+    once: each event's form (``EventForms.encoded``) and each turn
+    (``turn_wire``) are serialized once for every stream and push that
+    carries them, not copied into a new message and encoded again per push
+    (a repeated field's elements are its entries one after another; a
+    message's fields may come in any order, each repeated field's in its own).
+    ``wire`` hands gRPC the bytes (``play_wire`` is the stream's serializer)."""
+
+    __slots__ = ("_parts", "results", "events", "turns", "status")
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+        self.results = self.events = self.turns = 0
+        self.status: tuple[str, int] | None = None
+
+    def result(self, result: game_pb2.PlayResult) -> None:
+        self._parts.append(_field(_RESULTS, result.SerializeToString()))
+        self.results += 1
+
+    def event(self, event: bytes, for_seats: Iterable[int]) -> None:
+        """An event's form (its ``Event`` bytes) for the joined seats that see it."""
+        seats = b"".join(_varint(seat) for seat in for_seats)
+        self._parts.append(_field(_EVENTS, _field(_EVENT, event) + _field(_FOR_SEATS, seats)))
+        self.events += 1
+
+    def turn(self, turn: bytes) -> None:
+        self._parts.append(_field(_TURNS, turn))
+        self.turns += 1
+
+    def say(self, status: str, state: int) -> None:
+        self.status = (status, state)
+
+    def __bool__(self) -> bool:
+        return bool(self._parts) or self.status is not None
+
+    def wire(self) -> bytes:
+        """The message's bytes."""
+        if self.status is None:
+            return b"".join(self._parts)
+        status, state = self.status
+        tail = _field(_STATUS, status.encode()) if status else b""
+        if state:
+            tail += _varint(_STATE << 3) + _varint(state)
+        return b"".join(self._parts) + tail
+
+    def message(self) -> game_pb2.PlayMessage:
+        """The same as a parsed message (for a reader in this process)."""
+        return game_pb2.PlayMessage.FromString(self.wire())
+
+
+def play_wire(message: Push | game_pb2.PlayMessage) -> bytes:
+    """The ``Play`` stream's response serializer: a push's own bytes."""
+    return message.wire() if isinstance(message, Push) else message.SerializeToString()
+
+
 class Host(Protocol):
     """What a stream uses of the service that hosts it (``GameServicer``)."""
 
@@ -82,6 +158,7 @@ class Host(Protocol):
     def feed_events(self, game_id: str, gid: uuid.UUID, last: int,
                     polled: bool) -> list[tuple[int, Any]]: ...
     def turn_message(self, reading: SeatReading) -> game_pb2.PlayTurn: ...
+    def turn_wire(self, reading: SeatReading) -> bytes: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -167,7 +244,7 @@ class PlayStream:
         #: The join's other seats' tokens, checked again each round (``_check_holders``).
         self._seat_tokens: tuple[str, ...] = ()
 
-    def messages(self) -> Iterator[game_pb2.PlayMessage]:
+    def messages(self) -> Iterator[Push]:
         """The stream's pushes, until the game ends or the client leaves."""
         try:
             first = next(self.requests, None)
@@ -231,7 +308,7 @@ class PlayStream:
         return Joined(str(gid), gid, seats, join.after_version, join.screens)
 
     def _play(self, joined: Joined, store: ArbiterApp, cls: type[Game],
-              names: tuple[str, ...], inbox: Inbox) -> Iterator[game_pb2.PlayMessage]:
+              names: tuple[str, ...], inbox: Inbox) -> Iterator[Push]:
         """The stream's rounds: each applies the moves waiting, reads the
         events after the last version sent, and the turns at the newest; all
         of it goes in one message (a move's result, its events, the next
@@ -245,13 +322,13 @@ class PlayStream:
             while self.context.is_active() and not self.servicer.closing():
                 ticket = self.hub.ticket(key)
                 self._check_holders(store, joined.gid)
-                message = game_pb2.PlayMessage()
+                message = Push()
                 for move in inbox.take():
                     result = self._result(joined, store, move)
                     if not result.accepted:
                         pushed.clear()  # the turns again: the refused seat is still asked
                         asked.clear()
-                    message.results.append(result)
+                    message.result(result)
                 if inbox.error is not None:
                     if message.results:
                         yield message  # the moves applied are answered before the refusal
@@ -260,11 +337,12 @@ class PlayStream:
                 polled = False
                 over = over or any(type(e).__name__ == "Ended" for _, e in new_events)
                 for position, ev in new_events:
-                    if len(message.events) >= EVENTS_PER_MESSAGE:
+                    if message.events >= EVENTS_PER_MESSAGE:
                         yield message  # a long backlog: in messages of a bounded size
-                        message = game_pb2.PlayMessage()
-                    message.events.extend(self._event(cls, ev, position, joined.seats, names,
-                                                      over))
+                        message = Push()
+                    for form, for_seats in self._event(cls, ev, position, joined.seats, names,
+                                                       over):
+                        message.event(form, for_seats)
                     last = ev.originator_version
                 version, readings = store.seats_at(
                     key, [s for s in joined.seats if pushed.get(s) != last], last, joined.screens)
@@ -274,19 +352,19 @@ class PlayStream:
                         yield message
                     continue
                 pushed.update(dict.fromkeys(joined.seats, last))
-                message.turns.extend(self.servicer.turn_message(r) for r in readings
-                                     if _asks_anew(r, asked))
+                for reading in readings:
+                    if _asks_anew(reading, asked):
+                        message.turn(self.servicer.turn_wire(reading))
                 ended = bool(readings) and readings[0].state.over
                 if ended:
-                    message.status, message.state = ENDED, game_pb2.FEED_STATE_ENDED
+                    message.say(ENDED, game_pb2.FEED_STATE_ENDED)
                 elif status != self.hub.status or (
-                        not message.ByteSize()
-                        and time.monotonic() - heartbeat > HEARTBEAT_SECONDS):
+                        not message and time.monotonic() - heartbeat > HEARTBEAT_SECONDS):
                     said = feeds.status_message(self.hub.status,
                                                 heartbeat=status == self.hub.status)
-                    message.status, message.state = said.status, said.state
+                    message.say(said.status, said.state)
                     status = self.hub.status
-                if message.ByteSize():
+                if message:
                     heartbeat = time.monotonic()
                     yield message
                 if ended:
@@ -310,21 +388,23 @@ class PlayStream:
                     auth.require(principal, token)
 
     def _event(self, cls: type[Game], ev: Any, position: int, seats: Iterable[int],
-               names: tuple[str, ...], over: bool) -> list[game_pb2.PlayEvent]:
+               names: tuple[str, ...], over: bool) -> list[tuple[bytes, list[int]]]:
         """An event, once per form the seats see of it (one, unless it is
-        private to some of them), each naming the seats it is for."""
+        private to some of them), each as its ``Event`` bytes with the seats
+        it is for."""
         seats = list(seats)
         forms = self.servicer.forms
-        first = forms.of(cls, ev, Reader(seats[0]).for_game(over), position, seats=names)
+        first, wire = forms.encoded(cls, ev, Reader(seats[0]).for_game(over), position,
+                                    seats=names)
         if first.audience.everyone or len(seats) == 1:
-            return [game_pb2.PlayEvent(event=first, for_seats=seats)]  # one form for all
-        kinds: dict[tuple[bool, str], tuple[game_pb2.Event, list[int]]] = {
-            (first.redacted, first.payload_json): (first, [seats[0]])}
+            return [(wire, seats)]  # one form for all
+        kinds: dict[tuple[bool, str], tuple[bytes, list[int]]] = {
+            (first.redacted, first.payload_json): (wire, [seats[0]])}
         for seat in seats[1:]:
-            form = forms.of(cls, ev, Reader(seat).for_game(over), position, seats=names)
-            kinds.setdefault((form.redacted, form.payload_json), (form, []))[1].append(seat)
-        return [game_pb2.PlayEvent(event=form, for_seats=for_seats)
-                for form, for_seats in kinds.values()]
+            form, wire = forms.encoded(cls, ev, Reader(seat).for_game(over), position,
+                                       seats=names)
+            kinds.setdefault((form.redacted, form.payload_json), (wire, []))[1].append(seat)
+        return list(kinds.values())
 
     def _result(self, joined: Joined, store: ArbiterApp,
                 move: game_pb2.PlayMove) -> game_pb2.PlayResult:

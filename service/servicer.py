@@ -38,7 +38,7 @@ from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.handlers import Wrapping
 from service.ids import check_position, parse_game_id
-from service.play import PlayStream
+from service.play import PlayStream, Push, play_wire
 from service.readmodel import (
     LegalList,
     PendingDecision,
@@ -276,6 +276,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             collections.OrderedDict())
         #: Events on the wire, one message per form (``EventForms``).
         self.forms = EventForms()
+        #: Whether ``Play``'s serializer takes a push's bytes (``add_to_server``).
+        self.wire_pushes = False
 
     def store(self, game_id: str | uuid.UUID) -> ArbiterApp:
         """The store a game lives in (on a sharded store, the one its id names)."""
@@ -716,9 +718,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @refusals
     def Play(self, request_iterator: Iterator[game_pb2.PlayRequest],
-             context: Context) -> Iterator[game_pb2.PlayMessage]:
-        """A seat's game on one stream (``service.play``)."""
-        return PlayStream(self, request_iterator, context).messages()
+             context: Context) -> Iterator[Push | game_pb2.PlayMessage]:
+        """A seat's game on one stream (``service.play``): its pushes, as their
+        wire bytes where ``add_to_server`` made ``play_wire`` the method's
+        serializer, else as messages."""
+        pushes = PlayStream(self, request_iterator, context).messages()
+        return pushes if self.wire_pushes else (push.message() for push in pushes)
 
     def _subscribe_game(
         self, request: game_pb2.SubscribeRequest, context: Context, game: Game, reader: Reader
@@ -924,17 +929,30 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def turn_message(self, reading: SeatReading) -> game_pb2.PlayTurn:
         """A seat's turn on a ``Play`` stream: made once per reading, the same
         message for every stream that pushes it (never changed by a stream)."""
+        return self._turn(reading)[1]  # type: ignore[no-any-return]
+
+    def turn_wire(self, reading: SeatReading) -> bytes:
+        """``turn_message``'s wire bytes, serialized once per reading: a push
+        carries them as they are (``service.play.Push``)."""
+        kept = self._turn(reading)
+        if kept[2] is None:
+            kept[2] = kept[1].SerializeToString()
+        return kept[2]  # type: ignore[no-any-return]
+
+    def _turn(self, reading: SeatReading) -> list[Any]:
+        """The reading's legal list, turn message and (once asked) its bytes."""
         key = ("turn", reading.state, id(reading.legal))
         with self._wire_guard:
             kept = self._wire.get(key)
             if kept is not None and kept[0] is reading.legal:
-                return kept[1]  # type: ignore[no-any-return]
+                return kept  # type: ignore[no-any-return]
         turn = game_pb2.PlayTurn(
             seat=reading.seat, state=self.state_message(reading.state, signed=reading.state.over),
             actions=self.legal_messages(reading.legal) if reading.legal is not None else [],
             complete=reading.legal.complete if reading.legal is not None else True)
-        self._keep(key, (reading.legal, turn))
-        return turn
+        made = [reading.legal, turn, None]
+        self._keep(key, made)
+        return made
 
     def _keep(self, key: Any, value: Any) -> None:
         with self._wire_guard:
@@ -1061,3 +1079,34 @@ def decision_proto(d: PendingDecision) -> game_pb2.Decision:
         seat=d.seat, kind=d.kind, prompt=d.prompt, hidden=d.hidden, id=d.id,
         choices_json=d.choices_json, deadline_seconds=d.deadline, default=d.default,
     )
+
+
+class _Registration:
+    """What ``add_GameServiceServicer_to_server`` registers, caught (it is
+    given this instead of the server)."""
+
+    handlers: dict[str, grpc.RpcMethodHandler]
+
+    def add_generic_rpc_handlers(self, _handlers: Any) -> None:
+        pass
+
+    def add_registered_method_handlers(self, _service: str,
+                                       handlers: dict[str, grpc.RpcMethodHandler]) -> None:
+        self.handlers = handlers
+
+
+def add_to_server(servicer: GameServicer, server: grpc.Server) -> None:
+    """Serve ``servicer`` as the generated code does, except that ``Play``'s
+    pushes are serialized by ``play_wire``: each is its own wire bytes
+    (``service.play.Push``), put together from parts encoded once."""
+    caught = _Registration()
+    game_pb2_grpc.add_GameServiceServicer_to_server(servicer, caught)
+    servicer.wire_pushes = True
+    handlers = dict(caught.handlers)
+    play = handlers["Play"]
+    handlers["Play"] = grpc.stream_stream_rpc_method_handler(
+        play.stream_stream, request_deserializer=play.request_deserializer,
+        response_serializer=play_wire)
+    name = "arbiter.v1.GameService"
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
+    server.add_registered_method_handlers(name, handlers)

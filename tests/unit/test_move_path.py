@@ -1,8 +1,9 @@
 """The move path's shared work: an event encoded once per form, each seat's
-turn read once per version and only for the seats the game waits on, and a
-commit of this process waking its followers without a second wake-up from
-Redis. Hidden information per seat is what the forms must keep: the Ethnos
-rulebook's "Drawing cards" (a drawn card is its drawer's alone)."""
+turn read once per version and only for the seats the game waits on, a
+``Play`` push put together from those parts' bytes, and a commit of this
+process waking its followers without a second wake-up from Redis. Hidden
+information per seat is what the forms must keep: the Ethnos rulebook's
+"Drawing cards" (a drawn card is its drawer's alone)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from service.application import ArbiterApp
 from service.config import Settings
 from service.envelope import SPECTATOR, EventForms, Reader, to_proto
 from service.feeds import FeedHub
+from service.play import Push, play_wire
 
 
 @pytest.fixture
@@ -79,6 +81,46 @@ def test_turns_are_read_for_the_waiting_seats_at_the_version_the_events_said(
     assert [r.state for r in again] == [r.state for r in readings]
     assert all(a.state is r.state for a, r in zip(again, readings, strict=True))
     assert app.seats_at(game_id, [0, 1, 2], game.version - 1) == (game.version, [])
+
+
+def test_a_push_is_the_message_its_parts_make(app: ArbiterApp) -> None:
+    """A ``Play`` push's bytes, put together from each event form's and each
+    turn's bytes (serialized once, shared), read back as the ``PlayMessage``
+    built field by field: results, every form of each event with the seats it
+    is for (a drawn card its drawer's alone), the turns, the status."""
+    from arbiter.v1 import game_pb2
+
+    game_id, events = played(app, 6)
+    cls = type(app.game(game_id))
+    forms = EventForms()
+    game = app.game(game_id)
+    _, readings = app.seats_at(game_id, [0, 1, 2], game.version)
+    turns = [game_pb2.PlayTurn(seat=r.seat, complete=True,
+                               state=game_pb2.GameState(game_id=game_id, version=game.version,
+                                                        view_json=r.state.view_json))
+             for r in readings]
+    result = game_pb2.PlayResult(command_id="c-1", accepted=True, version=game.version)
+    push, expected = Push(), game_pb2.PlayMessage()
+    push.result(result)
+    expected.results.append(result)
+    for n, ev in enumerate(events[-3:]):
+        for seat in (0, 1, 2):
+            form, wire = forms.encoded(cls, ev, Reader(seat), n)
+            assert wire == form.SerializeToString() and forms.encoded(
+                cls, ev, Reader(seat), n)[1] is wire, "serialized once per form"
+            push.event(wire, [seat, 2] if seat < 2 else [300])
+            expected.events.append(game_pb2.PlayEvent(
+                event=form, for_seats=[seat, 2] if seat < 2 else [300]))
+    for turn in turns:
+        push.turn(turn.SerializeToString())
+        expected.turns.append(turn)
+    assert push and push.events == 9 and push.turns == len(turns)
+    assert game_pb2.PlayMessage.FromString(play_wire(push)) == expected
+    push.say("live", game_pb2.FEED_STATE_LIVE)
+    expected.status, expected.state = "live", game_pb2.FEED_STATE_LIVE
+    assert push.message() == expected
+    assert play_wire(expected) == expected.SerializeToString()
+    assert not Push() and Push().wire() == b""
 
 
 def test_a_local_commit_wakes_once_and_its_redis_message_wakes_nobody() -> None:
