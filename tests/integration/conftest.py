@@ -20,6 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.config import default_redis_prefix
 from tests.conftest import TEST_PROCESS_ONLY_ENV
+from tests.integration.forkserver import ForkedProcess, ForkServer
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What the server prints once it serves; the port is the one it really bound.
@@ -33,8 +34,24 @@ HARNESS_SHARES = {"ARBITER_CALLS_PER_SECOND": "1000000"}
 WEB = re.compile(rb"web pages at (http://\S+?)/(?:\s|$)")
 
 
+def server_env() -> dict[str, str]:
+    """The environment every server process starts from: this process's, less
+    what only this process may have, output unbuffered (the log is read live)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    for name in TEST_PROCESS_ONLY_ENV:
+        env.pop(name, None)
+    return env
+
+
+#: This test process's fork server (``forkserver``): servers start from a
+#: process that has already imported them, unless ARBITER_TEST_FORK=0.
+FORKS = ForkServer(ROOT)
+
+
 class ServerProcess:
-    """One `python -m service.main` process, restartable on the same data dir.
+    """One `python -m service.main` process, restartable on the same data dir:
+    forked from this test process's fork server (``forkserver``: the imports
+    done once) wherever that cannot differ from a fresh start, else started afresh.
 
     The first start binds port 0 and learns the port the server got, so two
     servers started at once (parallel workers) can never pick the same port;
@@ -48,30 +65,34 @@ class ServerProcess:
         self.admin_token = "admin-" + secrets.token_urlsafe(32)
         self.extra_env = {"ARBITER_ADMIN_TOKEN": self.admin_token,
                           **HARNESS_SHARES, **(extra_env or {})}
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | ForkedProcess | None = None
         self.tls_root: bytes | None = None
         self.log_path = data_dir / "server.log"
         #: The web side's base URL (no trailing slash), when it serves one.
         self.web_url = ""
 
     def start(self) -> None:
-        env = dict(os.environ, REDIS_URL=self.redis_url, PYTHONUNBUFFERED="1", **self.extra_env)
-        for name in TEST_PROCESS_ONLY_ENV:
-            env.pop(name, None)
+        env = dict(server_env(), REDIS_URL=self.redis_url, **self.extra_env)
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the process
-        offset = log.tell()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.main", "--address", self.address,
-             "--data-dir", str(self.data_dir)],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
+        with open(self.log_path, "ab") as log:  # there before the server writes to it
+            offset = log.tell()
+        args = ["--address", self.address, "--data-dir", str(self.data_dir)]
+        self.process = FORKS.spawn(args, env, self.log_path, server_env())
+        if self.process is None:
+            with open(self.log_path, "ab") as log:  # the process has its own copy
+                self.process = subprocess.Popen(
+                    [sys.executable, "-m", "service.main", *args],
+                    cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                )
         if not self.port:
             self.learn_port(offset)
         self.wait_serving()
 
-    def learn_port(self, offset: int, timeout: float = 30.0) -> None:
-        """Read the port the server bound from its log (written from ``offset`` on)."""
+    def learn_port(self, offset: int, timeout: float = 60.0) -> None:
+        """Read the port the server bound from its log (written from ``offset`` on).
+
+        Only a failed start waits the whole ``timeout``: a fresh process (not
+        forked) on a 2-core machine loaded ten times over took 27-29 s to serve."""
         deadline = time.monotonic() + timeout
         # A server asked for a web side logs its address apart from the gRPC
         # port's, and not always first: both are waited for, or a test reads an
@@ -96,7 +117,7 @@ class ServerProcess:
             time.sleep(0.05)
         raise RuntimeError("server did not say which port it serves on")
 
-    def wait_serving(self, timeout: float = 30.0) -> None:
+    def wait_serving(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         with self.channel() as channel:
             health = health_pb2_grpc.HealthStub(channel)
@@ -120,8 +141,7 @@ class ServerProcess:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-                self.process.wait()
-        return self.process.returncode
+        return self.process.wait()
 
     def restart(self) -> None:
         self.stop()
