@@ -35,8 +35,8 @@ from aggregates.kernel.abilities import (
     payable,
     spent,
 )
-from aggregates.nine_empires import card_effects, frames, payment
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import card_effects, payment, turn_order
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.commands import UseAbility
 from aggregates.nine_empires.reasons import NineReason
@@ -142,7 +142,7 @@ def why_not(state: State, seat: int, source: str, index: int, react: bool,
             return "a React is used when what it answers is announced"
         if not _timing_now(state, ability.timing):
             return f"a {ability.timing.title()} ability cannot be used now"
-        if frames.acting_seat(state) != seat:
+        if turn_order.acting_seat(state) != seat:
             return "it is not your action"
         if ability.timing in ("battle", "raid") and not _presence(state, seat, source,
                                                                   ability):

@@ -15,8 +15,8 @@ A passing is a frame on the kernel's stack (``kflow.passing``: ``order``,
 from __future__ import annotations
 
 from aggregates.kernel import Command
-from aggregates.nine_empires import card_effects, frames
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import card_effects, turn_order
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import Pass
 from aggregates.nine_empires.state import State
 
@@ -62,4 +62,4 @@ def end_phase(state: State) -> None:
 
 def phase_over(state: State) -> bool:
     return (state.phase in ("summer", "autumn") and state.conflict is None
-            and not state.stack and frames.to_act(state, frames.passing(state)) is None)
+            and not state.stack and turn_order.to_act(state, turn_order.passing(state)) is None)

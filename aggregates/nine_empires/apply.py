@@ -17,13 +17,13 @@ from aggregates.kernel.abilities import expire, forget, record_use
 from aggregates.kernel.facts import applier
 from aggregates.nine_empires import (
     battles,
-    frames,
     raids,
+    turn_order,
     victory,
     winter,
 )
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import events as ev
-from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.state import State
 
@@ -57,13 +57,13 @@ def _announced(s: State, e: ev.AbilityUsed | ev.ReactPlayed, react: bool) -> Non
     """An ability announced: the action taken (or a React answering), its use
     counted, a tactic discarded, and a React window opened over it."""
     if not react:
-        frames.acted(s)
+        turn_order.acted(s)
     else:
         kflow.after_response(s.stack[-1], e.seat, e.source)
     record_use(s.uses, f"{e.source}/{e.ability}", s.turn)
     if e.tactic:
         t.table(s).move(e.source, zone_name("discard", e.seat))
-    frames.push_window(s, "ability", list(e.order), seat=e.seat, source=e.source,
+    turn_order.push_window(s, "ability", list(e.order), seat=e.seat, source=e.source,
                        key=e.key, index=e.ability, timing=e.timing,
                        targets={k: list(v) for k, v in e.targets.items()},
                        discarded_fate=e.discarded_fate)
@@ -71,7 +71,7 @@ def _announced(s: State, e: ev.AbilityUsed | ev.ReactPlayed, react: bool) -> Non
 
 @apply.register
 def _ability_resolved(e: ev.AbilityResolved, s: State) -> None:
-    frames.pop_window(s)
+    turn_order.pop_window(s)
 
 
 def _leave(s: State, card: str, zone: str) -> None:
@@ -150,7 +150,7 @@ def _phase_ended(e: ev.PhaseEnded, game: State) -> None:
 
 @apply.register
 def _passed(e: ev.Passed, game: State) -> None:
-    frames.passed(game)
+    turn_order.passed(game)
 
 
 @apply.register
@@ -196,7 +196,7 @@ def _card_played(e: ev.CardPlayed, game: State) -> None:
         table.attach(e.card, e.attach_to)
     if e.bowed:
         table.bow(e.card)
-    frames.acted(game)
+    turn_order.acted(game)
 
 
 @apply.register

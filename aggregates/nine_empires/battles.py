@@ -24,8 +24,8 @@ from typing import Any
 from aggregates.kernel import Assign, Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import expire
-from aggregates.nine_empires import card_effects, frames, victory
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import card_effects, turn_order, victory
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.cards import HOME, zone_name
 from aggregates.nine_empires.commands import (
     AssignUnits,
@@ -53,7 +53,7 @@ def battle_under_way(state: State) -> dict[str, Any] | None:
 
 def check_declare(state: State, seat: int, command: DeclareAttack) -> None:
     if state.phase != "summer" or state.conflict is not None or state.stack \
-            or frames.acting_seat(state) != seat:
+            or turn_order.acting_seat(state) != seat:
         raise RuleError(NineReason.NOT_NOW, "an attack is declared as a Summer action")
     if seat in state.attacked:
         raise RuleError(NineReason.ONCE_PER_TURN, "each player launches one attack per turn")
@@ -71,7 +71,7 @@ def run_declare(state: State, seat: int, command: DeclareAttack) -> None:
 
 def legal_declare(state: State, seat: int) -> list[Command]:
     if state.phase != "summer" or seat in state.attacked or state.conflict is not None \
-            or state.stack or frames.acting_seat(state) != seat:
+            or state.stack or turn_order.acting_seat(state) != seat:
         return []
     return [DeclareAttack(defender=d) for d in t.seats_in(state) if d != seat]
 
@@ -275,7 +275,7 @@ def end_attack(state: State) -> None:
 
 def battle_declared(state: State, attacker: int, defender: int, castles: list[str],
                     allies_asked: list[int]) -> None:
-    frames.acted(state)
+    turn_order.acted(state)
     state.attacked.append(attacker)
     conflict: dict[str, Any] = {"kind": "battle", "attacker": attacker, "defender": defender,
                                 "allies": {}, "castles": list(castles), "resolved": [],
@@ -322,15 +322,15 @@ def chosen(state: State, castle: str, order: list[int]) -> None:
 
 def engaged(state: State, seat: int, side: str, cards: list[str], damage: int,
             brutal: bool, order: list[int]) -> None:
-    frames.acted(state)
+    turn_order.acted(state)
     for x in cards:
         state.instances[x]["bowed"] = True
-    frames.push_window(state, "engagement", order, seat=seat, side=side, cards=list(cards),
+    turn_order.push_window(state, "engagement", order, seat=seat, side=side, cards=list(cards),
                        damage=damage, brutal=brutal, immune=[], source="")
 
 
 def returned_home(state: State, hero: str, bowed: list[str]) -> None:
-    frames.acted(state)
+    turn_order.acted(state)
     for card in bowed:
         state.instances[card]["bowed"] = True
     _home(state, hero)
@@ -385,7 +385,7 @@ def damage_absorbed(state: State, seat: int, card: str, kind: str, discard: str 
 
 
 def engagement_resolved(state: State) -> None:
-    frames.pop_window(state)
+    turn_order.pop_window(state)
 
 
 def castle_buried(state: State, seat: int, castle: str) -> None:
@@ -399,7 +399,7 @@ def battle_ended(state: State, castle: str, castle_stands: bool, attackers: list
     c = state.conflict
     assert c is not None
     while state.stack and state.stack[-1]["what"] == "engagement":
-        frames.pop_window(state)
+        turn_order.pop_window(state)
     kflow.pop(state, "passing")
     for hero in attackers:
         for member in t.unit(state, hero):

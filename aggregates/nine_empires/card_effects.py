@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from aggregates.kernel.abilities import Step, holds, interpret, relation
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import draws, quests
-from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import HOME
 from aggregates.nine_empires.state import State
 

@@ -1,4 +1,5 @@
-"""Card instances with state: what a card game's table holds, as plain JSON.
+"""The cards on the table: instances with state, as plain JSON, and their
+current numbers, keywords, location and side (Locations; Frequency; Zero).
 
 A printed card is data (its title, numbers and text); a card *instance* is one
 physical copy on the table with the state the rules give it: bowed or
@@ -10,18 +11,31 @@ pile, when it leaves play).
 
 The state lives in the aggregate as two plain dicts, so snapshots and replays
 carry it: ``instances`` (instance id -> record) and ``zones`` (zone name ->
-ordered list of instance ids). ``CardTable`` reads and changes them; it is used
-by the event applies (``apply.py``) and read by the rules (decide). ``memory`` holds
-what a game remembers about an instance while it is in play (the side it
-fights on, a quest completed). Card memory is
-the kernel's rule here: an instance that leaves play loses its markers, its
-bowing, its food and its attachments, and one that comes back is a new card.
+ordered list of instance ids). ``CardTable`` reads and changes them; it is
+used by the event applies (``apply.py``) and read by the rules (decide).
+``memory`` holds what a game remembers about an instance while it is in play
+(the side it fights on, a quest completed). Card Memory is the kernel's rule
+here: an instance that leaves play loses its markers, its bowing, its food and
+its attachments, and one that comes back is a new card.
+
+Read off the table, never stored: Strength is the printed value plus
+attached items, markers, lasting effects and the always-on text of cards in
+play (Frequency: text with no descriptor is active at all times), combined
+before the floor at zero (Zero). Facts are what an ability's filter or
+condition may ask (``data.FACTS``), computed lazily so a filter that asks only
+a card's type never computes its Strength.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from typing import Any
+
+from aggregates.kernel.abilities import Ability, holds, modifier, net
+from aggregates.kernel.abilities import relation as relation_word
+from aggregates.nine_empires.data import ALL, Card
+from aggregates.nine_empires.elimination import clockwise
+from aggregates.nine_empires.state import EARLIER_YOUR_SIDE, State
 
 HOME = "home"
 #: The zone every card in play is in (its location says where on the table).
@@ -137,3 +151,350 @@ class CardTable:
         """Move a unit (the instance and its attachments) to a location."""
         for member in self.unit(iid):
             self.instances[member]["location"] = location
+
+
+UNIT_TYPES = frozenset({"hero", "cohort"})
+
+
+def table(state: State) -> CardTable:
+    return CardTable(state.instances, state.zones)
+
+
+def printed(state: State, iid: str) -> Card:
+    return ALL[state.instances[iid]["card"]]
+
+
+def owner(state: State, iid: str) -> int:
+    return int(state.instances[iid]["owner"])
+
+
+def in_play(state: State, iid: str) -> bool:
+    return iid in state.instances and state.instances[iid]["zone"] == PLAY
+
+
+def hand(state: State, seat: int) -> list[str]:
+    return state.zones.get(zone_name("hand", seat), [])
+
+
+def deck(state: State, seat: int) -> list[str]:
+    return state.zones.get(zone_name("deck", seat), [])
+
+
+def cards_in_play(state: State, seat: int | None = None, kind: str | None = None) -> list[str]:
+    return [i["id"] for i in table(state).in_play(seat)
+            if kind is None or ALL[i["card"]].type == kind]
+
+
+def castles(state: State, seat: int) -> list[str]:
+    return cards_in_play(state, seat, "castle")
+
+
+def stronghold(state: State, seat: int) -> str:
+    return cards_in_play(state, seat, "stronghold")[0]
+
+
+def host(state: State, iid: str) -> str | None:
+    return state.instances[iid]["attached_to"]
+
+
+def unit_hero(state: State, iid: str) -> str:
+    """The hero a card belongs to (itself, or the hero it is attached to)."""
+    return host(state, iid) or iid
+
+
+def unit(state: State, hero: str) -> list[str]:
+    return table(state).unit(hero)
+
+
+def bowed(state: State, iid: str) -> bool:
+    return bool(state.instances[iid]["bowed"])
+
+
+def location(state: State, iid: str) -> str:
+    return str(state.instances[unit_hero(state, iid)]["location"])
+
+
+def side(state: State, iid: str) -> str:
+    """The army a unit is in during a battle or raid (attack, defend, raid) or ""."""
+    hero = unit_hero(state, iid)
+    return str(state.instances[hero]["memory"].get("side", ""))
+
+
+def seats_in(state: State) -> list[int]:
+    return [s for s in range(len(state.seats)) if s not in state.out]
+
+
+def order_from(state: State, start: int) -> list[int]:
+    """The seats still in, clockwise from ``start`` (Turn Order)."""
+    return clockwise(len(state.seats), start, state.out)
+
+
+def conflict_side(state: State, seat: int) -> str:
+    """The side a seat is on in the battle or raid under way ("" if none)."""
+    c = state.conflict
+    if c is None:
+        return ""
+    if seat == c["attacker"]:
+        return "attack"
+    if seat == c["defender"]:
+        return "defend"
+    return str(c.get("allies", {}).get(str(seat), ""))
+
+
+def opposed(state: State, a: int, b: int) -> bool:
+    """Whether seat ``b``'s cards are opposing to seat ``a``: the other side of
+    the battle or raid under way when both are in it, else another player."""
+    sa, sb = conflict_side(state, a), conflict_side(state, b)
+    if sa and sb:
+        return sa != sb
+    return a != b
+
+
+def relation(state: State, seat: int, card: str) -> str:
+    """How ``card`` stands to ``seat``, as card text words it (docs/rulings.md),
+    in the kernel's filter words (``abilities.relation``):
+
+    - ``your``: the seat controls it ("your", "of yours"); no card of this set
+      changes control, so its controller is its owner;
+    - ``opposing``: on the other side of the battle or raid under way, or,
+      with none under way, another player's ("opposing");
+    - ``allied``: another player's card on the seat's side of the battle under
+      way (an ally's: neither "yours" nor "opposing").
+
+    Rules 1.0.0 to 1.2.0 (``EARLIER_YOUR_SIDE``) read an ally's cards as "your".
+    """
+    other = owner(state, card)
+    return relation_word(other == seat or EARLIER_YOUR_SIDE in state.EARLIER,
+                         opposed(state, seat, other))
+
+
+def current_castle(state: State) -> str | None:
+    c = state.conflict
+    return None if c is None else c.get("current")
+
+
+def here(state: State, iid: str) -> bool:
+    """In the current battle or raid: at its castle, in one of its armies."""
+    castle = current_castle(state)
+    return castle is not None and location(state, iid) == castle and bool(side(state, iid))
+
+
+# --------------------------------------------------------------- statics
+
+def abilities_in_force(state: State, iid: str) -> list[tuple[int, Ability]]:
+    """A card's abilities, with a completed quest's reward abilities after them."""
+    card = printed(state, iid)
+    out = list(enumerate(card.abilities))
+    if card.type == "quest" and state.instances[iid]["memory"].get("completed"):
+        base = len(card.abilities)
+        out += [(base + i, a) for i, a in enumerate(card.reward_abilities)]
+    return out
+
+
+#: Always-on text by card key (a quest's reward text once it is completed):
+#: read from the data once, so reading a number scans only the cards that have it.
+_STATIC = {key: [a for a in card.abilities if a.timing == "static"] for key, card in ALL.items()}
+_REWARD_STATIC = {key: [a for a in card.reward_abilities if a.timing == "static"]
+                  for key, card in ALL.items()}
+
+
+def _statics(state: State) -> Iterator[tuple[str, Ability]]:
+    for iid in state.zones.get(PLAY, []):
+        inst = state.instances[iid]
+        key = inst["card"]
+        for ability in _STATIC[key]:
+            yield iid, ability
+        if _REWARD_STATIC[key] and inst["memory"].get("completed"):
+            for ability in _REWARD_STATIC[key]:
+                yield iid, ability
+
+
+def _static_applies(state: State, source: str, ability: Ability, target: str,
+                    step_target: str) -> bool:
+    if not holds(ability.condition, facts(state, owner(state, source), source, None)):
+        return False
+    if step_target == "@self":
+        return target == source
+    if step_target == "@host":
+        return host(state, source) == target
+    for t in ability.targets:
+        if t.name == step_target:
+            return holds(t.filter, facts(state, owner(state, source), source, target))
+    return False
+
+
+def _static_total(state: State, target: str, verb: str, stat: str) -> int:
+    total = 0
+    for source, ability in _statics(state):
+        for step in ability.steps:
+            if step.verb != verb or step.params.get("stat") != stat:
+                continue
+            if _static_applies(state, source, ability, target, step.target):
+                total += int(step.params.get("amount", 0))
+    return total
+
+
+def keywords(state: State, iid: str) -> list[str]:
+    """Printed keywords, plus those granted by lasting effects and always-on text."""
+    out = list(printed(state, iid).keywords)
+    for e in state.lasting:
+        if e["target"] == iid and e["verb"] == "keyword":
+            out.append(e["params"]["keyword"])
+    for source, ability in _statics(state):
+        for step in ability.steps:
+            if step.verb == "keyword" and _static_applies(state, source, ability, iid,
+                                                          step.target):
+                out.append(step.params["keyword"])
+    return out
+
+
+def has_keyword(state: State, iid: str, keyword: str) -> bool:
+    return keyword in keywords(state, iid)
+
+
+def stat(state: State, iid: str, name: str) -> int:
+    """A card's current S, W, G, raid or carry (Zero: net change, floor zero).
+
+    Items add their bonuses to the hero (Item Card); a unit's Raid and Carry
+    count the keywords of every card in it (Raid bonuses "given by cards in
+    that player's unit").
+    """
+    card = printed(state, iid)
+    changes = [state.instances[iid]["markers"].get(name, 0),
+               modifier(state.lasting, iid, name), _static_total(state, iid, "modify", name)]
+    if name in ("raid", "carry"):
+        base = card.raid if name == "raid" else card.carry
+        if card.type == "hero" and in_play(state, iid):
+            for a in table(state).attachments(iid):
+                extra = printed(state, a)
+                changes.append(extra.raid if name == "raid" else extra.carry)
+        return net(base, *changes)
+    base = int(getattr(card, name, 0))
+    if card.type == "hero" and in_play(state, iid):
+        for a in table(state).attachments(iid):
+            if printed(state, a).type == "item":
+                changes.append(int(getattr(printed(state, a), name)))
+    return net(base, *changes)
+
+
+def storage(state: State, castle: str) -> int:
+    return printed(state, castle).storage
+
+
+def food(state: State, iid: str) -> int:
+    return int(state.instances[iid]["food"])
+
+
+def castle_food(state: State, seat: int) -> int:
+    return sum(food(state, c) for c in castles(state, seat))
+
+
+def production(state: State, iid: str) -> int:
+    return printed(state, iid).production
+
+
+# ------------------------------------------------------------------ facts
+
+class LazyFacts(Mapping[str, Any]):
+    """Facts computed when asked (a filter asks only what it names)."""
+
+    def __init__(self, getters: Mapping[str, Callable[[], Any]]) -> None:
+        self._getters = getters
+        self._cache: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._cache:
+            self._cache[key] = self._getters[key]()
+        return self._cache[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._getters)
+
+    def __len__(self) -> int:
+        return len(self._getters)
+
+
+def _army_here(state: State, seat: int, wanted: str | None = None) -> bool:
+    castle = current_castle(state)
+    if castle is None:
+        return False
+    for inst in table(state).in_play(seat):
+        if ALL[inst["card"]].type == "hero" and inst["location"] == castle \
+                and inst["memory"].get("side") and (wanted is None
+                                                    or inst["memory"]["side"] == wanted):
+            return True
+    return False
+
+
+def facts(state: State, seat: int, source: str | None, card: str | None,
+          extra: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    """What a filter or condition may ask, from the side of ``seat`` using an
+    ability of ``source``, about ``card`` (None: the state only)."""
+    c = state.conflict
+    src_host = (host(state, source) if source and source in state.instances else None)
+    g: dict[str, Callable[[], Any]] = {
+        "present": lambda: _army_here(state, seat),
+        "defending_here": lambda: _army_here(state, seat, "defend"),
+        "raiding_here": lambda: _army_here(state, seat, "raid"),
+        "you_attack": lambda: bool(c and c["kind"] == "battle" and c["attacker"] == seat),
+        "you_defend": lambda: bool(c and c["defender"] == seat),
+        "you_raid": lambda: bool(c and c["kind"] == "raid" and c["attacker"] == seat),
+        "battle": lambda: bool(c and c["kind"] == "battle" and c.get("current")),
+        "raid": lambda: bool(c and c["kind"] == "raid" and c.get("current")),
+        "source_attacking": lambda: bool(source and side(state, source) == "attack"),
+        "source_defending": lambda: bool(source and side(state, source) == "defend"),
+        "source_here": lambda: bool(source and here(state, source)),
+        "source_room": lambda: (storage(state, source) - food(state, source)
+                                if source else 0),
+        "host_here": lambda: bool(src_host and here(state, src_host)),
+        "host_at_home": lambda: bool(src_host and location(state, src_host) == HOME),
+        "host_raiding_here": lambda: bool(src_host and here(state, src_host)
+                                          and side(state, src_host) == "raid"),
+        "heroes": lambda: len(cards_in_play(state, seat, "hero")),
+        "properties": lambda: len(cards_in_play(state, seat, "property")),
+        "quests": lambda: len(cards_in_play(state, seat, "quest")),
+        "renown": lambda: state.renown[seat],
+        "castles": lambda: len(castles(state, seat)),
+    }
+    if card is not None:
+        g.update(_card_facts(state, seat, source, card))
+    if extra:
+        for k, v in extra.items():
+            g[k] = _const(v)
+    return LazyFacts(g)
+
+
+def _const(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+def _card_facts(state: State, seat: int, source: str | None,
+                card: str) -> dict[str, Callable[[], Any]]:
+    def kind() -> str:
+        return printed(state, card).type
+
+    return {
+        "type": kind,
+        "title": lambda: printed(state, card).title,
+        "keywords": lambda: keywords(state, card),
+        "side": lambda: relation(state, seat, card),
+        "bowed": lambda: bowed(state, card),
+        "here": lambda: here(state, card),
+        "attacking": lambda: side(state, card) == "attack",
+        "defending": lambda: side(state, card) == "defend",
+        "raiding": lambda: side(state, card) == "raid",
+        "at_home": lambda: location(state, card) == HOME,
+        "S": lambda: stat(state, card, "S"),
+        "W": lambda: stat(state, card, "W"),
+        "G": lambda: stat(state, card, "G"),
+        "fate": lambda: printed(state, card).fate,
+        "food": lambda: food(state, card),
+        "room": lambda: (storage(state, card) - food(state, card)
+                         if kind() == "castle" else 0),
+        "is_source": lambda: card == source,
+        "attached_to_source": lambda: source is not None and host(state, card) == source,
+        "at_source": lambda: source is not None and location(state, card) == source,
+        "token": lambda: bool(state.instances[card]["token"]),
+        "has_item": lambda: any(printed(state, a).type == "item"
+                                for a in table(state).attachments(card)),
+    }

@@ -10,7 +10,7 @@ nobody reads a new deck's order.
 from __future__ import annotations
 
 from aggregates.kernel import Audience
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.state import State
 

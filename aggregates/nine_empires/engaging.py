@@ -20,8 +20,8 @@ from itertools import combinations
 from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
-from aggregates.nine_empires import abilities, battles, card_effects, frames
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import abilities, battles, card_effects, turn_order
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import Absorb, DeclareImmune, Engage, ReturnHome
 from aggregates.nine_empires.reasons import NineReason
 from aggregates.nine_empires.state import (
@@ -54,7 +54,7 @@ def _with_items(state: State, cards: Sequence[str]) -> list[str]:
 
 def check_engage(state: State, seat: int, command: Engage) -> None:
     c = battles.battle_under_way(state)
-    if c is None or not c.get("current") or state.stack or frames.acting_seat(state) != seat:
+    if c is None or not c.get("current") or state.stack or turn_order.acting_seat(state) != seat:
         raise RuleError(NineReason.NOT_NOW, "engage as your action in the current battle")
     cards = list(command.cards)
     if not cards or len(set(cards)) != len(cards):
@@ -86,7 +86,7 @@ def legal_engage(state: State, seat: int) -> list[Command]:
     """Every set of the unbowed heroes and cohorts of each of your units here
     (the whole unit first; items adding Strength go with their hero)."""
     c = battles.battle_under_way(state)
-    if c is None or not c.get("current") or state.stack or frames.acting_seat(state) != seat:
+    if c is None or not c.get("current") or state.stack or turn_order.acting_seat(state) != seat:
         return []
     out: list[Command] = []
     ready = [x for x in _my_cards_here(state, seat) if not t.bowed(state, x)]
@@ -100,7 +100,7 @@ def legal_engage(state: State, seat: int) -> list[Command]:
 
 def check_return(state: State, seat: int, command: ReturnHome) -> None:
     c = battles.battle_under_way(state)
-    if c is None or not c.get("current") or state.stack or frames.acting_seat(state) != seat:
+    if c is None or not c.get("current") or state.stack or turn_order.acting_seat(state) != seat:
         raise RuleError(NineReason.NOT_NOW, "return a unit home as your battle action")
     hero = command.hero
     if hero not in _my_cards_here(state, seat) or t.printed(state, hero).type != "hero":
@@ -122,7 +122,7 @@ def run_return(state: State, seat: int, command: ReturnHome) -> None:
 
 def legal_return(state: State, seat: int) -> list[Command]:
     c = battles.battle_under_way(state)
-    if c is None or not c.get("current") or state.stack or frames.acting_seat(state) != seat:
+    if c is None or not c.get("current") or state.stack or turn_order.acting_seat(state) != seat:
         return []
     return [ReturnHome(hero=h) for h in _my_cards_here(state, seat)
             if t.printed(state, h).type == "hero" and not t.bowed(state, h)]

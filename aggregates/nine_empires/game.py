@@ -20,11 +20,11 @@ from aggregates.kernel.game import refuse_unknown_options
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 from aggregates.nine_empires import (
-    decisions,
     events,
-    frames,
+    flow,
     present,
     setup,
+    turn_order,
     upcasts,
     victory,
     views,
@@ -158,15 +158,15 @@ class NineEmpires(Game):
 
     @property
     def stack(self) -> list[dict[str, Any]]:
-        return frames.windows(self)
+        return turn_order.windows(self)
 
     def pending(self) -> list[Decision]:
         if self.ended:
             return []
         return [Decision(seat=s, kind=k, prompt=FLOW.prompt(k), default="pass"
                          if FLOW.step(k).passes is not None else None,
-                         choices=decisions.choices(self, s, k))
-                for s, k in decisions.pending(self)]
+                         choices=flow.choices(self, s, k))
+                for s, k in flow.pending(self)]
 
     def choices(self, seat: int) -> list[Choice]:
         return [c for d in self.pending() if d.seat == seat for c in d.choices]
@@ -175,7 +175,7 @@ class NineEmpires(Game):
         """Whole lists where the answers are few enough (docs/games/nine-empires.md,
         "Legal lists"); elsewhere every part of a valid command is listed, not
         every combination of the parts."""
-        return decisions.list_complete(self, seat)
+        return flow.list_complete(self, seat)
 
     def finished(self) -> dict[str, Any] | None:
         return self.result if self.over else None

@@ -15,7 +15,7 @@ from typing import Any
 
 from aggregates.kernel import RuleError
 from aggregates.kernel.abilities import CostKind
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.reasons import NineReason
 from aggregates.nine_empires.state import State
 

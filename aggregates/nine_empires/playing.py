@@ -15,8 +15,8 @@
 from __future__ import annotations
 
 from aggregates.kernel import Command, RuleError
-from aggregates.nine_empires import card_effects, frames, payment, quests
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import card_effects, payment, quests, turn_order
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import PlayCard
 from aggregates.nine_empires.data import ATTACHMENTS, FACTIONS, SPECIAL, Card
 from aggregates.nine_empires.reasons import NineReason
@@ -29,7 +29,7 @@ _NOT_ITEM_KINDS = FACTIONS | SPECIAL
 
 def _summer_action(state: State, seat: int) -> bool:
     return (state.phase == "summer" and state.conflict is None and not state.stack
-            and frames.acting_seat(state) == seat)
+            and turn_order.acting_seat(state) == seat)
 
 
 def hosts(state: State, seat: int, card: Card) -> list[str]:

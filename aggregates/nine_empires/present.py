@@ -23,7 +23,7 @@ from aggregates.kernel.present import (
     seat_name,
     section,
 )
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import views
 from aggregates.nine_empires.data import ALL, DECKS
 from aggregates.nine_empires.state import State

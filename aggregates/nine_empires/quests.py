@@ -17,7 +17,7 @@ from typing import Any
 
 from aggregates.kernel import RuleError
 from aggregates.kernel.abilities import holds, relation
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.data import Card
 from aggregates.nine_empires.reasons import NineReason

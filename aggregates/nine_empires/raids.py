@@ -20,8 +20,8 @@ from typing import Any
 from aggregates.kernel import Audience, Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import expire
-from aggregates.nine_empires import battles, card_effects, frames, payment
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import battles, card_effects, payment, turn_order
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.cards import HOME, zone_name
 from aggregates.nine_empires.commands import AssignRaid, ChooseRaid, DeclareRaid
 from aggregates.nine_empires.reasons import NineReason
@@ -38,7 +38,7 @@ def _raid(state: State) -> dict[str, Any]:
 
 def check_declare(state: State, seat: int, command: DeclareRaid) -> None:
     if state.phase != "autumn" or state.conflict is not None or state.stack \
-            or frames.acting_seat(state) != seat:
+            or turn_order.acting_seat(state) != seat:
         raise RuleError(NineReason.NOT_NOW, "a raid is declared as an Autumn action")
     if seat in state.raided:
         raise RuleError(NineReason.ONCE_PER_TURN, "each player launches one raid per turn")
@@ -57,7 +57,7 @@ def run_declare(state: State, seat: int, command: DeclareRaid) -> None:
 
 def legal_declare(state: State, seat: int) -> list[Command]:
     if state.phase != "autumn" or seat in state.raided or state.conflict is not None \
-            or state.stack or frames.acting_seat(state) != seat \
+            or state.stack or turn_order.acting_seat(state) != seat \
             or not battles.assignable(state, seat) or not t.hand(state, seat):
         return []
     return [DeclareRaid(defender=d) for d in t.seats_in(state) if d != seat]
@@ -183,7 +183,7 @@ def end_raid_phase(state: State) -> None:
 # ------------------------------------------- applied (by apply.py: state only)
 
 def raid_declared(state: State, raider: int, defender: int, castles: list[str]) -> None:
-    frames.acted(state)
+    turn_order.acted(state)
     state.raided.append(raider)
     state.conflict = {"kind": "raid", "attacker": raider, "defender": defender, "allies": {},
                       "castles": list(castles), "resolved": [], "current": None,

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import draws, payment
-from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.commands import KeepHand, Mulligan
 from aggregates.nine_empires.data import (

@@ -18,8 +18,8 @@ from typing import Any
 
 from aggregates.kernel import Audience, Command, Decision, Reason, RuleError, rng
 from aggregates.kernel.game import fisher_yates
-from aggregates.nine_empires import decisions, events, frames, setup, winter
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import events, flow, setup, turn_order, winter
 from aggregates.nine_empires.apply import apply
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.commands import Absorb, Engage, KeepHand, Redistribute
@@ -59,7 +59,7 @@ class Table(State):
 
     @property
     def stack(self) -> list[dict[str, Any]]:
-        return frames.windows(self)
+        return turn_order.windows(self)
 
     @property
     def version(self) -> int:
@@ -87,7 +87,7 @@ class Table(State):
         of the events it caused."""
         start = len(self.events)
         mine = [Decision(seat=s, kind=k, prompt=FLOW.prompt(k))
-                for s, k in decisions.pending(self) if s == seat]
+                for s, k in flow.pending(self) if s == seat]
         if not mine:
             raise RuleError(Reason.NOT_YOUR_TURN, f"the game is not waiting on seat {seat}")
         decision = FLOW.answering(mine, command)
@@ -96,10 +96,10 @@ class Table(State):
         return [name for name, _ in self.events[start:]]
 
     def pending(self) -> list[tuple[int, str]]:
-        return decisions.pending(self)
+        return flow.pending(self)
 
     def legal(self, seat: int) -> list[Command]:
-        return decisions.legal(self, seat)
+        return flow.legal(self, seat)
 
     def last(self, name: str) -> dict[str, Any]:
         for n, p in reversed(self.events):

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel.outcome import Outcome, headline
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import quests
-from aggregates.nine_empires import table as t
 from aggregates.nine_empires.elimination import last_standing
 from aggregates.nine_empires.state import EARLIER_SEAT_RESULT, State
 

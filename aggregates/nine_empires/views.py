@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
 from aggregates.kernel.schemagen import Keywords
 from aggregates.kernel.unseen import Unseen, kind_of
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import engaging, quests
-from aggregates.nine_empires import table as t
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.data import TYPES
 from aggregates.nine_empires.events import Outcome

@@ -26,8 +26,8 @@ from itertools import combinations
 from aggregates.kernel import Command, RuleError
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import expire
-from aggregates.nine_empires import draws, frames, quests, victory
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import draws, quests, turn_order, victory
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.commands import DiscardDown, Redistribute
 from aggregates.nine_empires.elimination import next_seat
@@ -284,7 +284,7 @@ def cards_discarded(state: State, seat: int, cards: list[str], why: str) -> None
     if why == "hand size" and seat in state.discard_down:
         state.discard_down.remove(seat)
     if why == quests.UNPAID:
-        frames.acted(state)
+        turn_order.acted(state)
 
 
 def ordained_passed(state: State, to: int) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from aggregates.kernel import Audience, Command
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.cards import PLAY
 from aggregates.nine_empires.commands import CallAllies, ChooseAlly
 from aggregates.nine_empires.data import ALL, DECKS

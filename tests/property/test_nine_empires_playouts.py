@@ -28,7 +28,7 @@ import pytest
 
 from aggregates.kernel import Command, payload_of
 from aggregates.nine_empires import NineEmpires
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.data import DECKS
 from tests import soak
 from tests.property.replay import assert_replays

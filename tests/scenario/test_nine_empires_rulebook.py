@@ -14,7 +14,7 @@ import pytest
 
 from aggregates.kernel import Reason, RuleError
 from aggregates.nine_empires import NineEmpires, abilities, card_effects, winter
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import (
     DeclareAttack,
     DeclareRaid,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from aggregates.kernel import RuleError
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import (
     Absorb,
     AssignRaid,

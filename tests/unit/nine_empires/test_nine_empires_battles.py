@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from aggregates.kernel import RuleError
-from aggregates.nine_empires import frames
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import turn_order
 from aggregates.nine_empires.commands import (
     Absorb,
     ChooseAlly,
@@ -253,7 +253,7 @@ def test_multiplayer_allies_choose_sides_and_assign_after_their_leader() -> None
     table.act(0, table.legal(0)[0])                     # choose a battle
     # Beknine and Coeli are on one side: not opposing each other.
     assert not t.opposed(table, 0, 2) and t.opposed(table, 1, 2)
-    passing = frames.passing(table)
+    passing = turn_order.passing(table)
     assert passing is not None
     order = passing["order"]
     assert order[0] == 1 and set(order) == {0, 1, 2}    # the defender first

@@ -4,7 +4,7 @@ Quests)."""
 
 from __future__ import annotations
 
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import Absorb, Engage, Pass, PlayCard, UseAbility
 from aggregates.nine_empires.testing import (
     in_play,

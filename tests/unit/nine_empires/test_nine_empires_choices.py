@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from aggregates.kernel import RuleError
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import winter
 from aggregates.nine_empires.commands import (
     Absorb,

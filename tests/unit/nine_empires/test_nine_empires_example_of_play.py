@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import (
     Absorb,
     AssignRaid,

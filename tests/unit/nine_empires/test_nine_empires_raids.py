@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from aggregates.kernel import RuleError
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import AssignRaid, DeclareRaid, Pass, UseAbility
 from aggregates.nine_empires.testing import Table, new_table, put_in_play, set_hand
 

@@ -3,7 +3,7 @@ Timing; Targeting and Legality): a React to a React, precedence, presence."""
 
 from __future__ import annotations
 
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import Absorb, Engage, Pass, UseAbility
 from aggregates.nine_empires.testing import new_table, put_in_play, set_hand, start_battle
 

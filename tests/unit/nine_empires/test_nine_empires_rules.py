@@ -7,7 +7,7 @@ import pytest
 
 from aggregates.kernel import RuleError
 from aggregates.nine_empires import card_effects, victory, winter
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import (
     DeclareAttack,
     DiscardDown,

@@ -20,7 +20,7 @@ from aggregates.kernel.audit import Record, record_of, upcast_record
 from aggregates.kernel.game import _event_class
 from aggregates.kernel.verify import fold, verify_records
 from aggregates.nine_empires import NineEmpires
-from aggregates.nine_empires import table as t
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.state import EARLIER_BY_VERSION
 from aggregates.nine_empires.v1 import NineEmpiresV1, NineEmpiresV1_1, NineEmpiresV1_2
 from aggregates.nine_empires.victory import VICTORY, standings

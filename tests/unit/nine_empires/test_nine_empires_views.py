@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from aggregates.kernel.present import validate_screen
+from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import present, views
-from aggregates.nine_empires import table as t
 from aggregates.nine_empires.commands import AssignRaid, DeclareRaid, Pass
 from aggregates.nine_empires.data import CARDS
 from aggregates.nine_empires.testing import new_table, put_in_play, set_hand

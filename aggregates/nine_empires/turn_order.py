@@ -1,4 +1,5 @@
-"""The game's frames on the kernel's frame stack (``kernel.flow``).
+"""Turn Order, and the React windows of Timing: the game's frames on the
+kernel's frame stack (``kernel.flow``).
 
 - Action passing (``kflow.passing``): one frame for the Summer or Autumn
   Phase, and one over it for the battle or raid being resolved.
