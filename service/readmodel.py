@@ -155,8 +155,8 @@ def legal_list(game: Game, seat: int,
         actions = [a for a in actions if a.NAME not in built] or actions
     return LegalList(
         rules=game.RULES_ID, version=game.version,
-        actions=tuple(LegalAction(a.to_json(), dumps(a.to_json()), game.action_label(a))
-                      for a in actions),
+        actions=tuple(LegalAction(command, dumps(command), game.action_label(a))
+                      for a, command in ((a, a.to_json()) for a in actions)),
         decisions=tuple(pending(d, with_choices=True) for d in decisions if d.seat == seat),
         complete=complete,
     )
