@@ -15,7 +15,7 @@ Plain JSON throughout, so snapshots and replays carry it:
   their attachments, quests), ``stealth`` (cards face down on raiding units).
 - ``renown``: each seat's faction Renown. ``out``: eliminated seats.
 - ``turn``, ``phase``, ``ordained``; ``frames``: the kernel's frame stack
-  (``frames.py``): the action passing of the phase and of the battle or raid
+  (``turn_order.py``): the action passing of the phase and of the battle or raid
   under way, the Attack or Raiding Phase, the React windows; ``windows``:
   how many windows have opened (their serial numbers).
 - ``attacked`` / ``raided``: who has declared their one attack / raid this turn.
