@@ -200,7 +200,7 @@ class ViewSchema:
         if origin in (typing.NotRequired, typing.Required):
             return self.of(args[0])
         if is_typed_dict(hint):
-            if self.seen.get(hint, 0) < 2:  # noqa: PLR2004 - met once: written in place
+            if self.seen.get(hint, 0) == 1:  # met once: written in place
                 return self.typed_dict(hint)
             if hint.__name__ not in self.defs:
                 self.defs[hint.__name__] = {}  # a type inside itself refers to itself
