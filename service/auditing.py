@@ -38,9 +38,9 @@ from typing import Any
 from eventsourcing.utils import resolve_topic
 
 from aggregates.catalog import GAMES, RULES
-from aggregates.kernel import Game
+from aggregates.kernel import Game, upcast
 from aggregates.kernel import recording as kernel_recording
-from aggregates.kernel.audit import AuditReport, Record, audit_records, record_of
+from aggregates.kernel.audit import AuditReport, Record, audit_records, make_record, record_of
 from aggregates.kernel.recording import command_key, filled_window
 from aggregates.kernel.verify import audit_by_version, loadable
 from service.application import ArbiterApp
@@ -336,42 +336,94 @@ def paused_gc() -> Iterator[None]:
 
 @dataclasses.dataclass
 class ReadGame:
-    """A game's stored rows read in one pass: each parsed once into its domain
-    event and its plain record, hashed once into ``stored_digest``, and the
-    client command ids indexed by version (the window a snapshot leaves to the
-    events is filled from them)."""
+    """A game's stored rows read in one pass: each parsed once into its plain
+    record, hashed once into ``stored_digest``, and the client command ids
+    indexed by version (the window a snapshot leaves to the events is filled
+    from them). Domain events are made from the rows only where a snapshot's
+    check needs them (``event``, ``events``)."""
 
-    events: list[Any]
+    app: ArbiterApp
+    #: The rows before the first damaged one, by version.
+    rows: dict[int, Any]
     records: list[Record]
-    #: The versions of every damaged row (the events and records stop before the first).
+    #: The versions of every damaged row (the records stop before the first).
     damaged: list[int]
     digest: str
     #: The versions that record a client command id, ascending, and its key.
     id_versions: list[int]
     id_keys: list[str]
 
+    def event(self, version: int) -> Any:
+        """The domain event stored at ``version`` (KeyError: none read)."""
+        return self.app.mapper.to_domain_event(self.rows[version])
+
+    def events(self) -> list[Any]:
+        """Every domain event read, in version order."""
+        to_domain_event = self.app.mapper.to_domain_event
+        return [to_domain_event(row) for _, row in sorted(self.rows.items())]
+
+
+#: A transcoded value in a stored event's JSON (``{"_type_": ..., "_data_": ...}``).
+_TRANSCODED = b'"_type_"'
+
+
+@functools.lru_cache(maxsize=1024)
+def _plain_event_class(topic: str) -> type | None:
+    """The event class of ``topic`` when its stored state is read as it is
+    (no class version to upcast from); None otherwise."""
+    cls = resolve_topic(topic)
+    return cls if getattr(cls, "class_version", 1) == 1 else None
+
+
+def _plain_record(mapper: Any, row: Any, game_id: str) -> Record | None:
+    """The record of a stored row read by one plain JSON decode, when that is
+    exactly what the store's mapper reads: no cipher or compressor, the event
+    time the one transcoded value (kept as the stored text, which is the
+    ``isoformat`` the event's digest was made over), no class version to
+    upcast. None when any of that does not hold (``record_of`` reads it)."""
+    state = row.state
+    if mapper.cipher is not None or mapper.compressor is not None \
+            or state.count(_TRANSCODED) != 1:
+        return None
+    decoded = json.loads(state)
+    stamp = decoded.pop("timestamp", None)
+    meta = decoded.pop("meta", None)
+    if (type(stamp) is not dict or len(stamp) != 2 or stamp.get("_type_") != "datetime_iso"
+            or type(stamp.get("_data_")) is not str or type(meta) is not dict
+            or "class_version" in decoded):
+        return None
+    cls = _plain_event_class(row.topic)
+    if cls is None:
+        return None
+    decoded.pop("originator_topic", None)
+    kept = meta.get(upcast.STORED)
+    kind = str(kept["as"]) if kept and "as" in kept else cls.__name__
+    return make_record(game_id, row.originator_version, kind, stamp["_data_"], decoded, meta)
+
 
 def read_rows(app: ArbiterApp, rows: Sequence[Any], snapshot_rows: Iterable[Any]) -> ReadGame:
     """Parse, record and hash a game's stored rows and hash its snapshots' rows:
-    what ``parse_rows``, ``records_of`` and ``stored_digest`` make, in one pass."""
+    what ``parse_rows``, ``records_of`` and ``stored_digest`` make, in one pass.
+    A row is read by one plain JSON decode where that is exact (``_plain_record``),
+    else through the mapper as a domain event; either failing is damage."""
     hashed = hashlib.sha256()
-    read = ReadGame([], [], [], "", [], [])
-    game_id = ""
-    to_domain_event = app.mapper.to_domain_event
+    read = ReadGame(app, {}, [], [], "", [], [])
+    game_id = str(rows[0].originator_id) if rows else ""
+    mapper = app.mapper
     for row in rows:
         _hash_row(hashed, b"e", row)
         try:
-            ev = to_domain_event(row)
+            record = _plain_record(mapper, row, game_id)
+            if record is None:
+                record = record_of(mapper.to_domain_event(row), game_id)
         except Exception:  # noqa: BLE001 - any failure to parse is damage, named by version
             read.damaged.append(row.originator_version)
             continue
         if read.damaged:
             continue
-        game_id = game_id or str(ev.originator_id)
-        record = record_of(ev, game_id)
-        read.events.append(ev)
+        read.rows[row.originator_version] = row
         read.records.append(record)
-        command = (record.meta or {}).get("cmd")
+        command = record.meta.get("cmd") if record.meta is not None else None
         if command is not None and "id" in command:
             read.id_versions.append(record.version)
             read.id_keys.append(command_key(command["seat"], command["id"]))
@@ -403,29 +455,11 @@ def _audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
     gid = parse_game_id(game_id)
     served = _served(app, gid)  # first: the events read next reach at least its version
     with paused_gc():
-        rows = stored_rows(app, game_id)
-        snapshot_rows = stored_snapshots(app, gid)
-        read = read_rows(app, rows, snapshot_rows)
-        events = read.events
-        created = read.records[0].payload if read.records else {}
-        known = (str(created.get("rules", "")) in GAMES if events
-                 else _game_class(rows[0].topic) is not None)
-        if not known:
-            raise unknown_game(game_id)
-        watch = SnapshotWatch(app, read, snapshot_rows, served)
-        report = _proofs(read.records, read.damaged[0] if read.damaged else 0, watch)
-        report.events = len(rows)
-        bad, served_differs = watch.conclude()
-    for version in read.damaged[1:6]:
-        report.fail("chain", f"version {version} is damaged too", version)
-    last: Any = events[-1] if events and not read.damaged else None
-    result = StoredAudit(
-        game_id=str(gid), over=rows[-1].topic.endswith(".Ended"),
-        seed=str(created.get("seed", "")), commitment=str(created.get("commitment", "")),
-        head=str(last.meta.get("digest", "")) if last is not None else "",
-        version=rows[-1].originator_version, report=report, stored=read.digest,
-        rules=str(created.get("rules", "")), rules_version=str(created.get("rules_version", "")),
-    )
+        # Everything the audit made but its verdict is freed as ``_audited``
+        # returns, while the collector is still off: back on, its first pass
+        # would otherwise walk all of it (a twentieth of an audit).
+        result, bad, served_differs = _audited(app, game_id, gid, served)
+    report = result.report
     seal = app.snapshot_seal
     for version in bad:
         result.bad_snapshots.append(version)
@@ -444,6 +478,35 @@ def _audit_stored(app: ArbiterApp, game_id: str) -> StoredAudit:
             with contextlib.suppress(KeyError):
                 cache.get(gid, evict=True)
     return result
+
+
+def _audited(app: ArbiterApp, game_id: str, gid: uuid.UUID,
+             served: Any) -> tuple[StoredAudit, list[int], int]:
+    """``_audit_stored``'s one pass and proofs: (the verdict, the snapshots
+    that differ, the served version if it differs, else 0)."""
+    rows = stored_rows(app, game_id)
+    snapshot_rows = stored_snapshots(app, gid)
+    read = read_rows(app, rows, snapshot_rows)
+    records = read.records
+    created = records[0].payload if records else {}
+    known = (str(created.get("rules", "")) in GAMES if records
+             else _game_class(rows[0].topic) is not None)
+    if not known:
+        raise unknown_game(game_id)
+    watch = SnapshotWatch(app, read, snapshot_rows, served)
+    report = _proofs(records, read.damaged[0] if read.damaged else 0, watch)
+    report.events = len(rows)
+    bad, served_differs = watch.conclude()
+    for version in read.damaged[1:6]:
+        report.fail("chain", f"version {version} is damaged too", version)
+    result = StoredAudit(
+        game_id=str(gid), over=rows[-1].topic.endswith(".Ended"),
+        seed=str(created.get("seed", "")), commitment=str(created.get("commitment", "")),
+        head=records[-1].digest if records and not read.damaged else "",
+        version=rows[-1].originator_version, report=report, stored=read.digest,
+        rules=str(created.get("rules", "")), rules_version=str(created.get("rules_version", "")),
+    )
+    return result, bad, served_differs
 
 
 def _served(app: ArbiterApp, gid: uuid.UUID) -> Any:
@@ -487,7 +550,6 @@ class SnapshotWatch:
                  served: Any) -> None:
         self.app = app
         self.read = read
-        self.by_version = {ev.originator_version: ev for ev in read.events}
         self.snapshots = _decoded_snapshots(app, snapshot_rows)
         self.served = served
         self.served_version: int = getattr(served, "version", 0) if served is not None else 0
@@ -508,7 +570,7 @@ class SnapshotWatch:
             for wanted in inside:
                 while version < wanted:
                     version += 1
-                    copy = self.by_version[version].mutate(copy)
+                    copy = self.read.event(version).mutate(copy)
                 self.compare(copy, wanted)
         except Exception:  # noqa: BLE001 - left unsettled: the fold settles it
             return
@@ -524,9 +586,7 @@ class SnapshotWatch:
         ``version`` holds it: the recorded chain head and event times."""
         made = dict(vars(game))
         made.pop("unchained", None)
-        ev, first = self.by_version.get(version), self.by_version.get(1)
-        if ev is None or first is None:
-            raise KeyError(version)
+        ev, first = self.read.event(version), self.read.event(1)  # KeyError: not read
         made["head"] = ev.meta.get("digest", "")
         made["_modified_on"] = ev.timestamp
         made["_created_on"] = first.timestamp
@@ -567,7 +627,7 @@ class SnapshotWatch:
         served = self.served if self.served is not None and not self.served_same else None
         if not unsettled and served is None:
             return [], 0
-        return fold_check(self.app, self.read.events, self.snapshots, served, unsettled)
+        return fold_check(self.app, self.read.events(), self.snapshots, served, unsettled)
 
 
 def snapshot_differs(app: ArbiterApp, snapshot: Any, made: dict[str, Any],

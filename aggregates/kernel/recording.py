@@ -10,11 +10,12 @@ exactly-once (the seat's client command ids). Rules modules use one name of it,
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from eventsourcing.domain import Aggregate, decorated_funcs
+from eventsourcing.domain import Aggregate, DomainEvent, decorated_funcs
 
 from aggregates.kernel import chain
 from aggregates.kernel.seating import Audience
@@ -188,12 +189,40 @@ class Recording:
                            else type(self).public_form(  # type: ignore[attr-defined]
                                event_class.__name__, payload))
         meta["prev"] = self.head
-        meta["digest"] = "" if self.unchained else chain.digest(
+        if self.unchained:
+            meta["digest"] = ""
+            self._apply_unchained(event_class, timestamp, meta, kwargs)
+            return
+        meta["digest"] = chain.digest(
             self.head, str(self.id), self.version + 1, event_class.__name__,
             timestamp.isoformat(), payload, meta, chain.salt(self.seed, self.version + 1),
         )
         super().trigger_event(  # type: ignore[misc]
             event_class, timestamp=timestamp, meta=meta, **kwargs)
+
+    def _apply_unchained(self, event_class: Any, timestamp: Any, meta: dict[str, Any],
+                         kwargs: dict[str, Any]) -> None:
+        """The library's ``trigger_event`` for a game whose events are compared
+        or thrown away (``unchained``), without its per-event costs: the event
+        is made as the library's mapper makes a stored one (its attributes set
+        at once, in its fields' order, not one by one through the frozen
+        dataclass's ``__init__``), then applied and kept as the library does.
+        The same event and the same state; a class this cannot make so is
+        left to the library (``lean_fields``)."""
+        fields = lean_fields(event_class)
+        if fields is None:
+            super().trigger_event(  # type: ignore[misc]
+                event_class, timestamp=timestamp, meta=meta, **kwargs)
+            return
+        given = {"originator_id": self.id, "originator_version": self.version + 1,
+                 "timestamp": timestamp, "meta": meta, **kwargs}
+        names, defaults = fields
+        if len(given) != len(names) or not given.keys() <= defaults.keys():
+            given = _with_defaults(event_class, given, names, defaults)
+        new_event = object.__new__(event_class)
+        object.__setattr__(new_event, "__dict__", {name: given[name] for name in names})
+        new_event.mutate(self)
+        self._pending_events.append(new_event)  # type: ignore[attr-defined]
 
     def _follow_chain(self, meta: Mapping[str, Any], version: int) -> None:
         """Evolve the kernel's bookkeeping from an event's meta record.
@@ -250,6 +279,61 @@ class Recording:
         when the event was triggered, else (a game recorded before Kernel 2)
         as the class-level rules say."""
         return recorded_audience(type(self), event_type, payload, meta)
+
+
+#: A field's default on an event class (``lean_fields``): none, a value, or a factory.
+_NO_DEFAULT: Any = object()
+
+
+@functools.cache
+def lean_fields(event_class: type) -> tuple[tuple[str, ...], dict[str, Any]] | None:
+    """(an event class's fields in order, each field's default or factory)
+    when ``Recording._apply_unchained`` can make its events as the dataclass
+    would (every field set by ``__init__``, no check after it but the
+    library's own originator id check, which a game's id always passes);
+    None otherwise."""
+    if not dataclasses.is_dataclass(event_class):
+        return None
+    post_init = getattr(event_class, "__post_init__", None)
+    if post_init is not None and post_init is not DomainEvent.__post_init__:
+        return None
+    names: list[str] = []
+    defaults: dict[str, Any] = {}
+    for field in dataclasses.fields(event_class):
+        if not field.init:
+            return None
+        names.append(field.name)
+        if field.default is not dataclasses.MISSING:
+            defaults[field.name] = field.default
+        elif field.default_factory is not dataclasses.MISSING:
+            defaults[field.name] = _Factory(field.default_factory)
+        else:
+            defaults[field.name] = _NO_DEFAULT
+    return tuple(names), defaults
+
+
+@dataclasses.dataclass(frozen=True)
+class _Factory:
+    """A field's default factory, told apart from a default value."""
+
+    make: Any
+
+
+def _with_defaults(event_class: type, given: dict[str, Any], names: tuple[str, ...],
+                   defaults: dict[str, Any]) -> dict[str, Any]:
+    """``given`` with the defaults of the fields it leaves out; ``TypeError``
+    for a field unknown or missing, as the dataclass's ``__init__`` raises."""
+    unknown = [k for k in given if k not in defaults]
+    if unknown:
+        raise TypeError(f"Can't construct event {event_class}: unexpected {unknown[0]!r}")
+    out = dict(given)
+    for name in names:
+        if name not in out:
+            default = defaults[name]
+            if default is _NO_DEFAULT:
+                raise TypeError(f"Can't construct event {event_class}: {name!r} is missing")
+            out[name] = default.make() if isinstance(default, _Factory) else default
+    return out
 
 
 def genesis_meta(event_name: str, game_id: Any, timestamp: Any,
