@@ -104,6 +104,7 @@ def run_child(request: dict[str, Any]) -> None:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        os.umask(request["umask"])
         log = os.open(request["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
@@ -112,7 +113,6 @@ def run_child(request: dict[str, Any]) -> None:
         os.close(log)
         os.close(null)
         os.chdir(request["cwd"])
-        os.umask(request["umask"])
         os.environ.clear()
         os.environ.update(request["env"])
         sys.argv = ["service.main", *request["args"]]
@@ -323,6 +323,13 @@ class ForkServer:
         self.imported = set(json.loads(line[len("ready "):]))
         atexit.register(self.stop)
 
+    def serving(self, base_env: dict[str, str]) -> bool:
+        """Whether the fork server serves (started now with ``base_env`` if not yet)."""
+        with self.lock:
+            if not self.refused and self.process is None:
+                self._start(base_env)
+        return not self.refused
+
     def same_imports(self, env: dict[str, str]) -> bool:
         """Whether a fresh process would import what the fork server did: every
         variable read while importing (and the interpreter's own) the same."""
@@ -334,10 +341,7 @@ class ForkServer:
         """``python -m service.main *args`` forked, or None where a fork could
         differ from a fresh start (the caller starts one). ``base_env``: the
         environment the fork server itself is started with."""
-        with self.lock:
-            if not self.refused and self.process is None:
-                self._start(base_env)
-        if self.refused or not self.same_imports(env):
+        if not self.serving(base_env) or not self.same_imports(env):
             return None
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         request = {"args": args, "env": env, "cwd": str(self.root), "log": str(log),
