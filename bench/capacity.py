@@ -97,7 +97,7 @@ class Calibration:
     cpu_per_stream_second: float  # cores per open, quiet feed stream
     cpu_per_stream_event: float  # server CPU seconds per event per stream carrying it
     bytes_per_event: float  # PostgreSQL bytes per game event, all relations
-    publishes_per_event: float  # Redis PUBLISH per game event (2: game + all-games channel)
+    publishes_per_event: float  # Redis PUBLISH per game event (a move's events in one message)
     redis_cpu_per_message: float  # Redis CPU seconds per publish or delivery
     process_cores: float  # cores one server process reaches flat out (its ceiling)
     pg_cpu_per_event: float  # PostgreSQL backends' CPU seconds per event (this shard's)
