@@ -2,8 +2,9 @@
 ``python -m tests.bots_soak --games N --budget S``).
 
 For each game and table (two and four players where the game allows them),
-each level plays the one below: half the seats each, alternating around the
-table, the first seat's level alternating from game to game. Reported per
+each level plays the one below: half the seats each (whole teams, where the
+game plays in teams), alternating around the table, the first seat's level
+alternating from game to game. Reported per
 pairing: the upper level's share of the wins (a shared win split among the
 winners) with its 95% Wilson interval, and the mean margin of its seats'
 worth over the lower level's (``clients.bots.playout.rewards``: first 1,
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from aggregates.catalog import GAMES
+from aggregates.kernel import Game
 from clients.bots import Determiniser, make, observe
 from clients.bots.arena import play
 
@@ -80,17 +82,26 @@ class Table:
         return f"{self.rules} {self.players}p {self.upper} v {self.lower}"
 
 
+def sides(game: Game) -> list[int]:
+    """Each seat's side: its team's index where the game plays in teams
+    (Ettin's Alliances at four), else the seat itself. A level takes whole
+    sides, so a team never mixes the two levels measured."""
+    seating = game.seating()
+    return [seating.team_index(s) if seating.teams else s  # type: ignore[misc]
+            for s in range(len(game.seats))]
+
+
 def one_game(table: Table, n: int, budget: float) -> dict[str, Any]:
-    """Game ``n`` of a table: the levels alternate around the table and the
-    first seat's level from game to game. The upper level's share of the wins
+    """Game ``n`` of a table: the levels alternate around the table by side
+    (``sides``) and the first side's level from game to game. The upper level's share of the wins
     (a shared win split), its seats' mean worth over the lower's, and each
     level's decision times."""
-    levels = [table.upper if (seat + n) % 2 == 0 or table.players == 1 else table.lower
-              for seat in range(table.players)]
-    bots = [make(level, seed=f"{table.rules}/{n}/{seat}", budget=budget)
-            for seat, level in enumerate(levels)]
     game = GAMES[table.rules].start([f"p{s}" for s in range(table.players)],
                                     seed=f"{n:064x}"[-64:])
+    levels = [table.upper if (side + n) % 2 == 0 or table.players == 1 else table.lower
+              for side in sides(game)]
+    bots = [make(level, seed=f"{table.rules}/{n}/{seat}", budget=budget)
+            for seat, level in enumerate(levels)]
     started = time.perf_counter()
     result = play(game, bots, random.Random(n))
     times: dict[str, list[float]] = {}
