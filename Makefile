@@ -189,8 +189,8 @@ clean:
 	rm -rf $(VENV) $(TOOLS) $(TS_CLIENT)/gen $(TS_CLIENT)/node_modules data $(GENERATED)/*_pb2*.py $(GENERATED)/*_pb2*.pyi \
 		$(GENERATED)/descriptors.binpb $(SDK)/build
 
-# The schemas (events and outcome parts) and the docs' event tables of the games
-# whose events are declared classes, written from those classes
+# Each game's schemas.json (its view, events and outcome) and its docs page's event
+# table, written from its declarations: views.py's View, events.py's classes
 # (aggregates/kernel/schemagen.py; tests/unit/kernel/test_schemagen.py fails while
 # a committed file differs).
 .PHONY: schemas
