@@ -14,6 +14,7 @@ from typing import Any
 from aggregates.enin import state as r
 from aggregates.enin.game import Enin
 from aggregates.kernel import Command, rng
+from aggregates.kernel.testing import arrange as kernel_arrange
 
 SEED = "e" * 64
 
@@ -27,10 +28,7 @@ def new_game(seed: str = SEED, **state: Any) -> Enin:
 
 
 def arrange(game: Enin, **state: Any) -> Enin:
-    for name, value in state.items():
-        if not hasattr(game, name):
-            raise AttributeError(f"Enin has no state field {name!r}")
-        setattr(game, name, value)
+    kernel_arrange(game, **state)
     if "location" in state and "stage" not in state and game.stage == r.START:
         game.stage = r.TRAVEL
     return game

@@ -35,12 +35,14 @@ from aggregates.kernel.present import (
     Cards,
     Note,
     Screen,
+    Sentence,
     Table,
     Track,
     plural,
     screen,
     seat_name,
     section,
+    sentence_of,
 )
 
 #: One Ally of a tribe, as the rulebook names it ("the Elf", "a Dwarf").
@@ -267,7 +269,6 @@ def orc_label(score: bool, boards: Sequence[Sequence[str]], seat: int) -> str:
 
 # ------------------------------------------------------------------ event sentences
 
-Sentence = Callable[[Mapping[str, Any], Callable[[Any], str]], str]
 
 
 def _awards(awards: Sequence[Any], who: Callable[[Any], str]) -> str:
@@ -402,10 +403,4 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: Sequence[str]) 
         return ("A game of Ethnos begins for " + ", ".join(seats)
                 + (" with the " + ", ".join(TABLES.tribe_names.get(t, t) for t in tribes)
                    if tribes else "") + ".")
-    sentence = SENTENCES.get(event_type)
-    if sentence is None:
-        return None
-    try:
-        return sentence(payload, lambda s: seat_name(s, seats))
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
+    return sentence_of(SENTENCES, event_type, payload, seats)

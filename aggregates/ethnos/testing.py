@@ -12,6 +12,7 @@ from typing import Any
 from aggregates.ethnos.data import CARDS
 from aggregates.ethnos.game import Ethnos
 from aggregates.kernel import Command
+from aggregates.kernel.testing import arrange as arrange
 
 SEED = "e" * 64
 TRIBES6 = ["dwarves", "elves", "halflings", "skeletons", "trolls", "wingfolk"]
@@ -25,14 +26,6 @@ def new_game(players: int = 4, tribes: list[str] | None = None, seed: str = SEED
     game = Ethnos.start([f"P{i}" for i in range(players)], {"tribes": tribes}, seed=seed)
     game.collect_events()
     return arrange(game, **state)
-
-
-def arrange(game: Ethnos, **state: Any) -> Ethnos:
-    for name, value in state.items():
-        if not hasattr(game, name):
-            raise AttributeError(f"Ethnos has no state field {name!r}")
-        setattr(game, name, value)
-    return game
 
 
 def pick(tribe: str, colour: str | None = None, count: int = 1,

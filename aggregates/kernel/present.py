@@ -17,7 +17,7 @@ Everything here is plain data: ``to_json`` gives what travels on the wire
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 #: The colours a card or a space may be painted in: names every renderer knows
@@ -43,6 +43,24 @@ def seat_name(seat: Any, seats: Sequence[str] = ()) -> str:
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(seats):
         return seats[seat] or default_seat_name(seat)
     return default_seat_name(seat)
+
+
+#: One event's sentence: from the payload its reader got and a seat namer.
+Sentence = Callable[[Mapping[str, Any], Callable[[Any], str]], str]
+
+
+def sentence_of(sentences: Mapping[str, Sentence], event_type: str,
+                payload: Mapping[str, Any], seats: Sequence[str]) -> str | None:
+    """An event worded by a game's table of sentences, seats by their names;
+    None where the table has none for it or the payload is not the shape its
+    sentence reads (a form it was not written for): the kernel words it then."""
+    sentence = sentences.get(event_type)
+    if sentence is None:
+        return None
+    try:
+        return sentence(payload, lambda seat: seat_name(seat, seats))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -51,15 +51,28 @@ def battle_under_way(state: State) -> dict[str, Any] | None:
 
 # ------------------------------------------------------------ declaring
 
-def check_declare(state: State, seat: int, command: DeclareAttack) -> None:
-    if state.phase != "summer" or state.conflict is not None or state.stack \
+#: When each kind of conflict is declared (Attack Another Player: a Summer
+#: action; Raid Another Player: an Autumn action).
+DECLARED_IN = {"attack": ("summer", "an attack is declared as a Summer action"),
+               "raid": ("autumn", "a raid is declared as an Autumn action")}
+
+
+def check_declaring(state: State, seat: int, defender: int, what: str) -> None:
+    """An attack or a raid (``what``) is declared as the seat's action in its
+    phase, with no battle or raid under way, once per turn, against another
+    player still in the game."""
+    phase, when = DECLARED_IN[what]
+    if state.phase != phase or state.conflict is not None or state.stack \
             or turn_order.acting_seat(state) != seat:
-        raise RuleError(NineReason.NOT_NOW, "an attack is declared as a Summer action")
-    if seat in state.attacked:
-        raise RuleError(NineReason.ONCE_PER_TURN, "each player launches one attack per turn")
-    d = command.defender
-    if d == seat or d not in t.seats_in(state):
-        raise RuleError(Reason.BAD_ARGUMENT, "attack another player still in the game")
+        raise RuleError(NineReason.NOT_NOW, when)
+    if seat in (state.attacked if what == "attack" else state.raided):
+        raise RuleError(NineReason.ONCE_PER_TURN, f"each player launches one {what} per turn")
+    if defender == seat or defender not in t.seats_in(state):
+        raise RuleError(Reason.BAD_ARGUMENT, f"{what} another player still in the game")
+
+
+def check_declare(state: State, seat: int, command: DeclareAttack) -> None:
+    check_declaring(state, seat, command.defender, "attack")
 
 
 def run_declare(state: State, seat: int, command: DeclareAttack) -> None:

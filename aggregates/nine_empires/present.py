@@ -16,12 +16,14 @@ from aggregates.kernel.present import (
     Cards,
     Note,
     Screen,
+    Sentence,
     Track,
     listing,
     plural,
     screen,
     seat_name,
     section,
+    sentence_of,
 )
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import views
@@ -220,7 +222,6 @@ def _assigned(name: Callable[[Any], str], heroes: Sequence[str], castles: Sequen
     return "Assign " + _listing(sent)
 
 
-Sentence = Callable[[Mapping[str, Any], Callable[[Any], str]], str]
 
 def _cards(p: Mapping[str, Any], key: str = "cards", noun: str = "card") -> str:
     """How many cards (units, ...) an event names, counted in words."""
@@ -359,14 +360,4 @@ def describe(event_type: str, payload: Mapping[str, Any], seats: Sequence[str]) 
                  for p in payload.get("setup", {}).get("players", [])]
         return ("A game of Romance of the Nine Empires begins for " + listing(list(seats))
                 + (", playing " + listing(decks) if decks else "") + ".")
-    sentence = SENTENCES.get(event_type)
-    if sentence is None:
-        return None
-
-    def n(s: Any) -> str:
-        return seat_name(s, seats)
-
-    try:
-        return sentence(payload, n)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
+    return sentence_of(SENTENCES, event_type, payload, seats)

@@ -37,14 +37,7 @@ def _raid(state: State) -> dict[str, Any]:
 
 
 def check_declare(state: State, seat: int, command: DeclareRaid) -> None:
-    if state.phase != "autumn" or state.conflict is not None or state.stack \
-            or turn_order.acting_seat(state) != seat:
-        raise RuleError(NineReason.NOT_NOW, "a raid is declared as an Autumn action")
-    if seat in state.raided:
-        raise RuleError(NineReason.ONCE_PER_TURN, "each player launches one raid per turn")
-    d = command.defender
-    if d == seat or d not in t.seats_in(state):
-        raise RuleError(Reason.BAD_ARGUMENT, "raid another player still in the game")
+    battles.check_declaring(state, seat, command.defender, "raid")
     if not battles.assignable(state, seat) or not t.hand(state, seat):
         raise RuleError(NineReason.BAD_ASSIGNMENT, "a raid needs an unbowed hero at home "
                         "and a card in hand for its stealth card")

@@ -41,7 +41,23 @@ def fact(name: str, version: int, payload: Mapping[str, Any]) -> Any:
                        timestamp=datetime.datetime.now(datetime.UTC), meta={}, **payload)
 
 
-class Table(State):
+class EventLog:
+    """The events recorded so far, by name (``events``: name and payload), as
+    the tests read them off a ``Table`` or a ``GameTable``."""
+
+    events: list[tuple[str, dict[str, Any]]]
+
+    def last(self, name: str) -> dict[str, Any]:
+        for n, p in reversed(self.events):
+            if n == name:
+                return p
+        raise LookupError(name)
+
+    def named(self, name: str) -> list[dict[str, Any]]:
+        return [p for n, p in self.events if n == name]
+
+
+class Table(EventLog, State):
     """The Nine Empires state as plain attributes, with ``emit`` and dice; its
     fields are the ``State`` Protocol's (subclassed, so declared once) and start
     as the aggregate's do (``setup.initial_state``); it plays the current rules
@@ -51,7 +67,7 @@ class Table(State):
 
     def __init__(self, players: int, seed: str = SEED) -> None:
         self.seats = [f"P{i}" for i in range(players)]
-        vars(self).update(setup.initial_state(players))
+        self.__dict__.update(setup.initial_state(players))
         self.seed = seed
         self.counter = 0
         self.events: list[tuple[str, dict[str, Any]]] = []
@@ -100,15 +116,6 @@ class Table(State):
 
     def legal(self, seat: int) -> list[Command]:
         return flow.legal(self, seat)
-
-    def last(self, name: str) -> dict[str, Any]:
-        for n, p in reversed(self.events):
-            if n == name:
-                return p
-        raise LookupError(name)
-
-    def named(self, name: str) -> list[dict[str, Any]]:
-        return [p for n, p in self.events if n == name]
 
 
 def blank(players: int, seed: str = SEED) -> Table:
@@ -279,7 +286,7 @@ def snapshot(table: Table) -> dict[str, Any]:
     return {f: copy.deepcopy(getattr(table, f)) for f in STATE_FIELDS}
 
 
-class GameTable:
+class GameTable(EventLog):
     """The aggregate behind the Table's test interface (pending as (seat, kind)
     pairs, the events by name), for scenarios played through the kernel."""
 
@@ -312,15 +319,6 @@ class GameTable:
 
     def legal(self, seat: int) -> list[Command]:
         return list(self.game.legal_actions(seat))
-
-    def last(self, name: str) -> dict[str, Any]:
-        for n, p in reversed(self.events):
-            if n == name:
-                return p
-        raise LookupError(name)
-
-    def named(self, name: str) -> list[dict[str, Any]]:
-        return [p for n, p in self.events if n == name]
 
 
 def _payload(event: Any) -> dict[str, Any]:

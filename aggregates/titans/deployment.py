@@ -14,7 +14,7 @@ from aggregates.kernel import Command, Reason, RuleError
 from aggregates.titans import regions
 from aggregates.titans.commands import BuildStronghold, DeployUnit
 from aggregates.titans.data import DEPLOY_ACTIONS, TABLES, UNITS
-from aggregates.titans.movement import actions_left
+from aggregates.titans.movement import actions_left, check_order_action
 from aggregates.titans.reasons import TitansReason
 from aggregates.titans.state import State
 
@@ -36,11 +36,7 @@ def deploy_targets(game: State, seat: int, unit: str) -> list[str]:
 
 
 def check_deploy_unit(game: State, seat: int, command: DeployUnit) -> None:
-    if command.action not in DEPLOY_ACTIONS:
-        raise RuleError(Reason.BAD_ARGUMENT, f"{command.action} is not a deployment")
-    if command.action not in actions_left(game):
-        raise RuleError(TitansReason.NO_SUCH_ACTION,
-                        f"your Order has no {command.action} action left")
+    check_order_action(game, command.action, DEPLOY_ACTIONS, "a deployment")
     wanted = DEPLOY_ACTIONS[command.action]
     if wanted is not None and command.unit != wanted:
         raise RuleError(Reason.BAD_ARGUMENT, f"{command.action} deploys {wanted}")

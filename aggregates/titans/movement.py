@@ -19,6 +19,7 @@ one) from one region to one neighbouring region. Basic rules:
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import combinations_with_replacement
 
 from aggregates.kernel import Command, Reason, RuleError
@@ -33,6 +34,16 @@ GROUP_MAX = 4
 
 def actions_left(game: State) -> list[str]:
     return list((game.turn or {}).get("actions", []))
+
+
+def check_order_action(game: State, action: str, kinds: Collection[str], what: str) -> None:
+    """The command's ``action`` is one of ``kinds`` (``what`` names them) and
+    the Order being carried out still has it (Order Phase: each action of the
+    Order Card once)."""
+    if action not in kinds:
+        raise RuleError(Reason.BAD_ARGUMENT, f"{action} is not {what}")
+    if action not in actions_left(game):
+        raise RuleError(TitansReason.NO_SUCH_ACTION, f"your Order has no {action} action left")
 
 
 def fortified(game: State, region: str, defender: int) -> bool:
@@ -98,11 +109,7 @@ def move(game: State, seat: int, action: str, units: dict[str, int], origin: str
 
 
 def check_move_unit(game: State, seat: int, command: MoveUnit) -> None:
-    if command.action not in MOVE_ACTIONS:
-        raise RuleError(Reason.BAD_ARGUMENT, f"{command.action} is not a move action")
-    if command.action not in actions_left(game):
-        raise RuleError(TitansReason.NO_SUCH_ACTION,
-                        f"your Order has no {command.action} action left")
+    check_order_action(game, command.action, MOVE_ACTIONS, "a move action")
     wanted = MOVE_ACTIONS[command.action]
     if command.unit not in UNITS or (wanted is not None and command.unit != wanted):
         raise RuleError(Reason.BAD_ARGUMENT, f"{command.action} moves {wanted or 'any unit'}")

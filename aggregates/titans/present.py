@@ -16,14 +16,15 @@ from aggregates.kernel.present import (
     Cards,
     Note,
     Screen,
+    Sentence,
     Space,
     Table,
     Track,
     listing,
     plural,
     screen,
-    seat_name,
     section,
+    sentence_of,
 )
 from aggregates.titans import battle_outcome, battles
 from aggregates.titans import commands as c
@@ -375,7 +376,6 @@ def _paying(pay: Any) -> str:
             + ", ".join(SUPPORT_WORDS[SUPPORTS[card].effect] for card in pay) + ")")
 
 
-Sentence = Callable[[Mapping[str, Any], Callable[[Any], str]], str]
 
 
 def _count(p: Mapping[str, Any], key: str = "cards") -> Any:
@@ -598,14 +598,4 @@ SENTENCES: dict[str, Sentence] = {
 
 def describe(event_type: str, p: Mapping[str, Any], seats: list[str]) -> str | None:
     """One event in the rulebook's words from the form its reader got (None: none)."""
-    sentence = SENTENCES.get(event_type)
-    if sentence is None:
-        return None
-
-    def who(s: Any) -> str:
-        return seat_name(s, seats)
-
-    try:
-        return sentence(p, who)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
+    return sentence_of(SENTENCES, event_type, p, seats)

@@ -21,7 +21,7 @@ from aggregates.titans.commands import (
     PurchaseNationCard,
 )
 from aggregates.titans.data import NATION_CARDS, TABLES
-from aggregates.titans.movement import actions_left
+from aggregates.titans.movement import actions_left, check_order_action
 from aggregates.titans.reasons import TitansReason
 from aggregates.titans.state import State
 
@@ -100,11 +100,7 @@ def purchases(game: State, seat: int, extra: int = 0, optional: bool = False
 
 
 def check_purchase_nation_card(game: State, seat: int, command: PurchaseNationCard) -> None:
-    if command.action not in PURCHASES:
-        raise RuleError(Reason.BAD_ARGUMENT, f"{command.action} is not a purchase")
-    if command.action not in actions_left(game):
-        raise RuleError(TitansReason.NO_SUCH_ACTION,
-                        f"your Order has no {command.action} action left")
+    check_order_action(game, command.action, PURCHASES, "a purchase")
     check_purchase(game, seat, command.card, command.pay, command.bottom,
                    extra=1 if command.action == "purchase_discount" else 0)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel import Command
+from aggregates.kernel.testing import arrange as arrange
 from aggregates.titans.abilities import hand_limit
 from aggregates.titans.game import Titans
 
@@ -28,14 +29,6 @@ def legal(game: Titans, seat: int) -> list[Command]:
 def play(game: Titans, seat: int, command: Command) -> None:
     """The seat's command, through the kernel (``Game.act``)."""
     game.act(seat, command)
-
-
-def arrange(game: Titans, **state: Any) -> Titans:
-    for name, value in state.items():
-        if not hasattr(game, name):
-            raise AttributeError(f"Titans has no state field {name!r}")
-        setattr(game, name, value)
-    return game
 
 
 def events(game: Titans) -> list[tuple[str, dict[str, Any]]]:
