@@ -368,19 +368,20 @@ _TRANSCODED = b'"_type_"'
 
 
 @functools.lru_cache(maxsize=1024)
-def _plain_event_class(topic: str) -> type | None:
-    """The event class of ``topic`` when its stored state is read as it is
-    (no class version to upcast from); None otherwise."""
+def _event_class_version(topic: str) -> tuple[type, int]:
+    """The event class of ``topic`` and its class version (the library
+    upcasts a stored state of an older one)."""
     cls = resolve_topic(topic)
-    return cls if getattr(cls, "class_version", 1) == 1 else None
+    return cls, getattr(cls, "class_version", 1)
 
 
 def _plain_record(mapper: Any, row: Any, game_id: str) -> Record | None:
     """The record of a stored row read by one plain JSON decode, when that is
     exactly what the store's mapper reads: no cipher or compressor, the event
     time the one transcoded value (kept as the stored text, which is the
-    ``isoformat`` the event's digest was made over), no class version to
-    upcast. None when any of that does not hold (``record_of`` reads it)."""
+    ``isoformat`` the event's digest was made over), stored in its class's
+    current version (nothing to upcast). None when any of that does not hold
+    (``record_of`` reads it)."""
     state = row.state
     if mapper.cipher is not None or mapper.compressor is not None \
             or state.count(_TRANSCODED) != 1:
@@ -389,11 +390,10 @@ def _plain_record(mapper: Any, row: Any, game_id: str) -> Record | None:
     stamp = decoded.pop("timestamp", None)
     meta = decoded.pop("meta", None)
     if (type(stamp) is not dict or len(stamp) != 2 or stamp.get("_type_") != "datetime_iso"
-            or type(stamp.get("_data_")) is not str or type(meta) is not dict
-            or "class_version" in decoded):
+            or type(stamp.get("_data_")) is not str or type(meta) is not dict):
         return None
-    cls = _plain_event_class(row.topic)
-    if cls is None:
+    cls, class_version = _event_class_version(row.topic)
+    if decoded.pop("class_version", 1) < class_version:
         return None
     decoded.pop("originator_topic", None)
     kept = meta.get(upcast.STORED)

@@ -320,17 +320,18 @@ def rebuild(created: Record, game_class: type[Game]) -> Game:
     return game
 
 
-def command_spans(records: Sequence[Record]) -> dict[int, int]:
-    """The index in ``records`` of each re-executed step after the creation (a
-    recorded command, or a seat's entropy contribution) and the version of the
-    last event it recorded (its events run up to the next step's)."""
+def replay_steps(records: Sequence[Record]) -> list[tuple[int, int]]:
+    """The re-executed steps after the creation, each as (its index in
+    ``records``, the version of the last event it recorded): a recorded
+    command, or a seat's entropy contribution; a step's events run up to the
+    next step's."""
     starts = [i for i in range(1, len(records))
               if (records[i].meta or {}).get("cmd") is not None
               or records[i].type == ENTROPY_EVENT]
     lasts = [records[j].version - 1 for j in starts[1:]]
     if starts:
         lasts.append(records[-1].version)
-    return dict(zip(starts, lasts, strict=True))
+    return list(zip(starts, lasts, strict=True))
 
 
 def check_replay(
@@ -354,56 +355,52 @@ def check_replay(
     game.begin()
     compared = Comparison(records[1:], game_class)
     compared.add(game.collect_events())
-    spans = command_spans(records) if watch is not None else {}
-
-    def in_step() -> bool:
-        return compared.differs < 0
-
-    if watch is not None and in_step():
+    if watch is not None and compared.differs < 0:
         watch.after(game, 1 + compared.made)
-    for index in range(1, len(records)):
+    for index, last in replay_steps(records):
         rec = records[index]
-        last = spans.get(index)
-        if last is not None and watch is not None and in_step() \
-                and 1 + compared.made == rec.version - 1:
+        if watch is not None and compared.differs < 0 and compared.made == rec.version - 2:
             watch.before(game, rec.version, last)
-        command = (rec.meta or {}).get("cmd")
-        if command is None and rec.type == ENTROPY_EVENT:
-            # A seat's contribution is no command, but the dice after it
-            # depend on it: re-record it where it was recorded.
-            try:
-                game.contribute(int(rec.payload["seat"]), str(rec.payload["entropy"]))
-            except Exception as exc:  # noqa: BLE001 - a tampered contribution
-                report.fail("replay", f"version {rec.version}: the contribution cannot be "
-                            f"replayed ({type(exc).__name__})", rec.version)
-                return
-            compared.add(game.collect_events())
-            if watch is not None and in_step():
-                watch.after(game, 1 + compared.made)
-            continue
-        if command is None:
-            continue
-        report.commands += 1
-        try:
-            if command["name"] == DEFAULT_COMMAND:
-                game.act_default(command["seat"])
-            else:
-                parsed = game_class.COMMANDS.parse(command["name"], command["args"])
-                game.act(command["seat"], parsed, command.get("id", ""))
-        except RuleError as exc:
-            # The reason code only: the rule's sentence may quote private arguments.
-            report.fail(
-                "replay", f"version {rec.version}: refused on replay ({exc.reason})", rec.version
-            )
-            return
-        except Exception as exc:  # noqa: BLE001 - a tampered command may not even parse
-            report.fail("replay", f"version {rec.version}: cannot be replayed ({exc})",
-                        rec.version)
+        if not replay_step(game, rec, game_class, report):
             return
         compared.add(game.collect_events())
-        if watch is not None and in_step():
+        if watch is not None and compared.differs < 0:
             watch.after(game, 1 + compared.made)
     compared.conclude(report, cut)
+
+
+def replay_step(game: Game, rec: Record, game_class: type[Game], report: AuditReport) -> bool:
+    """Re-execute the step ``rec`` starts on ``game``: its command, or a
+    seat's contribution (no command, but the dice after it depend on it, so
+    it is re-recorded where it was recorded). False, the failure reported,
+    when the step is refused or cannot be replayed."""
+    command = (rec.meta or {}).get("cmd")
+    if command is None:
+        try:
+            game.contribute(int(rec.payload["seat"]), str(rec.payload["entropy"]))
+        except Exception as exc:  # noqa: BLE001 - a tampered contribution
+            report.fail("replay", f"version {rec.version}: the contribution cannot be "
+                        f"replayed ({type(exc).__name__})", rec.version)
+            return False
+        return True
+    report.commands += 1
+    try:
+        if command["name"] == DEFAULT_COMMAND:
+            game.act_default(command["seat"])
+        else:
+            parsed = game_class.COMMANDS.parse(command["name"], command["args"])
+            game.act(command["seat"], parsed, command.get("id", ""))
+    except RuleError as exc:
+        # The reason code only: the rule's sentence may quote private arguments.
+        report.fail(
+            "replay", f"version {rec.version}: refused on replay ({exc.reason})", rec.version
+        )
+        return False
+    except Exception as exc:  # noqa: BLE001 - a tampered command may not even parse
+        report.fail("replay", f"version {rec.version}: cannot be replayed ({exc})",
+                    rec.version)
+        return False
+    return True
 
 
 #: The chain's links in a meta record: the chain check's, not compared on re-execution.
@@ -430,6 +427,8 @@ class Comparison:
         self.made = 0
         #: The position of the first re-executed event that differs (-1: none yet).
         self.differs = -1
+        #: ``_shape`` of each type met, read once per audit.
+        self.shapes: dict[str, Any] = {}
 
     def add(self, events: Iterable[Any]) -> None:
         """Compare newly re-executed events with the recorded ones at their positions."""
@@ -455,8 +454,8 @@ class Comparison:
         them (a tuple and a list, or keys in another order, are the same).
         """
         meta = served.meta
-        if meta is None or "aud" not in meta or upcast.STORED in meta or not _as_recorded(
-                self.game_class, served.type, served.payload):
+        if meta is None or "aud" not in meta or upcast.STORED in meta \
+                or not self.as_recorded(served.type, served.payload):
             return self.same_upcast(served, ev)
         if served.type != upcast.current_type(ev):
             return False
@@ -471,6 +470,16 @@ class Comparison:
         return (chain.canonical(served.payload) == chain.canonical(payload)
                 and chain.canonical({k: v for k, v in meta.items() if k not in _LINKS})
                 == chain.canonical({k: v for k, v in made.items() if k not in _LINKS}))
+
+    def as_recorded(self, kind: str, payload: Mapping[str, Any]) -> bool:
+        """``_as_recorded``, its look-ups made once per type in this audit
+        (``_shape``): only a type with upcast steps reads the payload."""
+        shape = self.shapes.get(kind)
+        if shape is None:
+            shape = self.shapes[kind] = _shape(self.game_class, kind)
+        if isinstance(shape, bool):
+            return shape
+        return upcast.stored_version(shape, payload) > len(shape.upcast_steps)
 
     def same_upcast(self, served: Record, ev: Any) -> bool:
         """``same`` for any record: in the current shape re-derived from its
@@ -512,11 +521,21 @@ def _as_recorded(game_class: type[Game], kind: str, payload: Mapping[str, Any]) 
     form in its meta) as it is: its type is read as itself (``upcast.retype``)
     and its payload is in its class's latest shape. Read afresh each time
     (the class look-up is cached), so upcasts declared later still count."""
+    shape = _shape(game_class, kind)
+    if isinstance(shape, bool):
+        return shape
+    return upcast.stored_version(shape, payload) > len(shape.upcast_steps)
+
+
+def _shape(game_class: type[Game], kind: str) -> Any:
+    """What ``_as_recorded`` needs of a type: False for a type read as another
+    one, True for one with nothing to upcast (the kernel's own events and types
+    the replay will refuse among them), else its event class, whose payload's
+    keys say its stored shape."""
     if kind in getattr(game_class, "retyped", {}):
         return False
     try:
         event_class = _event_class(game_class, kind)
     except TypeError:
-        return True  # the kernel's own events, and types the replay will refuse
-    steps = getattr(event_class, "upcast_steps", ())
-    return not steps or upcast.stored_version(event_class, payload) > len(steps)
+        return True
+    return event_class if getattr(event_class, "upcast_steps", ()) else True
