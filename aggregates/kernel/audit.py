@@ -17,82 +17,36 @@ seed is revealed:
 An event recorded in an older shape is read upcast (``aggregates.kernel.upcast``):
 the chain is checked over its payload as stored, re-execution against the
 current shape re-derived from that stored form.
+
+The records themselves are ``aggregates.kernel.recorded``'s; the comparison of
+each re-executed event with its record, ``aggregates.kernel.comparison``'s.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime
-import marshal
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from eventsourcing.utils import get_topic
 
 from aggregates.kernel import chain, rng, upcast
 from aggregates.kernel.clocks import DEFAULT_COMMAND
+from aggregates.kernel.comparison import Comparison
 from aggregates.kernel.entropy import ENTROPY_EVENT
 from aggregates.kernel.errors import RuleError
-from aggregates.kernel.game import Game, _event_class
-from aggregates.kernel.recording import payload_of
+from aggregates.kernel.game import Game
+from aggregates.kernel.recorded import Record, make_record, record_of, records_of, upcast_record
 
-
-@dataclasses.dataclass(frozen=True)
-class Record:
-    """One recorded event as plain data: what a stored event, a ``History``
-    envelope or a line of an exported record all reduce to.
-
-    ``meta`` is None when the reader did not get the kernel's record (a seat's
-    or a spectator's read of a game in progress).
-    """
-
-    game_id: str
-    version: int
-    type: str
-    time: str
-    payload: dict[str, Any]
-    meta: dict[str, Any] | None
-    digest: str
-    prev: str
-
-
-def make_record(game_id: str, version: int, kind: str, time: str,
-                payload: dict[str, Any], meta: dict[str, Any]) -> Record:
-    """A ``Record`` of a kernel record's fields, its links read from ``meta``.
-
-    Made without the frozen dataclass's ``__init__``, which sets each field
-    through ``object.__setattr__``: an audit makes one per stored event, and
-    that was a third of reading a row. The record is as frozen as one made
-    by its constructor (its ``__setattr__`` still refuses)."""
-    rec = object.__new__(Record)
-    vars(rec).update(game_id=game_id, version=version, type=kind, time=time,
-                     payload=payload, meta=meta, digest=str(meta.get("digest", "")),
-                     prev=str(meta.get("prev", "")))
-    return rec
-
-
-def record_of(ev: Any, game_id: str = "") -> Record:
-    """A stored domain event as a plain record (``game_id``: its originator
-    id as text, when the caller has it)."""
-    return make_record(game_id or str(ev.originator_id), ev.originator_version,
-                       upcast.current_type(ev), ev.timestamp.isoformat(), payload_of(ev),
-                       dict(ev.meta))
-
-
-def records_of(events: Iterable[Any]) -> list[Record]:
-    """``record_of`` for each of a game's events, each game id's text made
-    once (a ``UUID`` formats itself in Python, on every call)."""
-    ids: dict[Any, str] = {}
-    out: list[Record] = []
-    for ev in events:
-        oid = ev.originator_id
-        game_id = ids.get(oid)
-        if game_id is None:
-            game_id = ids[oid] = str(oid)
-        out.append(record_of(ev, game_id))
-    return out
+#: The records' names, read from here by the server, the verifier and the tools.
+__all__ = [
+    "AuditReport", "Comparison", "Record", "ReplayWatch", "added_entropy", "audit",
+    "audit_records", "check_chain", "check_dice", "check_links", "check_replay",
+    "contribution_used", "make_record", "rebuild", "record_of", "records_of",
+    "replay_step", "replay_steps", "upcast_record",
+]
 
 
 @dataclasses.dataclass
@@ -273,36 +227,6 @@ def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> Non
             report.fail("dice", f"version {rec.version} rng counter is off", rec.version)
 
 
-#: Meta keys Kernel 2 added: an event recorded before them has nothing to compare.
-KERNEL2_META = ("aud", "pub")
-
-
-def _fingerprint(rec: Record, legacy: bool = False,
-                 leave_out: tuple[str, ...] = ()) -> tuple[str, str, str]:
-    """What must be equal on re-execution: type, payload, and meta (less the
-    chain links, which the chain check covers). ``legacy``: compare with an
-    event recorded before audiences were recorded, so leave those out.
-    ``leave_out``: facts an upcast event never recorded (``kernel.upcast``)."""
-    skip = ("digest", "prev", *KERNEL2_META) if legacy else ("digest", "prev")
-    payload, kept = upcast.comparable(rec.payload, rec.meta, leave_out)
-    meta = {k: v for k, v in kept.items() if k not in skip}
-    return (rec.type, chain.canonical(payload), chain.canonical(meta))
-
-
-def upcast_record(rec: Record, game_class: type[Game]) -> Record:
-    """A record in the shape the current rules record its event (an exported
-    record of an older release may hold the old shape, or an old type); ``kernel.upcast``."""
-    typed = upcast.upcast_typed(game_class, rec.type, rec.payload, rec.meta)
-    if typed is not None:
-        return dataclasses.replace(rec, type=typed[0], payload=typed[1], meta=typed[2])
-    try:
-        event_class = _event_class(game_class, rec.type)
-    except TypeError:
-        return rec  # the kernel's own events, and types the replay will refuse
-    payload, meta = upcast.upcast_payload(event_class, rec.payload, rec.meta)
-    return dataclasses.replace(rec, payload=payload, meta=meta)
-
-
 def rebuild(created: Record, game_class: type[Game]) -> Game:
     """The game as its creation record made it (before ``begin``)."""
     event_class: Any = game_class.Created  # type: ignore[attr-defined]
@@ -401,141 +325,3 @@ def replay_step(game: Game, rec: Record, game_class: type[Game], report: AuditRe
                     rec.version)
         return False
     return True
-
-
-#: The chain's links in a meta record: the chain check's, not compared on re-execution.
-_LINKS = ("digest", "prev")
-#: ``marshal``'s format 2: exact types and values; format 3 on marks objects
-#: met twice and interned strings, which would part equal values.
-_MARSHAL_FORMAT = 2
-
-
-class Comparison:
-    """The re-executed events against the recorded ones, position by position,
-    as the replay makes them (so no re-executed event outlives its comparison).
-
-    The verdict is the one a comparison of every event after the replay would
-    give (``conclude``): the first position that fails names the failure,
-    and a replay refused anywhere is reported instead (``check_replay``
-    returns before concluding).
-    """
-
-    def __init__(self, recorded: Sequence[Record], game_class: type[Game]) -> None:
-        self.recorded = recorded
-        self.game_class = game_class
-        #: How many events the replay has made so far.
-        self.made = 0
-        #: The position of the first re-executed event that differs (-1: none yet).
-        self.differs = -1
-        #: ``_shape`` of each type met, read once per audit.
-        self.shapes: dict[str, Any] = {}
-
-    def add(self, events: Iterable[Any]) -> None:
-        """Compare newly re-executed events with the recorded ones at their positions."""
-        recorded = self.recorded
-        for ev in events:
-            index = self.made
-            self.made += 1
-            if self.differs < 0 and index < len(recorded) and not self.same(recorded[index], ev):
-                self.differs = index
-
-    def same(self, served: Record, ev: Any) -> bool:
-        """Whether the re-executed ``ev`` is the recorded ``served`` in type,
-        payload and meta, less the chain's links (``_fingerprint``).
-
-        An event recorded in the current shape (no upcast, audiences recorded:
-        every event this release records) is compared without re-deriving
-        its shape or copying it: by ``marshal`` format 2 first, whose bytes
-        are equal only for values of the same types (``True``, ``1`` and
-        ``1.0`` apart, as in canonical JSON), contents and key order (the
-        format marks no shared or interned object), so equal bytes are equal
-        canonical JSON; else (bytes apart, or a value marshal does not
-        write) by their canonical JSON, exactly as ``_fingerprint`` compares
-        them (a tuple and a list, or keys in another order, are the same).
-        """
-        meta = served.meta
-        if meta is None or "aud" not in meta or upcast.STORED in meta \
-                or not self.as_recorded(served.type, served.payload):
-            return self.same_upcast(served, ev)
-        if served.type != upcast.current_type(ev):
-            return False
-        payload, made = payload_of(ev), ev.meta
-        # The recorded meta with the re-executed links, which are left out of
-        # the comparison: in place, so the keys keep their order.
-        linked = {**meta, "prev": made.get("prev"), "digest": made.get("digest")}
-        with contextlib.suppress(ValueError):
-            if (marshal.dumps((served.payload, linked), _MARSHAL_FORMAT)
-                    == marshal.dumps((payload, made), _MARSHAL_FORMAT)):
-                return True
-        return (chain.canonical(served.payload) == chain.canonical(payload)
-                and chain.canonical({k: v for k, v in meta.items() if k not in _LINKS})
-                == chain.canonical({k: v for k, v in made.items() if k not in _LINKS}))
-
-    def as_recorded(self, kind: str, payload: Mapping[str, Any]) -> bool:
-        """``_as_recorded``, its look-ups made once per type in this audit
-        (``_shape``): only a type with upcast steps reads the payload."""
-        shape = self.shapes.get(kind)
-        if shape is None:
-            shape = self.shapes[kind] = _shape(self.game_class, kind)
-        if isinstance(shape, bool):
-            return shape
-        return upcast.stored_version(shape, payload) > len(shape.upcast_steps)
-
-    def same_upcast(self, served: Record, ev: Any) -> bool:
-        """``same`` for any record: in the current shape re-derived from its
-        stored form, legacy audiences and unrecorded facts left out."""
-        rec = upcast_record(served, self.game_class)
-        legacy = "aud" not in (rec.meta or {})
-        leave_out = upcast.unrecorded(rec.meta)
-        return (_fingerprint(rec, legacy, leave_out)
-                == _fingerprint(record_of(ev), legacy, leave_out))
-
-    def conclude(self, report: AuditReport, cut: bool) -> None:
-        """Report the first recorded event that fails: not the upcast of its
-        stored form, not re-executed, or differing; then events made beyond
-        the record (unless ``cut``)."""
-        recorded = self.recorded
-        for index, served in enumerate(recorded):
-            if upcast.STORED in (served.meta or {}) and (
-                    chain.canonical(served.payload)
-                    != chain.canonical(upcast_record(served, self.game_class).payload)):
-                report.fail("replay", f"version {served.version} is not the upcast of its "
-                            "stored form", served.version)
-                return
-            if index >= self.made:
-                report.fail("replay", f"version {served.version} was recorded but not "
-                            "re-executed", served.version)
-                return
-            if index == self.differs:
-                report.fail("replay", f"version {served.version} differs on re-execution",
-                            served.version)
-                return
-        if self.made > len(recorded) and not cut:
-            version = recorded[-1].version + 1 if recorded else 2
-            report.fail("replay", f"{len(recorded)} events recorded, {self.made} re-executed",
-                        version)
-
-
-def _as_recorded(game_class: type[Game], kind: str, payload: Mapping[str, Any]) -> bool:
-    """Whether ``upcast_record`` leaves a record of ``kind`` (with no stored
-    form in its meta) as it is: its type is read as itself (``upcast.retype``)
-    and its payload is in its class's latest shape. Read afresh each time
-    (the class look-up is cached), so upcasts declared later still count."""
-    shape = _shape(game_class, kind)
-    if isinstance(shape, bool):
-        return shape
-    return upcast.stored_version(shape, payload) > len(shape.upcast_steps)
-
-
-def _shape(game_class: type[Game], kind: str) -> Any:
-    """What ``_as_recorded`` needs of a type: False for a type read as another
-    one, True for one with nothing to upcast (the kernel's own events and types
-    the replay will refuse among them), else its event class, whose payload's
-    keys say its stored shape."""
-    if kind in getattr(game_class, "retyped", {}):
-        return False
-    try:
-        event_class = _event_class(game_class, kind)
-    except TypeError:
-        return True
-    return event_class if getattr(event_class, "upcast_steps", ()) else True
