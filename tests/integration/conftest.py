@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -143,6 +145,22 @@ class ServerProcess:
                 self.process.kill()
         return self.process.wait()
 
+    def stop_soon(self) -> None:
+        """Tell the server to stop (SIGTERM) and go on; it is waited for at the end
+        of the run (``wait_for_stops``). For a fixture's teardown, which checks
+        nothing of the stop: a server holding feeds drains them for seconds (a
+        web feed whose reader left ends at its next heartbeat), while the next
+        tests could run. The tests of the stop itself call ``stop``."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        with STOPPING_LOCK:
+            if not STOPPING:
+                # After the fork server's own exit handler is registered, so run
+                # before it (last in, first out): its children's ends are read from it.
+                atexit.register(wait_for_stops)
+            STOPPING.append(self)
+
     def restart(self) -> None:
         self.stop()
         self.start()
@@ -169,6 +187,23 @@ class ServerProcess:
         if token:
             channel = grpc.intercept_channel(channel, BearerToken(token))
         return game_pb2_grpc.GameServiceStub(channel)
+
+
+#: Servers told to stop by a teardown and not yet waited for (``stop_soon``).
+STOPPING: list[ServerProcess] = []
+STOPPING_LOCK = threading.Lock()
+
+
+def wait_for_stops() -> None:
+    """Wait for every server told to stop; kill one still running after 20 s."""
+    deadline = time.monotonic() + 20
+    for server in STOPPING:
+        assert server.process is not None
+        try:
+            server.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait()
 
 
 class BearerToken(
@@ -209,7 +244,7 @@ def arbiter_server(tmp_path: Path, redis_url: str) -> Iterator[ServerProcess]:
     try:
         yield server
     finally:
-        server.stop()
+        server.stop_soon()
 
 
 @pytest.fixture(scope="module")
@@ -221,4 +256,4 @@ def shared_server(
     try:
         yield server
     finally:
-        server.stop()
+        server.stop_soon()

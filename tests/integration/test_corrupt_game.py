@@ -48,7 +48,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator
     try:
         yield process
     finally:
-        process.stop()
+        process.stop_soon()
 
 
 def _rows(db: Path, game_id: str) -> dict[int, dict[str, Any]]:

@@ -632,7 +632,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator
     try:
         yield process
     finally:
-        process.stop()
+        process.stop_soon()
 
 
 def ethnos_kind(action: game_pb2.LegalAction) -> str:

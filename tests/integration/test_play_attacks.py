@@ -41,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator
     try:
         yield started
     finally:
-        started.stop()
+        started.stop_soon()
 
 
 def refusal(server: ServerProcess, token: str, *requests: game_pb2.PlayRequest,

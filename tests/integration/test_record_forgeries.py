@@ -52,7 +52,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator
     try:
         yield process
     finally:
-        process.stop()
+        process.stop_soon()
 
 
 @pytest.fixture(scope="module")

@@ -48,7 +48,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator
     try:
         yield process
     finally:
-        process.stop()
+        process.stop_soon()
 
 
 def play(server: ServerProcess, seed: int, seats: int = 3, stop_at: int = 0) -> Any:

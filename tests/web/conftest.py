@@ -20,7 +20,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iter
     try:
         yield server
     finally:
-        server.stop()
+        server.stop_soon()
 
 
 def data_dir(server: ServerProcess) -> Path:

@@ -356,7 +356,7 @@ def limited_server(tmp_path_factory: pytest.TempPathFactory,
     try:
         yield server
     finally:
-        server.stop()
+        server.stop_soon()
 
 
 def test_http_callers_have_their_own_shares(limited_server: ServerProcess) -> None:

@@ -520,7 +520,7 @@ def tide_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Any
     try:
         yield server
     finally:
-        server.stop()
+        server.stop_soon()
 
 
 def test_every_seat_of_a_game_with_every_choice_kind_plays_it_through_its_page(

@@ -345,4 +345,4 @@ def test_a_callers_seat_sockets_count_as_its_streams(
 
         run(scenario())
     finally:
-        server.stop()
+        server.stop_soon()

@@ -33,7 +33,7 @@ def small_server(tmp_path_factory: pytest.TempPathFactory,
     try:
         yield server
     finally:
-        server.stop()
+        server.stop_soon()
 
 
 def peek(server: ServerProcess, method: str, path: str, body: bytes | None = None,
