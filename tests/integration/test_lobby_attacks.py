@@ -1,0 +1,187 @@
+"""The lobby attacked as a stranger would (docs/playing.md, "The lobby"):
+requests no table could take, quick matches racing, a leave racing the
+start, tables that could never start.
+
+What these tests pin: every bad request is refused with a status and a reason
+code before anything is recorded (no table saved that can never start, no
+seat taken by a join that then fails); two players quick-matching at once
+meet at one table; a player who leaves while the last seat is being taken
+loses the game's seat as every mid-game leaver does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import grpc
+import pytest
+from arbiter.client import ArbiterClient, ArbiterError
+from arbiter.lobby import Lobby
+from arbiter.v1 import lobby_pb2, lobby_pb2_grpc
+
+from aggregates.kernel.errors import RuleError
+from aggregates.lobby import BOT, OPEN, PLAYER, Lobby as Table, LobbyReason
+from tests.integration.conftest import ServerProcess
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("lobby_attacks")]
+
+#: The largest number a ``uint32`` field carries.
+UINT32_MAX = 2**32 - 1
+
+
+@pytest.fixture(scope="module")
+def client(shared_server: ServerProcess) -> Iterator[ArbiterClient]:
+    with ArbiterClient(shared_server.address, token="") as client:
+        yield client
+
+
+def refusal(call: object) -> ArbiterError:
+    with pytest.raises(ArbiterError) as caught:
+        call()  # type: ignore[operator]
+    return caught.value
+
+
+@pytest.mark.parametrize("players", [UINT32_MAX, 17, 7])
+def test_quick_match_for_more_seats_than_the_rules_take_is_refused_bad_seats(
+        client: ArbiterClient, players: int) -> None:
+    """Attack: ``QuickMatch`` with a player count far past the rules' (a
+    ``uint32``: four billion). It is refused ``INVALID_ARGUMENT`` /
+    ``BAD_SEATS`` from the count alone, before a table of that many seats
+    is made in memory (four billion seats: the server's memory, or an
+    ``INTERNAL`` error). Ethnos takes 2 to 6 players (rulebook, "Setup")."""
+    refused = refusal(lambda: Lobby(client).quick_match("ethnos", players, "Eve"))
+    assert (refused.code, refused.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEATS")
+    assert "2 to 6" in str(refused)
+
+
+def test_two_players_quick_matching_at_once_meet_at_one_table(client: ArbiterClient) -> None:
+    """Attack (a race): two players quick-match a size no table waits for, at
+    the same moment, round after round. They must meet: one opens the table,
+    the other joins it and the game starts, never two tables of one player
+    each, waiting for ever for each other."""
+    for round_ in range(12):
+        barrier = threading.Barrier(2)
+
+        def match(name: str) -> lobby_pb2.QuickMatchResponse:
+            with ArbiterClient(client.address, token="") as own:
+                barrier.wait(timeout=10)
+                return Lobby(own).quick_match("ettin", 2, name)
+
+        with ThreadPoolExecutor(2) as pool:
+            ada, bob = pool.map(match, [f"Ada{round_}", f"Bob{round_}"])
+        assert ada.table.table_id == bob.table.table_id, f"round {round_}: two tables"
+        assert sorted([ada.opened, bob.opened]) == [False, True]
+        assert ada.seat.seat != bob.seat.seat
+        # Full, so started: nothing of that size waits for the next round.
+        assert not Lobby(client).list_tables("ettin", 2)
+
+
+def test_options_no_table_of_its_size_can_start_with_are_refused_at_open(
+        client: ArbiterClient) -> None:
+    """Attack: a two-seat Ethnos table with six tribes chosen (six are for 4
+    to 6 players, five for 2 or 3: rulebook, "Setup"). The options read well
+    alone, so the table would open, and the join that fills it would take
+    the seat and then fail to start the game: a full table waiting for
+    ever, its last player holding a seat with no secret. It is refused at
+    open, ``INVALID_ARGUMENT`` / ``BAD_OPTIONS``; six tribes at four seats open."""
+    six = '{"tribes": ["centaurs", "dwarves", "elves", "giants", "halflings", "merfolk"]}'
+    lobby = Lobby(client)
+    refused = refusal(lambda: lobby.open_table("ethnos", [("player", "Ada"), "open"], six))
+    assert (refused.code, refused.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_OPTIONS")
+    assert "tribes" in str(refused)
+    opened = lobby.open_table("ethnos", [("player", "Ada"), "open", "open", "open"], six)
+    table_id = opened.table.table_id
+    for name in ("Bob", "Cy", "Di"):
+        joined = Lobby(client).join(table_id, name)
+    assert joined.table.status == "started" and joined.table.game_id
+
+
+def test_a_table_of_bots_alone_is_refused_before_it_is_recorded(
+        shared_server: ServerProcess) -> None:
+    """Attack: a table whose every seat is a bot's. No player could ever sit
+    at it and its start is refused, so it is refused at open
+    (``FAILED_PRECONDITION`` / ``NOT_ENOUGH_PLAYERS``) by the table's own
+    decision, before a ``TableOpened`` is recorded (a full table that waits
+    for ever, unlisted, was saved before)."""
+    with pytest.raises(RuleError) as decided:
+        Table.open(uuid.uuid4(), "ethnos", [{"kind": BOT}, {"kind": BOT, "name": "Rex"}],
+                   "", 2, 6)
+    assert decided.value.reason == LobbyReason.NOT_ENOUGH_PLAYERS
+    stub = lobby_pb2_grpc.LobbyServiceStub(shared_server.channel())
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.OpenTable(lobby_pb2.OpenTableRequest(
+            rules="ethnos", seats=[lobby_pb2.SeatSpec(kind=BOT)] * 2), timeout=10)
+    trailers = dict(caught.value.trailing_metadata())  # type: ignore[attr-defined]
+    assert (caught.value.code(), trailers["arbiter-reason"]) == (  # type: ignore[attr-defined]
+        grpc.StatusCode.FAILED_PRECONDITION, "NOT_ENOUGH_PLAYERS")
+    # A table with an open seat and bots is one a player can still join.
+    assert Table.open(uuid.uuid4(), "ethnos", [{"kind": BOT}, {"kind": OPEN}], "", 2, 6)
+
+
+class _Context:
+    """A call's context as the servicer reads it: its metadata alone."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def invocation_metadata(self) -> list[tuple[str, str]]:
+        return [("authorization", f"Bearer {self.token}")] if self.token else []
+
+    def abort(self, code: grpc.StatusCode, details: str) -> None:
+        raise AssertionError(f"refused {code}: {details}")
+
+    def set_trailing_metadata(self, metadata: Any) -> None:
+        pass
+
+
+class _Hub:
+    """The feeds' hub as the lobby tells it of changes (none listens here)."""
+
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+        self.stopping.set()  # the bots' threads end at once
+
+    def committed(self, game_id: str, version: int) -> None:
+        pass
+
+    def following(self, game_id: str) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
+
+def test_a_leave_racing_the_last_join_still_revokes_the_leavers_seat(app: Any) -> None:
+    """Attack (a race): Ada leaves while Bob takes the last seat. Ada's leave
+    read the table waiting (a seat to reopen, nothing to revoke); Bob's join
+    filled it and started the game before Ada's leave was saved, so the leave
+    is a mid-game leave: a bot takes the seat, and Ada's secret must no
+    longer play the game (``SeatRevoked`` in its access record). It is
+    decided on the newest table, so it is revoked."""
+    from service.lobby import LobbyService
+
+    lobby = LobbyService(app, _Hub())  # type: ignore[arg-type]
+    opened = lobby.OpenTable(lobby_pb2.OpenTableRequest(
+        rules="ethnos", seats=[lobby_pb2.SeatSpec(kind=PLAYER, name="Ada"),
+                               lobby_pb2.SeatSpec(kind=OPEN)]), _Context(""))
+    table_id = opened.table.table_id
+    ada = opened.seat_secrets[0].secret
+    write = lobby.tables.write
+    joined: list[lobby_pb2.JoinTableResponse] = []
+    raced = threading.Event()
+
+    def bob_first(table: uuid.UUID, decide: Any) -> Any:
+        if not raced.is_set():  # Bob's join lands between Ada's read and her save
+            raced.set()
+            joined.append(lobby.JoinTable(lobby_pb2.JoinTableRequest(
+                table_id=table_id, name="Bob"), _Context("")))
+        return write(table, decide)
+
+    lobby.tables.write = bob_first  # type: ignore[method-assign]
+    left = lobby.LeaveTable(lobby_pb2.LeaveTableRequest(table_id=table_id), _Context(ada))
+    assert joined and joined[0].table.status == "started"
+    assert [s.kind for s in left.table.seats] == [BOT, PLAYER]
+    access = app.access(uuid.UUID(left.table.game_id))
+    assert 0 in access.revoked.values(), "the leaver's secret still plays seat 1"
