@@ -29,6 +29,16 @@ from aggregates.kernel import Command, RuleError
 # ------------------------------------------------------------------ initiative
 
 
+#: The Ages as the rulebook numbers them: Age I, II, III.
+ROMAN = ("I", "II", "III")
+
+
+def age_name(age: int) -> str:
+    """``Age II``; Age 0 (before Phase 1 of the first Age) is the Setup."""
+    return f"Age {ROMAN[age - 1]}" if 1 <= age <= len(ROMAN) else "Setup"
+
+
+
 def open_initiative(g: EttinState) -> None:
     """Between each pair of Enemies, who chooses: the higher Initiative number
     (Setup); after a War, its loser (a tied War's pair has no choice). The

@@ -26,6 +26,13 @@ from aggregates.ettin.commands import (
 )
 from aggregates.kernel import Flow, Move, Phase, Step
 
+#: The rulebook's name of each phase (``g.phase``), under Phase 3: War where
+#: it is one of its steps.
+PHASES = {"setup": "Setup", "initiative": "Setup: the Initiative Token", "new_age": "New Age",
+          "deploy": "War: Deploy", "battle": "War: Battle", "spoils": "War: Spoil",
+          "adventure_defense": "War: Adventure Defense", "retire": "War: Retire",
+          "produce": "War: Produce", "over": "Winning the Game"}
+
 FLOW = Flow(
     [
         Step("initiative", "take the Initiative Token or give it to your Enemy", (

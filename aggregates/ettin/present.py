@@ -11,8 +11,8 @@ import functools
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from aggregates.ettin import ages, flow, scoring
 from aggregates.ettin import cards as cd
-from aggregates.ettin import scoring
 from aggregates.ettin import seating as sg
 from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import (
@@ -38,8 +38,10 @@ from aggregates.kernel.present import (
     Note,
     Screen,
     Table,
+    capitalized,
     listing,
     plural,
+    possessive,
     screen,
     section,
 )
@@ -109,8 +111,8 @@ def phase_name(g: EttinState) -> str:
     if g.phase == "draft" and 1 <= g.age <= len(C.sequence) and 0 <= g.step < 3:
         phase = f"{C.sequence[g.age - 1][g.step].capitalize()} ({g.step + 1} of 3)"
     else:
-        phase = PHASES.get(g.phase, g.phase.replace("_", " ").capitalize())
-    return phase if g.age < 1 else f"{age_name(g.age)}, {phase}"
+        phase = flow.PHASES.get(g.phase, g.phase.replace("_", " ").capitalize())
+    return phase if g.age < 1 else f"{ages.age_name(g.age)}, {phase}"
 
 
 def relations(g: EttinState, seat: int | None) -> list[str]:
@@ -146,7 +148,7 @@ def totals(g: EttinState, roles: list[str], names: list[str]) -> Table:
     for p in range(len(g.nations)):
         tokens = g.tokens[p]
         rows.append((names[p], roles[p] or "-", g.gold[p],
-                     listing([f"War {ROMAN[a - 1]}" for a in tokens]) or "none",
+                     listing([f"War {ages.ROMAN[a - 1]}" for a in tokens]) or "none",
                      battles_won(g, p), public_vp(g, p)))
     return Table("Totals", ("nation", "to you", "Gold", "Victory Tokens",
                             "battles won this War", "VP in sight"), tuple(rows))
@@ -365,7 +367,7 @@ class Words:
             return ZONE_WORDS[kind].format(who=self.whose(parts[0]))
         if kind in ("merc", "adv") and len(parts) > 1:
             deck = "Mercenary" if kind == "merc" else "Adventure"
-            return f"the {age_name(parts[1])} {deck} Deck"
+            return f"the {ages.age_name(parts[1])} {deck} Deck"
         if kind == "lineup" and parts:
             return f"Lineup {parts[0] + 1}"
         if kind in ("field", "loc") and len(parts) > 1:
@@ -460,7 +462,7 @@ def _war(w_: Words) -> str:
         most, least = max(wins), min(wins)
         parts.append(f"{w_.who(x['winner'])} wins the War, {most} Battle Won "
                      f"Token{'' if most == 1 else 's'} to {least}")
-    return f"The War of {age_name(int(w_.p.get('age') or 0))} is over: " + "; ".join(parts)
+    return f"The War of {ages.age_name(int(w_.p.get('age') or 0))} is over: " + "; ".join(parts)
 
 
 def _draft_passed(w_: Words) -> str:
@@ -526,7 +528,7 @@ SENTENCES: dict[str, Any] = {
     "InitiativeTaken": lambda w_: f"{w_.who(w_.p['chooser'])} takes the Initiative Token",
     "InitiativeGiven": lambda w_: f"{w_.who(w_.p['chooser'])} gives the Initiative Token to "
                                   f"{w_.who(w_.p['holder'])}",
-    "AgeBegan": lambda w_: f"{age_name(int(w_.p.get('age') or 0))} begins: New Age",
+    "AgeBegan": lambda w_: f"{ages.age_name(int(w_.p.get('age') or 0))} begins: New Age",
     "AgeGold": lambda w_: f"New Age: each gains Gold: {w_.gains()}",
     "AdventureRevealed": lambda w_: f"{w_.who()} draws the Adventure {w_.cards()} for "
                                     f"{w_.enemies()}",
@@ -604,28 +606,3 @@ SENTENCES: dict[str, Any] = {
     "AgeEnded": _war,
     "GameOver": lambda w_: "The third War is over: Winning the Game",
 }
-
-
-ROMAN = ("I", "II", "III")
-
-
-#: The rulebook's name of each phase (``g.phase``), under Phase 3: War where it is one of its steps.
-PHASES = {"setup": "Setup", "initiative": "Setup: the Initiative Token", "new_age": "New Age",
-          "deploy": "War: Deploy", "battle": "War: Battle", "spoils": "War: Spoil",
-          "adventure_defense": "War: Adventure Defense", "retire": "War: Retire",
-          "produce": "War: Produce", "over": "Winning the Game"}
-
-
-def age_name(age: int) -> str:
-    """``Age II``; Age 0 (before Phase 1 of the first Age) is the Setup."""
-    return f"Age {ROMAN[age - 1]}" if 1 <= age <= len(ROMAN) else "Setup"
-
-
-def capitalized(text: str) -> str:
-    """The first letter upper-cased, the rest as it is (``the far ...`` -> ``The far ...``)."""
-    return text[:1].upper() + text[1:]
-
-
-def possessive(name: str) -> str:
-    """``Ada's``, ``Leafblades'``."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -331,6 +331,16 @@ def plural(count: Any, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
 
 
+def possessive(name: str) -> str:
+    """``Ada's``, ``Leafblades'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def capitalized(text: str) -> str:
+    """The first letter upper-cased, the rest as it is (``the far ...`` -> ``The far ...``)."""
+    return text[:1].upper() + text[1:]
+
+
 def listing(parts: Sequence[str], conjunction: str = "and", empty: str = "") -> str:
     """``A``, ``A and B``, ``A, B and C``: a list in a sentence, never ``[A, B]``;
     ``empty`` when there is nothing to list."""
