@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -71,10 +72,17 @@ def versioned(event_class: type, *steps: Step) -> None:
 
 def _library_step(step: Step, number: int) -> Callable[[dict[str, Any]], None]:
     """The library's ``upcast_vN_vN+1``: keep the stored payload, then upcast."""
+    return _keeping(number, functools.partial(_apply, step=step))
+
+
+def _keeping(version: int, change: Callable[[dict[str, Any]], None]
+             ) -> Callable[[dict[str, Any]], None]:
+    """An upcast that keeps the payload as stored (before the first step),
+    then changes the state (a step, or the retype of a stored type)."""
 
     def upcast(state: dict[str, Any]) -> None:
-        _keep_stored(state, number)
-        _apply(state, step)
+        _keep_stored(state, version)
+        change(state)
 
     return upcast
 
@@ -234,16 +242,8 @@ def _legacy_reader(game_class: Any, spec: Retype) -> type:
                 staticmethod(_library_step(step, number)))
     last = len(spec.steps) + 1
     setattr(reader, f"upcast_v{last}_v{last + 1}",
-            staticmethod(_library_retype(spec, last)))
+            staticmethod(_keeping(last, functools.partial(_retype, spec=spec))))
     return reader
-
-
-def _library_retype(spec: Retype, version: int) -> Callable[[dict[str, Any]], None]:
-    def upcast(state: dict[str, Any]) -> None:
-        _keep_stored(state, version)
-        _retype(state, spec)
-
-    return upcast
 
 
 def _retype(state: dict[str, Any], spec: Retype) -> None:
