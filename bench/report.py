@@ -143,9 +143,11 @@ def _audit_figures(raw: dict[str, Any], figures: dict[str, Any]) -> None:
     long = raw.get("long_games")
     if long:
         figures["audit_vs_trivial"] = figure(
-            long["audit_seconds"], "s", long["trivial_replay_seconds"],
+            long["audit_seconds"], "s",
+            long.get("audit_trivial_seconds", long["trivial_replay_seconds"]),
             "the trivial aggregate's replay of as many events",
-            f"audit of a {long['long_events']}-event game (in process)")
+            f"audit of a {long['long_events']}-event game (in process, CPU seconds, turn about "
+            "with the trivial replay)")
     every = raw.get("audit_all")
     if every and "1" in every and "2" in every:
         figures["audit_all_two_vs_one"] = figure(

@@ -6,7 +6,6 @@ the re-execution makes them.
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -93,13 +92,16 @@ class Comparison:
         if served.type != upcast.current_type(ev):
             return False
         payload, made = payload_of(ev), ev.meta
-        # The recorded meta with the re-executed links, which are left out of
-        # the comparison: in place, so the keys keep their order.
-        linked = {**meta, "prev": made.get("prev"), "digest": made.get("digest")}
-        with contextlib.suppress(ValueError):
-            if (marshal.dumps((served.payload, linked), _MARSHAL_FORMAT)
+        # The re-executed event's links, which are left out of the comparison,
+        # set to the recorded ones: in place (the keys keep their order, and
+        # nothing reads this event's meta after its comparison).
+        made["prev"], made["digest"] = meta.get("prev"), meta.get("digest")
+        try:
+            if (marshal.dumps((served.payload, meta), _MARSHAL_FORMAT)
                     == marshal.dumps((payload, made), _MARSHAL_FORMAT)):
                 return True
+        except ValueError:
+            pass  # a value marshal does not write: compared below
         return (chain.canonical(served.payload) == chain.canonical(payload)
                 and chain.canonical({k: v for k, v in meta.items() if k not in _LINKS})
                 == chain.canonical({k: v for k, v in made.items() if k not in _LINKS}))
