@@ -99,6 +99,16 @@ def check_unique(seats: list[dict[str, Any]], seat: int, name: str) -> None:
         raise refuse(LobbyReason.NAME_TAKEN, f"{name!r} reads as a name at this table already")
 
 
+def check_size(rules: str, count: int, min_seats: int, max_seats: int) -> None:
+    """Refuse a table of ``count`` seats where the rules seat fewer or more
+    (checked from the number alone, before any seat is made: a request's
+    count is a ``uint32``, four billion seats at most)."""
+    most = min(max_seats, MAX_TABLE_SEATS)
+    if not min_seats <= count <= most:
+        raise refuse(LobbyReason.BAD_SEATS,
+                     f"{rules} seats {min_seats} to {most} players, not {count}")
+
+
 def seat_spec(kind: str, name: str = "") -> dict[str, Any]:
     """A seat as ``TableOpened`` records it, checked: an open seat has no
     name; a player's is its name; a bot's is its name or ``Bot``."""
@@ -126,11 +136,14 @@ class Lobby(Aggregate):
              options_json: str, min_seats: int, max_seats: int,
              again_of: str = "") -> Lobby:
         """Decide a new table: between the rules' fewest and most seats, no
-        player's name twice."""
-        if not min_seats <= len(seats) <= min(max_seats, MAX_TABLE_SEATS):
-            raise refuse(LobbyReason.BAD_SEATS,
-                         f"{rules} seats {min_seats} to {max_seats} players, not {len(seats)}")
+        player's name twice, and a seat for a player (given or open): a
+        table of bots alone could never start (``start``), so it is not
+        recorded to wait for ever."""
+        check_size(rules, len(seats), min_seats, max_seats)
         checked = [seat_spec(str(s.get("kind", "")), str(s.get("name", ""))) for s in seats]
+        if all(spec["kind"] == BOT for spec in checked):
+            raise refuse(LobbyReason.NOT_ENOUGH_PLAYERS,
+                         "a table needs a seat for a player: given, or open to join")
         for n, spec in enumerate(checked):
             if spec["name"]:
                 check_unique(checked, n, spec["name"])

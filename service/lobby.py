@@ -48,7 +48,18 @@ from eventsourcing.persistence import IntegrityError
 from aggregates.catalog import GAMES
 from aggregates.kernel import RuleError
 from aggregates.kernel.moves import random_listed
-from aggregates.lobby import BOT, INVALID, OPEN, PLAYER, STARTED, WAITING, Lobby, LobbyReason
+from aggregates.lobby import (
+    BOT,
+    INVALID,
+    OPEN,
+    PLAYER,
+    STARTED,
+    WAITING,
+    Lobby,
+    LobbyReason,
+    check_size,
+    player_name,
+)
 from service import auth
 from service.application import ArbiterApp
 from service.catalogue import served_rules, unknown_rules
@@ -219,6 +230,16 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         self.shares = shares
         self.credentials = self.stores.first.credentials
         self.bots = TableBots(self)
+        #: One quick match of each rules and size at a time on this server, so
+        #: two players matching at once meet at one table (``QuickMatch``).
+        self._matching: dict[tuple[str, int], threading.Lock] = {}
+        self._matching_guard = threading.Lock()
+
+    def matching(self, rules: str, players: int) -> threading.Lock:
+        """The lock of the quick matches of ``rules`` at ``players`` seats (a
+        served rules id and a size its rules take: a few dozen in all)."""
+        with self._matching_guard:
+            return self._matching.setdefault((rules, players), threading.Lock())
 
     # ------------------------------------------------------------ secrets
 
@@ -301,6 +322,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         cls.check_options(parse_options(options_json))  # BAD_OPTIONS before a table
         table = Lobby.open(table_id or uuid.uuid4(), rules, seats, options_json,
                            cls.MIN_SEATS, cls.MAX_SEATS, again_of)
+        # The rules' own setup at this many seats, tried once in memory: some
+        # options fit some sizes only (Ethnos' six tribes need four players),
+        # and the join that fills the table must not be the one to find out.
+        cls.start(table.names(), parse_options(options_json))
         self.tables.open(table)
         self.bots.hosts.keep(table.id, host)
         return self.started_if_full(table)
@@ -390,22 +415,31 @@ class LobbyService(LobbyServicer):
     @lobby_call
     def LeaveTable(self, request: lobby_pb2.LeaveTableRequest,
                    context: Context) -> lobby_pb2.LeaveTableResponse:
-        table = self.table(request.table_id)
+        wanted = request.seat if request.HasField("seat") else None
+        _, table = self.tables.write(parse_table_id(request.table_id),
+                                     lambda t: self._leave(t, wanted, context))
+        if table.status == STARTED:
+            self.bots.play(table)
+        return lobby_pb2.LeaveTableResponse(table=self.message(table))
+
+    def _leave(self, table: Lobby, wanted: int | None, context: Context) -> None:
+        """Decide a leave on the newest table (``Tables.write``): the secret,
+        the seat and the game's state as they are when it is saved. A leave
+        read on a waiting table would otherwise be saved on a table the last
+        join has just started: a bot's seat whose leaver still played it."""
         held, host = self.holder_of(table, context)
-        seat = request.seat if request.HasField("seat") else held
+        seat = wanted if wanted is not None else held
         if seat is None:
             raise lobby_refusal(RuleError(LobbyReason.NOT_SEATED, "name the seat to leave"))
         if seat != held and not host:
             raise ServiceError("PERMISSION_DENIED", "WRONG_SEAT",
-                               f"your secret holds seat {held}, not {seat}")
+                               f"your secret holds seat {held + 1 if held is not None else 0}"
+                               f", not {seat + 1}")
         over = self.game_over(table)
-        copy.deepcopy(table).leave(seat, over)  # refused before anything is recorded
         if table.status == STARTED:
+            copy.deepcopy(table).leave(seat, over)  # refused before the revoke
             self.revoke(table.game_id, seat)
-        _, table = self.tables.write(table.id, lambda t: t.leave(seat, over))
-        if table.status == STARTED:
-            self.bots.play(table)
-        return lobby_pb2.LeaveTableResponse(table=self.message(table))
+        table.leave(seat, over)
 
     @lobby_call
     def StartTable(self, request: lobby_pb2.StartTableRequest,
@@ -450,9 +484,19 @@ class LobbyService(LobbyServicer):
         if cls is None:
             raise unknown_rules(rules)
         players = request.players or cls.MIN_SEATS
+        check_size(rules, players, cls.MIN_SEATS, cls.MAX_SEATS)  # before a seat is made
+        player_name(request.name)  # BAD_NAME before a table is looked at
+        with self.matching(rules, players):
+            return self._quick_match(rules, players, request.name, context)
+
+    def _quick_match(self, rules: str, players: int, name: str,
+                     context: Context) -> lobby_pb2.QuickMatchResponse:
+        """Join the oldest waiting table, else open one; one at a time for each
+        rules and size (``matching``): two players matching at once would both
+        find no table and open one each, each waiting for the other."""
         for table in self.tables.waiting(rules, players):
             try:
-                seat, joined = self.tables.write(table.id, lambda t: t.take(request.name))
+                seat, joined = self.tables.write(table.id, lambda t: t.take(name))
             except RuleError as exc:
                 if exc.reason in (LobbyReason.TABLE_FULL, LobbyReason.TABLE_STARTED,
                                   LobbyReason.NAME_TAKEN):
@@ -461,7 +505,7 @@ class LobbyService(LobbyServicer):
             secret = self.secret_message(joined, seat)
             joined = self.started_if_full(joined)
             return lobby_pb2.QuickMatchResponse(table=self.message(joined), seat=secret)
-        seats = [{"kind": PLAYER, "name": request.name}] + [{"kind": OPEN}] * (players - 1)
+        seats = [{"kind": PLAYER, "name": name}] + [{"kind": OPEN}] * (players - 1)
         table = self.opened(rules, seats, "", self.caller_key(context))
         return lobby_pb2.QuickMatchResponse(table=self.message(table),
                                             seat=self.secret_message(table, 0), opened=True)

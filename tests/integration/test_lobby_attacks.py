@@ -25,7 +25,8 @@ from arbiter.lobby import Lobby
 from arbiter.v1 import lobby_pb2, lobby_pb2_grpc
 
 from aggregates.kernel.errors import RuleError
-from aggregates.lobby import BOT, OPEN, PLAYER, Lobby as Table, LobbyReason
+from aggregates.lobby import BOT, OPEN, PLAYER, LobbyReason
+from aggregates.lobby import Lobby as Table
 from tests.integration.conftest import ServerProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("lobby_attacks")]
@@ -67,7 +68,8 @@ def test_two_players_quick_matching_at_once_meet_at_one_table(client: ArbiterCli
     for round_ in range(12):
         barrier = threading.Barrier(2)
 
-        def match(name: str) -> lobby_pb2.QuickMatchResponse:
+        def match(name: str, barrier: threading.Barrier = barrier
+                  ) -> lobby_pb2.QuickMatchResponse:
             with ArbiterClient(client.address, token="") as own:
                 barrier.wait(timeout=10)
                 return Lobby(own).quick_match("ettin", 2, name)
@@ -179,7 +181,7 @@ def test_a_leave_racing_the_last_join_still_revokes_the_leavers_seat(app: Any) -
                 table_id=table_id, name="Bob"), _Context("")))
         return write(table, decide)
 
-    lobby.tables.write = bob_first  # type: ignore[method-assign]
+    lobby.tables.write = bob_first  # type: ignore[method-assign,assignment]
     left = lobby.LeaveTable(lobby_pb2.LeaveTableRequest(table_id=table_id), _Context(ada))
     assert joined and joined[0].table.status == "started"
     assert [s.kind for s in left.table.seats] == [BOT, PLAYER]
