@@ -15,7 +15,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from eventsourcing.domain import Aggregate, DomainEvent, decorated_funcs
+from eventsourcing.domain import Aggregate, CanMutateAggregate, DomainEvent, decorated_funcs
 
 from aggregates.kernel import chain
 from aggregates.kernel.seating import Audience
@@ -131,6 +131,7 @@ class Recording:
     # Set by the game's creation event and by every decide step.
     id: Any
     version: int
+    modified_on: Any
     seed: str
     head: str
     rng_counter: int
@@ -221,7 +222,11 @@ class Recording:
             given = _with_defaults(event_class, given, names, defaults)
         new_event = object.__new__(event_class)
         object.__setattr__(new_event, "__dict__", {name: given[name] for name in names})
-        new_event.mutate(self)
+        # The library's ``mutate`` less its checks of the event's id and
+        # version, which hold by construction here.
+        new_event.apply(self)
+        self.version = given["originator_version"]
+        self.modified_on = timestamp
         self._pending_events.append(new_event)  # type: ignore[attr-defined]
 
     def _follow_chain(self, meta: Mapping[str, Any], version: int) -> None:
@@ -288,11 +293,12 @@ _NO_DEFAULT: Any = object()
 @functools.cache
 def lean_fields(event_class: type) -> tuple[tuple[str, ...], dict[str, Any]] | None:
     """(an event class's fields in order, each field's default or factory)
-    when ``Recording._apply_unchained`` can make its events as the dataclass
-    would (every field set by ``__init__``, no check after it but the
-    library's own originator id check, which a game's id always passes);
-    None otherwise."""
-    if not dataclasses.is_dataclass(event_class):
+    when ``Recording._apply_unchained`` can make and apply its events as the
+    library would (every field set by ``__init__``, no check after it but the
+    library's own originator id check, which a game's id always passes; the
+    library's own ``mutate``); None otherwise."""
+    if not dataclasses.is_dataclass(event_class) \
+            or getattr(event_class, "mutate", None) is not CanMutateAggregate.mutate:
         return None
     post_init = getattr(event_class, "__post_init__", None)
     if post_init is not None and post_init is not DomainEvent.__post_init__:
