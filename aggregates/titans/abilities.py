@@ -46,9 +46,10 @@ def battle_facts(battle: Mapping[str, Any], role: str) -> dict[str, Any]:
             "opposing": {"army": army(them), "units": len(them["troops"])}}
 
 
-def met(battle: Mapping[str, Any], role: str, ability: Ability) -> bool:
-    """Whether the ability's condition holds for ``role`` in ``battle`` now."""
-    return holds(ability.condition, battle_facts(battle, role))
+def met(battle: Mapping[str, Any], role: str, condition: Mapping[str, Any]) -> bool:
+    """Whether an ability's (or a Support Card's) condition holds for ``role``
+    in ``battle`` now."""
+    return holds(condition, battle_facts(battle, role))
 
 
 def effect_of(ability: Ability) -> dict[str, Any]:
@@ -67,7 +68,7 @@ def can_apply(battle: Mapping[str, Any], role: str, effect: Mapping[str, Any]) -
 
 
 def usable(battle: Mapping[str, Any], role: str, ability: Ability) -> bool:
-    return met(battle, role, ability) and can_apply(battle, role, effect_of(ability))
+    return met(battle, role, ability.condition) and can_apply(battle, role, effect_of(ability))
 
 
 def outcome(game: State, role: str, effect: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,5 +112,5 @@ def passive_bonus(game: State, battle: Mapping[str, Any], role: str) -> tuple[in
     Battle begins: the bonus and the cards."""
     seat = battle["sides"][role]["seat"]
     cards = [c for c in always_on(game, seat, "strength")
-             if met(battle, role, NATION_CARDS[c].ability)]
+             if met(battle, role, NATION_CARDS[c].ability.condition)]
     return sum(int(NATION_CARDS[c].ability.params["amount"]) for c in cards), cards

@@ -46,9 +46,7 @@ from aggregates.titans.state import State
 
 
 def requirement_met(battle: Mapping[str, Any], role: str, card: int) -> bool:
-    support = SUPPORTS[card]
-    army = abilities.army(battle["sides"][role if support.side == "own" else other(role)])
-    return support.unit in army
+    return abilities.met(battle, role, SUPPORTS[card].condition)
 
 
 def set_effect(effect: str, size: int) -> Mapping[str, Any] | None:

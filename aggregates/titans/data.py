@@ -27,7 +27,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from aggregates.kernel.abilities import Ability, AbilityError, Vocabulary, leaves, read_ability
+from aggregates.kernel.abilities import (
+    Ability,
+    AbilityError,
+    Vocabulary,
+    check_expr,
+    leaves,
+    read_ability,
+)
 from aggregates.kernel.data import DataError, integer, read_json, validator
 from aggregates.titans.board import Board
 from aggregates.titans.dice import DiceSet
@@ -77,8 +84,7 @@ class Order:
 class Support:
     id: int
     effect: str          # one of SUPPORT_EFFECTS
-    side: str            # "own": the player's army; "opponent": the other army
-    unit: str            # the unit type required there
+    condition: Mapping[str, Any]  # a unit type in "your" or the "opposing" army (``WORDS``)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,6 +177,21 @@ class Tables:
 # ------------------------------------------------------------------ loading
 
 
+def _support_condition(item: Mapping[str, Any], i: int) -> Mapping[str, Any]:
+    """A Support Card's requirement: one unit type in one army, yours or the
+    opposing one, in the ability engine's grammar."""
+    condition = item.get("condition")
+    try:
+        check_expr(condition, f"support card {i}", WORDS.facts, WORDS.sided)
+    except AbilityError as exc:
+        raise DataError(str(exc)) from exc
+    tests = list(leaves(condition))
+    if len(tests) != 1 or tests[0][:2] not in (("your", "army"), ("opposing", "army")) \
+            or not isinstance(tests[0][2], Mapping) or tests[0][2].get("has") not in UNITS:
+        raise DataError(f"support card {i}: requires a unit type in your or the opposing army")
+    return dict(condition or {})
+
+
 #: A Nation Card's fields that are not its ability's.
 _CARD_FIELDS = ("id", "cost", "x")
 
@@ -236,10 +257,7 @@ def load_components(raw: Mapping[str, Any]) -> tuple[Tables, tuple[Order, ...],
     for i, item in enumerate(raw["support"]):
         if item["id"] != i or item["effect"] not in SUPPORT_EFFECTS:
             raise DataError(f"support card {i}: id and an effect of {SUPPORT_EFFECTS}")
-        req = item["requires"]
-        if req["side"] not in ("own", "opponent") or req["unit"] not in UNITS:
-            raise DataError(f"support card {i}: requires a side and a unit type")
-        supports.append(Support(i, item["effect"], req["side"], req["unit"]))
+        supports.append(Support(i, item["effect"], _support_condition(item, i)))
     if {s.effect for s in supports} != set(SUPPORT_EFFECTS):
         raise DataError(f"the Support Deck holds each of {SUPPORT_EFFECTS}")
     nations: dict[str, Nation] = {}

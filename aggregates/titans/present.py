@@ -69,9 +69,15 @@ def orders_words(cards: Any) -> str:
 def support_words(card: int) -> str:
     """A Support Card in words: its effect and what it needs (the same for
     every copy, so no id is shown)."""
-    s = SUPPORTS[card]
-    who = "your" if s.side == "own" else "the opponent's"
-    return f"{SUPPORT_WORDS[s.effect]} (needs {who} {s.unit.capitalize()})"
+    return f"{SUPPORT_WORDS[SUPPORTS[card].effect]} (needs {support_needs(card)})"
+
+
+def support_needs(card: int) -> str:
+    """What a Support Card needs in the Battle: ``your Infantry``, ``the
+    opponent's Titan`` (its condition's one test, ``data.Support``)."""
+    ((side, _army, want),) = leaves(SUPPORTS[card].condition)
+    who = "your" if side == "your" else "the opponent's"
+    return f"{who} {str(want['has']).capitalize()}"
 
 
 def region_name(key: str | None) -> str:
@@ -109,9 +115,7 @@ def order_card(card: int) -> Card:
 
 
 def support_card(card: int) -> Card:
-    s = SUPPORTS[card]
-    who = "your" if s.side == "own" else "the opponent's"
-    return Card(card, SUPPORT_WORDS[s.effect], text=f"needs {who} {s.unit.capitalize()}",
+    return Card(card, SUPPORT_WORDS[SUPPORTS[card].effect], text=f"needs {support_needs(card)}",
                 tag="Support")
 
 

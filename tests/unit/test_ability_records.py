@@ -99,6 +99,19 @@ def test_the_condition_grammar_is_one_for_every_game() -> None:
             ka.check_expr(target.get("filter"), where, words.facts, words.sided)
 
 
+def test_titans_support_requirements_are_in_the_grammar_too() -> None:
+    """Titans' Support Cards need a unit type in your or the opposing army
+    (rulebook, "Playing Support Card(s)"): a condition in the same grammar."""
+    from aggregates.titans import data
+
+    sides = set()
+    for card in data.SUPPORTS:
+        ka.check_expr(card.condition, f"support {card.id}", data.WORDS.facts, data.WORDS.sided)
+        ((side, fact, _want),) = ka.leaves(card.condition)
+        sides.add((side, fact))
+    assert sides == {("your", "army"), ("opposing", "army")}
+
+
 def test_quest_completions_are_in_the_grammar_too() -> None:
     """Nine Empires' quest completions are tests in the same grammar: "an
     opposing hero is buried" is ``{"side": "opposing"}``, never a fact of its own."""

@@ -87,6 +87,10 @@ def test_setups_for_each_player_count_and_the_rulebooks_nations() -> None:
     (lambda c: c["nations"][0]["cards"][1].update(timing="dawn"), "unknown timing"),
     (lambda c: c["nations"][0]["cards"][1]["effects"][0].update(do="hand_limit"),
      "always on"),
+    (lambda c: c["support"][0].update(condition={"your": {"army": {"has": "elf"}}}),
+     "requires a unit type"),
+    (lambda c: c["support"][0].update(condition={"allied": {"units": {"min": 1}}}),
+     "requires a unit type"),
 ])
 def test_a_bad_components_file_is_refused(change: object, message: str | None) -> None:
     components = copy.deepcopy(raw("components.json"))
