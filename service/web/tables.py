@@ -68,9 +68,13 @@ def table_id_of(request: web.Request) -> str:
 
 
 def held_seat(request: web.Request) -> tuple[int, str] | None:
-    """The seat this browser holds at the table (its number and secret), if any."""
+    """The seat this browser holds at the table (its number and secret), if
+    any. A cookie no server wrote (a superscript digit, thousands of digits)
+    holds none: the visitor's page, not a server error."""
     seat, _, secret = request.cookies.get(SEAT_COOKIE, "").partition(":")
-    return (int(seat), secret) if seat.isdigit() and secret else None
+    if not (seat.isascii() and seat.isdigit() and len(seat) <= 3 and secret):
+        return None
+    return int(seat), secret
 
 
 def to_table(request: web.Request, table_id: str, seat: lobby_pb2.SeatSecret | None = None,
