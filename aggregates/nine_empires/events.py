@@ -117,20 +117,9 @@ class AbilityUsed(Game.Event):
     timing: str
 
 
-class ReactPlayed(Game.Event):
+class ReactPlayed(AbilityUsed):
     """The `seat` answers with a React (as AbilityUsed states it), opening a window
     of its own."""
-
-    ability: int
-    discarded_fate: int
-    key: str
-    order: list[int]
-    seat: int
-    source: str
-    tactic: bool
-    targets: dict[str, list[str]]
-    text: str
-    timing: str
 
 
 class ReactPassed(Game.Event):
