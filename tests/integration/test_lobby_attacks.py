@@ -187,3 +187,46 @@ def test_a_leave_racing_the_last_join_still_revokes_the_leavers_seat(app: Any) -
     assert [s.kind for s in left.table.seats] == [BOT, PLAYER]
     access = app.access(uuid.UUID(left.table.game_id))
     assert 0 in access.revoked.values(), "the leaver's secret still plays seat 1"
+
+
+def test_a_join_whose_start_fails_keeps_its_secret_and_the_table_starts_later(
+        app: Any) -> None:
+    """Attack (a fault): the store refuses the game's creation (``BUSY``) just
+    as the last join fills the table. The join is saved, so its caller gets
+    its seat's secret all the same (refused, it would hold a seat it has no
+    secret for: its name taken, the table full); the table, full and
+    waiting, is started by the next look at it (``GetTable``, as a page's
+    poll or a watch makes), with that secret as the seat's token; and by a
+    server's start (``TableBots.resume``) when no one looks."""
+    from service.errors import ServiceError
+    from service.lobby import LobbyService
+
+    lobby = LobbyService(app, _Hub())  # type: ignore[arg-type]
+    create = app.create_game
+    faults = [ServiceError("UNAVAILABLE", "BUSY", "the catalogue of games is too busy")] * 2
+
+    def busy(*args: Any, **kwargs: Any) -> Any:
+        if faults:
+            raise faults.pop()
+        return create(*args, **kwargs)
+
+    app.create_game = busy
+    tables = []
+    for host in ("Ada", "Cy"):
+        opened = lobby.OpenTable(lobby_pb2.OpenTableRequest(
+            rules="ethnos", seats=[lobby_pb2.SeatSpec(kind=PLAYER, name=host),
+                                   lobby_pb2.SeatSpec(kind=OPEN)]), _Context(""))
+        joined = lobby.JoinTable(lobby_pb2.JoinTableRequest(
+            table_id=opened.table.table_id, name="Bob"), _Context(""))
+        assert joined.seat.secret and joined.seat.seat == 1
+        assert joined.table.status == "waiting" and not joined.table.game_id
+        tables.append((opened.table.table_id, joined.seat.secret))
+    looked = lobby.GetTable(lobby_pb2.GetTableRequest(table_id=tables[0][0]), _Context(""))
+    assert looked.table.status == "started" and looked.table.game_id
+    game_id = uuid.UUID(looked.table.game_id)
+    principal = app.credentials.identify(tables[0][1], app.access(game_id))
+    assert principal.seat == 1, "the joiner's secret does not play its seat"
+    restarted = LobbyService(app, _Hub())  # type: ignore[arg-type]
+    restarted.bots._resume()
+    resumed = restarted.tables.get(uuid.UUID(tables[1][0]))
+    assert resumed.status == "started" and resumed.game_id
