@@ -333,6 +333,21 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     def started_if_full(self, table: Lobby) -> Lobby:
         return self.start(table) if table.full and table.status == WAITING else table
 
+    def started_when_it_can(self, table: Lobby) -> Lobby:
+        """``started_if_full``, for a call whose own change is saved already (a
+        join's): a game the store cannot create now (``UNAVAILABLE``) leaves
+        the table full and waiting, started by the next look at it (``GetTable``,
+        ``WatchTable``) or the next server's start (``TableBots.resume``), so
+        the caller still gets the secret of the seat it took."""
+        try:
+            return self.started_if_full(table)
+        except ServiceError as exc:
+            if exc.status != "UNAVAILABLE":
+                raise
+            log.warning("table %s is full; its game could not be created yet: %s",
+                        table.id, exc)
+            return table
+
     def start(self, table: Lobby) -> Lobby:
         """Create the game (once, whichever server or caller gets here first:
         its request id is the table's), with the holders' secrets as its seat
@@ -400,7 +415,8 @@ class LobbyService(LobbyServicer):
     @lobby_call
     def GetTable(self, request: lobby_pb2.GetTableRequest,
                  context: Context) -> lobby_pb2.GetTableResponse:
-        return lobby_pb2.GetTableResponse(table=self.message(self.table(request.table_id)))
+        table = self.started_when_it_can(self.table(request.table_id))
+        return lobby_pb2.GetTableResponse(table=self.message(table))
 
     @lobby_call
     def JoinTable(self, request: lobby_pb2.JoinTableRequest,
@@ -409,7 +425,7 @@ class LobbyService(LobbyServicer):
         seat, table = self.tables.write(
             parse_table_id(request.table_id), lambda t: t.take(request.name, wanted))
         secret = self.secret_message(table, seat)
-        table = self.started_if_full(table)
+        table = self.started_when_it_can(table)
         return lobby_pb2.JoinTableResponse(table=self.message(table), seat=secret)
 
     @lobby_call
@@ -503,7 +519,7 @@ class LobbyService(LobbyServicer):
                     continue  # taken meanwhile, or the name is someone's there: the next one
                 raise
             secret = self.secret_message(joined, seat)
-            joined = self.started_if_full(joined)
+            joined = self.started_when_it_can(joined)
             return lobby_pb2.QuickMatchResponse(table=self.message(joined), seat=secret)
         seats = [{"kind": PLAYER, "name": name}] + [{"kind": OPEN}] * (players - 1)
         table = self.opened(rules, seats, "", self.caller_key(context))
@@ -523,7 +539,7 @@ class LobbyService(LobbyServicer):
         its next round is named (nothing more can change)."""
         sent: tuple[int, bool] = (after, False) if after else (-1, False)
         while context.is_active() and not self.hub.stopping.is_set():
-            table = self.tables.get(table_id)
+            table = self.started_when_it_can(self.tables.get(table_id))
             now = (table.version, self.game_over(table))
             if now != sent and table.version > after:
                 sent = now
@@ -572,14 +588,16 @@ class TableBots:
 
     def resume(self) -> None:
         """On a server's start: the bots of the started tables (among the newest
-        ``SCAN``) whose games are not over play on, as a thread of their own
+        ``SCAN``) whose games are not over play on, and the tables full but
+        not started (their game's creation failed, or the server stopped
+        between the last join and the start) start, as a thread of their own
         (the server serves meanwhile)."""
         threading.Thread(target=self._resume, name="lobby-bots-resume", daemon=True).start()
 
     def _resume(self) -> None:
         try:
             for entry in self.lobby.tables.log.get(desc=True, limit=SCAN):
-                table = self.lobby.tables.get(entry.table_id)
+                table = self.lobby.started_when_it_can(self.lobby.tables.get(entry.table_id))
                 if table.status == STARTED and not self.lobby.game_over(table):
                     self.play(table)
         except Exception:  # noqa: BLE001 - the tables' own calls still work
