@@ -230,3 +230,60 @@ def test_a_join_whose_start_fails_keeps_its_secret_and_the_table_starts_later(
     restarted.bots._resume()
     resumed = restarted.tables.get(uuid.UUID(tables[1][0]))
     assert resumed.status == "started" and resumed.game_id
+
+
+CREATOR_TOKEN = "creator-" + "c" * 40
+
+
+@pytest.fixture(scope="module")
+def creators_server(tmp_path_factory: pytest.TempPathFactory,
+                    redis_url: str) -> Iterator[ServerProcess]:
+    """A server that creates games only for its creator token (docs/operations.md)."""
+    server = ServerProcess(tmp_path_factory.mktemp("creators") / "data", redis_url,
+                           {"ARBITER_CREATOR_TOKEN": CREATOR_TOKEN})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def lobby_refusal(call: Any) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.RpcError) as caught:
+        call()
+    trailers = dict(caught.value.trailing_metadata())  # type: ignore[attr-defined]
+    return caught.value.code(), trailers["arbiter-reason"]  # type: ignore[attr-defined]
+
+
+def test_a_server_that_creates_games_for_its_creator_alone_opens_tables_for_it_alone(
+        creators_server: ServerProcess) -> None:
+    """Attack: on a server whose operator set a creator token, ``CreateGame``
+    without it is refused; a table full of named players, opened by anyone,
+    would start a game at once, and a quick match no table waits for would
+    open one. Opening a table is creating a game: ``UNAUTHENTICATED`` /
+    ``CREATOR_REQUIRED`` without the creator token (or the admin's). With
+    it, a table opens, and anyone joins it by name (the table was the
+    creator's to open) and quick-matches into it."""
+    stub = lobby_pb2_grpc.LobbyServiceStub(creators_server.channel())
+    creator = (("authorization", f"Bearer {CREATOR_TOKEN}"),)
+    full = lobby_pb2.OpenTableRequest(rules="ethnos", seats=[
+        lobby_pb2.SeatSpec(kind=PLAYER, name="Ada"), lobby_pb2.SeatSpec(kind=PLAYER, name="Bob")])
+    assert lobby_refusal(lambda: stub.OpenTable(full, timeout=10)) == (
+        grpc.StatusCode.UNAUTHENTICATED, "CREATOR_REQUIRED")
+    quick = lobby_pb2.QuickMatchRequest(rules="ettin", players=3, name="Eve")
+    assert lobby_refusal(lambda: stub.QuickMatch(quick, timeout=10)) == (
+        grpc.StatusCode.UNAUTHENTICATED, "CREATOR_REQUIRED")
+    opened = stub.QuickMatch(quick, metadata=creator, timeout=10)
+    assert opened.opened
+    for name in ("Ada", "Bob"):
+        joined = stub.QuickMatch(lobby_pb2.QuickMatchRequest(
+            rules="ettin", players=3, name=name), timeout=10)
+        assert joined.table.table_id == opened.table.table_id and not joined.opened
+    assert joined.table.status == "started"
+    table = stub.OpenTable(lobby_pb2.OpenTableRequest(rules="ethnos", seats=[
+        lobby_pb2.SeatSpec(kind=OPEN), lobby_pb2.SeatSpec(kind=OPEN)]),
+        metadata=creator, timeout=10).table
+    stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=table.table_id, name="Cy"), timeout=10)
+    last = stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=table.table_id, name="Di"),
+                          timeout=10)
+    assert last.table.status == "started" and last.table.game_id
