@@ -268,6 +268,15 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                                "the secret holds no seat of this table")
         return seat, host or self.credentials.is_admin(token)
 
+    def require_creator(self, context: Context) -> None:
+        """Opening a table is creating a game (a table of named players starts
+        at once): on a server that creates games for its creator token alone
+        (``ARBITER_CREATOR_TOKEN``), refused ``CREATOR_REQUIRED`` without it or
+        the admin's, as ``CreateGame`` is. Joining a table, and playing again
+        once its game is over, need no creator: the table was the creator's."""
+        if self.credentials.creator_required:
+            self.credentials.creator(auth.token_from(context.invocation_metadata()), "")
+
     def caller_key(self, context: Context) -> str:
         """The caller's key in ``service.limits`` ("" without limits, or the admin)."""
         return self.shares.key_of(context) if self.shares is not None else ""
@@ -392,6 +401,7 @@ class LobbyService(LobbyServicer):
     @lobby_call
     def OpenTable(self, request: lobby_pb2.OpenTableRequest,
                   context: Context) -> lobby_pb2.OpenTableResponse:
+        self.require_creator(context)
         table = self.opened(request.rules,
                             [{"kind": s.kind, "name": s.name} for s in request.seats],
                             request.options_json, self.caller_key(context))
@@ -521,6 +531,7 @@ class LobbyService(LobbyServicer):
             secret = self.secret_message(joined, seat)
             joined = self.started_when_it_can(joined)
             return lobby_pb2.QuickMatchResponse(table=self.message(joined), seat=secret)
+        self.require_creator(context)  # no table waits: this one is opened
         seats = [{"kind": PLAYER, "name": name}] + [{"kind": OPEN}] * (players - 1)
         table = self.opened(rules, seats, "", self.caller_key(context))
         return lobby_pb2.QuickMatchResponse(table=self.message(table),
