@@ -287,3 +287,25 @@ def test_a_server_that_creates_games_for_its_creator_alone_opens_tables_for_it_a
     last = stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=table.table_id, name="Di"),
                           timeout=10)
     assert last.table.status == "started" and last.table.game_id
+
+
+@pytest.mark.parametrize("argv", [
+    ["join", "6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10", "--name", "Eve", "--seat", "0"],
+    ["join", "6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10", "--name", "Eve", "--seat", "9" * 12],
+    ["leave", "6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10", "--seat", "-3"],
+    ["quick", "ethnos", "--players", "-1", "--name", "Eve"],
+    ["list", "--players", "9" * 12],
+], ids=["seat-zero", "seat-huge", "seat-negative", "players-negative", "players-huge"])
+def test_the_cli_refuses_a_seat_or_count_no_table_has_as_a_usage_error(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Attack: ``arbiter lobby`` given a seat 0 (seats are counted from 1), a
+    negative one, or a number past any table (the wire's fields are
+    ``uint32``). Each is a usage error (exit status 2, the rule said), not a
+    Python traceback from the request's field, and nothing is sent."""
+    from clients.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["lobby", *argv, "--address", "127.0.0.1:9"])
+    assert exited.value.code == 2
+    said = capsys.readouterr().err
+    assert "counted from 1" in said or "at most" in said, said
