@@ -26,6 +26,36 @@ from clients.tokens import TokenStore, arbiter_home
 Add = Callable[..., argparse.ArgumentParser]
 
 
+#: The most seats a table has (the lobby's bound, whatever the rules allow).
+MOST_SEATS = 16
+
+
+def _whole(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
+def seat_number(text: str) -> int:
+    """``--seat N``: a seat as people count them, 1 to ``MOST_SEATS`` (a
+    usage error otherwise, before anything is sent: the wire's seat is a
+    ``uint32`` counted from 0)."""
+    number = _whole(text, "a seat number")
+    if not 1 <= number <= MOST_SEATS:
+        raise argparse.ArgumentTypeError(
+            f"seats are counted from 1 (Player 1 is the first), at most {MOST_SEATS}")
+    return number
+
+
+def player_count(text: str) -> int:
+    """``--players N``: how many seats, 0 (any, or the game's fewest) to ``MOST_SEATS``."""
+    number = _whole(text, "a number of players")
+    if not 0 <= number <= MOST_SEATS:
+        raise argparse.ArgumentTypeError(f"a table seats at most {MOST_SEATS} players")
+    return number
+
+
 def secrets_path() -> Path:
     return arbiter_home() / "lobby.json"
 
@@ -185,7 +215,8 @@ def register(add: Add, make_client: Callable[[argparse.Namespace], ArbiterClient
 
     p = action("list", cmd_list, "the tables gathering players, oldest first")
     p.add_argument("--rules", default="", help="only tables of these rules")
-    p.add_argument("--players", type=int, default=0, help="only tables of this many seats")
+    p.add_argument("--players", type=player_count, default=0,
+                   help="only tables of this many seats")
     p = action("open", cmd_open, "open a table")
     p.add_argument("game", metavar="GAME", help="rules id, e.g. ethnos")
     p.add_argument("--seat", action="append", metavar="open|bot|NAME",
@@ -194,12 +225,12 @@ def register(add: Add, make_client: Callable[[argparse.Namespace], ArbiterClient
     p = action("join", cmd_join, "sit down at a table by name")
     p.add_argument("table_id", metavar="TABLE_ID")
     p.add_argument("--name", required=True, help="your name at the table")
-    p.add_argument("--seat", type=int, default=None, metavar="N",
+    p.add_argument("--seat", type=seat_number, default=None, metavar="N",
                    help="the seat wanted, counted from 1 (default: the first open one)")
     p = action("leave", cmd_leave, "leave your seat (before the start it opens again; "
                "during the game a bot takes it)")
     p.add_argument("table_id", metavar="TABLE_ID")
-    p.add_argument("--seat", type=int, default=None, metavar="N",
+    p.add_argument("--seat", type=seat_number, default=None, metavar="N",
                    help="as the host: the seat to empty, counted from 1")
     p = action("start", cmd_start, "start your table now: bots take the open seats")
     p.add_argument("table_id", metavar="TABLE_ID")
@@ -208,7 +239,7 @@ def register(add: Add, make_client: Callable[[argparse.Namespace], ArbiterClient
     p = action("quick", cmd_quick, "join the oldest waiting table of these rules and size, "
                "or open one")
     p.add_argument("game", metavar="GAME")
-    p.add_argument("--players", type=int, default=0, metavar="N",
+    p.add_argument("--players", type=player_count, default=0, metavar="N",
                    help="seats at the table (default: the game's fewest)")
     p.add_argument("--name", required=True, help="your name at the table")
     p = action("wait", cmd_wait, "wait until the table's game starts; print it")
