@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -309,3 +310,33 @@ def test_the_cli_refuses_a_seat_or_count_no_table_has_as_a_usage_error(
     assert exited.value.code == 2
     said = capsys.readouterr().err
     assert "counted from 1" in said or "at most" in said, said
+
+
+def test_a_table_of_half_a_million_seats_is_refused_from_its_count(app: Any) -> None:
+    """Attack: ``OpenTable`` with half a million seats (3.5 MB, under gRPC's
+    4 MB). It is refused ``BAD_SEATS`` from the number of seats, before a
+    seat of it is checked: its CPU time at most 100 times a seven-seat
+    table's refusal (the floor, measured in the same run). Each seat checked
+    first cost over half a second of the server's CPU per call."""
+    from service.lobby import LobbyService
+
+    lobby = LobbyService(app, _Hub())  # type: ignore[arg-type]
+
+    class Refused(Exception):
+        pass
+
+    class Context(_Context):
+        def abort(self, code: grpc.StatusCode, details: str) -> None:
+            raise Refused(details)
+
+    def cpu_of(seats: int) -> float:
+        request = lobby_pb2.OpenTableRequest(
+            rules="ethnos", seats=[lobby_pb2.SeatSpec(kind=BOT)] * seats)
+        started = time.thread_time()
+        with pytest.raises(Refused, match="BAD_SEATS"):
+            lobby.OpenTable(request, Context(""))
+        return time.thread_time() - started
+
+    floor = min(cpu_of(7) for _ in range(5))
+    huge = min(cpu_of(500_000) for _ in range(2))
+    assert huge < 100 * max(floor, 1e-4), (huge, floor)
