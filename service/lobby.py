@@ -51,6 +51,7 @@ from aggregates.kernel.moves import random_listed
 from aggregates.lobby import (
     BOT,
     INVALID,
+    MAX_TABLE_SEATS,
     OPEN,
     PLAYER,
     STARTED,
@@ -402,6 +403,10 @@ class LobbyService(LobbyServicer):
     def OpenTable(self, request: lobby_pb2.OpenTableRequest,
                   context: Context) -> lobby_pb2.OpenTableResponse:
         self.require_creator(context)
+        if len(request.seats) > MAX_TABLE_SEATS:  # from the count, before a seat is read
+            raise lobby_refusal(RuleError(
+                LobbyReason.BAD_SEATS,
+                f"a table has at most {MAX_TABLE_SEATS} seats, not {len(request.seats)}"))
         table = self.opened(request.rules,
                             [{"kind": s.kind, "name": s.name} for s in request.seats],
                             request.options_json, self.caller_key(context))
