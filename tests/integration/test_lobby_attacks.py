@@ -340,3 +340,31 @@ def test_a_table_of_half_a_million_seats_is_refused_from_its_count(app: Any) -> 
     floor = min(cpu_of(7) for _ in range(5))
     huge = min(cpu_of(500_000) for _ in range(2))
     assert huge < 100 * max(floor, 1e-4), (huge, floor)
+
+
+def test_a_seat_taken_and_left_without_end_is_refused_past_a_bound(
+        client: ArbiterClient) -> None:
+    """Attack: one caller joins and leaves a waiting table's open seat in a
+    loop. Each pair records two events on the table, for ever (a table waits
+    as long as no one fills it; every server that reads it replays them
+    all), at the call rate alone. A table records at most ``MAX_TAKINGS``
+    seat takings; past them a join is refused ``FAILED_PRECONDITION`` /
+    ``TOO_MANY_TAKINGS`` and the table is still read and left as before."""
+    from aggregates.lobby import MAX_TAKINGS
+
+    lobby = Lobby(client)
+    table_id = lobby.open_table("nine_empires", [("player", "Ada"), "open"]).table.table_id
+    refused = None
+    for n in range(MAX_TAKINGS + 2):
+        try:
+            joined = Lobby(client).join(table_id, f"Eve{n}", seat=1)
+        except ArbiterError as exc:
+            refused = exc
+            break
+        Lobby(client).leave(table_id, secret=joined.seat.secret)
+    assert refused is not None, f"{MAX_TAKINGS + 2} takings of one seat"
+    assert (refused.code, refused.reason) == (
+        grpc.StatusCode.FAILED_PRECONDITION, "TOO_MANY_TAKINGS")
+    table = lobby.table(table_id)
+    assert table.status == "waiting" and table.seats[1].kind == OPEN
+    assert table.version <= 2 * MAX_TAKINGS + 1
