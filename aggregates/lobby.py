@@ -43,6 +43,9 @@ WAITING = "waiting"
 STARTED = "started"
 MAX_NAME = 32
 MAX_TABLE_SEATS = 16
+#: The most seat takings a table records (``Lobby.takings``): a seat joined
+#: and left in a loop would grow a waiting table's events without end.
+MAX_TAKINGS = 256
 
 
 class LobbyReason(StrEnum):
@@ -60,6 +63,7 @@ class LobbyReason(StrEnum):
     NOT_ENOUGH_PLAYERS = "NOT_ENOUGH_PLAYERS"
     GAME_NOT_OVER = "GAME_NOT_OVER"
     GAME_OVER = "GAME_OVER"
+    TOO_MANY_TAKINGS = "TOO_MANY_TAKINGS"
 
 
 #: The reasons that say the request itself is malformed (the rest: the table's
@@ -196,6 +200,9 @@ class Lobby(Aggregate):
         """A player sits down by name: in ``seat``, else the first open one."""
         cleaned = player_name(name)
         self._waiting("join")
+        if self.takings >= MAX_TAKINGS:
+            raise refuse(LobbyReason.TOO_MANY_TAKINGS,
+                         f"this table's seats were taken {MAX_TAKINGS} times: open a new one")
         if seat is None:
             if self.full:
                 raise refuse(LobbyReason.TABLE_FULL, "every seat of this table is taken")

@@ -530,7 +530,7 @@ class LobbyService(LobbyServicer):
                 seat, joined = self.tables.write(table.id, lambda t: t.take(name))
             except RuleError as exc:
                 if exc.reason in (LobbyReason.TABLE_FULL, LobbyReason.TABLE_STARTED,
-                                  LobbyReason.NAME_TAKEN):
+                                  LobbyReason.NAME_TAKEN, LobbyReason.TOO_MANY_TAKINGS):
                     continue  # taken meanwhile, or the name is someone's there: the next one
                 raise
             secret = self.secret_message(joined, seat)

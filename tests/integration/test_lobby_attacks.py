@@ -353,7 +353,7 @@ def test_a_seat_taken_and_left_without_end_is_refused_past_a_bound(
     from aggregates.lobby import MAX_TAKINGS
 
     lobby = Lobby(client)
-    table_id = lobby.open_table("nine_empires", [("player", "Ada"), "open"]).table.table_id
+    table_id = lobby.open_table("ethnos", [("player", "Ada"), "open", "open"]).table.table_id
     refused = None
     for n in range(MAX_TAKINGS + 2):
         try:
