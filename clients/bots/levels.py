@@ -154,7 +154,9 @@ class ISMCTS:
         self.limit = limit
         self.budget = budget
         self.iterations = iterations
+        #: UCB's exploration constant, on the spread of the worths seen.
         self.exploration = exploration
+        self.seen = (math.inf, -math.inf)
         #: Iterations of the last decision (the harness reports them).
         self.last_iterations = 0
 
@@ -167,6 +169,9 @@ class ISMCTS:
         need_belief(obs, self.level)
         assert obs.belief is not None
         root = Node(mover=obs.seat)
+        #: The lowest and highest worth backed up in this search: UCB's
+        #: exploration is scaled to their spread (``iterate``).
+        self.seen = (math.inf, -math.inf)
         started = time.perf_counter()
         # A first pass gives each of up to ``width`` commands one iteration,
         # each playout within its share of the budget, as greedy's do: the
@@ -227,7 +232,13 @@ class ISMCTS:
                 child = node.children[chosen] = Node(mover)
                 child.available = 1
             else:
-                chosen = max(options, key=lambda k: node.children[k].ucb(self.exploration))
+                # Exploration on the scale of the worths seen: short playouts
+                # leave most worlds near even, and an unscaled constant would
+                # spread the visits evenly whatever the means say. Equal
+                # bounds are settled at random, not by the legal list's order.
+                scale = self.exploration * max(self.seen[1] - self.seen[0], 0.01)
+                chosen = max(options, key=lambda k: (node.children[k].ucb(scale),
+                                                     self.rng.random()))
                 child = node.children[chosen]
             if not p.act(world, mover, options[chosen]):
                 if child.visits == 0:
@@ -245,3 +256,5 @@ class ISMCTS:
         for visited in path:
             visited.visits += 1
             visited.total += worth[visited.mover]
+            self.seen = (min(self.seen[0], worth[visited.mover]),
+                         max(self.seen[1], worth[visited.mover]))
