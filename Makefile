@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PROTOS := $(wildcard protos/arbiter/v1/*.proto)
-# The client library, the `arbiter` package's one distribution (arbiter-client);
-# `make proto` writes its generated code, arbiter.v1, in place.
+# The wire contract's generated Python code, arbiter.v1, a distribution of its own
+# (arbiter-protos) that the server and the client library (arbiter-client) both
+# depend on; `make proto` writes it in place.
+PROTOS_PY := protos/python
+GENERATED := $(PROTOS_PY)/arbiter/v1
 SDK := clients/sdk
-GENERATED := $(SDK)/arbiter/v1
 STAMP := $(VENV)/.installed
 ARBITER_LISTEN ?= localhost:50051
 ARBITER_DATA_DIR ?= ./data
@@ -33,25 +35,28 @@ BASELINE := protos/baseline.binpb
 
 install: $(STAMP) proto
 
-# The client distribution first (editable: its code is the source tree's, arbiter.v1
-# from `make proto`), then the server's, which depends on it.
-$(STAMP): pyproject.toml $(SDK)/pyproject.toml $(SDK)/setup.py
+# The generated code's distribution first, then the client's, then the server's,
+# which depends on both (editable: their code is the source tree's, arbiter.v1 from
+# `make proto`). `arbiter` is a namespace package split over the first two.
+$(STAMP): pyproject.toml $(PROTOS_PY)/pyproject.toml $(PROTOS_PY)/setup.py $(SDK)/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e $(PROTOS_PY)
 	$(BIN)/pip install --quiet -e $(SDK)
 	$(BIN)/pip install --quiet -e '.[dev,postgres,embedded-redis]'
 	touch $(STAMP)
 
 proto: $(STAMP) $(GENERATED)/game_pb2.py
 
-# From the wire contract in protos/ into the client's package. Also the descriptors
+# From the wire contract in protos/ into its Python package. Also the descriptors
 # with their comments (source info), which server reflection serves
 # (service/reflection.py) and the gateway's OpenAPI document describes its schemas
 # with (service/web/openapi.py): the generated modules carry none. The same files
-# as the wheel's build hook (clients/sdk/setup.py) writes.
+# as the wheel's build hook (protos/python/setup.py) writes.
 $(GENERATED)/game_pb2.py: $(PROTOS)
-	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=$(SDK) --pyi_out=$(SDK) \
-		--grpc_python_out=$(SDK) --include_source_info \
+	rm -rf $(SDK)/arbiter/v1  # where an older checkout generated it, in the client's package
+	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=$(PROTOS_PY) --pyi_out=$(PROTOS_PY) \
+		--grpc_python_out=$(PROTOS_PY) --include_source_info \
 		--descriptor_set_out=$(GENERATED)/descriptors.binpb $(PROTOS)
 
 # The project's own modules compiled once, ahead: where PYTHONDONTWRITEBYTECODE is
@@ -148,11 +153,12 @@ lint: install tools lint-python
 	$(BUF) breaking --against $(BASELINE)
 
 # ruff and mypy: the Python half of `make lint`, all that `make check` needs. `clients`
-# includes the client library, clients/sdk (its package `arbiter` and its build hook
-# setup.py; mypy names them from there, pyproject.toml's mypy_path).
+# includes the client library, clients/sdk (its modules of the `arbiter` namespace;
+# mypy names them from there, pyproject.toml's mypy_path); protos/python/setup.py is
+# the generated code's build hook.
 lint-python: install
-	$(BIN)/ruff check aggregates service clients tests bench tools
-	$(BIN)/mypy aggregates service clients bench tools
+	$(BIN)/ruff check aggregates service clients tests bench tools protos/python/setup.py
+	$(BIN)/mypy aggregates service clients bench tools protos/python/setup.py
 
 tools: $(TOOLS_STAMP)
 
@@ -187,7 +193,7 @@ capacity: install
 
 clean:
 	rm -rf $(VENV) $(TOOLS) $(TS_CLIENT)/gen $(TS_CLIENT)/node_modules data $(GENERATED)/*_pb2*.py $(GENERATED)/*_pb2*.pyi \
-		$(GENERATED)/descriptors.binpb $(SDK)/build
+		$(GENERATED)/descriptors.binpb $(SDK)/build $(PROTOS_PY)/build
 
 # Each game's schemas.json (its view, events and outcome) and its docs page's event
 # table, written from its declarations: views.py's View, events.py's classes

@@ -348,10 +348,10 @@ def test_buf_generate_makes_what_make_proto_makes(tmp_path: Path) -> None:
         pytest.skip("buf is not installed: `make tools` installs it into .tools")
     subprocess.run([str(buf), "generate", "-o", str(tmp_path)], cwd=ROOT, check=True,
                    timeout=120)
-    ours = sorted((ROOT / "clients/sdk/arbiter/v1").glob("*_pb2*.py*"))
+    ours = sorted((ROOT / "protos/python/arbiter/v1").glob("*_pb2*.py*"))
     assert len(ours) == 3 * len(list((ROOT / "protos/arbiter/v1").glob("*.proto")))
     for made in ours:
-        generated = tmp_path / "clients/sdk/arbiter/v1" / made.name
+        generated = tmp_path / "protos/python/arbiter/v1" / made.name
         if made.name.endswith("_pb2.py"):
             assert _descriptor(generated) == _descriptor(made), made.name
         else:

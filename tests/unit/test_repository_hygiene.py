@@ -13,9 +13,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 #: Each distribution's folder, and the top-level packages it ships from there: the server's,
-#: and the client library's (``arbiter-client``), a folder of ``clients/`` but its own project.
+#: the client library's (``arbiter-client``, a folder of ``clients/`` but its own project),
+#: and the wire contract's generated code (``arbiter-protos``, beside the .proto files).
+#: ``arbiter`` is a namespace package the last two share.
 DISTRIBUTIONS = {ROOT: ("aggregates", "service", "clients"),
-                 ROOT / "clients" / "sdk": ("arbiter",)}
+                 ROOT / "clients" / "sdk": ("arbiter",),
+                 ROOT / "protos" / "python": ("arbiter",)}
 
 
 def _configured_packages(project: Path) -> set[str]:

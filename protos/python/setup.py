@@ -1,19 +1,19 @@
-"""Build hook of ``arbiter-client`` (clients/sdk/pyproject.toml): generate ``arbiter.v1``.
+"""Build hook of ``arbiter-protos`` (protos/python/pyproject.toml): generate ``arbiter.v1``.
 
 The generated protobuf/gRPC modules are not in git (``make proto`` writes them
-for the repository's own venv), so building the client's wheel generates them
-itself, with the ``grpcio-tools`` pinned as a build requirement: a fresh
-checkout builds, and the wheel's code is always generated from the .proto
-files in the same tree, by the same generator version the server uses.
+for the repository's own venv), so building this wheel generates them itself,
+with the ``grpcio-tools`` pinned as a build requirement: a fresh checkout
+builds, and the wheel's code is always generated from the .proto files in the
+same tree, by the same generator version the server uses.
 
-The .proto files stay where the wire contract lives, ``protos/arbiter/v1/`` at
-the repository's root (buf's module is ``protos/``, and the other languages'
-generators read them there), found relative to this file: so the wheel is built
-from a checkout (``pip install ./clients/sdk``, ``pip wheel ./clients/sdk``),
-not from an sdist, which could not carry a folder outside its own.
+The .proto files stay where the wire contract lives, ``protos/arbiter/v1/``
+(buf's module is ``protos/``, and the other languages' generators read them
+there), found relative to this file: so the wheel is built from a checkout
+(``pip install ./protos/python``, ``pip wheel ./protos/python``), not from an
+sdist, which could not carry a folder outside its own.
 
 Everything generated is written into the build directory, never into the
-source tree. An editable install (``pip install -e clients/sdk``, as
+source tree. An editable install (``pip install -e protos/python``, as
 ``make install`` does) generates nothing: it imports the package in place,
 where ``make proto`` has written the same files.
 """
@@ -27,7 +27,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 #: The repository's ``protos/`` folder, the root that the .proto files import from.
-PROTOS = Path(__file__).resolve().parents[2] / "protos"
+PROTOS = Path(__file__).resolve().parents[1]
 
 
 class BuildPyWithProtos(build_py):
@@ -49,8 +49,8 @@ def generate(out: Path) -> None:
     well_known = resources.files("grpc_tools") / "_proto"  # google/protobuf/*.proto
     protos = sorted(str(path) for path in (PROTOS / "arbiter" / "v1").glob("*.proto"))
     if not protos:
-        raise SystemExit(f"no .proto files under {PROTOS / 'arbiter' / 'v1'}: arbiter-client "
-                         "is built from a checkout of the repository (pip install ./clients/sdk)")
+        raise SystemExit(f"no .proto files under {PROTOS / 'arbiter' / 'v1'}: arbiter-protos "
+                         "is built from a checkout of the repository (pip install ./protos/python)")
     package = out / "arbiter" / "v1"
     package.mkdir(parents=True, exist_ok=True)
     status = protoc.main([
