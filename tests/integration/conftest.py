@@ -86,9 +86,16 @@ class ServerProcess:
                     [sys.executable, "-m", "service.main", *args],
                     cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                 )
-        if not self.port:
-            self.learn_port(offset)
-        self.wait_serving()
+        try:
+            if not self.port:
+                self.learn_port(offset)
+            self.wait_serving()
+        except BaseException:
+            # A start that failed (no port said, never healthy) left its process
+            # running after the run, as no fixture's teardown follows a failed set-up.
+            self.process.kill()
+            self.process.wait()
+            raise
 
     def learn_port(self, offset: int, timeout: float = 60.0) -> None:
         """Read the port the server bound from its log (written from ``offset`` on).
