@@ -197,8 +197,8 @@ clean:
 
 # Each game's schemas.json (its view, events and outcome) and its docs page's event
 # table, written from its declarations: views.py's View, events.py's classes
-# (aggregates/kernel/schemagen.py; tests/unit/kernel/test_schemagen.py fails while
+# (aggregates/kernel/record/schemagen.py; tests/unit/kernel/test_schemagen.py fails while
 # a committed file differs).
 .PHONY: schemas
 schemas: install
-	$(BIN)/python -m aggregates.kernel.schemagen
+	$(BIN)/python -m aggregates.kernel.record.schemagen

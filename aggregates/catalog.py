@@ -38,7 +38,7 @@ from aggregates.enin import Enin
 from aggregates.ethnos import Ethnos
 from aggregates.ettin import Ettin
 from aggregates.kernel import Game
-from aggregates.kernel.verify import known_versions, not_loadable_sentence, version_order
+from aggregates.kernel.record.verify import known_versions, not_loadable_sentence, version_order
 from aggregates.nine_empires import NineEmpires
 from aggregates.titans import Titans
 

@@ -9,7 +9,7 @@ counters, the command that caused the event, the audience) when the reader
 gets the full record -- anyone once the game is over, the admin always.
 
 ``arbiter verify FILE`` re-checks such a file with no server and no database
-(``aggregates.kernel.verify``); ``arbiter verify GAME_ID`` does the same with
+(``aggregates.kernel.record.verify``); ``arbiter verify GAME_ID`` does the same with
 what the server's ``History`` returns; ``arbiter replay FILE`` steps through
 it (``clients.replay``). Each line also keeps the event's sentence as its
 reader got it (``text``). The sentences are outside the hash chain, so verify
@@ -30,9 +30,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from aggregates.catalog import RULES
-from aggregates.kernel.audit import Record
-from aggregates.kernel.signatures import check_commitment, check_signature
-from aggregates.kernel.verify import Verdict, verify_records
+from aggregates.kernel.record.audit import Record
+from aggregates.kernel.record.signatures import check_commitment, check_signature
+from aggregates.kernel.record.verify import Verdict, verify_records
 
 #: The header's marker and the format's version.
 MARKER = "arbiter_record"
@@ -160,7 +160,7 @@ def verify_lines(
     """Verify a record's lines offline, with the rules version that recorded it
     (from this release's registry); with ``keys`` (id: raw public key) the
     server's signature over its head too, and with ``commitment`` the seed
-    commitment handed out at creation (``aggregates.kernel.signatures``)."""
+    commitment handed out at creation (``aggregates.kernel.record.signatures``)."""
     lines, damaged = _until_damaged(header, lines)
     records = records_of(header, lines)
     redacted = [bool(line.get("redacted")) for line in lines]

@@ -33,10 +33,10 @@ from typing import Any
 
 import grpc
 import redis
+from arbiter.answers import bot_move
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import json_to_command
 
-from aggregates.kernel.answers import bot_move
 from bench.noop import ACT as NOOP_ACT
 from bench.noop import SET_REPLY as NOOP_SET_REPLY
 from bench.procs import cpu_seconds

@@ -41,9 +41,10 @@ from arbiter.play import Move, Played, PlayStream, play_seats
 from arbiter.v1 import game_pb2
 
 from aggregates.catalog import GAMES, rules_class
-from aggregates.kernel import Game, upcast
-from aggregates.kernel.audit import Record, rebuild, upcast_record
+from aggregates.kernel import Game
 from aggregates.kernel.nature import Information, game_type_of
+from aggregates.kernel.record import upcast
+from aggregates.kernel.record.audit import Record, rebuild, upcast_record
 from clients import bots
 from clients.bots import Determiniser, Legal, Observation
 

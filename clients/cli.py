@@ -2,7 +2,7 @@
 
 Every subcommand but ``serve`` is a thin client of the running server through
 ``arbiter.client`` (the client library, distribution ``arbiter-client`` in
-``clients/sdk``); rendering lives in ``aggregates.kernel.render``; the tokens of
+``clients/sdk``); rendering lives in ``arbiter.render``; the tokens of
 the games made here are kept by ``clients.tokens``. Failures print
 ``error: REASON: message`` on stderr (and, for a refused credential, a hint)
 and exit 1; usage errors exit 2.
@@ -19,9 +19,9 @@ from typing import Any
 
 import grpc
 from arbiter.client import ArbiterClient, ArbiterError, default_address, message_to_dict
+from arbiter.render import event_text, loads_object, render_outcome, seat_title
 from arbiter.wire import WireError
 
-from aggregates.kernel.render import event_text, loads_object, render_outcome, seat_title
 from clients import bot as bot_cli
 from clients import cli_extras
 from clients import lobby as lobby_cli
@@ -393,7 +393,7 @@ def _audit_store(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check a game on this machine: a record file offline (no server, no
     database), or a game id from its History; see ``aggregates.records``."""
-    from aggregates.kernel.signatures import KeyProblem
+    from aggregates.kernel.record.signatures import KeyProblem
     from aggregates.records import RecordError, read_record, render_verdict, verify_lines
 
     try:
@@ -424,7 +424,7 @@ def _verifier_keys(
 ) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """(the keys this verifier trusts: ``--key`` and the pinned ones, the keys
     the server asked serves when verifying a game id online)."""
-    from aggregates.kernel.signatures import parse_key
+    from aggregates.kernel.record.signatures import parse_key
     from clients.signatures import trusted
 
     keys = trusted(args.key or [])
@@ -437,7 +437,7 @@ def _verifier_keys(
 
 def cmd_keys(args: argparse.Namespace) -> int:
     """The server's signing keys; ``--pin``: trust them for later verifies."""
-    from aggregates.kernel.signatures import KeyProblem
+    from aggregates.kernel.record.signatures import KeyProblem
     from clients.signatures import keys_path, pin
 
     with _client(args) as client:

@@ -173,7 +173,7 @@ def find_rules(rules: Sequence[game_pb2.RulesInfo], rules_id: str) -> game_pb2.R
 def event_line(event: game_pb2.Event) -> str:
     """One feed/history line for a person: position, short game id, version, type, and
     the event told in its game's words (``Event.text``; the payload if it has none)."""
-    from aggregates.kernel.render import event_text, short_id
+    from arbiter.render import event_text, short_id
 
     position = str(event.position) if event.position else "-"
     redacted = " (redacted)" if event.redacted else ""

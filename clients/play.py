@@ -20,12 +20,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from arbiter.client import ArbiterClient, ArbiterError, default_address
-from arbiter.play import PlayStream, legal_of
-from arbiter.v1 import game_pb2
-from rich.console import Console
-
-from aggregates.kernel.answers import (
+from arbiter.answers import (
     TERMINAL,
     CardId,
     Option,
@@ -39,7 +34,9 @@ from aggregates.kernel.answers import (
     menu,
     path_step,
 )
-from aggregates.kernel.render import (
+from arbiter.client import ArbiterClient, ArbiterError, default_address
+from arbiter.play import PlayStream, legal_of
+from arbiter.render import (
     INDENT,
     card_names,
     event_text,
@@ -49,6 +46,9 @@ from aggregates.kernel.render import (
     render_pending,
     screen_cards,
 )
+from arbiter.v1 import game_pb2
+from rich.console import Console
+
 from clients.render import render_audit, render_game_screen
 from clients.terminal import draw_screen
 from clients.typed import SelectionError, parse_cards, parse_menu_number
@@ -109,7 +109,7 @@ class Player:
         #: The command ids of the person's own moves (a refusal of one is shown).
         self.sent: set[str] = set()
         # A terminal gets the screen drawn with rich (its width, colour); a pipe
-        # or a file the plain text of ``aggregates.kernel.render`` (None: decide by stdout).
+        # or a file the plain text of ``arbiter.render`` (None: decide by stdout).
         self.fancy = _isatty(stdout) if fancy is None else fancy
         self.console = Console(file=stdout, highlight=False) if self.fancy else None
 

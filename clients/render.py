@@ -2,7 +2,7 @@
 rules, the legal list, an audit and the games, as plain text for ``arbiter``.
 
 The words themselves (a card's, an event's, an outcome's, a pending decision's)
-are shared with the web pages and live below both, in ``aggregates.kernel.render``;
+are shared with the web pages and live below both, in ``arbiter.render``;
 this module only lays them out for a terminal.
 """
 
@@ -13,10 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arbiter.v1 import game_pb2
-
-from aggregates.kernel.present import plural, seat_name
-from aggregates.kernel.render import (
+from arbiter.render import (
     INDENT,
     LINE_WIDTH,
     MAP_COLUMNS,
@@ -35,6 +32,9 @@ from aggregates.kernel.render import (
     short_id,
     wrap,
 )
+from arbiter.v1 import game_pb2
+
+from aggregates.kernel.present import plural, seat_name
 
 
 def cards_lines(item: Mapping[str, Any]) -> list[str]:

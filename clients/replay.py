@@ -10,7 +10,7 @@ server: its events are folded through the rules version that recorded it
 each state is drawn as the chosen seat (or a spectator) sees it.
 
 Each step is drawn like a turn of ``arbiter play``: the game's own screen
-(``aggregates.kernel.render``, from the game's ``present``), the event that made this
+(``arbiter.render``, from the game's ``present``), the event that made this
 version in the game's own words, then who the game waits on or its outcome.
 So the replay holds no line of any game's rules either.
 
@@ -42,21 +42,21 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, TextIO
 
 from arbiter.client import ArbiterClient
-from arbiter.v1 import game_pb2
-
-from aggregates.catalog import RULES, Registry, not_loadable
-from aggregates.kernel.audit import Record
-from aggregates.kernel.game import Game, recorded_audience
-from aggregates.kernel.outcome import outcome_json
-from aggregates.kernel.render import (
+from arbiter.render import (
     describe_event,
     event_text,
     loads_object,
     seat_name,
     seat_title,
 )
+from arbiter.v1 import game_pb2
+
+from aggregates.catalog import RULES, Registry, not_loadable
+from aggregates.kernel.game import Game, recorded_audience
+from aggregates.kernel.outcome import outcome_json
+from aggregates.kernel.record.audit import Record
+from aggregates.kernel.record.verify import CREATED_FIELDS, event_sentence, folding, loadable
 from aggregates.kernel.seating import Audience
-from aggregates.kernel.verify import CREATED_FIELDS, event_sentence, folding, loadable
 from aggregates.records import RecordError, read_record, records_of
 from clients.render import state_lines
 

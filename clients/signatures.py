@@ -2,7 +2,7 @@
 --key BASE64``, as the server's operator publishes it or ``arbiter keys``
 prints it), or pinned earlier (``arbiter keys --pin``, kept in
 ``$ARBITER_HOME/keys.json``). Checking a record with them is the record
-format's part (``aggregates.kernel.signatures``).
+format's part (``aggregates.kernel.record.signatures``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from aggregates.kernel.signatures import KeyProblem, key_id, parse_key
+from aggregates.kernel.record.signatures import KeyProblem, key_id, parse_key
 from clients.tokens import DIR_MODE, FILE_MODE, arbiter_home
 
 

@@ -17,12 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
 
+from arbiter.answers import bot_move
 from arbiter.client import ArbiterClient, ArbiterError
 from arbiter.play import Move, legal_of, play_seats
+from arbiter.render import loads_object, seat_title
 from arbiter.v1 import game_pb2
-
-from aggregates.kernel.answers import bot_move
-from aggregates.kernel.render import loads_object, seat_title
 
 DEFAULT_CAP = 5000
 MAX_REFUSALS = 10

@@ -46,8 +46,9 @@ import numpy as np
 import pyspiel
 
 from aggregates.catalog import GAMES
-from aggregates.kernel import Command, Game, rng
+from aggregates.kernel import Command, Game
 from aggregates.kernel.nature import Chance, Information, game_type_of
+from aggregates.kernel.record import rng
 from clients.bots.seat import read_by
 
 #: The largest legal list and die an adapted game may offer.

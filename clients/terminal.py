@@ -1,12 +1,12 @@
 """A game's screen drawn with ``rich`` for a terminal (issue 23 item 4).
 
-The same presentation vocabulary as ``aggregates.kernel.render`` (titled sections of
+The same presentation vocabulary as ``arbiter.render`` (titled sections of
 tracks, cards, tables, boards and notes; see ``aggregates/kernel/present.py``),
 laid out for the terminal it is drawn on: tables fit its width (a cell wraps
 inside its column instead of the line breaking at 80 columns mid-word), a
 card's colour or family (``Card.tag``) tints its name and is still written
 out for colour-blind readers, headings and the reader's own zones stand out.
-No game is known here. ``aggregates.kernel.render`` stays the plain-text form (pipes,
+No game is known here. ``arbiter.render`` stays the plain-text form (pipes,
 logs, the tests' transcripts).
 """
 
@@ -16,6 +16,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arbiter.render import card_text, counted, format_value, seat_name, seat_value
 from rich import box
 from rich.color import Color, ColorParseError
 from rich.console import Console, Group, RenderableType
@@ -25,7 +26,6 @@ from rich.table import Table
 from rich.text import Text
 
 from aggregates.kernel.present import plural
-from aggregates.kernel.render import card_text, counted, format_value, seat_name, seat_value
 from clients.render import render_screen
 
 #: A few colour words games use as tags that ``rich`` spells otherwise.
@@ -45,7 +45,7 @@ def tag_style(tag: str) -> str:
 
 
 def card_line(card: Any) -> Text:
-    """One card face: its words as ``aggregates.kernel.render`` writes them, the
+    """One card face: its words as ``arbiter.render`` writes them, the
     name tinted by its tag."""
     text = Text(card_text(card))
     if isinstance(card, Mapping):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from aggregates.kernel.answers import CardId
+from arbiter.answers import CardId
 
 
 class SelectionError(ValueError):

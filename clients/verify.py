@@ -18,9 +18,9 @@ from datetime import UTC
 
 from arbiter.v1 import game_pb2
 
-from aggregates.kernel import chain, rng
-from aggregates.kernel.audit import Record, added_entropy, contribution_used
-from aggregates.kernel.verify import Verdict
+from aggregates.kernel.record import chain, rng
+from aggregates.kernel.record.audit import Record, added_entropy, contribution_used
+from aggregates.kernel.record.verify import Verdict
 
 
 @dataclasses.dataclass

@@ -40,8 +40,8 @@ from eventsourcing.utils import strtobool
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
-from aggregates.kernel import recording as kernel_recording
 from aggregates.kernel.game import command_key
+from aggregates.kernel.record import recording as kernel_recording
 from service import integrity
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex, unknown_rules

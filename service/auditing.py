@@ -38,11 +38,18 @@ from typing import Any
 from eventsourcing.utils import resolve_topic
 
 from aggregates.catalog import GAMES, RULES
-from aggregates.kernel import Game, upcast
-from aggregates.kernel import recording as kernel_recording
-from aggregates.kernel.audit import AuditReport, Record, audit_records, make_record, record_of
-from aggregates.kernel.recording import command_key, filled_window
-from aggregates.kernel.verify import audit_by_version, loadable
+from aggregates.kernel import Game
+from aggregates.kernel.record import recording as kernel_recording
+from aggregates.kernel.record import upcast
+from aggregates.kernel.record.audit import (
+    AuditReport,
+    Record,
+    audit_records,
+    make_record,
+    record_of,
+)
+from aggregates.kernel.record.recording import command_key, filled_window
+from aggregates.kernel.record.verify import audit_by_version, loadable
 from service.application import ArbiterApp
 from service.errors import ServiceError, unknown_game
 from service.ids import GAMES_LOG_ID, check_position, parse_game_id

@@ -22,7 +22,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from aggregates.kernel import Game, payload_of, recorded_audience
 from aggregates.kernel.game import ENTROPY_EVENT
-from aggregates.kernel.upcast import current_type as event_type  # an old type: its new one
+from aggregates.kernel.record.upcast import current_type as event_type  # an old type: its new one
 from service.ids import shard_of
 
 log = logging.getLogger(__name__)

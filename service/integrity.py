@@ -1,6 +1,6 @@
 """A game loaded from the store is checked as it loads: its chain and digests.
 
-Every stored event carries its hash-chain digest (``aggregates.kernel.chain``):
+Every stored event carries its hash-chain digest (``aggregates.kernel.record.chain``):
 SHA-256 over the previous digest, the event's version, type, time, payload and
 meta, salted from the game's seed. A row changed in the store by hand (a
 payload edited, an event deleted or moved) breaks it. Without a check, such a
@@ -36,7 +36,8 @@ from typing import Any
 from eventsourcing.domain import Snapshot
 from prometheus_client import Counter, Gauge
 
-from aggregates.kernel import Game, chain, payload_of, upcast
+from aggregates.kernel import Game, payload_of
+from aggregates.kernel.record import chain, upcast
 from service.errors import ServiceError
 
 log = logging.getLogger(__name__)

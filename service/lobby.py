@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeAlias, TypeVar
 
 import grpc
+from arbiter.moves import random_listed
 from arbiter.v1 import lobby_pb2, lobby_pb2_grpc
 from eventsourcing.application import EventSourcedLog, project_aggregate
 from eventsourcing.domain import DomainEvent
@@ -47,7 +48,6 @@ from eventsourcing.persistence import IntegrityError
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import RuleError
-from aggregates.kernel.moves import random_listed
 from aggregates.lobby import (
     BOT,
     INVALID,
@@ -590,7 +590,7 @@ class Hosts:
 
 class TableBots:
     """Bots playing the bot seats of started tables on this server: a random
-    listed move (``aggregates.kernel.moves``), through the application's one
+    listed move (``arbiter.moves``), through the application's one
     write path, as a seat's ``Act`` would; a thread per game, ended with it
     (or when the server stops). Each move is a call of the table's host and
     its CPU time the host's work (``service.limits``): opening tables full

@@ -29,7 +29,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, RuleError
 from aggregates.kernel.nature import game_type_of
-from aggregates.kernel.schemas import schemas_text
+from aggregates.kernel.record.schemas import schemas_text
 from service import auditing, auth, feeds, signing, timetravel
 from service.application import ArbiterApp, SeatReading
 from service.catalogue import served_rules

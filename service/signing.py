@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from aggregates.kernel.signatures import ALGORITHM, STATEMENT_MARKER, key_id
+from aggregates.kernel.record.signatures import ALGORITHM, STATEMENT_MARKER, key_id
 from service.config import ConfigError
 
 EPOCH_VARIABLE = "ARBITER_SIGNING_KEY_EPOCH"

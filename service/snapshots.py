@@ -55,8 +55,8 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
-from aggregates.kernel import chain
-from aggregates.kernel.recording import filled_window, newest_ids, window_left_to_events
+from aggregates.kernel.record import chain
+from aggregates.kernel.record.recording import filled_window, newest_ids, window_left_to_events
 
 log = logging.getLogger(__name__)
 

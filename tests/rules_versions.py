@@ -19,9 +19,9 @@ from typing import Any, TypeVar
 
 from aggregates import catalog
 from aggregates.kernel import event_type, payload_of
-from aggregates.kernel.audit import Record, records_of
 from aggregates.kernel.game import Game
-from aggregates.kernel.verify import Verdict, fold, verify_records
+from aggregates.kernel.record.audit import Record, records_of
+from aggregates.kernel.record.verify import Verdict, fold, verify_records
 
 G = TypeVar("G", bound=Game)
 

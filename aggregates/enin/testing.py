@@ -13,7 +13,8 @@ from typing import Any
 
 from aggregates.enin import state as r
 from aggregates.enin.game import Enin
-from aggregates.kernel import Command, rng
+from aggregates.kernel import Command
+from aggregates.kernel.record import rng
 from aggregates.kernel.testing import arrange as kernel_arrange
 
 SEED = "e" * 64

@@ -1,5 +1,5 @@
 """Enin events recorded before each event stated its whole fact,
-read in the shape the rules record now (``aggregates.kernel.upcast``).
+read in the shape the rules record now (``aggregates.kernel.record.upcast``).
 
 Each step sees one stored event alone. What an old event implied and the
 tables can tell is filled in (the Map's purchase, the strength potion spent,
@@ -15,7 +15,7 @@ from typing import Any
 
 from aggregates.enin.character import level_hp_bonus
 from aggregates.enin.data import TABLES
-from aggregates.kernel.upcast import Step, versioned
+from aggregates.kernel.record.upcast import Step, versioned
 
 #: The potions' printed +1 (healing, strength, fate), as ``market.buy`` gives it.
 POTION = 1

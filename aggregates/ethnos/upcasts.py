@@ -1,5 +1,5 @@
 """Ethnos events recorded before each Glory event stated the new scores,
-read in the shape the rules record now (``aggregates.kernel.upcast``).
+read in the shape the rules record now (``aggregates.kernel.record.upcast``).
 
 A Glory event now states every seat's Glory after it (``totals``) beside the
 Glory it gives. An old event alone cannot tell the scores before it, so its
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel.game import _event_class
-from aggregates.kernel.upcast import Step, versioned
+from aggregates.kernel.record.upcast import Step, versioned
 
 #: The events that give Glory.
 GLORY_EVENTS = ("GiantTokenTaken", "KingdomScored", "GiantScored", "MerfolkScored",

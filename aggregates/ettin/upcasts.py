@@ -6,7 +6,7 @@
   ``Moved(source, target, cards, why, position)``, ``GoldChanged(deltas,
   totals, why)`` and ``Updated(what, changes, details)``. Each stored event
   now reads as the one rulebook fact the current rules record at that point
-  (``aggregates.kernel.upcast.Retype``): its ``why``/``what`` names which,
+  (``aggregates.kernel.record.upcast.Retype``): its ``why``/``what`` names which,
   its payload (and, for a deploy, its command) supplies the facts. What an
   old event never stated is ``unrecorded`` (None; re-execution leaves it out
   of the comparison): which Lineup passed to whom after a pick, whose deploy
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from aggregates.kernel.upcast import Retype, Step, retype
+from aggregates.kernel.record.upcast import Retype, Step, retype
 
 Converted = tuple[str, dict[str, Any], tuple[str, ...]]
 

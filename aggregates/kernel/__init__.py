@@ -1,9 +1,7 @@
 """What every game shares: the Game aggregate, seats, dice, visibility, errors,
 structured decisions, flow, zones, teams, the ability engine and presentation."""
 
-from aggregates.kernel.abilities import Ability, Book, Vocabulary, holds, read_ability
-from aggregates.kernel.commands import Command, CommandSet
-from aggregates.kernel.decisions import (
+from arbiter.decisions import (
     Assign,
     Branch,
     Choice,
@@ -13,11 +11,14 @@ from aggregates.kernel.decisions import (
     PickOne,
     PickPath,
 )
-from aggregates.kernel.entropy import DiceTray
+
+from aggregates.kernel.abilities import Ability, Book, Vocabulary, holds, read_ability
+from aggregates.kernel.commands import Command, CommandSet
 from aggregates.kernel.errors import GameReason, Reason, RuleError
 from aggregates.kernel.flow import Flow, Move, Phase, Step
 from aggregates.kernel.game import Game
-from aggregates.kernel.recording import event_type, payload_of, recorded_audience
+from aggregates.kernel.record.entropy import DiceTray
+from aggregates.kernel.record.recording import event_type, payload_of, recorded_audience
 from aggregates.kernel.seating import EVERYONE, NOBODY, Audience, Seating
 from aggregates.kernel.zones import Visibility, Zones, ZoneSpec
 

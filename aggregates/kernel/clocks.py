@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.kernel.decisions import Decision
+from arbiter.decisions import Decision
+
 from aggregates.kernel.errors import Reason, RuleError
 
 #: The recorded command name of a default applied when a clock ran out.

@@ -31,8 +31,9 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from arbiter.decisions import Decision
+
 from aggregates.kernel.commands import Command
-from aggregates.kernel.decisions import Decision
 from aggregates.kernel.errors import Reason, RuleError
 
 Check = Callable[[Any, int, Any], None]

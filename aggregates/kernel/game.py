@@ -19,9 +19,9 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
+from arbiter.decisions import Choice, Decision, PickOne
 from eventsourcing.domain import Aggregate, event
 
-from aggregates.kernel import chain, rng
 from aggregates.kernel.clocks import (  # noqa: F401 - the kernel's names, re-exported
     CLOCK_OPTION,
     CLOCK_OPTION_SCHEMA,
@@ -30,8 +30,14 @@ from aggregates.kernel.clocks import (  # noqa: F401 - the kernel's names, re-ex
     checked_clock,
 )
 from aggregates.kernel.commands import Command, CommandSet
-from aggregates.kernel.decisions import Choice, Decision, PickOne
-from aggregates.kernel.entropy import (  # noqa: F401 - re-exported
+from aggregates.kernel.errors import Reason, RuleError
+from aggregates.kernel.facts import DeclaredEvents
+from aggregates.kernel.flow import Flow
+from aggregates.kernel.nature import game_type_of
+from aggregates.kernel.outcome import Outcome, default_standings
+from aggregates.kernel.presenting import Presenting
+from aggregates.kernel.record import chain, rng
+from aggregates.kernel.record.entropy import (  # noqa: F401 - re-exported
     ENTROPY_EVENT,
     MAX_CREATION_ENTROPY,
     DiceTray,
@@ -39,13 +45,7 @@ from aggregates.kernel.entropy import (  # noqa: F401 - re-exported
     check_contributions,
     fisher_yates,
 )
-from aggregates.kernel.errors import Reason, RuleError
-from aggregates.kernel.facts import DeclaredEvents
-from aggregates.kernel.flow import Flow
-from aggregates.kernel.nature import game_type_of
-from aggregates.kernel.outcome import Outcome, default_standings
-from aggregates.kernel.presenting import Presenting
-from aggregates.kernel.recording import (  # noqa: F401 - re-exported
+from aggregates.kernel.record.recording import (  # noqa: F401 - re-exported
     COMMAND_WINDOW,
     KERNEL_FIELDS,
     Recording,

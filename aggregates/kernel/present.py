@@ -20,29 +20,21 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+# A seat has one name everywhere: the games' sentences and screens, the terminal
+# and the pages name it through these (the client library's, which every client
+# renders with).
+from arbiter.names import capitalized as capitalized
+from arbiter.names import default_seat_name as default_seat_name
+from arbiter.names import plural as plural
+from arbiter.names import possessive as possessive
+from arbiter.names import seat_name as seat_name
+
 #: The colours a card or a space may be painted in: names every renderer knows
 #: (the web page paints each with its own fill). A colour is never the only
 #: sign: it is always shown beside its words (``colour_label``, else its name),
 #: for a reader who cannot tell the colours apart.
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown",
            "grey", "black", "white", "teal")
-
-
-def default_seat_name(seat: Any) -> str:
-    """The name of a seat given none: ``Player 3`` for seat 2 (counted from 1,
-    like every number a player reads)."""
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        return f"Player {seat + 1}"
-    return "nobody" if seat is None else f"Player {seat}"
-
-
-def seat_name(seat: Any, seats: Sequence[str] = ()) -> str:
-    """A seat's name: the one it was given, else ``Player N`` (N = seat + 1).
-    The games' sentences, the terminal and the pages all name seats through
-    this one function, so a seat has one name everywhere."""
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(seats):
-        return seats[seat] or default_seat_name(seat)
-    return default_seat_name(seat)
 
 
 #: One event's sentence: from the payload its reader got and a seat namer.
@@ -323,22 +315,6 @@ def _colour_problems(face: Any) -> list[str]:
 
 
 # --- counted nouns and lists, as a player reads them -----------------------------------
-
-
-def plural(count: Any, noun: str, nouns: str | None = None) -> str:
-    """``1 card``, ``3 cards`` (``nouns``: an irregular plural, ``Army``/``Armies``),
-    never "card(s)"; a count a reader's form lacks (``?``) takes the plural."""
-    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
-
-
-def possessive(name: str) -> str:
-    """``Ada's``, ``Leafblades'``."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def capitalized(text: str) -> str:
-    """The first letter upper-cased, the rest as it is (``the far ...`` -> ``The far ...``)."""
-    return text[:1].upper() + text[1:]
 
 
 def listing(parts: Sequence[str], conjunction: str = "and", empty: str = "") -> str:

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from aggregates.kernel.commands import Command
-from aggregates.kernel.entropy import ENTROPY_EVENT
 from aggregates.kernel.present import Screen, generic_screen
+from aggregates.kernel.record.entropy import ENTROPY_EVENT
 
 
 class Presenter(Protocol):

@@ -16,8 +16,9 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.kernel import Audience, Command, Decision, Reason, RuleError, rng
+from aggregates.kernel import Audience, Command, Decision, Reason, RuleError
 from aggregates.kernel.game import fisher_yates
+from aggregates.kernel.record import rng
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import events, flow, setup, turn_order, winter
 from aggregates.nine_empires.apply import apply

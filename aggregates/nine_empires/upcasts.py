@@ -1,5 +1,5 @@
 """Nine Empires events recorded before an event stated its whole fact, read in
-the shape the rules record now (``aggregates.kernel.upcast``).
+the shape the rules record now (``aggregates.kernel.record.upcast``).
 
 ``ReturnedHome`` names the cards it bowed (``bowed``) since rules 1.3.0, which
 bow the whole unit ("Bow your target unit to return it home"). Rules 1.0.0 to
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.kernel.upcast import Step, versioned
+from aggregates.kernel.record.upcast import Step, versioned
 
 
 def _returned_home(p: dict[str, Any]) -> None:

@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from arbiter.decisions import PickCards
+
 from aggregates.kernel.data import DataError, integer
-from aggregates.kernel.decisions import PickCards
 
 Roll = Callable[[int], int]
 Pool = list[dict[str, Any]]

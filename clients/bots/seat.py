@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from aggregates.kernel import Command, Game, event_type
-from aggregates.kernel.recording import payload_of, recorded_audience
+from aggregates.kernel.record.recording import payload_of, recorded_audience
 
 
 class Belief(Protocol):

@@ -6,7 +6,7 @@ A bot is a client like any other: every read and move is an ordinary
 every player), with its seat's own token, charged to the address of the player
 who made the game, so a bot spends that player's share of the server's time and
 backs off when refused ``RATE_LIMITED``, as ``arbiter simulate`` does. It plays a
-random listed action (``aggregates.kernel.moves``, the picker ``simulate``
+random listed action (``arbiter.moves``, the picker ``simulate``
 uses). The tasks end with their game, after ``IDLE_SECONDS`` without a move of
 the other seats, or when the web side stops (``install``: cancelled on cleanup).
 """
@@ -19,9 +19,9 @@ import random
 import time
 
 from aiohttp import web
+from arbiter.moves import random_listed
 from arbiter.v1 import game_pb2
 
-from aggregates.kernel.moves import random_listed
 from service.web.backend import Backend, GatewayError
 from service.web.gateway import BACKEND
 

@@ -44,10 +44,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from aiohttp import web
-from arbiter.v1 import game_pb2
-from markupsafe import Markup, escape
-
-from aggregates.kernel.render import (
+from arbiter.render import (
     event_text,
     loads_object,
     render_outcome,
@@ -56,6 +53,9 @@ from aggregates.kernel.render import (
     seat_title,
     short_id,
 )
+from arbiter.v1 import game_pb2
+from markupsafe import Markup, escape
+
 from aggregates.records import export_lines
 from service.web import bots, gateway, session
 from service.web.backend import GatewayError

@@ -3,7 +3,7 @@
 It draws the game-owned presentation vocabulary (``aggregates.kernel.present``:
 sections of tracks, cards, tables, boards and notes) and nothing else, so the
 web side holds no line of any game's rules or wording, exactly as
-``aggregates.kernel.render`` does for the terminal. Every value is escaped; the words
+``arbiter.render`` does for the terminal. Every value is escaped; the words
 are the game's, formatted by the same helpers the terminal uses.
 
 How each kind is drawn, phone first:
@@ -30,10 +30,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from markupsafe import Markup, escape
-
-from aggregates.kernel.present import COLOURS, plural
-from aggregates.kernel.render import (
+from arbiter.render import (
     card_stats,
     card_text,
     colour_words,
@@ -42,6 +39,9 @@ from aggregates.kernel.render import (
     seat_name,
     seat_value,
 )
+from markupsafe import Markup, escape
+
+from aggregates.kernel.present import COLOURS, plural
 
 #: A track of at most this many steps is drawn as pips, a longer one as a bar.
 PIPS = 12

@@ -12,11 +12,11 @@ the service decides what the seat may see and do, exactly as for a terminal
 player.
 
 The page mirrors the terminal's play loop (``clients.play``) and reuses its
-parts: the menu is ``aggregates.kernel.answers.menu`` (the listed actions in the game's
+parts: the menu is ``arbiter.answers.menu`` (the listed actions in the game's
 words, then one form per choice structure: pick cards, assign, a number), a
 structured answer is built into a command on the server by the kernel's own
-``build`` (``aggregates.kernel.answers.build_*``), the events are told in the game's
-words (``aggregates.kernel.render.event_text``). The browser never builds a command.
+``build`` (``arbiter.answers.build_*``), the events are told in the game's
+words (``arbiter.render.event_text``). The browser never builds a command.
 
 Routes (``<n>`` is the seat number):
 
@@ -46,12 +46,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
-from arbiter.play import legal_of
-from arbiter.v1 import game_pb2
-from arbiter.wire import WireError, json_to_command
-from markupsafe import Markup
-
-from aggregates.kernel.answers import (
+from arbiter.answers import (
     TERMINAL,
     CardId,
     Option,
@@ -64,7 +59,8 @@ from aggregates.kernel.answers import (
     menu,
     structured_choices,
 )
-from aggregates.kernel.render import (
+from arbiter.play import legal_of
+from arbiter.render import (
     card_names,
     describe_choice,
     event_text,
@@ -74,6 +70,10 @@ from aggregates.kernel.render import (
     screen_cards,
     seat_name,
 )
+from arbiter.v1 import game_pb2
+from arbiter.wire import WireError, json_to_command
+from markupsafe import Markup
+
 from service.web import session
 from service.web.backend import Backend, GatewayError, PlayCall
 from service.web.gateway import (

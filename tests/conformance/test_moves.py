@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from aggregates.kernel import Command, Game, Reason, RuleError
-from aggregates.kernel.audit import audit
+from aggregates.kernel.record.audit import audit
 from tests.conformance import tables as t
 
 TABLES = t.tables()

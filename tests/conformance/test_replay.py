@@ -1,6 +1,6 @@
 """Every game played audits clean and its events replay to the same state.
 
-The kernel's audit (``aggregates.kernel.audit.audit``: the hash chain, the
+The kernel's audit (``aggregates.kernel.record.audit.audit``: the hash chain, the
 dice against the committed seed, and re-execution of every recorded command)
 must pass on every game the suite plays, and the events alone, applied to
 nothing, must rebuild the game as played: every reader's view (the shared

@@ -1,5 +1,5 @@
 """What every game puts on the wire matches the JSON Schemas it publishes
-(``aggregates.kernel.schemas``: the kernel's screen vocabulary and feed
+(``aggregates.kernel.record.schemas``: the kernel's screen vocabulary and feed
 envelope, and each game's ``schemas.json``, served by ``ListRules``).
 
 For the games the suite plays: every event's payload, in its private form and
@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 
 from aggregates.kernel import Game, event_type, payload_of, recorded_audience
 from aggregates.kernel.outcome import outcome_json
-from aggregates.kernel.schemas import payload_schema, schemas_of
+from aggregates.kernel.record.schemas import payload_schema, schemas_of
 from tests.conformance import tables as t
 
 TABLES = t.tables()

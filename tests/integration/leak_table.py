@@ -28,8 +28,9 @@ from typing import Any, ClassVar
 import pytest
 from arbiter.v1 import game_pb2
 
-from aggregates.kernel import Game, upcast
-from aggregates.kernel.audit import Record, rebuild
+from aggregates.kernel import Game
+from aggregates.kernel.record import upcast
+from aggregates.kernel.record.audit import Record, rebuild
 from tests.integration.conftest import ServerProcess
 from tests.integration.test_leaks_screens_and_choices import Knowledge, Reader, Table, unsealed
 from tests.web.test_pages import Browser as SpectatorBrowser

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from eventsourcing.domain import Snapshot
 
-from aggregates.kernel import recording as kernel_recording
+from aggregates.kernel.record import recording as kernel_recording
 from service import auditing
 from service.application import ArbiterApp
 from service.config import Settings

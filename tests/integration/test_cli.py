@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 from arbiter.client import ArbiterClient, ArbiterError, AsyncArbiterClient
+from arbiter.render import named_seats, player_label
 
-from aggregates.kernel.render import named_seats, player_label
 from clients.simulate import playout
 from clients.tokens import TokenStore
 from tests.integration.conftest import ServerProcess

@@ -143,7 +143,7 @@ def test_list_rules_serves_schemas_that_real_games_match(shared_server: Any) -> 
     from jsonschema import Draft202012Validator
 
     from aggregates.catalog import GAMES
-    from aggregates.kernel.schemas import schemas_of
+    from aggregates.kernel.record.schemas import schemas_of
     from tests.integration.helpers import play
 
     stub = shared_server.stub()

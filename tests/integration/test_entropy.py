@@ -28,7 +28,7 @@ import pytest
 from arbiter.client import ArbiterClient
 from arbiter.v1 import game_pb2
 
-from aggregates.kernel import chain
+from aggregates.kernel.record import chain
 from aggregates.records import export_lines
 from clients.verify import verify_history
 from tests.integration.conftest import ServerProcess

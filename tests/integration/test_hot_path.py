@@ -270,7 +270,7 @@ def test_a_retry_is_answered_once_even_after_its_id_left_the_window(
 ) -> None:
     """Exactly-once past the game's window: the id is found in the store's
     command index, and the retry gets the original result, recording nothing."""
-    from aggregates.kernel import recording as kernel_recording
+    from aggregates.kernel.record import recording as kernel_recording
 
     monkeypatch.setattr(kernel_recording, "COMMAND_WINDOW", 3)
     game_id = str(app.create_game("enin", ["solo"]).id)

@@ -18,10 +18,10 @@ from typing import Any
 
 import grpc
 import pytest
+from arbiter.answers import build_pick_cards, structured_choices
 from arbiter.v1 import game_pb2
 from arbiter.wire import json_to_command
 
-from aggregates.kernel.answers import build_pick_cards, structured_choices
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 from tests.soak import cases

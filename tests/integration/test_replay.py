@@ -30,7 +30,7 @@ from arbiter.client import ArbiterClient
 from arbiter.v1 import game_pb2
 
 from aggregates.catalog import GAMES
-from aggregates.kernel.verify import fold
+from aggregates.kernel.record.verify import fold
 from aggregates.records import export_lines, read_record, records_of, verify_lines
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector

@@ -33,7 +33,7 @@ import pytest
 from arbiter.v1 import game_pb2
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from aggregates.kernel import chain
+from aggregates.kernel.record import chain
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import play
 

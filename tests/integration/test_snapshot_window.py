@@ -26,7 +26,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import IntegrityError
 
 from aggregates.kernel import RuleError
-from aggregates.kernel import recording as kernel_recording
+from aggregates.kernel.record import recording as kernel_recording
 from service import auditing
 from service import snapshots as service_snapshots
 from service.application import ArbiterApp, command_index_id, parse_game_id

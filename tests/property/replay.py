@@ -11,7 +11,7 @@ import functools
 from typing import Any
 
 from aggregates.kernel import Game
-from aggregates.kernel.audit import audit
+from aggregates.kernel.record.audit import audit
 
 
 def assert_replays(game: Game, events: list[Any]) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from aggregates.kernel.recording import event_type, payload_of
+from aggregates.kernel.record.recording import event_type, payload_of
 from tests import soak
 
 Model = dict[str, Any]

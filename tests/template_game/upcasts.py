@@ -1,5 +1,5 @@
 """Tidewatch events recorded before each event stated its whole fact (issue 9,
-item 7), read in the shape the rules record now (``aggregates.kernel.upcast``).
+item 7), read in the shape the rules record now (``aggregates.kernel.record.upcast``).
 
 ``Banked`` names the vault the cards went to (before, a reader had to know
 which team a position plays for); every coin event states each position's
@@ -22,7 +22,7 @@ from typing import Any
 from eventsourcing.domain import decorated_funcs
 
 from aggregates.kernel.game import _event_class
-from aggregates.kernel.upcast import Retype, Step, retype, versioned
+from aggregates.kernel.record.upcast import Retype, Step, retype, versioned
 from tests.template_game.table import team_of_position, vault
 
 #: The events that change coins.

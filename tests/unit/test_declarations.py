@@ -40,7 +40,7 @@ from jsonschema import Draft202012Validator
 
 from aggregates import catalog
 from aggregates.kernel import Game, declared, event_type, payload_of, recorded_audience
-from aggregates.kernel.schemas import game_file, schemas_of
+from aggregates.kernel.record.schemas import game_file, schemas_of
 from tests.soak import SOAK
 
 TEMPLATE = "tests.template_game:Template"

@@ -28,7 +28,7 @@ from aggregates.enin import Enin
 from aggregates.ethnos import Ethnos
 from aggregates.ettin import Ettin
 from aggregates.kernel import Branch, Game, PickPath
-from aggregates.kernel.upcast import current_type
+from aggregates.kernel.record.upcast import current_type
 from service.envelope import SPECTATOR, Reader, visible_payload
 from tests.conformance.tables import played, states
 

@@ -12,7 +12,7 @@ import pytest
 from arbiter.v1 import game_pb2
 from arbiter.wire import json_to_command
 
-from aggregates.kernel.entropy import ENTROPY_EVENT
+from aggregates.kernel.record.entropy import ENTROPY_EVENT
 from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader
 from service.feeds import FeedHub

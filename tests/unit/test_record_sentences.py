@@ -1,4 +1,4 @@
-"""A record's sentences are re-told from its payloads (``aggregates.kernel.verify``):
+"""A record's sentences are re-told from its payloads (``aggregates.kernel.record.verify``):
 the game's own words for each event, as the server tells them, must be the
 recorded ones (they are outside the hash chain); the header's rules, version
 and seats must be the creation event's. In memory, over an Enin game."""
@@ -10,8 +10,8 @@ from typing import Any
 
 from aggregates.catalog import GAMES
 from aggregates.enin import Enin
-from aggregates.kernel.audit import Record, record_of
-from aggregates.kernel.verify import event_sentence, verify_records
+from aggregates.kernel.record.audit import Record, record_of
+from aggregates.kernel.record.verify import event_sentence, verify_records
 
 
 def played(seed: int) -> list[Record]:

@@ -2,7 +2,7 @@
 
 Every game's ``schemas.json`` (``aggregates/<game>/schemas.json``) describes its
 view, its outcome and each event type's payload for one rules version; the
-kernel (``aggregates.kernel.schemas``) adds the screen vocabulary and the event
+kernel (``aggregates.kernel.record.schemas``) adds the screen vocabulary and the event
 envelope. Here random bots play games of every game, at several player counts
 and with seeds the schemas were not made from, and everything those games put
 on the wire is validated: every reader's view and screen along the way, each
@@ -28,7 +28,7 @@ from jsonschema import Draft202012Validator
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game, event_type, payload_of, recorded_audience
 from aggregates.kernel.outcome import outcome_json
-from aggregates.kernel.schemas import DRAFT, EVENT, FIELDS, SCREEN, game_file, schemas_of
+from aggregates.kernel.record.schemas import DRAFT, EVENT, FIELDS, SCREEN, game_file, schemas_of
 from tests.soak import SOAK, games
 
 ROOT = Path(__file__).resolve().parents[2]

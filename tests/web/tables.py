@@ -14,10 +14,10 @@ import json
 import random
 from typing import Any
 
+from arbiter.answers import bot_move
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import json_to_command
 
-from aggregates.kernel.answers import bot_move
 from tests.integration.conftest import ServerProcess
 
 #: Each served rules id: its seats, how many bot moves to play before looking

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from arbiter.answers import structured_choices
 from arbiter.v1 import game_pb2, game_pb2_grpc
 
-from aggregates.kernel.answers import structured_choices
 from aggregates.records import MARKER, read_record, verify_lines
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector

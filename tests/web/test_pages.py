@@ -25,11 +25,11 @@ from urllib.parse import urlencode
 
 import grpc
 import pytest
+from arbiter.answers import bot_move
+from arbiter.render import event_text, render_outcome, render_pending
 from arbiter.v1 import game_pb2
 from arbiter.wire import json_to_command
 
-from aggregates.kernel.answers import bot_move
-from aggregates.kernel.render import event_text, render_outcome, render_pending
 from aggregates.records import read_record, verify_lines
 from tests.integration.conftest import ServerProcess
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from arbiter.render import card_text
+
 from aggregates.kernel.present import (
     COLOURS,
     Board,
@@ -18,7 +20,6 @@ from aggregates.kernel.present import (
     section,
     validate_screen,
 )
-from aggregates.kernel.render import card_text
 from clients.render import render_screen
 from service.web.screen import initials, screen_html
 

@@ -19,9 +19,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from arbiter.answers import menu, structured_choices
 from arbiter.v1 import game_pb2
 
-from aggregates.kernel.answers import menu, structured_choices
 from tests.integration.conftest import ServerProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy(30)]

@@ -18,9 +18,9 @@ from typing import Any
 
 import aiohttp
 import pytest
+from arbiter.render import event_text
 from arbiter.v1 import game_pb2
 
-from aggregates.kernel.render import event_text
 from tests.integration.conftest import ServerProcess
 from tests.web.tables import bot_step
 from tests.web.test_seat import Browser, SeatPage, create, state_of

@@ -33,10 +33,10 @@ import time
 from typing import Any
 
 import pytest
+from arbiter.render import event_text
 from arbiter.v1 import game_pb2
 
 from aggregates.ethnos.game import Ethnos
-from aggregates.kernel.render import event_text
 from aggregates.records import read_record
 from service.web.pages import board_html, outcome_html, pending_html
 from tests.integration.conftest import ServerProcess

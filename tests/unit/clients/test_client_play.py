@@ -19,12 +19,12 @@ from typing import Any
 import grpc
 import pytest
 from arbiter.client import ArbiterClient
+from arbiter.decisions import Assign, Branch, Number, PickCards, PickOne, PickPath
 from arbiter.play import PlayStream
 from arbiter.v1 import game_pb2, game_pb2_grpc
 from arbiter.wire import command_to_json, json_to_command
 
 from aggregates.catalog import SERVED
-from aggregates.kernel.decisions import Assign, Branch, Number, PickCards, PickOne, PickPath
 from aggregates.kernel.present import Card, Cards, Track, screen, section
 from clients.play import Player, seat_names
 from tests.unit.clients.conftest import RealServer

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from aggregates import catalog
-from aggregates.kernel.verify import fold
+from aggregates.kernel.record.verify import fold
 from aggregates.records import read_record
 from clients import replay
 from tests.template_game import Template

@@ -27,8 +27,8 @@ from aggregates.enin import Enin
 from aggregates.enin import state as s
 from aggregates.enin.v1 import EninV1
 from aggregates.kernel import event_type, payload_of
-from aggregates.kernel.audit import Record
-from aggregates.kernel.verify import verify_records
+from aggregates.kernel.record.audit import Record
+from aggregates.kernel.record.verify import verify_records
 from tests import rules_versions as rv
 
 OLD_RECORD = Path(__file__).parent / "data" / "record_1_0_0.jsonl.gz"

@@ -26,8 +26,8 @@ from aggregates.ethnos import Ethnos
 from aggregates.ethnos import state as r
 from aggregates.ethnos.v1 import EthnosV1
 from aggregates.kernel import event_type, payload_of
-from aggregates.kernel.audit import Record
-from aggregates.kernel.verify import verify_records
+from aggregates.kernel.record.audit import Record
+from aggregates.kernel.record.verify import verify_records
 from tests import rules_versions as rv
 
 OLD_RECORD = Path(__file__).parent / "data" / "record_1_0_0.jsonl.gz"

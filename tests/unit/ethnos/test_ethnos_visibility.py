@@ -12,7 +12,8 @@ from aggregates.ethnos import Ethnos
 from aggregates.ethnos.commands import PlayBand, RecruitFaceUp, RecruitFromDeck
 from aggregates.ethnos.data import CARDS
 from aggregates.ethnos.testing import dragons_in_deck, new_game, pick, set_hand, stack
-from aggregates.kernel import EVERYONE, NOBODY, Audience, chain, event_type, payload_of
+from aggregates.kernel import EVERYONE, NOBODY, Audience, event_type, payload_of
+from aggregates.kernel.record import chain
 
 
 def visible(ev, seat: int | None) -> dict:  # type: ignore[no-untyped-def]

@@ -14,8 +14,8 @@ from aggregates.ettin import Ettin
 from aggregates.ettin import seating as sg
 from aggregates.ettin.v1 import EttinV1
 from aggregates.kernel import RuleError
-from aggregates.kernel.audit import record_of
-from aggregates.kernel.verify import verify_records
+from aggregates.kernel.record.audit import record_of
+from aggregates.kernel.record.verify import verify_records
 
 SEEDS = 150
 

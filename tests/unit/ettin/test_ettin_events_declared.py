@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 
 from aggregates.ettin import Ettin, apply, events, present, upcasts
-from aggregates.kernel import declared, facts, schemagen
+from aggregates.kernel import declared, facts
+from aggregates.kernel.record import schemagen
 
 
 def own() -> set[str]:

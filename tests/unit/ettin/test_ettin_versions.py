@@ -13,7 +13,7 @@ import pytest
 from aggregates.ettin import Ettin
 from aggregates.ettin.v1 import EttinV2
 from aggregates.kernel import event_type, payload_of
-from aggregates.kernel.audit import audit
+from aggregates.kernel.record.audit import audit
 from tests import rules_versions as rv
 
 #: What rules "2" recorded of the engine's progress, and "3" does not.

@@ -10,8 +10,8 @@ import random
 from typing import Any
 
 from aggregates.kernel import Game
-from aggregates.kernel.audit import Record, record_of
 from aggregates.kernel.game import recorded_audience
+from aggregates.kernel.record.audit import Record, record_of
 from aggregates.records import FORMAT, MARKER, dumps
 from tests.unit.kernel.template_bot import step
 

@@ -6,10 +6,7 @@ import json
 import random
 from collections import Counter
 
-from arbiter.v1 import game_pb2
-from arbiter.wire import json_to_command
-
-from aggregates.kernel.answers import (
+from arbiter.answers import (
     bot_move,
     build_assign,
     build_number,
@@ -18,7 +15,9 @@ from aggregates.kernel.answers import (
     menu,
     random_answer,
 )
-from aggregates.kernel.decisions import Assign, Number, PickCards, PickOne
+from arbiter.decisions import Assign, Number, PickCards, PickOne
+from arbiter.v1 import game_pb2
+from arbiter.wire import json_to_command
 
 BAND = PickCards(command="play_band", arg="cards", options=(58, 10, 149), low=1, high=10,
                  zone="hand", mark="leader", fixed={"extra": 1})

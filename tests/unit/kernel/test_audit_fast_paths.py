@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from aggregates.enin import Enin
-from aggregates.kernel import chain, upcast
-from aggregates.kernel.audit import Record, audit_records, records_of
+from aggregates.kernel.record import chain, upcast
+from aggregates.kernel.record.audit import Record, audit_records, records_of
 from service import auditing
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from eventsourcing.domain import Snapshot
 
-from aggregates.kernel import recording as kernel_recording
-from aggregates.kernel.audit import audit
+from aggregates.kernel.record import recording as kernel_recording
+from aggregates.kernel.record.audit import audit
 from tests.unit.kernel.toy import Pass, Race
 
 WINDOW = 8

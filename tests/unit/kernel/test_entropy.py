@@ -13,10 +13,11 @@ import pytest
 from aggregates.catalog import GAMES
 from aggregates.enin import Enin
 from aggregates.ethnos import Ethnos
-from aggregates.kernel import Reason, RuleError, rng
-from aggregates.kernel.audit import Record, audit_records, contribution_used, record_of
+from aggregates.kernel import Reason, RuleError
 from aggregates.kernel.game import ENTROPY_EVENT
-from aggregates.kernel.verify import fold, verify_records
+from aggregates.kernel.record import rng
+from aggregates.kernel.record.audit import Record, audit_records, contribution_used, record_of
+from aggregates.kernel.record.verify import fold, verify_records
 
 SEED = "5e" * 32
 MINE = "c0ffee" * 4

@@ -14,7 +14,7 @@ from aggregates.enin import events as enin_events
 from aggregates.ethnos import Ethnos
 from aggregates.kernel import Game, declared
 from aggregates.kernel.facts import applier, missing
-from aggregates.kernel.recording import event_class_of
+from aggregates.kernel.record.recording import event_class_of
 
 
 class Counted(Game.Event):

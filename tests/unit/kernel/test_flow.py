@@ -29,7 +29,7 @@ from aggregates.kernel import (
     Step,
 )
 from aggregates.kernel import flow as kflow
-from aggregates.kernel.audit import audit
+from aggregates.kernel.record.audit import audit
 from tests.unit.kernel.toy import Pass, Roll
 
 

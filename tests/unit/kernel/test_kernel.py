@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from aggregates.kernel import Reason, RuleError, rng
-from aggregates.kernel.audit import audit
-from aggregates.kernel.recording import payload_of
+from aggregates.kernel import Reason, RuleError
+from aggregates.kernel.record import rng
+from aggregates.kernel.record.audit import audit
+from aggregates.kernel.record.recording import payload_of
 from aggregates.kernel.seating import Audience
 from tests.unit.kernel.toy import Pass, Race, Roll
 

@@ -9,21 +9,7 @@ from __future__ import annotations
 
 import json
 
-from arbiter.v1 import game_pb2
-
-from aggregates.kernel.present import (
-    Board,
-    Card,
-    Cards,
-    Note,
-    Space,
-    Table,
-    Track,
-    screen,
-    section,
-    validate_screen,
-)
-from aggregates.kernel.render import (
+from arbiter.render import (
     card_names,
     describe_choice,
     describe_command_json,
@@ -37,6 +23,20 @@ from aggregates.kernel.render import (
     render_pending,
     screen_cards,
     seat_name,
+)
+from arbiter.v1 import game_pb2
+
+from aggregates.kernel.present import (
+    Board,
+    Card,
+    Cards,
+    Note,
+    Space,
+    Table,
+    Track,
+    screen,
+    section,
+    validate_screen,
 )
 from clients.render import (
     render_audit,

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from aggregates import catalog
-from aggregates.kernel.verify import audit_by_version, verify_records, version_order
+from aggregates.kernel.record.verify import audit_by_version, verify_records, version_order
 from tests.template_game import Template
 from tests.template_game.v2 import TemplateV2
 from tests.unit.kernel.records import play, record_lines

@@ -1,6 +1,6 @@
 """The schemas and the docs' event tables of games whose events are declared
 classes are written from those classes, never by hand (``make schemas``,
-``aggregates.kernel.schemagen``): the committed files must be what it makes."""
+``aggregates.kernel.record.schemagen``): the committed files must be what it makes."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 import pytest
 
 from aggregates.enin import Enin
-from aggregates.kernel import declared, schemagen
+from aggregates.kernel import declared
 from aggregates.kernel.game import Game
+from aggregates.kernel.record import schemagen
 
 
 @pytest.mark.parametrize("cls", schemagen.generated_games(), ids=lambda c: c.RULES_ID)
@@ -116,6 +117,6 @@ def test_every_games_view_is_written_from_its_declaration(cls: type[Game]) -> No
 def test_make_schemas_sees_the_declarations_keywords() -> None:
     """``python -m`` runs a second copy of the module: its check must still read
     the games' ``Keywords`` (a bound, a key's enumeration) and find nothing stale."""
-    done = subprocess.run([sys.executable, "-m", "aggregates.kernel.schemagen", "--check"],
+    done = subprocess.run([sys.executable, "-m", "aggregates.kernel.record.schemagen", "--check"],
                           cwd=schemagen.ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from aggregates.kernel import Reason, RuleError, event_type, payload_of
-from aggregates.kernel.audit import audit
+from aggregates.kernel.record.audit import audit
 from tests.unit.kernel.rps import Choose, React, Rps
 
 

@@ -18,9 +18,9 @@ from aggregates.kernel import (
     event_type,
     payload_of,
 )
-from aggregates.kernel.audit import audit
 from aggregates.kernel.data import DataError
 from aggregates.kernel.present import validate_screen
+from aggregates.kernel.record.audit import audit
 from service.envelope import Reader, visible_payload
 from tests.template_game import Template
 from tests.template_game import components as comp

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from aggregates.kernel import event_type, payload_of
-from aggregates.kernel.audit import audit
+from aggregates.kernel.record.audit import audit
 from service.envelope import Reader, visible_payload
 from tests.template_game import Template
 from tests.template_game.commands import Bid

@@ -1,5 +1,5 @@
 """Issue 9, item 7: old events read in the new shape, the chain still over the
-bytes as stored (``aggregates.kernel.upcast``).
+bytes as stored (``aggregates.kernel.record.upcast``).
 
 The games of ``tests/fixtures/store_v1`` were recorded before the events
 stated their whole fact: loaded through the library they come upcast, their
@@ -21,9 +21,9 @@ import pytest
 
 from aggregates.catalog import GAMES, RULES
 from aggregates.enin import Enin
-from aggregates.kernel import chain, upcast
-from aggregates.kernel.audit import Record, audit, record_of
-from aggregates.kernel.verify import fold, verify_records
+from aggregates.kernel.record import chain, upcast
+from aggregates.kernel.record.audit import Record, audit, record_of
+from aggregates.kernel.record.verify import fold, verify_records
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.config import Settings
@@ -266,7 +266,7 @@ def test_a_changed_event_type_reads_as_the_current_one() -> None:
     assert verdict.ok and verdict.complete, verdict.report.problems
     assert fold(old, Template).view(None) == fold(records, Template).view(None)
     # Read as the rules name it now, the stored type and payload kept for the chain.
-    from aggregates.kernel.audit import upcast_record
+    from aggregates.kernel.record.audit import upcast_record
 
     read = upcast_record(old[acted[0]], Template)
     assert (read.type, read.payload) == (records[acted[0]].type, records[acted[0]].payload)

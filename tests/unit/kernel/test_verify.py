@@ -1,4 +1,4 @@
-"""Offline verification over plain records (``aggregates.kernel.verify``): a
+"""Offline verification over plain records (``aggregates.kernel.record.verify``): a
 whole game passes; each kind of tampering is named by its first version; a
 seedless, meta-less read checks only the links and says what it did not."""
 
@@ -10,8 +10,8 @@ from typing import Any
 
 from aggregates.catalog import GAMES
 from aggregates.enin import Enin
-from aggregates.kernel.audit import Record, record_of
-from aggregates.kernel.verify import fold, verify_records
+from aggregates.kernel.record.audit import Record, record_of
+from aggregates.kernel.record.verify import fold, verify_records
 
 
 def played(seed: int) -> tuple[Enin, list[Record]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from arbiter.decisions import CHOICE_KINDS
 
 from aggregates.kernel import (
     EVERYONE,
@@ -34,10 +35,9 @@ from aggregates.kernel import (
 from aggregates.kernel import flow as kflow
 from aggregates.kernel import present as kpresent
 from aggregates.kernel import zones as kzones
-from aggregates.kernel.audit import audit
-from aggregates.kernel.decisions import CHOICE_KINDS
-from aggregates.kernel.entropy import fisher_yates
 from aggregates.kernel.game import DEFAULT_COMMAND
+from aggregates.kernel.record.audit import audit
+from aggregates.kernel.record.entropy import fisher_yates
 from service.envelope import Reader, visible_payload
 from tests.unit.kernel.vote import SecretVote, Vote
 

@@ -13,8 +13,8 @@ import random
 from typing import Any
 
 from aggregates import catalog
-from aggregates.kernel.audit import record_of
-from aggregates.kernel.verify import verify_records
+from aggregates.kernel.record.audit import record_of
+from aggregates.kernel.record.verify import verify_records
 from aggregates.nine_empires import NineEmpires
 from aggregates.nine_empires.v1 import NineEmpiresV1_3
 

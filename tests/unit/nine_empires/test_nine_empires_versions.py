@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from aggregates import catalog
-from aggregates.kernel import upcast
-from aggregates.kernel.audit import Record, record_of, upcast_record
 from aggregates.kernel.game import _event_class
-from aggregates.kernel.verify import fold, verify_records
+from aggregates.kernel.record import upcast
+from aggregates.kernel.record.audit import Record, record_of, upcast_record
+from aggregates.kernel.record.verify import fold, verify_records
 from aggregates.nine_empires import NineEmpires
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.state import EARLIER_BY_VERSION

@@ -140,7 +140,7 @@ def test_a_board_space_carries_its_position_controller_and_marks() -> None:
 
     from aggregates.kernel.present import Board as Drawn
     from aggregates.kernel.present import Space, screen, section
-    from aggregates.kernel.schemas import SCREEN
+    from aggregates.kernel.record.schemas import SCREEN
 
     space = Space("a", "A", ("b",), ("2 Infantry",), x=10, y=90.5, owner="North",
                   marks=("Stronghold",))

@@ -1,14 +1,15 @@
 """The terminal draws Titans' map (the kernel ``Board`` of the screen) as an aligned
 table fitted to the line: each region with who holds it, what stands there, its
-Stronghold or Capitol and its borders (``aggregates.kernel.render``, which knows no game)."""
+Stronghold or Capitol and its borders (``arbiter.render``, which knows no game)."""
 
 from __future__ import annotations
 
 import random
 import unicodedata
 
+from arbiter.render import LINE_WIDTH
+
 from aggregates.kernel.present import Board, Space
-from aggregates.kernel.render import LINE_WIDTH
 from aggregates.titans import Titans
 from aggregates.titans.data import BOARD
 from clients.render import board_lines, render_item

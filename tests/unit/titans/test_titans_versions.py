@@ -23,8 +23,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from aggregates import catalog
-from aggregates.kernel.audit import Record, records_of
-from aggregates.kernel.verify import verify_records
+from aggregates.kernel.record.audit import Record, records_of
+from aggregates.kernel.record.verify import verify_records
 from aggregates.titans import Titans
 from aggregates.titans.v1 import TitansV1, TitansV1_1
 from tests import rules_versions as rv

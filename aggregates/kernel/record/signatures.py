@@ -25,7 +25,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from aggregates.kernel.verify import Verdict
+from aggregates.kernel.record.verify import Verdict
 
 ALGORITHM = "ed25519"
 STATEMENT_MARKER = "arbiter_head"

@@ -4,7 +4,7 @@
 Why a module of its own: "dice nobody chose" is one of the kernel's promises.
 Rules call ``roll``/``roll_dice``/``shuffled`` in their decide step only; the
 draws land in the next event's meta, so an auditor re-derives every one
-(``aggregates.kernel.audit``); ``contribute`` lets a seat mix entropy into
+(``aggregates.kernel.record.audit``); ``contribute`` lets a seat mix entropy into
 every die drawn after its contribution is on record.
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from aggregates.kernel import rng
 from aggregates.kernel.errors import Reason, RuleError
+from aggregates.kernel.record import rng
 from aggregates.kernel.seating import EVERYONE
 
 #: The kernel's event recording a seat's entropy contribution (see ``contribute``).
@@ -118,7 +118,7 @@ class Entropy:
         keeps its order). Returns False, recording nothing, when the seat
         sends again the contribution already on record (a retried request).
         """
-        from aggregates.kernel.recording import event_class_of
+        from aggregates.kernel.record.recording import event_class_of
 
         self._draws = []
         self._command = None

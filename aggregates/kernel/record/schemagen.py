@@ -8,7 +8,7 @@ typed fields, its description the class's docstring; the creation event's
 ``setup`` is the game's ``SETUP`` (a ``TypedDict``), its options its
 ``OPTIONS_SCHEMA``; the ``Ended`` event's ``outcome`` and the file's
 ``outcome`` part are the game's ``OUTCOME`` (a ``TypedDict``). ``make
-schemas`` (``python -m aggregates.kernel.schemagen``) rewrites them; a unit
+schemas`` (``python -m aggregates.kernel.record.schemagen``) rewrites them; a unit
 test (tests/unit/kernel/test_schemagen.py) fails while the committed files
 differ from what this module makes.
 
@@ -43,7 +43,7 @@ from typing import Any
 from aggregates.kernel import declared
 from aggregates.kernel.game import Game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 #: The kernel's events a game's file describes, written here from the game's
 #: declarations (``SETUP``, ``OPTIONS_SCHEMA``, ``OUTCOME``).
 CREATED, ENDED = "Created", "Ended"
@@ -135,7 +135,7 @@ def schemas_file(game_cls: type[Game]) -> dict[str, Any]:
     """The game's ``schemas.json``, every part written from its declarations."""
     return {"rules": game_cls.RULES_ID, "rules_version": game_cls.RULES_VERSION,
             "description": f"JSON Schemas (draft 2020-12) of {game_cls.TITLE}'s wire JSON; "
-                           "see aggregates/kernel/schemas.py",
+                           "see aggregates/kernel/record/schemas.py",
             "view": view_part(game_cls), "events": events_part(game_cls),
             "outcome": outcome_part(game_cls)}
 
@@ -276,7 +276,7 @@ def since(event_class: type) -> dict[str, int]:
 
 def event_table(game_cls: type[Game]) -> str:
     """The docs page's event table: each event, what it states, its facts."""
-    from aggregates.kernel.recording import event_class_of
+    from aggregates.kernel.record.recording import event_class_of
 
     rows = ["| Event | States | Facts |", "|---|---|---|"]
     order = [cls.__name__ for cls in game_cls.EVENTS]
@@ -347,6 +347,6 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     # Run as the module the games import (``python -m`` makes a second copy,
     # whose ``Keywords`` the games' declarations are not instances of).
-    from aggregates.kernel import schemagen
+    from aggregates.kernel.record import schemagen
 
     sys.exit(schemagen.main())

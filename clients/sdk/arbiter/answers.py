@@ -2,7 +2,7 @@
 
 ``LegalActions`` gives a seat's legal commands (perhaps not all of them) and its
 pending decisions, each with choice structures (``choices_json``, see
-``aggregates/kernel/decisions.py``): pick one of the list; pick cards of a
+``clients/sdk/arbiter/decisions.py``): pick one of the list; pick cards of a
 zone (perhaps marking one of them); assign items to slots; a number in a
 range. This module turns those into menu options, builds the command from an
 answer with the kernel's own ``build`` (so a client and the rules agree on the
@@ -20,17 +20,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arbiter.v1 import game_pb2
-
-from aggregates.kernel.decisions import Assign, Number, PickCards, PickPath
-from aggregates.kernel.moves import listed_decision, random_listed
-from aggregates.kernel.render import (
+from arbiter.decisions import Assign, Number, PickCards, PickPath
+from arbiter.moves import listed_decision, random_listed
+from arbiter.render import (
     action_label,
     capitalize,
     describe_choice,
     loads_list,
     loads_object,
 )
+from arbiter.v1 import game_pb2
 
 #: The choice kinds that build a command from an answer (``pick_one`` picks from the list).
 STRUCTURED = ("pick_cards", "assign", "number")

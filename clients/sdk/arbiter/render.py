@@ -19,9 +19,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from arbiter.names import default_seat_name, plural, seat_name
 from arbiter.v1 import game_pb2
-
-from aggregates.kernel.present import default_seat_name, plural, seat_name
 
 INDENT = "  "
 LINE_WIDTH = 96

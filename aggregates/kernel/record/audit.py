@@ -14,12 +14,12 @@ seed is revealed:
    events (types, payloads, dice), which proves each move was legal and each
    consequence followed from the rules.
 
-An event recorded in an older shape is read upcast (``aggregates.kernel.upcast``):
+An event recorded in an older shape is read upcast (``aggregates.kernel.record.upcast``):
 the chain is checked over its payload as stored, re-execution against the
 current shape re-derived from that stored form.
 
-The records themselves are ``aggregates.kernel.recorded``'s; the comparison of
-each re-executed event with its record, ``aggregates.kernel.comparison``'s.
+The records themselves are ``aggregates.kernel.record.recorded``'s; the comparison of
+each re-executed event with its record, ``aggregates.kernel.record.comparison``'s.
 """
 
 from __future__ import annotations
@@ -32,13 +32,19 @@ from typing import Any, Protocol
 
 from eventsourcing.utils import get_topic
 
-from aggregates.kernel import chain, rng, upcast
 from aggregates.kernel.clocks import DEFAULT_COMMAND
-from aggregates.kernel.comparison import Comparison
-from aggregates.kernel.entropy import ENTROPY_EVENT
 from aggregates.kernel.errors import RuleError
 from aggregates.kernel.game import Game
-from aggregates.kernel.recorded import Record, make_record, record_of, records_of, upcast_record
+from aggregates.kernel.record import chain, rng, upcast
+from aggregates.kernel.record.comparison import Comparison
+from aggregates.kernel.record.entropy import ENTROPY_EVENT
+from aggregates.kernel.record.recorded import (
+    Record,
+    make_record,
+    record_of,
+    records_of,
+    upcast_record,
+)
 
 #: The records' names, read from here by the server, the verifier and the tools.
 __all__ = [

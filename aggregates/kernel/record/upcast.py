@@ -15,7 +15,7 @@ first step copies the stored payload into the event's ``meta`` under
 ``STORED`` (only full readers get the meta, and it is theirs to see); the
 chain check recomputes the digest over that form (``stored_form``), and the
 re-execution check compares the upcast form with what the current rules
-produce (``comparable``), both in ``aggregates.kernel.audit``.
+produce (``comparable``), both in ``aggregates.kernel.record.audit``.
 
 Some facts an old event never recorded cannot be derived from it alone (the
 magic items one could have chosen, say, depend on the state before it). A step

@@ -1,6 +1,6 @@
 """A random legal move from a ``LegalActions`` answer: what a bot plays.
 
-One picker for every bot: ``arbiter simulate`` (``aggregates.kernel.answers.bot_move``) and
+One picker for every bot: ``arbiter simulate`` (``arbiter.answers.bot_move``) and
 the web side's bots (``service.web.bots``) pick a listed action uniformly at
 random and answer the decision it belongs to, so both play the same way. It
 reads the wire message only (``actions``, ``decisions`` with their

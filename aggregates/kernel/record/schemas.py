@@ -10,15 +10,12 @@ event on the Redis feed. What is particular to a game lives beside it, in
 type's payload, for the rules version the file names (a test plays random
 games of every game and validates everything they produce against them).
 
-Each event's payload is declared once, by its ``@event`` method's signature
-(``kernel.declared``). An event the game's file does not describe — the
-kernel's own events (``EntropyAdded``, ``DefaultApplied``, the hidden
-choices'), or every event of a game without a file — is served with the
-schema derived from that declaration. The file's entries are not generated
-from it because they say more than a signature can: the shape of nested
-objects, the keys a public form carries instead of a hidden one, descriptions;
-a test (tests/unit/test_declarations.py) holds each entry to its declaration
-field by field and type by type instead.
+Each game's file is written by ``make schemas`` from its declarations
+(``kernel.record.schemagen``): the event classes of its ``events.py``, the
+``View`` of its ``views.py``, its outcome; a test fails while the committed file
+differs from what they generate. An event the file does not describe (the
+kernel's own events: ``EntropyAdded``, ``DefaultApplied``, the hidden choices')
+is served with the schema derived from its declaration (``kernel.declared``).
 """
 
 from __future__ import annotations
@@ -141,12 +138,14 @@ SCREEN: dict[str, Any] = {
     },
 }
 
-#: One message of the Redis feed (``service.envelope.to_public_json``): the public
-#: form of an event; its ``payload`` is described per game and event type.
+#: One event of a Redis feed message (a message is a JSON array of a move's events,
+#: ``service.envelope.to_public_json`` each): the public form of an event; its
+#: ``payload`` is described per game and event type.
 EVENT: dict[str, Any] = {
     "title": "event",
-    "description": "One event as published on the Redis feed (public forms only); "
-                   "the payload's schema is the game's payload_json entry for its type.",
+    "description": "One event as published on the Redis feed, an element of a message's "
+                   "array (public forms only); the payload's schema is the game's "
+                   "payload_json entry for its type.",
     "type": "object",
     "properties": {
         "game_id": _TEXT,

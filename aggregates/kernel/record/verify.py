@@ -2,7 +2,7 @@
 
 No server and no database: the records (from an exported file, or from a
 ``History`` read) are checked with the kernel's own proofs
-(``aggregates.kernel.audit``): the hash chain, the seed against its
+(``aggregates.kernel.record.audit``): the hash chain, the seed against its
 commitment, every die, and the re-execution of every command through the
 rules that recorded the game. A record read before the end (a seat's or a
 spectator's) lacks the seed and the hidden payloads: then only what can be
@@ -31,8 +31,10 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from aggregates.kernel import upcast
-from aggregates.kernel.audit import (
+from aggregates.kernel.game import ENTROPY_EVENT, Game
+from aggregates.kernel.outcome import breakdown_of
+from aggregates.kernel.record import upcast
+from aggregates.kernel.record.audit import (
     AuditReport,
     Record,
     added_entropy,
@@ -44,8 +46,6 @@ from aggregates.kernel.audit import (
     rebuild,
     upcast_record,
 )
-from aggregates.kernel.game import ENTROPY_EVENT, Game
-from aggregates.kernel.outcome import breakdown_of
 
 
 @dataclasses.dataclass

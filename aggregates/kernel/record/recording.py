@@ -2,7 +2,7 @@
 its hash-chain digest, and the kernel's bookkeeping followed from that stamp.
 
 This is the integrity half of the kernel as the aggregate sees it: what makes
-a stored game re-verifiable end to end (``aggregates.kernel.audit``) and
+a stored game re-verifiable end to end (``aggregates.kernel.record.audit``) and
 exactly-once (the seat's client command ids). Rules modules use one name of it,
 ``emit``; the rest is the kernel's.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, CanMutateAggregate, DomainEvent, decorated_funcs
 
-from aggregates.kernel import chain
+from aggregates.kernel.record import chain
 from aggregates.kernel.seating import Audience
 
 #: Event attributes owned by the library or the kernel, not the game's payload.

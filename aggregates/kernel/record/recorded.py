@@ -1,7 +1,7 @@
 """One recorded event as plain data (``Record``): what a stored event, a
 ``History`` envelope or a line of an exported record all reduce to, and the
 same record in the shape the current rules record its event
-(``upcast_record``). The audit (``aggregates.kernel.audit``) and the offline
+(``upcast_record``). The audit (``aggregates.kernel.record.audit``) and the offline
 verifier read records; they never need the library's event objects.
 """
 
@@ -11,9 +11,9 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from aggregates.kernel import upcast
 from aggregates.kernel.game import Game, _event_class
-from aggregates.kernel.recording import payload_of
+from aggregates.kernel.record import upcast
+from aggregates.kernel.record.recording import payload_of
 
 
 @dataclasses.dataclass(frozen=True)
