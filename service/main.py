@@ -419,7 +419,10 @@ def serve(address: str, data_dir: str, metrics_address: str | None = None,
     except ConfigError as exc:
         raise SystemExit(f"arbiter: cannot start: {exc}") from None
     settle_startup_objects()
-    print(ready_line(server), flush=True)
+    # One write, the line with its newline: print() writes them apart, and on an
+    # unbuffered stdout a log line from another thread could land between them.
+    sys.stdout.write(ready_line(server) + "\n")
+    sys.stdout.flush()
     while not signals:
         time.sleep(STOP_POLL_SECONDS)
     log.info("stopping: draining in-flight calls")

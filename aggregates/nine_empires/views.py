@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
-from aggregates.kernel.record.schemagen import Keywords
+from aggregates.kernel.declared import Keywords
 from aggregates.kernel.unseen import Unseen, kind_of
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import engaging, quests

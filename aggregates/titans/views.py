@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from aggregates.kernel import Seating
+from aggregates.kernel.declared import Keywords
 from aggregates.kernel.flow import current_phase
-from aggregates.kernel.record.schemagen import Keywords
 from aggregates.kernel.unseen import Unseen, kind_of
 from aggregates.titans import abilities, battles, regions, reinforcements, turns, zones
 from aggregates.titans.data import BOARD, NATIONS, UNITS

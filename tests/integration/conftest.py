@@ -33,7 +33,7 @@ SERVING = re.compile(rb"arbiter: serving on \S+ \(port (\d+)\)")
 #: ``test_work_shares``: the defaults, given explicitly).
 HARNESS_SHARES = {"ARBITER_CALLS_PER_SECOND": "1000000"}
 #: The same line's web side, when ARBITER_WEB_ADDRESS is set.
-WEB = re.compile(rb"web pages at (http://\S+?)/(?:\s|$)")
+WEB = re.compile(rb"web pages at (http://[^/\s]+)/")
 
 
 def server_env() -> dict[str, str]:

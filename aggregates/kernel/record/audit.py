@@ -24,7 +24,6 @@ each re-executed event with its record, ``aggregates.kernel.record.comparison``'
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import uuid
 from collections.abc import Mapping, Sequence
@@ -39,6 +38,7 @@ from aggregates.kernel.record import chain, rng, upcast
 from aggregates.kernel.record.comparison import Comparison
 from aggregates.kernel.record.entropy import ENTROPY_EVENT
 from aggregates.kernel.record.recorded import (
+    AuditReport,
     Record,
     make_record,
     record_of,
@@ -53,31 +53,6 @@ __all__ = [
     "contribution_used", "make_record", "rebuild", "record_of", "records_of",
     "replay_step", "replay_steps", "upcast_record",
 ]
-
-
-@dataclasses.dataclass
-class AuditReport:
-    events: int = 0
-    dice: int = 0
-    commands: int = 0
-    chain_ok: bool = True
-    dice_ok: bool = True
-    replay_ok: bool = True
-    problems: list[str] = dataclasses.field(default_factory=list)
-    #: The first version found wrong by any check (0: none).
-    first_failure: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return self.chain_ok and self.dice_ok and self.replay_ok
-
-    def fail(self, check: str, problem: str, version: int = 0) -> None:
-        setattr(self, f"{check}_ok", False)
-        if version and (not self.first_failure or version < self.first_failure):
-            self.first_failure = version
-        # At most 20 per check, so one check's flood never hides another's first word.
-        if sum(p.startswith(f"{check}:") for p in self.problems) < 20:
-            self.problems.append(f"{check}: {problem}")
 
 
 class ReplayWatch(Protocol):

@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aggregates.kernel.game import Game, _event_class
 from aggregates.kernel.record import chain, upcast
-from aggregates.kernel.record.recorded import Record, record_of, upcast_record
+from aggregates.kernel.record.recorded import AuditReport, Record, record_of, upcast_record
 from aggregates.kernel.record.recording import payload_of
-
-if TYPE_CHECKING:
-    from aggregates.kernel.record.audit import AuditReport
-
 
 #: Meta keys Kernel 2 added: an event recorded before them has nothing to compare.
 KERNEL2_META = ("aud", "pub")

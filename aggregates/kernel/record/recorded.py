@@ -84,3 +84,28 @@ def upcast_record(rec: Record, game_class: type[Game]) -> Record:
         return rec  # the kernel's own events, and types the replay will refuse
     payload, meta = upcast.upcast_payload(event_class, rec.payload, rec.meta)
     return dataclasses.replace(rec, payload=payload, meta=meta)
+
+
+@dataclasses.dataclass
+class AuditReport:
+    events: int = 0
+    dice: int = 0
+    commands: int = 0
+    chain_ok: bool = True
+    dice_ok: bool = True
+    replay_ok: bool = True
+    problems: list[str] = dataclasses.field(default_factory=list)
+    #: The first version found wrong by any check (0: none).
+    first_failure: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.chain_ok and self.dice_ok and self.replay_ok
+
+    def fail(self, check: str, problem: str, version: int = 0) -> None:
+        setattr(self, f"{check}_ok", False)
+        if version and (not self.first_failure or version < self.first_failure):
+            self.first_failure = version
+        # At most 20 per check, so one check's flood never hides another's first word.
+        if sum(p.startswith(f"{check}:") for p in self.problems) < 20:
+            self.problems.append(f"{check}: {problem}")

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from aggregates.kernel import declared
+from aggregates.kernel.declared import Keywords
 from aggregates.kernel.game import Game
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -141,15 +142,6 @@ def schemas_file(game_cls: type[Game]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------- the view
-
-
-class Keywords:
-    """JSON Schema keywords a view's declared type carries beyond its type
-    (``Annotated[int, Keywords(minimum=0)]``): a bound, a note, the keys a
-    mapping takes when the game's data lists them."""
-
-    def __init__(self, **keywords: Any) -> None:
-        self.keywords = keywords
 
 
 def view_declaration(game_cls: type[Game]) -> Any:
