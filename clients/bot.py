@@ -40,7 +40,6 @@ from arbiter.lobby import Lobby
 from arbiter.play import Move, Played, PlayStream, play_seats
 from arbiter.v1 import game_pb2
 
-from aggregates.catalog import GAMES, rules_class
 from aggregates.kernel import Game
 from aggregates.kernel.nature import Information, game_type_of
 from aggregates.kernel.record import upcast
@@ -110,7 +109,12 @@ def record_of(event: game_pb2.Event) -> Record:
 
 
 def game_class(state: game_pb2.GameState) -> type[Game]:
-    """The rules the game is played by, at its version."""
+    """The rules the game is played by, at its version. The catalogue is read here,
+    not when the module is: every ``arbiter`` command builds its parser with
+    ``register`` below, and importing every game costs each of them most of a
+    second."""
+    from aggregates.catalog import GAMES, rules_class
+
     cls = rules_class(state.rules, state.rules_version) or GAMES.get(state.rules)
     if cls is None:
         raise BotUsage(f"UNKNOWN_RULES: this client does not know the rules "
