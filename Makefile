@@ -78,11 +78,13 @@ run: install bytecode
 # the Node and TypeScript client tests never install them concurrently.
 # Progress is counted ("[ 812/2215]") and the slowest 15 tests are listed at the
 # end; every skipped test says why (-rs).
-# WORKERS=N runs N workers instead (default: one per CPU).
-WORKERS ?= auto
+# WORKERS=N runs N workers instead (default: one more than the CPUs: a test
+# process waits on its servers, browsers and CLI processes about a quarter of
+# the time, measured on 2 cores, and the spare worker fills those waits).
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 test: install bytecode browser $(if $(shell command -v npm),tools,no-npm)
 	@echo "make test: the whole suite, $(WORKERS) workers on $$(nproc 2>/dev/null || echo several)" \
-		"CPUs (8 to 9 minutes on 2 quiet cores); skips are listed at the end with their reasons"
+		"CPUs; skips are listed at the end with their reasons"
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
 		-o console_output_style=count --durations=15 \
 		-n $(WORKERS) --dist loadgroup --no-loadscope-reorder
@@ -116,7 +118,8 @@ soak: install bytecode
 		tests/integration/test_leaks.py tests/integration/test_faults.py \
 		tests/web/test_web_leaks.py tests/web/test_seat_leaks.py \
 		tests/integration/test_leaks_screens_and_choices.py \
-		tests/integration/test_feed_cluster.py tests/unit/test_openspiel_adapter.py
+		tests/integration/test_feed_cluster.py tests/unit/test_openspiel_adapter.py \
+		tests/integration/test_bench_smoke.py
 	$(BIN)/python -m tests.bots_soak --games $${ARBITER_BOT_GAMES:-200} --budget $${ARBITER_BOT_BUDGET:-0.5}
 
 # Headless Chromium for the browser tests (tests/web/test_browser.py): Debian's

@@ -17,6 +17,7 @@ import pytest
 
 from bench.report import GOALS, NEEDS
 from tests.conftest import TEST_PROCESS_ONLY_ENV
+from tests.soak import SOAK
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = {
@@ -45,6 +46,8 @@ def _strict(text: str) -> Any:
 
 @pytest.mark.integration
 @pytest.mark.heavy(40)
+@pytest.mark.skipif(not SOAK, reason="a minute of the bench's own servers: make soak runs it "
+                    "(ARBITER_SOAK=1), as make bench does whole")
 def test_quick_bench_writes_every_figure_and_goal(tmp_path: Path, redis_url: str) -> None:
     out = tmp_path / "results.json"
     env = {k: v for k, v in os.environ.items() if k not in TEST_PROCESS_ONLY_ENV}

@@ -78,7 +78,7 @@ COUNTS = [2, 3, 4, 5, 6, 8]
 @pytest.mark.heavy(25)
 @pytest.mark.parametrize("players", COUNTS)
 def test_random_playouts_end_and_replay(players: int) -> None:
-    for n in range(2 if QUICK else games(ci=8, soak=100)):
+    for n in range(2 if QUICK else games(ci=3, soak=100)):
         game, events = play(players, 1000 * players + n)
         assert game.outcome is not None and "teams" in game.outcome
         assert_replays(game, events)

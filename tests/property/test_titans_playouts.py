@@ -27,7 +27,7 @@ from aggregates.titans import Titans, testing
 from tests import soak
 from tests.property.replay import assert_replays
 
-GAMES_PER_COUNT = soak.games(6)
+GAMES_PER_COUNT = soak.games(3)
 #: CI plays on past ``GAMES_PER_COUNT``, up to this many, until every rule path
 #: of ``PATHS`` is reached (a random game enters an empty enemy region, say, one
 #: time in three or four).

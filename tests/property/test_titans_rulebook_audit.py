@@ -37,7 +37,7 @@ from aggregates.kernel import event_type, payload_of
 from aggregates.titans import Titans, regions
 from tests import soak
 
-GAMES_PER_COUNT = soak.games(6)  # a game is cheap: no invariants, no replay
+GAMES_PER_COUNT = soak.games(3)  # a game is cheap: no invariants, no replay
 ENDING = {"end_orders", "end_stage", "decline"}
 #: The rulebook's Pool sizes, turn by turn through a Round ("Examples").
 POOLS = {2: [4, 3, 2, 4, 3, 2, 3, 2], 3: [5, 4, 3, 2] * 3, 4: [4, 3, 2] * 4}
