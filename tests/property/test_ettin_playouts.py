@@ -5,7 +5,7 @@ command: every card is in exactly one zone and none is lost or made (cards
 conserved), gold is never negative, no War takes more Spoils than its battles
 allow, and every command on the legal list is accepted. Every game is audited
 and rebuilt from its events alone (views, version and chain head equal).
-CI plays 8 games per count and 2 of 16 players (the conformance suite plays
+CI plays 3 games per count and 2 of 16 players (the conformance suite plays
 more), ``make soak`` 100 of each (``tests/soak.py``); ``ETTIN_QUICK=1`` plays
 a few per count for a quick local check.
 """
