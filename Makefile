@@ -78,10 +78,9 @@ run: install bytecode
 # the Node and TypeScript client tests never install them concurrently.
 # Progress is counted ("[ 812/2215]") and the slowest 15 tests are listed at the
 # end; every skipped test says why (-rs).
-# WORKERS=N runs N workers instead (default: one more than the CPUs: a test
-# process waits on its servers, browsers and CLI processes about a quarter of
-# the time, measured on 2 cores, and the spare worker fills those waits).
-WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+# WORKERS=N runs N workers instead (default: one per CPU; one more than the
+# CPUs was slower on 2 cores, measured on a fresh clone).
+WORKERS ?= auto
 test: install bytecode browser $(if $(shell command -v npm),tools,no-npm)
 	@echo "make test: the whole suite, $(WORKERS) workers on $$(nproc 2>/dev/null || echo several)" \
 		"CPUs; skips are listed at the end with their reasons"
