@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+import pytest
+from arbiter.client import ArbiterError
 from arbiter.v1 import game_pb2, game_pb2_grpc
 
 
@@ -83,3 +85,10 @@ def until(condition: Callable[[], object], timeout: float = 30.0, step: float = 
             return True
         time.sleep(step)
     return False
+
+
+def refusal(call: object) -> ArbiterError:
+    """The client error ``call()`` ends in (the test fails if it returns)."""
+    with pytest.raises(ArbiterError) as caught:
+        call()  # type: ignore[operator]
+    return caught.value

@@ -29,6 +29,7 @@ from aggregates.kernel.errors import RuleError
 from aggregates.lobby import BOT, OPEN, PLAYER, LobbyReason
 from aggregates.lobby import Lobby as Table
 from tests.integration.conftest import ServerProcess
+from tests.integration.helpers import refusal
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("lobby_attacks")]
 
@@ -42,10 +43,6 @@ def client(shared_server: ServerProcess) -> Iterator[ArbiterClient]:
         yield client
 
 
-def refusal(call: object) -> ArbiterError:
-    with pytest.raises(ArbiterError) as caught:
-        call()  # type: ignore[operator]
-    return caught.value
 
 
 @pytest.mark.parametrize("players", [UINT32_MAX, 17, 7])

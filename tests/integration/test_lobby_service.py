@@ -26,6 +26,7 @@ from arbiter.play import play_seats, random_move
 from arbiter.v1 import game_pb2, lobby_pb2, lobby_pb2_grpc
 
 from tests.integration.conftest import ServerProcess
+from tests.integration.helpers import refusal
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("lobby_service")]
 
@@ -36,10 +37,6 @@ def client(shared_server: ServerProcess) -> Iterator[ArbiterClient]:
         yield client
 
 
-def refusal(call: object) -> ArbiterError:
-    with pytest.raises(ArbiterError) as caught:
-        call()  # type: ignore[operator]
-    return caught.value
 
 
 def play_out(client: ArbiterClient, game_id: str, seat: int, seed: int) -> game_pb2.GameState:
