@@ -52,6 +52,14 @@ class Settings:
     audits_at_once: int = 2
     #: Health Watch streams with nothing to send for this long are ended.
     idle_watch_seconds: int = 300
+    #: Seconds a caught-up feed (Subscribe, Play) goes without a message before
+    #: it is sent its status again: how soon a client knows the feed lives and
+    #: the server finds a client gone (``service.feeds``).
+    feed_heartbeat_seconds: float = 10.0
+    #: The web side: seconds a connection may take to send a request's headers
+    #: or stay idle between requests, and a request's body may take to arrive.
+    web_idle_seconds: float = 15.0
+    web_body_seconds: float = 10.0
     #: HOST:PORT of the Prometheus ``/metrics`` endpoint; empty: none (``service.metrics``).
     metrics_address: str = ""
     #: HOST:PORT of the web pages and JSON gateway; empty: none (``service.web``).
@@ -97,6 +105,10 @@ class Settings:
             keepalive_seconds=_positive("ARBITER_KEEPALIVE_SECONDS", cls.keepalive_seconds),
             audits_at_once=_positive("ARBITER_AUDITS_AT_ONCE", cls.audits_at_once),
             idle_watch_seconds=_positive("ARBITER_IDLE_WATCH_SECONDS", cls.idle_watch_seconds),
+            feed_heartbeat_seconds=_seconds("ARBITER_FEED_HEARTBEAT_SECONDS",
+                                            cls.feed_heartbeat_seconds),
+            web_idle_seconds=_seconds("ARBITER_WEB_IDLE_SECONDS", cls.web_idle_seconds),
+            web_body_seconds=_seconds("ARBITER_WEB_BODY_SECONDS", cls.web_body_seconds),
             metrics_address=os.environ.get("ARBITER_METRICS_ADDRESS", ""),
             web_address=os.environ.get("ARBITER_WEB_ADDRESS", ""),
             web_requests_per_peer=_positive(
@@ -262,6 +274,21 @@ def _whole(name: str, default: int) -> int:
     if not text.isdigit():
         raise ValueError(f"{name} must be a whole number (0 or more), not {text!r}")
     return int(text)
+
+
+def _seconds(name: str, default: float) -> float:
+    """A positive number of seconds (fractions allowed) from the environment,
+    or the default."""
+    text = os.environ.get(name, "")
+    if not text:
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"{name} must be a positive number of seconds, not {text!r}")
+    return seconds
 
 
 def _positive(name: str, default: int) -> int:

@@ -52,6 +52,8 @@ TOPOLOGY_CHECK_SECONDS = 30.0
 log = logging.getLogger(__name__)
 
 HEALTHY_POLL = 5.0
+#: A caught-up feed's heartbeat, by default (``ARBITER_FEED_HEARTBEAT_SECONDS``).
+HEARTBEAT_SECONDS = 10.0
 DEGRADED_POLL = 1.0
 #: Seconds the published position may stay behind the store, unmoving, before
 #: the feeds say that nothing publishes (a relay taking over, or backing off
@@ -236,9 +238,13 @@ class FeedHub(threading.Thread):
     """
 
     def __init__(self, redis_url: str, prefix: str = LEGACY_PREFIX,
-                 cluster: bool = False) -> None:
+                 cluster: bool = False, heartbeat: float = HEARTBEAT_SECONDS) -> None:
         super().__init__(name="feed-hub", daemon=True)
         self.redis_url = redis_url
+        #: Seconds a caught-up feed goes without a message before it is sent a
+        #: heartbeat (its status again): how soon a client learns the feed still
+        #: lives, and how soon the server finds a client gone (its next write).
+        self.heartbeat = heartbeat
         #: On a Redis Cluster: sharded channels (``service.rediscluster``).
         self.cluster = cluster
         self.lock = threading.RLock()
@@ -636,9 +642,9 @@ class FeedHub(threading.Thread):
     def _wait(
         self, key: str | None, ready: Callable[[], bool], timeout: float | None
     ) -> None:
-        limit = timeout if timeout is not None else (
-            HEALTHY_POLL if self.live else DEGRADED_POLL
-        )
+        # Polled at least twice a heartbeat, so that one is late by half at most.
+        limit = timeout if timeout is not None else min(
+            HEALTHY_POLL if self.live else DEGRADED_POLL, self.heartbeat / 2)
         deadline = time.monotonic() + limit
         waiter = threading.Condition(self.lock)
         with self.lock:

@@ -202,7 +202,7 @@ class IdleWatches(threading.Thread):
     """Ends health ``Watch`` streams that have had nothing to send for
     ``seconds``: such a stream holds a server thread while only waiting, and
     needs no token. The watcher ends cleanly (status OK) and a health-checking
-    client simply watches again. (Feeds send a heartbeat every 10 s, so they
+    client simply watches again. (Feeds send a heartbeat every few seconds, so they
     are never idle; the per-caller stream cap bounds them.)"""
 
     def __init__(self, seconds: float) -> None:

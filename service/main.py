@@ -98,7 +98,8 @@ class Server:
                      "%sgames:{<tag>} per shard", prefix, prefix)
         else:
             log.info("feeds on Redis channels %sgames and %sgame:<id>", prefix, prefix)
-        self.hub = FeedHub(redis_url, prefix, cluster=settings.redis_cluster)
+        self.hub = FeedHub(redis_url, prefix, cluster=settings.redis_cluster,
+                           heartbeat=settings.feed_heartbeat_seconds)
         try:
             self.stores = [self._open_store(n, shard, credentials)
                            for n, shard in enumerate(settings.shard_settings())]
@@ -185,12 +186,14 @@ class Server:
 
         Imported here, when asked for: a server without web pages never loads
         aiohttp and the pages' modules (half a second of every start)."""
-        from service.web.server import WebError, WebServer
+        from service.web.server import Waits, WebError, WebServer
 
         try:
             return WebServer(address, self.web_socket, self.settings.max_message_bytes,
                              self.settings.web_requests_per_peer,
-                             self.settings.web_secure_cookies)
+                             self.settings.web_secure_cookies,
+                             Waits(self.settings.web_idle_seconds,
+                                   self.settings.web_body_seconds))
         except WebError as exc:
             raise ConfigError(str(exc)) from None
 

@@ -62,7 +62,6 @@ MAX_SEATS = 16
 #: Moves read ahead of the stream's thread at most: beyond it the reading
 #: waits (the client's sends are held back by gRPC's flow control).
 INBOX_SIZE = 64
-HEARTBEAT_SECONDS = 10.0
 #: The most events one message carries (a resumed stream's backlog comes in
 #: several): far below gRPC's 4 MiB message limit for any game's events.
 EVENTS_PER_MESSAGE = 256
@@ -359,7 +358,7 @@ class PlayStream:
                 if ended:
                     message.say(ENDED, game_pb2.FEED_STATE_ENDED)
                 elif status != self.hub.status or (
-                        not message and time.monotonic() - heartbeat > HEARTBEAT_SECONDS):
+                        not message and time.monotonic() - heartbeat > self.hub.heartbeat):
                     said = feeds.status_message(self.hub.status,
                                                 heartbeat=status == self.hub.status)
                     message.say(said.status, said.state)

@@ -52,8 +52,7 @@ from service.storehealth import unreachable
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT_SECONDS = 10.0
-#: The last message of a game's feed: nothing can follow the Ended event.
+#: The most seats one request names (as CreateGame's most seats).
 MAX_SEATS_IN_REQUEST = 16
 #: Readings kept encoded as GameState messages (the newest readings of the
 #: busiest games: ``service.readmodel`` keeps the plain ones).
@@ -764,7 +763,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     yield feeds.status_message(ENDED)
                     return
                 # Caught up: the status (so "live" follows the backlog), or a heartbeat.
-                if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                if status != self.hub.status or time.monotonic() - heartbeat > self.hub.heartbeat:
                     yield feeds.status_message(self.hub.status,
                                                heartbeat=status == self.hub.status)
                     status, heartbeat = self.hub.status, time.monotonic()
@@ -818,7 +817,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 if moved:
                     heartbeat = time.monotonic()
                     continue
-                if status != self.hub.status or time.monotonic() - heartbeat > HEARTBEAT_SECONDS:
+                if status != self.hub.status or time.monotonic() - heartbeat > self.hub.heartbeat:
                     yield feeds.status_message(self.hub.status, heartbeat=status == self.hub.status)
                     status, heartbeat = self.hub.status, time.monotonic()
                 self.hub.wait_all(ticket, gone)

@@ -10,6 +10,7 @@ the HTTP client's address.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import threading
 import time
@@ -38,12 +39,20 @@ SECURITY_HEADERS = {
 }
 
 
-#: How long a connection may take to send its request's headers, or stay idle between
-#: requests, before it is closed (aiohttp's own default is an hour).
-IDLE_SECONDS = 15.0
-#: How long a request's body may take to arrive once its headers have (a body
-#: dripped a byte at a time would otherwise hold its connection for ever).
-BODY_SECONDS = 10.0
+@dataclasses.dataclass(frozen=True)
+class Waits:
+    """How long the web side waits on a client before it closes the connection
+    (``ARBITER_WEB_IDLE_SECONDS``, ``ARBITER_WEB_BODY_SECONDS``)."""
+
+    #: For a request's headers, or between requests (aiohttp's own default is an hour).
+    idle: float = 15.0
+    #: For a request's body once its headers came (a body dripped a byte at a
+    #: time would otherwise hold its connection for ever).
+    body: float = 10.0
+
+
+#: Where the application keeps its ``Waits``.
+WAITS = web.AppKey("waits", Waits)
 #: The client faults the HTTP server logs: a request it cannot parse (a header
 #: line past 8 KB, not HTTP), and a client gone before its body arrived.
 CLIENT_FAULTS: tuple[type[BaseException], ...] = (
@@ -91,16 +100,17 @@ HTTP_LOG.addFilter(ClientFaults())
 
 @web.middleware
 async def bodies(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """A request's body, read whole within ``BODY_SECONDS`` before its handler
+    """A request's body, read whole within ``Waits.body`` seconds before its handler
     runs (the handler's own read then returns it at once): a body that takes
     longer is refused 408 and its connection closed; a client gone mid-body has
     its connection closed, a fault of its own, not an error of the server's."""
     if request.body_exists:
         try:
-            await asyncio.wait_for(request.read(), BODY_SECONDS)
+            await asyncio.wait_for(request.read(), request.app[WAITS].body)
         except TimeoutError:
-            response = gateway.refused("DEADLINE_EXCEEDED", "SLOW_BODY",
-                                       f"the request body took longer than {BODY_SECONDS:.0f} s")
+            response = gateway.refused(
+                "DEADLINE_EXCEEDED", "SLOW_BODY",
+                f"the request body took longer than {request.app[WAITS].body:g} s")
             response.set_status(408)
             response.force_close()
             return response
@@ -258,12 +268,13 @@ async def openapi_document(request: web.Request) -> web.Response:
 
 def make_app(backend: Backend, max_body: int, requests_per_peer: int = 64,
              extra: Callable[[web.Application], None] | None = None,
-             secure_cookies: bool = False) -> web.Application:
+             secure_cookies: bool = False, waits: Waits = Waits()) -> web.Application:
     """The application: the gateway, its OpenAPI document, and the pages."""
     shares = RequestShares(requests_per_peer)
     app = web.Application(client_max_size=max_body,
                           middlewares=[web_observer, guard, shares.middleware, bodies])
     app[gateway.BACKEND] = backend
+    app[WAITS] = waits
     app.add_routes(gateway.routes())
     app.add_routes([web.get("/openapi.json", openapi_document),
                     web.get("/.well-known/openapi.json", openapi_document)])
@@ -283,7 +294,8 @@ class WebServer:
     """The HTTP side's thread: its loop, its site, its channel to the service."""
 
     def __init__(self, address: str, grpc_target: str, max_body: int,
-                 requests_per_peer: int = 64, secure_cookies: bool = False) -> None:
+                 requests_per_peer: int = 64, secure_cookies: bool = False,
+                 waits: Waits = Waits()) -> None:
         parsed = split_address(address)
         if parsed is None:
             raise WebError(f"the web address must be HOST:PORT, not {address!r}")
@@ -292,6 +304,7 @@ class WebServer:
         self.max_body = max_body
         self.requests_per_peer = requests_per_peer
         self.secure_cookies = secure_cookies
+        self.waits = waits
         self._loop = asyncio.new_event_loop()
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="web",
@@ -315,10 +328,11 @@ class WebServer:
         await self.backend.open()
         self._runner = web.AppRunner(make_app(self.backend, self.max_body,
                                               self.requests_per_peer,
-                                              secure_cookies=self.secure_cookies),
+                                              secure_cookies=self.secure_cookies,
+                                              waits=self.waits),
                                      access_log=None, logger=HTTP_LOG,
                                      handle_signals=False, shutdown_timeout=2.0,
-                                     keepalive_timeout=IDLE_SECONDS)
+                                     keepalive_timeout=self.waits.idle)
         await self._runner.setup()
         site = CountedSite(self._runner, self.host, self.port, 2 * self.requests_per_peer)
         try:

@@ -20,15 +20,24 @@ from tests.web.test_pages import Browser, make_game
 pytestmark = [pytest.mark.integration]
 
 
+#: The small server's waits, short so that the tests of them wait little (the
+#: defaults are 15 s and 10 s).
+IDLE_SECONDS = 3.0
+HEARTBEAT_SECONDS = 1.0
+
+
 @pytest.fixture(scope="module")
 def small_server(tmp_path_factory: pytest.TempPathFactory,
                  redis_url: str) -> Iterator[ServerProcess]:
-    """A server whose web side lets one address hold 4 requests (8 connections),
-    and its gRPC side 3 streams."""
+    """A server whose web side lets one address hold 4 requests (8 connections)
+    and closes a connection idle for ``IDLE_SECONDS``, its gRPC side 3 streams,
+    its feeds' heartbeat every ``HEARTBEAT_SECONDS``."""
     server = ServerProcess(tmp_path_factory.mktemp("web-small") / "data", redis_url,
                            {"ARBITER_WEB_ADDRESS": "127.0.0.1:0",
                             "ARBITER_WEB_REQUESTS_PER_PEER": "4",
-                            "ARBITER_MAX_STREAMS_PER_PEER": "3"})
+                            "ARBITER_MAX_STREAMS_PER_PEER": "3",
+                            "ARBITER_WEB_IDLE_SECONDS": str(IDLE_SECONDS),
+                            "ARBITER_FEED_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS)})
     server.start()
     try:
         yield server
@@ -139,7 +148,7 @@ def test_one_address_cannot_hold_connections_that_never_finish_their_headers(
     hold every file descriptor of the server's process (its store, its gRPC port).
     Now an address holds at most twice its requests in connections (beyond, a new
     one is closed at once), and a connection that has not sent its headers within
-    15 s is closed; others are served meanwhile."""
+    ``ARBITER_WEB_IDLE_SECONDS`` is closed; others are served meanwhile."""
     url = urlsplit(small_server.web_url)
     port = url.port or 80
     held = []
@@ -159,11 +168,11 @@ def test_one_address_cannot_hold_connections_that_never_finish_their_headers(
     other.close()
     started = time.monotonic()
     for conn in held:  # the server closes each within its header timeout
-        conn.settimeout(max(1.0, 25 - (time.monotonic() - started)))
+        conn.settimeout(max(1.0, IDLE_SECONDS + 5 - (time.monotonic() - started)))
         with contextlib.suppress(ConnectionResetError):
             while conn.recv(4096):  # (a 4xx answer, then the end)
                 pass
-    assert time.monotonic() - started < 25
+    assert time.monotonic() - started < IDLE_SECONDS + 5
     for conn in held:
         conn.close()
     time.sleep(0.5)
@@ -245,7 +254,7 @@ def test_a_closed_seat_feed_gives_its_stream_back(small_server: ServerProcess) -
     it, minutes later: each reload of a seat page cost one of the address's
     stream slots, and after ``ARBITER_MAX_STREAMS_PER_PEER`` reloads the seat's
     page itself was refused (429 TOO_MANY_STREAMS). Now the stream ends when the
-    server notices the client gone (its next write: a heartbeat within 10 s)."""
+    server notices the client gone (its next write: a heartbeat at the latest)."""
     created = make_game(small_server, "ethnos", ["alice", "bob", "carol"])
     game = created.game_id
     seat = Browser(small_server.web_url)
@@ -263,10 +272,10 @@ def test_a_closed_seat_feed_gives_its_stream_back(small_server: ServerProcess) -
     assert [status for _, status in feeds] == [b"HTTP/1.1 200 OK"] * 3, feeds
     for conn, _ in feeds:
         conn.close()
-    # The three slots come back as a heartbeat finds each feed gone (within 10 s):
+    # The three slots come back as a heartbeat finds each feed gone:
     # a feed opened meanwhile is refused, and one opened after, kept, is served.
     held: list[socket.socket] = []
-    deadline = time.monotonic() + 25
+    deadline = time.monotonic() + 10 * HEARTBEAT_SECONDS + 5
     while len(held) < 3:
         assert time.monotonic() < deadline, f"only {len(held)} of the 3 slots came back"
         conn, status = open_feed()
