@@ -26,6 +26,7 @@ from arbiter.v1 import game_pb2, game_pb2_grpc
 from aggregates.records import MARKER, read_record, verify_lines
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
+from tests.soak import games
 from tests.web import browser as harness
 from tests.web.browser import Shots, number_in, poll
 from tests.web.tables import bot_step, spectator_state
@@ -39,7 +40,10 @@ context = harness.context
 shots = harness.shots
 
 #: The replay is checked at every version up to this one, then at a stride.
-DENSE = 150
+#: The replay slider's versions stepped one by one (buttons to 20, keys beyond),
+#: then every STRIDE-th by dragging: the first 40 in the suite (every kind of
+#: step), 150 under ``make soak``.
+DENSE = games(40, 150)
 STRIDE = 23
 
 

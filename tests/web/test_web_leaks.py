@@ -48,7 +48,7 @@ from tests.integration.test_leaks_screens_and_choices import (
     stored_seed,
     unsealed,
 )
-from tests.soak import cases
+from tests.soak import cases, games
 from tests.web.test_pages import Browser, Node, SseMessage, cookie_header, dom, play, sse
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("web-leaks"),
@@ -231,6 +231,11 @@ class Spectator:
                 assert ev["line"] == ev["text"], where
 
 
+#: After the first 24 moves, the pages are read at every so many moves (the
+#: live feed is checked at every move): every 18th in the suite, 9th under soak.
+CHECK_EVERY = games(18, 9)
+
+
 @pytest.mark.parametrize(("players", "seed"), cases([(3, 31)], [(4, 41)]))
 def test_no_spectator_page_fragment_feed_or_lobby_shows_a_hidden_card(
         web_server: ServerProcess, players: int, seed: int) -> None:
@@ -251,9 +256,9 @@ def test_no_spectator_page_fragment_feed_or_lobby_shows_a_hidden_card(
             return
         before_move = state.version
         table.wait_feed(state.version)
-        # Every move early on, then every ninth (a game runs to a few hundred, and
-        # the feed above is checked at every move).
-        if moves <= 24 or moves % 9 == 0:
+        # Every move early on, then every CHECK_EVERY-th (a game runs to a few
+        # hundred, and the feed above is checked at every move).
+        if moves <= 24 or moves % CHECK_EVERY == 0:
             table.check_now(rnd)
         if moves % 60 == 0:
             table.check_lobby()
