@@ -118,7 +118,8 @@ soak: install bytecode
 		tests/web/test_web_leaks.py tests/web/test_seat_leaks.py \
 		tests/integration/test_leaks_screens_and_choices.py \
 		tests/integration/test_feed_cluster.py tests/unit/test_openspiel_adapter.py \
-		tests/integration/test_bench_smoke.py
+		tests/integration/test_bench_smoke.py \
+		tests/web/test_browser.py::test_replay_slider_shows_each_version_as_the_server_does
 	$(BIN)/python -m tests.bots_soak --games $${ARBITER_BOT_GAMES:-200} --budget $${ARBITER_BOT_BUDGET:-0.5}
 
 # Headless Chromium for the browser tests (tests/web/test_browser.py): Debian's
