@@ -60,6 +60,9 @@ class Settings:
     #: or stay idle between requests, and a request's body may take to arrive.
     web_idle_seconds: float = 15.0
     web_body_seconds: float = 10.0
+    #: Seconds the published position may stay behind the store, not moving,
+    #: before the feeds say that nothing publishes (``service.feeds.PublishWatch``).
+    publish_stale_seconds: float = 5.0
     #: HOST:PORT of the Prometheus ``/metrics`` endpoint; empty: none (``service.metrics``).
     metrics_address: str = ""
     #: HOST:PORT of the web pages and JSON gateway; empty: none (``service.web``).
@@ -109,6 +112,8 @@ class Settings:
                                             cls.feed_heartbeat_seconds),
             web_idle_seconds=_seconds("ARBITER_WEB_IDLE_SECONDS", cls.web_idle_seconds),
             web_body_seconds=_seconds("ARBITER_WEB_BODY_SECONDS", cls.web_body_seconds),
+            publish_stale_seconds=_seconds("ARBITER_PUBLISH_STALE_SECONDS",
+                                           cls.publish_stale_seconds),
             metrics_address=os.environ.get("ARBITER_METRICS_ADDRESS", ""),
             web_address=os.environ.get("ARBITER_WEB_ADDRESS", ""),
             web_requests_per_peer=_positive(

@@ -234,7 +234,8 @@ class Server:
         if sharded:
             relay.name = f"feed-relay-{shard}"
         watch = PublishWatch(self.hub, lambda: app.recorder.max_notification_id() or 0,
-                             self._positions(app, settings).peek, shard=shard)
+                             self._positions(app, settings).peek, shard=shard,
+                             stale=settings.publish_stale_seconds)
         health = StoreHealth(app, lambda writable: self._store_writes(shard, writable),
                              self.settings.health_interval)
         return Store(app, clock, relay, watch, health)

@@ -29,6 +29,8 @@ from tests.integration.helpers import FeedCollector, new_game, play
 pytestmark = pytest.mark.integration
 
 NOT_PUBLISHING = "degraded: nothing is publishing"
+#: The servers' wait before their feeds say so (5 s by default).
+STALE = {"ARBITER_PUBLISH_STALE_SECONDS": "1.5"}
 
 
 class GameTap(threading.Thread):
@@ -74,7 +76,7 @@ def test_feeds_say_degraded_while_the_relay_lease_is_held_and_live_after(
     data.mkdir(mode=0o700)
     lock = open(data / "relay.lock", "a+")  # noqa: SIM115 - held across the test
     fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    server = ServerProcess(data, redis_url)
+    server = ServerProcess(data, redis_url, dict(STALE))
     server.start()
     feed: FeedCollector | None = None
     try:
@@ -122,7 +124,7 @@ def two_schemas(postgres_schema: tuple[str, str]) -> Iterator[tuple[str, str, st
 def _deployment(tmp_path: Path, name: str, redis_url: str, url: str, schema: str
                 ) -> ServerProcess:
     return ServerProcess(tmp_path / name, redis_url, {
-        "ARBITER_DATABASE_URL": url, "ARBITER_POSTGRES_SCHEMA": schema,
+        "ARBITER_DATABASE_URL": url, "ARBITER_POSTGRES_SCHEMA": schema, **STALE,
     })
 
 
