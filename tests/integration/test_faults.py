@@ -255,7 +255,7 @@ def test_two_servers_on_one_postgres_store(
         players = [Player([stubs[1], stubs[0]], games[n % 2], n, stop) for n in range(6)]
         for p in players:
             p.start()
-        time.sleep(6)
+        time.sleep(soak.games(3, 6))  # both servers under play: 3 s in the suite
         stop.set()
         for p in players:
             p.join(timeout=30)
