@@ -12,7 +12,10 @@ body only changes state. Its events replay and audit like a game's:
 - ``BotTookSeat``: a player left a started game; a bot plays their seat on;
 - ``TableStarted``: the game was created; the seats still open are bots';
 - ``PlayAgainOffered``: a new table of the same players was opened after
-  the game, named here so every player finds it.
+  the game, named here so every player finds it;
+- ``TableClosed``: a waiting table no one joined or left for the server's
+  idle time (``close_if_idle``): it leaves the listings, and its open seats
+  can no longer be taken.
 
 The lobby knows nothing of a game's rules: the service checks the rules and
 their seat counts and creates the game. Modelled on boardgame.io's Lobby
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import unicodedata
 import uuid
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -38,9 +42,11 @@ OPEN = "open"
 PLAYER = "player"
 BOT = "bot"
 KINDS = (OPEN, PLAYER, BOT)
-#: Where a table is: players gather, then the game is on.
+#: Where a table is: players gather, then the game is on; or no one came
+#: (closed, idle: ``Lobby.close_if_idle``).
 WAITING = "waiting"
 STARTED = "started"
+CLOSED = "closed"
 MAX_NAME = 32
 MAX_TABLE_SEATS = 16
 #: The most seat takings a table records (``Lobby.takings``): a seat joined
@@ -64,11 +70,16 @@ class LobbyReason(StrEnum):
     GAME_NOT_OVER = "GAME_NOT_OVER"
     GAME_OVER = "GAME_OVER"
     TOO_MANY_TAKINGS = "TOO_MANY_TAKINGS"
+    TABLE_CLOSED = "TABLE_CLOSED"
+    TOO_MANY_WAITING_TABLES = "TOO_MANY_WAITING_TABLES"
 
 
 #: The reasons that say the request itself is malformed (the rest: the table's
 #: state refuses it).
 INVALID = {LobbyReason.BAD_NAME, LobbyReason.BAD_SEATS, LobbyReason.UNKNOWN_SEAT}
+#: The reasons that say the caller has used its share of the lobby (the
+#: service's decision, per caller: ``service.lobby``).
+EXHAUSTED = {LobbyReason.TOO_MANY_WAITING_TABLES}
 
 
 def refuse(reason: LobbyReason, message: str) -> RuleError:
@@ -163,6 +174,8 @@ class Lobby(Aggregate):
         self.status = WAITING
         self.game_id = ""
         self.next_table = ""
+        #: The idle time that closed the table (``TableClosed``), else 0.
+        self.closed_after = 0.0
         #: How many times a seat was taken at this table: each taking's number
         #: keys its holder's secret.
         self.takings = 0
@@ -194,6 +207,18 @@ class Lobby(Aggregate):
         """The names the game's seats get: each player's, each bot's."""
         return seat_names(self.seats)
 
+    @property
+    def gathering(self) -> bool:
+        """Waiting with a seat open: what a listing shows and a quick match joins."""
+        return self.status == WAITING and not self.full
+
+    def idle(self, now: datetime, idle_seconds: float) -> bool:
+        """Whether the table gathers players and no one opened, joined or left
+        it for ``idle_seconds`` (its last event's time: a waiting table's
+        events are those). A full table waiting for its game is not idle: its
+        start is owed to its players (``service.lobby``, ``started_when_it_can``)."""
+        return self.gathering and (now - self.modified_on).total_seconds() >= idle_seconds
+
     # ------------------------------------------------------------ decide
 
     def take(self, name: str, seat: int | None = None) -> int:
@@ -218,12 +243,22 @@ class Lobby(Aggregate):
         game a bot plays it on; after the game there is nothing to leave."""
         if self.holder(seat)["kind"] != PLAYER:
             raise refuse(LobbyReason.NOT_SEATED, f"no player holds seat {seat + 1}")
+        self._not_closed("leave")
         if self.status == WAITING:
             self._seat_left(seat=seat)
         elif game_over:
             raise refuse(LobbyReason.GAME_OVER, "the game is over: there is no seat to leave")
         else:
             self._bot_took_seat(seat=seat)
+
+    def close_if_idle(self, now: datetime, idle_seconds: float) -> bool:
+        """Close the table when it is ``idle`` at ``now``; False when it is
+        not. Tables no one comes to would otherwise wait for ever, pushing
+        the tables players do come to out of the listings."""
+        if not self.idle(now, idle_seconds):
+            return False
+        self._table_closed(idle_seconds=idle_seconds)
+        return True
 
     def start(self, game_id: str, min_seats: int) -> None:
         """The game was created: bots take the seats still open (when the
@@ -237,6 +272,7 @@ class Lobby(Aggregate):
 
     def offer_again(self, next_table: str, game_over: bool) -> bool:
         """Name the next round's table; False when one is named already."""
+        self._not_closed("play again")
         if self.status != STARTED:
             raise refuse(LobbyReason.NOT_STARTED, "the game has not started")
         if not game_over:
@@ -256,8 +292,15 @@ class Lobby(Aggregate):
         return moved
 
     def _waiting(self, what: str) -> None:
+        self._not_closed(what)
         if self.status != WAITING:
             raise refuse(LobbyReason.TABLE_STARTED, f"cannot {what}: the game has started")
+
+    def _not_closed(self, what: str) -> None:
+        if self.status == CLOSED:
+            raise refuse(LobbyReason.TABLE_CLOSED,
+                         f"cannot {what}: the table closed, no one joined or left it for "
+                         f"{self.closed_after:g} seconds; open or quick-match a new one")
 
     # ------------------------------------------------------------ apply
 
@@ -283,3 +326,8 @@ class Lobby(Aggregate):
     @event("PlayAgainOffered")
     def _play_again_offered(self, next_table: str) -> None:
         self.next_table = next_table
+
+    @event("TableClosed")
+    def _table_closed(self, idle_seconds: float) -> None:
+        self.status = CLOSED
+        self.closed_after = idle_seconds

@@ -52,6 +52,11 @@ class Settings:
     audits_at_once: int = 2
     #: Health Watch streams with nothing to send for this long are ended.
     idle_watch_seconds: int = 300
+    #: The lobby (``service.lobby``): tables gathering players one caller may
+    #: have at once, and the seconds a gathering table may go without a join
+    #: or a leave before it closes (``TableClosed``).
+    waiting_tables_per_caller: int = 5
+    table_idle_seconds: float = 3 * 3600.0
     #: Seconds a caught-up feed (Subscribe, Play) goes without a message before
     #: it is sent its status again: how soon a client knows the feed lives and
     #: the server finds a client gone (``service.feeds``).
@@ -108,6 +113,9 @@ class Settings:
             keepalive_seconds=_positive("ARBITER_KEEPALIVE_SECONDS", cls.keepalive_seconds),
             audits_at_once=_positive("ARBITER_AUDITS_AT_ONCE", cls.audits_at_once),
             idle_watch_seconds=_positive("ARBITER_IDLE_WATCH_SECONDS", cls.idle_watch_seconds),
+            waiting_tables_per_caller=_positive("ARBITER_WAITING_TABLES_PER_CALLER",
+                                                cls.waiting_tables_per_caller),
+            table_idle_seconds=_seconds("ARBITER_TABLE_IDLE_SECONDS", cls.table_idle_seconds),
             feed_heartbeat_seconds=_seconds("ARBITER_FEED_HEARTBEAT_SECONDS",
                                             cls.feed_heartbeat_seconds),
             web_idle_seconds=_seconds("ARBITER_WEB_IDLE_SECONDS", cls.web_idle_seconds),

@@ -30,7 +30,10 @@ every service the server hosts (health and reflection included):
 The bots of a lobby table play on the server's own threads: each move is
 one call of the table's host (its opener) and its CPU time work of the
 host's share (``spend``, ``charge_work``), so tables full of bots cost their
-opener, not the server.
+opener, not the server. A lobby ``WatchTable`` stream's looks at its table
+(at each change, else once a second) are spent and charged the same way, to
+its watcher: a stream that waits on the server's own poll would otherwise
+never be charged, as its replies are what ``_worked`` measures.
 
 Health ``Watch`` streams with nothing to send for
 ``ARBITER_IDLE_WATCH_SECONDS`` are ended (``IdleWatches``). And per

@@ -7,6 +7,18 @@ replay and audit like games. A command is decided on the newest table and
 saved with the library's optimistic concurrency; a save another server beat
 is decided again.
 
+A new table is decided on the lobby's log as it is (its newest ``SCAN``
+entries) and listed at the log's next position: when another server listed a
+table meanwhile, the save fails and the table is decided again on the newer
+log. So a quick match that found no table to join opens one only if no table
+was listed since it looked, on any server of the store (two players matching
+at once on two servers meet at one table), and a caller's waiting tables are
+counted exactly: at most ``waiting_per_caller`` (``TOO_MANY_WAITING_TABLES``),
+each entry naming its opener by a keyed hash of the caller's address (never
+the address). A waiting table no one joined or left for ``idle_seconds`` is
+closed (``TableClosed``) by the first call that reads it, so tables no one
+comes to leave the listings however many are opened.
+
 Secrets: a seat's secret is derived from the server secret, the table, the
 seat and the number of its taking (``Lobby.takings``); the host's from the
 table. Nothing secret is stored; a presented secret is compared in constant
@@ -37,6 +49,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
 import grpc
@@ -50,6 +63,8 @@ from aggregates.catalog import GAMES
 from aggregates.kernel import RuleError
 from aggregates.lobby import (
     BOT,
+    CLOSED,
+    EXHAUSTED,
     INVALID,
     MAX_TABLE_SEATS,
     OPEN,
@@ -64,6 +79,7 @@ from aggregates.lobby import (
 from service import auth
 from service.application import ArbiterApp
 from service.catalogue import served_rules, unknown_rules
+from service.config import Settings
 from service.errors import ServiceError, bad_request
 from service.feeds import FeedHub
 from service.ids import check_id, parse_options
@@ -89,15 +105,26 @@ BOT_POLL = 0.5
 TABLES_KEPT = 4096
 #: Whose share the bots of a table spend when its host is not known here.
 UNKNOWN_HOST = "lobby-bots"
+#: Waiting tables one caller may have at once, and how long a waiting table
+#: may go without a join or a leave before it closes (``service.config``).
+WAITING_PER_CALLER = Settings.waiting_tables_per_caller
+IDLE_SECONDS = Settings.table_idle_seconds
 
 T = TypeVar("T")
 Context: TypeAlias = grpc.ServicerContext
 
 
 class TableListed(DomainEvent):
-    """One entry of the lobby's log: a table was opened."""
+    """One entry of the lobby's log: a table was opened, by ``opener`` (a keyed
+    hash of its caller's address; empty for the admin, and for a play
+    again's table, which no one caller opened)."""
 
     table_id: uuid.UUID
+    opener: str = ""
+
+
+class LogMoved(Exception):
+    """Another table was listed since the log was read: decide again."""
 
 
 def lobby_refusal(exc: RuleError) -> ServiceError:
@@ -107,7 +134,8 @@ def lobby_refusal(exc: RuleError) -> ServiceError:
     if not isinstance(exc.reason, LobbyReason):
         facts = refused(exc)
         return ServiceError(facts.status, facts.reason, facts.message)
-    status = "INVALID_ARGUMENT" if exc.reason in INVALID else "FAILED_PRECONDITION"
+    status = ("INVALID_ARGUMENT" if exc.reason in INVALID else
+              "RESOURCE_EXHAUSTED" if exc.reason in EXHAUSTED else "FAILED_PRECONDITION")
     return ServiceError(status, exc.reason.value, exc.message)
 
 
@@ -128,8 +156,11 @@ class Tables:
     """The tables of one store: read from their events (kept in memory,
     caught up on every read), written whole or not at all."""
 
-    def __init__(self, app: ArbiterApp) -> None:
+    def __init__(self, app: ArbiterApp, idle_seconds: float = IDLE_SECONDS,
+                 waiting_per_caller: int = WAITING_PER_CALLER) -> None:
         self.app = app
+        self.idle_seconds = idle_seconds
+        self.waiting_per_caller = waiting_per_caller
         self.log: EventSourcedLog[TableListed] = EventSourcedLog(
             app.events, LOBBY_LOG_ID, TableListed)
         self._kept: dict[uuid.UUID, Lobby] = {}
@@ -162,11 +193,25 @@ class Tables:
                 self._kept.clear()
             self._kept[table.id] = copy.deepcopy(table)
 
-    def open(self, table: Lobby) -> Lobby:
-        """Save a new table and its entry in the lobby's log, in one transaction."""
+    def newest(self) -> list[TableListed]:
+        """The newest ``SCAN`` entries of the lobby's log, newest first."""
+        return list(self.log.get(desc=True, limit=SCAN))
+
+    def open(self, table: Lobby, opener: str = "",
+             seen: list[TableListed] | None = None) -> Lobby:
+        """Save a new table and its entry in the lobby's log, in one
+        transaction, at the log's next position after the entries the
+        decision read: ``seen`` (once; ``LogMoved`` when another table was
+        listed since), else the newest, read again after each such race.
+        ``opener``'s waiting tables among them are counted first."""
         with self.writing:
-            for _ in range(SAVE_ATTEMPTS):
-                listed = self.log.trigger_event(table_id=table.id)
+            for _ in range(1 if seen is not None else SAVE_ATTEMPTS):
+                entries = seen if seen is not None else self.newest()
+                if opener:
+                    self._check_waiting(opener, entries)
+                head = entries[0].originator_version if entries else 0
+                listed = self.log.trigger_event(next_originator_version=head + 1,
+                                                table_id=table.id, opener=opener)
                 try:
                     self.app.save(copy.deepcopy(table), listed)
                 except IntegrityError:
@@ -176,7 +221,37 @@ class Tables:
                         continue  # another server took the log's next entry
                 self._saved(table)
                 return table
+        if seen is not None:
+            raise LogMoved
         raise ServiceError("UNAVAILABLE", "BUSY", "the lobby is too busy; retry")
+
+    def _check_waiting(self, opener: str, entries: list[TableListed]) -> None:
+        """Refuse a table past ``waiting_per_caller`` of its opener's gathering
+        players (among ``entries``: the tables a listing can show)."""
+        mine = [e.table_id for e in entries if getattr(e, "opener", "") == opener]
+        waiting = sum(1 for table_id in mine if self.gathering(table_id))
+        if waiting >= self.waiting_per_caller:
+            raise RuleError(LobbyReason.TOO_MANY_WAITING_TABLES,
+                            f"your address has {waiting} tables waiting for players "
+                            f"(at most {self.waiting_per_caller}): start one, or wait for "
+                            "players to fill one (a table no one joins or leaves closes "
+                            f"after {self.idle_seconds:g} seconds)")
+
+    def gathering(self, table_id: uuid.UUID) -> bool:
+        """Whether the table gathers players now (idle ones closed first)."""
+        with self._guard:
+            kept = self._kept.get(table_id)
+        if kept is not None and kept.status in (STARTED, CLOSED):
+            return False  # never gathers players again: no query
+        return self.closed_if_idle(self.get(table_id)).gathering
+
+    def closed_if_idle(self, table: Lobby) -> Lobby:
+        """``table``, closed first (``TableClosed``) when it is idle now."""
+        if not table.idle(datetime.now(UTC), self.idle_seconds):
+            return table
+        _, table = self.write(table.id, lambda t: t.close_if_idle(
+            datetime.now(UTC), self.idle_seconds))
+        return table
 
     def write(self, table_id: uuid.UUID, decide: Callable[[Lobby], T]) -> tuple[T, Lobby]:
         """Decide on the newest table and save what it triggered; decided again
@@ -200,20 +275,24 @@ class Tables:
         with self.changed:
             self.changed.notify_all()
 
-    def waiting(self, rules: str, players: int) -> list[Lobby]:
+    def waiting(self, rules: str, players: int,
+                entries: list[TableListed] | None = None) -> list[Lobby]:
         """The tables gathering players (of ``rules`` and ``players`` seats when
-        given) among the newest ``SCAN`` opened, oldest first."""
-        entries = list(self.log.get(desc=True, limit=SCAN))
+        given) among the newest ``SCAN`` opened (``entries``, else read now),
+        oldest first; the idle ones are closed on the way."""
         found = []
-        for entry in reversed(entries):
+        for entry in reversed(self.newest() if entries is None else entries):
             with self._guard:
                 kept = self._kept.get(entry.table_id)
-            if kept is not None and kept.status == STARTED:
-                continue  # a started table never gathers players again: no query
+            if kept is not None and kept.status in (STARTED, CLOSED):
+                continue  # never gathers players again: no query
             table = self.get(entry.table_id)
-            if table.status != WAITING or table.full:
+            if not table.gathering:
                 continue
             if (rules and table.rules != rules) or (players and len(table.seats) != players):
+                continue
+            table = self.closed_if_idle(table)
+            if not table.gathering:
                 continue
             found.append(table)
         return found
@@ -223,9 +302,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     """One method per RPC: requests in, ``Tables`` and the application behind."""
 
     def __init__(self, app: ArbiterApp | Shards, hub: FeedHub,
-                 shares: CallerShares | None = None) -> None:
+                 shares: CallerShares | None = None, idle_seconds: float = IDLE_SECONDS,
+                 waiting_per_caller: int = WAITING_PER_CALLER) -> None:
         self.stores = app if isinstance(app, Shards) else Shards([app])
-        self.tables = Tables(self.stores.first)
+        self.tables = Tables(self.stores.first, idle_seconds, waiting_per_caller)
         self.hub = hub
         #: Every caller's share (``service.limits``): the bots' moves are their host's.
         self.shares = shares
@@ -282,6 +362,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         """The caller's key in ``service.limits`` ("" without limits, or the admin)."""
         return self.shares.key_of(context) if self.shares is not None else ""
 
+    def opener(self, key: str) -> str:
+        """How the lobby's log names the caller of ``key`` as a table's opener:
+        a keyed hash (every server of the store derives the same one; the
+        store never holds an address). "" (the admin, or no limits): none."""
+        return self.credentials._derive(f"lobby-opener:{key}")[:24] if key else ""
+
     def secret_message(self, table: Lobby, seat: int) -> lobby_pb2.SeatSecret:
         return lobby_pb2.SeatSecret(seat=seat, name=table.seats[seat]["name"],
                                     secret=self.seat_secret(table, seat))
@@ -321,9 +407,13 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     # ------------------------------------------------------------ writing
 
     def opened(self, rules: str, seats: list[dict[str, Any]], options_json: str,
-               host: str, table_id: uuid.UUID | None = None, again_of: str = "") -> Lobby:
+               host: str, table_id: uuid.UUID | None = None, again_of: str = "",
+               seen: list[TableListed] | None = None) -> Lobby:
         """A new table, saved; started at once when no seat is open. ``host``:
-        the opener's key in ``service.limits``, whose share its bots spend."""
+        the opener's key in ``service.limits``, whose share its bots spend
+        and whose waiting tables are counted (not for a play again's table:
+        its players were seated by the game before); ``seen``: the log's
+        entries the caller decided on (``Tables.open``)."""
         rules = served_rules(rules)
         check_id("rules", rules)
         cls = GAMES.get(rules)
@@ -336,9 +426,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         # options fit some sizes only (Ethnos' six tribes need four players),
         # and the join that fills the table must not be the one to find out.
         cls.start(table.names(), parse_options(options_json))
-        self.tables.open(table)
+        self.tables.open(table, "" if again_of else self.opener(host), seen)
         self.bots.hosts.keep(table.id, host)
         return self.started_if_full(table)
+
+    def looked_at(self, table: Lobby) -> Lobby:
+        """The table as a look at it leaves it: closed when idle, started
+        when full (``started_when_it_can``)."""
+        return self.started_when_it_can(self.tables.closed_if_idle(table))
 
     def started_if_full(self, table: Lobby) -> Lobby:
         return self.start(table) if table.full and table.status == WAITING else table
@@ -430,15 +525,16 @@ class LobbyService(LobbyServicer):
     @lobby_call
     def GetTable(self, request: lobby_pb2.GetTableRequest,
                  context: Context) -> lobby_pb2.GetTableResponse:
-        table = self.started_when_it_can(self.table(request.table_id))
+        table = self.looked_at(self.table(request.table_id))
         return lobby_pb2.GetTableResponse(table=self.message(table))
 
     @lobby_call
     def JoinTable(self, request: lobby_pb2.JoinTableRequest,
                   context: Context) -> lobby_pb2.JoinTableResponse:
         wanted = request.seat if request.HasField("seat") else None
-        seat, table = self.tables.write(
-            parse_table_id(request.table_id), lambda t: t.take(request.name, wanted))
+        table_id = parse_table_id(request.table_id)
+        self.tables.closed_if_idle(self.tables.get(table_id))  # TABLE_CLOSED, not a seat
+        seat, table = self.tables.write(table_id, lambda t: t.take(request.name, wanted))
         secret = self.secret_message(table, seat)
         table = self.started_when_it_can(table)
         return lobby_pb2.JoinTableResponse(table=self.message(table), seat=secret)
@@ -447,8 +543,9 @@ class LobbyService(LobbyServicer):
     def LeaveTable(self, request: lobby_pb2.LeaveTableRequest,
                    context: Context) -> lobby_pb2.LeaveTableResponse:
         wanted = request.seat if request.HasField("seat") else None
-        _, table = self.tables.write(parse_table_id(request.table_id),
-                                     lambda t: self._leave(t, wanted, context))
+        table_id = parse_table_id(request.table_id)
+        self.tables.closed_if_idle(self.tables.get(table_id))
+        _, table = self.tables.write(table_id, lambda t: self._leave(t, wanted, context))
         if table.status == STARTED:
             self.bots.play(table)
         return lobby_pb2.LeaveTableResponse(table=self.message(table))
@@ -475,13 +572,11 @@ class LobbyService(LobbyServicer):
     @lobby_call
     def StartTable(self, request: lobby_pb2.StartTableRequest,
                    context: Context) -> lobby_pb2.StartTableResponse:
-        table = self.table(request.table_id)
+        table = self.tables.closed_if_idle(self.table(request.table_id))
         _, host = self.holder_of(table, context)
         if not host:
             raise ServiceError("PERMISSION_DENIED", "HOST_ONLY",
                                "only the table's host secret starts it early")
-        if table.status != WAITING:
-            raise lobby_refusal(RuleError(LobbyReason.TABLE_STARTED, "the game has started"))
         copy.deepcopy(table).start("", GAMES[table.rules].MIN_SEATS)  # refused before a game
         return lobby_pb2.StartTableResponse(table=self.message(self.start(table)))
 
@@ -522,45 +617,76 @@ class LobbyService(LobbyServicer):
 
     def _quick_match(self, rules: str, players: int, name: str,
                      context: Context) -> lobby_pb2.QuickMatchResponse:
-        """Join the oldest waiting table, else open one; one at a time for each
-        rules and size (``matching``): two players matching at once would both
-        find no table and open one each, each waiting for the other."""
-        for table in self.tables.waiting(rules, players):
+        """Join the oldest waiting table, else open one. Two players matching
+        at once would both find no table and open one each, each waiting for
+        the other: on one server they match one at a time (``matching``); on
+        several, a table is opened only at the log's position the search read
+        (``Tables.open``), else the search is made again and finds the table
+        the other server listed."""
+        for _ in range(SAVE_ATTEMPTS):
+            seen = self.tables.newest()
+            joined = self._join_waiting(rules, players, name, seen)
+            if joined is not None:
+                return joined
+            self.require_creator(context)  # no table waits: this one is opened
+            seats = [{"kind": PLAYER, "name": name}] + [{"kind": OPEN}] * (players - 1)
+            try:
+                table = self.opened(rules, seats, "", self.caller_key(context), seen=seen)
+            except LogMoved:
+                continue  # a table was listed since the search: search again
+            return lobby_pb2.QuickMatchResponse(
+                table=self.message(table), seat=self.secret_message(table, 0), opened=True)
+        raise ServiceError("UNAVAILABLE", "BUSY", "the lobby is too busy; retry")
+
+    def _join_waiting(self, rules: str, players: int, name: str,
+                      seen: list[TableListed]) -> lobby_pb2.QuickMatchResponse | None:
+        """Sit ``name`` at the oldest table of ``seen`` that takes it; None when none does."""
+        for table in self.tables.waiting(rules, players, seen):
             try:
                 seat, joined = self.tables.write(table.id, lambda t: t.take(name))
             except RuleError as exc:
                 if exc.reason in (LobbyReason.TABLE_FULL, LobbyReason.TABLE_STARTED,
-                                  LobbyReason.NAME_TAKEN, LobbyReason.TOO_MANY_TAKINGS):
+                                  LobbyReason.NAME_TAKEN, LobbyReason.TOO_MANY_TAKINGS,
+                                  LobbyReason.TABLE_CLOSED):
                     continue  # taken meanwhile, or the name is someone's there: the next one
                 raise
             secret = self.secret_message(joined, seat)
             joined = self.started_when_it_can(joined)
             return lobby_pb2.QuickMatchResponse(table=self.message(joined), seat=secret)
-        self.require_creator(context)  # no table waits: this one is opened
-        seats = [{"kind": PLAYER, "name": name}] + [{"kind": OPEN}] * (players - 1)
-        table = self.opened(rules, seats, "", self.caller_key(context))
-        return lobby_pb2.QuickMatchResponse(table=self.message(table),
-                                            seat=self.secret_message(table, 0), opened=True)
+        return None
 
     @lobby_call
     def WatchTable(self, request: lobby_pb2.WatchTableRequest,
                    context: Context) -> Iterator[lobby_pb2.WatchTableResponse]:
         table_id = parse_table_id(request.table_id)
         self.tables.get(table_id)  # UNKNOWN_TABLE before the stream
-        return self._watch(table_id, request.after_version, context)
+        return self._watch(table_id, request.after_version, context, self.caller_key(context))
 
-    def _watch(self, table_id: uuid.UUID, after: int,
-               context: Context) -> Iterator[lobby_pb2.WatchTableResponse]:
+    def _watch(self, table_id: uuid.UUID, after: int, context: Context,
+               key: str) -> Iterator[lobby_pb2.WatchTableResponse]:
         """The table each time its version or its game's end changes; over once
-        its next round is named (nothing more can change)."""
+        its next round is named or it closed (nothing more can change).
+
+        Each look at the table (one a change, else one every ``WATCH_POLL``)
+        is a call of the watcher's (``key``) and its CPU time the watcher's
+        work, sending included (``service.limits``), as a bot's move is its
+        host's: a look waits while the watcher's share is spent, so streams
+        left open by the dozen keep the server no busier than its calls could."""
         sent: tuple[int, bool] = (after, False) if after else (-1, False)
-        while context.is_active() and not self.hub.stopping.is_set():
-            table = self.started_when_it_can(self.tables.get(table_id))
+        stopping = lambda: self.hub.stopping.is_set() or not context.is_active()  # noqa: E731
+        shares = self.shares
+        while not stopping():
+            if shares is not None and not shares.spend(key, stopping):
+                return
+            started = time.thread_time()
+            table = self.looked_at(self.tables.get(table_id))
             now = (table.version, self.game_over(table))
             if now != sent and table.version > after:
                 sent = now
                 yield lobby_pb2.WatchTableResponse(table=self.message(table))
-            if table.next_table:
+            if shares is not None:
+                shares.charge_work(key, time.thread_time() - started)
+            if table.next_table or table.status == CLOSED:
                 return
             with self.tables.changed:
                 self.tables.changed.wait(WATCH_POLL)
@@ -687,10 +813,14 @@ class TableBots:
 
 
 def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub,
-            shares: CallerShares | None = None) -> LobbyService:
-    """Serve the lobby on ``server`` (``service.main``); its bots spend the
-    shares of ``shares`` (the server's ``CallerShares``)."""
-    servicer = LobbyService(app, hub, shares)
+            shares: CallerShares | None = None, settings: Settings | None = None
+            ) -> LobbyService:
+    """Serve the lobby on ``server`` (``service.main``); its bots and watches
+    spend the shares of ``shares`` (the server's ``CallerShares``); its
+    tables' idle time and waiting tables per caller are ``settings``'."""
+    settings = settings or Settings()
+    servicer = LobbyService(app, hub, shares, settings.table_idle_seconds,
+                            settings.waiting_tables_per_caller)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)
     servicer.bots.resume()
     return servicer

@@ -146,7 +146,8 @@ class Server:
         add_to_server(
             GameServicer(Shards([store.app for store in self.stores]), self.hub), self.grpc
         )
-        lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub, shares)
+        lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub, shares,
+                      settings)
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         integrity.report_health(self.health)  # corrupt stored records: NOT_SERVING

@@ -30,8 +30,9 @@ SERVING = re.compile(rb"arbiter: serving on \S+ \(port (\d+)\)")
 #: Every test's players are one address (127.0.0.1), where real players are many:
 #: the harness gives that address a platform's share (as ``bench/procs.py`` does),
 #: and a test of the shares themselves sets the ones it checks (``test_shares``,
-#: ``test_work_shares``: the defaults, given explicitly).
-HARNESS_SHARES = {"ARBITER_CALLS_PER_SECOND": "1000000"}
+#: ``test_work_shares``, ``test_lobby_limits``: the defaults, given explicitly).
+HARNESS_SHARES = {"ARBITER_CALLS_PER_SECOND": "1000000",
+                  "ARBITER_WAITING_TABLES_PER_CALLER": "100000"}
 #: The same line's web side, when ARBITER_WEB_ADDRESS is set.
 WEB = re.compile(rb"web pages at (http://[^/\s]+)/")
 

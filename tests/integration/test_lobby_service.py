@@ -406,17 +406,21 @@ def test_watching_tables_is_bounded_per_caller_like_subscribing(
 def test_opening_tables_is_bounded_per_caller_like_creating_games(
         client: ArbiterClient) -> None:
     """Every caller's share (docs/operations): a table opened counts as a game
-    created (``ARBITER_CREATES_PER_MINUTE``, 60 here); past it the caller is
-    refused ``RATE_LIMITED``, and its other lobby calls still answer. (The
-    module's last test: it spends the address's share of new games.)"""
+    created (``ARBITER_CREATES_PER_MINUTE``, 60 here), a table of named
+    players too, which starts at once and never waits (waiting tables have a
+    cap of their own, five by default: ``test_lobby_limits``); past it the
+    caller is refused ``RATE_LIMITED``, and its other lobby calls still
+    answer. (The module's last test: it spends the address's share of new
+    games.)"""
     lobby = Lobby(client)
     refused = None
     for _ in range(61):
         try:
-            lobby.open_table("ethnos", ["open", "open"])
+            opened = lobby.open_table("ethnos", [("player", "Ada"), ("player", "Bob")])
         except ArbiterError as exc:
             refused = exc
             break
+        assert opened.table.status == "started"
     assert refused is not None, "61 tables opened within a minute"
     assert (refused.code, refused.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED")
-    assert lobby.list_tables("ethnos", 2)
+    assert lobby.table(opened.table.table_id).game_id
