@@ -14,11 +14,12 @@ state, no admin token).
   lobby table, wait for its game to start, and play that seat.
 
 The searching levels (greedy, IS-MCTS) need a belief to sample worlds from.
-A client builds one by folding the seat's own record with the rules' event
-bodies, which it can do while the seat has read every event whole (a game of
-perfect information, or one where nothing has been hidden from it yet). Once
-the seat has read an event only in its public form, the folded game would be
-a guess, so that decision is made at random, and counted (``Seat.blind``).
+A client builds one from the seat's own record alone (``clients.bots.belief``):
+it folds the record by the rules' event bodies, drawing at random what the
+seat read only in public form (a hidden setup, an opponent's draw), as the
+game's ``UNSEEN`` says, so the guessed world shows the seat just what the
+server shows it. A game that does not say how to complete what it hides is
+decided at random, and counted (``Seat.blind``).
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ import argparse
 import dataclasses
 import datetime
 import json
+import random
 import sys
 import threading
-import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -41,11 +42,11 @@ from arbiter.play import Move, Played, PlayStream, play_seats
 from arbiter.v1 import game_pb2
 
 from aggregates.kernel import Game
-from aggregates.kernel.nature import Information, game_type_of
-from aggregates.kernel.record import upcast
-from aggregates.kernel.record.audit import Record, rebuild, upcast_record
+from aggregates.kernel.record.audit import Record
+from aggregates.kernel.unseen import Inconsistent
 from clients import bots
-from clients.bots import Determiniser, Legal, Observation
+from clients.bots import Determiniser, Legal, NoBelief, Observation
+from clients.bots.belief import Guess, Read, completes
 
 Add = Callable[..., argparse.ArgumentParser]
 #: Games played at once by one process, unless told (each a thread and a stream).
@@ -63,38 +64,26 @@ class Seat:
     seat: int
     bot: bots.Bot
     level: str
-    #: The seat's record as the stream delivered it, in version order.
-    records: list[Record] = dataclasses.field(default_factory=list)
-    #: Whether some event after the creation reached this seat only in its
-    #: public form (the creation always does: its seed is secret till the end).
-    redacted: bool = False
-    created_redacted: bool = False
+    #: The seat's record as the stream delivered it, in version order, each
+    #: event with whether it reached the seat in its public form.
+    reads: list[Read] = dataclasses.field(default_factory=list)
     #: Decisions a searching level made at random for want of a belief.
     blind: int = 0
     decisions: int = 0
-    #: The seat's record folded so far by the rules' event bodies (``folded``
-    #: records of it), kept from turn to turn so each event is applied once.
-    game: Game | None = None
-    folded: int = 0
+    #: The world guessed from the seat's record (``clients.bots.belief``),
+    #: kept from turn to turn so each event is folded once.
+    guess: Guess | None = None
+    #: Why no world could be guessed (the game says not how, or the record
+    #: did not fold): the searching levels then play at random.
+    unguessable: str = ""
 
-    def fold(self, cls: type[Game]) -> Game:
-        """The game the seat's record makes, folding only the records new
-        since the last call (as ``kernel.verify.folding`` does, event by event)."""
-        if self.game is None:
-            self.game, self.folded = rebuild(self.records[0], cls), 1
-        for rec in self.records[self.folded:]:
-            rec = upcast_record(rec, cls)
-            upcast.event_of(
-                cls, rec.type, rec.meta or {}, originator_id=uuid.UUID(rec.game_id),
-                originator_version=rec.version,
-                timestamp=datetime.datetime.fromisoformat(rec.time), **rec.payload,
-            ).mutate(self.game)
-        self.folded = len(self.records)
-        return self.game
+    @property
+    def records(self) -> list[Record]:
+        return [read.record for read in self.reads]
 
     def seen(self) -> tuple[tuple[str, dict[str, Any]], ...]:
         """The seat's record as ``Observation.seen`` holds it."""
-        return tuple((r.type, dict(r.payload)) for r in self.records)
+        return tuple((r.record.type, dict(r.record.payload)) for r in self.reads)
 
 
 def record_of(event: game_pb2.Event) -> Record:
@@ -135,29 +124,43 @@ def legal_moves(cls: type[Game], turn: game_pb2.PlayTurn) -> tuple[Legal, ...]:
     return tuple(out)
 
 
-def belief_of(cls: type[Game], seat: Seat, version: int) -> Determiniser | None:
-    """The seat's belief, from its own record folded by the rules' event
-    bodies; None when that record is not whole (an event read only in its
-    public form) or does not reach the turn's version. The creation's public
-    form lacks only the seed in a game of perfect information, and a sampled
-    world draws its own seed, so there it does not count."""
-    perfect = game_type_of(cls).information is Information.PERFECT
-    if seat.redacted or (seat.created_redacted and not perfect):
+def belief_of(cls: type[Game], seat: Seat, version: int, seed: str = "",
+              view: dict[str, Any] | None = None) -> Determiniser | None:
+    """The seat's belief, from its own record alone: a world guessed from it
+    (``clients.bots.belief``: hidden setup and the cards read only in public
+    form drawn at random, consistent with everything the seat read), whose
+    hidden cards the determiniser deals again for every sample. None when the
+    record does not reach the turn's version, or the game does not say how to
+    complete what it hides (then the decision is made at random, and counted).
+    ``view``: the turn's view of the seat, which the guess is aligned to where
+    the game's events leave out what it shows (``Guess.align``)."""
+    if seat.unguessable or not seat.reads or seat.reads[-1].record.version != version:
         return None
-    if not seat.records or seat.records[-1].version != version:
+    if [r.record.version for r in seat.reads] != list(range(1, version + 1)):
         return None
-    if [r.version for r in seat.records] != list(range(1, version + 1)):
+    if not completes(cls):
+        seat.unguessable = f"{cls.RULES_ID} does not say how to complete its hidden events"
         return None
-    return Determiniser(seat.fold(cls), seat.seat)
+    try:
+        if seat.guess is None:
+            seat.guess = Guess(cls, seat.seat, random.Random(f"{seed}:{seat.seat}"))
+        seat.guess.add(seat.reads[seat.guess.folded:])
+        if view is not None:
+            seat.guess.align(view)
+        return seat.guess.belief()
+    except (NoBelief, Inconsistent) as exc:
+        seat.unguessable = str(exc)
+        return None
 
 
 def observation(cls: type[Game], seat: Seat, turn: game_pb2.PlayTurn,
                 searching: bool) -> Observation:
     """What the seat knows at this turn, from the stream alone."""
-    belief = belief_of(cls, seat, turn.state.version) if searching else None
+    view = json.loads(turn.state.view_json or "{}")
+    belief = (belief_of(cls, seat, turn.state.version, turn.state.game_id, view) if searching
+              else None)
     return Observation(seat=turn.seat, rules=turn.state.rules,
-                       players=len(turn.state.seats),
-                       view=json.loads(turn.state.view_json or "{}"),
+                       players=len(turn.state.seats), view=view,
                        legal=legal_moves(cls, turn), seen=seat.seen(), belief=belief)
 
 
@@ -181,11 +184,7 @@ class GameBot:
                 seat = self.seats.get(number)
                 if seat is None:
                     continue
-                seat.records.append(record_of(item.event))
-                if item.event.redacted and item.event.type == "Created":
-                    seat.created_redacted = True
-                elif item.event.redacted:
-                    seat.redacted = True
+                seat.reads.append(Read(record_of(item.event), item.event.redacted))
 
     def choose(self, turn: game_pb2.PlayTurn) -> Move | None:
         """The seat's level's move for the turn (random when its level

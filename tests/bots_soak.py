@@ -91,11 +91,13 @@ def sides(game: Game) -> list[int]:
             for s in range(len(game.seats))]
 
 
-def one_game(table: Table, n: int, budget: float) -> dict[str, Any]:
+def one_game(table: Table, n: int, budget: float, from_record: bool = False
+             ) -> dict[str, Any]:
     """Game ``n`` of a table: the levels alternate around the table by side
     (``sides``) and the first side's level from game to game. The upper level's share of the wins
     (a shared win split), its seats' mean worth over the lower's, and each
-    level's decision times."""
+    level's decision times. ``from_record``: each seat's belief is guessed
+    from its own record, as over ``Play`` (``arena.play``)."""
     game = GAMES[table.rules].start([f"p{s}" for s in range(table.players)],
                                     seed=f"{n:064x}"[-64:])
     levels = [table.upper if (side + n) % 2 == 0 or table.players == 1 else table.lower
@@ -103,7 +105,7 @@ def one_game(table: Table, n: int, budget: float) -> dict[str, Any]:
     bots = [make(level, seed=f"{table.rules}/{n}/{seat}", budget=budget)
             for seat, level in enumerate(levels)]
     started = time.perf_counter()
-    result = play(game, bots, random.Random(n))
+    result = play(game, bots, random.Random(n), from_record=from_record)
     times: dict[str, list[float]] = {}
     for seat, level in enumerate(levels):
         times.setdefault(level, []).extend(result.times[seat])
@@ -114,6 +116,7 @@ def one_game(table: Table, n: int, budget: float) -> dict[str, Any]:
     margin = statistics.fmean(up) - statistics.fmean(down) if down else 0.0
     return {"table": table.name(), "n": n, "won": won, "margin": margin,
             "ended": result.ended, "moves": result.moves, "budget": budget,
+            "belief": "record" if from_record else "game",
             "seconds": round(time.perf_counter() - started, 2),
             "times": {k: [round(t, 5) for t in v] for k, v in times.items()}}
 
@@ -151,7 +154,8 @@ def plan(rules_ids: Sequence[str], only: Sequence[int] = (), upper: str = "") ->
 
 
 def run(rules_ids: Sequence[str], games: int, budget: float, only: Sequence[int] = (),
-        upper: str = "", seconds: float = 0.0, log: str = "") -> list[dict[str, Any]]:
+        upper: str = "", seconds: float = 0.0, log: str = "",
+        from_record: bool = False) -> list[dict[str, Any]]:
     """Game ``n`` of every table before game ``n + 1`` of any (so a run cut
     short by ``seconds`` leaves every table with about as many games), each
     game's record appended to ``log`` as a JSON line; then each table's figures."""
@@ -162,7 +166,7 @@ def run(rules_ids: Sequence[str], games: int, budget: float, only: Sequence[int]
         for table in todo:
             if seconds and time.perf_counter() - started > seconds:
                 break
-            record = one_game(table, n, budget)
+            record = one_game(table, n, budget, from_record)
             played[table].append(record)
             print(f"  {table.name()} game {n + 1}: won {record['won']:.2f}, margin "
                   f"{record['margin']:+.2f}, {record['seconds']} s", file=sys.stderr, flush=True)
@@ -255,6 +259,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="stop starting games after this long (every table at about "
                              "as many games)")
     parser.add_argument("--log", default="", help="append each game's record to this file")
+    parser.add_argument("--from-record", action="store_true",
+                        help="each seat's belief guessed from its own record, as a bot "
+                             "over Play has it (default: from the game itself)")
     parser.add_argument("--summarise", default="", metavar="LOG",
                         help="only print the figures of a run's log")
     parser.add_argument("rules", nargs="*", default=sorted(GAMES))
@@ -268,7 +275,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(text, flush=True)
     if not args.only_timing:
         run(args.rules, args.games, args.budget,
-            [int(n) for n in args.players.split(",") if n], args.upper, args.seconds, args.log)
+            [int(n) for n in args.players.split(",") if n], args.upper, args.seconds, args.log,
+            args.from_record)
 
 
 if __name__ == "__main__":

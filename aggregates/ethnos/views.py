@@ -11,6 +11,7 @@ The view's shape is declared once, here (``View``): ``view`` returns it, and
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any, NotRequired, TypedDict, cast
 
@@ -173,6 +174,10 @@ def unseen() -> Unseen:
         rng.shuffle(bottom)
         g.deck[:] = deck[:top] + bottom
 
-    return Unseen(zones=zones.zones, lists=lists,
-                  pool=lambda n, card: "unseen" if kind_of(n) in ("deck", "hand") else None,
-                  keep=lambda card: CARDS[card].dragon, place=place)
+    from aggregates.ethnos import guess
+
+    table = Unseen(zones=zones.zones, lists=lists,
+                   pool=lambda n, card: "unseen" if kind_of(n) in ("deck", "hand") else None,
+                   keep=lambda card: CARDS[card].dragon, place=place)
+    return dataclasses.replace(table, complete=lambda g, seen, kind, payload: guess.complete(
+        table, g, seen, kind, payload))

@@ -77,8 +77,11 @@ def standings(g: EttinState) -> Outcome:
     """The shared outcome, from the recorded teams: each Alliance ranked by
     its VP then its Gold, its seats sharing its place; an Alliance of two
     that wins alone is the ``winning_team``. A seat's score is its own share
-    (the summary names the Alliance's total)."""
-    recorded = g.outcome or {}
+    (the summary names the Alliance's total). Before the end, the VP as they
+    stand ("Winning the Game": Victory Tokens, War Camp, Defenses, Retired
+    Pile, 1 per 2 Gold), so a search's world stopped early is worth its
+    score so far."""
+    recorded = g.outcome or outcome(g)
     teams = list(recorded.get("teams", ()))
     team_of = {int(s): i for i, team in enumerate(teams) for s in team["seats"]}
     key = [(int(team["score"]), int(team["gold"])) for team in teams]

@@ -10,6 +10,7 @@ The view's shape is declared once, here (``View``): ``view`` returns it, and
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, NotRequired, TypedDict, cast
 
 from aggregates.ettin.state import EttinState
@@ -88,4 +89,9 @@ def unseen() -> Unseen:
         unit = C.units[card % BOX]
         return f"unit:{unit.deck}:{unit.age}"
 
-    return Unseen(zones=lambda g: g.table_zones(), lists=lambda g: g.zones, pool=pool)
+    from aggregates.ettin import guess
+
+    table = Unseen(zones=lambda g: g.table_zones(), lists=lambda g: g.zones, pool=pool,
+                   setup=guess.setup)
+    return dataclasses.replace(table, complete=lambda g, seen, kind, payload: guess.complete(
+        table, g, seen, kind, payload))

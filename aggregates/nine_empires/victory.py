@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.kernel.outcome import Outcome, headline
+from aggregates.kernel.outcome import Outcome, headline, rank
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import quests
 from aggregates.nine_empires.elimination import last_standing
@@ -29,8 +29,16 @@ VICTORY = {"conquest": "a Conquest Victory", "dominance": "a Dominance Victory",
 
 def standings(state: State) -> Outcome:
     """The shared outcome: the rulebook names a winner and no places after
-    it, so every other seat shares second place; Renown is each seat's score."""
+    it, so every other seat shares second place; Renown is each seat's score.
+    Before the end, the Renown as it stands ranks the seats still in the game
+    (a popular victory needs 50 Renown: "Winning the Game"), those out last,
+    and nobody has won yet."""
     recorded = state.result or {}
+    if "winner" not in recorded:
+        ranking = rank(len(state.seats),
+                       lambda s: (s not in state.out, state.renown[s]))
+        return Outcome(winners=(), ranking=ranking, scores=tuple(state.renown),
+                       breakdown={}, summary="The game is not over.")
     winner = int(recorded["winner"])
     rest = tuple(s for s in range(len(state.seats)) if s != winner)
     return Outcome(winners=(winner,), ranking=((winner,), rest) if rest else ((winner,),),

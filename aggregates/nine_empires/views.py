@@ -11,6 +11,7 @@ The view's shape is declared once, here (``View``): ``view`` returns it, and
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
@@ -238,4 +239,10 @@ def unseen() -> Unseen:
             return f"cards:{name.split(':')[1]}"
         return "stealth" if kind == "stealth" else None
 
-    return Unseen(zones=zones, lists=lambda g: g.zones, pool=pool)
+    from aggregates.nine_empires import guess
+
+    table = Unseen(zones=zones, lists=lambda g: g.zones, pool=pool, setup=guess.setup)
+    return dataclasses.replace(
+        table, complete=lambda g, seen, kind, payload: guess.complete(
+            table, g, seen, kind, payload),
+        align=lambda g, seat, view: guess.align(table, g, seat, view))

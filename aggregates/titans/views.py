@@ -9,6 +9,7 @@ The view's shape is declared once, here (``View``): ``view`` returns it, and
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from aggregates.kernel import Seating
@@ -315,5 +316,9 @@ def unseen() -> Unseen:
             for other in [s for s in opening["chosen"] if s != str(seat)]:
                 del opening["chosen"][other]
 
-    return Unseen(zones=lambda g: zones.zones(g, g.seating()), lists=lists, pool=pool,
-                  withdraw=withdraw)
+    from aggregates.titans import guess
+
+    table = Unseen(zones=lambda g: zones.zones(g, g.seating()), lists=lists, pool=pool,
+                   withdraw=withdraw, setup=guess.setup)
+    return dataclasses.replace(table, complete=lambda g, seen, kind, payload: guess.complete(
+        table, g, seen, kind, payload))

@@ -5,10 +5,13 @@ commands, the events as it read them, and a belief to sample hidden worlds
 from) to a move: ``clients.bots.seat``. The levels (``clients.bots.levels``):
 random, greedy on the game's own result, and information-set MCTS at a time
 budget per decision. Determinisation (``clients.bots.determinisation``) draws
-the worlds a seat may be in from what it cannot see; simulation runs on the
-rules in process (``clients.bots.playout``).
+the worlds a seat may be in from what it cannot see; a bot with only its
+seat's record (over the server's stream) guesses the game it is in from that
+record first (``clients.bots.belief``); simulation runs on the rules in
+process (``clients.bots.playout``).
 """
 
+from clients.bots.belief import Guess, belief_from_record
 from clients.bots.determinisation import Determiniser, NoBelief
 from clients.bots.levels import ISMCTS, GreedyBot, RandomBot
 from clients.bots.seat import Belief, Bot, Legal, Move, Observation, observe
@@ -35,11 +38,13 @@ __all__ = [
     "Bot",
     "Determiniser",
     "GreedyBot",
+    "Guess",
     "Legal",
     "Move",
     "NoBelief",
     "Observation",
     "RandomBot",
+    "belief_from_record",
     "make",
     "observe",
 ]

@@ -12,8 +12,10 @@ import dataclasses
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from aggregates.kernel import Game
+from clients.bots.belief import Guess, seat_reads
 from clients.bots.determinisation import Determiniser
 from clients.bots.playout import rewards
 from clients.bots.seat import Bot, observe
@@ -37,21 +39,39 @@ class Result:
 
 
 def play(game: Game, bots: Sequence[Bot], rng: random.Random,
-         max_moves: int = MAX_MOVES) -> Result:
+         max_moves: int = MAX_MOVES, from_record: bool = False) -> Result:
     """Play ``game`` to its end with ``bots[seat]`` for each seat. When several
-    seats are asked at once, one of them (at random) answers first."""
+    seats are asked at once, one of them (at random) answers first.
+
+    ``from_record``: each seat's belief is the world guessed from its own
+    record (``belief.Guess``, fed the events as the server's stream would
+    deliver them to the seat, and aligned to its view), as a bot over
+    ``Play`` has it, rather than the game itself."""
     times: dict[int, list[float]] = {s: [] for s in range(len(bots))}
+    events = list(game.collect_events())
+    guesses = {s: Guess(type(game), s, random.Random(f"{rng.random()}:{s}"))
+               for s in range(len(bots))} if from_record else {}
     moves = 0
     while not game.ended and moves < max_moves:
         seat = rng.choice(game.waiting_on())
         started = time.perf_counter()
-        obs = observe(game, seat, Determiniser(game, seat))
+        obs = observe(game, seat, belief(game, seat, guesses.get(seat), events))
         move = bots[seat](obs)
         times[seat].append(time.perf_counter() - started)
         game.act(seat, move.command, decision_id=move.decision_id)
-        game.collect_events()
+        events += game.collect_events()
         moves += 1
     standings = game.standings() if game.ended else None
     return Result(worth=rewards(game), moves=moves, ended=game.ended, times=times,
                   winners=standings.winners if standings else (),
                   scores=standings.scores if standings else (None,) * len(bots))
+
+
+def belief(game: Game, seat: int, guess: Guess | None, events: Sequence[Any]) -> Determiniser:
+    """The seat's belief: from the game itself, or (``guess``) from the seat's
+    record of ``events``, folding only those new since the last call."""
+    if guess is None:
+        return Determiniser(game, seat)
+    guess.add(seat_reads(type(game), events[guess.folded:], seat))
+    guess.align(game.view(seat))
+    return guess.belief()

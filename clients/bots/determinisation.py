@@ -40,21 +40,23 @@ from typing import Any
 
 from aggregates.kernel import Game, Zones
 from aggregates.kernel.nature import Information, game_type_of
-from aggregates.kernel.unseen import Unseen
+from aggregates.kernel.unseen import Unseen, follow_instances
 
 
 class NoBelief(ValueError):
     """A game with hidden cards this module does not know how to resample."""
 
 
-def table_of(game: Game) -> Unseen | None:
-    """The game's table; None for a game of perfect information."""
-    make = getattr(type(game), "UNSEEN", None)
+def table_of(game: Game | type[Game]) -> Unseen | None:
+    """The game's table (of a game or its class); None for a game of perfect
+    information."""
+    cls = game if isinstance(game, type) else type(game)
+    make = getattr(cls, "UNSEEN", None)
     if make is not None:
         return make()  # type: ignore[no-any-return]
-    if game_type_of(type(game)).information is Information.PERFECT:
+    if game_type_of(cls).information is Information.PERFECT:
         return None
-    raise NoBelief(f"NO_BELIEF: {game.RULES_ID} hides cards and no determinisation "
+    raise NoBelief(f"NO_BELIEF: {cls.RULES_ID} hides cards and no determinisation "
                    "is declared for it (UNSEEN, aggregates.kernel.unseen)")
 
 
@@ -125,14 +127,3 @@ def deal(world: Game, table: Unseen, seat: int, rng: random.Random) -> None:
         card = lists[name][index] = pools[pool].pop()
         moved[card] = name
     follow_instances(world, moved)
-
-
-def follow_instances(world: Game, moved: dict[Any, str]) -> None:
-    """Card instances (``kernel.cards``) that record their zone follow their card."""
-    instances = getattr(world, "instances", None)
-    if not isinstance(instances, dict):
-        return
-    for card, zone in moved.items():
-        record = instances.get(card)
-        if isinstance(record, dict) and "zone" in record:
-            record["zone"] = zone

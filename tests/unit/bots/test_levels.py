@@ -151,9 +151,25 @@ def test_a_wider_margin_is_worth_more_and_places_are_shared_when_tied() -> None:
     assert margins([9.0, 2.0])[0] > margins([5.0, 2.0])[0] > 0.5 == margins([4.0, 4.0])[0]
 
 
-def test_a_game_whose_standings_wait_for_the_end_is_not_cut_short() -> None:
-    """Ettin's standings read the recorded outcome only, so a playout there
-    runs to the end instead of being valued as even halfway."""
-    game, _ = asked("ettin")
+def test_a_solo_game_is_not_cut_short() -> None:
+    """The Land of Enin alone: the quest won or lost is all a world is worth,
+    so a playout there runs to the end instead of being valued halfway."""
+    game, _ = asked("enin")
     assert not scored_in_progress(game)
-    assert worth(game) == [0.5, 0.5]
+    assert worth(game) == [0.5]
+
+
+def test_ettin_and_nine_empires_are_worth_their_score_so_far() -> None:
+    """Ettin, "Winning the Game" (Victory Tokens, War Camp, Defenses, Retired
+    Pile, 1 VP per 2 Gold) and Nine Empires' Renown (a popular victory at 50):
+    before the end each seat's score is the one it has so far, so a playout
+    there is cut short and valued by it, and nobody has won yet."""
+    from aggregates.ettin.scoring import outcome
+
+    ettin, _ = asked("ettin", 40)
+    assert scored_in_progress(ettin)
+    assert ettin.standings().scores == tuple(outcome(ettin)["scores"])  # type: ignore[arg-type]
+    nine, _ = asked("nine_empires", 40)
+    assert scored_in_progress(nine)
+    assert nine.standings().scores == tuple(nine.renown)  # type: ignore[attr-defined]
+    assert nine.standings().winners == ()

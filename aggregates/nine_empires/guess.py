@@ -1,0 +1,166 @@
+"""A world guessed from one seat's record of Romance of the Nine Empires
+(``kernel.unseen``'s ``setup``, ``complete`` and ``align``).
+
+The creation names each player's deck and hides its order ("Setup": each
+deck shuffled); the setup gives the cards their instance ids in that order,
+so a guess shuffles each deck afresh and its ids stand for other cards than
+the real game's. Two things put that right as the seat learns more:
+
+- an event that shows a card from a hand (a card played, a tactic used, a
+  React, a discard, a mulligan) names its id and its card: the guess brings
+  that id into the hand, and gives it that card by trading cards with
+  another hidden instance of the same owner (``align_card``);
+- the seat's view at each turn shows its own hand and every public zone with
+  ids and cards: the guess is aligned to it (``align``). This is how a seat
+  learns the cards it drew (the draw names only ids) and the stealth cards
+  that a raid sends to the discard pile.
+
+Events read in public form are completed from the guess: a draw takes the
+guess's top cards of the deck, a new deck is the guess's discard pile
+shuffled, stealth cards are cards of the guess's hand. The stealth cards of
+a raid are named when it resolves (or a hero is sent home): the guess's
+conflict is set to those.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from aggregates.kernel.unseen import Guessing, Inconsistent, Unseen, bring, hidden_places
+from aggregates.nine_empires.cards import zone_name
+from aggregates.nine_empires.data import DECKS
+from aggregates.nine_empires.raids import STEALTH
+
+#: Events that show cards from a hand: (their ids' field, their cards' field).
+FROM_HAND = {"CardPlayed": ("card", "key"), "CardsDiscarded": ("cards", "keys"),
+             "Mulliganed": ("discarded", "keys")}
+
+
+def setup(cls: Any, created: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The public setup with each player's deck (named in it) shuffled afresh."""
+    public = created["setup"]
+    players = []
+    for p in public["players"]:
+        cards = DECKS[p["deck"]].card_list()
+        players.append({**{k: v for k, v in p.items() if k != "cards"},
+                        "cards": rng.sample(cards, len(cards))})
+    return {"players": players, "ordained": public["ordained"]}
+
+
+def listed(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else [value]
+
+
+def align_card(table: Unseen, g: Any, seat: int, iid: str, card: str,
+               known: Mapping[str, str] | None = None) -> None:
+    """Make instance ``iid`` the card ``card``, trading cards with an instance
+    of the same owner that the guess made that card: a hidden one, or one
+    whose face the seat knows (``known``) to be another card."""
+    mine = g.instances[iid]
+    if mine["card"] == card:
+        return
+    lists = table.lists(g)
+    hidden = [lists[z][i] for z, i in hidden_places(table, g, seat)]
+    wrong = [x for x, face in (known or {}).items() if g.instances[x]["card"] != face]
+    # Last, the seat's own hand where no view has yet shown its faces (a
+    # card drawn and played between two of its turns' views).
+    own = [] if known is not None or mine["owner"] != seat else list(
+        g.zones.get(zone_name("hand", seat), []))
+    other = next((x for x in hidden + wrong + own
+                  if x != iid and g.instances[x]["owner"] == mine["owner"]
+                  and g.instances[x]["card"] == card and not g.instances[x]["token"]), None)
+    if other is None:
+        raise Inconsistent(f"GUESS_INCONSISTENT: no hidden {card} of seat "
+                           f"{mine['owner']} to be {iid}")
+    mine["card"], g.instances[other]["card"] = card, mine["card"]
+
+
+def redacted(g: Any, guess: Guessing, kind: str, payload: dict[str, Any]
+             ) -> dict[str, Any]:
+    """A draw, a new deck's order or a raid's stealth cards, from the guess."""
+    seat = int(payload.get("seat", -1))
+    if kind == "CardsDrawn":
+        count = int(payload["count"])
+        return {**payload, "cards": list(g.zones.get(zone_name("deck", seat), [])[:count])}
+    if kind == "DeckReshuffled":
+        pile = list(g.zones.get(zone_name("discard", seat), []))
+        return {**payload, "order": guess.rng.sample(pile, len(pile))}
+    if kind == "RaidUnitsAssigned":
+        hand = list(g.zones.get(zone_name("hand", seat), []))
+        return {**payload, "stealth": guess.rng.sample(hand, int(payload["stealth_count"]))}
+    return payload
+
+
+def stealth_named(table: Unseen, g: Any, seat: int, pairs: Iterable[tuple[Any, Any]]) -> None:
+    """The raid's stealth cards as named: each hero's card in the guess's
+    conflict is the one named, traded with the card the guess had put there."""
+    conflict = g.conflict or {}
+    chosen = conflict.get("stealth", {})
+    for hero, card in pairs:
+        if not hero or not card or chosen.get(hero) == card:
+            continue
+        guessed = chosen.get(hero)
+        if guessed is None:
+            continue
+        bring(table, g, seat, card, STEALTH, g.zones[STEALTH].index(guessed), any_pool=True)
+        for other, held in list(chosen.items()):
+            if held == card:
+                chosen[other] = guessed
+        chosen[hero] = card
+
+
+def complete(table: Unseen, g: Any, guess: Guessing, kind: str,
+             payload: dict[str, Any]) -> dict[str, Any]:
+    """An event of a seat's record made whole in the guessed world (see the module)."""
+    if guess.redacted:
+        payload = redacted(g, guess, kind, payload)
+    me = guess.seat
+    if kind == "CardsDrawn" and not guess.redacted:
+        for i, iid in enumerate(payload["cards"]):
+            bring(table, g, me, iid, zone_name("deck", int(payload["seat"])), i)
+    shown: list[tuple[str, str]] = []
+    if kind in FROM_HAND:
+        ids, cards = FROM_HAND[kind]
+        shown = list(zip(listed(payload[ids]), listed(payload[cards]), strict=True))
+    elif kind in ("AbilityUsed", "ReactPlayed") and payload.get("tactic"):
+        shown = [(payload["source"], payload["key"])]
+    if shown:
+        hand = zone_name("hand", int(payload["seat"]))
+        for iid, _ in shown:
+            bring(table, g, me, iid, hand, keep=[i for i, _ in shown])
+        for iid, card in shown:
+            align_card(table, g, me, iid, card)
+    if kind == "RaidResolved":
+        stealth_named(table, g, me, [(payload["raiding_hero"], payload["raider_stealth"]),
+                                     (payload["defending_hero"], payload["defender_stealth"])])
+    elif kind == "SentHome":
+        stealth_named(table, g, me, [(payload["hero"], payload.get("stealth"))])
+    return payload
+
+
+def align(table: Unseen, g: Any, seat: int, view: Mapping[str, Any]) -> None:
+    """The guess aligned to the seat's view: its own hand, every discard and
+    buried pile in order, and the card of every instance the view shows (its
+    own stealth cards in a raid too)."""
+    faces: list[tuple[str, str]] = []
+    for entry in view.get("seats", []):
+        s = int(entry["seat"])
+        for kind in ("discard", "buried"):
+            shown = entry.get(kind, [])
+            for i, card in enumerate(shown):
+                bring(table, g, seat, card["id"], zone_name(kind, s), i)
+            faces += [(c["id"], c["key"]) for c in shown]
+        if "hand" in entry:
+            ids = [c["id"] for c in entry["hand"]]
+            for iid in ids:
+                bring(table, g, seat, iid, zone_name("hand", s), keep=ids)
+            faces += [(c["id"], c["key"]) for c in entry["hand"]]
+        faces += [(c["id"], c["key"]) for c in entry.get("in_play", [])]
+    conflict = view.get("conflict") or {}
+    faces += [(c["id"], c["key"]) for c in (conflict.get("stealth") or {}).values()
+              if isinstance(c, dict)]  # the seat's own stealth cards
+    known = dict(faces)
+    for iid, card in faces:
+        align_card(table, g, seat, iid, card, known)
