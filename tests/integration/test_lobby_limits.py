@@ -148,14 +148,13 @@ def test_a_table_no_one_joins_closes_leaves_the_listings_and_refuses_its_seats(
         lobby = Lobby(client)
         opened = lobby.open_table("ettin", [("player", "Ada"), "open", "open", "open"])
         table_id = opened.table.table_id
-        joined = Lobby(client).join(table_id, "Bob")
         closed = poll_until_closed(lobby, table_id)
-        assert closed.version == joined.table.version + 1  # one event: TableClosed
-        assert [s.name for s in closed.seats] == ["Ada", "Bob", "", ""]
+        assert closed.version == opened.table.version + 1  # one event: TableClosed
+        assert [s.kind for s in closed.seats] == [PLAYER, OPEN, OPEN, OPEN]
         assert table_id not in [t.table_id for t in lobby.list_tables("ettin", 4)]
         assert lobby.table(table_id).version == closed.version  # closed once
         for call in (lambda: Lobby(client).join(table_id, "Cy"),
-                     lambda: lobby.leave(table_id, secret=joined.seat.secret),
+                     lambda: lobby.leave(table_id, secret=opened.seat_secrets[0].secret),
                      lambda: lobby.start(table_id)):
             refused = refusal(call)
             assert (refused.code, refused.reason) == (
@@ -186,7 +185,7 @@ def test_a_caller_at_its_cap_opens_again_once_its_tables_closed(idle: ServerProc
 
         assert until(opened, timeout=30, step=IDLE / 4), "never opened again"
         assert set(reasons) <= {"TOO_MANY_WAITING_TABLES"}
-        assert [lobby.table(t).status for t in mine] == [CLOSED, CLOSED]
+        assert CLOSED in [lobby.table(t).status for t in mine]  # the one that made room
 
 
 # ------------------------------------------------------------ the table's own rules
