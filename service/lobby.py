@@ -7,8 +7,12 @@ replay and audit like games. A command is decided on the newest table and
 saved with the library's optimistic concurrency; a save another server beat
 is decided again.
 
-A new table is decided on the lobby's log as it is (its newest ``SCAN``
-entries) and listed at the log's next position: when another server listed a
+Listings and quick matches look at the tables of the lobby's log this
+process follows (``Tables.listing``): the newest ``SCAN`` when it first reads
+the log, then every table listed since, less the ones at the front that
+never gather players again, so tables that start or close at once (however
+many one caller opens) push no waiting table out of sight. A new table is
+decided on that listing and listed at the log's next position: when another server listed a
 table meanwhile, the save fails and the table is decided again on the newer
 log. So a quick match that found no table to join opens one only if no table
 was listed since it looked, on any server of the store (two players matching
@@ -50,7 +54,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 import grpc
 from arbiter.moves import random_listed
@@ -93,8 +97,12 @@ log = logging.getLogger(__name__)
 SERVICE_NAME = lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name
 #: The lobby's log of tables, beside the catalogue of games.
 LOBBY_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:lobby")
-#: Tables looked at by a listing or a quick match: the newest this many opened.
+#: Tables looked at by a listing or a quick match when a process first reads
+#: the lobby's log (and by the bots' resume): the newest this many opened.
 SCAN = 500
+#: Entries of the lobby's log a process follows at most (the oldest dropped
+#: past them: a flood of addresses cannot take its memory).
+FOLLOWED = 50_000
 LIST_DEFAULT, LIST_MAX = 50, 200
 SAVE_ATTEMPTS = 8
 #: How long a watch waits for a change before it looks at the store again (a
@@ -125,6 +133,14 @@ class TableListed(DomainEvent):
 
 class LogMoved(Exception):
     """Another table was listed since the log was read: decide again."""
+
+
+class Listing(NamedTuple):
+    """The lobby log's entries a listing looks at, oldest first, and the
+    position of the log's newest entry when they were read (0: none)."""
+
+    entries: list[TableListed]
+    head: int
 
 
 def lobby_refusal(exc: RuleError) -> ServiceError:
@@ -165,9 +181,13 @@ class Tables:
             app.events, LOBBY_LOG_ID, TableListed)
         self._kept: dict[uuid.UUID, Lobby] = {}
         self._guard = threading.Lock()
-        #: The log's newest ``SCAN`` entries, newest first, caught up on each read.
-        self._newest: list[TableListed] = []
-        self._newest_guard = threading.Lock()
+        #: The log's entries followed (``listing``), oldest first; the newest's
+        #: position (None: not read yet); the tables among them that never
+        #: gather players again.
+        self._followed: list[TableListed] = []
+        self._head: int | None = None
+        self._done: set[uuid.UUID] = set()
+        self._following = threading.Lock()
         #: One writer of this process at a time; woken watchers after each save.
         self.changed = threading.Condition()
         self.writing = threading.RLock()
@@ -196,33 +216,52 @@ class Tables:
                 self._kept.clear()
             self._kept[table.id] = copy.deepcopy(table)
 
-    def newest(self) -> list[TableListed]:
-        """The newest ``SCAN`` entries of the lobby's log, newest first: those
-        read before and the ones past them (one query, of the few new rows;
-        reading all 500 again was half an ``OpenTable``'s CPU). An entry is
-        written at the position after the newest its writer read, so none
-        appears behind one already read."""
-        with self._newest_guard:
-            head = self._newest[0].originator_version if self._newest else None
-            fresh = list(self.log.get(gt=head, desc=True, limit=SCAN))
-            if fresh:
-                self._newest = (fresh + self._newest)[:SCAN]
-            return list(self._newest)
+    def listing(self) -> Listing:
+        """The lobby log's entries a listing looks at: the newest ``SCAN`` when
+        this process first reads the log, then every entry past them (one
+        query, of the new rows), less the ones at the front whose tables
+        never gather players again (``_done``: started or closed) and the
+        oldest past ``FOLLOWED``. An entry is written at the position after
+        the newest its writer read, so none appears behind one already read."""
+        with self._following:
+            if self._head is None:
+                self._followed = list(self.log.get(desc=True, limit=SCAN))[::-1]
+            else:
+                self._followed.extend(self.log.get(gt=self._head))
+            if self._followed:
+                self._head = self._followed[-1].originator_version
+            self._head = self._head or 0
+            drop = max(0, len(self._followed) - FOLLOWED)
+            while drop < len(self._followed) and self._followed[drop].table_id in self._done:
+                drop += 1
+            for entry in self._followed[:drop]:
+                self._done.discard(entry.table_id)
+            del self._followed[:drop]
+            return Listing(list(self._followed), self._head)
 
-    def open(self, table: Lobby, opener: str = "",
-             seen: list[TableListed] | None = None) -> Lobby:
+    def _gathers(self, table_id: uuid.UUID) -> Lobby | None:
+        """The table when it may still gather players (read, closed if idle);
+        None once it never will (remembered: no query again)."""
+        if table_id in self._done:
+            return None
+        table = self.closed_if_idle(self.get(table_id))
+        if table.status in (STARTED, CLOSED):
+            self._done.add(table_id)
+            return None
+        return table
+
+    def open(self, table: Lobby, opener: str = "", seen: Listing | None = None) -> Lobby:
         """Save a new table and its entry in the lobby's log, in one
-        transaction, at the log's next position after the entries the
+        transaction, at the log's next position after the listing the
         decision read: ``seen`` (once; ``LogMoved`` when another table was
-        listed since), else the newest, read again after each such race.
-        ``opener``'s waiting tables among them are counted first."""
+        listed since), else the listing now, read again after each such
+        race. ``opener``'s waiting tables in it are counted first."""
         with self.writing:
             for _ in range(1 if seen is not None else SAVE_ATTEMPTS):
-                entries = seen if seen is not None else self.newest()
+                listing = seen if seen is not None else self.listing()
                 if opener:
-                    self._check_waiting(opener, entries)
-                head = entries[0].originator_version if entries else 0
-                listed = self.log.trigger_event(next_originator_version=head + 1,
+                    self._check_waiting(opener, listing.entries)
+                listed = self.log.trigger_event(next_originator_version=listing.head + 1,
                                                 table_id=table.id, opener=opener)
                 try:
                     self.app.save(copy.deepcopy(table), listed)
@@ -251,11 +290,8 @@ class Tables:
 
     def gathering(self, table_id: uuid.UUID) -> bool:
         """Whether the table gathers players now (idle ones closed first)."""
-        with self._guard:
-            kept = self._kept.get(table_id)
-        if kept is not None and kept.status in (STARTED, CLOSED):
-            return False  # never gathers players again: no query
-        return self.closed_if_idle(self.get(table_id)).gathering
+        table = self._gathers(table_id)
+        return table is not None and table.gathering
 
     def closed_if_idle(self, table: Lobby) -> Lobby:
         """``table``, closed first (``TableClosed``) when it is idle now."""
@@ -287,24 +323,16 @@ class Tables:
         with self.changed:
             self.changed.notify_all()
 
-    def waiting(self, rules: str, players: int,
-                entries: list[TableListed] | None = None) -> list[Lobby]:
+    def waiting(self, rules: str, players: int, seen: Listing | None = None) -> list[Lobby]:
         """The tables gathering players (of ``rules`` and ``players`` seats when
-        given) among the newest ``SCAN`` opened (``entries``, else read now),
-        oldest first; the idle ones are closed on the way."""
+        given) in the listing (``seen``, else read now), oldest first; the
+        idle ones are closed on the way."""
         found = []
-        for entry in reversed(self.newest() if entries is None else entries):
-            with self._guard:
-                kept = self._kept.get(entry.table_id)
-            if kept is not None and kept.status in (STARTED, CLOSED):
-                continue  # never gathers players again: no query
-            table = self.get(entry.table_id)
-            if not table.gathering:
+        for entry in (seen or self.listing()).entries:
+            table = self._gathers(entry.table_id)
+            if table is None or not table.gathering:
                 continue
             if (rules and table.rules != rules) or (players and len(table.seats) != players):
-                continue
-            table = self.closed_if_idle(table)
-            if not table.gathering:
                 continue
             found.append(table)
         return found
@@ -420,12 +448,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     def opened(self, rules: str, seats: list[dict[str, Any]], options_json: str,
                host: str, table_id: uuid.UUID | None = None, again_of: str = "",
-               seen: list[TableListed] | None = None) -> Lobby:
+               seen: Listing | None = None) -> Lobby:
         """A new table, saved; started at once when no seat is open. ``host``:
         the opener's key in ``service.limits``, whose share its bots spend
         and whose waiting tables are counted (not for a play again's table:
         its players were seated by the game before); ``seen``: the log's
-        entries the caller decided on (``Tables.open``)."""
+        listing the caller decided on (``Tables.open``)."""
         rules = served_rules(rules)
         check_id("rules", rules)
         cls = GAMES.get(rules)
@@ -636,7 +664,7 @@ class LobbyService(LobbyServicer):
         (``Tables.open``), else the search is made again and finds the table
         the other server listed."""
         for _ in range(SAVE_ATTEMPTS):
-            seen = self.tables.newest()
+            seen = self.tables.listing()
             joined = self._join_waiting(rules, players, name, seen)
             if joined is not None:
                 return joined
@@ -651,7 +679,7 @@ class LobbyService(LobbyServicer):
         raise ServiceError("UNAVAILABLE", "BUSY", "the lobby is too busy; retry")
 
     def _join_waiting(self, rules: str, players: int, name: str,
-                      seen: list[TableListed]) -> lobby_pb2.QuickMatchResponse | None:
+                      seen: Listing) -> lobby_pb2.QuickMatchResponse | None:
         """Sit ``name`` at the oldest table of ``seen`` that takes it; None when none does."""
         for table in self.tables.waiting(rules, players, seen):
             try:

@@ -332,3 +332,37 @@ def test_a_watchs_looks_are_its_callers_calls_and_work(app: Any,
         hub.stopping.set()
         shares.idle.stopping.set()
     assert ended.is_set(), "the watch did not end with its caller"
+
+
+# ------------------------------------------------------------ what a listing sees
+
+
+def test_tables_that_start_at_once_push_no_waiting_table_out_of_sight(
+        app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: one caller opens table after table of named players, each
+    started at once (a game each, within ``ARBITER_CREATES_PER_MINUTE``),
+    more than a listing reads when the process first reads the lobby's log
+    (``SCAN``, 5 here for 500). A listing looked at the newest ``SCAN``
+    opened, so a table gathering players before them fell out of sight of
+    listings and quick matches. It is still listed and quick-matched: the
+    process follows every table listed since, less those that never gather
+    again."""
+    import service.lobby
+    from service.lobby import LobbyService
+
+    monkeypatch.setattr(service.lobby, "SCAN", 5)
+    lobby = LobbyService(app, _Hub())  # type: ignore[arg-type]
+    caller = _Context("ipv4:10.0.0.5:4242")
+    waiting = lobby.OpenTable(lobby_pb2.OpenTableRequest(
+        rules="ettin", seats=[lobby_pb2.SeatSpec(kind=PLAYER, name="Ada"),
+                              lobby_pb2.SeatSpec(kind=OPEN)]), caller).table.table_id
+    named = lobby_pb2.OpenTableRequest(rules="ethnos", seats=[
+        lobby_pb2.SeatSpec(kind=PLAYER, name="Eve"), lobby_pb2.SeatSpec(kind=PLAYER, name="Mal")])
+    for _ in range(3 * 5):
+        assert lobby.OpenTable(named, caller).table.status == "started"
+    listed = lobby.ListTables(lobby_pb2.ListTablesRequest(rules="ettin", players=2), caller)
+    assert [t.table_id for t in listed.tables] == [waiting]
+    matched = lobby.QuickMatch(lobby_pb2.QuickMatchRequest(
+        rules="ettin", players=2, name="Bob"), caller)
+    assert not matched.opened and matched.table.table_id == waiting
+    assert matched.table.status == "started"
