@@ -8,13 +8,12 @@ Set ``ENIN_DATA`` to the path of a replacement file to load another copy.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from pathlib import Path
 from typing import Any
 
-from aggregates.kernel.data import DataError, integer, read_json, validator
+from aggregates.kernel.data import DataError, Record, integer, read_json, validator
 
 DATA_FILE = Path(__file__).parent / "data" / "enin.json"
 
@@ -26,8 +25,7 @@ QUEST_ITEMS = ("key", "watchword", "maiden", "lodestone", "lost_book")
 _TERM = re.compile(r"^(\d*)D(\d+)$")
 
 
-@dataclasses.dataclass(frozen=True)
-class Dice:
+class Dice(Record):
     """A dice spec as printed: ``"3"``, ``"D2"``, ``"2D6"``, ``"1D10+1D6"``, ``"1D6+4"``."""
 
     text: str
@@ -63,8 +61,7 @@ class Dice:
         return cls(text=text, sides=tuple(sides), bonus=bonus)
 
 
-@dataclasses.dataclass(frozen=True)
-class Range:
+class Range(Record):
     low: int
     high: int
 
@@ -72,8 +69,7 @@ class Range:
         return isinstance(roll, int) and self.low <= roll <= self.high
 
 
-@dataclasses.dataclass(frozen=True)
-class Monster:
+class Monster(Record):
     roll: Range
     name: str
     att: int
@@ -92,8 +88,7 @@ class Monster:
         }
 
 
-@dataclasses.dataclass(frozen=True)
-class ChartRow:
+class ChartRow(Record):
     roll: Range
     action: str  # rest | encounter | monster | bandits | treasure | trap
     hp: int = 0
@@ -103,16 +98,14 @@ class ChartRow:
     count: int = 0
 
 
-@dataclasses.dataclass(frozen=True)
-class QuestAttempt:
+class QuestAttempt(Record):
     item: str
     requires: tuple[str, ...]
     text: str
     ranges: dict[int, Range]
 
 
-@dataclasses.dataclass(frozen=True)
-class Location:
+class Location(Record):
     number: int
     key: str
     name: str
@@ -120,24 +113,21 @@ class Location:
     quest: QuestAttempt
 
 
-@dataclasses.dataclass(frozen=True)
-class Trap:
+class Trap(Record):
     roll: Range
     trap: str
     name: str
     hp: int
 
 
-@dataclasses.dataclass(frozen=True)
-class TreasureRow:
+class TreasureRow(Record):
     roll: Range
     find: str  # gold | magic_item
     name: str
     dice: Dice | None
 
 
-@dataclasses.dataclass(frozen=True)
-class MagicItem:
+class MagicItem(Record):
     item: str
     name: str
     attack: int
@@ -147,24 +137,21 @@ class MagicItem:
     reroll: bool
 
 
-@dataclasses.dataclass(frozen=True)
-class MarketItem:
+class MarketItem(Record):
     item: str
     name: str
     price: int
     effect: str  # heal | strength | luck | map
 
 
-@dataclasses.dataclass(frozen=True)
-class Level:
+class Level(Record):
     level: int
     xp: int
     attack_bonus: int
     hp_bonus: int
 
 
-@dataclasses.dataclass(frozen=True)
-class Tables:
+class Tables(Record):
     hp_max: int
     luck_max: int
     xp_max: int

@@ -12,19 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.enin import events, present, upcasts, views
+from aggregates.enin import present, upcasts, views
 from aggregates.enin import state as s
-from aggregates.enin.apply import apply
-from aggregates.enin.commands import COMMANDS
 from aggregates.enin.data import TABLES
-from aggregates.enin.flow import FLOW
-from aggregates.enin.reasons import EninReason
 from aggregates.kernel import Choice, Decision, DiceTray, Game
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome, player
 
 
-class Enin(Game):
+class Enin(Game, package=__package__):
     """The Land of Enin: a solo quest for the Lost Book of the ancients."""
 
     RULES_ID = "enin"
@@ -36,21 +32,8 @@ class Enin(Game):
     #: The rules each earlier version kept (``state``), by that version: a game is
     #: played by those of the version its creation event records.
     EARLIER_RULES = {"1.0.0": frozenset({s.PROGRESS_RECORDED})}
-    MIN_SEATS = 1
-    MAX_SEATS = 1
-    COMMANDS = COMMANDS
-    FLOW = FLOW
-    EVENTS = events.EVENTS
-    APPLY = apply
-    PRESENT = present
-    SETUP = events.Setup
-    OUTCOME = events.Outcome
-    REASONS = tuple(r.value for r in EninReason)
     GAME_TYPE = GameType.of("sequential", "explicit", "perfect", "general_sum", players=(1, 1))
-    #: Enin takes no options.
-    OPTIONS_SCHEMA = {  # noqa: RUF012
-        "type": "object", "properties": {}, "additionalProperties": False,
-    }
+    # Enin takes no options: the kernel's default schema and check.
     WORDING_STATE = ("last_outcome",)
     SUMMARY = (
         "A solo quest: travel the five lands of Enin, fight their monsters, buy and "

@@ -11,26 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from aggregates.enin import commands as cmd
 from aggregates.enin import market
 from aggregates.enin import state as s
 from aggregates.enin.character import attack_modifier, has_reroll
-from aggregates.enin.commands import (
-    AcceptRoll,
-    Attack,
-    AttemptQuest,
-    Buy,
-    ChooseTreasure,
-    EndTurn,
-    Flee,
-    LeaveTown,
-    LoseItem,
-    Quest,
-    Reroll,
-    RollStart,
-    SpendLuck,
-    StealKey,
-    Travel,
-)
 from aggregates.enin.data import TABLES, lookup
 from aggregates.enin.state import EninState
 from aggregates.kernel import Choice, Command, Number, PickOne
@@ -273,56 +257,56 @@ def action_label(game: EninState, command: Command) -> str:
 
 
 def _label(game: EninState, command: Command) -> str:  # noqa: C901, PLR0911 - one per command
-    if isinstance(command, RollStart):
+    if isinstance(command, cmd.RollStart):
         return "Roll 1D10 on the start table for your first location"
-    if isinstance(command, Travel):
+    if isinstance(command, cmd.Travel):
         here = game.location
         far = here is not None and abs(command.to - here) != 1
         return f"Travel to {place(command.to)}" + (" with the Map of Enin" if far else "")
-    if isinstance(command, Quest):
+    if isinstance(command, cmd.Quest):
         return f"Quest: roll 1D10 on the chart of {place(game.location)}"
-    if isinstance(command, Buy):
+    if isinstance(command, cmd.Buy):
         goods = TABLES.market[command.item]
         return (f"Buy the {goods.name} for {goods.price} gold "
                 f"({MARKET_EFFECTS.get(goods.effect, goods.effect)})")
-    if isinstance(command, StealKey):
+    if isinstance(command, cmd.StealKey):
         q = TABLES.location(TABLES.market_location).quest
         rng = q.ranges[game.level]
         return (f"Try to steal the Key from the library of the elders "
                 f"(1D10: {range_text(rng.low, rng.high)} succeeds)")
-    if isinstance(command, LeaveTown):
+    if isinstance(command, cmd.LeaveTown):
         return "Leave the Nigh Towns"
-    if isinstance(command, Attack):
+    if isinstance(command, cmd.Attack):
         return "Fight on: roll 2D10 again" if game.stage == s.FIGHT_OR_FLEE \
             else "Attack: roll 2D10"
-    if isinstance(command, SpendLuck):
+    if isinstance(command, cmd.SpendLuck):
         die = game.table[command.die]
         return (f"Spend {abs(command.amount)} luck on {die_name(command.die, len(game.table))}: "
                 f"{value(die)} becomes {value(die) + command.amount}")
-    if isinstance(command, Reroll):
+    if isinstance(command, cmd.Reroll):
         die = game.table[command.die]
         return (f"Re-roll {die_name(command.die, len(game.table))} ({value(die)}) "
                 "with the Shield of Nines")
-    if isinstance(command, AcceptRoll):
+    if isinstance(command, cmd.AcceptRoll):
         if game.stage == s.XP_ROLL:
             return f"Stand on the XP roll: gain {value(game.table[0])} XP"
         assert game.encounter is not None
         total = sum(value(d) for d in game.table) + attack_modifier(game)
         return f"Stand on the dice: attack {total} against ATT {game.encounter['monster']['att']}"
-    if isinstance(command, Flee):
+    if isinstance(command, cmd.Flee):
         assert game.encounter is not None
         penalty = game.encounter["monster"]["flee"]
         return f"Flee (lose {penalty} HP)" if penalty else "Flee (no penalty)"
-    if isinstance(command, ChooseTreasure):
+    if isinstance(command, cmd.ChooseTreasure):
         return f"Take the {item_name(command.item)} ({MAGIC_ITEM_EFFECTS[command.item]})"
-    if isinstance(command, LoseItem):
+    if isinstance(command, cmd.LoseItem):
         return f"Give the Imp your {item_name(command.item)}"
-    if isinstance(command, AttemptQuest):
+    if isinstance(command, cmd.AttemptQuest):
         assert game.location is not None
         q = TABLES.location(game.location).quest
         rng = q.ranges[game.level]
         return f"Try to {q.text} (1D10: {range_text(rng.low, rng.high)} succeeds)"
-    if isinstance(command, EndTurn):
+    if isinstance(command, cmd.EndTurn):
         return "End the turn"
     return command.label()
 
@@ -350,11 +334,11 @@ def choices(game: EninState, seat: int) -> list[Choice]:
         name = die_name(i, count)
         # A range of one number is already on the list; offer only real ranges.
         if add >= 2:
-            out.append(Number(command=SpendLuck.NAME, arg="amount", low=1, high=add,
+            out.append(Number(command=cmd.SpendLuck.NAME, arg="amount", low=1, high=add,
                               fixed={"die": i},
                               prompt=f"Add luck to {name} (shows {shows}): 1 to {add}"))
         if take >= 2:
-            out.append(Number(command=SpendLuck.NAME, arg="amount", low=-take, high=-1,
+            out.append(Number(command=cmd.SpendLuck.NAME, arg="amount", low=-take, high=-1,
                               fixed={"die": i},
                               prompt=f"Take luck off {name} (shows {shows}): 1 to {take}, "
                                      "given as a negative amount"))

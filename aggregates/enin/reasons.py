@@ -18,3 +18,6 @@ class EninReason(GameReason):
     MISSING_QUEST_ITEM = "MISSING_QUEST_ITEM"  # a quest attempt without what it needs
     SHIELD_USED = "SHIELD_USED"                # the Shield of Nines already used this encounter
     NO_SUCH_DIE = "NO_SUCH_DIE"                # a die index not on the table
+
+
+REASONS = tuple(r.value for r in EninReason)

@@ -19,6 +19,7 @@ from aggregates.ethnos.commands import ScoreOrcHorde
 from aggregates.ethnos.data import TABLES
 from aggregates.ethnos.state import State
 from aggregates.kernel import Command
+from aggregates.kernel import flow as kflow
 
 Shuffle = Callable[[list[Any]], list[Any]]
 
@@ -40,18 +41,14 @@ def deal_order(shuffle: Shuffle, tribes: list[str], players: int) -> list[int]:
 
 def deal_seats(first: int, players: int) -> list[int]:
     """Dealing order: from the first player clockwise."""
-    return [(first + i) % players for i in range(players)]
+    return kflow.order_from(first, players)
 
 
 def first_player(glory: list[int], third_dragon_seat: int) -> int:
     """Least Glory; ties to the tied player closest clockwise from the third Dragon's drawer."""
     least = min(glory)
-    players = len(glory)
-    for i in range(players):
-        seat = (third_dragon_seat + i) % players
-        if glory[seat] == least:
-            return seat
-    raise AssertionError("unreachable")
+    return next(seat for seat in kflow.order_from(third_dragon_seat, len(glory))
+                if glory[seat] == least)
 
 
 def begin_age(game: State) -> None:

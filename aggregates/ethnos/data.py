@@ -11,13 +11,12 @@ Card identity is the integer ``id`` (its index in ``cards``).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from aggregates.kernel.data import DataError, integer, read_json, validator
+from aggregates.kernel.data import DataError, Record, integer, read_json, validator
 
 DATA_FILE = Path(__file__).parent / "data" / "ethnos.json"
 
@@ -29,8 +28,7 @@ DRAGON = "dragon"
 SMALL, LARGE = "2-3", "4-6"
 
 
-@dataclasses.dataclass(frozen=True)
-class Card:
+class Card(Record):
     id: int
     tribe: str          # a tribe key, or "dragon"
     colour: str | None  # None: Skeletons and Dragons
@@ -47,15 +45,13 @@ class Card:
         return {"id": self.id, "tribe": self.tribe, "colour": self.colour}
 
 
-@dataclasses.dataclass(frozen=True)
-class Kingdom:
+class Kingdom(Record):
     key: str
     name: str
     colour: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Tables:
+class Tables(Record):
     designed: str
     hand_limit: int
     band_max: int

@@ -15,13 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.ethnos import events, flow, present, scoring, upcasts, views, zones
+from aggregates.ethnos import flow, scoring, upcasts, views, zones
 from aggregates.ethnos import state as r
-from aggregates.ethnos.apply import apply, reset_age, troll_supply
-from aggregates.ethnos.commands import COMMANDS
+from aggregates.ethnos.apply import reset_age, troll_supply
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
-from aggregates.ethnos.flow import FLOW
-from aggregates.ethnos.reasons import REASONS
 from aggregates.kernel import (
     Audience,
     Choice,
@@ -31,14 +28,12 @@ from aggregates.kernel import (
     Reason,
     RuleError,
 )
-from aggregates.kernel.game import refuse_unknown_options
+from aggregates.kernel.game import options_schema, refuse_unknown_options
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 
-OPTION_KEYS = frozenset({"tribes"})
 
-
-class Ethnos(Game):
+class Ethnos(Game, package=__package__):
     """Ethnos: recruit Allies of twelve tribes, play Bands, control the six Kingdoms."""
 
     RULES_ID = "ethnos"
@@ -49,37 +44,18 @@ class Ethnos(Game):
     #: The rules each earlier version kept (``state``), by that version: a game is
     #: played by those of the version its creation event records.
     EARLIER_RULES = {"1.0.0": frozenset({r.PROGRESS_RECORDED})}
-    MIN_SEATS = 2
-    MAX_SEATS = 6
-    COMMANDS = COMMANDS
     CHECK_AGAINST_LEGAL_LIST = False
-    FLOW = FLOW
-    EVENTS = events.EVENTS
-    APPLY = apply
-    PRESENT = present
-    SETUP = events.Setup
-    OUTCOME = events.Outcome
-    REASONS = REASONS
     #: turns in order, but at the end of an Age every seat with an Orc Horde
     #: marker decides at once, in any order
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 6))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
-    OPTIONS_SCHEMA = {  # noqa: RUF012
-        "type": "object",
-        "properties": {
-            "tribes": {
-                "description": "The tribes in play: 6 (5 with 2-3 players); "
-                               "default: chosen at random with the setup dice.",
-                "type": "array",
-                "items": {"enum": list(TRIBES)},
-                "uniqueItems": True,
-                "minItems": min(TABLES.tribes_in_game.values()),
-                "maxItems": max(TABLES.tribes_in_game.values()),
-            },
-        },
-        "additionalProperties": False,
-    }
+    OPTIONS_SCHEMA = options_schema(tribes={
+        "description": "The tribes in play: 6 (5 with 2-3 players); "
+                       "default: chosen at random with the setup dice.",
+        "type": "array", "items": {"enum": list(TRIBES)}, "uniqueItems": True,
+        "minItems": min(TABLES.tribes_in_game.values()),
+        "maxItems": max(TABLES.tribes_in_game.values())})
     SUMMARY = ("Recruit Allies of the twelve tribes and play them in Bands (one tribe or "
                "one colour) to place Control markers in the six Kingdoms; each band's "
                "Leader uses its tribe's ability. Glory is scored for the Kingdoms and the "
@@ -90,7 +66,7 @@ class Ethnos(Game):
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """``{"tribes": [names]}``: 6 tribes (5 with 2-3 players); default random."""
-        refuse_unknown_options(options, OPTION_KEYS)
+        refuse_unknown_options(options, cls.OPTIONS_SCHEMA["properties"])
         if "tribes" not in options:
             return {}
         chosen = options["tribes"]

@@ -14,19 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from aggregates.ethnos import commands as cmd
 from aggregates.ethnos import state as r
 from aggregates.ethnos import zones
-from aggregates.ethnos.commands import (
-    ChooseKingdom,
-    EndBand,
-    KeepCards,
-    PlayBand,
-    RecruitFaceUp,
-    RecruitFromDeck,
-    ScoreOrcHorde,
-    TakeTrollToken,
-    WizardsDraw,
-)
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.state import State
 from aggregates.kernel import Command
@@ -228,32 +218,32 @@ def present(game: State, seat: int | None) -> Screen:
 
 def action_label(game: State, command: Command) -> str:
     """A command in the rulebook's words, for menus."""
-    if isinstance(command, RecruitFaceUp):
+    if isinstance(command, cmd.RecruitFaceUp):
         return f"Recruit {the(command.card)} from the row"
-    if isinstance(command, RecruitFromDeck):
+    if isinstance(command, cmd.RecruitFromDeck):
         return f"Recruit the top card of the Allies Deck ({plural(len(game.deck), 'card')})"
-    if isinstance(command, PlayBand):
+    if isinstance(command, cmd.PlayBand):
         others = [c for c in command.cards if c != command.leader]
         with_ = f" with {cards_text(hand_order(others))}" if others else ""
         verb = "Play another band" if game.stage == r.CENTAUR else "Play a band"
         return f"{verb} of {len(command.cards)} led by {the(command.leader)}{with_}"
-    if isinstance(command, ChooseKingdom):
+    if isinstance(command, cmd.ChooseKingdom):
         if game.stage == r.MERFOLK:
             return f"Place a free Control marker in {kingdom_name(command.kingdom)}"
         return f"Place the Control marker in {kingdom_name(command.kingdom)}"
-    if isinstance(command, TakeTrollToken):
+    if isinstance(command, cmd.TakeTrollToken):
         return f"Take the Troll token of value {command.value}"
-    if isinstance(command, KeepCards):
+    if isinstance(command, cmd.KeepCards):
         if not command.cards:
             return "Keep no cards: discard your whole hand"
         return f"Keep {cards_text(hand_order(list(command.cards)))}"
-    if isinstance(command, EndBand):
+    if isinstance(command, cmd.EndBand):
         return "Stop: play no further band and discard the rest of your hand"
-    if isinstance(command, WizardsDraw):
+    if isinstance(command, cmd.WizardsDraw):
         if command.draw:
             return f"Draw {plural(game.wizards_x, 'card')} from the Allies Deck (Wizards)"
         return "Do not draw (Wizards)"
-    if isinstance(command, ScoreOrcHorde):
+    if isinstance(command, cmd.ScoreOrcHorde):
         seat = game.orc_pending[0] if game.orc_pending else game.current
         return orc_label(command.score, game.orc_boards, seat)
     return command.label()

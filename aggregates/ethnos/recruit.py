@@ -12,6 +12,7 @@ from aggregates.ethnos.commands import RecruitFaceUp, RecruitFromDeck
 from aggregates.ethnos.data import CARDS, TABLES
 from aggregates.ethnos.state import State
 from aggregates.kernel import Command, Reason, RuleError
+from aggregates.kernel import flow as kflow
 
 
 def can_recruit(hand: list[int]) -> bool:
@@ -65,8 +66,9 @@ def draw_card(game: State, seat: int) -> bool:
 
 
 def end_turn(game: State) -> None:
+    """The turn passes clockwise."""
     game.emit("TurnEnded", seat=game.current,
-              next_seat=(game.current + 1) % len(game.seats))
+              next_seat=kflow.next_seat(game.current, len(game.seats)))
 
 
 def legal_recruits(game: State, seat: int) -> list[Command]:

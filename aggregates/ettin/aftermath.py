@@ -63,7 +63,7 @@ def open_spoils(g: EttinState) -> None:
                 for taker in ([result["winner"]] if result["result"] == "win"
                               else [first, other]):
                     sieges = sum(1 for c in war.units_at(g, taker, result["slot"])
-                                 if cd.unit(c).has("siege"))
+                                 if cd.has_keyword([c], "siege"))
                     tasks += [[taker, result["slot"], 1, "siege"]] * sieges
         pairs.append(tasks)
     g.emit("SpoilsBegan", owed=[[{"position": taker, "slot": slot, "count": count, "kind": kind}
@@ -218,10 +218,10 @@ def retire(g: EttinState) -> None:
                 if not u.troop and slot < zn.ADVENTURE:
                     zn.moved(g, "DefenseStays", source, zn.loc(p, slot), [card], p)
                     continue
-                if u.has("return_to_self"):
+                if cd.has_keyword([card], "return_to_self"):
                     zn.moved(g, "ReturnedToSelf", source, zn.camp(p), [card], p)
                     continue
-                if u.has("return_to_ally"):
+                if cd.has_keyword([card], "return_to_ally"):
                     zn.moved(g, "ReturnedToAlly", source, zn.camp(sg.benefit_to_ally(g, p)),
                             [card], p)
                     continue
@@ -367,8 +367,8 @@ def end_war(g: EttinState) -> list[list[int]]:
 def spoil_count(g: EttinState, taker: int, slot: int, result: str) -> int:
     """Spoils: the Age number for a win, one for a tie, plus Vicious."""
     base = g.age if result == "win" else 1
-    in_force = [a.text for c in war.units_at(g, taker, slot) for a in cd.unit(c).abilities]
-    return base + C.book.modifier("spoils", {"result": result}, in_force)
+    return base + C.book.modifier("spoils", {"result": result},
+                                  cd.in_force(war.units_at(g, taker, slot)))
 
 
 def spoil_options(g: EttinState, taker: int, slot: int) -> list[int]:
@@ -382,14 +382,13 @@ def spoil_options(g: EttinState, taker: int, slot: int) -> list[int]:
         return [0] if g.zones[zn.nation_deck(g, foe)] else []
     ok = []
     for card in theirs:
-        u = cd.unit(card)
-        if u.has("stealth") and not war.has_keyword(mine, "magic"):
+        if cd.has_keyword([card], "stealth") and not cd.has_keyword(mine, "magic"):
             continue
-        if u.has("flying") and not (war.has_keyword(mine, "ranged")
-                                    or war.has_keyword(mine, "flying")):
+        if cd.has_keyword([card], "flying") and not (cd.has_keyword(mine, "ranged")
+                                                     or cd.has_keyword(mine, "flying")):
             continue
         ok.append(card)
-    if war.has_keyword(mine, "conquest"):
+    if cd.has_keyword(mine, "conquest"):
         return sorted(ok)
     troops = [c for c in ok if cd.unit(c).troop]
     if troops:

@@ -10,6 +10,7 @@ Call to Arms, War Cry; a Protected Defense lists its Weakness icons.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.data import Ability, Unit
@@ -20,6 +21,16 @@ SMALL_WORDS = frozenset({"to", "of", "the"})
 
 def unit(card: int) -> Unit:
     return C.unit(card)
+
+
+def in_force(cards: Iterable[int]) -> list[str]:
+    """The abilities of these units, as the engine's book names them."""
+    return [a.text for card in cards for a in C.unit(card).abilities]
+
+
+def has_keyword(cards: Iterable[int], keyword: str) -> bool:
+    """Whether any of these units has the keyword (the Abilities Summary's)."""
+    return C.book.has_keyword(keyword, in_force(cards))
 
 
 def name(card: int) -> str:

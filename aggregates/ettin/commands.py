@@ -5,112 +5,85 @@ lowest position first; card arguments are card instance ids."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from aggregates.kernel import Command, CommandSet
 
 
-@dataclasses.dataclass(frozen=True)
 class Initiative(Command):
     """Take the Initiative Token (true) or give it to your Enemy (false)."""
 
-    NAME = "initiative"
     take: bool
 
 
-@dataclasses.dataclass(frozen=True)
 class Draft(Command):
     """Skirmish/Peacetime: draft one card of the Lineup."""
 
-    NAME = "draft"
     card: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Recruit(Command):
     """Pay a drafted card's Recruit Cost and place it face down in your War Camp."""
 
-    NAME = "recruit"
     card: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Sell(Command):
     """Gain a drafted card's Sell value at once and discard it to the Lost Pile."""
 
-    NAME = "sell"
     card: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Deploy(Command):
     """Deploy: place a War Camp card face down at a slot (0-2 Locations from the
     Adventure outward, 3 the Adventure); ``scout`` 1-3 uses its Scouting on that
     Enemy Location, slot + 1 (0: not)."""
 
-    NAME = "deploy"
     card: int
     slot: int
     scout: int = 0
 
 
-@dataclasses.dataclass(frozen=True)
 class Target(Command):
     """Start of battle: the target of a unit's Terrify, Dragonslayer or Ranged
     (0: Ranged not used)."""
 
-    NAME = "target"
     unit: int
     target: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Lose(Command):
     """A failed Adventure: the Troop with Adventure Strength that is Lost."""
 
-    NAME = "lose"
     card: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Spoil(Command):
     """Take an Enemy unit of the battle as a Spoil (0: the top card of the Enemy's
     Nation Deck, when the Enemy has no units at that Location)."""
 
-    NAME = "spoil"
     card: int
 
 
-@dataclasses.dataclass(frozen=True)
 class EndSpoils(Command):
     """Take no more Spoils from this battle."""
 
-    NAME = "end_spoils"
 
-
-@dataclasses.dataclass(frozen=True)
 class Siege(Command):
     """Siege: place a Siege Token on an Enemy Defense."""
 
-    NAME = "siege"
     card: int
 
 
-@dataclasses.dataclass(frozen=True)
 class PlaceDefense(Command):
     """Place the Defense won from the Adventure at one of your Locations (0-2)."""
 
-    NAME = "place_defense"
     card: int
     slot: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Produce(Command):
     """Produce: use (or not) the next optional Produce ability; ``card`` is the
     Troop a Gate moves (0 otherwise)."""
 
-    NAME = "produce"
     use: bool
     card: int = 0
 

@@ -71,22 +71,22 @@ parameters: ``"swift"``, ``"swift 2"`` (Swift icons), ``"wealthy 5"``,
 Each distinct string becomes one ability of the kernel's engine
 (``aggregates.kernel.abilities``) named by the string: the keyword's record
 read against ``WORDS``, its parameters (``amount``, ``icons``, ``weak_to``)
-added to its effect's.
+added to its effect's; the ability is that keyword (the record's ``keyword``),
+so the rules ask ``Book.has_keyword`` whether a card has it.
 Card ids are unique across units and adventures and below ``BOX`` (ids of
 the cards of a second box, 9+ players, add ``BOX``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from aggregates.kernel.abilities import Ability as Record
+from aggregates.kernel.abilities import Ability as KeywordRecord
 from aggregates.kernel.abilities import AbilityError, Book, Vocabulary, read_ability
-from aggregates.kernel.data import DataError, integer, read_json, validator
+from aggregates.kernel.data import DataError, Record, integer, read_json, validator
 
 DATA_FILE = Path(__file__).parent / "data" / "ettin.json"
 #: Card instance ids of box b are ``b * BOX + id``.
@@ -119,8 +119,7 @@ TARGETS = ("@enemy_location", "@enemy_unit", "@enemy_dragon", "@enemy_troop_max_
 ADVENTURE_EFFECTS = ("call_to_arms", "war_cry", "prosperous", "taxes", "wealthy")
 
 
-@dataclasses.dataclass(frozen=True)
-class Ability:
+class Ability(Record):
     """One ability string parsed: its keyword and parameters."""
 
     text: str
@@ -129,8 +128,7 @@ class Ability:
     weak_to: tuple[str, ...] = ()
 
 
-@dataclasses.dataclass(frozen=True)
-class Unit:
+class Unit(Record):
     id: int
     name: str
     deck: str
@@ -152,9 +150,6 @@ class Unit:
     def troop(self) -> bool:
         return self.kind == "troop"
 
-    def has(self, keyword: str) -> bool:
-        return any(a.keyword == keyword for a in self.abilities)
-
     def ability(self, keyword: str) -> Ability | None:
         return next((a for a in self.abilities if a.keyword == keyword), None)
 
@@ -162,8 +157,7 @@ class Unit:
         return sum(max(1, a.amount) for a in self.abilities if a.keyword == "swift")
 
 
-@dataclasses.dataclass(frozen=True)
-class Adventure:
+class Adventure(Record):
     id: int
     name: str
     age: int
@@ -174,30 +168,27 @@ class Adventure:
     defense: Unit | None
 
 
-@dataclasses.dataclass(frozen=True)
-class Location:
+class Location(Record):
     kind: str
     defense: int
     ability: Ability
 
 
-@dataclasses.dataclass(frozen=True)
-class Mat:
+class Mat(Record):
     id: str
     name: str
     initiative: int
     locations: tuple[Location, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class Components:
+class Components(Record):
     designed: bool
     note: str
     age_gold: tuple[int, ...]
     war_vp: tuple[int, ...]
     sequence: tuple[tuple[str, ...], ...]
     die: tuple[int, ...]
-    keywords: Mapping[str, Record]
+    keywords: Mapping[str, KeywordRecord]
     nations: tuple[Mat, ...]
     mercenary_mat: Mat
     units: Mapping[int, Unit]
@@ -262,7 +253,7 @@ def parse_ability(text: Any, where: str) -> Ability:
     return Ability(text, keyword)
 
 
-def _effect(keywords: Mapping[str, Mapping[str, Any]], ability: Ability) -> Record:
+def _effect(keywords: Mapping[str, Mapping[str, Any]], ability: Ability) -> KeywordRecord:
     """The keyword's record, named by the ability string, its parameters added."""
     record = dict(keywords[ability.keyword])
     where = f"keyword {ability.keyword!r}"
@@ -282,7 +273,7 @@ def _effect(keywords: Mapping[str, Mapping[str, Any]], ability: Ability) -> Reco
     if step.get("target", TARGETS[0]) not in TARGETS:
         raise DataError(f"{where}: a target is one of {TARGETS}")
     try:
-        return read_ability({**record, "name": ability.text,
+        return read_ability({**record, "name": ability.text, "keyword": ability.keyword,
                              "effects": [{**step, "params": params}]}, where, WORDS)
     except AbilityError as exc:
         raise DataError(str(exc)) from exc

@@ -38,27 +38,25 @@ FLOW = Flow(
         Step("initiative", "take the Initiative Token or give it to your Enemy", (
             Move(Initiative, None, ages.run_initiative, ages.legal_initiative),)),
         Step("draft", "draft a card from your Lineup", (
-            Move(Draft, ages.check_draft, ages.run_draft, ages.legal_draft),)),
+            Move.of(Draft, ages),)),
         Step("recruit", "recruit or sell each card you drafted", (
             Move(Recruit, ages.check_recruit, ages.run_recruit, ages.legal_recruit_sell),
             Move(Sell, ages.check_sell, ages.run_sell))),
         Step("deploy", "deploy: place a card of your War Camp face down at a Location or "
                        "the Adventure", (
-            Move(Deploy, war.check_deploy, war.run_deploy, war.legal_deploy),)),
+            Move.of(Deploy, war),)),
         Step("target", "choose a start-of-battle target", (
-            Move(Target, war.check_target, war.run_target, war.legal_target),)),
+            Move.of(Target, war),)),
         Step("lose", "choose the adventuring Troop that is Lost", (
-            Move(Lose, war.check_lose, war.run_lose, war.legal_lose),)),
+            Move.of(Lose, war),)),
         Step("spoil", "take a Spoil, or stop taking Spoils here", (
-            Move(Spoil, aftermath.check_spoil, aftermath.run_spoil, aftermath.legal_spoil),
+            Move.of(Spoil, aftermath),
             Move(EndSpoils, aftermath.check_end, aftermath.run_end),
             Move(Siege, aftermath.check_siege, aftermath.run_siege))),
         Step("place", "place the Defense won from the Adventure", (
-            Move(PlaceDefense, aftermath.check_place, aftermath.run_place,
-                 aftermath.legal_place),)),
+            Move.of(PlaceDefense, aftermath, "", "place"),)),
         Step("produce", "use a Produce ability, or not (it is optional)", (
-            Move(Produce, aftermath.check_produce, aftermath.run_produce,
-                 aftermath.legal_produce),)),
+            Move.of(Produce, aftermath),)),
     ],
     # The rulebook's order of play (Setup's initiative, then each Age: New Age,
     # Skirmish and Peacetime, War), every pair of Enemies at once: a phase ends

@@ -17,14 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.ettin import aftermath, ages, events, present, scoring, upcasts, views, war
+from aggregates.ettin import aftermath, ages, present, scoring, upcasts, views, war
 from aggregates.ettin import seating as sg
 from aggregates.ettin import zones as zn
-from aggregates.ettin.apply import apply
-from aggregates.ettin.commands import COMMANDS
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.flow import FLOW
-from aggregates.ettin.reasons import REASONS
 from aggregates.ettin.state import STEPS_RECORDED
 from aggregates.kernel import (
     Choice,
@@ -41,13 +38,14 @@ from aggregates.kernel.game import (
     CLOCK_OPTION,
     CLOCK_OPTION_SCHEMA,
     checked_clock,
+    options_schema,
     refuse_unknown_options,
 )
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 
 
-class Ettin(Game):
+class Ettin(Game, package=__package__):
     RULES_ID = "ettin"
     TITLE = "Ettin"
     #: "3": the engine's progress is not recorded (``state.STEPS_RECORDED``:
@@ -57,40 +55,23 @@ class Ettin(Game):
     #: The earlier rules each earlier version kept (``state``), by that version.
     EARLIER_RULES = {
         "1": frozenset({STEPS_RECORDED}), "2": frozenset({STEPS_RECORDED})}
-    MIN_SEATS = 2
-    MAX_SEATS = 16
-    COMMANDS = COMMANDS
-    FLOW = FLOW
-    EVENTS = events.EVENTS
-    APPLY = apply
-    PRESENT = present
-    SETUP = events.Setup
-    OUTCOME = events.Outcome
-    REASONS = REASONS
     GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum", players=(2, 16))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
     SUMMARY = ("Alliances of two draft with their Ally and Skirmish with their Enemy, "
                "then go to War over three Ages; the Alliance with the most VP wins.")
-    OPTIONS_SCHEMA = {  # noqa: RUF012
-        "type": "object",
-        "properties": {
-            "nations": {
-                "type": "array", "items": {"type": "string",
-                                           "enum": [n.id for n in C.nations]},
-                "description": "the nation of each seat's (first) position, in seat order; "
-                               "default: dealt at random from each box; no nation twice "
-                               "in one box of 8 positions, and no two neighbours alike"},
-            CLOCK_OPTION: CLOCK_OPTION_SCHEMA,
-        },
-        "additionalProperties": False,
-    }
+    OPTIONS_SCHEMA = options_schema(nations={
+        "type": "array", "items": {"type": "string", "enum": [n.id for n in C.nations]},
+        "description": "the nation of each seat's (first) position, in seat order; "
+                       "default: dealt at random from each box; no nation twice "
+                       "in one box of 8 positions, and no two neighbours alike"},
+        **{CLOCK_OPTION: CLOCK_OPTION_SCHEMA})
 
     # ----------------------------------------------------------- options, setup
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-        refuse_unknown_options(options, {"nations", CLOCK_OPTION})
+        refuse_unknown_options(options, cls.OPTIONS_SCHEMA["properties"])
         out: dict[str, Any] = {CLOCK_OPTION: checked_clock(options)}
         if "nations" in options:
             nations = options["nations"]

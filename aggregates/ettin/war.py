@@ -77,7 +77,7 @@ def check_deploy(g: EttinState, p: int, command: Deploy) -> None:
         raise RuleError(EttinReason.NOT_IN_CAMP, f"card {command.card} is not in your War Camp")
     if not 0 <= command.slot < zn.SLOTS:
         raise RuleError(EttinReason.BAD_SLOT, "slots are 0-2 (Locations) and 3 (the Adventure)")
-    if command.scout and (not cd.unit(command.card).has("scouting")
+    if command.scout and (not cd.has_keyword([command.card], "scouting")
                           or not 0 < command.scout <= zn.ADVENTURE):
         raise RuleError(EttinReason.NO_SCOUTING,
                         "only a Scouting unit scouts, an Enemy Location 1-3 (slot + 1)")
@@ -100,7 +100,7 @@ def run_deploy(g: EttinState, p: int, command: Deploy) -> None:
 def legal_deploy(g: EttinState, p: int) -> list[Command]:
     out: list[Command] = []
     for card in sorted(g.zones[zn.camp(p)]):
-        scouts = [0] + (list(range(1, zn.ADVENTURE + 1)) if cd.unit(card).has("scouting")
+        scouts = [0] + (list(range(1, zn.ADVENTURE + 1)) if cd.has_keyword([card], "scouting")
                         else [])
         out += [Deploy(card, s, sc) for s in range(zn.SLOTS) for sc in scouts]
     return out
@@ -361,10 +361,6 @@ def units_at(g: EttinState, p: int, slot: int) -> list[int]:
     return cards
 
 
-def has_keyword(cards: list[int], keyword: str) -> bool:
-    return any(cd.unit(c).has(keyword) for c in cards)
-
-
 def location_defense(g: EttinState, p: int, slot: int) -> int:
     if slot >= zn.ADVENTURE:
         return 0
@@ -381,7 +377,7 @@ def unprotected_against(g: EttinState, defender: int, attacker: int, slot: int) 
     attackers = units_at(g, attacker, slot)
     for card in units_at(g, defender, slot):
         shield = cd.unit(card).ability("protected")
-        if shield is not None and not any(has_keyword(attackers, w) for w in shield.weak_to):
+        if shield is not None and not any(cd.has_keyword(attackers, w) for w in shield.weak_to):
             return True
     return False
 

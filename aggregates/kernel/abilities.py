@@ -4,6 +4,7 @@ After Forge's card scripts: an ability is data, never code per card. One
 record shape serves every game::
 
     {"name": "gull", "text": "...",      -- what the game calls it; its words
+     "keyword": "scouting",              -- the keyword ability it is, if one
      "timing": "summer",                 -- a game's timing, "trigger" (fires by
                                          --   itself on an event) or "static"
      "when": {"event": "Claimed", "if": e},  -- what a trigger (or an answer) awaits
@@ -202,6 +203,9 @@ class Ability:
     limit: str = "unlimited"
     optional: bool = False
     used: bool = False        # a player uses it (rather than it firing or being on)
+    #: The keyword ability it is, of any timing (Forge's keywords: Flying is
+    #: always on, Prowess fires by itself); "" for an ability of its own words.
+    keyword: str = ""
 
     @property
     def event(self) -> str:
@@ -245,7 +249,7 @@ class Vocabulary:
 
 
 _ABILITY_KEYS = frozenset({"name", "timing", "text", "cost", "targets", "condition", "when",
-                           "effects", "limit", "optional"})
+                           "effects", "limit", "optional", "keyword"})
 _STEP_KEYS = frozenset({"do", "target", "duration", "params"})
 
 
@@ -289,9 +293,12 @@ def read_ability(raw: Mapping[str, Any], where: str, words: Vocabulary) -> Abili
     optional = raw.get("optional", False)
     if not isinstance(optional, bool):
         raise AbilityError(f"{where}: optional is true or false")
+    keyword = raw.get("keyword", "")
+    if not isinstance(keyword, str):
+        raise AbilityError(f"{where}: a keyword is a word, not {keyword!r}")
     return Ability(timing, text, str(raw.get("name", "")), costs, tuple(targets),
                    dict(raw.get("condition", {})), when, steps, limit, optional,
-                   timing in words.used)
+                   timing in words.used, keyword)
 
 
 def _costs(raw: Any, where: str, words: Vocabulary) -> tuple[tuple[str, Any], ...]:
@@ -403,17 +410,22 @@ def candidates(target: Target, pool: Iterable[str], facts: Facts) -> list[str]:
     return [iid for iid in pool if holds(target.filter, facts(iid))]
 
 
-#: A game's verb: (state, the use's context, the effect, the instances it targets).
-Verb = Callable[[Any, Mapping[str, Any], Step, list[str]], None]
+#: A game's verb: (state, the use's context, the effect, the instances it
+#: targets) -> its result: None for a verb that records its own events, or
+#: what it decided (dice rolled, strength added) for the use's event to state.
+Verb = Callable[[Any, Mapping[str, Any], Step, list[str]], Any]
 
 
 def interpret(ability: Ability, verbs: Mapping[str, Verb], state: Any,
               context: Mapping[str, Any], chosen: Mapping[str, Sequence[str]] | None = None,
-              resolve_word: Callable[[str], list[str]] | None = None) -> None:
+              resolve_word: Callable[[str], list[str]] | None = None) -> list[Any]:
     """Carry out an ability's effects in order: each verb gets its step and the
     instances its target names (a declared target's chosen cards, or the game's
     meaning of a word such as ``@self``). Targets fixed before use are used even
-    if they have left play since; a verb skips what no longer applies."""
+    if they have left play since; a verb skips what no longer applies. Returns
+    the verbs' results, one an effect, for a game that records an ability's
+    use and what it decided as one event."""
+    results: list[Any] = []
     for step in ability.steps:
         if not step.target:
             who: list[str] = []
@@ -424,7 +436,8 @@ def interpret(ability: Ability, verbs: Mapping[str, Verb], state: Any,
         verb = verbs.get(step.verb)
         if verb is None:
             raise KeyError(f"no verb for {step.verb!r} ({ability.name or ability.text})")
-        verb(state, context, step, who)
+        results.append(verb(state, context, step, who))
+    return results
 
 
 # -------------------------------------------------------------- the book
@@ -461,10 +474,15 @@ class Book:
 
     def has_keyword(self, keyword: str, in_force: Iterable[str],
                     facts: Mapping[str, Any] | None = None) -> bool:
-        """Whether a static keyword is among the abilities in force (and, given
-        facts, whose condition holds for them)."""
-        return any(s.verb == "keyword" and s.params.get("keyword") == keyword
-                   for a in self._static(in_force, facts) for s in a.steps)
+        """Whether a keyword is among the abilities in force: one that is that
+        keyword ability (its record's ``keyword``, of any timing), or a static
+        one granting it (a ``keyword`` effect); given facts, only those whose
+        condition holds for them."""
+        names = list(in_force)
+        return any(a.keyword == keyword and (facts is None or holds(a.condition, facts))
+                   for n in names if (a := self.by_name.get(n)) is not None) or any(
+            s.verb == "keyword" and s.params.get("keyword") == keyword
+            for a in self._static(names, facts) for s in a.steps)
 
     def _static(self, in_force: Iterable[str], facts: Mapping[str, Any] | None
                 ) -> list[Ability]:

@@ -4,15 +4,21 @@ A command is both what a client sends and what ``legal_actions`` lists, so a
 bot that picks from the list sends exactly what the rules accept. Arguments
 arrive from the wire as plain JSON values; ``from_args`` checks their types
 and sizes strictly before any rule sees them.
+
+A game declares a command by its class line, its docstring (the rulebook's
+sentence) and its typed fields: every subclass of ``Command`` is made a
+frozen dataclass, and its wire name ``NAME`` is its class name in snake_case
+(``GroupMove``: ``group_move``) unless it names another.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import typing
 from collections.abc import Mapping
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NoReturn, Self
 
 from aggregates.kernel.errors import Reason, RuleError
 
@@ -20,11 +26,35 @@ MAX_STRING = 64
 MAX_LIST = 64
 
 
-@dataclasses.dataclass(frozen=True)
+def snake_case(name: str) -> str:
+    """``GroupMove`` as the wire spells it: ``group_move``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+@typing.dataclass_transform(frozen_default=True)
 class Command:
     """Base of every game's commands. ``NAME`` is the wire name (snake_case)."""
 
     NAME: ClassVar[str] = ""
+    #: Set on each subclass when it is made a dataclass (typed for ``dataclasses.fields``).
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Make the command a frozen dataclass of its fields, named on the wire
+        by its class name unless it gives a ``NAME``. Being frozen is the
+        base's (its ``__setattr__``), so a class that is also decorated by hand
+        as a frozen dataclass is made the same once more, not refused."""
+        super().__init_subclass__(**kwargs)
+        if "NAME" not in cls.__dict__:
+            cls.NAME = snake_case(cls.__name__)
+        dataclasses.dataclass(frozen=True)(cls)
+        del cls.__setattr__, cls.__delattr__  # type: ignore[misc]
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
     def args(self) -> dict[str, Any]:
         """The arguments as JSON-ready values (tuples become lists)."""

@@ -7,17 +7,33 @@ place it is wrong, never in the middle of a game.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
+import typing
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T")
 
 
 class DataError(ValueError):
     """A data file that does not describe a valid game."""
+
+
+@typing.dataclass_transform(frozen_default=True)
+class Record:
+    """A record of a game's content (a card, a table, a region): every subclass
+    is made a frozen dataclass of its typed fields, so a record is declared by
+    its class line and its fields, and nothing changes it once loaded."""
+
+    #: Set on each subclass when it is made a dataclass (typed for ``dataclasses``).
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclasses.dataclass(frozen=True)(cls)
 
 
 def integer(value: Any, where: str, low: int = 0) -> int:

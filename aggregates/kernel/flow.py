@@ -68,6 +68,15 @@ class Move:
         name = self.command.NAME
         return f"{self.what} ({name})" if self.what else name
 
+    @classmethod
+    def of(cls, command: type[Command], chapter: Any, what: str = "", name: str = "") -> Move:
+        """The move whose rules are the chapter module's ``check_<name>``,
+        ``run_<name>`` and ``legal_<name>`` (``name``: the command's wire name
+        unless given), so a flow declares each move in one line."""
+        name = name or command.NAME
+        return cls(command, getattr(chapter, f"check_{name}"), getattr(chapter, f"run_{name}"),
+                   getattr(chapter, f"legal_{name}"), what)
+
 
 @dataclasses.dataclass(frozen=True)
 class Step:
@@ -285,9 +294,13 @@ def next_seat(current: int, players: int, skip: Iterable[int] = (), step: int = 
     raise ValueError("no seat to move to")
 
 
-def order_from(first: int, players: int, step: int = 1) -> list[int]:
-    """Every seat once, starting with ``first`` and going round the table."""
-    return [(first + step * i) % players for i in range(players)]
+def order_from(first: int, players: int, step: int = 1, skip: Iterable[int] = ()) -> list[int]:
+    """Every seat once, starting with ``first`` and going round the table,
+    leaving out those skipped (seats out of the game): a skipped ``first``
+    is left out too, and the order begins with the next seat after it."""
+    skipped = set(skip)
+    return [seat for seat in ((first + step * i) % players for i in range(players))
+            if seat not in skipped]
 
 
 # ----------------------------------------------------- priority passing
@@ -299,9 +312,15 @@ def passing(order: Sequence[int], first: int | None = None) -> dict[str, Any]:
             "at": 0 if first is None else list(order).index(first), "passes": 0}
 
 
-def priority(frame: Mapping[str, Any]) -> int:
-    """The position holding priority now."""
-    return int(frame["order"][frame["at"]])
+def priority(frame: Mapping[str, Any], skip: Iterable[int] = ()) -> int:
+    """The position holding priority now: the one at ``at``, or, when it is
+    skipped (out of the game), the first after it round the order that is not."""
+    order, skipped = frame["order"], set(skip)
+    for i in range(len(order)):
+        position = int(order[(frame["at"] + i) % len(order)])
+        if position not in skipped:
+            return position
+    raise ValueError("every position is skipped")
 
 
 def after_action(frame: dict[str, Any]) -> None:
@@ -316,9 +335,11 @@ def after_pass(frame: dict[str, Any]) -> None:
     frame["at"] = (frame["at"] + 1) % len(frame["order"])
 
 
-def all_passed(frame: Mapping[str, Any]) -> bool:
-    """True when every player has passed in a row."""
-    return int(frame["passes"]) >= len(frame["order"])
+def all_passed(frame: Mapping[str, Any], skip: Iterable[int] = ()) -> bool:
+    """True when every player, but those skipped (out of the game), has
+    passed in a row."""
+    skipped = set(skip)
+    return int(frame["passes"]) >= len([p for p in frame["order"] if p not in skipped])
 
 
 # ----------------------------------------------------- reaction windows

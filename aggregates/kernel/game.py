@@ -7,8 +7,9 @@ move (its check, the legal list as a last guard, its run, which rolls dice
 and records events, each applied by a function that only changes state),
 then lets the flow settle (``aggregates.kernel.flow``). The other concerns
 live beside it, one module each: recording and the chain (``recording``),
-dice (``entropy``), clocks (``clocks``), declared events (``facts``),
-what it shows (``presenting``).
+dice (``entropy``), clocks (``clocks``), the declarations read from a game's
+package (``layout``), declared events (``facts``), what it shows
+(``presenting``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from aggregates.kernel.commands import Command, CommandSet
 from aggregates.kernel.errors import Reason, RuleError
 from aggregates.kernel.facts import DeclaredEvents
 from aggregates.kernel.flow import Flow
+from aggregates.kernel.layout import LaidOut
 from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.outcome import Outcome, default_standings
 from aggregates.kernel.presenting import Presenting
@@ -62,7 +64,13 @@ MAX_SEAT_NAME = 64
 _event_class = event_class_of
 
 
-class Game(Recording, Entropy, Clocks, DeclaredEvents, Presenting, Aggregate):
+def options_schema(**properties: Any) -> dict[str, Any]:
+    """The JSON schema of a game's creation options: an object of these
+    properties and of no other (as ``refuse_unknown_options`` enforces)."""
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+class Game(Recording, Entropy, Clocks, LaidOut, DeclaredEvents, Presenting, Aggregate):
     """Base of every game aggregate: seats, decisions routed by the flow, dice, chain."""
 
     # Class settings carry no annotations on purpose: an annotated aggregate
@@ -83,9 +91,7 @@ class Game(Recording, Entropy, Clocks, DeclaredEvents, Presenting, Aggregate):
     #: The game's own reason codes (a ``GameReason`` enum's members).
     REASONS = ()  # type: tuple[str, ...]
     #: JSON schema of the creation options, served by ``ListRules``.
-    OPTIONS_SCHEMA = {  # noqa: RUF012
-        "type": "object", "properties": {}, "additionalProperties": False,
-    }
+    OPTIONS_SCHEMA = options_schema()
     #: A short summary for lobbies and ``arbiter rules``.
     SUMMARY = ""
     #: State attributes that only word what happened for readers (no rule
@@ -481,7 +487,8 @@ class Game(Recording, Entropy, Clocks, DeclaredEvents, Presenting, Aggregate):
 
 
 def refuse_unknown_options(options: Mapping[str, Any], known: Iterable[str]) -> None:
-    """Refuse creation options the game does not take, naming them."""
+    """Refuse creation options the game does not take (``known``: their names,
+    or the ``properties`` of its ``options_schema``), naming them."""
     unknown = set(options) - set(known)
     if unknown:
         raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")

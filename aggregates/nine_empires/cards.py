@@ -31,10 +31,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from typing import Any
 
+from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import Ability, holds, modifier, net
 from aggregates.kernel.abilities import relation as relation_word
 from aggregates.nine_empires.data import ALL, Card
-from aggregates.nine_empires.elimination import clockwise
 from aggregates.nine_empires.state import EARLIER_YOUR_SIDE, State
 
 HOME = "home"
@@ -221,12 +221,12 @@ def side(state: State, iid: str) -> str:
 
 
 def seats_in(state: State) -> list[int]:
-    return [s for s in range(len(state.seats)) if s not in state.out]
+    return kflow.order_from(0, len(state.seats), skip=state.out)
 
 
 def order_from(state: State, start: int) -> list[int]:
     """The seats still in, clockwise from ``start`` (Turn Order)."""
-    return clockwise(len(state.seats), start, state.out)
+    return kflow.order_from(start, len(state.seats), skip=state.out)
 
 
 def conflict_side(state: State, seat: int) -> str:

@@ -33,7 +33,7 @@ from aggregates.kernel.abilities import (
     check_expr,
     read_ability,
 )
-from aggregates.kernel.data import DataError, integer, read_json
+from aggregates.kernel.data import DataError, Record, integer, read_json
 
 HERE = Path(__file__).parent / "data"
 CARDS_FILE = Path(os.environ.get("NINE_EMPIRES_CARDS", HERE / "cards.json"))
@@ -94,8 +94,7 @@ WORDS = Vocabulary(verbs=VERBS, facts=FACTS, costs=COSTS, events=EVENTS,
                    needs_text=True)
 
 
-@dataclasses.dataclass(frozen=True)
-class Completion:
+class Completion(Record):
     """A quest's completion condition: an event after the quest came into play
     (with a test on its facts), or a test on its owner's state."""
 
@@ -104,8 +103,7 @@ class Completion:
     test: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
-@dataclasses.dataclass(frozen=True)
-class Card:
+class Card(Record):
     """A printed (designed) card: its type's numbers, keywords and abilities."""
 
     key: str
@@ -220,8 +218,7 @@ def _card(raw: Mapping[str, Any], token: bool = False) -> Card:
                 reward_abilities=reward, token=token, **numbers)
 
 
-@dataclasses.dataclass(frozen=True)
-class Deck:
+class Deck(Record):
     """A deck: its stronghold, its castles (and those it starts with), its 55 cards."""
 
     name: str

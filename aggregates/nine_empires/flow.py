@@ -64,28 +64,22 @@ def _react_pass(state: State, seat: int, command: Pass) -> None:
     abilities.run_react_pass(state, seat)
 
 
-USE = Move(UseAbility, abilities.check_use, abilities.run_use, abilities.legal_use,
-           "Using an ability")
-PASS = Move(Pass, actions.check_pass, actions.run_pass, actions.legal_pass, "Passing")
+USE = Move.of(UseAbility, abilities, "Using an ability", "use")
+PASS = Move.of(Pass, actions, "Passing")
 REVIEW = (
     Move(KeepHand, setup.check_keep, setup.run_keep, setup.legal_review, "Keeping the hand"),
     Move(Mulligan, setup.check_mulligan, setup.run_mulligan, None, "Taking a mulligan"))
 SUMMER = (
-    Move(PlayCard, playing.check_play, playing.run_play, playing.legal_play,
-         "Bringing a card into play"),
+    Move.of(PlayCard, playing, "Bringing a card into play", "play"),
     USE,
-    Move(DeclareAttack, battles.check_declare, battles.run_declare, battles.legal_declare,
-         "Attacking another player"),
+    Move.of(DeclareAttack, battles, "Attacking another player", "declare"),
     PASS)
-AUTUMN = (USE, Move(DeclareRaid, raids.check_declare, raids.run_declare, raids.legal_declare,
-                    "Raiding another player"), PASS)
+AUTUMN = (USE, Move.of(DeclareRaid, raids, "Raiding another player", "declare"), PASS)
 REACT = (USE, Move(Pass, actions.check_pass, _react_pass, actions.legal_pass,
                    "Passing the React"))
 BATTLE = (USE,
-          Move(Engage, engaging.check_engage, engaging.run_engage, engaging.legal_engage,
-               "Engaging for damage"),
-          Move(ReturnHome, engaging.check_return, engaging.run_return, engaging.legal_return,
-               "Returning a unit home"),
+          Move.of(Engage, engaging, "Engaging for damage"),
+          Move.of(ReturnHome, engaging, "Returning a unit home", "return"),
           PASS)
 
 STEPS: dict[str, Step] = {step.name: step for step in (
@@ -96,39 +90,29 @@ STEPS: dict[str, Step] = {step.name: step for step in (
     Step("autumn", "Autumn: use an Autumn ability, raid, or pass", AUTUMN, passes=Pass),
     Step("react", "React to what was just announced, or pass", REACT, passes=Pass),
     Step("call", "Call for allies from the other players, or fight without them", (
-        Move(CallAllies, battles.check_call, battles.run_call, battles.legal_call,
-             "Calling for allies"),)),
+        Move.of(CallAllies, battles, "Calling for allies", "call"),)),
     Step("ally", "Ally with a side that called for allies, or with neither", (
-        Move(ChooseAlly, battles.check_ally, battles.run_ally, battles.legal_ally,
-             "Choosing a side"),)),
+        Move.of(ChooseAlly, battles, "Choosing a side", "ally"),)),
     Step("assign", "Assign your unbowed units to the defender's castles", (
-        Move(AssignUnits, battles.check_assign, battles.run_assign, battles.legal_assign,
-             "Assigning units"),)),
+        Move.of(AssignUnits, battles, "Assigning units", "assign"),)),
     Step("assign_raid", "Assign at most one unbowed unit per castle, each with a stealth "
-         "card", (Move(AssignRaid, raids.check_assign, raids.run_assign, raids.legal_assign,
-                       "Assigning raid units"),)),
+         "card", (Move.of(AssignRaid, raids, "Assigning raid units", "assign"),)),
     Step("choose", "Choose the battle to resolve next", (
-        Move(ChooseBattle, battles.check_choose, battles.run_choose, battles.legal_choose,
-             "Choosing a battle"),)),
+        Move.of(ChooseBattle, battles, "Choosing a battle", "choose"),)),
     Step("choose_raid", "Choose the raid to resolve next", (
-        Move(ChooseRaid, raids.check_choose, raids.run_choose, raids.legal_choose,
-             "Choosing a raid"),)),
+        Move.of(ChooseRaid, raids, "Choosing a raid", "choose"),)),
     Step("battle", "Battle: use a Battle ability, engage, return a unit home, or pass",
          BATTLE, passes=Pass),
     Step("raid", "Raid: use a Raid ability, or pass", (USE, PASS), passes=Pass),
     Step("immunity", "Declare cards of yours immune to this damage (Strength greater "
-         "than it)", (Move(DeclareImmune, engaging.check_immune, engaging.run_immune,
-                           engaging.legal_immune, "Declaring immunity"),)),
+         "than it)", (Move.of(DeclareImmune, engaging, "Declaring immunity", "immune"),)),
     Step("absorb", "Absorb the damage: a hero or cohort, a food token, or the castle", (
-        Move(Absorb, engaging.check_absorb, engaging.run_absorb, engaging.legal_absorb,
-             "Absorbing damage"),)),
+        Move.of(Absorb, engaging, "Absorbing damage"),)),
     Step("redistribute", "Winter: redistribute your food between your castles (none over "
          "its storage), or keep it where it is", (
-             Move(Redistribute, winter.check_redistribute, winter.run_redistribute,
-                  winter.legal_redistribute, "Redistributing food"),)),
+             Move.of(Redistribute, winter, "Redistributing food"),)),
     Step("discard", "Discard down to your hand size", (
-        Move(DiscardDown, winter.check_discard, winter.run_discard, winter.legal_discard,
-             "Discarding down"),)),
+        Move.of(DiscardDown, winter, "Discarding down", "discard"),)),
 )}
 
 

@@ -16,24 +16,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from aggregates.kernel import Audience, Choice, Decision, DiceTray, Game
-from aggregates.kernel.game import refuse_unknown_options
+from aggregates.kernel.game import options_schema, refuse_unknown_options
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 from aggregates.nine_empires import (
-    events,
     flow,
-    present,
     setup,
     turn_order,
     upcasts,
     victory,
     views,
 )
-from aggregates.nine_empires.apply import apply
-from aggregates.nine_empires.commands import COMMANDS
 from aggregates.nine_empires.data import DECKS
 from aggregates.nine_empires.flow import FLOW
-from aggregates.nine_empires.reasons import REASONS
 from aggregates.nine_empires.state import EARLIER_BY_VERSION
 
 #: Events whose private form only some seats read, and what the others see.
@@ -43,7 +38,7 @@ PRIVATE = {
 }
 
 
-class NineEmpires(Game):
+class NineEmpires(Game, package=__package__):
     """Romance of the Nine Empires: no player turns, Reacts, battles at every castle."""
 
     RULES_ID = "nine_empires"
@@ -51,46 +46,28 @@ class NineEmpires(Game):
     RULES_VERSION = "1.4.0"
     #: The earlier rules each earlier version kept (``state.EARLIER_*``), by version.
     EARLIER_RULES = EARLIER_BY_VERSION
-    MIN_SEATS = 2
-    MAX_SEATS = 6
-    COMMANDS = COMMANDS
     #: Not every legal list is whole (payments, targets, assignments combine);
     #: any valid command is accepted, so the rules check every command.
     CHECK_AGAINST_LEGAL_LIST = False
-    FLOW = FLOW
-    EVENTS = events.EVENTS
-    APPLY = apply
-    PRESENT = present
-    SETUP = events.Setup
-    OUTCOME = events.Outcome
-    REASONS = REASONS
     #: Actions passed in turn, the opening hands reviewed by all at once; shuffled
     #: decks; hidden hands, decks and stealth cards; one winner.
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 6))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
-    OPTIONS_SCHEMA = {  # noqa: RUF012
-        "type": "object",
-        "properties": {
-            "decks": {
-                "description": "One deck per seat: a deck's name, or a custom deck "
-                               "(stronghold, castles, starting_castles, cards: {key: copies}) "
-                               "checked by Customizing Your Decks; default: random decks.",
-                "type": "array",
-                "items": {"anyOf": [
-                    {"enum": sorted(DECKS)},
-                    {"type": "object", "required": ["stronghold", "castles", "cards"],
-                     "properties": {
-                         "stronghold": {"type": "string"},
-                         "castles": {"type": "array", "items": {"type": "string"}},
-                         "starting_castles": {"type": "array", "items": {"type": "string"}},
-                         "cards": {"type": "object",
-                                   "additionalProperties": {"type": "integer"}}},
-                     "additionalProperties": False}]},
-            },
-        },
-        "additionalProperties": False,
-    }
+    OPTIONS_SCHEMA = options_schema(decks={
+        "description": "One deck per seat: a deck's name, or a custom deck "
+                       "(stronghold, castles, starting_castles, cards: {key: copies}) "
+                       "checked by Customizing Your Decks; default: random decks.",
+        "type": "array",
+        "items": {"anyOf": [
+            {"enum": sorted(DECKS)},
+            {"type": "object", "required": ["stronghold", "castles", "cards"],
+             "properties": {
+                 "stronghold": {"type": "string"},
+                 "castles": {"type": "array", "items": {"type": "string"}},
+                 "starting_castles": {"type": "array", "items": {"type": "string"}},
+                 "cards": {"type": "object", "additionalProperties": {"type": "integer"}}},
+             "additionalProperties": False}]}})
     SUMMARY = ("A card game without player turns: actions pass round the table until "
                "all pass in a row; Reacts interrupt (and Reacts to Reacts); attacks bring a "
                "battle at every castle, raids steal food with stealth cards, quests bring "
@@ -100,7 +77,7 @@ class NineEmpires(Game):
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-        refuse_unknown_options(options, {"decks"})
+        refuse_unknown_options(options, cls.OPTIONS_SCHEMA["properties"])
         if "decks" not in options:
             return {}
         setup.check_decks(options, len(options["decks"]) if isinstance(options["decks"], list)

@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel import flow as kflow
-from aggregates.nine_empires.elimination import clockwise
 from aggregates.nine_empires.state import State
 
 
@@ -51,15 +50,9 @@ def pop_window(state: State) -> dict[str, Any]:
 
 def to_act(state: State, passing: dict[str, Any] | None) -> int | None:
     """The seat whose action it is in a passing (None: it is over)."""
-    if passing is None:
+    if passing is None or kflow.all_passed(passing, skip=state.out):
         return None
-    order = passing["order"]
-    live = [s for s in order if s not in state.out]
-    if not live or passing["passes"] >= len(live):
-        return None
-    gone = [at for at, seat in enumerate(order) if seat in state.out]
-    positions = clockwise(len(order), passing["at"], gone)
-    return int(order[positions[0]]) if positions else None
+    return kflow.priority(passing, skip=state.out)
 
 
 def current_passing(state: State) -> dict[str, Any] | None:

@@ -30,7 +30,6 @@ from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import draws, quests, turn_order, victory
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.commands import DiscardDown, Redistribute
-from aggregates.nine_empires.elimination import next_seat
 from aggregates.nine_empires.reasons import NineReason
 from aggregates.nine_empires.state import EARLIER_WINTER_FOOD, State
 
@@ -207,10 +206,10 @@ def legal_redistribute(state: State, seat: int) -> list[Command]:
 
 
 def pass_ordained(state: State) -> None:
-    """Finally, the Ordained marker passes one seat to the left."""
-    to = next_seat(len(state.seats), state.ordained, state.out)
-    state.emit("OrdainedPassed", seat=state.ordained, to=to if to is not None else
-               state.ordained)
+    """Finally, the Ordained marker passes one seat to the left, to the next
+    seat still in (two are at least: with one left, it has won)."""
+    state.emit("OrdainedPassed", seat=state.ordained,
+               to=kflow.next_seat(state.ordained, len(state.seats), skip=state.out))
 
 
 def check_discard(state: State, seat: int, command: DiscardDown) -> None:

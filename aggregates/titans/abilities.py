@@ -2,13 +2,16 @@
 
 Each is a record of the kernel's ability engine (``aggregates.kernel.abilities``):
 one effect, and a condition in its one grammar over the Battle's facts as
-the user sees them (``battle_facts``). This module gives each verb its rule:
+the user sees them (``battle_facts``). This module gives each verb its rule
+(``VERBS``, which the engine's ``interpret`` calls); a Battle verb decides
+what the use brings and returns it, for the event recording the use to state:
 
 - ``strength``: add ``amount`` to the Battle Strength;
 - ``die``: take a ``die`` of that type from the reserve, roll it, add it to the pool;
 - ``reroll_blanks``: re-roll every die of the pool showing no success;
 - ``draw_support``: draw ``amount`` Support Cards from the Deck;
-- ``hand_limit``: (always on) the Support Card Hand Limit is ``amount`` higher.
+- ``hand_limit``: (always on, no verb to use) the Support Card Hand Limit is
+  ``amount`` higher.
 
 The facts (``data.WORDS``): ``role`` (attacker or defender), ``fortified``
 (defending a Stronghold or an undamaged Capitol), ``outnumbered`` (fewer
@@ -20,10 +23,10 @@ units in the Battle than the opponent), and per side, under the filter words
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from aggregates.kernel.abilities import Ability, holds
+from aggregates.kernel.abilities import Ability, Step, Verb, holds, interpret
 from aggregates.titans.data import NATION_CARDS, NATIONS, TABLES
 from aggregates.titans.state import State
 
@@ -52,46 +55,66 @@ def met(battle: Mapping[str, Any], role: str, condition: Mapping[str, Any]) -> b
     return holds(condition, battle_facts(battle, role))
 
 
-def effect_of(ability: Ability) -> dict[str, Any]:
-    """The ability's one effect as its use records it: ``kind`` and parameters."""
-    return {"kind": ability.verb, **ability.params}
+#: What a use states of the kinds its verb does not decide.
+NOTHING: dict[str, Any] = {"strength": 0, "dice": [], "rerolled": [], "draw": 0, "pool": None}
 
 
-def can_apply(battle: Mapping[str, Any], role: str, effect: Mapping[str, Any]) -> bool:
-    """Whether the effect would do anything (a die left in the reserve, a blank to re-roll)."""
-    side = battle["sides"][role]
-    if effect["kind"] == "die":
-        return int(side["reserve"].get(effect["die"], 0)) > 0
-    if effect["kind"] == "reroll_blanks":
-        return any(int(d["face"]) == 0 for d in side["pool"])
-    return effect["kind"] in ("strength", "draw_support")
+def _side(game: State, context: Mapping[str, Any]) -> dict[str, Any]:
+    assert game.battle is not None
+    return game.battle["sides"][context["role"]]  # type: ignore[no-any-return]
+
+
+def _strength(game: State, context: Mapping[str, Any], step: Step, who: list[str]
+              ) -> dict[str, Any]:
+    return {**NOTHING, "strength": int(step.params["amount"])}
+
+
+def _die(game: State, context: Mapping[str, Any], step: Step, who: list[str]) -> dict[str, Any]:
+    return {**NOTHING, "dice": [TABLES.dice.roll(step.params["die"], game.roll)]}
+
+
+def _reroll_blanks(game: State, context: Mapping[str, Any], step: Step, who: list[str]
+                   ) -> dict[str, Any]:
+    pool = _side(game, context)["pool"]
+    blanks = [i for i, d in enumerate(pool) if int(d["face"]) == 0]
+    return {**NOTHING, "rerolled": blanks, "pool": TABLES.dice.reroll(pool, blanks, game.roll)}
+
+
+def _draw_support(game: State, context: Mapping[str, Any], step: Step, who: list[str]
+                  ) -> dict[str, Any]:
+    """The Support Cards to draw (their own event follows the use's)."""
+    return {**NOTHING, "draw": int(step.params["amount"])}
+
+
+#: The verbs used in a Battle; each returns what the use states.
+VERBS: dict[str, Verb] = {"strength": _strength, "die": _die,
+                          "reroll_blanks": _reroll_blanks, "draw_support": _draw_support}
+#: Whether a verb would do anything now: a die of its type left in the
+#: reserve, a blank die to re-roll (the others always do).
+POSSIBLE: dict[str, Callable[[Mapping[str, Any], Step], bool]] = {
+    "die": lambda side, step: int(side["reserve"].get(step.params["die"], 0)) > 0,
+    "reroll_blanks": lambda side, step: any(int(d["face"]) == 0 for d in side["pool"]),
+}
+
+
+def can_apply(battle: Mapping[str, Any], role: str, ability: Ability) -> bool:
+    """Whether the ability's effect is used in a Battle and would do anything."""
+    if ability.verb not in VERBS:
+        return False
+    possible = POSSIBLE.get(ability.verb)
+    return possible is None or possible(battle["sides"][role], ability.steps[0])
 
 
 def usable(battle: Mapping[str, Any], role: str, ability: Ability) -> bool:
-    return met(battle, role, ability.condition) and can_apply(battle, role, effect_of(ability))
+    return met(battle, role, ability.condition) and can_apply(battle, role, ability)
 
 
-def outcome(game: State, role: str, effect: Mapping[str, Any]) -> dict[str, Any]:
-    """Decide: what the effect brings now, to be stated in the event recording its
-    use: the Strength added, the dice rolled, the dice re-rolled (and the pool
-    after), or how many Support Cards are to be drawn (their own event follows)."""
-    assert game.battle is not None
-    side = game.battle["sides"][role]
-    kind = effect["kind"]
-    if kind == "strength":
-        return {"strength": int(effect["amount"]), "dice": [], "rerolled": [], "draw": 0,
-                "pool": None}
-    if kind == "die":
-        return {"strength": 0, "dice": [TABLES.dice.roll(effect["die"], game.roll)],
-                "rerolled": [], "draw": 0, "pool": None}
-    if kind == "reroll_blanks":
-        blanks = [i for i, d in enumerate(side["pool"]) if int(d["face"]) == 0]
-        return {"strength": 0, "dice": [], "rerolled": blanks,
-                "pool": TABLES.dice.reroll(side["pool"], blanks, game.roll), "draw": 0}
-    if kind == "draw_support":
-        return {"strength": 0, "dice": [], "rerolled": [], "draw": int(effect["amount"]),
-                "pool": None}
-    raise AssertionError(f"effect {kind} is not used in a Battle")
+def use(game: State, role: str, ability: Ability) -> dict[str, Any]:
+    """Decide: what the ability brings now, by the engine's verbs, to be stated
+    in the event recording its use: the Strength added, the dice rolled, the
+    dice re-rolled (and the pool after), or how many Support Cards to draw."""
+    (result,) = interpret(ability, VERBS, game, {"role": role})
+    return result  # type: ignore[no-any-return]
 
 
 def always_on(game: State, seat: int, kind: str) -> list[int]:

@@ -4,109 +4,29 @@ the event's class (``aggregates.kernel.facts``).
 Each function changes the state from the event's facts alone: it rolls
 nothing, checks nothing and records nothing (those are the rules modules',
 the command path). A replay of a game's events runs exactly these functions.
-The rules of earlier versions read here are when a Round's first turn
-begins (``state.EARLIER_FIRST_TURN``: rules 1.0.0 began it with the Order
-Pool drawn) and whether the draft's pace has events of its own
-(``state.EARLIER_DRAFT_PACE``: before 1.2.0), which the game's creation
-event fixes, not the event.
+Where a chapter's change of state is more than a line (units joining a
+region's army, a side's gains in a Battle, the draft's next pick), its body is
+the chapter module's (``regions.add_units``, ``battles.gain``...), which reads
+and writes the state alone. The rules of earlier versions read here are
+when a Round's first turn begins (``state.EARLIER_FIRST_TURN``: rules 1.0.0
+began it with the Order Pool drawn) and whether the draft's pace has events
+of its own (``state.EARLIER_DRAFT_PACE``: before 1.2.0), which the game's
+creation event fixes, not the event.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
-from typing import Any
 
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.facts import applier
+from aggregates.titans import battles, cards, objectives, pieces, purchase, regions, turns
 from aggregates.titans import events as ev
-from aggregates.titans import pieces
 from aggregates.titans.commands import NONE
 from aggregates.titans.data import TITAN, UNITS
 from aggregates.titans.state import EARLIER_DRAFT_PACE, EARLIER_FIRST_TURN, State
 
 apply = applier()
-
-
-def new_turn(seat: int) -> dict[str, Any]:
-    """A turn as it begins: no Order taken, no action, no Battle yet."""
-    return {"seat": seat, "order": None, "actions": [], "orders_done": False, "battles": [],
-            "entered": [], "objective": False, "support_drawn": False, "titan_done": False}
-
-
-# ------------------------------------------------------------ state changes
-
-
-def _side(game: State, role: str) -> dict[str, Any]:
-    """The Battle's side of the ``role`` (attacker or defender)."""
-    assert game.battle is not None
-    return game.battle["sides"][role]  # type: ignore[no-any-return]
-
-
-def _role_of(battle: Mapping[str, Any], seat: int) -> str | None:
-    """The role the ``seat`` plays in the ``battle`` (None: it takes no part)."""
-    return next((role for role, side in battle["sides"].items() if side["seat"] == seat),
-                None)
-
-
-def _add_units(game: State, region: str, seat: int, units: Mapping[str, int]) -> None:
-    """Units join the seat's army in a region, which it then controls."""
-    army = game.armies.get(region)
-    if army is None:
-        game.armies[region] = {"nation": seat, "units": dict(units)}
-    else:
-        assert army["nation"] == seat, "one Nation per region"
-        army["units"] = pieces.plus(army["units"], units)
-    game.control[region] = seat
-
-
-def _take_units(game: State, region: str, units: Mapping[str, int]) -> None:
-    """Units leave a region's army (an army of none is gone)."""
-    army = game.armies[region]
-    army["units"] = pieces.minus(army["units"], units)
-    if not army["units"]:
-        del game.armies[region]
-
-
-def _use_action(game: State, action: str) -> None:
-    """An action of the Order taken is spent."""
-    if game.turn is not None and action in game.turn["actions"]:
-        game.turn["actions"].remove(action)
-
-
-def _to_bottom(game: State, seat: int, card: int) -> None:
-    """A card of the seat's Nation Deck goes to its bottom (``NONE``: no card)."""
-    if card != NONE and card in game.nation_decks[seat]:
-        game.nation_decks[seat].remove(card)
-        game.nation_decks[seat].append(card)
-
-
-def _next_pick(game: State, draft: dict[str, Any], pick: int) -> None:
-    """The Objectives passed are picked up: the draft's ``pick`` begins."""
-    draft["holding"] = draft["incoming"]
-    draft["incoming"] = [[] for _ in game.seats]
-    draft["kept"] = []
-    draft["pick"] = pick
-
-
-def _pay(game: State, seat: int, paid: Sequence[int]) -> None:
-    """Support Cards leave the seat's hand for the discards."""
-    for c in paid:
-        game.hands[seat].remove(c)
-    game.support_discard.extend(paid)
-
-
-def _gain(game: State, role: str, strength: int, dice: Sequence[Mapping[str, Any]],
-          pool: Sequence[Mapping[str, Any]] | None) -> None:
-    """A side gains strength and dice (taken from its reserve), its pool replaced
-    first when the effect re-rolled it."""
-    side = _side(game, role)
-    side["bonus"] += strength
-    if pool is not None:
-        side["pool"] = [dict(d) for d in pool]
-    for die in dice:
-        side["pool"].append(dict(die))
-        side["reserve"][die["die"]] -= 1
 
 
 # --------------------------------------------------------------- Support Cards
@@ -142,9 +62,9 @@ def _support_deck_reshuffled(event: ev.SupportDeckReshuffled, game: State) -> No
 
 @apply.register
 def _support_discarded(event: ev.SupportDiscarded, game: State) -> None:
-    _pay(game, event.seat, event.cards)
+    cards.pay(game, event.seat, event.cards)
     if event.why == "reroll" and game.battle is not None:
-        game.battle["reroll"] = _role_of(game.battle, event.seat)
+        game.battle["reroll"] = battles.role_of(game.battle, event.seat)
 
 
 # ------------------------------------------------------------------ Game Setup
@@ -165,8 +85,8 @@ def _opening_purchases_revealed(event: ev.OpeningPurchasesRevealed, game: State)
         if card is not None:
             game.nation_decks[seat].remove(card)
             game.nation_cards[seat].append(card)
-        _pay(game, seat, p["paid"])
-        _to_bottom(game, seat, int(chosen.get(str(seat), {}).get("bottom", NONE)))
+        cards.pay(game, seat, p["paid"])
+        purchase.to_bottom(game, seat, int(chosen.get(str(seat), {}).get("bottom", NONE)))
     game.opening = None
 
 
@@ -204,13 +124,13 @@ def _objectives_passed(event: ev.ObjectivesPassed, game: State) -> None:
     game.draft["holding"][event.seat] = []
     if EARLIER_DRAFT_PACE not in game.earlier and not any(game.draft["holding"]):
         # every player has passed: the next pick begins
-        _next_pick(game, game.draft, int(game.draft["pick"]) + 1)
+        objectives.next_pick(game, game.draft, int(game.draft["pick"]) + 1)
 
 
 @apply.register
 def _draft_passed(event: ev.DraftPassed, game: State) -> None:
     assert game.draft is not None
-    _next_pick(game, game.draft, event.pick)
+    objectives.next_pick(game, game.draft, event.pick)
 
 
 @apply.register
@@ -242,7 +162,7 @@ def _order_pool_drawn(event: ev.OrderPoolDrawn, game: State) -> None:
     game.order_pool = list(event.cards)
     game.current = event.first
     if EARLIER_FIRST_TURN in game.earlier:  # 1.0.0: the first turn began here
-        game.turn = new_turn(event.first)
+        game.turn = turns.new_turn(event.first)
 
 
 @apply.register
@@ -280,15 +200,15 @@ def _orders_ended(event: ev.OrdersEnded, game: State) -> None:
 
 @apply.register
 def _unit_moved(event: ev.UnitMoved, game: State) -> None:
-    _take_units(game, event.origin, event.units)
-    _use_action(game, event.action)
+    regions.take_units(game, event.origin, event.units)
+    turns.use_action(game, event.action)
     if event.result == "battle":
         assert game.turn is not None
         waiting = next(b for b in game.turn["battles"] if b["region"] == event.to)
         waiting["troops"].extend({"unit": u, "from": event.origin}
                                  for u in pieces.units_of(event.units, UNITS))
     else:
-        _add_units(game, event.to, event.seat, event.units)
+        regions.add_units(game, event.to, event.seat, event.units)
 
 
 @apply.register
@@ -311,26 +231,26 @@ def _region_taken(event: ev.RegionTaken, game: State) -> None:
 @apply.register
 def _unit_deployed(event: ev.UnitDeployed, game: State) -> None:
     game.reserve[event.seat] = pieces.minus(game.reserve[event.seat], {event.unit: 1})
-    _add_units(game, event.region, event.seat, {event.unit: 1})
+    regions.add_units(game, event.region, event.seat, {event.unit: 1})
     if event.unit == TITAN:
         game.titan[event.seat] = "map"
-    _use_action(game, event.action)
+    turns.use_action(game, event.action)
 
 
 @apply.register
 def _stronghold_built(event: ev.StrongholdBuilt, game: State) -> None:
     game.strongholds.append(event.region)
     game.strongholds_left -= 1
-    _use_action(game, "stronghold")
+    turns.use_action(game, "stronghold")
 
 
 @apply.register
 def _nation_card_purchased(event: ev.NationCardPurchased, game: State) -> None:
     game.nation_decks[event.seat].remove(event.card)
     game.nation_cards[event.seat].append(event.card)
-    _pay(game, event.seat, event.paid)
-    _to_bottom(game, event.seat, event.bottom)
-    _use_action(game, event.why)
+    cards.pay(game, event.seat, event.paid)
+    purchase.to_bottom(game, event.seat, event.bottom)
+    turns.use_action(game, event.why)
 
 
 @apply.register
@@ -366,11 +286,11 @@ def _support_played(event: ev.SupportPlayed, game: State) -> None:
     assert game.battle is not None
     for c in event.cards:
         game.hands[event.seat].remove(c)
-    side = _side(game, event.role)
+    side = battles.side_of(game, event.role)
     side["played"].extend(event.cards)
-    _gain(game, event.role, event.strength, event.dice, None)
+    battles.gain(game, event.role, event.strength, event.dice, None)
     if event.unit is not None and event.origin is not None:
-        _take_units(game, event.origin, {event.unit: 1})
+        regions.take_units(game, event.origin, {event.unit: 1})
         side["troops"].append({"unit": event.unit, "from": event.origin})
         side["moved_in"] = True
     game.battle["reaction"] = event.reaction
@@ -379,16 +299,16 @@ def _support_played(event: ev.SupportPlayed, game: State) -> None:
 @apply.register
 def _dice_rerolled(event: ev.DiceRerolled, game: State) -> None:
     assert game.battle is not None
-    _side(game, event.role)["pool"] = [dict(d) for d in event.pool]
+    battles.side_of(game, event.role)["pool"] = [dict(d) for d in event.pool]
     game.battle["reroll"] = None
 
 
 @apply.register
 def _nation_card_used(event: ev.NationCardUsed, game: State) -> None:
     assert game.battle is not None
-    _gain(game, event.role, event.strength, event.dice, event.pool)
+    battles.gain(game, event.role, event.strength, event.dice, event.pool)
     if event.timing == "battle":
-        _side(game, event.role)["used"].append(event.card)
+        battles.side_of(game, event.role)["used"].append(event.card)
     else:
         game.rotated[event.seat].append(event.card)
     if game.battle.get("reaction") == event.role:
@@ -397,14 +317,14 @@ def _nation_card_used(event: ev.NationCardUsed, game: State) -> None:
 
 @apply.register
 def _titan_ability_used(event: ev.TitanAbilityUsed, game: State) -> None:
-    _gain(game, event.role, event.strength, event.dice, event.pool)
-    _side(game, event.role)["titan_used"] = True
+    battles.gain(game, event.role, event.strength, event.dice, event.pool)
+    battles.side_of(game, event.role)["titan_used"] = True
 
 
 @apply.register
 def _nation_ability_used(event: ev.NationAbilityUsed, game: State) -> None:
-    _gain(game, event.role, event.strength, event.dice, event.pool)
-    _side(game, event.role)["ability_used"] = True
+    battles.gain(game, event.role, event.strength, event.dice, event.pool)
+    battles.side_of(game, event.role)["ability_used"] = True
 
 
 @apply.register
@@ -433,7 +353,7 @@ def _battle_won(event: ev.BattleWon, game: State) -> None:
 @apply.register
 def _units_destroyed(event: ev.UnitsDestroyed, game: State) -> None:
     assert game.battle is not None
-    side = _side(game, event.role)
+    side = battles.side_of(game, event.role)
     result = game.battle["result"]
     for i in sorted(event.troops, reverse=True):
         result["destroyed"].append(side["troops"].pop(i))
@@ -451,18 +371,18 @@ def _units_destroyed(event: ev.UnitsDestroyed, game: State) -> None:
 def _units_withdrew(event: ev.UnitsWithdrew, game: State) -> None:
     assert game.battle is not None
     for move in event.moves:
-        _add_units(game, move["to"], event.seat, {move["unit"]: 1})
-    _side(game, event.role)["troops"] = []
+        regions.add_units(game, move["to"], event.seat, {move["unit"]: 1})
+    battles.side_of(game, event.role)["troops"] = []
     game.battle["result"]["withdrawn"] = True
 
 
 @apply.register
 def _battle_resolved(event: ev.BattleResolved, game: State) -> None:
     assert game.battle is not None
-    side = _side(game, event.winner_role)
+    side = battles.side_of(game, event.winner_role)
     units = pieces.troop(*(t["unit"] for t in side["troops"]))
     if units:
-        _add_units(game, event.region, event.winner, units)
+        regions.add_units(game, event.region, event.winner, units)
     game.control[event.region] = event.winner
     if event.stronghold_destroyed:
         game.strongholds.remove(event.region)
@@ -471,7 +391,7 @@ def _battle_resolved(event: ev.BattleResolved, game: State) -> None:
     game.vp[event.winner] += event.vp
     game.battles_won[event.winner] += 1
     for role in ("attacker", "defender"):
-        game.support_discard.extend(_side(game, role)["played"])
+        game.support_discard.extend(battles.side_of(game, role)["played"])
     game.battle = None
 
 
@@ -489,7 +409,7 @@ def _titan_raised(event: ev.TitanRaised, game: State) -> None:
 def _titan_deployed(event: ev.TitanDeployed, game: State) -> None:
     assert game.turn is not None
     game.reserve[event.seat] = pieces.minus(game.reserve[event.seat], {TITAN: 1})
-    _add_units(game, event.region, event.seat, {TITAN: 1})
+    regions.add_units(game, event.region, event.seat, {TITAN: 1})
     game.titan[event.seat] = "map"
     game.turn["titan_done"] = True
 
@@ -502,7 +422,7 @@ def _turn_ended(event: ev.TurnEnded, game: State) -> None:
 @apply.register
 def _turn_began(event: ev.TurnBegan, game: State) -> None:
     game.current = event.seat
-    game.turn = new_turn(event.seat)
+    game.turn = turns.new_turn(event.seat)
 
 
 # ------------------------------------------------------------ End of the Round

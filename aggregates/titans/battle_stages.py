@@ -14,11 +14,13 @@ Battle's reading (whose stage, its strength) is ``battles.py``'s.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import combinations
 from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
+from aggregates.kernel.abilities import Ability
+from aggregates.kernel.data import Record
 from aggregates.titans import abilities, cards, dice, regions
 from aggregates.titans.abilities import other
 from aggregates.titans.battles import (
@@ -38,7 +40,7 @@ from aggregates.titans.commands import (
     UseNationCard,
     UseTitanAbility,
 )
-from aggregates.titans.data import NATION_CARDS, NATIONS, SUPPORTS, TABLES, TITAN
+from aggregates.titans.data import NATION_CARDS, NATIONS, SUPPORTS, TABLES, TITAN, Nation
 from aggregates.titans.reasons import TitansReason
 from aggregates.titans.state import State
 
@@ -285,15 +287,14 @@ def check_use_nation_card(game: State, seat: int, command: UseNationCard) -> Non
                         "used now (already used, always on, or its requirement is not met)")
 
 
-def use_effect(game: State, seat: int, event: str, effect: Mapping[str, Any],
-               **facts: Any) -> None:
-    """Decide: roll what the effect rolls, record its use, then draw what it draws."""
+def use_effect(game: State, seat: int, event: str, ability: Ability, **facts: Any) -> None:
+    """Decide: roll what the ability rolls, record its use, then draw what it draws."""
     battle = game.battle
     assert battle is not None
     role = role_of(battle, seat)
     assert role is not None
-    result = abilities.outcome(game, role, effect)
-    game.emit(event, seat=seat, region=battle["region"], role=role, effect=effect["kind"],
+    result = abilities.use(game, role, ability)
+    game.emit(event, seat=seat, region=battle["region"], role=role, effect=ability.verb,
               **facts, **result)
     if result["draw"]:
         cards.draw(game, seat, int(result["draw"]), why="ability")
@@ -301,7 +302,7 @@ def use_effect(game: State, seat: int, event: str, effect: Mapping[str, Any],
 
 def run_use_nation_card(game: State, seat: int, command: UseNationCard) -> None:
     spec = NATION_CARDS[command.card]
-    use_effect(game, seat, "NationCardUsed", abilities.effect_of(spec.ability), card=command.card,
+    use_effect(game, seat, "NationCardUsed", spec.ability, card=command.card,
                timing=spec.timing)
 
 
@@ -318,56 +319,49 @@ def legal_use_nation_card(game: State, seat: int) -> list[Command]:
     return [UseNationCard(card=c) for c in usable_battle_cards(game, game.battle, role, timings)]
 
 
-def titan_usable(game: State, seat: int) -> bool:
-    try:
-        battle, role = require_stage(game, seat)
-    except RuleError:
-        return False
-    side = battle["sides"][role]
-    ability = NATIONS[game.nations[seat]].titan_ability
-    return (not side["titan_used"] and TITAN in abilities.army(side)
-            and abilities.usable(battle, role, ability))
+class OncePerBattle(Record):
+    """A Nation's ability used once per Battle, and its move's rules: the
+    command using it, which ability it is, the side's flag that it was used,
+    whether it needs the Titan in the army, the event recording its use, and
+    the refusal's words."""
+
+    command: type[Command]
+    of: Callable[[Nation], Ability]
+    used: str
+    needs_titan: bool
+    event: str
+    refusal: str
+
+    def usable(self, game: State, seat: int) -> bool:
+        try:
+            battle, role = require_stage(game, seat)
+        except RuleError:
+            return False
+        side = battle["sides"][role]
+        return (not side[self.used] and (not self.needs_titan or TITAN in abilities.army(side))
+                and abilities.usable(battle, role, self.of(NATIONS[game.nations[seat]])))
+
+    def check(self, game: State, seat: int, command: Command) -> None:
+        require_stage(game, seat)
+        if not self.usable(game, seat):
+            raise RuleError(TitansReason.REQUIREMENT, self.refusal)
+
+    def run(self, game: State, seat: int, command: Command) -> None:
+        ability = self.of(NATIONS[game.nations[seat]])
+        use_effect(game, seat, self.event, ability, name=ability.name)
+
+    def legal(self, game: State, seat: int) -> list[Command]:
+        return [self.command()] if self.usable(game, seat) else []
 
 
-def check_use_titan_ability(game: State, seat: int, command: UseTitanAbility) -> None:
-    require_stage(game, seat)
-    if not titan_usable(game, seat):
-        raise RuleError(TitansReason.REQUIREMENT, "the Titan Special Ability needs your Titan in "
-                        "the Battle, once per Battle, and something to do")
-
-
-def run_use_titan_ability(game: State, seat: int, command: UseTitanAbility) -> None:
-    ability = NATIONS[game.nations[seat]].titan_ability
-    use_effect(game, seat, "TitanAbilityUsed", abilities.effect_of(ability), name=ability.name)
-
-
-def legal_use_titan_ability(game: State, seat: int) -> list[Command]:
-    return [UseTitanAbility()] if titan_usable(game, seat) else []
-
-
-def nation_ability_usable(game: State, seat: int) -> bool:
-    try:
-        battle, role = require_stage(game, seat)
-    except RuleError:
-        return False
-    ability = NATIONS[game.nations[seat]].starting_ability
-    return not battle["sides"][role]["ability_used"] and abilities.usable(battle, role, ability)
-
-
-def check_use_nation_ability(game: State, seat: int, command: UseNationAbility) -> None:
-    require_stage(game, seat)
-    if not nation_ability_usable(game, seat):
-        raise RuleError(TitansReason.REQUIREMENT, "the Nation Starting Ability is used once per "
-                        "Battle, its requirement met")
-
-
-def run_use_nation_ability(game: State, seat: int, command: UseNationAbility) -> None:
-    ability = NATIONS[game.nations[seat]].starting_ability
-    use_effect(game, seat, "NationAbilityUsed", abilities.effect_of(ability), name=ability.name)
-
-
-def legal_use_nation_ability(game: State, seat: int) -> list[Command]:
-    return [UseNationAbility()] if nation_ability_usable(game, seat) else []
+TITAN_ABILITY = OncePerBattle(
+    UseTitanAbility, lambda nation: nation.titan_ability, "titan_used", True,
+    "TitanAbilityUsed", "the Titan Special Ability needs your Titan in the Battle, once per "
+    "Battle, and something to do")
+STARTING_ABILITY = OncePerBattle(
+    UseNationAbility, lambda nation: nation.starting_ability, "ability_used", False,
+    "NationAbilityUsed", "the Nation Starting Ability is used once per Battle, its "
+    "requirement met")
 
 
 # ------------------------------------------------------- ending a stage

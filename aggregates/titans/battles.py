@@ -11,7 +11,7 @@ side's strength) that the stages (``battle_stages.py``) and the outcome
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
@@ -122,3 +122,22 @@ def begin(game: State, region: str) -> None:
               fortified=fortified, order=battle["order"], sides=battle["sides"],
               attacker_strength=strength(battle["sides"]["attacker"]),
               defender_strength=strength(battle["sides"]["defender"]))
+
+
+def side_of(game: State, role: str) -> dict[str, Any]:
+    """The Battle's side of the ``role`` (attacker or defender)."""
+    assert game.battle is not None
+    return game.battle["sides"][role]  # type: ignore[no-any-return]
+
+
+def gain(game: State, role: str, strength: int, dice: Sequence[Mapping[str, Any]],
+          pool: Sequence[Mapping[str, Any]] | None) -> None:
+    """A side gains strength and dice (taken from its reserve), its pool replaced
+    first when the effect re-rolled it."""
+    side = side_of(game, role)
+    side["bonus"] += strength
+    if pool is not None:
+        side["pool"] = [dict(d) for d in pool]
+    for die in dice:
+        side["pool"].append(dict(die))
+        side["reserve"][die["die"]] -= 1

@@ -17,17 +17,15 @@ The queries are the ones a map game's rules ask: the neighbours of a region,
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from aggregates.kernel.data import DataError
+from aggregates.kernel.data import DataError, Record
 
 Owner = int
 
 
-@dataclasses.dataclass(frozen=True)
-class Region:
+class Region(Record):
     """One region of the map: its key, its name and where it is drawn (0..100)."""
 
     key: str
@@ -36,8 +34,7 @@ class Region:
     y: float
 
 
-@dataclasses.dataclass(frozen=True)
-class Board:
+class Board(Record):
     """The regions and the borders between them, checked once when loaded."""
 
     regions: Mapping[str, Region]

@@ -9,6 +9,8 @@ from the face-up row, a refill of the row and a discard are public.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aggregates.kernel import NOBODY, Audience
 from aggregates.titans.data import TABLES
 from aggregates.titans.state import State
@@ -69,3 +71,10 @@ def take_from_row(game: State, seat: int, card: int, why: str) -> None:
 def discard(game: State, seat: int, cards: list[int], why: str) -> None:
     """Decide: cards from ``seat``'s hand onto the Support discard pile (face up)."""
     game.emit("SupportDiscarded", seat=seat, cards=sorted(cards), why=why)
+
+
+def pay(game: State, seat: int, paid: Sequence[int]) -> None:
+    """Support Cards leave the seat's hand for the discards."""
+    for c in paid:
+        game.hands[seat].remove(c)
+    game.support_discard.extend(paid)

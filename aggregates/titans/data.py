@@ -21,7 +21,6 @@ validated the same way, and a bad one fails at import with where it is wrong.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -35,7 +34,7 @@ from aggregates.kernel.abilities import (
     leaves,
     read_ability,
 )
-from aggregates.kernel.data import DataError, integer, read_json, validator
+from aggregates.kernel.data import DataError, Record, integer, read_json, validator
 from aggregates.titans.board import Board
 from aggregates.titans.dice import DiceSet
 from aggregates.titans.pieces import Supply
@@ -70,8 +69,7 @@ CONDITIONS = ("regions", "named_regions", "units_on_map", "unit_type_on_map", "s
 ORDER_MARKS = {"all": 2, "3+": 3, "4": 4}  # the fewest players a card is used with
 
 
-@dataclasses.dataclass(frozen=True)
-class Order:
+class Order(Record):
     id: int
     players: str         # "all", "3+" or "4"
     actions: tuple[str, ...]
@@ -80,15 +78,13 @@ class Order:
         return players >= ORDER_MARKS[self.players]
 
 
-@dataclasses.dataclass(frozen=True)
-class Support:
+class Support(Record):
     id: int
     effect: str          # one of SUPPORT_EFFECTS
     condition: Mapping[str, Any]  # a unit type in "your" or the "opposing" army (``WORDS``)
 
 
-@dataclasses.dataclass(frozen=True)
-class NationCard:
+class NationCard(Record):
     id: int
     nation: str
     name: str
@@ -98,8 +94,7 @@ class NationCard:
     x: bool = False      # the card the Simplified variant starts with
 
 
-@dataclasses.dataclass(frozen=True)
-class Nation:
+class Nation(Record):
     key: str
     name: str
     hand_limit: int
@@ -112,14 +107,12 @@ class Nation:
         return next(c for c in self.cards if NATION_CARDS[c].x)
 
 
-@dataclasses.dataclass(frozen=True)
-class Start:
+class Start(Record):
     capitol: str
     units: Mapping[str, Mapping[str, int]]
 
 
-@dataclasses.dataclass(frozen=True)
-class Setup:
+class Setup(Record):
     key: str
     players: int
     nations: tuple[str, ...]
@@ -127,16 +120,14 @@ class Setup:
     inactive: tuple[str, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class Objective:
+class Objective(Record):
     id: int
     name: str
     vp: int
     condition: Mapping[str, Any]
 
 
-@dataclasses.dataclass(frozen=True)
-class Outcome:
+class Outcome(Record):
     """One row of the Battle Outcome Card: strength difference -> its effects."""
 
     low: int
@@ -146,8 +137,7 @@ class Outcome:
     vp: int
 
 
-@dataclasses.dataclass(frozen=True)
-class Tables:
+class Tables(Record):
     designed: tuple[str, ...]
     supply: Supply
     control_tokens: int

@@ -16,21 +16,19 @@ pool's indices (``reroll_choice``): no new decision kind is needed.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 from arbiter.decisions import PickCards
 
-from aggregates.kernel.data import DataError, integer
+from aggregates.kernel.data import DataError, Record, integer
 
 Roll = Callable[[int], int]
 Pool = list[dict[str, Any]]
 
 
-@dataclasses.dataclass(frozen=True)
-class Die:
+class Die(Record):
     """One kind of die: its name and the value of each face."""
 
     kind: str
@@ -51,8 +49,7 @@ class Die:
         return sum(self.faces) / len(self.faces)
 
 
-@dataclasses.dataclass(frozen=True)
-class DiceSet:
+class DiceSet(Record):
     """The kinds of dice and one player's reserve of each."""
 
     dice: Mapping[str, Die]

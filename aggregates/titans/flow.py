@@ -22,7 +22,6 @@ Phases, in the rulebook's order:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from aggregates.kernel import Command, Flow, Move, Phase, Step
@@ -45,82 +44,40 @@ from aggregates.titans import (
 from aggregates.titans import commands as c
 from aggregates.titans.state import EARLIER_FIRST_TURN
 
-#: Each command's rules: its check, its run, its legal lister, the rulebook's words.
-Rule = tuple[Callable[[Any, int, Any], None], Callable[[Any, int, Any], None],
-             Callable[[Any, int], list[Command]], str]
-
-RULES: dict[type[Command], Rule] = {
-    c.OpeningPurchase: (purchase.check_opening_purchase, purchase.run_opening_purchase,
-                        purchase.legal_opening_purchase, "Purchasing the first Nation Card"),
-    c.KeepObjective: (objectives.check_keep_objective, objectives.run_keep_objective,
-                      objectives.legal_keep_objective, "Keeping a Secret Objective"),
-    c.TakeOrder: (order_pool.check_take_order, order_pool.run_take_order,
-                  order_pool.legal_take_order, "Choosing an Order Card"),
-    c.MoveUnit: (movement.check_move_unit, movement.run_move_unit, movement.legal_move_unit,
-                 "A Movement Action"),
-    c.GroupMove: (movement.check_group_move, movement.run_group_move,
-                  movement.legal_group_move, "Moving 1 to 4 Units"),
-    c.DeployUnit: (deployment.check_deploy_unit, deployment.run_deploy_unit,
-                   deployment.legal_deploy_unit, "A Unit Deployment Action"),
-    c.PurchaseNationCard: (purchase.check_purchase_nation_card,
-                           purchase.run_purchase_nation_card,
-                           purchase.legal_purchase_nation_card, "Purchasing a Nation Card"),
-    c.BuildStronghold: (deployment.check_build_stronghold, deployment.run_build_stronghold,
-                        deployment.legal_build_stronghold, "Stronghold Construction"),
-    c.EndOrders: (turns.check_end_orders, turns.run_end_orders, turns.legal_end_orders,
-                  "Ending the Order Phase"),
-    c.AccomplishObjective: (objectives.check_accomplish_objective,
-                            objectives.run_accomplish_objective,
-                            objectives.legal_accomplish_objective,
-                            "Accomplishing a Secret Objective"),
-    c.ChooseBattle: (battles.check_choose_battle, battles.run_choose_battle,
-                     battles.legal_choose_battle, "Choosing the next Battle"),
-    c.PlaySupport: (battle_stages.check_play_support, battle_stages.run_play_support,
-                    battle_stages.legal_play_support, "Playing Support Cards"),
-    c.PlayMoveUnit: (battle_stages.check_play_move_unit, battle_stages.run_play_move_unit,
-                     battle_stages.legal_play_move_unit, "Playing a Move 1 Unit Support Card"),
-    c.DiscardToReroll: (battle_stages.check_discard_to_reroll, battle_stages.run_discard_to_reroll,
-                        battle_stages.legal_discard_to_reroll,
-                        "Discarding a Support Card to re-roll"),
-    c.RerollDice: (battle_stages.check_reroll_dice, battle_stages.run_reroll_dice,
-                   battle_stages.legal_reroll_dice, "Re-rolling dice"),
-    c.UseNationCard: (battle_stages.check_use_nation_card, battle_stages.run_use_nation_card,
-                      battle_stages.legal_use_nation_card, "Using a Nation Card"),
-    c.UseTitanAbility: (battle_stages.check_use_titan_ability, battle_stages.run_use_titan_ability,
-                        battle_stages.legal_use_titan_ability, "Using the Titan Special Ability"),
-    c.UseNationAbility: (battle_stages.check_use_nation_ability,
-                         battle_stages.run_use_nation_ability,
-                         battle_stages.legal_use_nation_ability,
-                         "Using the Nation Starting Ability"),
-    c.EndStage: (battle_stages.check_end_stage, battle_stages.run_end_stage,
-                 battle_stages.legal_end_stage, "Ending a Battle Stage"),
-    c.Decline: (battle_stages.check_decline, battle_stages.run_decline,
-                battle_stages.legal_decline, "Declining a Nation Card"),
-    c.DestroyUnits: (battle_outcome.check_destroy_units, battle_outcome.run_destroy_units,
-                     battle_outcome.legal_destroy_units, "Destroying Units"),
-    c.Withdraw: (battle_outcome.check_withdraw, battle_outcome.run_withdraw,
-                 battle_outcome.legal_withdraw, "Withdrawing the Defender's Units"),
-    c.DrawSupport: (support.check_draw_support, support.run_draw_support,
-                    support.legal_draw_support, "Drawing 1 Support Card"),
-    c.DiscardSupport: (turns.check_discard_support, turns.run_discard_support,
-                       turns.legal_discard_support, "Discarding to the Hand Limit"),
-    c.DeployTitan: (turns.check_deploy_titan, turns.run_deploy_titan, turns.legal_deploy_titan,
-                    "Deploying the Titan"),
-    c.ReinforceSupport: (reinforcements.check_reinforce_support,
-                         reinforcements.run_reinforce_support,
-                         reinforcements.legal_reinforce_support,
-                         "The 1st Reinforcement: 2 Support Cards"),
-    c.ReinforceObjectives: (reinforcements.check_reinforce_objectives,
-                            reinforcements.run_reinforce_objectives,
-                            reinforcements.legal_reinforce_objectives,
-                            "The 1st Reinforcement: 2 Secret Objectives"),
-    c.ReinforcePurchase: (reinforcements.check_reinforce_purchase,
-                          reinforcements.run_reinforce_purchase,
-                          reinforcements.legal_reinforce_purchase,
-                          "The 2nd Reinforcement: a Nation Card"),
-    c.ReinforceUnit: (reinforcements.check_reinforce_unit, reinforcements.run_reinforce_unit,
-                      reinforcements.legal_reinforce_unit, "The 2nd Reinforcement: a Unit"),
-}
+#: Each command's rules (the chapter's check, run and legal lister) and its
+#: words in the rulebook.
+MOVES = {move.command: move for move in (
+    Move.of(c.OpeningPurchase, purchase, "Purchasing the first Nation Card"),
+    Move.of(c.KeepObjective, objectives, "Keeping a Secret Objective"),
+    Move.of(c.TakeOrder, order_pool, "Choosing an Order Card"),
+    Move.of(c.MoveUnit, movement, "A Movement Action"),
+    Move.of(c.GroupMove, movement, "Moving 1 to 4 Units"),
+    Move.of(c.DeployUnit, deployment, "A Unit Deployment Action"),
+    Move.of(c.PurchaseNationCard, purchase, "Purchasing a Nation Card"),
+    Move.of(c.BuildStronghold, deployment, "Stronghold Construction"),
+    Move.of(c.EndOrders, turns, "Ending the Order Phase"),
+    Move.of(c.AccomplishObjective, objectives, "Accomplishing a Secret Objective"),
+    Move.of(c.ChooseBattle, battles, "Choosing the next Battle"),
+    Move.of(c.PlaySupport, battle_stages, "Playing Support Cards"),
+    Move.of(c.PlayMoveUnit, battle_stages, "Playing a Move 1 Unit Support Card"),
+    Move.of(c.DiscardToReroll, battle_stages, "Discarding a Support Card to re-roll"),
+    Move.of(c.RerollDice, battle_stages, "Re-rolling dice"),
+    Move.of(c.UseNationCard, battle_stages, "Using a Nation Card"),
+    *(Move(once.command, once.check, once.run, once.legal, what) for once, what in (
+        (battle_stages.TITAN_ABILITY, "Using the Titan Special Ability"),
+        (battle_stages.STARTING_ABILITY, "Using the Nation Starting Ability"))),
+    Move.of(c.EndStage, battle_stages, "Ending a Battle Stage"),
+    Move.of(c.Decline, battle_stages, "Declining a Nation Card"),
+    Move.of(c.DestroyUnits, battle_outcome, "Destroying Units"),
+    Move.of(c.Withdraw, battle_outcome, "Withdrawing the Defender's Units"),
+    Move.of(c.DrawSupport, support, "Drawing 1 Support Card"),
+    Move.of(c.DiscardSupport, turns, "Discarding to the Hand Limit"),
+    Move.of(c.DeployTitan, turns, "Deploying the Titan"),
+    Move.of(c.ReinforceSupport, reinforcements, "The 1st Reinforcement: 2 Support Cards"),
+    Move.of(c.ReinforceObjectives, reinforcements, "The 1st Reinforcement: 2 Secret Objectives"),
+    Move.of(c.ReinforcePurchase, reinforcements, "The 2nd Reinforcement: a Nation Card"),
+    Move.of(c.ReinforceUnit, reinforcements, "The 2nd Reinforcement: a Unit"),
+)}
 
 #: The commands that answer each step, in the order their legal lists are given.
 STEPS: dict[str, tuple[type[Command], ...]] = {
@@ -144,11 +101,6 @@ STEPS: dict[str, tuple[type[Command], ...]] = {
     state.SECOND: (c.ReinforcePurchase, c.ReinforceUnit),
 }
 
-
-
-def _move(command: Any) -> Move:
-    check, run, legal, what = RULES[command]
-    return Move(command, check, run, legal, what=what)
 
 
 def begin_round(game: Any) -> None:
@@ -175,7 +127,7 @@ def after_round_end(game: Any) -> str | None:
 
 
 FLOW = Flow(
-    [Step(name, state.PROMPTS[name], tuple(_move(c) for c in STEPS[name]))
+    [Step(name, state.PROMPTS[name], tuple(MOVES[c] for c in STEPS[name]))
      for name in STEPS],
     [
         Phase("setup", begin=setup.begin, auto=setup.settle, end_if=setup.done,

@@ -24,9 +24,7 @@ from aggregates.titans import (
     battle_outcome,
     battles,
     dice,
-    events,
     objectives,
-    present,
     reinforcements,
     scoring,
     setup,
@@ -35,15 +33,11 @@ from aggregates.titans import (
     turns,
     views,
 )
-from aggregates.titans.apply import apply
-from aggregates.titans.commands import COMMANDS
 from aggregates.titans.data import TABLES
-from aggregates.titans.flow import FLOW
-from aggregates.titans.reasons import REASONS
 from aggregates.titans.state import EARLIER_DRAFT_PACE, EARLIER_FIRST_TURN
 
 
-class Titans(Game):
+class Titans(Game, package=__package__):
     """Titans: lead a Nation into war across the map, with Order Cards, battles and VP."""
 
     RULES_ID = "titans"
@@ -59,16 +53,6 @@ class Titans(Game):
         "1.0.0": frozenset({EARLIER_FIRST_TURN, EARLIER_DRAFT_PACE}),
         "1.1.0": frozenset({EARLIER_DRAFT_PACE}),
     }
-    MIN_SEATS = 2
-    MAX_SEATS = 4
-    COMMANDS = COMMANDS
-    FLOW = FLOW
-    EVENTS = events.EVENTS
-    APPLY = apply
-    PRESENT = present
-    SETUP = events.Setup
-    OUTCOME = events.Outcome
-    REASONS = REASONS
     #: turns in order; the Game Setup's purchase and draft are made by all at once;
     #: dice and shuffles (explicit chance); hidden hands and objectives
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 4))

@@ -158,3 +158,11 @@ def pass_right(game: State) -> None:
                       seat=seat, to=to, cards=passed)
     if EARLIER_DRAFT_PACE in game.earlier:
         game.emit("DraftPassed", pick=int(game.draft["pick"]) + 1)
+
+
+def next_pick(game: State, draft: dict[str, Any], pick: int) -> None:
+    """The Objectives passed are picked up: the draft's ``pick`` begins."""
+    draft["holding"] = draft["incoming"]
+    draft["incoming"] = [[] for _ in game.seats]
+    draft["kept"] = []
+    draft["pick"] = pick

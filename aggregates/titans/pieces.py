@@ -14,17 +14,15 @@ and the ``@event`` bodies can store the result.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from aggregates.kernel.data import DataError, integer
+from aggregates.kernel.data import DataError, Record, integer
 
 Troop = Mapping[str, int]
 
 
-@dataclasses.dataclass(frozen=True)
-class Supply:
+class Supply(Record):
     """Every kind of unit, in order, and how many of it each owner has."""
 
     counts: Mapping[str, int]

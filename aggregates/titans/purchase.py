@@ -151,3 +151,10 @@ def reveal_openings(game: State) -> None:
 def legal_opening_purchase(game: State, seat: int) -> list[Command]:
     return [OpeningPurchase(card=c, pay=p, bottom=b)
             for c, p, b in purchases(game, seat, optional=True)]
+
+
+def to_bottom(game: State, seat: int, card: int) -> None:
+    """A card of the seat's Nation Deck goes to its bottom (``NONE``: no card)."""
+    if card != NONE and card in game.nation_decks[seat]:
+        game.nation_decks[seat].remove(card)
+        game.nation_decks[seat].append(card)

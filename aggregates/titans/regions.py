@@ -8,6 +8,7 @@ may be attacked (rulebook, "Last Region").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from aggregates.titans import pieces
@@ -124,3 +125,22 @@ def region_view(game: State, region: str) -> dict[str, Any]:
     return {"units": dict(army["units"]) if army else {},
             "nation": army["nation"] if army else None,
             "control": game.control.get(region)}
+
+
+def add_units(game: State, region: str, seat: int, units: Mapping[str, int]) -> None:
+    """Units join the seat's army in a region, which it then controls."""
+    army = game.armies.get(region)
+    if army is None:
+        game.armies[region] = {"nation": seat, "units": dict(units)}
+    else:
+        assert army["nation"] == seat, "one Nation per region"
+        army["units"] = pieces.plus(army["units"], units)
+    game.control[region] = seat
+
+
+def take_units(game: State, region: str, units: Mapping[str, int]) -> None:
+    """Units leave a region's army (an army of none is gone)."""
+    army = game.armies[region]
+    army["units"] = pieces.minus(army["units"], units)
+    if not army["units"]:
+        del game.armies[region]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from aggregates.kernel import Command, Reason, RuleError
+from aggregates.kernel import flow as kflow
 from aggregates.titans import cards, deployment, purchase
 from aggregates.titans.commands import (
     NONE,
@@ -38,10 +39,8 @@ TAKE = 2
 
 
 def reinforcing_seat(game: State) -> int | None:
-    r = game.reinforcing
-    if r is None or r["at"] >= len(r["order"]):
-        return None
-    return int(r["order"][r["at"]])
+    """Who reinforces now: each player in turn from the Starting Player, once."""
+    return None if game.reinforcing is None else kflow.responder(game.reinforcing)
 
 
 def stage(game: State) -> str | None:

@@ -22,32 +22,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from aggregates.kernel import Reason, RuleError
+from aggregates.kernel.game import options_schema, refuse_unknown_options
 from aggregates.titans import cards, objectives, pieces, purchase
 from aggregates.titans.data import NATIONS, OBJECTIVES, SUPPORTS, TABLES, setups_for
 from aggregates.titans.state import State
 
 VARIANTS = ("standard", "simplified")
-OPTION_KEYS = frozenset({"setup", "variant", "extended"})
 
-OPTIONS_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "setup": {"type": "string",
-                  "description": "the Main Board Setup for the player count "
-                                 "(default: one at random with the setup dice)"},
-        "variant": {"enum": list(VARIANTS),
-                    "description": "standard, or the Simplified Game Variant"},
-        "extended": {"type": "boolean",
-                     "description": "Extended Gameplay: 4 Rounds instead of 3"},
-    },
-    "additionalProperties": False,
-}
+OPTIONS_SCHEMA = options_schema(
+    setup={"type": "string", "description": "the Main Board Setup for the player count "
+                                            "(default: one at random with the setup dice)"},
+    variant={"enum": list(VARIANTS), "description": "standard, or the Simplified Game Variant"},
+    extended={"type": "boolean", "description": "Extended Gameplay: 4 Rounds instead of 3"})
 
 
 def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    unknown = set(options) - OPTION_KEYS
-    if unknown:
-        raise RuleError(Reason.BAD_OPTIONS, f"unknown option(s) {sorted(unknown)}")
+    refuse_unknown_options(options, OPTIONS_SCHEMA["properties"])
     out: dict[str, Any] = {}
     if "variant" in options:
         if options["variant"] not in VARIANTS:

@@ -16,6 +16,7 @@ and the next player clockwise takes his turn, or the Round ends.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
@@ -181,3 +182,15 @@ def between_turns(game: State) -> bool:
         return False
     game.emit("TurnBegan", seat=kflow.next_seat(game.current, len(game.seats)))
     return True
+
+
+def new_turn(seat: int) -> dict[str, Any]:
+    """A turn as it begins: no Order taken, no action, no Battle yet."""
+    return {"seat": seat, "order": None, "actions": [], "orders_done": False, "battles": [],
+            "entered": [], "objective": False, "support_drawn": False, "titan_done": False}
+
+
+def use_action(game: State, action: str) -> None:
+    """An action of the Order taken is spent."""
+    if game.turn is not None and action in game.turn["actions"]:
+        game.turn["actions"].remove(action)

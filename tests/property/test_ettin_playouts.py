@@ -188,4 +188,4 @@ def test_two_games_differing_in_a_face_down_deploy_read_the_same_to_the_enemy() 
 def r_has_scouting(card: int) -> bool:
     from aggregates.ettin import cards as cd
 
-    return cd.unit(card).has("scouting")
+    return cd.has_keyword([card], "scouting")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from aggregates.ettin import Ettin, aftermath, war
+from aggregates.ettin import cards as cd
 from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import Deploy, Produce, Target
 from aggregates.ettin.data import COMPONENTS as C
@@ -20,9 +21,9 @@ def with_ability(keyword: str, troop: bool | None = True, exclude: tuple[str, ..
                  ) -> list[int]:
     """Unit cards with ``keyword`` (and of the kind asked), with no other ability."""
     return [u.id for u in C.units.values()
-            if u.has(keyword) and len(u.abilities) == 1
+            if cd.has_keyword([u.id], keyword) and len(u.abilities) == 1
             and (troop is None or u.troop == troop) and not u.dragon
-            and not any(u.has(x) for x in exclude)]
+            and not any(cd.has_keyword([u.id], x) for x in exclude)]
 
 
 def plain(troop: bool = True, strength: int | None = None) -> list[int]:
@@ -101,7 +102,8 @@ def test_terrify_sends_an_enemy_unit_to_the_enemys_retired_pile() -> None:
 def test_dragonslayer_takes_an_enemy_dragon_to_your_retired_pile() -> None:
     g = table()
     slayer = with_ability("dragonslayer")[0]
-    dragon = next(u.id for u in C.units.values() if u.dragon and not u.has("terrify"))
+    dragon = next(u.id for u in C.units.values()
+                  if u.dragon and not cd.has_keyword([u.id], "terrify"))
     place(g, {(0, 2): [slayer], (1, 2): [dragon]})
     fight(g, 2)
     g.act(0, Target(slayer, dragon))

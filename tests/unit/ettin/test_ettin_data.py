@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from aggregates.ettin import cards as cd
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.data import DATA_FILE, KEYWORDS, load
 from aggregates.kernel.data import DataError
@@ -52,7 +53,7 @@ def test_the_rulebooks_example_cards() -> None:
     assert by_name["Ogre Bashers"].cost == 4
     assert by_name["Dwarf Warriors"].strength == 2
     assert by_name["Paladin Kendrick"].adventure == 6
-    assert by_name["Paladin Kendrick"].has("return_to_ally")
+    assert C.book.has_keyword("return_to_ally", cd.in_force([by_name["Paladin Kendrick"].id]))
     assert by_name["Old Vets"].sell == 2
     arc = by_name["Arc Tower"]
     assert arc.cost == 5 and arc.ability("protected").weak_to == ("magic",)  # type: ignore[union-attr]
@@ -73,6 +74,12 @@ def test_abilities_are_kernel_ability_records_keyed_by_keyword() -> None:
     assert C.book.modifier("spoils", {"result": "tie"}, ["vicious"]) == 1
     assert C.book.modifier("spoils", {"result": "loss"}, ["vicious"]) == 0
     assert C.keywords["ranged"].costs == (("retire", "@self"),)
+    # Each is its keyword, whatever its timing: the book answers which a card has.
+    assert (wealthy.keyword, C.book.by_name["protected magic"].keyword) == ("wealthy",
+                                                                          "protected")
+    assert C.book.has_keyword("wealthy", ["wealthy 5"])  # a trigger
+    assert C.book.has_keyword("protected", ["vicious", "protected magic"])  # always on
+    assert not C.book.has_keyword("magic", ["protected magic"])  # a weakness, not the keyword
 
 
 @pytest.mark.parametrize("breakage", [
@@ -103,10 +110,11 @@ def test_no_troop_carries_a_produce_ability() -> None:
     Taxes or Prosperous would never resolve; the data may not print one, and
     each Produce ability is still on at least two Defenses."""
     produce = ("gate_to_self", "gate_to_ally", "taxes", "prosperous")
-    dead = [u.name for u in C.units.values() if u.troop and any(u.has(k) for k in produce)]
+    dead = [u.name for u in C.units.values()
+            if u.troop and any(cd.has_keyword([u.id], k) for k in produce)]
     assert dead == []
     for k in produce:
-        assert sum(1 for u in C.units.values() if not u.troop and u.has(k)) >= 2, k
+        assert sum(1 for u in C.units.values() if not u.troop and cd.has_keyword([u.id], k)) >= 2, k
     raw = copy.deepcopy(RAW)
     troop = next(u for u in raw["units"] if u["kind"] == "troop")
     troop["abilities"] = ["taxes 1"]
