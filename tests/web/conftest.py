@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,17 +11,26 @@ import pytest
 from tests.integration.conftest import ServerProcess
 
 
-@pytest.fixture(scope="module")
-def web_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[ServerProcess]:
-    """One server with its web side on a port of its own choosing (``web_url``)."""
-    server = ServerProcess(tmp_path_factory.mktemp("web") / "data", redis_url,
-                           {"ARBITER_WEB_ADDRESS": "127.0.0.1:0"})
+@contextlib.contextmanager
+def web_side(tmp_path_factory: pytest.TempPathFactory, redis_url: str, name: str = "web",
+             **settings: str) -> Iterator[ServerProcess]:
+    """A server with its web side on a port of its own choosing (``web_url``), its
+    other settings (``ARBITER_...``) given, stopped at the end."""
+    server = ServerProcess(tmp_path_factory.mktemp(name) / "data", redis_url,
+                           {"ARBITER_WEB_ADDRESS": "127.0.0.1:0", **settings})
     server.start()
     assert server.web_url, "the server did not say where its web side is"
     try:
         yield server
     finally:
         server.stop_soon()
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[ServerProcess]:
+    """One server with its web side, for a module's tests."""
+    with web_side(tmp_path_factory, redis_url) as server:
+        yield server
 
 
 def data_dir(server: ServerProcess) -> Path:

@@ -21,6 +21,7 @@ import pytest
 
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import until
+from tests.web.conftest import web_side
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("tables_closing")]
 
@@ -31,15 +32,9 @@ IDLE = 1.0
 def web_server(tmp_path_factory: pytest.TempPathFactory,
                redis_url: str) -> Iterator[ServerProcess]:
     """A web side whose callers keep one table waiting, closed when idle for ``IDLE``."""
-    server = ServerProcess(tmp_path_factory.mktemp("closing") / "data", redis_url,
-                           {"ARBITER_WEB_ADDRESS": "127.0.0.1:0",
-                            "ARBITER_WAITING_TABLES_PER_CALLER": "1",
-                            "ARBITER_TABLE_IDLE_SECONDS": str(IDLE)})
-    server.start()
-    try:
+    with web_side(tmp_path_factory, redis_url, "closing", ARBITER_WAITING_TABLES_PER_CALLER="1",
+                  ARBITER_TABLE_IDLE_SECONDS=str(IDLE)) as server:
         yield server
-    finally:
-        server.stop_soon()
 
 
 def call(base: str, method: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:

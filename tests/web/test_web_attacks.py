@@ -15,6 +15,7 @@ import pytest
 from arbiter.v1 import game_pb2
 
 from tests.integration.conftest import ServerProcess
+from tests.web.conftest import web_side
 from tests.web.test_pages import Browser, make_game
 
 pytestmark = [pytest.mark.integration]
@@ -32,17 +33,10 @@ def small_server(tmp_path_factory: pytest.TempPathFactory,
     """A server whose web side lets one address hold 4 requests (8 connections)
     and closes a connection idle for ``IDLE_SECONDS``, its gRPC side 3 streams,
     its feeds' heartbeat every ``HEARTBEAT_SECONDS``."""
-    server = ServerProcess(tmp_path_factory.mktemp("web-small") / "data", redis_url,
-                           {"ARBITER_WEB_ADDRESS": "127.0.0.1:0",
-                            "ARBITER_WEB_REQUESTS_PER_PEER": "4",
-                            "ARBITER_MAX_STREAMS_PER_PEER": "3",
-                            "ARBITER_WEB_IDLE_SECONDS": str(IDLE_SECONDS),
-                            "ARBITER_FEED_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS)})
-    server.start()
-    try:
+    with web_side(tmp_path_factory, redis_url, "web-small", ARBITER_WEB_REQUESTS_PER_PEER="4",
+                  ARBITER_MAX_STREAMS_PER_PEER="3", ARBITER_WEB_IDLE_SECONDS=str(IDLE_SECONDS),
+                  ARBITER_FEED_HEARTBEAT_SECONDS=str(HEARTBEAT_SECONDS)) as server:
         yield server
-    finally:
-        server.stop_soon()
 
 
 def peek(server: ServerProcess, method: str, path: str, body: bytes | None = None,

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.integration.conftest import ServerProcess
+from tests.web.conftest import web_side
 
 pytestmark = [pytest.mark.integration]
 
@@ -30,14 +31,9 @@ BODY_SECONDS = 2.0
 def brisk_server(tmp_path_factory: pytest.TempPathFactory,
                  redis_url: str) -> Iterator[ServerProcess]:
     """A web side that gives a request's body ``BODY_SECONDS`` to arrive."""
-    server = ServerProcess(tmp_path_factory.mktemp("web-brisk") / "data", redis_url,
-                           {"ARBITER_WEB_ADDRESS": "127.0.0.1:0",
-                            "ARBITER_WEB_BODY_SECONDS": str(BODY_SECONDS)})
-    server.start()
-    try:
+    with web_side(tmp_path_factory, redis_url, "web-brisk",
+                  ARBITER_WEB_BODY_SECONDS=str(BODY_SECONDS)) as server:
         yield server
-    finally:
-        server.stop_soon()
 
 HANG_UP = (b"POST /v1/CreateGame HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
            b"Content-Length: 100\r\n\r\n{\"rules\"")
