@@ -18,7 +18,6 @@ each look of a watch is its caller's call and its CPU its caller's work.
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 import uuid
@@ -38,6 +37,7 @@ from aggregates.lobby import Lobby as Table
 from service.redis_server import free_port
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import refusal, until
+from tests.integration.test_shares import has_ipv6_loopback
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("lobby_limits")]
 
@@ -45,15 +45,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("lobby_limits")]
 CAP = 3
 #: The idle server's idle time: a fraction of a second, awaited by polling.
 IDLE = 0.4
-
-
-def has_ipv6_loopback() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6) as sock:
-            sock.bind(("::1", 0))
-        return True
-    except OSError:
-        return False
 
 
 def serve(tmp_path_factory: pytest.TempPathFactory, redis_url: str,
