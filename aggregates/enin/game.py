@@ -21,7 +21,12 @@ from aggregates.kernel.outcome import Outcome, player
 
 
 class Enin(Game, package=__package__):
-    """The Land of Enin: a solo quest for the Lost Book of the ancients."""
+    """The Land of Enin: a solo quest for the Lost Book of the ancients.
+
+    A solo quest: travel the five lands of Enin, fight their monsters, buy and
+    find magic, and gain the Key, the Watchword, the Maiden and the Lodestone to
+    find the Lost Book before your HP run out.
+    """
 
     RULES_ID = "enin"
     TITLE = "The Land of Enin"
@@ -35,11 +40,6 @@ class Enin(Game, package=__package__):
     GAME_TYPE = GameType.of("sequential", "explicit", "perfect", "general_sum", players=(1, 1))
     # Enin takes no options: the kernel's default schema and check.
     WORDING_STATE = ("last_outcome",)
-    SUMMARY = (
-        "A solo quest: travel the five lands of Enin, fight their monsters, buy and "
-        "find magic, and gain the Key, the Watchword, the Maiden and the Lodestone "
-        "to find the Lost Book before your HP run out."
-    )
 
     # ------------------------------------------------------------------ setup
 

@@ -34,7 +34,13 @@ from aggregates.kernel.outcome import Outcome
 
 
 class Ethnos(Game, package=__package__):
-    """Ethnos: recruit Allies of twelve tribes, play Bands, control the six Kingdoms."""
+    """Ethnos: recruit Allies of twelve tribes, play Bands, control the six Kingdoms.
+
+    Recruit Allies of the twelve tribes and play them in Bands (one tribe or one
+    colour) to place Control markers in the six Kingdoms; each band's Leader
+    uses its tribe's ability. Glory is scored for the Kingdoms and the bands at
+    the end of each Age, which comes when the third Dragon is drawn.
+    """
 
     RULES_ID = "ethnos"
     TITLE = "Ethnos"
@@ -56,10 +62,6 @@ class Ethnos(Game, package=__package__):
         "type": "array", "items": {"enum": list(TRIBES)}, "uniqueItems": True,
         "minItems": min(TABLES.tribes_in_game.values()),
         "maxItems": max(TABLES.tribes_in_game.values())})
-    SUMMARY = ("Recruit Allies of the twelve tribes and play them in Bands (one tribe or "
-               "one colour) to place Control markers in the six Kingdoms; each band's "
-               "Leader uses its tribe's ability. Glory is scored for the Kingdoms and the "
-               "bands at the end of each Age, which comes when the third Dragon is drawn.")
 
     # ------------------------------------------------------------------ setup
 

@@ -46,6 +46,12 @@ from aggregates.kernel.outcome import Outcome
 
 
 class Ettin(Game, package=__package__):
+    """Ettin: draft with your Ally, Skirmish with your Enemy, win the War.
+
+    Alliances of two draft with their Ally and Skirmish with their Enemy, then
+    go to War over three Ages; the Alliance with the most VP wins.
+    """
+
     RULES_ID = "ettin"
     TITLE = "Ettin"
     #: "3": the engine's progress is not recorded (``state.STEPS_RECORDED``:
@@ -58,8 +64,6 @@ class Ettin(Game, package=__package__):
     GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum", players=(2, 16))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
-    SUMMARY = ("Alliances of two draft with their Ally and Skirmish with their Enemy, "
-               "then go to War over three Ages; the Alliance with the most VP wins.")
     OPTIONS_SCHEMA = options_schema(nations={
         "type": "array", "items": {"type": "string", "enum": [n.id for n in C.nations]},
         "description": "the nation of each seat's (first) position, in seat order; "

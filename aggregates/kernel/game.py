@@ -92,8 +92,6 @@ class Game(Recording, Entropy, Clocks, LaidOut, DeclaredEvents, Presenting, Aggr
     REASONS = ()  # type: tuple[str, ...]
     #: JSON schema of the creation options, served by ``ListRules``.
     OPTIONS_SCHEMA = options_schema()
-    #: A short summary for lobbies and ``arbiter rules``.
-    SUMMARY = ""
     #: State attributes that only word what happened for readers (no rule
     #: reads them); an older release's snapshot may word them differently.
     WORDING_STATE = ()  # type: tuple[str, ...]

@@ -39,7 +39,13 @@ PRIVATE = {
 
 
 class NineEmpires(Game, package=__package__):
-    """Romance of the Nine Empires: no player turns, Reacts, battles at every castle."""
+    """Romance of the Nine Empires: no player turns, Reacts, battles at every castle.
+
+    A card game without player turns: actions pass round the table until all
+    pass in a row; Reacts interrupt (and Reacts to Reacts); attacks bring a
+    battle at every castle, raids steal food with stealth cards, quests bring
+    Renown. Win by dominance, popularity or conquest. Five designed decks.
+    """
 
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
@@ -68,10 +74,6 @@ class NineEmpires(Game, package=__package__):
                  "starting_castles": {"type": "array", "items": {"type": "string"}},
                  "cards": {"type": "object", "additionalProperties": {"type": "integer"}}},
              "additionalProperties": False}]}})
-    SUMMARY = ("A card game without player turns: actions pass round the table until "
-               "all pass in a row; Reacts interrupt (and Reacts to Reacts); attacks bring a "
-               "battle at every castle, raids steal food with stealth cards, quests bring "
-               "Renown. Win by dominance, popularity or conquest. Five designed decks.")
 
     # ------------------------------------------------------------------ setup
 

@@ -38,7 +38,13 @@ from aggregates.titans.state import EARLIER_DRAFT_PACE, EARLIER_FIRST_TURN
 
 
 class Titans(Game, package=__package__):
-    """Titans: lead a Nation into war across the map, with Order Cards, battles and VP."""
+    """Titans: lead a Nation into war across the map, with Order Cards, battles and VP.
+
+    Lead a Nation of Infantry, Cavalry, Artillery and a Titan across a map of
+    regions: each turn take an Order Card from the shared Pool, move, deploy,
+    buy Nation Cards and build Strongholds; fight Battles with dice and Support
+    Cards; score regions each Round and win the most Victory Points in 3 Rounds.
+    """
 
     RULES_ID = "titans"
     TITLE = "Titans"
@@ -59,10 +65,6 @@ class Titans(Game, package=__package__):
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
     OPTIONS_SCHEMA = setup.OPTIONS_SCHEMA
-    SUMMARY = ("Lead a Nation of Infantry, Cavalry, Artillery and a Titan across a map of "
-               "regions: each turn take an Order Card from the shared Pool, move, deploy, buy "
-               "Nation Cards and build Strongholds; fight Battles with dice and Support "
-               "Cards; score regions each Round and win the most Victory Points in 3 Rounds.")
 
     # ------------------------------------------------------------------ setup
 
