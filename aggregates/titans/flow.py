@@ -1,8 +1,9 @@
 """The flow of Titans as data: the steps a seat can be asked (each with the
 moves that answer it) and the phases the kernel runs.
 
-Steps: every decision ``Titans.pending`` returns names one (``state.py``); the
-kernel routes a command to the seat's decision whose step lists it (else
+Steps: every decision ``Titans.pending`` returns names one (``state.py``), as
+``asked`` here finds them from the state, with their ``choices``; the kernel
+routes a command to the seat's decision whose step lists it (else
 ``WRONG_PHASE``, naming the move in the rulebook's words), runs the move's
 check, the legal list as the last guard, then its run, then settles the flow.
 
@@ -24,12 +25,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from aggregates.kernel import Command, Flow, Move, Phase, Step
+from aggregates.kernel import Choice, Command, Flow, Move, Phase, PickCards, PickOne, Step
 from aggregates.titans import (
     battle_outcome,
     battle_stages,
     battles,
     deployment,
+    dice,
     movement,
     objectives,
     order_pool,
@@ -42,7 +44,7 @@ from aggregates.titans import (
     turns,
 )
 from aggregates.titans import commands as c
-from aggregates.titans.state import EARLIER_FIRST_TURN
+from aggregates.titans.state import EARLIER_FIRST_TURN, State
 
 #: Each command's rules (the chapter's check, run and legal lister) and its
 #: words in the rulebook.
@@ -101,6 +103,74 @@ STEPS: dict[str, tuple[type[Command], ...]] = {
     state.SECOND: (c.ReinforcePurchase, c.ReinforceUnit),
 }
 
+
+def asked(game: State) -> list[tuple[int, str]]:
+    """Who is asked what now, from the state alone: the opening purchases
+    and the draft (all at once), else the turn's decision or the
+    Reinforcements' (``Decision.kind``: a step of ``FLOW``)."""
+    asked = [(s, state.OPENING) for s in setup.opening_waiting(game)] or [
+        (s, state.DRAFT) for s in objectives.draft_waiting(game)]
+    if not asked:
+        found = turn_decision(game) or reinforcement_decision(game)
+        asked = [found] if found else []
+    return asked
+
+
+def choices(game: State, seat: int, kind: str) -> tuple[Choice, ...]:
+    """How an answer is built: one of the legal list, and for the picks of
+    dice or cards the structured choice too (re-roll these dice, discard these
+    cards, lose these units)."""
+    one = PickOne(state.PROMPTS[kind])
+    if kind == state.REROLL and game.battle is not None and game.battle.get("reroll"):
+        pool = game.battle["sides"][game.battle["reroll"]]["pool"]
+        return one, dice.reroll_choice("reroll_dice", "dice", pool, state.PROMPTS[kind])
+    if kind == state.DISCARD:
+        need = turns.excess(game, seat)
+        return one, PickCards(command="discard_support", arg="cards",
+                              options=tuple(sorted(game.hands[seat])), low=need, high=need,
+                              zone="hand", prompt=state.PROMPTS[kind])
+    if kind == state.DESTROY and game.battle is not None and game.battle.get("result"):
+        troops = game.battle["sides"][battle_outcome.loser_role(game.battle)]["troops"]
+        need = int(game.battle["result"]["destroy"])
+        return one, PickCards(command="destroy_units", arg="troops",
+                              options=tuple(range(len(troops))), low=need, high=need,
+                              zone="battle", prompt=state.PROMPTS[kind])
+    return (one,)
+
+
+def turn_decision(game: State) -> tuple[int, str] | None:
+    if game.turn is None:
+        return None
+    seat = int(game.turn["seat"])
+    now = turns.step(game)
+    if now == turns.ORDERS:
+        return seat, state.ORDER if game.turn["order"] is None else state.ACTIONS
+    if now == turns.BATTLES:
+        if game.battle is None:
+            return (seat, state.BATTLE_ORDER) if len(game.turn["battles"]) > 1 else None
+        acting = battles.acting(game)
+        if acting is not None:
+            kind = (state.REROLL if game.battle.get("reroll") else
+                    state.REACTION if game.battle.get("reaction") else state.BATTLE_STAGE)
+            return acting[1], kind
+        deciding = battle_outcome.deciding(game)
+        return (deciding[1], deciding[0]) if deciding else None
+    if now == turns.SUPPORT:
+        return (seat, state.SUPPORT) if support.can_draw(game) else None
+    cleanup = turns.cleanup_decision(game, seat)
+    if cleanup == "discard":
+        return seat, state.DISCARD
+    if cleanup == "titan":
+        return seat, state.TITAN
+    return None
+
+
+def reinforcement_decision(game: State) -> tuple[int, str] | None:
+    seat = reinforcements.reinforcing_seat(game)
+    if seat is None:
+        return None
+    return seat, {"first": state.FIRST, "keep": state.KEEP,
+                  "second": state.SECOND}[str(reinforcements.stage(game))]
 
 
 def begin_round(game: Any) -> None:

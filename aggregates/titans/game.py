@@ -16,23 +16,11 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.kernel import Choice, Decision, DiceTray, Game, PickCards, PickOne
+from aggregates.kernel import Decision, DiceTray, Game
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
-from aggregates.titans import (
-    battle_outcome,
-    battles,
-    dice,
-    objectives,
-    reinforcements,
-    scoring,
-    setup,
-    state,
-    support,
-    turns,
-    views,
-)
+from aggregates.titans import flow, scoring, setup, state, views
 from aggregates.titans.data import TABLES
 from aggregates.titans.state import EARLIER_DRAFT_PACE, EARLIER_FIRST_TURN
 
@@ -132,70 +120,11 @@ class Titans(Game, package=__package__):
     # --------------------------------------------------------------- protocol
 
     def pending(self) -> list[Decision]:
-        """Who is asked what now, from the state alone."""
+        """Who is asked what now, from the state alone (``flow.asked``)."""
         if self.ended or self.over:
             return []
-        asked = [(s, state.OPENING) for s in setup.opening_waiting(self)] or [
-            (s, state.DRAFT) for s in objectives.draft_waiting(self)]
-        if not asked:
-            found = self._turn_decision() or self._reinforcement_decision()
-            asked = [found] if found else []
         return [Decision(seat=s, kind=k, prompt=state.PROMPTS[k], hidden=k == state.OPENING,
-                         choices=self._choices(s, k)) for s, k in asked]
-
-    def _choices(self, seat: int, kind: str) -> tuple[Choice, ...]:
-        """How an answer is built: one of the legal list, and for the picks of
-        dice or cards the structured choice too (re-roll these dice, discard these
-        cards, lose these units)."""
-        one = PickOne(state.PROMPTS[kind])
-        if kind == state.REROLL and self.battle is not None and self.battle.get("reroll"):
-            pool = self.battle["sides"][self.battle["reroll"]]["pool"]
-            return one, dice.reroll_choice("reroll_dice", "dice", pool, state.PROMPTS[kind])
-        if kind == state.DISCARD:
-            need = turns.excess(self, seat)
-            return one, PickCards(command="discard_support", arg="cards",
-                                  options=tuple(sorted(self.hands[seat])), low=need, high=need,
-                                  zone="hand", prompt=state.PROMPTS[kind])
-        if kind == state.DESTROY and self.battle is not None and self.battle.get("result"):
-            troops = self.battle["sides"][battle_outcome.loser_role(self.battle)]["troops"]
-            need = int(self.battle["result"]["destroy"])
-            return one, PickCards(command="destroy_units", arg="troops",
-                                  options=tuple(range(len(troops))), low=need, high=need,
-                                  zone="battle", prompt=state.PROMPTS[kind])
-        return (one,)
-
-    def _turn_decision(self) -> tuple[int, str] | None:
-        if self.turn is None:
-            return None
-        seat = int(self.turn["seat"])
-        now = turns.step(self)
-        if now == turns.ORDERS:
-            return seat, state.ORDER if self.turn["order"] is None else state.ACTIONS
-        if now == turns.BATTLES:
-            if self.battle is None:
-                return (seat, state.BATTLE_ORDER) if len(self.turn["battles"]) > 1 else None
-            acting = battles.acting(self)
-            if acting is not None:
-                kind = (state.REROLL if self.battle.get("reroll") else
-                        state.REACTION if self.battle.get("reaction") else state.BATTLE_STAGE)
-                return acting[1], kind
-            deciding = battle_outcome.deciding(self)
-            return (deciding[1], deciding[0]) if deciding else None
-        if now == turns.SUPPORT:
-            return (seat, state.SUPPORT) if support.can_draw(self) else None
-        cleanup = turns.cleanup_decision(self, seat)
-        if cleanup == "discard":
-            return seat, state.DISCARD
-        if cleanup == "titan":
-            return seat, state.TITAN
-        return None
-
-    def _reinforcement_decision(self) -> tuple[int, str] | None:
-        seat = reinforcements.reinforcing_seat(self)
-        if seat is None:
-            return None
-        return seat, {"first": state.FIRST, "keep": state.KEEP,
-                      "second": state.SECOND}[str(reinforcements.stage(self))]
+                         choices=flow.choices(self, s, k)) for s, k in flow.asked(self)]
 
     def finished(self) -> dict[str, Any] | None:
         return scoring.outcome(self) if self.over else None
