@@ -280,6 +280,10 @@ def report(game_id: str, bot: GameBot, played: Played) -> None:
     print(f"game {game_id}: {seats}: {played.moves} moves, {end}", flush=True)
     for state in list(played.final.values())[:1]:
         print(f"  outcome: {state.outcome_json}", flush=True)
+    for s, seat in sorted(bot.seats.items()):
+        if seat.unguessable:
+            print(f"  Player {s + 1} played at random from a point: {seat.unguessable}",
+                  flush=True)
 
 
 def lobby_tokens(client: ArbiterClient, table_id: str, name: str) -> dict[str, list[str]]:

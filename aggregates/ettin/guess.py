@@ -17,8 +17,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from aggregates.ettin.data import COMPONENTS as C
 from aggregates.kernel.record.entropy import DiceTray
-from aggregates.kernel.unseen import Guessing, Unseen, bring
+from aggregates.kernel.unseen import Guessing, Unseen, bring, kind_of
 
 
 def setup(cls: Any, created: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -42,6 +43,10 @@ def complete(table: Unseen, g: Any, guess: Guessing, kind: str,
         if guess.redacted:
             count = int(payload["count"])
             pile = g.zones[source]
+            if not ordered and kind_of(payload["target"]) in ("camp", "field"):
+                # Only units serve in a War Camp or on the field (an
+                # Adventure completed lies in the Retired Pile for good).
+                pile = [c for c in pile if not C.is_adventure(c)]
             cards = pile[:count] if ordered else guess.rng.sample(pile, count)
             payload = {k: v for k, v in payload.items() if k != "count"}
             payload["cards"] = list(cards)

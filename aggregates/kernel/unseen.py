@@ -70,10 +70,10 @@ class Unseen:
     #: An event read by a seat, made whole in a guessed world (``Completion``);
     #: None: the game does not say, so no world is guessed from a seat's record.
     complete: Completion | None = None
-    #: The guessed world aligned to the seat's view (``world, seat, view``),
+    #: The guessed world aligned to the seat's view (``world, guessing, view``),
     #: where the game's events leave out what the view shows the seat (a card's
     #: face behind an instance id it drew).
-    align: Callable[[Any, int, Mapping[str, Any]], None] | None = None
+    align: Callable[[Any, Guessing, Mapping[str, Any]], None] | None = None
 
 
 def kind_of(zone: str) -> str:
@@ -133,7 +133,12 @@ def bring(table: Unseen, world: Any, seat: int, card: Any, zone: str,
                   if lists[z][i] == card and (z != zone or index is not None)
                   and (pool is None or table.pool(z, card) == pool)), None)
     if index is None:
+        # A card of the named card's pool gives it its place where there is
+        # one (a card of another pool might go where none of its kind could
+        # be); else any card the event does not name (a guessed deploy of
+        # another kind goes back to the War Camp the named card came from).
         free = [i for i in range(len(target)) if target[i] not in keep]
+        free = [i for i in free if table.pool(zone, target[i]) == pool] or free
         if not free:
             raise Inconsistent(f"GUESS_INCONSISTENT: {zone} has no place for {card!r}")
         index = free[-1]

@@ -28,14 +28,16 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from aggregates.kernel.unseen import Guessing, Inconsistent, Unseen, bring, hidden_places
+from aggregates.kernel.unseen import Guessing, Inconsistent, Unseen, bring
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.data import DECKS
 from aggregates.nine_empires.raids import STEALTH
 
-#: Events that show cards from a hand: (their ids' field, their cards' field).
-FROM_HAND = {"CardPlayed": ("card", "key"), "CardsDiscarded": ("cards", "keys"),
-             "Mulliganed": ("discarded", "keys")}
+#: Events that take cards from a hand: (their ids' field, their cards' field,
+#: None where the event names only the id: a card discarded to absorb damage).
+FROM_HAND: dict[str, tuple[str, str | None]] = {
+    "CardPlayed": ("card", "key"), "CardsDiscarded": ("cards", "keys"),
+    "Mulliganed": ("discarded", "keys"), "DamageAbsorbed": ("discard", None)}
 
 
 def setup(cls: Any, created: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -53,28 +55,46 @@ def listed(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def align_card(table: Unseen, g: Any, seat: int, iid: str, card: str,
-               known: Mapping[str, str] | None = None) -> None:
+def faces_seen(guess: Guessing) -> set[str]:
+    """The instances whose card the seat has been shown (by an event or its
+    view), kept in the guess's memo: the others' cards are the guess's."""
+    seen: set[str] = guess.memo.setdefault("faces", set())
+    return seen
+
+
+def align_card(g: Any, guess: Guessing, iid: str, card: str) -> None:
     """Make instance ``iid`` the card ``card``, trading cards with an instance
-    of the same owner that the guess made that card: a hidden one, or one
-    whose face the seat knows (``known``) to be another card."""
+    of the same owner whose card the seat has not been shown and that the
+    guess made that card; ``iid``'s card is then seen."""
+    seen = faces_seen(guess)
     mine = g.instances[iid]
-    if mine["card"] == card:
+    if mine["card"] != card:
+        other = next((x for x, inst in g.instances.items()
+                      if x != iid and x not in seen and inst["owner"] == mine["owner"]
+                      and inst["card"] == card and not inst["token"]), None)
+        if other is None:
+            raise Inconsistent(f"GUESS_INCONSISTENT: no unseen {card} of seat "
+                               f"{mine['owner']} to be {iid}")
+        mine["card"], g.instances[other]["card"] = card, mine["card"]
+    seen.add(iid)
+
+
+def move_to(table: Unseen, g: Any, seat: int, iid: str, zone: str,
+            index: int | None = None, keep: list[str] | None = None) -> None:
+    """``bring`` for instances: ids are the table's own, so one may come from
+    any place the seat cannot see (a stealth card the guess chose, a card
+    of the deck); a stealth card traded away leaves its hero the card that
+    took its place."""
+    before = g.instances[iid]["zone"]
+    pile = g.zones.get(before, [])
+    at = pile.index(iid) if iid in pile else None
+    bring(table, g, seat, iid, zone, index, keep=keep or (), any_pool=True)
+    if at is None or pile[at] == iid:
         return
-    lists = table.lists(g)
-    hidden = [lists[z][i] for z, i in hidden_places(table, g, seat)]
-    wrong = [x for x, face in (known or {}).items() if g.instances[x]["card"] != face]
-    # Last, the seat's own hand where no view has yet shown its faces (a
-    # card drawn and played between two of its turns' views).
-    own = [] if known is not None or mine["owner"] != seat else list(
-        g.zones.get(zone_name("hand", seat), []))
-    other = next((x for x in hidden + wrong + own
-                  if x != iid and g.instances[x]["owner"] == mine["owner"]
-                  and g.instances[x]["card"] == card and not g.instances[x]["token"]), None)
-    if other is None:
-        raise Inconsistent(f"GUESS_INCONSISTENT: no hidden {card} of seat "
-                           f"{mine['owner']} to be {iid}")
-    mine["card"], g.instances[other]["card"] = card, mine["card"]
+    chosen = (g.conflict or {}).get("stealth", {})
+    for hero, held in list(chosen.items()):
+        if held == iid:
+            chosen[hero] = pile[at]
 
 
 def redacted(g: Any, guess: Guessing, kind: str, payload: dict[str, Any]
@@ -119,19 +139,27 @@ def complete(table: Unseen, g: Any, guess: Guessing, kind: str,
     me = guess.seat
     if kind == "CardsDrawn" and not guess.redacted:
         for i, iid in enumerate(payload["cards"]):
-            bring(table, g, me, iid, zone_name("deck", int(payload["seat"])), i)
-    shown: list[tuple[str, str]] = []
+            move_to(table, g, me, iid, zone_name("deck", int(payload["seat"])), i)
+    shown: list[tuple[str, str | None]] = []
     if kind in FROM_HAND:
         ids, cards = FROM_HAND[kind]
-        shown = list(zip(listed(payload[ids]), listed(payload[cards]), strict=True))
+        named = [i for i in listed(payload[ids]) if i]
+        faces = listed(payload[cards]) if cards else [None] * len(named)
+        shown = list(zip(named, faces, strict=True))
     elif kind in ("AbilityUsed", "ReactPlayed") and payload.get("tactic"):
         shown = [(payload["source"], payload["key"])]
     if shown:
         hand = zone_name("hand", int(payload["seat"]))
+        zones = table.zones(g)
         for iid, _ in shown:
-            bring(table, g, me, iid, hand, keep=[i for i, _ in shown])
+            # A card the seat sees where it lies (in play, its own hand) is
+            # where the guess has it already.
+            where = g.instances[iid]["zone"]
+            if where in zones.specs and zones.seen_by(where, me) is None:
+                move_to(table, g, me, iid, hand, keep=[i for i, _ in shown])
         for iid, card in shown:
-            align_card(table, g, me, iid, card)
+            if card is not None:
+                align_card(g, guess, iid, card)
     if kind == "RaidResolved":
         stealth_named(table, g, me, [(payload["raiding_hero"], payload["raider_stealth"]),
                                      (payload["defending_hero"], payload["defender_stealth"])])
@@ -140,27 +168,27 @@ def complete(table: Unseen, g: Any, guess: Guessing, kind: str,
     return payload
 
 
-def align(table: Unseen, g: Any, seat: int, view: Mapping[str, Any]) -> None:
+def align(table: Unseen, g: Any, guess: Guessing, view: Mapping[str, Any]) -> None:
     """The guess aligned to the seat's view: its own hand, every discard and
     buried pile in order, and the card of every instance the view shows (its
     own stealth cards in a raid too)."""
+    seat = guess.seat
     faces: list[tuple[str, str]] = []
     for entry in view.get("seats", []):
         s = int(entry["seat"])
         for kind in ("discard", "buried"):
             shown = entry.get(kind, [])
             for i, card in enumerate(shown):
-                bring(table, g, seat, card["id"], zone_name(kind, s), i)
+                move_to(table, g, seat, card["id"], zone_name(kind, s), i)
             faces += [(c["id"], c["key"]) for c in shown]
         if "hand" in entry:
             ids = [c["id"] for c in entry["hand"]]
             for iid in ids:
-                bring(table, g, seat, iid, zone_name("hand", s), keep=ids)
+                move_to(table, g, seat, iid, zone_name("hand", s), keep=ids)
             faces += [(c["id"], c["key"]) for c in entry["hand"]]
         faces += [(c["id"], c["key"]) for c in entry.get("in_play", [])]
     conflict = view.get("conflict") or {}
     faces += [(c["id"], c["key"]) for c in (conflict.get("stealth") or {}).values()
               if isinstance(c, dict)]  # the seat's own stealth cards
-    known = dict(faces)
     for iid, card in faces:
-        align_card(table, g, seat, iid, card, known)
+        align_card(g, guess, iid, card)

@@ -245,4 +245,4 @@ def unseen() -> Unseen:
     return dataclasses.replace(
         table, complete=lambda g, seen, kind, payload: guess.complete(
             table, g, seen, kind, payload),
-        align=lambda g, seat, view: guess.align(table, g, seat, view))
+        align=lambda g, seen, view: guess.align(table, g, seen, view))

@@ -118,7 +118,7 @@ class Guess:
         """Align the guess to the seat's view of the turn, where the game says
         how (``UNSEEN``'s ``align``: Nine Empires' faces behind the ids drawn)."""
         if self.game is not None and self.table is not None and self.table.align is not None:
-            self.table.align(self.game, self.seat, view)
+            self.table.align(self.game, Guessing(self.seat, self.rng, False, self.memo), view)
 
     def belief(self) -> Determiniser:
         """The sampler of worlds for the seat, from the guess as it stands."""
