@@ -186,8 +186,6 @@ class Ethnos(Game, package=__package__):
     def standings(self) -> Outcome:
         return scoring.standings(self)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return views.view(self, seat)
 
     def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:
         """Decided when the event is triggered, from the zones its cards move

@@ -234,12 +234,6 @@ class Ettin(Game, package=__package__):
     def standings(self) -> Outcome:
         return scoring.standings(self)
 
-    # ---------------------------------------------------------- reading
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return views.view(self, seat)
-
-
 
 # Old events read in the shape recorded now.
 upcasts.install(Ettin)

@@ -276,8 +276,11 @@ class Game(Recording, Entropy, Clocks, LaidOut, DeclaredEvents, Presenting, Aggr
         return default_standings(self.outcome or {}, len(self.seats))
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The state as ``seat`` may see it (``None``: a spectator)."""
-        raise NotImplementedError
+        """The state as ``seat`` may see it (``None``: a spectator): a laid-out
+        game's ``views.view``."""
+        if self.VIEWS is None:
+            raise NotImplementedError
+        return self.VIEWS.view(self, seat)  # type: ignore[no-any-return]
 
     @classmethod
     def metadata(cls) -> dict[str, Any]:

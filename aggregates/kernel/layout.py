@@ -3,12 +3,11 @@ its declarations read from its package's rooms, each fact declared once.
 
 Every game keeps its commands in ``commands.py``, its flow in ``flow.py``, its
 events and the shapes of its setup and outcome in ``events.py``, their apply
-in ``apply.py``, its words in ``present.py`` and its reason codes in
-``reasons.py``. A game class naming its package (``class Ettin(Game,
-package=__package__)``) is given them from there, so no game copies the same
-block of settings; its summary is its docstring's body, and its seat counts
-are its ``GAME_TYPE``'s players.
-"""
+in ``apply.py``, its words in ``present.py``, its reason codes in
+``reasons.py`` and its readers' views in ``views.py``. A game class naming its
+package (``class Ettin(Game, package=__package__)``) is given them from there,
+so no game copies the same block of settings; its summary is its docstring's
+body, and its seat counts are its ``GAME_TYPE``'s players."""
 
 from __future__ import annotations
 
@@ -21,7 +20,8 @@ from typing import Any
 ROOMS = (("COMMANDS", "commands", "COMMANDS"), ("FLOW", "flow", "FLOW"),
          ("EVENTS", "events", "EVENTS"), ("SETUP", "events", "Setup"),
          ("OUTCOME", "events", "Outcome"), ("APPLY", "apply", "apply"),
-         ("PRESENT", "present", None), ("REASONS", "reasons", "REASONS"))
+         ("PRESENT", "present", None), ("REASONS", "reasons", "REASONS"),
+         ("VIEWS", "views", None))
 
 
 def summary_of(doc: str) -> str:
@@ -36,6 +36,8 @@ class LaidOut:
 
     #: A short summary for lobbies and ``arbiter rules``.
     SUMMARY = ""
+    #: The module whose ``view(game, seat)`` is each reader's view (``views.py``).
+    VIEWS: Any = None
 
     def __init_subclass__(cls, package: str = "", **kwargs: Any) -> None:
         """Set the settings of ``ROOMS`` the class does not set itself from its

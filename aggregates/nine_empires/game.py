@@ -162,9 +162,6 @@ class NineEmpires(Game, package=__package__):
     def standings(self) -> Outcome:
         return victory.standings(self)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return views.view(self, seat)
-
 
     @classmethod
     def audience(cls, event_type: str, payload: Mapping[str, Any]) -> Audience:

@@ -131,7 +131,3 @@ class Titans(Game, package=__package__):
 
     def standings(self) -> Outcome:
         return scoring.standings(self)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return views.view(self, seat)
-
