@@ -20,9 +20,14 @@ every service the server hosts (health and reflection included):
   ``DEFAULT_CALLS``, in proportion to it otherwise (one knob raises or lowers
   a caller's whole share), charged after each call with the CPU time it took
   beyond ``FREE_WORK_SECONDS``: a full replay of an uncached audit, a past
-  version rebuilt from a snapshot and its events. A caller in debt is refused
-  until its bucket refills, so however it spends its calls it keeps at most
-  that share of the server busy, and every other caller's reads stay fast;
+  version rebuilt from a snapshot and its events. Every response stream's
+  CPU is charged as it goes (``StreamWork``): a ``Subscribe`` catching up or
+  a ``History`` replaying a long game, a ``Play`` round, a lobby
+  ``WatchTable``'s looks, a health ``Watch``. A caller in debt is refused
+  until its bucket refills, and its open streams wait before their next
+  message (slowed, not ended), so however it spends its calls and streams it
+  keeps at most that share of the server busy, and every other caller's
+  reads stay fast;
 - game creation (and a lobby table opened: ``OpenTable``, ``QuickMatch``):
   ``ARBITER_CREATES_PER_MINUTE`` per caller (bursts of as many), so one
   client cannot fill the disk.
@@ -31,9 +36,9 @@ The bots of a lobby table play on the server's own threads: each move is
 one call of the table's host (its opener) and its CPU time work of the
 host's share (``spend``, ``charge_work``), so tables full of bots cost their
 opener, not the server. A lobby ``WatchTable`` stream's looks at its table
-(at each change, else once a second) are spent and charged the same way, to
-its watcher: a stream that waits on the server's own poll would otherwise
-never be charged, as its replies are what ``_worked`` measures.
+(at each change, else once a second) are each one of its watcher's calls
+(``spend``), and their CPU is charged look by look (``settle_stream``),
+those that send nothing included.
 
 Health ``Watch`` streams with nothing to send for
 ``ARBITER_IDLE_WATCH_SECONDS`` are ended (``IdleWatches``). And per
@@ -85,6 +90,10 @@ MAX_DEBT_BURSTS = 4
 #: How long a stream's message beyond its caller's share waits before the
 #: bucket is tried again (``CallerShares._charged``).
 MESSAGE_WAIT = 0.01
+#: How often a response stream's CPU is read and charged (``StreamWork``): its
+#: thread's CPU clock is read once in that much wall time, not once a message
+#: (a read is a system call of 1-10 us, where a feed's event is encoded in tens).
+SETTLE_SECONDS = 0.005
 
 #: Peers whose caller is kept (``caller_of``): a peer is one connection, so
 #: this holds the callers of that many connections; beyond it, it starts over.
@@ -242,6 +251,56 @@ class IdleWatches(threading.Thread):
                         self._last.pop(id(watcher), None)
 
 
+#: The ``StreamWork`` of the response stream running on each thread, if any.
+_streaming = threading.local()
+
+
+class StreamWork:
+    """The CPU time one response stream spends, charged to its caller's work
+    share as it goes (DESIGN principle 11).
+
+    gRPC's sync server runs a response stream on one worker thread: the thread
+    calls the handler's iterator for each message and sends it, then calls
+    again, and runs nothing else until the stream ends. So the thread's CPU
+    clock, from the stream's start, is all the stream's work: the replay, the
+    encoding and the sending of its messages, and whatever it does between two
+    of them; a wait (for a move, for new events) costs none. The clock is read
+    at most once every ``SETTLE_SECONDS`` of wall time (``due``), and each
+    reading charges what was spent since the one before beyond ``free``: the
+    free part of the calls that reading covers (a stream's opening call's, a
+    ``Play`` stream's moves'), used up by that reading or lost, as a call's is."""
+
+    __slots__ = ("work", "key", "free", "started", "read_at", "thread")
+
+    def __init__(self, work: Buckets, key: str, free: float) -> None:
+        self.work, self.key, self.free = work, key, free
+        self.started = time.thread_time()
+        self.read_at = time.monotonic()
+        self.thread = threading.get_ident()
+
+    def due(self) -> bool:
+        """Whether the clock is to be read again (one wall-clock read: cheap)."""
+        return time.monotonic() - self.read_at >= SETTLE_SECONDS
+
+    def settle(self) -> None:
+        """Charge the CPU spent since the last reading, beyond the free part.
+        Only on the stream's thread: a stream closed by another (a generator
+        dropped elsewhere) leaves what it spent since its last reading unread,
+        as that thread's clock is not the stream's."""
+        if threading.get_ident() != self.thread:
+            return
+        now = time.thread_time()
+        beyond = now - self.started - self.free
+        self.started, self.free, self.read_at = now, 0.0, time.monotonic()
+        if beyond > 0:
+            self.work.charge(self.key, beyond)
+
+    def wait(self, context: grpc.ServicerContext) -> None:
+        """While the caller's share is in debt (and its stream still open): wait."""
+        while not self.work.take(self.key, 0.0) and context.is_active():
+            time.sleep(MESSAGE_WAIT)
+
+
 def rate_limited(what: str) -> ServiceError:
     return ServiceError(
         "RESOURCE_EXHAUSTED", "RATE_LIMITED", f"too many {what} from your address; slow down"
@@ -367,7 +426,7 @@ class CallerShares(Wrapping):
                     getattr(messages, "close", None)
                 ):  # the health servicer's watcher, closable from another thread
                     messages = self.idle.follow(messages)
-                yield from messages
+                yield from self._worked(messages, key, None, context)
             finally:
                 if key:
                     counts.give_back(key)
@@ -399,41 +458,50 @@ class CallerShares(Wrapping):
                 taken[0] += 1
             yield request
 
-    def _worked(self, replies: Iterator[Any], key: str, taken: list[int],
+    def _worked(self, replies: Iterator[Any], key: str, taken: list[int] | None,
                 context: grpc.ServicerContext) -> Iterator[Any]:
-        """A bidirectional stream's work, charged as its calls' is: the CPU
-        the server's thread spends making each reply (a ``Play`` round: its
-        moves applied, events read, turns made), beyond the free part of each
-        message read since the last reply, goes to the caller's share of the
-        server's time; while that share is in debt the next round waits, so a
-        stream is slowed to its share as ``Act`` calls are refused past it.
-        The admin's ("") is not charged.
+        """A response stream's replies, its work charged as its calls' is
+        (``StreamWork``): the CPU its thread spends, the replies' making and
+        sending included, goes to the caller's share of the server's time;
+        while that share is in debt the next reply waits, so a stream is slowed
+        to its share (as a caller's calls are refused past it), never ended.
+        The free part is its opening call's, or on a stream of requests
+        (``Play``) each request's read since the last reading (``taken``
+        counts them): a move's as an ``Act``'s. The admin's ("") is free.
 
-        A round is measured from the end of the one before (one reading of
-        the thread's CPU clock a round: a system call of about 10 us here,
-        where two were a hundredth of a move's whole cost), so the sending of
-        each reply, on this thread between two rounds, is charged with the
-        next; a wait (for a move, or for the share) costs no CPU."""
+        The stream's ``StreamWork`` is its thread's while it runs, for a
+        handler that works between replies (``settle_stream``)."""
         if not key:
             yield from replies
             return
-        started = time.thread_time()
-        while True:
-            while not self.work.take(key, 0.0) and context.is_active():
-                time.sleep(MESSAGE_WAIT)
-            read = taken[0]
-            try:
-                reply = next(replies)
-            except StopIteration:
-                return
-            finally:
-                moves = max(1, taken[0] - read)
-                ended = time.thread_time()
-                beyond = ended - started - FREE_WORK_SECONDS * moves
-                started = ended
-                if beyond > 0:
-                    self.work.charge(key, beyond)
-            yield reply
+        work = StreamWork(self.work, key, FREE_WORK_SECONDS if taken is None else 0.0)
+        read = 0
+        _streaming.work = work
+        try:
+            for reply in replies:
+                yield reply
+                if work.due():
+                    if taken is not None:
+                        work.free += FREE_WORK_SECONDS * (taken[0] - read)
+                        read = taken[0]
+                    work.settle()
+                    work.wait(context)
+        finally:
+            if taken is not None:
+                work.free += FREE_WORK_SECONDS * (taken[0] - read)
+            work.settle()
+            if getattr(_streaming, "work", None) is work:
+                _streaming.work = None
+
+    @staticmethod
+    def settle_stream() -> None:
+        """Charge now the CPU spent so far by the response stream this thread
+        runs, if any (``StreamWork``): for a handler that works without
+        replying (a ``WatchTable`` looking at a table that did not change),
+        whose work would else wait for its next reply to be charged."""
+        work = getattr(_streaming, "work", None)
+        if work is not None:
+            work.settle()
 
     def _request_stream(self, method: str, handler: Any) -> Any:
         """A call that streams requests (reflection's, and any client stream) holds

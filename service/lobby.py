@@ -708,24 +708,25 @@ class LobbyService(LobbyServicer):
         its next round is named or it closed (nothing more can change).
 
         Each look at the table (one a change, else one every ``WATCH_POLL``)
-        is a call of the watcher's (``key``) and its CPU time the watcher's
-        work, sending included (``service.limits``), as a bot's move is its
-        host's: a look waits while the watcher's share is spent, so streams
-        left open by the dozen keep the server no busier than its calls could."""
+        is a call of the watcher's (``key``), and its CPU time the watcher's
+        work, sending included, as every response stream's is
+        (``service.limits.StreamWork``), charged look by look, those that
+        send nothing too: a look waits while the watcher's share is spent, so
+        streams left open by the dozen keep the server no busier than its
+        calls could."""
         sent: tuple[int, bool] = (after, False) if after else (-1, False)
         stopping = lambda: self.hub.stopping.is_set() or not context.is_active()  # noqa: E731
         shares = self.shares
         while not stopping():
             if shares is not None and not shares.spend(key, stopping):
                 return
-            started = time.thread_time()
             table = self.looked_at(self.tables.get(table_id))
             now = (table.version, self.game_over(table))
             if now != sent and table.version > after:
                 sent = now
                 yield lobby_pb2.WatchTableResponse(table=self.message(table))
             if shares is not None:
-                shares.charge_work(key, time.thread_time() - started)
+                shares.settle_stream()
             if table.next_table or table.status == CLOSED:
                 return
             with self.tables.changed:

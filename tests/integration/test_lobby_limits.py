@@ -253,14 +253,17 @@ class _Hub:
 
 def test_a_watchs_looks_are_its_callers_calls_and_work(app: Any,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Attack: ``WatchTable`` streams kept open, each look at the table costly
-    (here 30 ms of CPU a look, made so). Each look's CPU is charged to the
-    watcher's share of the server's time, as a call's is: with a share of
-    20 ms (``ARBITER_CALLS_PER_SECOND`` 10) one look puts it in debt, so the
+    """Attack: ``WatchTable`` streams kept open on tables that do not change,
+    each look at the table costly (here 30 ms of CPU a look after the first,
+    made so) and sending nothing. Each look's CPU is charged to the watcher's
+    share of the server's time as it is spent, as a call's is, not once the
+    stream next replies (it may never): with a share of 20 ms
+    (``ARBITER_CALLS_PER_SECOND`` 10) one look puts it in debt, so the
     watcher's next call is refused ``RATE_LIMITED`` while another address's
-    is served, and the watch waits for its share before it looks again
-    (it ends as soon as its caller goes). Uncharged, the watcher's calls
-    were all served."""
+    is served, and the watch waits for its share before it looks again (it
+    ends as soon as its caller goes). The stream runs as the server runs it,
+    through ``CallerShares.wrap``. Uncharged, the watcher's calls were all
+    served; charged at its replies alone, too."""
     from service.errors import ServiceError
     from service.limits import CallerShares
     from service.lobby import LobbyService
@@ -274,25 +277,30 @@ def test_a_watchs_looks_are_its_callers_calls_and_work(app: Any,
     watcher, other = _Context("ipv4:10.0.0.9:4242"), _Context("ipv4:10.0.0.7:4242")
     opened = lobby.OpenTable(lobby_pb2.OpenTableRequest(
         rules="ethnos", seats=[lobby_pb2.SeatSpec(kind=OPEN)] * 2), other)
-    message = lobby.message
+    looked_at = lobby.looked_at
+    looks: list[float] = []
 
-    def costly(table: Table) -> lobby_pb2.Table:
-        spin = time.thread_time() + 0.03
-        while time.thread_time() < spin:
-            pass
-        return message(table)
+    def costly(table: Table) -> Table:
+        """Every look after the first spins 30 ms (the first sends the table)."""
+        looks.append(time.monotonic())
+        if len(looks) > 1:
+            spin = time.thread_time() + 0.03
+            while time.thread_time() < spin:
+                pass
+        return looked_at(table)
 
-    monkeypatch.setattr(lobby, "message", costly)
+    monkeypatch.setattr(lobby, "looked_at", costly)
     request = lobby_pb2.WatchTableRequest(table_id=opened.table.table_id)
     get = "/arbiter.v1.LobbyService/GetTable"
     shares._admit(get, request, watcher)  # served before the watch
-    watch = lobby.WatchTable(request, watcher)
+    method = "/arbiter.v1.LobbyService/WatchTable"
+    handler = shares.wrap(method, grpc.unary_stream_rpc_method_handler(lobby.WatchTable))
+    watch = handler.unary_stream(request, watcher)
     sent: list[lobby_pb2.WatchTableResponse] = []
     ended = threading.Event()
 
     def drive() -> None:
-        """The watch on one thread, as gRPC's worker drives a response stream
-        (each look's CPU is that thread's; charged once its reply is sent)."""
+        """The watch on one thread, as gRPC's worker drives a response stream."""
         for message in watch:
             sent.append(message)
         ended.set()
@@ -312,8 +320,10 @@ def test_a_watchs_looks_are_its_callers_calls_and_work(app: Any,
     try:
         assert until(lambda: sent, timeout=10), "the watch sent nothing"
         assert sent[0].table.table_id == opened.table.table_id
+        assert not refused(), "the first look was within the share"
         # Asked 5 times a second: the watcher's calls (10 a second) are not what run out.
         assert until(refused, timeout=10, step=0.2), "the watch's looks were never charged"
+        assert len(sent) == 1, "the costly looks sent nothing"
         shares._admit(get, request, other)  # another address is served
     finally:
         watcher.active = False

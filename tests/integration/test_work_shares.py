@@ -23,7 +23,7 @@ import random
 import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import grpc
@@ -174,5 +174,133 @@ def test_audits_and_past_reads_cost_by_their_work(
           f"attacker: {attacker.audits} audits, {attacker.past_reads} past reads, "
           f"{attacker.refused} refused; server busy {share:.2f} cores")
     assert attacker.refused > 0, "the attacker was never refused: its work was not charged"
+    assert attacked <= FACTOR * idle + 1.0, (
+        f"honest reads went from {idle:.1f} ms to {attacked:.1f} ms")
+
+
+class StreamAttacker:
+    """Threads on one address that replay a long game over server streams
+    without end: full ``History`` reads and ``Subscribe`` catch-ups from the
+    start, each stream read to its end (a ``History``) or to the end of its
+    backlog (a feed), then opened again; and a thread of the same address
+    reading the game's state every 20 ms (``probes``: served, refused)."""
+
+    def __init__(self, port: int, game: game_pb2.CreateGameResponse, version: int) -> None:
+        self.stub = game_pb2_grpc.GameServiceStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
+        self.game, self.version = game, version
+        self.metadata = (("authorization", f"Bearer {game.spectator_token}"),)
+        self.stop = threading.Event()
+        self.histories = self.catch_ups = self.refused = 0
+        self.probes = {"served": 0, "refused": 0}
+        #: Streams admitted that ended short of their events, with why.
+        self.cut: list[str] = []
+        #: The streams open now, cancelled when the attack stops.
+        self.open: set[Any] = set()
+        self.threads = [*(threading.Thread(target=self.loop, args=(self.history,))
+                          for _ in range(3)),
+                        *(threading.Thread(target=self.loop, args=(self.catch_up,))
+                          for _ in range(3)),
+                        threading.Thread(target=self.probe)]
+
+    def history(self) -> None:
+        events = self.stub.History(game_pb2.HistoryRequest(
+            game_id=self.game.game_id, spectator=True), metadata=self.metadata)
+        self.open.add(events)
+        read = sum(1 for _ in events)
+        self.open.discard(events)
+        if read != self.version:
+            self.cut.append(f"a History read {read} events of {self.version}")
+        self.histories += 1
+
+    def catch_up(self) -> None:
+        feed = self.stub.Subscribe(game_pb2.SubscribeRequest(
+            game_id=self.game.game_id, spectator=True), metadata=self.metadata)
+        self.open.add(feed)
+        read = 0
+        for message in feed:
+            if not message.HasField("event"):
+                break  # the backlog read: the feed says it is live
+            read += 1
+        feed.cancel()
+        self.open.discard(feed)
+        if read != self.version:
+            self.cut.append(f"a feed caught up with {read} events of {self.version}")
+        self.catch_ups += 1
+
+    def probe(self) -> None:
+        request = game_pb2.GetStateRequest(game_id=self.game.game_id, spectator=True)
+        while not self.stop.wait(0.02):
+            try:
+                self.stub.GetState(request, metadata=self.metadata)
+                self.probes["served"] += 1
+            except grpc.RpcError as exc:
+                if reason_of(exc) != (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED"):
+                    self.cut.append(f"a state read: {reason_of(exc)}: {exc.details()}")
+                    return
+                self.probes["refused"] += 1
+
+    def loop(self, stream: Callable[[], None]) -> None:
+        while not self.stop.is_set():
+            try:
+                stream()
+            except grpc.RpcError as exc:
+                if self.stop.is_set():
+                    return  # cancelled by __exit__
+                if reason_of(exc) != (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED"):
+                    self.cut.append(f"{reason_of(exc)}: {exc.details()}")
+                    return
+                self.refused += 1
+                time.sleep(0.01)
+
+    def __enter__(self) -> StreamAttacker:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for call in list(self.open):
+            call.cancel()
+        for thread in self.threads:
+            thread.join(timeout=60)
+
+
+def test_feeds_and_histories_cost_by_their_work(two_callers: tuple[ServerProcess, int]) -> None:
+    """Attack: one address keeps six server streams busy replaying a long game
+    (``History`` and ``Subscribe`` from its start, opened again as each ends),
+    within its stream share and its calls (an open is one call). Each
+    stream's CPU is charged to its caller's share as it is spent, as a
+    call's is: once its share is spent the address's other calls (its state
+    reads, its next opens) are refused ``RATE_LIMITED``, its open streams
+    wait for it (slowed, never cut short: every one read to its end has all
+    the game's events), and the honest reader's median ``GetState`` stays
+    within ``FACTOR`` of its idle one. Uncharged, only the opens were
+    counted: never refused (0 of about 240 state reads, 0 opens; about 100
+    of 260 refused charged), the six streams kept the server busy for free
+    (0.9 of a core against 0.4, honest reads included, at a load of 5 on
+    2 cores)."""
+    server, port = two_callers
+    admin = server.stub()
+    mine = admin.CreateGame(game_pb2.CreateGameRequest(rules="enin", seats=["solo"]))
+    honest = game_pb2_grpc.GameServiceStub(grpc.insecure_channel(f"[::1]:{port}"))
+    read = game_pb2.GetStateRequest(game_id=mine.game_id, spectator=True)
+    metadata = (("authorization", f"Bearer {mine.spectator_token}"),)
+    target = long_running_game(admin, 600)
+    version = admin.GetState(game_pb2.GetStateRequest(game_id=target.game_id, seat=0)).version
+    idle = median_read_ms(honest, read, metadata)
+    assert server.process is not None
+    with StreamAttacker(port, target, version) as attacker:
+        time.sleep(3.0)  # the attack under way, its burst spent
+        cpu, started = cpu_seconds(server.process.pid), time.monotonic()
+        attacked = median_read_ms(honest, read, metadata, reads=int(ATTACK_SECONDS / 0.04))
+        share = (cpu_seconds(server.process.pid) - cpu) / (time.monotonic() - started)
+    print(f"honest GetState p50: {idle:.1f} ms idle, {attacked:.1f} ms under attack; "
+          f"attacker: {attacker.histories} histories, {attacker.catch_ups} catch-ups of "
+          f"{version} events, {attacker.refused} opens refused, state reads {attacker.probes}; "
+          f"server busy {share:.2f} cores")
+    assert not attacker.cut, attacker.cut[:3]
+    assert attacker.histories and attacker.catch_ups, "the streams were never served"
+    assert attacker.refused + attacker.probes["refused"] > 0, (
+        "the attacker was never refused: its streams' work was free")
     assert attacked <= FACTOR * idle + 1.0, (
         f"honest reads went from {idle:.1f} ms to {attacked:.1f} ms")
