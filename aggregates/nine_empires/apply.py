@@ -5,9 +5,10 @@ Each function changes the state from the event's facts alone; it shuffles
 nothing, checks nothing and records nothing: those are the rules modules'
 (the command path). A replay of a game's events runs exactly these functions,
 and so does the tests' table below the aggregate (``testing.Table``). Where a
-chapter's change of state is more than a line, its body is the chapter
-module's (``battles.engaged``, ``winter.food_stored``...), which reads and
-writes the state alone.
+chapter's change of state is more than a line, the chapter module's function
+takes the event and is registered here (``battles.engaged``,
+``winter.food_stored``...: the list at the end); it reads and writes the state
+alone.
 """
 
 from __future__ import annotations
@@ -30,16 +31,19 @@ from aggregates.nine_empires.state import State
 apply = applier()
 
 
+def _set_bowed(s: State, cards: list[str], bowed: bool) -> None:
+    for c in cards:
+        s.instances[c]["bowed"] = bowed
+
+
 @apply.register
 def _bowed(e: ev.Bowed, s: State) -> None:
-    for c in e.cards:
-        s.instances[c]["bowed"] = True
+    _set_bowed(s, e.cards, True)
 
 
 @apply.register
 def _straightened(e: ev.Straightened, s: State) -> None:
-    for c in e.cards:
-        s.instances[c]["bowed"] = False
+    _set_bowed(s, e.cards, False)
 
 
 @apply.register
@@ -184,11 +188,6 @@ def _marker_placed(e: ev.MarkerPlaced, game: State) -> None:
 
 
 @apply.register
-def _damage_reduced(e: ev.DamageReduced, game: State) -> None:
-    battles.damage_reduced(game, e.engagement, e.damage)
-
-
-@apply.register
 def _card_played(e: ev.CardPlayed, game: State) -> None:
     table = t.table(game)
     table.move(e.card, PLAY)
@@ -224,165 +223,14 @@ def _deck_reshuffled(e: ev.DeckReshuffled, game: State) -> None:
 
 
 @apply.register
-def _cards_discarded(e: ev.CardsDiscarded, game: State) -> None:
-    winter.cards_discarded(game, e.seat, e.cards, e.why)
-
-
-@apply.register
 def _glory_paid(e: ev.GloryPaid, game: State) -> None:
-    for h in e.bowed:
-        game.instances[h]["bowed"] = True
+    _set_bowed(game, e.bowed, True)
 
 
 @apply.register
 def _quest_completed(e: ev.QuestCompleted, game: State) -> None:
     game.instances[e.quest]["memory"]["completed"] = True
     game.renown[e.seat] += e.renown
-
-
-@apply.register
-def _battle_declared(e: ev.BattleDeclared, game: State) -> None:
-    battles.battle_declared(game, e.attacker, e.defender, e.castles, e.allies_asked)
-
-
-@apply.register
-def _allies_called(e: ev.AlliesCalled, game: State) -> None:
-    battles.allies_called(game, e.seat, e.call)
-
-
-@apply.register
-def _ally_chosen(e: ev.AllyChosen, game: State) -> None:
-    battles.ally_chosen(game, e.seat, e.side)
-
-
-@apply.register
-def _units_assigned(e: ev.UnitsAssigned, game: State) -> None:
-    battles.units_assigned(game, e.side, e.heroes, e.castles)
-
-
-@apply.register
-def _battle_chosen(e: ev.BattleChosen, game: State) -> None:
-    battles.chosen(game, e.castle, e.order)
-
-
-@apply.register
-def _engaged(e: ev.Engaged, game: State) -> None:
-    battles.engaged(game, e.seat, e.side, e.cards, e.damage, e.brutal, e.order)
-
-
-@apply.register
-def _returned_home(e: ev.ReturnedHome, game: State) -> None:
-    battles.returned_home(game, e.hero, e.bowed)
-
-
-@apply.register
-def _immunity_step(e: ev.ImmunityStep, game: State) -> None:
-    battles.immunity_step(game, e.seat)
-
-
-@apply.register
-def _absorb_step(e: ev.AbsorbStep, game: State) -> None:
-    battles.absorb_step(game)
-
-
-@apply.register
-def _immunity_declared(e: ev.ImmunityDeclared, game: State) -> None:
-    battles.immunity_declared(game, e.seat, e.cards)
-
-
-@apply.register
-def _damage_absorbed(e: ev.DamageAbsorbed, game: State) -> None:
-    battles.damage_absorbed(game, e.seat, e.card, e.kind, e.discard, e.remaining)
-
-
-@apply.register
-def _engagement_resolved(e: ev.EngagementResolved, game: State) -> None:
-    battles.engagement_resolved(game)
-
-
-@apply.register
-def _castle_buried(e: ev.CastleBuried, game: State) -> None:
-    battles.castle_buried(game, e.seat, e.castle)
-
-
-@apply.register
-def _battle_ended(e: ev.BattleEnded, game: State) -> None:
-    battles.battle_ended(game, e.castle, e.castle_stands, e.attackers, e.defenders_home)
-
-
-@apply.register
-def _attack_ended(e: ev.AttackEnded, game: State) -> None:
-    battles.attack_ended(game)
-
-
-@apply.register
-def _raid_declared(e: ev.RaidDeclared, game: State) -> None:
-    raids.raid_declared(game, e.raider, e.defender, e.castles)
-
-
-@apply.register
-def _raid_units_assigned(e: ev.RaidUnitsAssigned, game: State) -> None:
-    raids.units_assigned(game, e.seat, e.side, e.heroes, e.castles, e.stealth)
-
-
-@apply.register
-def _raid_chosen(e: ev.RaidChosen, game: State) -> None:
-    battles.chosen(game, e.castle, e.order)
-
-
-@apply.register
-def _sent_home(e: ev.SentHome, game: State) -> None:
-    raids.sent_home(game, e.hero, e.stealth)
-
-
-@apply.register
-def _raid_resolved(e: ev.RaidResolved, game: State) -> None:
-    raids.raid_resolved(game, e.castle, e.raiding_hero, e.defending_hero, e.stolen)
-
-
-@apply.register
-def _raid_ended(e: ev.RaidEnded, game: State) -> None:
-    raids.raid_ended(game)
-
-
-@apply.register
-def _winter_began(e: ev.WinterBegan, game: State) -> None:
-    winter.winter_began(game)
-
-
-@apply.register
-def _food_stored(e: ev.FoodStored, game: State) -> None:
-    winter.food_stored(game, e.moves, e.heroes)
-
-
-@apply.register
-def _redistribution_began(e: ev.RedistributionBegan, game: State) -> None:
-    winter.redistribution_began(game, e.seats)
-
-
-@apply.register
-def _food_redistributed(e: ev.FoodRedistributed, game: State) -> None:
-    winter.food_redistributed(game, e.seat, e.food)
-
-
-@apply.register
-def _effects_ended(e: ev.EffectsEnded, game: State) -> None:
-    winter.effects_ended(game)
-
-
-@apply.register
-def _quest_buried(e: ev.QuestBuried, game: State) -> None:
-    winter.quest_buried(game, e.seat, e.quest)
-
-
-@apply.register
-def _hand_size_checked(e: ev.HandSizeChecked, game: State) -> None:
-    winter.hand_size_checked(game, e.over)
-
-
-@apply.register
-def _ordained_passed(e: ev.OrdainedPassed, game: State) -> None:
-    winter.ordained_passed(game, e.to)
 
 
 @apply.register
@@ -421,3 +269,40 @@ def _hand_kept(e: ev.HandKept, game: State) -> None:
 @apply.register
 def _ordained_taken(e: ev.OrdainedTaken, game: State) -> None:
     """The Ordained announced: the setup already placed the token."""
+
+
+#: The events whose change of state is a chapter's: each of these functions
+#: takes its event (its annotation names the event classes it applies).
+for _chapter_apply in (
+    battles.damage_reduced,
+    winter.cards_discarded,
+    battles.battle_declared,
+    battles.allies_called,
+    battles.ally_chosen,
+    battles.units_assigned,
+    battles.chosen,
+    battles.engaged,
+    battles.returned_home,
+    battles.immunity_step,
+    battles.absorb_step,
+    battles.immunity_declared,
+    battles.damage_absorbed,
+    battles.engagement_resolved,
+    battles.castle_buried,
+    battles.battle_ended,
+    battles.attack_ended,
+    raids.raid_declared,
+    raids.units_assigned,
+    raids.sent_home,
+    raids.raid_resolved,
+    raids.raid_ended,
+    winter.winter_began,
+    winter.food_stored,
+    winter.redistribution_began,
+    winter.food_redistributed,
+    winter.effects_ended,
+    winter.quest_buried,
+    winter.hand_size_checked,
+    winter.ordained_passed,
+):
+    apply.register(_chapter_apply)

@@ -26,6 +26,7 @@ from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import expire
 from aggregates.nine_empires import card_effects, turn_order, victory
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import events as ev
 from aggregates.nine_empires.cards import HOME, zone_name
 from aggregates.nine_empires.commands import (
     AssignUnits,
@@ -284,69 +285,68 @@ def end_attack(state: State) -> None:
             victory.eliminate(state, seat, "no castles")
 
 
-# ------------------------------------------- applied (by apply.py: state only)
+# ------------------------------- applied (each takes its event; apply.py registers it)
 
-def battle_declared(state: State, attacker: int, defender: int, castles: list[str],
-                    allies_asked: list[int]) -> None:
+def battle_declared(e: ev.BattleDeclared, state: State) -> None:
     turn_order.acted(state)
-    state.attacked.append(attacker)
-    conflict: dict[str, Any] = {"kind": "battle", "attacker": attacker, "defender": defender,
-                                "allies": {}, "castles": list(castles), "resolved": [],
+    state.attacked.append(e.attacker)
+    conflict: dict[str, Any] = {"kind": "battle", "attacker": e.attacker, "defender": e.defender,
+                                "allies": {}, "castles": list(e.castles), "resolved": [],
                                 "current": None, "stealth": {}}
-    if allies_asked:
-        conflict.update(step="allies", ask=list(allies_asked))
+    if e.allies_asked:
+        conflict.update(step="allies", ask=list(e.allies_asked))
     else:
-        conflict.update(step="assign", ask=[attacker, defender])
+        conflict.update(step="assign", ask=[e.attacker, e.defender])
     state.conflict = conflict
     kflow.push(state, kflow.sub_phase("attack"))
 
 
-def ally_chosen(state: State, seat: int, side: str) -> None:
+def ally_chosen(e: ev.AllyChosen, state: State) -> None:
     c = state.conflict
     assert c is not None
     order = t.order_from(state, c["attacker"])
-    if side in SIDES:
-        c["allies"][str(seat)] = side
+    if e.side in SIDES:
+        c["allies"][str(e.seat)] = e.side
     c["ask"].pop(0)
     if not c["ask"]:
         c["step"] = "assign"
         c["ask"] = assign_order(c, order)
 
 
-def units_assigned(state: State, side: str, heroes: list[str], castles: list[str]) -> None:
+def units_assigned(e: ev.UnitsAssigned, state: State) -> None:
     c = state.conflict
     assert c is not None
     table = t.table(state)
-    for hero, castle in zip(heroes, castles, strict=True):
+    for hero, castle in zip(e.heroes, e.castles, strict=True):
         table.locate(hero, castle)
-        state.instances[hero]["memory"]["side"] = side
+        state.instances[hero]["memory"]["side"] = e.side
     c["ask"].pop(0)
     if not c["ask"]:
         c["step"] = "choose"
 
 
-def chosen(state: State, castle: str, order: list[int]) -> None:
+def chosen(e: ev.BattleChosen | ev.RaidChosen, state: State) -> None:
     c = state.conflict
     assert c is not None
-    c["current"] = castle
+    c["current"] = e.castle
     c["step"] = "actions"
-    kflow.push(state, kflow.passing(order))
+    kflow.push(state, kflow.passing(e.order))
 
 
-def engaged(state: State, seat: int, side: str, cards: list[str], damage: int,
-            brutal: bool, order: list[int]) -> None:
+def engaged(e: ev.Engaged, state: State) -> None:
     turn_order.acted(state)
-    for x in cards:
+    for x in e.cards:
         state.instances[x]["bowed"] = True
-    turn_order.push_window(state, "engagement", order, seat=seat, side=side, cards=list(cards),
-                       damage=damage, brutal=brutal, immune=[], source="")
+    turn_order.push_window(state, "engagement", e.order, seat=e.seat, side=e.side,
+                           cards=list(e.cards), damage=e.damage, brutal=e.brutal, immune=[],
+                           source="")
 
 
-def returned_home(state: State, hero: str, bowed: list[str]) -> None:
+def returned_home(e: ev.ReturnedHome, state: State) -> None:
     turn_order.acted(state)
-    for card in bowed:
+    for card in e.bowed:
         state.instances[card]["bowed"] = True
-    _home(state, hero)
+    _home(state, e.hero)
 
 
 def _home(state: State, hero: str) -> None:
@@ -354,79 +354,77 @@ def _home(state: State, hero: str) -> None:
     state.instances[hero]["memory"].pop("side", None)
 
 
-def damage_reduced(state: State, engagement: int, damage: int) -> None:
-    state.stack[engagement]["damage"] = damage
+def damage_reduced(e: ev.DamageReduced, state: State) -> None:
+    state.stack[e.engagement]["damage"] = e.damage
 
 
-def immunity_step(state: State, seat: int) -> None:
+def immunity_step(e: ev.ImmunityStep, state: State) -> None:
     state.stack[-1]["step"] = "immunity"
-    state.stack[-1]["declaring"] = seat
+    state.stack[-1]["declaring"] = e.seat
 
 
-def absorb_step(state: State) -> None:
+def absorb_step(e: ev.AbsorbStep, state: State) -> None:
     state.stack[-1]["step"] = "absorb"
 
 
-def immunity_declared(state: State, seat: int, cards: list[str]) -> None:
+def immunity_declared(e: ev.ImmunityDeclared, state: State) -> None:
     """The cards are immune; the seat has declared (rules 1.3.0 and before
     recorded the next step: absorbing, unless another ``ImmunityStep``)."""
     frame = state.stack[-1]
-    frame["immune"] = [*frame["immune"], *cards]
-    frame["declared"] = [*frame.get("declared", []), seat]
+    frame["immune"] = [*frame["immune"], *e.cards]
+    frame["declared"] = [*frame.get("declared", []), e.seat]
     if frame["step"] == "immunity":
         frame["step"] = "absorb"
 
 
-def allies_called(state: State, seat: int, call: bool) -> None:
+def allies_called(e: ev.AlliesCalled, state: State) -> None:
     """A call for allies (or none); when neither side called, no one is asked."""
     c = state.conflict
     assert c is not None
-    c.setdefault("calls", {})[str(seat)] = call
+    c.setdefault("calls", {})[str(e.seat)] = e.call
     if len(c["calls"]) == 2 and not any(c["calls"].values()):
         c["step"] = "assign"
         c["ask"] = assign_order(c, t.order_from(state, c["attacker"]))
 
 
-def damage_absorbed(state: State, seat: int, card: str, kind: str, discard: str | None,
-                    remaining: int) -> None:
-    state.stack[-1]["damage"] = remaining
+def damage_absorbed(e: ev.DamageAbsorbed, state: State) -> None:
+    state.stack[-1]["damage"] = e.remaining
     state.stack[-1]["absorbing"] = True
-    if kind == "food":
-        t.table(state).add_food(card, -1)
-    if discard:
-        t.table(state).move(discard, zone_name("discard", seat))
+    if e.kind == "food":
+        t.table(state).add_food(e.card, -1)
+    if e.discard:
+        t.table(state).move(e.discard, zone_name("discard", e.seat))
 
 
-def engagement_resolved(state: State) -> None:
+def engagement_resolved(e: ev.EngagementResolved, state: State) -> None:
     turn_order.pop_window(state)
 
 
-def castle_buried(state: State, seat: int, castle: str) -> None:
-    inst = state.instances[castle]
+def castle_buried(e: ev.CastleBuried, state: State) -> None:
+    inst = state.instances[e.castle]
     inst["food"] = 0
-    t.table(state).move(castle, zone_name("buried", seat))
+    t.table(state).move(e.castle, zone_name("buried", e.seat))
 
 
-def battle_ended(state: State, castle: str, castle_stands: bool, attackers: list[str],
-                 defenders_home: list[str]) -> None:
+def battle_ended(e: ev.BattleEnded, state: State) -> None:
     c = state.conflict
     assert c is not None
     while state.stack and state.stack[-1]["what"] == "engagement":
         turn_order.pop_window(state)
     kflow.pop(state, "passing")
-    for hero in attackers:
+    for hero in e.attackers:
         for member in t.unit(state, hero):
             state.instances[member]["bowed"] = True
         _home(state, hero)
-    for hero in defenders_home:
+    for hero in e.defenders_home:
         _home(state, hero)
-    c["resolved"].append(castle)
+    c["resolved"].append(e.castle)
     c["current"] = None
     c["step"] = "choose"
     state.lasting = expire(state.lasting, "battle")
 
 
-def attack_ended(state: State) -> None:
+def attack_ended(e: ev.AttackEnded, state: State) -> None:
     for hero in t.cards_in_play(state, kind="hero"):
         if t.location(state, hero) != HOME or t.side(state, hero):
             _home(state, hero)

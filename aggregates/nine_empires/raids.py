@@ -22,6 +22,7 @@ from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import expire
 from aggregates.nine_empires import battles, card_effects, payment, turn_order
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import events as ev
 from aggregates.nine_empires.cards import HOME, zone_name
 from aggregates.nine_empires.commands import AssignRaid, ChooseRaid, DeclareRaid
 from aggregates.nine_empires.reasons import NineReason
@@ -173,27 +174,26 @@ def end_raid_phase(state: State) -> None:
     state.emit("RaidEnded", raider=c["attacker"], defender=c["defender"])
 
 
-# ------------------------------------------- applied (by apply.py: state only)
+# ------------------------------- applied (each takes its event; apply.py registers it)
 
-def raid_declared(state: State, raider: int, defender: int, castles: list[str]) -> None:
+def raid_declared(e: ev.RaidDeclared, state: State) -> None:
     turn_order.acted(state)
-    state.raided.append(raider)
-    state.conflict = {"kind": "raid", "attacker": raider, "defender": defender, "allies": {},
-                      "castles": list(castles), "resolved": [], "current": None,
-                      "stealth": {}, "step": "assign", "ask": [raider, defender]}
+    state.raided.append(e.raider)
+    state.conflict = {"kind": "raid", "attacker": e.raider, "defender": e.defender, "allies": {},
+                      "castles": list(e.castles), "resolved": [], "current": None,
+                      "stealth": {}, "step": "assign", "ask": [e.raider, e.defender]}
     kflow.push(state, kflow.sub_phase("raid"))
 
 
-def units_assigned(state: State, seat: int, side: str, heroes: list[str], castles: list[str],
-                   stealth: list[str] | None) -> None:
+def units_assigned(e: ev.RaidUnitsAssigned, state: State) -> None:
     c = state.conflict
     assert c is not None
     table = t.table(state)
-    hand = state.zones.get(zone_name("hand", seat), [])
-    for i, (hero, castle) in enumerate(zip(heroes, castles, strict=True)):
+    hand = state.zones.get(zone_name("hand", e.seat), [])
+    for i, (hero, castle) in enumerate(zip(e.heroes, e.castles, strict=True)):
         table.locate(hero, castle)
-        state.instances[hero]["memory"]["side"] = side
-        card = stealth[i] if stealth else hand[0]
+        state.instances[hero]["memory"]["side"] = e.side
+        card = e.stealth[i] if e.stealth else hand[0]
         table.move(card, STEALTH)
         c["stealth"][hero] = card
     c["ask"].pop(0)
@@ -201,41 +201,40 @@ def units_assigned(state: State, seat: int, side: str, heroes: list[str], castle
         c["step"] = "choose"
 
 
-def sent_home(state: State, hero: str, stealth: str | None) -> None:
+def sent_home(e: ev.SentHome, state: State) -> None:
     c = state.conflict
-    if stealth and c is not None:
-        owner = t.owner(state, stealth)
-        t.table(state).move(stealth, zone_name("discard", owner))
-        c["stealth"].pop(hero, None)
-    battles._home(state, hero)
+    if e.stealth and c is not None:
+        owner = t.owner(state, e.stealth)
+        t.table(state).move(e.stealth, zone_name("discard", owner))
+        c["stealth"].pop(e.hero, None)
+    battles._home(state, e.hero)
 
 
-def raid_resolved(state: State, castle: str, raiding_hero: str | None,
-                  defending_hero: str | None, stolen: int) -> None:
+def raid_resolved(e: ev.RaidResolved, state: State) -> None:
     c = state.conflict
     assert c is not None
     table = t.table(state)
-    if stolen and raiding_hero:
-        table.add_food(castle, -stolen)
-        table.add_food(raiding_hero, stolen)
-    for hero in (raiding_hero, defending_hero):
+    if e.stolen and e.raiding_hero:
+        table.add_food(e.castle, -e.stolen)
+        table.add_food(e.raiding_hero, e.stolen)
+    for hero in (e.raiding_hero, e.defending_hero):
         if hero is None:
             continue
         card = c["stealth"].pop(hero, None)
         if card is not None:
             table.move(card, zone_name("discard", t.owner(state, card)))
-        if hero == raiding_hero:
+        if hero == e.raiding_hero:
             for member in t.unit(state, hero):
                 state.instances[member]["bowed"] = True
         battles._home(state, hero)
-    c["resolved"].append(castle)
+    c["resolved"].append(e.castle)
     c["current"] = None
     c["step"] = "choose"
     kflow.pop(state, "passing")
     state.lasting = expire(state.lasting, "raid")
 
 
-def raid_ended(state: State) -> None:
+def raid_ended(e: ev.RaidEnded, state: State) -> None:
     c = state.conflict
     assert c is not None
     table = t.table(state)

@@ -28,6 +28,7 @@ from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import expire
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import draws, quests, turn_order, victory
+from aggregates.nine_empires import events as ev
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.commands import DiscardDown, Redistribute
 from aggregates.nine_empires.reasons import NineReason
@@ -237,54 +238,54 @@ def legal_discard(state: State, seat: int) -> list[Command]:
     return out
 
 
-# ------------------------------------------- applied (by apply.py: state only)
+# ------------------------------- applied (each takes its event; apply.py registers it)
 
-def winter_began(state: State) -> None:
+def winter_began(e: ev.WinterBegan, state: State) -> None:
     kflow.enter(state, "winter")
     state.winter_step = "redistribute"
 
 
-def redistribution_began(state: State, seats: list[int]) -> None:
-    state.redistributing = list(seats)
+def redistribution_began(e: ev.RedistributionBegan, state: State) -> None:
+    state.redistributing = list(e.seats)
 
 
-def food_redistributed(state: State, seat: int, food: dict[str, int]) -> None:
-    for castle, n in food.items():
+def food_redistributed(e: ev.FoodRedistributed, state: State) -> None:
+    for castle, n in e.food.items():
         state.instances[castle]["food"] = n
-    state.redistributing.remove(seat)
+    state.redistributing.remove(e.seat)
 
 
-def food_stored(state: State, moves: list[list[str]], heroes: list[str]) -> None:
+def food_stored(e: ev.FoodStored, state: State) -> None:
     table = t.table(state)
-    for hero, castle in moves:
+    for hero, castle in e.moves:
         table.add_food(hero, -1)
         table.add_food(castle, 1)
-    for hero in heroes:
+    for hero in e.heroes:
         state.instances[hero]["food"] = 0  # what found no room is discarded
 
 
-def effects_ended(state: State) -> None:
+def effects_ended(e: ev.EffectsEnded, state: State) -> None:
     state.lasting = expire(state.lasting, "turn")
 
 
-def quest_buried(state: State, seat: int, quest: str) -> None:
-    t.table(state).move(quest, zone_name("buried", seat))
+def quest_buried(e: ev.QuestBuried, state: State) -> None:
+    t.table(state).move(e.quest, zone_name("buried", e.seat))
 
 
-def hand_size_checked(state: State, over: list[int]) -> None:
-    state.discard_down = list(over)
+def hand_size_checked(e: ev.HandSizeChecked, state: State) -> None:
+    state.discard_down = list(e.over)
     state.winter_step = "discard"
 
 
-def cards_discarded(state: State, seat: int, cards: list[str], why: str) -> None:
+def cards_discarded(e: ev.CardsDiscarded, state: State) -> None:
     table = t.table(state)
-    for c in cards:
-        table.move(c, zone_name("discard", seat))
-    if why == "hand size" and seat in state.discard_down:
-        state.discard_down.remove(seat)
-    if why == quests.UNPAID:
+    for c in e.cards:
+        table.move(c, zone_name("discard", e.seat))
+    if e.why == "hand size" and e.seat in state.discard_down:
+        state.discard_down.remove(e.seat)
+    if e.why == quests.UNPAID:
         turn_order.acted(state)
 
 
-def ordained_passed(state: State, to: int) -> None:
-    state.ordained = to
+def ordained_passed(e: ev.OrdainedPassed, state: State) -> None:
+    state.ordained = e.to
