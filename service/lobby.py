@@ -11,7 +11,9 @@ Listings and quick matches look at the tables of the lobby's log this
 process follows (``Tables.listing``): the newest ``SCAN`` when it first reads
 the log, then every table listed since, less the ones at the front that
 never gather players again, so tables that start or close at once (however
-many one caller opens) push no waiting table out of sight. A new table is
+many one caller opens) push no waiting table out of sight. They read those
+tables in one pass (``Tables.current``): the newest version of each in one
+query, and again only the ones changed since this process read them. A new table is
 decided on that listing and listed at the log's next position: when another server listed a
 table meanwhile, the save fails and the table is decided again on the newer
 log. So a quick match that found no table to join opens one only if no table
@@ -104,6 +106,9 @@ SCAN = 500
 #: past them: a flood of addresses cannot take its memory).
 FOLLOWED = 50_000
 LIST_DEFAULT, LIST_MAX = 50, 200
+#: Tables whose newest versions one query asks for (``newest_versions``):
+#: within SQLite's oldest bound on a statement's parameters (999).
+VERSIONS_AT_ONCE = 900
 SAVE_ATTEMPTS = 8
 #: How long a watch waits for a change before it looks at the store again (a
 #: table another server changed), and a bot for a move of the others.
@@ -168,6 +173,38 @@ def parse_table_id(table_id: str) -> uuid.UUID:
         raise bad_request("BAD_TABLE_ID", f"{table_id[:40]!r} is not a table id (a UUID)") from None
 
 
+def newest_versions(app: ArbiterApp, ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
+    """The newest version of each of ``ids`` that has events, in one query per
+    ``VERSIONS_AT_ONCE`` ids (a look in the events' primary key each): what a
+    listing needs to know of tables it keeps, where reading each table's new
+    events was a query a table."""
+    recorder: Any = app.recorder
+    table, datastore = recorder.events_table_name, recorder.datastore
+    found: dict[uuid.UUID, int] = {}
+    for start in range(0, len(ids), VERSIONS_AT_ONCE):
+        chunk = ids[start:start + VERSIONS_AT_ONCE]
+        if hasattr(datastore, "schema"):  # PostgreSQL
+            from psycopg.sql import SQL, Identifier
+
+            statement = SQL(
+                "SELECT originator_id, MAX(originator_version) AS version FROM {schema}.{table} "
+                "WHERE originator_id = ANY(%s) GROUP BY originator_id"
+            ).format(schema=Identifier(datastore.schema), table=Identifier(table))
+            with datastore.get_connection() as conn, conn.cursor() as curs:
+                curs.execute(statement, [chunk])
+                found.update((row["originator_id"], row["version"]) for row in curs.fetchall())
+            continue
+        by_hex = {table_id.hex: table_id for table_id in chunk}  # as SQLite keeps them
+        with datastore.transaction(commit=False) as cursor:
+            cursor.execute(
+                f"SELECT originator_id, MAX(originator_version) FROM {table} "  # noqa: S608 - the library's name
+                f"WHERE originator_id IN ({', '.join('?' * len(chunk))}) GROUP BY originator_id",
+                list(by_hex),
+            )
+            found.update((by_hex[row[0]], row[1]) for row in cursor.fetchall())
+    return found
+
+
 class Tables:
     """The tables of one store: read from their events (kept in memory,
     caught up on every read), written whole or not at all."""
@@ -194,6 +231,12 @@ class Tables:
 
     def get(self, table_id: uuid.UUID) -> Lobby:
         """The table now (a copy of it: its own to decide on)."""
+        return copy.deepcopy(self._read(table_id))
+
+    def _read(self, table_id: uuid.UUID) -> Lobby:
+        """The table now, as kept: shared, to be read and never changed (one
+        copy a read, where a copy to project on, one to keep and one to
+        return were three, most of a listing's time)."""
         with self._guard:
             kept = self._kept.get(table_id)
         after = kept.version if kept is not None else None
@@ -204,17 +247,38 @@ class Tables:
                 # other events are never read (a whole game replayed for nothing).
                 raise unknown_table(str(table_id))
         newer = list(self.app.events.get(table_id, gt=after))
+        if kept is not None and not newer:
+            return kept
         table = project_aggregate(copy.deepcopy(kept) if kept else None, newer)
         if not isinstance(table, Lobby):
             raise unknown_table(str(table_id))
-        self._keep(table)
-        return copy.deepcopy(table)
+        self._keep(table, owned=True)
+        return table
 
-    def _keep(self, table: Lobby) -> None:
+    def _keep(self, table: Lobby, owned: bool = False) -> None:
+        """Keep ``table`` (a copy of it, unless ``owned``: no one else holds it)."""
         with self._guard:
             if len(self._kept) >= TABLES_KEPT and table.id not in self._kept:
                 self._kept.clear()
-            self._kept[table.id] = copy.deepcopy(table)
+            self._kept[table.id] = table if owned else copy.deepcopy(table)
+
+    def current(self, table_ids: list[uuid.UUID]) -> dict[uuid.UUID, Lobby]:
+        """These tables now, read in one pass: their newest versions in one
+        query (``newest_versions``), then each kept at that version as kept,
+        the others (new here, or changed since) read one by one and kept. A
+        listing of tables that did not change costs one query, not one a
+        table. The tables are shared: read them, never change them."""
+        versions = newest_versions(self.app, table_ids)
+        found: dict[uuid.UUID, Lobby] = {}
+        for table_id in table_ids:
+            version = versions.get(table_id)
+            if version is None:
+                continue  # no such table (an entry is saved with its table: never)
+            with self._guard:
+                kept = self._kept.get(table_id)
+            found[table_id] = (kept if kept is not None and kept.version >= version
+                               else self._read(table_id))
+        return found
 
     def listing(self) -> Listing:
         """The lobby log's entries a listing looks at: the newest ``SCAN`` when
@@ -239,16 +303,24 @@ class Tables:
             del self._followed[:drop]
             return Listing(list(self._followed), self._head)
 
-    def _gathers(self, table_id: uuid.UUID) -> Lobby | None:
-        """The table when it may still gather players (read, closed if idle);
-        None once it never will (remembered: no query again)."""
-        if table_id in self._done:
-            return None
-        table = self.closed_if_idle(self.get(table_id))
-        if table.status in (STARTED, CLOSED):
-            self._done.add(table_id)
-            return None
-        return table
+    def _gathering(self, entries: list[TableListed]) -> list[Lobby]:
+        """The tables of ``entries`` gathering players now, in their order
+        (read in one pass: ``current``; idle ones closed first). A table that
+        never gathers players again is remembered (``_done``: no query again).
+        Shared tables: read them, never change them."""
+        ids = [e.table_id for e in entries if e.table_id not in self._done]
+        tables = self.current(ids)
+        found = []
+        for table_id in ids:
+            table = tables.get(table_id)
+            if table is None:
+                continue
+            table = self.closed_if_idle(table)
+            if table.status in (STARTED, CLOSED):
+                self._done.add(table_id)
+            elif table.gathering:
+                found.append(table)
+        return found
 
     def open(self, table: Lobby, opener: str = "", seen: Listing | None = None) -> Lobby:
         """Save a new table and its entry in the lobby's log, in one
@@ -279,19 +351,14 @@ class Tables:
     def _check_waiting(self, opener: str, entries: list[TableListed]) -> None:
         """Refuse a table past ``waiting_per_caller`` of its opener's gathering
         players (among ``entries``: the tables a listing can show)."""
-        mine = [e.table_id for e in entries if getattr(e, "opener", "") == opener]
-        waiting = sum(1 for table_id in mine if self.gathering(table_id))
+        waiting = len(self._gathering(
+            [e for e in entries if getattr(e, "opener", "") == opener]))
         if waiting >= self.waiting_per_caller:
             raise RuleError(LobbyReason.TOO_MANY_WAITING_TABLES,
                             f"your address has {waiting} tables waiting for players "
                             f"(at most {self.waiting_per_caller}): start one, or wait for "
                             "players to fill one (a table no one joins or leaves closes "
                             f"after {self.idle_seconds:g} seconds)")
-
-    def gathering(self, table_id: uuid.UUID) -> bool:
-        """Whether the table gathers players now (idle ones closed first)."""
-        table = self._gathers(table_id)
-        return table is not None and table.gathering
 
     def closed_if_idle(self, table: Lobby) -> Lobby:
         """``table``, closed first (``TableClosed``) when it is idle now."""
@@ -325,17 +392,12 @@ class Tables:
 
     def waiting(self, rules: str, players: int, seen: Listing | None = None) -> list[Lobby]:
         """The tables gathering players (of ``rules`` and ``players`` seats when
-        given) in the listing (``seen``, else read now), oldest first; the
+        given) in the listing (``seen``, else read now), oldest first, read
+        in one pass (``current``; shared: read them, never change them); the
         idle ones are closed on the way."""
-        found = []
-        for entry in (seen or self.listing()).entries:
-            table = self._gathers(entry.table_id)
-            if table is None or not table.gathering:
-                continue
-            if (rules and table.rules != rules) or (players and len(table.seats) != players):
-                continue
-            found.append(table)
-        return found
+        return [table for table in self._gathering((seen or self.listing()).entries)
+                if not (rules and table.rules != rules)
+                and not (players and len(table.seats) != players)]
 
 
 class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
