@@ -141,16 +141,25 @@ def belief_of(cls: type[Game], seat: Seat, version: int, seed: str = "",
     if not completes(cls):
         seat.unguessable = f"{cls.RULES_ID} does not say how to complete its hidden events"
         return None
-    try:
-        if seat.guess is None:
-            seat.guess = Guess(cls, seat.seat, random.Random(f"{seed}:{seat.seat}"))
-        seat.guess.add(seat.reads[seat.guess.folded:])
-        if view is not None:
-            seat.guess.align(view)
-        return seat.guess.belief()
-    except (NoBelief, Inconsistent) as exc:
-        seat.unguessable = str(exc)
-        return None
+    # A guess that cannot hold what the seat read (a completion's mistake) is
+    # made again from the whole record with other draws, once.
+    error = ""
+    for attempt in range(2):
+        try:
+            if seat.guess is None:
+                seat.guess = Guess(cls, seat.seat,
+                                   random.Random(f"{seed}:{seat.seat}:{attempt}"))
+            seat.guess.add(seat.reads[seat.guess.folded:])
+            if view is not None:
+                seat.guess.align(view)
+            return seat.guess.belief()
+        except NoBelief as exc:
+            seat.unguessable = str(exc)
+            return None
+        except Inconsistent as exc:
+            seat.guess, error = None, str(exc)
+    seat.unguessable = error
+    return None
 
 
 def observation(cls: type[Game], seat: Seat, turn: game_pb2.PlayTurn,

@@ -26,7 +26,8 @@ pytestmark = [pytest.mark.integration]
 #: Each hidden-card game, the seats it is played with and the moves played
 #: (enough to pass several private events of each seat: deals, draws, a deck
 #: shuffled, a Secret Objective kept, a raid's stealth cards).
-GAMES = [("ethnos", 3, 60), ("ettin", 2, 70), ("titans", 2, 50), ("nine_empires", 2, 50)]
+GAMES = [("ethnos", 3, 60, "greedy"), ("ettin", 2, 70, "greedy"), ("titans", 2, 50, "greedy"),
+         ("nine_empires", 2, 50, "greedy"), ("titans", 3, 40, "ismcts")]
 
 
 @pytest.fixture
@@ -35,18 +36,18 @@ def client(shared_server: ServerProcess) -> Iterator[ArbiterClient]:
         yield c
 
 
-@pytest.mark.parametrize(("rules", "players", "moves"), GAMES)
-def test_greedy_searches_a_hidden_card_game_over_the_stream(
+@pytest.mark.parametrize(("rules", "players", "moves", "level"), GAMES)
+def test_a_searching_level_plays_a_hidden_card_game_over_the_stream(
         shared_server: ServerProcess, client: ArbiterClient, rules: str, players: int,
-        moves: int) -> None:
-    """Every seat, played by greedy over its own stream: no decision falls
+        moves: int, level: str) -> None:
+    """Every seat, played by a searching level over its own stream: no decision falls
     back to random, and at each decision the guessed world shows the seat
     the view the server sent (its hand, the counts of the others', every
     public zone), though the seat read some events only in public form."""
     game: game_pb2.CreateGameResponse = shared_server.stub().CreateGame(
         game_pb2.CreateGameRequest(rules=rules, seats=[f"p{i}" for i in range(players)]))
     tokens = [t.token for t in game.seat_tokens]
-    bot, played = bot_cli.play_game(client, game.game_id, tokens, "greedy", budget=0.01,
+    bot, played = bot_cli.play_game(client, game.game_id, tokens, level, budget=0.01,
                                     seed=2, max_moves=moves, keep=True)
     assert played.refused == 0
     for seat in bot.seats.values():
