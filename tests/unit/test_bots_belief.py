@@ -158,3 +158,38 @@ def test_two_setups_that_differ_only_in_what_the_seat_cannot_see_give_one_guess(
         guessed.append(guess.game.zones)  # type: ignore[attr-defined]
     assert decks[0] != decks[1]
     assert guessed[0] == guessed[1]
+
+
+def test_bring_swaps_a_seen_card_in_from_its_own_pool_only() -> None:
+    """Titans numbers its Support Cards and its Secret Objectives alike
+    ("Components"): a Support Card the seat saw is brought into a hand from
+    the Support Deck, never from the Objectives that share its number, and a
+    card nowhere the seat cannot see is refused with its reason."""
+    from aggregates.kernel.unseen import Inconsistent, bring
+
+    cls = GAMES["titans"]
+    game = started("titans", 2, 4)
+    table = table_of(game)
+    assert table is not None
+    g: Any = game
+    card = next(c for c in g.support_deck if c in g.objective_deck)
+    objectives_before = list(g.objective_deck)
+    bring(table, game, 0, card, "hand:1")
+    assert card in g.hands[1] and card not in g.support_deck
+    assert g.objective_deck == objectives_before
+    assert pools(game, 0) == pools(cls.start(["p0", "p1"], seed=f"{4:02x}" * 32), 0)
+    with pytest.raises(Inconsistent, match="GUESS_INCONSISTENT"):
+        bring(table, game, 0, g.hands[0][0], "hand:1")  # seat 0 sees its own hand
+
+
+def test_a_game_played_in_process_with_beliefs_from_the_seats_records() -> None:
+    """``arena.play(from_record=True)`` (the soak's ``--from-record``): every
+    seat searches from the world guessed from its own record, to the end of
+    a two-player game of Ettin."""
+    from clients.bots import make
+    from clients.bots.arena import play
+
+    game = started("ettin", 2, 6)
+    bots = [make("greedy", seed=0, budget=0.002), make("random", seed=1)]
+    result = play(game, bots, random.Random(6), from_record=True)
+    assert result.ended and result.winners
