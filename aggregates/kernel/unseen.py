@@ -9,6 +9,14 @@ researcher's sampler) reads it; the visibility itself stays the zones'
 (``ZoneSpec``), so the declaration only says what the rulebook implies about
 where an unseen card may be: Ethnos' deck and other hands are one pool, a
 face-down deck of public composition is a pool of its own.
+
+The same declaration says how a seat's own record makes a whole game (each
+game's ``guess.py``): ``setup`` deals the creation's hidden part afresh,
+``complete`` fills in an event the seat read in public form from the guessed
+game, and ``align`` puts the guess in step with the seat's view where the
+events leave something out. ``bring`` is their shared step: a card the seat
+saw is swapped, among the places it cannot see, to where an event takes it
+from, so the guess never shows the seat anything but what it saw.
 """
 
 from __future__ import annotations
