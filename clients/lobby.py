@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.client import ArbiterClient
-from arbiter.lobby import Lobby
+from arbiter.lobby import Lobby, TableClosed
 from arbiter.v1 import lobby_pb2
 
 from clients.tokens import TokenStore, arbiter_home
@@ -183,7 +183,15 @@ def cmd_quick(args: argparse.Namespace, client: ArbiterClient) -> int:
 
 
 def cmd_wait(args: argparse.Namespace, client: ArbiterClient) -> int:
-    table = Lobby(client).wait_started(args.table_id)
+    """The table once its game starts; a table that closes instead (no one
+    joined or left it for the server's idle time) is printed, then said
+    closed as an error (``TABLE_CLOSED``, exit 1): no game will come."""
+    try:
+        table = Lobby(client).wait_started(args.table_id)
+    except TableClosed as closed:
+        for line in table_lines(closed.table):
+            print(line)
+        raise
     _saved_game(client.address, table)
     for line in table_lines(table):
         print(line)
@@ -242,5 +250,6 @@ def register(add: Add, make_client: Callable[[argparse.Namespace], ArbiterClient
     p.add_argument("--players", type=player_count, default=0, metavar="N",
                    help="seats at the table (default: the game's fewest)")
     p.add_argument("--name", required=True, help="your name at the table")
-    p = action("wait", cmd_wait, "wait until the table's game starts; print it")
+    p = action("wait", cmd_wait, "wait until the table's game starts; print it (exit 1, "
+               "TABLE_CLOSED, when the table closes instead)")
     p.add_argument("table_id", metavar="TABLE_ID")

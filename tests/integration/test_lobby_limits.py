@@ -28,7 +28,7 @@ from typing import Any
 import grpc
 import pytest
 from arbiter.client import ArbiterClient, ArbiterError
-from arbiter.lobby import Lobby
+from arbiter.lobby import Lobby, TableClosed
 from arbiter.v1 import lobby_pb2
 
 from aggregates.kernel.errors import RuleError
@@ -177,6 +177,34 @@ def test_a_caller_at_its_cap_opens_again_once_its_tables_closed(idle: ServerProc
         assert until(opened, timeout=30, step=IDLE / 4), "never opened again"
         assert set(reasons) <= {"TOO_MANY_WAITING_TABLES"}
         assert CLOSED in [lobby.table(t).status for t in mine]  # the one that made room
+
+
+def test_waiting_for_a_table_that_closes_says_it_closed(
+        idle: ServerProcess, capsys: pytest.CaptureFixture[str]) -> None:
+    """A table no one comes to closes rather than start: the SDK's
+    ``wait_started`` raises ``TableClosed`` (an ``ArbiterError``, reason
+    ``TABLE_CLOSED``, the closed table with it) and ``arbiter lobby wait``
+    prints the table, says in a sentence that it closed and exits 1. Before,
+    both returned the closed table as a started one: exit 0, no game."""
+    from clients.cli import main
+
+    with client_at(idle, "127.0.0.1") as client:
+        lobby = Lobby(client)
+        waited = lobby.open_table("ethnos", [("player", "Ada"), "open"]).table.table_id
+        with pytest.raises(TableClosed) as caught:
+            lobby.wait_started(waited)
+        assert isinstance(caught.value, ArbiterError)
+        assert (caught.value.code, caught.value.reason) == (
+            grpc.StatusCode.FAILED_PRECONDITION, "TABLE_CLOSED")
+        assert caught.value.table.table_id == waited
+        assert caught.value.table.status == CLOSED and not caught.value.table.game_id
+        table_id = lobby.open_table("ethnos", [("player", "Ada"), "open"]).table.table_id
+    capsys.readouterr()
+    assert main(["lobby", "wait", table_id, "--address", f"127.0.0.1:{idle.port}"]) == 1
+    out, err = capsys.readouterr()
+    assert f"table {table_id}: ethnos, 2 seats, closed" in out
+    assert f"error: TABLE_CLOSED: table {table_id} closed before its game started" in err
+    assert "no game will start there" in err
 
 
 # ------------------------------------------------------------ the table's own rules

@@ -11,6 +11,10 @@ the table starts: ``Lobby`` remembers it on the ``ArbiterClient`` it wraps
 ...     seat = lobby.quick_match("ettin", 2, "Ada")
 ...     table = lobby.wait_started(seat.table.table_id)
 ...     with client.play(table.game_id, [seat.seat.seat]) as stream: ...
+
+A table gathering players that no one joins or leaves for the server's idle
+time closes (status ``closed``): no game starts there, and ``wait_started``
+raises ``TableClosed`` rather than return it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,24 @@ from arbiter.v1 import lobby_pb2, lobby_pb2_grpc
 
 #: The kinds of a seat at a table.
 OPEN, PLAYER, BOT = "open", "player", "bot"
+#: Where a table is (``Table.status``): gathering players, its game on, or
+#: closed (no one joined or left it for the server's idle time; no game).
+WAITING, STARTED, CLOSED = "waiting", "started", "closed"
+
+
+class TableClosed(ArbiterError):
+    """The table closed before its game started (``Lobby.wait_started``): no
+    one joined or left it for the server's idle time, so no game will start
+    there. An ``ArbiterError`` of reason ``TABLE_CLOSED`` (as the server
+    refuses a closed table's seats); ``table`` is the closed table."""
+
+    def __init__(self, table: lobby_pb2.Table) -> None:
+        super().__init__(
+            grpc.StatusCode.FAILED_PRECONDITION, "TABLE_CLOSED",
+            f"table {table.table_id} closed before its game started: no one joined or "
+            "left it for the server's idle time, so no game will start there; open "
+            "another table or quick-match")
+        self.table = table
 
 
 class Lobby:
@@ -140,11 +162,21 @@ class Lobby:
             raise ArbiterError.from_rpc_error(exc) from None
 
     def wait_started(self, table_id: str) -> lobby_pb2.Table:
-        """The table once its game has started (its ``game_id`` set)."""
-        for table in self.watch(table_id):
-            if table.game_id:
+        """The table once its game has started (its ``game_id`` set).
+
+        Raises ``TableClosed`` when the table closes instead (no game will
+        start there), and ``ArbiterError`` when the watch is refused. A watch
+        the server ends while the table still waits (the server stopping) is
+        opened again."""
+        after = 0
+        while True:
+            for table in self.watch(table_id, after):
+                if _started_or_closed(table):
+                    return table
+                after = table.version
+            table = self.table(table_id)
+            if _started_or_closed(table):
                 return table
-        return self.table(table_id)
 
     def _secret(self, table_id: str, host: bool = False) -> str:
         if host and table_id in self.host_secrets:
@@ -153,3 +185,11 @@ class Lobby:
         if held is not None:
             return held.secret
         return self.host_secrets.get(table_id, "")
+
+
+def _started_or_closed(table: lobby_pb2.Table) -> bool:
+    """Whether ``table``'s game has started (``wait_started`` is done);
+    ``TableClosed`` when it closed instead."""
+    if table.status == CLOSED:
+        raise TableClosed(table)
+    return bool(table.game_id)
