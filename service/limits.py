@@ -472,6 +472,7 @@ class CallerShares(Wrapping):
         The stream's ``StreamWork`` is its thread's while it runs, for a
         handler that works between replies (``settle_stream``)."""
         if not key:
+            _streaming.work = None  # none of this thread's earlier streams
             yield from replies
             return
         work = StreamWork(self.work, key, FREE_WORK_SECONDS if taken is None else 0.0)
