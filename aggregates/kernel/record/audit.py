@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from eventsourcing.utils import get_topic
 
@@ -51,23 +51,24 @@ __all__ = [
     "AuditReport", "Comparison", "Record", "ReplayWatch", "added_entropy", "audit",
     "audit_records", "check_chain", "check_dice", "check_links", "check_replay",
     "contribution_used", "make_record", "rebuild", "record_of", "records_of",
-    "replay_step", "replay_steps", "upcast_record",
+    "RE_EXECUTION_STATE", "re_executing", "replay_step", "replay_steps", "upcast_record",
 ]
+
+G = TypeVar("G", bound=Game)
 
 
 class ReplayWatch(Protocol):
-    """Who looks at the re-executed game between commands (the server's audit
-    compares its stored snapshots with it): the game is the state the
-    recorded events make at those versions as long as every event so far was
-    re-executed as recorded, so a second fold of the events is not needed."""
-
-    def before(self, game: Game, first: int, last: int) -> None:
-        """The command recorded at versions ``first``..``last`` is about to be
-        re-executed on ``game``, which is at version ``first - 1``."""
+    """Who looks at the re-executed game as each event is applied (the
+    server's audit compares its stored snapshots with it): the game is the
+    state the recorded events make at that version as long as every event so
+    far was re-executed as recorded, so a second fold of the events is not
+    needed, nor a copy of the game before a command whose events a snapshot
+    falls among."""
 
     def after(self, game: Game, version: int) -> None:
-        """``game`` is re-executed up to ``version``, the last of a command's
-        events (or of the creation's)."""
+        """``game`` is re-executed up to ``version`` (the creation's, or any
+        event's, within a command or at its end), every event up to it as
+        recorded."""
 
 
 def audit(events: Sequence[Any], game_class: type[Game], damaged: int = 0) -> AuditReport:
@@ -225,29 +226,54 @@ def rebuild(created: Record, game_class: type[Game]) -> Game:
     return game
 
 
-def replay_steps(records: Sequence[Record]) -> list[tuple[int, int]]:
-    """The re-executed steps after the creation, each as (its index in
-    ``records``, the version of the last event it recorded): a recorded
-    command, or a seat's entropy contribution; a step's events run up to the
-    next step's."""
-    starts = [i for i in range(1, len(records))
-              if (records[i].meta or {}).get("cmd") is not None
-              or records[i].type == ENTROPY_EVENT]
-    lasts = [records[j].version - 1 for j in starts[1:]]
-    if starts:
-        lasts.append(records[-1].version)
-    return list(zip(starts, lasts, strict=True))
+#: State only a re-executed game holds (``re_executing``): left out where it
+#: is compared with the state a fold of the recorded events makes.
+RE_EXECUTION_STATE = ("unchained", "CHECK_AGAINST_LEGAL_LIST", "on_applied")
+
+
+def re_executing(game: G, on_applied: Callable[[Any, Any], None] | None = None) -> G:
+    """``game`` set to re-execute recorded commands as the audit does:
+
+    - unchained: it makes no digests, which the chain check recomputes from
+      the record itself (``Recording.unchained``), and shows each event it
+      makes to ``on_applied`` (if given) as soon as it is applied;
+    - each command judged by the checks of the decision's move alone, without
+      the legal list as a last guard (``Game.CHECK_AGAINST_LEGAL_LIST``). This
+      is sound because every game's checks refuse exactly what its legal list
+      leaves out: a command the list does not hold is refused by its move's
+      check (or by routing, when no pending decision takes it), so a recorded
+      command the rules did not allow is still refused on replay. The
+      conformance probes prove it for every game
+      (``tests/unit/test_audit_decide_alone.py``); a game whose action space
+      is too large to list never had the guard. The list is built only where
+      a rule itself needs it: a clock's random default picks from it.
+    """
+    game.unchained = True
+    game.CHECK_AGAINST_LEGAL_LIST = False
+    if on_applied is not None:
+        game.on_applied = on_applied
+    return game
+
+
+def replay_steps(records: Sequence[Record]) -> list[int]:
+    """The indices in ``records`` of the re-executed steps after the creation:
+    a recorded command, or a seat's entropy contribution; a step's events
+    run up to the next step's."""
+    return [i for i, rec in enumerate(records)
+            if i and (rec.type == ENTROPY_EVENT
+                      or (rec.meta is not None and rec.meta.get("cmd") is not None))]
 
 
 def check_replay(
     records: Sequence[Record], game_class: type[Game], report: AuditReport, cut: bool = False,
     watch: ReplayWatch | None = None,
 ) -> None:
-    """Rebuild from the creation event and play every recorded command again.
+    """Rebuild from the creation event and play every recorded command again,
+    each event compared with its record as soon as it is applied (so no event
+    outlives its comparison, and ``watch`` sees the game at every version,
+    inside a command's events too, while every event so far is as recorded).
     ``cut``: the records stop short of the game (at a damaged event), so the
-    events a last command makes beyond them are not a failure. ``watch``:
-    shown the game between commands while every event so far is re-executed
-    as recorded (``ReplayWatch``)."""
+    events a last command makes beyond them are not a failure."""
     created = records[0]
     try:
         if created.type != "Created" or created.payload.get("rules") != game_class.RULES_ID:
@@ -256,21 +282,22 @@ def check_replay(
     except Exception as exc:  # a corrupt creation event cannot be rebuilt
         report.fail("replay", f"cannot rebuild from the creation event: {exc}", 1)
         return
-    game.unchained = True  # the digests are the chain check's (see ``Recording``)
-    game.begin()
     compared = Comparison(records[1:], game_class)
-    compared.add(game.collect_events())
-    if watch is not None and compared.differs < 0:
-        watch.after(game, 1 + compared.made)
-    for index, last in replay_steps(records):
-        rec = records[index]
-        if watch is not None and compared.differs < 0 and compared.made == rec.version - 2:
-            watch.before(game, rec.version, last)
-        if not replay_step(game, rec, game_class, report):
-            return
-        compared.add(game.collect_events())
+
+    def applied(made: Game, ev: Any) -> None:
+        compared.add((ev,))
         if watch is not None and compared.differs < 0:
-            watch.after(game, 1 + compared.made)
+            watch.after(made, ev.originator_version)
+
+    re_executing(game, applied)
+    if watch is not None:
+        watch.after(game, 1)
+    game.begin()
+    game.collect_events()
+    for index in replay_steps(records):
+        if not replay_step(game, records[index], game_class, report):
+            return
+        game.collect_events()  # each compared already, as it was applied
     compared.conclude(report, cut)
 
 

@@ -57,6 +57,8 @@ class Comparison:
         self.differs = -1
         #: ``_shape`` of each type met, read once per audit.
         self.shapes: dict[str, Any] = {}
+        #: Whether a record compared so far keeps a stored form (``upcast.STORED``).
+        self.stored_forms = False
 
     def add(self, events: Iterable[Any]) -> None:
         """Compare newly re-executed events with the recorded ones at their positions."""
@@ -82,8 +84,10 @@ class Comparison:
         them (a tuple and a list, or keys in another order, are the same).
         """
         meta = served.meta
-        if meta is None or "aud" not in meta or upcast.STORED in meta \
-                or not self.as_recorded(served.type, served.payload):
+        if meta is not None and upcast.STORED in meta:
+            self.stored_forms = True
+            return self.same_upcast(served, ev)
+        if meta is None or "aud" not in meta or not self.as_recorded(served.type, served.payload):
             return self.same_upcast(served, ev)
         if served.type != upcast.current_type(ev):
             return False
@@ -124,8 +128,14 @@ class Comparison:
     def conclude(self, report: AuditReport, cut: bool) -> None:
         """Report the first recorded event that fails: not the upcast of its
         stored form, not re-executed, or differing; then events made beyond
-        the record (unless ``cut``)."""
+        the record (unless ``cut``).
+
+        Nothing to look for when every record was compared (each is, until
+        one differs), none differed and none keeps a stored form."""
         recorded = self.recorded
+        if self.differs < 0 and self.made >= len(recorded) and not self.stored_forms:
+            self.beyond(report, cut)
+            return
         for index, served in enumerate(recorded):
             if upcast.STORED in (served.meta or {}) and (
                     chain.canonical(served.payload)
@@ -141,6 +151,11 @@ class Comparison:
                 report.fail("replay", f"version {served.version} differs on re-execution",
                             served.version)
                 return
+        self.beyond(report, cut)
+
+    def beyond(self, report: AuditReport, cut: bool) -> None:
+        """Report events re-executed beyond the record (unless ``cut``)."""
+        recorded = self.recorded
         if self.made > len(recorded) and not cut:
             version = recorded[-1].version + 1 if recorded else 2
             report.fail("replay", f"{len(recorded)} events recorded, {self.made} re-executed",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from eventsourcing.domain import Aggregate, CanMutateAggregate, DomainEvent, decorated_funcs
@@ -151,6 +151,12 @@ class Recording:
     #: its events are compared with the recorded ones less their digests, which
     #: the chain check recomputes from the record itself, so none is made.
     unchained: bool = False
+    #: Shown every event an unchained game makes, with the game, as soon as
+    #: it is applied (the audit compares it with its record there, and the
+    #: stored snapshots with the game: ``kernel.record.audit.check_replay``);
+    #: None on every other game. Given the game rather than holding it, so
+    #: the game and its watcher make no cycle for the collector to find.
+    on_applied: Callable[[Any, Any], None] | None = None
 
     def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:
         raise NotImplementedError  # the Game's
@@ -214,6 +220,8 @@ class Recording:
         if fields is None:
             super().trigger_event(  # type: ignore[misc]
                 event_class, timestamp=timestamp, meta=meta, **kwargs)
+            if self.on_applied is not None:
+                self.on_applied(self, self._pending_events[-1])  # type: ignore[attr-defined]
             return
         given = {"originator_id": self.id, "originator_version": self.version + 1,
                  "timestamp": timestamp, "meta": meta, **kwargs}
@@ -228,6 +236,8 @@ class Recording:
         self.version = given["originator_version"]
         self.modified_on = timestamp
         self._pending_events.append(new_event)  # type: ignore[attr-defined]
+        if self.on_applied is not None:
+            self.on_applied(self, new_event)
 
     def _follow_chain(self, meta: Mapping[str, Any], version: int) -> None:
         """Evolve the kernel's bookkeeping from an event's meta record.
