@@ -73,6 +73,11 @@ class Unseen:
     #: pools), and how the game places them again once the pools are dealt.
     keep: Callable[[Any], bool] = lambda card: False
     place: Callable[[Any, random.Random], None] = lambda game, rng: None
+    #: A hidden card's pool where it depends on the world and the seat
+    #: (``world, seat, zone, card``), in place of ``pool`` when dealing: Nine
+    #: Empires' face-down stealth cards go with their owner's hand and deck,
+    #: and the seat's own stay where they are.
+    pool_in: Callable[[Any, int, str, Any], str | None] | None = None
     #: The whole setup from the creation as a seat read it (``SetupGuess``).
     setup: SetupGuess | None = None
     #: An event read by a seat, made whole in a guessed world (``Completion``);

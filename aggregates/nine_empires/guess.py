@@ -25,7 +25,7 @@ conflict is set to those.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from aggregates.kernel.unseen import Guessing, Inconsistent, Unseen, bring
@@ -192,3 +192,35 @@ def align(table: Unseen, g: Any, guess: Guessing, view: Mapping[str, Any]) -> No
               if isinstance(c, dict)]  # the seat's own stealth cards
     for iid, card in faces:
         align_card(g, guess, iid, card)
+
+
+def stealth_pool(pool: Callable[[str, Any], str | None]
+                 ) -> Callable[[Any, int, str, Any], str | None]:
+    """The pools a world's hidden cards are dealt in, for ``seat``: a stealth
+    card is one of its owner's cards as far as the others know ("Raids": it is
+    placed face down from the hand), so it pools with its owner's hand and
+    deck; the seat's own stealth cards it knows, and keeps."""
+
+    def pool_in(g: Any, seat: int, name: str, card: Any) -> str | None:
+        if name != STEALTH:
+            return pool(name, card)
+        owner = int(g.instances[card]["owner"])
+        return None if owner == seat else f"cards:{owner}"
+
+    return pool_in
+
+
+def stealth_dealt(g: Any, rng: random.Random) -> None:
+    """After a deal: a hero whose stealth card was dealt away from the stealth
+    pile takes the card of its owner dealt there in its place."""
+    conflict = g.conflict or {}
+    chosen = conflict.get("stealth", {})
+    held = set(chosen.values())
+    for hero, card in list(chosen.items()):
+        if g.instances[card]["zone"] == STEALTH:
+            continue
+        owner = g.instances[card]["owner"]
+        spare = next(x for x in g.zones.get(STEALTH, [])
+                     if x not in held and g.instances[x]["owner"] == owner)
+        chosen[hero] = spare
+        held.add(spare)

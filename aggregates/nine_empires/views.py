@@ -231,7 +231,9 @@ def _conflict(state: State, reader: int | None) -> Conflict | None:
 
 def unseen() -> Unseen:
     """A player's own deck and hand are one pool (its cards, in some order);
-    stealth cards another pool."""
+    a stealth card another player put face down in a raid is one of that
+    player's cards too, while the seat's own stealth cards stay where they
+    are (``guess.stealth_pool``, ``guess.stealth_dealt``)."""
 
     def pool(name: str, card: Any) -> str | None:
         kind = kind_of(name)
@@ -241,7 +243,8 @@ def unseen() -> Unseen:
 
     from aggregates.nine_empires import guess
 
-    table = Unseen(zones=zones, lists=lambda g: g.zones, pool=pool, setup=guess.setup)
+    table = Unseen(zones=zones, lists=lambda g: g.zones, pool=pool, setup=guess.setup,
+                   pool_in=guess.stealth_pool(pool), place=guess.stealth_dealt)
     return dataclasses.replace(
         table, complete=lambda g, seen, kind, payload: guess.complete(
             table, g, seen, kind, payload),

@@ -115,7 +115,8 @@ def deal(world: Game, table: Unseen, seat: int, rng: random.Random) -> None:
     for name, first in hidden_zones(table.zones(world), seat, lists):
         for index in range(first, len(lists[name])):
             card = lists[name][index]
-            pool = None if table.keep(card) else table.pool(name, card)
+            pool = (None if table.keep(card) else table.pool(name, card)
+                    if table.pool_in is None else table.pool_in(world, seat, name, card))
             if pool is not None:
                 places.append((name, index, pool))
                 pools.setdefault(pool, []).append(card)

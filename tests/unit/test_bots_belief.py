@@ -29,7 +29,7 @@ from aggregates.kernel import Game
 from aggregates.kernel.record.recording import payload_of
 from aggregates.kernel.unseen import hidden_places
 from clients.bots.belief import Guess, Read, completes, seat_reads
-from clients.bots.determinisation import table_of
+from clients.bots.determinisation import Determiniser, table_of
 
 #: (rules, players, moves played, a check every this many moves)
 CASES = [("ethnos", 2, 160, 9), ("ethnos", 4, 160, 11), ("ettin", 2, 400, 23),
@@ -193,3 +193,48 @@ def test_a_game_played_in_process_with_beliefs_from_the_seats_records() -> None:
     bots = [make("greedy", seed=0, budget=0.002), make("random", seed=1)]
     result = play(game, bots, random.Random(6), from_record=True)
     assert result.ended and result.winners
+
+
+def raid_with_stealth(owner: int) -> tuple[Game, str, str]:
+    """A two-player Nine Empires game in a raid where ``owner`` has put a
+    stealth card face down: the game, the hero and its stealth card."""
+    for seed in range(40):
+        rnd = random.Random(seed)
+        game: Any = started("nine_empires", 2, seed)
+        for _ in range(600):
+            if game.ended:
+                break
+            chosen = (game.conflict or {}).get("stealth", {})
+            mine = [(h, c) for h, c in chosen.items() if game.instances[c]["owner"] == owner]
+            if mine:
+                return game, mine[0][0], mine[0][1]
+            seat = rnd.choice(game.waiting_on())
+            game.act(seat, rnd.choice(game.legal_actions(seat)))
+    raise AssertionError("no raid with a stealth card in 40 games")
+
+
+def test_another_seats_stealth_card_is_dealt_again_from_its_cards() -> None:
+    """Romance of the Nine Empires, "Raids": each raiding or defending hero's
+    stealth card is placed face down. In worlds sampled for the other seat,
+    that hero's stealth card is one of its owner's unseen cards at random:
+    its face is the real one about as often as chance, not every time. The
+    seat's own stealth card it keeps."""
+    game, hero, card = raid_with_stealth(owner=1)
+    g: Any = game
+    face = g.instances[card]["card"]
+    unseen = [x for z in ("deck:1", "hand:1", "stealth") for x in g.zones.get(z, [])
+              if g.instances[x]["owner"] == 1]
+    chance = sum(g.instances[x]["card"] == face for x in unseen) / len(unseen)
+    belief = Determiniser(game, 0)
+    same = 0
+    for k in range(40):
+        world: Any = belief.sample(random.Random(k))
+        dealt = world.conflict["stealth"][hero]
+        assert world.instances[dealt]["zone"] == "stealth"
+        assert world.instances[dealt]["owner"] == 1
+        same += world.instances[dealt]["card"] == face
+        world.legal_actions(world.waiting_on()[0])  # a world the rules can go on with
+    assert same / 40 < chance + 0.3 and same < 40
+    own, own_hero, own_card = raid_with_stealth(owner=0)
+    kept: Any = Determiniser(own, 0).sample(random.Random(1))
+    assert kept.conflict["stealth"][own_hero] == own_card
