@@ -297,13 +297,12 @@ def report(game_id: str, bot: GameBot, played: Played) -> None:
 
 def lobby_tokens(client: ArbiterClient, table_id: str, name: str) -> dict[str, list[str]]:
     """Sit down at an open seat of the table; its game and the seat's secret
-    once the table starts."""
+    once the table starts (``TableClosed``, an ``ArbiterError``, when it closes
+    instead: the command says so and exits 1)."""
     lobby = Lobby(client)
     reply = lobby.join(table_id, name)
     print(f"table {table_id}: seated as Player {reply.seat.seat + 1} ({name})", flush=True)
     table = lobby.wait_started(table_id)
-    if not table.game_id:
-        raise BotUsage(f"NOT_STARTED: table {table_id} closed without a game")
     return {table.game_id: [reply.seat.secret]}
 
 
