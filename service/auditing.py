@@ -29,6 +29,7 @@ import gc
 import hashlib
 import io
 import json
+import json.scanner
 import logging
 import pickle
 import threading
@@ -384,6 +385,29 @@ def _event_class_version(topic: str) -> tuple[type, int]:
     return cls, getattr(cls, "class_version", 1)
 
 
+#: The JSON scanner ``json.loads`` ends in, called directly (``_decoded_object``).
+_DECODER: Any = json.JSONDecoder()
+_SCAN_ONCE = json.scanner.make_scanner(_DECODER)
+
+
+def _decoded_object(state: bytes) -> Any:
+    """``json.loads`` of a stored state, as the store's transcoder decodes it
+    (UTF-8): the scanner called at once on a text that starts with its
+    value and ends with it, which is exactly what ``json.loads`` returns
+    then, without its encoding detection and whitespace matching; any
+    other text (or none) through ``json.loads`` itself."""
+    text = state.decode("utf8")
+    if text[:1] == "{":
+        try:
+            value, end = _SCAN_ONCE(text, 0)
+        except StopIteration:
+            pass
+        else:
+            if end == len(text):
+                return value
+    return json.loads(text)
+
+
 def _plain_record(mapper: Any, row: Any, game_id: str) -> Record | None:
     """The record of a stored row read by one plain JSON decode, when that is
     exactly what the store's mapper reads: no cipher or compressor, the event
@@ -395,7 +419,7 @@ def _plain_record(mapper: Any, row: Any, game_id: str) -> Record | None:
     if mapper.cipher is not None or mapper.compressor is not None \
             or state.count(_TRANSCODED) != 1:
         return None
-    decoded = json.loads(state)
+    decoded = _decoded_object(state)
     stamp = decoded.pop("timestamp", None)
     meta = decoded.pop("meta", None)
     if (type(stamp) is not dict or len(stamp) != 2 or stamp.get("_type_") != "datetime_iso"

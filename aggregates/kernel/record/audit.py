@@ -25,6 +25,7 @@ each re-executed event with its record, ``aggregates.kernel.record.comparison``'
 from __future__ import annotations
 
 import datetime
+import marshal
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
@@ -48,7 +49,8 @@ from aggregates.kernel.record.recorded import (
 
 #: The records' names, read from here by the server, the verifier and the tools.
 __all__ = [
-    "AuditReport", "Comparison", "Record", "ReplayWatch", "added_entropy", "audit",
+    "AuditReport", "Comparison", "ParsedCommands", "Record", "ReplayWatch", "added_entropy",
+    "audit",
     "audit_records", "check_chain", "check_dice", "check_links", "check_replay",
     "contribution_used", "make_record", "rebuild", "record_of", "records_of",
     "RE_EXECUTION_STATE", "re_executing", "replay_step", "replay_steps", "upcast_record",
@@ -294,18 +296,46 @@ def check_replay(
         watch.after(game, 1)
     game.begin()
     game.collect_events()
+    parsed = ParsedCommands(game_class)
     for index in replay_steps(records):
-        if not replay_step(game, records[index], game_class, report):
+        if not replay_step(game, records[index], game_class, report, parsed):
             return
         game.collect_events()  # each compared already, as it was applied
     compared.conclude(report, cut)
 
 
-def replay_step(game: Game, rec: Record, game_class: type[Game], report: AuditReport) -> bool:
+class ParsedCommands:
+    """A game's recorded commands, each distinct one parsed once per audit: a
+    command is a frozen value, so one parse serves every record of it (a
+    long game repeats a few dozen commands thousands of times). Keyed by
+    name and ``marshal`` bytes of the arguments as recorded, which are equal
+    only for arguments of the same types and values (``True`` and ``1``
+    apart); a command that does not parse is refused each time."""
+
+    def __init__(self, game_class: type[Game]) -> None:
+        self.commands = game_class.COMMANDS
+        self.parsed: dict[tuple[str, bytes], Any] = {}
+
+    def parse(self, name: Any, args: Any) -> Any:
+        try:
+            key = (name, marshal.dumps(args, 2)) if type(name) is str else None
+        except ValueError:  # a value marshal does not write: parsed as it is
+            key = None
+        found = self.parsed.get(key) if key is not None else None
+        if found is None:
+            found = self.commands.parse(name, args)
+            if key is not None:
+                self.parsed[key] = found
+        return found
+
+
+def replay_step(game: Game, rec: Record, game_class: type[Game], report: AuditReport,
+                parsed: ParsedCommands | None = None) -> bool:
     """Re-execute the step ``rec`` starts on ``game``: its command, or a
     seat's contribution (no command, but the dice after it depend on it, so
     it is re-recorded where it was recorded). False, the failure reported,
-    when the step is refused or cannot be replayed."""
+    when the step is refused or cannot be replayed. ``parsed``: the
+    commands parsed so far in this audit."""
     command = (rec.meta or {}).get("cmd")
     if command is None:
         try:
@@ -320,8 +350,9 @@ def replay_step(game: Game, rec: Record, game_class: type[Game], report: AuditRe
         if command["name"] == DEFAULT_COMMAND:
             game.act_default(command["seat"])
         else:
-            parsed = game_class.COMMANDS.parse(command["name"], command["args"])
-            game.act(command["seat"], parsed, command.get("id", ""))
+            parse = (parsed or ParsedCommands(game_class)).parse
+            game.act(command["seat"], parse(command["name"], command["args"]),
+                     command.get("id", ""))
     except RuleError as exc:
         # The reason code only: the rule's sentence may quote private arguments.
         report.fail(

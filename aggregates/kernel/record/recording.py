@@ -147,6 +147,10 @@ class Recording:
     _draws: list[list[int]]
     _command: dict[str, Any] | None
     _audience: tuple[Audience | None, dict[str, Any] | None] | None
+    #: The library's (``BaseAggregate``), read and set here on the unchained path.
+    _id: Any
+    _version: int
+    _modified_on: Any
     #: True only on a game the audit re-executes (``kernel.audit.check_replay``):
     #: its events are compared with the recorded ones less their digests, which
     #: the chain check recomputes from the record itself, so none is made.
@@ -184,8 +188,13 @@ class Recording:
             meta["cmd"] = self._command
             self._command = None
         self._draws = []
-        timestamp = event_class.create_timestamp()
-        payload = {k: v for k, v in kwargs.items() if k not in KERNEL_FIELDS}
+        unchained = self.unchained
+        # An unchained event's time is nobody's (the record's is the chain's,
+        # the audit's state comparisons put it back): the last event's, no
+        # clock read.
+        timestamp = self._modified_on if unchained else event_class.create_timestamp()
+        payload = (kwargs if KERNEL_FIELDS.isdisjoint(kwargs)
+                   else {k: v for k, v in kwargs.items() if k not in KERNEL_FIELDS})
         chosen, self._audience = getattr(self, "_audience", None), None
         audience, public = chosen if chosen is not None else (None, None)
         if audience is None:
@@ -196,7 +205,7 @@ class Recording:
                            else type(self).public_form(  # type: ignore[attr-defined]
                                event_class.__name__, payload))
         meta["prev"] = self.head
-        if self.unchained:
+        if unchained:
             meta["digest"] = ""
             self._apply_unchained(event_class, timestamp, meta, kwargs)
             return
@@ -223,18 +232,21 @@ class Recording:
             if self.on_applied is not None:
                 self.on_applied(self, self._pending_events[-1])  # type: ignore[attr-defined]
             return
-        given = {"originator_id": self.id, "originator_version": self.version + 1,
+        version = self._version + 1
+        given = {"originator_id": self._id, "originator_version": version,
                  "timestamp": timestamp, "meta": meta, **kwargs}
         names, defaults = fields
-        if len(given) != len(names) or not given.keys() <= defaults.keys():
-            given = _with_defaults(event_class, given, names, defaults)
+        if tuple(given) != names:  # not every field given, in its order
+            if len(given) != len(names) or not given.keys() <= defaults.keys():
+                given = _with_defaults(event_class, given, names, defaults)
+            given = {name: given[name] for name in names}
         new_event = object.__new__(event_class)
-        object.__setattr__(new_event, "__dict__", {name: given[name] for name in names})
+        object.__setattr__(new_event, "__dict__", given)
         # The library's ``mutate`` less its checks of the event's id and
         # version, which hold by construction here.
         new_event.apply(self)
-        self.version = given["originator_version"]
-        self.modified_on = timestamp
+        self._version = version
+        self._modified_on = timestamp
         self._pending_events.append(new_event)  # type: ignore[attr-defined]
         if self.on_applied is not None:
             self.on_applied(self, new_event)

@@ -1,0 +1,76 @@
+"""The audit's shortcuts give the answers of the long ways they stand for.
+
+- a stored row's JSON read by the scanner at once (``_decoded_object``) is
+  ``json.loads``' value, and what ``json.loads`` refuses is still refused;
+- states compared by their memo-less pickle bytes first (``_tree_bytes``)
+  are the same exactly when their canonical JSON is, however their objects
+  are shared;
+- a recorded command parsed once per audit (``ParsedCommands``) is the
+  command a fresh parse makes, its arguments' types told apart, and one
+  that does not parse is refused every time.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from aggregates.enin import Enin
+from aggregates.enin.commands import SpendLuck
+from aggregates.kernel import RuleError
+from aggregates.kernel.record.audit import ParsedCommands
+from service import auditing
+
+TEXTS = [
+    b'{"a":1,"b":[1,2.5,true,null],"c":{"d":"\\u00e9"}}',
+    '{"x": "caf\u00e9", "y": [ ]}'.encode(),
+    b'{"a":1} ',
+    b' {"a":1}',
+    b"[1,2]",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_a_row_read_by_the_scanner_is_json_loads_value(text: bytes) -> None:
+    assert auditing._decoded_object(text) == json.loads(text)
+
+
+@pytest.mark.parametrize("text", [b'{"a":1}x', b'{"a":', b"", b'\xef\xbb\xbf{"a":1}', b"\xff"])
+def test_what_json_refuses_is_refused(text: bytes) -> None:
+    with pytest.raises(ValueError):
+        auditing._decoded_object(text)
+
+
+class _Transcoded:
+    def __init__(self) -> None:
+        from eventsourcing.persistence import JSONTranscoder
+
+        self.mapper = type("Mapper", (), {"transcoder": JSONTranscoder()})()
+
+
+def test_shared_objects_compare_the_same_and_types_apart() -> None:
+    app: Any = _Transcoded()
+    shared = ["x" * 40, {"k": 1}]
+    one = {"a": shared, "b": shared}
+    other = {"a": ["x" * 40, {"k": 1}], "b": ["x" * 40, {"k": 1}]}
+    assert auditing._tree_bytes(one) == auditing._tree_bytes(other)
+    assert auditing._same_state(app, one, other)
+    assert not auditing._same_state(app, {"a": [1]}, {"a": [True]})
+    assert not auditing._same_state(app, {"a": [1]}, {"a": [1.0]})
+    assert auditing._same_state(app, {"a": (1, 2)}, {"a": [1, 2]})  # as JSON: the same
+
+
+def test_a_command_parsed_once_is_a_fresh_parse() -> None:
+    parsed = ParsedCommands(Enin)
+    first = parsed.parse("spend_luck", {"die": 0, "amount": 1})
+    assert first == Enin.COMMANDS.parse("spend_luck", {"die": 0, "amount": 1})
+    assert parsed.parse("spend_luck", {"die": 0, "amount": 1}) is first
+    assert parsed.parse("spend_luck", {"die": 1, "amount": 1}) == SpendLuck(die=1, amount=1)
+    for _ in range(2):  # refused each time, never kept
+        with pytest.raises(RuleError):
+            parsed.parse("spend_luck", {"die": True, "amount": 1})
+        with pytest.raises((RuleError, TypeError)):  # a name that is no string
+            parsed.parse(["spend_luck"], {"die": 0, "amount": 1})
+    assert len(parsed.parsed) == 2
