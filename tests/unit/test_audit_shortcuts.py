@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -74,3 +75,42 @@ def test_a_command_parsed_once_is_a_fresh_parse() -> None:
         with pytest.raises((RuleError, TypeError)):  # a name that is no string
             parsed.parse(["spend_luck"], {"die": 0, "amount": 1})
     assert len(parsed.parsed) == 2
+
+
+def test_the_dice_the_replay_proved_are_not_drawn_again_and_the_verdict_is_the_same() -> None:
+    """``check_draws`` leaves the dice of the records the re-execution made as
+    recorded to it; the dice verdict and count are the full derivation's, on
+    an honest game and on one with a die changed late (the chain resealed)."""
+    from aggregates.kernel.record import rng
+    from aggregates.kernel.record.audit import AuditReport, audit_records, check_dice
+    from tests.unit.kernel.test_audit_fast_paths import changed, played, resealed
+
+    records = played(7)
+    late = [r for r in records if (r.meta or {}).get("draws")][-3].version
+
+    def wrong_die(rec: Any) -> Any:
+        (counter, sides, value), *rest = rec.meta["draws"]
+        wrong = value % sides + 1 if sides > 1 else value + 1
+        draws = [[counter, sides, wrong], *rest]
+        return dataclasses.replace(rec, meta={**rec.meta, "draws": draws})
+
+    derived: list[tuple[int, int]] = []
+    real_draw = rng.draw
+
+    def counted(seed: str, counter: int, sides: int) -> int:
+        derived.append((counter, sides))
+        return real_draw(seed, counter, sides)
+
+    for game in (records, resealed(changed(records, late, wrong_die))):
+        full = AuditReport()
+        check_dice(game, game[0].payload["seed"], full)
+        derived.clear()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(rng, "draw", counted)
+            report = audit_records(game, Enin)
+        assert (report.dice_ok, report.dice) == (full.dice_ok, full.dice)
+        assert [p for p in report.problems if p.startswith("dice")] == full.problems
+        # Drawn once by the re-execution, again only from the creation and
+        # from the first record it did not make as recorded.
+        assert len(derived) < 1.2 * full.dice, (len(derived), full.dice)
+    assert not full.dice_ok and report.first_failure == late

@@ -51,7 +51,8 @@ from aggregates.kernel.record.recorded import (
 __all__ = [
     "AuditReport", "Comparison", "ParsedCommands", "Record", "ReplayWatch", "added_entropy",
     "audit",
-    "audit_records", "check_chain", "check_dice", "check_links", "check_replay",
+    "audit_records", "check_chain", "check_commitment", "check_dice", "check_draws",
+    "check_links", "check_replay",
     "contribution_used", "make_record", "rebuild", "record_of", "records_of",
     "RE_EXECUTION_STATE", "re_executing", "replay_step", "replay_steps", "upcast_record",
 ]
@@ -100,9 +101,11 @@ def audit_records(
             report.fail("chain", "no events", 1)
         return report
     seed = records[0].payload.get("seed", "")
-    check_dice(records, seed, report)  # first: a seed off its commitment says it all
+    committed = check_commitment(records, seed, report)  # first: it says it all
     check_chain(records, seed, report)
-    check_replay(records, game_class, report, cut=bool(damaged), watch=watch)
+    proven = check_replay(records, game_class, report, cut=bool(damaged), watch=watch)
+    if committed:
+        check_draws(records, seed, report, proven)
     return report
 
 
@@ -177,18 +180,40 @@ def contribution_used(records: Sequence[Record], entropy_hex: str) -> int:
 def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> None:
     """The seed against its commitment, and every die re-derived from the
     seed and the contributions recorded up to its event."""
+    if check_commitment(records, seed, report):
+        check_draws(records, seed, report)
+
+
+def check_commitment(records: Sequence[Record], seed: str, report: AuditReport) -> bool:
+    """Whether the seed matches the public commitment its creation records."""
     commitment = records[0].payload.get("commitment", "")
     try:
-        if rng.commitment(seed) != commitment:
-            report.fail("dice", "the seed does not match its commitment", 1)
-            return
+        if rng.commitment(seed) == commitment:
+            return True
+        report.fail("dice", "the seed does not match its commitment", 1)
     except (TypeError, ValueError):
         report.fail("dice", "the seed is not hex", 1)
-        return
+    return False
+
+
+def check_draws(records: Sequence[Record], seed: str, report: AuditReport,
+                proven: int = 0) -> None:
+    """Every die re-derived from the seed and the contributions recorded up
+    to its event, its counter in sequence.
+
+    ``proven``: how many records from the start the re-execution made
+    exactly as recorded (``check_replay``). Their dice need no second
+    derivation: the re-executed game drew each of them with ``rng.draw``
+    from the same dice seed (the seed and the contributions its events
+    applied) and the same counter, and its events' dice were compared equal
+    to the recorded ones. The creation's are never among them (it is
+    rebuilt from its record, not re-executed), nor is any die after the
+    first record the re-execution did not make as recorded.
+    """
     counter = 0
     contributions: list[str] = []
     dice_seed = seed
-    for rec in records:
+    for index, rec in enumerate(records):
         meta = rec.meta or {}
         added = added_entropy(rec.type, rec.payload)
         if added:
@@ -199,11 +224,12 @@ def check_dice(records: Sequence[Record], seed: str, report: AuditReport) -> Non
                 report.fail("dice", f"version {rec.version} records entropy that is not hex",
                             rec.version)
                 return
+        derive = not 0 < index < proven
         for drawn_counter, sides, value in meta.get("draws", []):
             report.dice += 1
             if drawn_counter != counter:
                 report.fail("dice", f"draw {drawn_counter} where {counter} was due", rec.version)
-            if rng.draw(dice_seed, drawn_counter, sides) != value:
+            if derive and rng.draw(dice_seed, drawn_counter, sides) != value:
                 report.fail("dice", f"draw {drawn_counter} (D{sides}) was not {value}",
                             rec.version)
             counter = drawn_counter + 1
@@ -269,13 +295,17 @@ def replay_steps(records: Sequence[Record]) -> list[int]:
 def check_replay(
     records: Sequence[Record], game_class: type[Game], report: AuditReport, cut: bool = False,
     watch: ReplayWatch | None = None,
-) -> None:
+) -> int:
     """Rebuild from the creation event and play every recorded command again,
     each event compared with its record as soon as it is applied (so no event
     outlives its comparison, and ``watch`` sees the game at every version,
     inside a command's events too, while every event so far is as recorded).
     ``cut``: the records stop short of the game (at a damaged event), so the
-    events a last command makes beyond them are not a failure."""
+    events a last command makes beyond them are not a failure.
+
+    Returns how many records from the start were made exactly as recorded,
+    the creation's counted (0: not even it was rebuilt): ``check_draws``
+    derives none of their dice again."""
     created = records[0]
     try:
         if created.type != "Created" or created.payload.get("rules") != game_class.RULES_ID:
@@ -283,7 +313,7 @@ def check_replay(
         game = rebuild(created, game_class)
     except Exception as exc:  # a corrupt creation event cannot be rebuilt
         report.fail("replay", f"cannot rebuild from the creation event: {exc}", 1)
-        return
+        return 0
     compared = Comparison(records[1:], game_class)
 
     def applied(made: Game, ev: Any) -> None:
@@ -299,9 +329,10 @@ def check_replay(
     parsed = ParsedCommands(game_class)
     for index in replay_steps(records):
         if not replay_step(game, records[index], game_class, report, parsed):
-            return
+            return 1 + compared.proven
         game.collect_events()  # each compared already, as it was applied
     compared.conclude(report, cut)
+    return 1 + compared.proven
 
 
 class ParsedCommands:

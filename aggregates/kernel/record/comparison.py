@@ -59,6 +59,11 @@ class Comparison:
         self.shapes: dict[str, Any] = {}
         #: Whether a record compared so far keeps a stored form (``upcast.STORED``).
         self.stored_forms = False
+        #: How many records from the first were re-executed exactly as
+        #: recorded, each in the shape it was recorded in (no upcast read).
+        self.proven = 0
+        #: Whether the last ``same`` compared a record in its recorded shape.
+        self.exact = False
 
     def add(self, events: Iterable[Any]) -> None:
         """Compare newly re-executed events with the recorded ones at their positions."""
@@ -66,8 +71,11 @@ class Comparison:
         for ev in events:
             index = self.made
             self.made += 1
-            if self.differs < 0 and index < len(recorded) and not self.same(recorded[index], ev):
-                self.differs = index
+            if self.differs < 0 and index < len(recorded):
+                if not self.same(recorded[index], ev):
+                    self.differs = index
+                elif index == self.proven and self.exact:
+                    self.proven += 1
 
     def same(self, served: Record, ev: Any) -> bool:
         """Whether the re-executed ``ev`` is the recorded ``served`` in type,
@@ -84,11 +92,13 @@ class Comparison:
         them (a tuple and a list, or keys in another order, are the same).
         """
         meta = served.meta
+        self.exact = False
         if meta is not None and upcast.STORED in meta:
             self.stored_forms = True
             return self.same_upcast(served, ev)
         if meta is None or "aud" not in meta or not self.as_recorded(served.type, served.payload):
             return self.same_upcast(served, ev)
+        self.exact = True
         if served.type != upcast.current_type(ev):
             return False
         payload, made = payload_of(ev), ev.meta
