@@ -7,6 +7,10 @@ body only changes state. Its events replay and audit like a game's:
 
 - ``TableOpened``: the rules, the seats (each open, given to a named player,
   or to a bot), the options, and the table it is a new round of (play again);
+  a seat may name the level a bot plays it at and its seconds per decision
+  (``level``, ``budget``: the bot given the seat, or the one that takes it
+  when it is still open at the start or its player leaves the game; checked
+  by the service, which hosts the bots);
 - ``SeatTaken``: a player sat down in an open seat, by name;
 - ``SeatLeft``: a player left before the start; the seat is open again;
 - ``BotTookSeat``: a player left a started game; a bot plays their seat on;
@@ -72,11 +76,14 @@ class LobbyReason(StrEnum):
     TOO_MANY_TAKINGS = "TOO_MANY_TAKINGS"
     TABLE_CLOSED = "TABLE_CLOSED"
     TOO_MANY_WAITING_TABLES = "TOO_MANY_WAITING_TABLES"
+    BAD_LEVEL = "BAD_LEVEL"
+    BAD_BUDGET = "BAD_BUDGET"
 
 
 #: The reasons that say the request itself is malformed (the rest: the table's
 #: state refuses it).
-INVALID = {LobbyReason.BAD_NAME, LobbyReason.BAD_SEATS, LobbyReason.UNKNOWN_SEAT}
+INVALID = {LobbyReason.BAD_NAME, LobbyReason.BAD_SEATS, LobbyReason.UNKNOWN_SEAT,
+           LobbyReason.BAD_LEVEL, LobbyReason.BAD_BUDGET}
 #: The reasons that say the caller has used its share of the lobby (the
 #: service's decision, per caller: ``service.lobby``).
 EXHAUSTED = {LobbyReason.TOO_MANY_WAITING_TABLES}
@@ -124,16 +131,31 @@ def check_size(rules: str, count: int, min_seats: int, max_seats: int) -> None:
                      f"{rules} seats {min_seats} to {most} players, not {count}")
 
 
-def seat_spec(kind: str, name: str = "") -> dict[str, Any]:
+def seat_spec(kind: str, name: str = "", level: str = "", budget: float = 0.0
+              ) -> dict[str, Any]:
     """A seat as ``TableOpened`` records it, checked: an open seat has no
-    name; a player's is its name; a bot's is its name or ``Bot``."""
+    name; a player's is its name; a bot's is its name or ``Bot``. ``level``
+    and ``budget``: how a bot plays the seat, recorded when given (the
+    service has checked them against the levels it hosts)."""
     if kind not in KINDS:
         raise refuse(LobbyReason.BAD_SEATS, f"a seat is one of {', '.join(KINDS)}, not {kind!r}")
+    bot = bot_of({"level": level, "budget": budget})
     if kind == OPEN:
-        return {"kind": OPEN, "name": ""}
+        return {"kind": OPEN, "name": "", **bot}
     if kind == BOT:
-        return {"kind": BOT, "name": player_name(name) if name.strip() else ""}
-    return {"kind": PLAYER, "name": player_name(name)}
+        return {"kind": BOT, "name": player_name(name) if name.strip() else "", **bot}
+    return {"kind": PLAYER, "name": player_name(name), **bot}
+
+
+def bot_of(seat: dict[str, Any]) -> dict[str, Any]:
+    """How a bot plays ``seat``, where the seat says (a table opened before
+    seats named a level says nothing: its bots play at random)."""
+    out: dict[str, Any] = {}
+    if seat.get("level"):
+        out["level"] = str(seat["level"])
+    if seat.get("budget"):
+        out["budget"] = float(seat["budget"])
+    return out
 
 
 class Lobby(Aggregate):
@@ -155,7 +177,9 @@ class Lobby(Aggregate):
         table of bots alone could never start (``start``), so it is not
         recorded to wait for ever."""
         check_size(rules, len(seats), min_seats, max_seats)
-        checked = [seat_spec(str(s.get("kind", "")), str(s.get("name", ""))) for s in seats]
+        checked = [seat_spec(str(s.get("kind", "")), str(s.get("name", "")),
+                             str(s.get("level", "")), float(s.get("budget", 0.0)))
+                   for s in seats]
         if all(spec["kind"] == BOT for spec in checked):
             raise refuse(LobbyReason.NOT_ENOUGH_PLAYERS,
                          "a table needs a seat for a player: given, or open to join")
@@ -288,7 +312,7 @@ class Lobby(Aggregate):
         count = len(self.seats)
         moved: list[dict[str, Any]] = [{} for _ in range(count)]
         for n, s in enumerate(self.seats):
-            moved[(n + 1) % count] = {"kind": s["kind"], "name": s["name"]}
+            moved[(n + 1) % count] = {"kind": s["kind"], "name": s["name"], **bot_of(s)}
         return moved
 
     def _waiting(self, what: str) -> None:
@@ -306,11 +330,12 @@ class Lobby(Aggregate):
 
     @event("SeatTaken")
     def _seat_taken(self, seat: int, name: str) -> None:
-        self.seats[seat] = {"kind": PLAYER, "name": name, "taking": self._taken()}
+        self.seats[seat] = {"kind": PLAYER, "name": name, "taking": self._taken(),
+                            **bot_of(self.seats[seat])}
 
     @event("SeatLeft")
     def _seat_left(self, seat: int) -> None:
-        self.seats[seat] = {"kind": OPEN, "name": "", "taking": 0}
+        self.seats[seat] = {"kind": OPEN, "name": "", "taking": 0, **bot_of(self.seats[seat])}
 
     @event("BotTookSeat")
     def _bot_took_seat(self, seat: int) -> None:
@@ -321,7 +346,8 @@ class Lobby(Aggregate):
         self.status = STARTED
         self.game_id = game_id
         for seat in bots:
-            self.seats[seat] = {"kind": BOT, "name": f"Bot {seat + 1}", "taking": self._taken()}
+            self.seats[seat] = {"kind": BOT, "name": f"Bot {seat + 1}", "taking": self._taken(),
+                                **bot_of(self.seats[seat])}
 
     @event("PlayAgainOffered")
     def _play_again_offered(self, next_table: str) -> None:

@@ -57,6 +57,10 @@ class Settings:
     #: or a leave before it closes (``TableClosed``).
     waiting_tables_per_caller: int = 5
     table_idle_seconds: float = 3 * 3600.0
+    #: The most seconds a bot the server hosts (a lobby table's, the web's
+    #: "play against bots") may think per decision, and what a bot seat asked
+    #: for no budget takes (``service.hostedbots``): its CPU is its host's.
+    bot_budget_seconds: float = 0.2
     #: Seconds a caught-up feed (Subscribe, Play) goes without a message before
     #: it is sent its status again: how soon a client knows the feed lives and
     #: the server finds a client gone (``service.feeds``).
@@ -116,6 +120,7 @@ class Settings:
             waiting_tables_per_caller=_positive("ARBITER_WAITING_TABLES_PER_CALLER",
                                                 cls.waiting_tables_per_caller),
             table_idle_seconds=_seconds("ARBITER_TABLE_IDLE_SECONDS", cls.table_idle_seconds),
+            bot_budget_seconds=bot_budget_seconds(),
             feed_heartbeat_seconds=_seconds("ARBITER_FEED_HEARTBEAT_SECONDS",
                                             cls.feed_heartbeat_seconds),
             web_idle_seconds=_seconds("ARBITER_WEB_IDLE_SECONDS", cls.web_idle_seconds),
@@ -287,6 +292,12 @@ def _whole(name: str, default: int) -> int:
     if not text.isdigit():
         raise ValueError(f"{name} must be a whole number (0 or more), not {text!r}")
     return int(text)
+
+
+def bot_budget_seconds() -> float:
+    """``Settings.bot_budget_seconds`` from ``ARBITER_BOT_BUDGET_SECONDS`` (the
+    web side, which is handed no ``Settings``, reads it here too)."""
+    return _seconds("ARBITER_BOT_BUDGET_SECONDS", Settings.bot_budget_seconds)
 
 
 def _seconds(name: str, default: float) -> float:

@@ -32,8 +32,10 @@ time with each seat holder's. When the table starts, the game is created
 through the application as ``CreateGame`` creates one, with the holders'
 secrets as its seat tokens: the secret a player joined with plays the game
 (``GameService.Play``, every call). Bots play the bot seats on this server
-(``TableBots``): a random listed move, as the web side's bots and ``arbiter
-simulate`` do; they play on after the server restarts.
+(``TableBots``), each at its seat's level (random, greedy or IS-MCTS, at a
+budget per decision the server bounds), deciding from its seat's record,
+view and legal moves alone, as ``arbiter bot`` does over the per-seat stream
+(``service.hostedbots``); they play on after the server restarts.
 
 No served game has a rule for a player leaving during the game, so a bot
 always takes the seat (``BotTookSeat``). The leaving player's secret is
@@ -49,24 +51,23 @@ import copy
 import functools
 import hmac
 import logging
-import random
 import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 import grpc
-from arbiter.moves import random_listed
-from arbiter.v1 import lobby_pb2, lobby_pb2_grpc
+from arbiter.v1 import game_pb2, lobby_pb2, lobby_pb2_grpc
+from arbiter.wire import command_to_json, json_to_command
 from eventsourcing.application import EventSourcedLog, project_aggregate
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 
 from aggregates.catalog import GAMES
-from aggregates.kernel import RuleError
+from aggregates.kernel import Game, RuleError
 from aggregates.lobby import (
     BOT,
     CLOSED,
@@ -82,15 +83,18 @@ from aggregates.lobby import (
     check_size,
     player_name,
 )
+from clients.bot import game_class
 from service import auth
-from service.application import ArbiterApp
+from service.application import ArbiterApp, SeatReading
 from service.catalogue import served_rules, unknown_rules
 from service.config import Settings
+from service.envelope import Reader, to_proto
 from service.errors import ServiceError, bad_request
 from service.feeds import FeedHub
+from service.hostedbots import DEFAULT_LEVEL, BotLevel, LevelError, SeatBots, bot_level
 from service.ids import check_id, parse_options
 from service.limits import CallerShares
-from service.servicer import refusals
+from service.servicer import decision_proto, refusals
 from service.shards import Shards
 from service.status import refused
 
@@ -405,14 +409,15 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     def __init__(self, app: ArbiterApp | Shards, hub: FeedHub,
                  shares: CallerShares | None = None, idle_seconds: float = IDLE_SECONDS,
-                 waiting_per_caller: int = WAITING_PER_CALLER) -> None:
+                 waiting_per_caller: int = WAITING_PER_CALLER,
+                 bot_budget: float = Settings.bot_budget_seconds) -> None:
         self.stores = app if isinstance(app, Shards) else Shards([app])
         self.tables = Tables(self.stores.first, idle_seconds, waiting_per_caller)
         self.hub = hub
         #: Every caller's share (``service.limits``): the bots' moves are their host's.
         self.shares = shares
         self.credentials = self.stores.first.credentials
-        self.bots = TableBots(self)
+        self.bots = TableBots(self, bot_budget)
         #: One quick match of each rules and size at a time on this server, so
         #: two players matching at once meet at one table (``QuickMatch``).
         self._matching: dict[tuple[str, int], threading.Lock] = {}
@@ -496,7 +501,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         """A table as everyone sees it: never a secret."""
         return lobby_pb2.Table(
             table_id=str(table.id), rules=table.rules, status=table.status,
-            seats=[lobby_pb2.TableSeat(seat=n, kind=s["kind"], name=s["name"])
+            seats=[lobby_pb2.TableSeat(seat=n, kind=s["kind"], name=s["name"],
+                                       level=s.get("level", DEFAULT_LEVEL),
+                                       budget_seconds=s.get("budget") or self.bots.most)
                    for n, s in enumerate(table.seats)],
             game_id=table.game_id, next_table_id=table.next_table, again_of=table.again_of,
             options_json=table.options_json, version=table.version,
@@ -604,13 +611,25 @@ class LobbyService(LobbyServicer):
             raise lobby_refusal(RuleError(
                 LobbyReason.BAD_SEATS,
                 f"a table has at most {MAX_TABLE_SEATS} seats, not {len(request.seats)}"))
-        table = self.opened(request.rules,
-                            [{"kind": s.kind, "name": s.name} for s in request.seats],
+        table = self.opened(request.rules, [self.seat_of(s) for s in request.seats],
                             request.options_json, self.caller_key(context))
         return lobby_pb2.OpenTableResponse(
             table=self.message(table), host_secret=self.host_secret(table),
             seat_secrets=[self.secret_message(table, n) for n, s in enumerate(table.seats)
                           if s["kind"] == PLAYER])
+
+    def seat_of(self, spec: lobby_pb2.SeatSpec) -> dict[str, Any]:
+        """A requested seat as ``Lobby.open`` takes it, its bot's level and
+        budget checked against the levels this server hosts and its bound
+        (``BAD_LEVEL``, ``BAD_BUDGET``)."""
+        try:
+            level = bot_level(spec.level, spec.budget_seconds, self.bots.most)
+        except LevelError as exc:
+            raise lobby_refusal(RuleError(LobbyReason(exc.reason), exc.message)) from None
+        # Recorded as asked (none: none), so a table opened without levels
+        # records what it always did, and a later bound applies to it.
+        return {"kind": spec.kind, "name": spec.name, "level": spec.level and level.level,
+                "budget": spec.budget_seconds}
 
     @lobby_call
     def ListTables(self, request: lobby_pb2.ListTablesRequest,
@@ -818,15 +837,18 @@ class Hosts:
 
 
 class TableBots:
-    """Bots playing the bot seats of started tables on this server: a random
-    listed move (``arbiter.moves``), through the application's one
-    write path, as a seat's ``Act`` would; a thread per game, ended with it
-    (or when the server stops). Each move is a call of the table's host and
-    its CPU time the host's work (``service.limits``): opening tables full
-    of bots makes the server do no more than its opener's share."""
+    """Bots playing the bot seats of started tables on this server, each at
+    its seat's level (``service.hostedbots``: from its seat's record, view and
+    legal moves alone), through the application's one write path, as a seat's
+    ``Act`` would; a thread per game, ended with it (or when the server
+    stops). Each move is a call of the table's host and its CPU time, the
+    bot's thinking included, the host's work (``service.limits``): opening
+    tables full of bots makes the server do no more than its opener's share."""
 
-    def __init__(self, lobby: LobbyServicer) -> None:
+    def __init__(self, lobby: LobbyServicer, most: float = Settings.bot_budget_seconds) -> None:
         self.lobby = lobby
+        #: The most seconds a bot thinks per decision (``Settings.bot_budget_seconds``).
+        self.most = most
         self.hosts = Hosts()
         self._running: set[str] = set()
         self._guard = threading.Lock()
@@ -860,13 +882,13 @@ class TableBots:
 
     def _run(self, table_id: uuid.UUID, game_id: str) -> None:
         hub = self.lobby.hub
-        rng = random.Random(f"{game_id}")
+        bots = SeatBots(game_id, self.most)
         host = self.hosts.of(table_id)
         try:
             with hub.following(game_id):
                 while not hub.stopping.is_set():
                     ticket = hub.ticket(game_id)
-                    moved = self._charged(host, lambda: self._move(table_id, game_id, rng))
+                    moved = self._charged(host, lambda: self._move(table_id, game_id, bots))
                     if moved is None:
                         return
                     if not moved:  # the others' turn: until a commit of the game
@@ -891,28 +913,69 @@ class TableBots:
         finally:
             shares.charge_work(host, time.thread_time() - started)
 
-    def _move(self, table_id: uuid.UUID, game_id: str, rng: random.Random) -> bool | None:
+    def _move(self, table_id: uuid.UUID, game_id: str, bots: SeatBots) -> bool | None:
         """One move of a bot seat whose turn it is; None once the game is over."""
         store = self.lobby.stores.of(game_id)
-        if store.facts(game_id).ended:
+        facts = store.facts(game_id)
+        if facts.ended:
             return None
         table = self.lobby.tables.get(table_id)
-        for seat, held in enumerate(table.seats):
-            if held["kind"] != BOT:
+        seats = [n for n, held in enumerate(table.seats) if held["kind"] == BOT]
+        for seat in seats:  # a player who left mid-game: a bot takes the seat on
+            bots.take(seat, BotLevel(table.seats[seat].get("level", DEFAULT_LEVEL),
+                                     table.seats[seat].get("budget", 0.0)))
+        version, readings = store.seats_at(game_id, seats, facts.version, screens=False)
+        for reading in readings:
+            if reading.legal is None:
                 continue
-            picked = random_listed(store.legal_actions(game_id, seat), rng)
-            if picked is None:
+            turn = seat_turn(reading)
+            bots.read(reading.seat, seat_record(store, game_class(turn.state), game_id,
+                                                reading.seat, bots.after(reading.seat),
+                                                version))
+            move = bots.choose(turn)
+            if move is None:
                 continue
-            action, decision_id = picked
             try:
-                result = store.act(game_id, seat, action.command, decision_id=decision_id,
-                                   rules=table.rules)
+                result = store.act(
+                    game_id, reading.seat, as_json(move.command),
+                    expected_version=0 if move.decision_id else version,
+                    decision_id=move.decision_id, rules=table.rules)
             except (RuleError, ServiceError) as exc:
                 log.debug("a bot's move of game %s was refused: %s", game_id, exc)
                 continue
             self.lobby.hub.committed(game_id, result.version)
             return True
         return False
+
+
+def as_json(command: game_pb2.Command | Mapping[str, Any]) -> Mapping[str, Any]:
+    """A bot's command as the application's ``act`` takes it (its JSON)."""
+    return command if isinstance(command, Mapping) else command_to_json(command)[1]
+
+
+def seat_turn(reading: SeatReading) -> game_pb2.PlayTurn:
+    """A bot seat's turn as its ``Play`` stream would push it: the game as the
+    seat sees it (no screen: a bot draws none) and its legal commands."""
+    state, legal = reading.state, reading.legal
+    assert legal is not None
+    return game_pb2.PlayTurn(
+        seat=reading.seat,
+        state=game_pb2.GameState(
+            game_id=state.game_id, rules=state.rules, rules_version=state.rules_version,
+            version=state.version, over=state.over, outcome_json=state.outcome_json,
+            pending=[decision_proto(d) for d in state.pending], view_json=state.view_json,
+            seats=state.seats),
+        actions=[game_pb2.LegalAction(command=json_to_command(legal.rules, a.command),
+                                      json=a.json, label=a.label) for a in legal.actions],
+        complete=legal.complete)
+
+
+def seat_record(store: ArbiterApp, cls: type[Game], game_id: str, seat: int, after: int,
+                upto: int) -> list[game_pb2.Event]:
+    """The game's events after ``after`` up to ``upto`` in the form ``seat``
+    reads them, as its ``Play`` stream delivers them (the game not over)."""
+    reader = Reader(seat).for_game(False)
+    return [to_proto(cls, ev, reader) for ev in store.game_events(game_id, after, upto)]
 
 
 def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub,
@@ -923,7 +986,7 @@ def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub,
     tables' idle time and waiting tables per caller are ``settings``'."""
     settings = settings or Settings()
     servicer = LobbyService(app, hub, shares, settings.table_idle_seconds,
-                            settings.waiting_tables_per_caller)
+                            settings.waiting_tables_per_caller, settings.bot_budget_seconds)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)
     servicer.bots.resume()
     return servicer

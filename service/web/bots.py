@@ -5,29 +5,38 @@ A bot is a client like any other: every read and move is an ordinary
 ``GameService`` call through ``service.web.backend`` (the gRPC write path of
 every player), with its seat's own token, charged to the address of the player
 who made the game, so a bot spends that player's share of the server's time and
-backs off when refused ``RATE_LIMITED``, as ``arbiter simulate`` does. It plays a
-random listed action (``arbiter.moves``, the picker ``simulate``
-uses). The tasks end with their game, after ``IDLE_SECONDS`` without a move of
-the other seats, or when the web side stops (``install``: cancelled on cleanup).
+backs off when refused ``RATE_LIMITED``, as ``arbiter simulate`` does. It plays
+at the level the form chose (random, greedy or IS-MCTS, ``service.hostedbots``),
+deciding from what its seat's token reads alone: its seat's record
+(``History``), its view (``GetState``) and its legal moves (``LegalActions``),
+as ``arbiter bot`` does over the per-seat stream. A searching level thinks up
+to the server's bound per decision (``ARBITER_BOT_BUDGET_SECONDS``), on one
+thread for all the web side's bots (``THINKERS``): however many games ask,
+their thinking takes at most one core. The tasks end with their game, after
+``IDLE_SECONDS`` without a move of the other seats, or when the web side stops
+(``install``: cancelled on cleanup).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import web
-from arbiter.moves import random_listed
 from arbiter.v1 import game_pb2
 
+from service.config import bot_budget_seconds
+from service.hostedbots import BotLevel, LevelError, SeatBots, bot_level
 from service.web.backend import Backend, GatewayError
 from service.web.gateway import BACKEND
 
 log = logging.getLogger(__name__)
 #: The running bot tasks, one per game with bots.
 TASKS: web.AppKey[set[asyncio.Task[None]]] = web.AppKey("bot_tasks", set)
+#: The one thread the web side's bots think on (see the module).
+THINKERS: web.AppKey[ThreadPoolExecutor] = web.AppKey("bot_thinkers", ThreadPoolExecutor)
 #: How long a bot waits between looks while the game waits on someone else.
 POLL_SECONDS = (0.2, 2.0)
 #: A game its player left: the bots stop after this long without a move of theirs.
@@ -41,8 +50,27 @@ STALE = {"ABORTED", "FAILED_PRECONDITION"}
 NOT_NOW = {"UNAVAILABLE"}
 
 
+#: The levels as the forms offer them.
+LEVEL_TITLES = {"random": "random: any legal move",
+                "greedy": "greedy: one short playout per move",
+                "ismcts": "IS-MCTS: a search of what its seat may see"}
+
+
+def level_of(level: str, budget: str) -> BotLevel:
+    """The new-game form's bot level and budget (seconds; "" is the server's
+    bound), checked: refused ``BAD_LEVEL`` / ``BAD_BUDGET`` as the lobby's are."""
+    try:
+        seconds = float(budget) if budget.strip() else 0.0
+    except ValueError:
+        seconds = -1.0
+    try:
+        return bot_level(level, seconds, bot_budget_seconds())
+    except LevelError as exc:
+        raise GatewayError("INVALID_ARGUMENT", exc.reason, exc.message) from None
+
+
 async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str,
-               rng: random.Random) -> None:
+               bots: SeatBots, think: ThreadPoolExecutor) -> None:
     """Play ``tokens``' seats of the game until it is over (or left idle)."""
     wait, backoff = POLL_SECONDS[0], POLL_SECONDS[0]
     last_move = time.monotonic()
@@ -58,18 +86,18 @@ async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str
                 await asyncio.sleep(wait)
                 wait = min(wait * 1.5, POLL_SECONDS[1])
                 continue
-            seat = turns[0]
-            legal = await backend.call("LegalActions", game_pb2.LegalActionsRequest(
-                game_id=game_id, seat=seat), tokens[seat], peer)
-            picked = random_listed(legal, rng)
-            if picked is None:  # nothing listed for it: the others must move first
+            turn = await seat_turn(backend, game_id, turns[0], tokens[turns[0]], peer, bots)
+            move = None if turn is None else await asyncio.get_running_loop().run_in_executor(
+                think, bots.choose, turn)
+            if turn is None or move is None:  # the game moved meanwhile, or nothing listed
                 await asyncio.sleep(wait)
                 continue
-            action, decision_id = picked
+            assert isinstance(move.command, game_pb2.Command)  # a listed action's own
             await backend.call("Act", game_pb2.ActRequest(  # its reply's state unread: none
-                game_id=game_id, seat=seat, command=action.command, decision_id=decision_id,
-                expected_version=0 if decision_id else legal.version, with_state=False),
-                tokens[seat], peer)
+                game_id=game_id, seat=turn.seat, command=move.command,
+                decision_id=move.decision_id,
+                expected_version=0 if move.decision_id else turn.state.version,
+                with_state=False), tokens[turn.seat], peer)
             wait = backoff = POLL_SECONDS[0]
             last_move = time.monotonic()
         except GatewayError as exc:
@@ -81,12 +109,36 @@ async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str
                 return
 
 
-def start(app: web.Application, game_id: str, tokens: dict[int, str], peer: str) -> None:
-    """Bots for ``tokens``' seats of a new game, on the web side's own loop."""
+async def seat_turn(backend: Backend, game_id: str, seat: int, token: str, peer: str,
+                    bots: SeatBots) -> game_pb2.PlayTurn | None:
+    """The seat's turn as its ``Play`` stream would push it, read with its own
+    token: its legal moves, its view, and its record up to them (read into
+    ``bots``). None when the game moved between the reads."""
+    legal = await backend.call("LegalActions", game_pb2.LegalActionsRequest(
+        game_id=game_id, seat=seat), token, peer)
+    state = await backend.call("GetState", game_pb2.GetStateRequest(
+        game_id=game_id, seat=seat), token, peer)
+    if state.version != legal.version:
+        return None
+    events = [e async for e in backend.stream("History", game_pb2.HistoryRequest(
+        game_id=game_id, seat=seat, after_version=bots.after(seat)), token, peer)
+        if e.version <= state.version]
+    bots.read(seat, events)
+    return game_pb2.PlayTurn(seat=seat, state=state, actions=legal.actions,
+                             complete=legal.complete)
+
+
+def start(app: web.Application, game_id: str, tokens: dict[int, str], peer: str,
+          level: BotLevel | None = None) -> None:
+    """Bots for ``tokens``' seats of a new game, on the web side's own loop,
+    each at ``level`` (random unless told)."""
     if not tokens:
         return
+    bots = SeatBots(game_id, bot_budget_seconds())
+    for seat in tokens:
+        bots.take(seat, level or BotLevel())
     task = asyncio.get_running_loop().create_task(
-        play(app[BACKEND], game_id, tokens, peer, random.Random()), name=f"bots {game_id}")
+        play(app[BACKEND], game_id, tokens, peer, bots, app[THINKERS]), name=f"bots {game_id}")
     app[TASKS].add(task)
     task.add_done_callback(app[TASKS].discard)
 
@@ -101,10 +153,12 @@ async def _cancel(app: web.Application) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     if tasks:  # the operator's record that no bot plays on past the stop
         log.info("the bots of %d game(s) stopped with the web side", len(tasks))
+    app[THINKERS].shutdown(wait=False, cancel_futures=True)
 
 
 def install(app: web.Application) -> None:
     """Keep the app's bot tasks, and cancel them when it shuts down."""
     tasks: set[asyncio.Task[None]] = set()
     app[TASKS] = tasks
+    app[THINKERS] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="web-bots")
     app.on_shutdown.append(_cancel)

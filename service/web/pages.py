@@ -57,6 +57,7 @@ from arbiter.v1 import game_pb2
 from markupsafe import Markup, escape
 
 from aggregates.records import export_lines
+from service.config import bot_budget_seconds
 from service.web import bots, gateway, session
 from service.web.backend import GatewayError
 from service.web.screen import screen_html
@@ -316,6 +317,7 @@ async def lobby(request: web.Request) -> web.Response:
     filters = {k: v for k, v in (("show", show), ("rules", chosen)) if v}
     next_page = "/?" + urlencode({**filters, "page_token": next_token}) if next_token else ""
     return page("lobby.html", games=games, rules=list(rules.values()), chosen=chosen,
+                bot_levels=bots.LEVEL_TITLES, bot_budget=f"{bot_budget_seconds():g}",
                 show=show, shows=SHOWS, next_page=next_page, first_page=bool(token),
                 first_href="/?" + urlencode(filters) if filters else "/")
 
@@ -334,6 +336,7 @@ async def create(request: web.Request) -> web.Response:
     rules = str(form.get("rules", ""))
     seats = [s.strip() for s in str(form.get("seats", "")).split(",") if s.strip()]
     against_bots = bool(form.get("bots"))
+    level = bots.level_of(str(form.get("level", "")), str(form.get("budget", "")))
     reply = await call(request, "CreateGame", game_pb2.CreateGameRequest(
         rules=rules, seats=seats, request_id=uuid.uuid4().hex))
     titles = await rules_by_id(request)
@@ -342,11 +345,12 @@ async def create(request: web.Request) -> web.Response:
     if against_bots:  # the creator takes the first seat; bots play the others
         bots.start(request.app, reply.game_id,
                    {t.seat: t.token for t in reply.seat_tokens if t.seat != 0},
-                   gateway.peer(request))
+                   gateway.peer(request), level)
     names = [t.name for t in sorted(reply.seat_tokens, key=lambda t: t.seat)]
     links = [{"seat": t.seat, "name": seat_title(t.seat, names),
               "href": join_href(reply.game_id, t.token, t.seat)} for t in played]
     return page("new.html", status=201, game_id=reply.game_id, bots=against_bots,
+                level=bots.LEVEL_TITLES[level.level],
                 bot_seats=[seat_title(t.seat, names) for t in reply.seat_tokens
                            if against_bots and t.seat != 0],
                 title=title_of(titles, rules), links=links, base=base,

@@ -36,8 +36,11 @@ from aiohttp import web
 from arbiter.v1 import lobby_pb2, lobby_pb2_grpc
 from google.protobuf import json_format
 
+from service.config import bot_budget_seconds
 from service.web import gateway, session
 from service.web.backend import Backend, GatewayError, refusal_of
+from service.web.bots import LEVEL_TITLES
+from service.web.bots import level_of as bot_level_of
 from service.web.pages import join_href, refusals, rules_by_id, title_of
 from service.web.templating import page
 
@@ -110,7 +113,8 @@ async def tables(request: web.Request) -> web.Response:
     offered = [{"id": r.id, "title": r.title or r.id, "min": r.min_seats,
                 "max": min(r.max_seats, MAX_FORM_SEATS)}
                for r in rules.values() if r.max_seats >= 2]
-    return page("tables.html", tables=listed, rules=offered)
+    return page("tables.html", tables=listed, rules=offered, bot_levels=LEVEL_TITLES,
+                bot_budget=f"{bot_budget_seconds():g}")
 
 
 @refusals
@@ -123,9 +127,15 @@ async def open_table(request: web.Request) -> web.Response:
     if players < 1 or bots >= players:
         raise GatewayError("INVALID_ARGUMENT", "BAD_SEATS",
                            "a table has at least one seat besides the bots")
-    seats = [lobby_pb2.SeatSpec(kind="player", name=str(form.get("name", "")))]
-    seats += [lobby_pb2.SeatSpec(kind="bot")] * bots
-    seats += [lobby_pb2.SeatSpec(kind="open")] * (players - 1 - bots)
+    # The bots' level: the bot seats', and that of a bot taking an open seat
+    # (the table started early) or yours (you leave the game).
+    level = bot_level_of(str(form.get("level", "")), str(form.get("budget", "")))
+    seats = [lobby_pb2.SeatSpec(kind="player", name=str(form.get("name", "")),
+                                level=level.level, budget_seconds=level.budget)]
+    seats += [lobby_pb2.SeatSpec(kind="bot", level=level.level,
+                                 budget_seconds=level.budget)] * bots
+    seats += [lobby_pb2.SeatSpec(kind="open", level=level.level,
+                                 budget_seconds=level.budget)] * (players - 1 - bots)
     reply = await lobby_call(request, "OpenTable", lobby_pb2.OpenTableRequest(
         rules=str(form.get("rules", "")), seats=seats))
     return to_table(request, reply.table.table_id, reply.seat_secrets[0], reply.host_secret)

@@ -1,0 +1,74 @@
+"""The web's bots at a level (docs/web.md, "Play against bots"): the new-game
+form and the open-table form offer each level the server hosts; a game
+against a greedy bot plays to the end; a level or budget it does not host is
+refused with a reason code, before a game is made.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from arbiter.moves import listed_decision
+from arbiter.v1 import game_pb2
+
+from tests.integration.conftest import ServerProcess
+from tests.web.test_pages import Browser
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("web-bot-levels")]
+
+LEVELS = ["random", "greedy", "ismcts"]
+
+
+def test_the_forms_offer_each_level(web_server: ServerProcess) -> None:
+    browser = Browser(web_server.web_url)
+    for path, form in (("/", "new-level"), ("/tables", "open-level")):
+        options = browser.get(path).dom.by_id(form).find_all("option")
+        assert [o.attrs["value"] for o in options] == LEVELS, path
+
+
+def test_a_new_game_against_a_greedy_bot_plays_to_the_end(web_server: ServerProcess) -> None:
+    """The creator plays Ettin's first seat at random; the web side's greedy
+    bot, at a small budget, plays the second whenever the game waits on it."""
+    browser = Browser(web_server.web_url)
+    made = browser.post_form("/games", {"rules": "ettin", "seats": "Me, Bo", "bots": "1",
+                                        "level": "greedy", "budget": "0.01"},
+                             Origin=web_server.web_url)
+    assert made.status == 201, made.body
+    assert made.dom.by_id("bot-level").text().startswith("greedy")
+    link = made.dom.find_all("a", "seat-link")[0].attrs["href"]
+    game_id, token = link.split("/")[2], link.partition("#")[2]
+    me = web_server.stub(token)
+    rng = random.Random(2)
+    deadline = time.monotonic() + 120
+    state = me.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
+    while not state.over and time.monotonic() < deadline:
+        if 0 in [d.seat for d in state.pending]:
+            legal = me.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=0))
+            if legal.actions and legal.version == state.version:
+                move = rng.choice(list(legal.actions))
+                me.Act(game_pb2.ActRequest(
+                    game_id=game_id, seat=0, command=move.command,
+                    decision_id=listed_decision(legal),
+                    expected_version=0 if listed_decision(legal) else legal.version))
+        else:
+            time.sleep(0.05)  # the bot's turn: it polls and moves on its own
+        state = me.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
+    assert state.over, "the game against a greedy bot did not end"
+
+
+@pytest.mark.parametrize(("form", "reason"), [
+    ({"level": "grandmaster"}, "BAD_LEVEL"),
+    ({"level": "greedy", "budget": "9"}, "BAD_BUDGET"),
+    ({"level": "ismcts", "budget": "fast"}, "BAD_BUDGET"),
+])
+def test_a_level_the_server_does_not_host_is_refused(
+        web_server: ServerProcess, form: dict[str, str], reason: str) -> None:
+    browser = Browser(web_server.web_url)
+    made = browser.post_form("/games", {"rules": "ettin", "seats": "Me, Bo", "bots": "1",
+                                        **form}, Origin=web_server.web_url)
+    assert made.status == 400 and reason in made.body, (made.status, made.body[:400])
+    opened = browser.post_form("/tables", {"rules": "ettin", "players": "2", "bots": "1",
+                                           "name": "Me", **form}, Origin=web_server.web_url)
+    assert opened.status == 400 and reason in opened.body, (opened.status, opened.body[:400])
