@@ -114,3 +114,32 @@ def test_the_dice_the_replay_proved_are_not_drawn_again_and_the_verdict_is_the_s
         # from the first record it did not make as recorded.
         assert len(derived) < 1.2 * full.dice, (len(derived), full.dice)
     assert not full.dice_ok and report.first_failure == late
+
+
+def test_a_games_rows_read_lean_from_sqlite_are_the_recorders(tmp_path: Any) -> None:
+    """``_select_rows`` on the library's SQLite recorder returns what its
+    ``select_events`` returns; a recorder of another kind is asked itself."""
+    import random
+    import uuid
+
+    from bench.store import SNAPSHOT_INTERVAL, sqlite_env
+    from service.application import ArbiterApp
+
+    app = ArbiterApp(sqlite_env(tmp_path), SNAPSHOT_INTERVAL)
+    game = app.create_game("enin", ["solo"])
+    rnd = random.Random(3)
+    for _ in range(12):
+        if game.ended:
+            break
+        game.act(0, rnd.choice(game.legal_actions(0)), uuid.uuid4().hex)
+    app.save(game)
+    gid = game.id
+    assert auditing._select_rows(app.recorder, gid) == list(app.recorder.select_events(gid))
+    assert len(auditing._select_rows(app.recorder, gid)) == game.version
+
+    class Other:
+        def select_events(self, originator_id: uuid.UUID) -> list[str]:
+            return [f"asked for {originator_id}"]
+
+    assert auditing._select_rows(Other(), gid) == [f"asked for {gid}"]
+    app.close()
