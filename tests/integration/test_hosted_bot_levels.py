@@ -156,3 +156,20 @@ def test_a_hosted_bot_decides_from_its_seats_record_view_and_moves_alone(app: An
                 rules="ethnos")
     assert redacted_reads, "no event was hidden from seat 2: the test would catch nothing"
     assert bots.seats[1].level == "greedy" and not bots.seats[1].blind
+
+
+def test_the_cli_opens_a_table_with_a_bot_at_a_level(
+        shared_server: ServerProcess, tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``arbiter lobby open --seat bot:greedy``: the bot seat's level is the
+    server's and shown; a level it does not host is the server's BAD_LEVEL."""
+    from clients.cli import main
+
+    monkeypatch.setenv("ARBITER_HOME", str(tmp_path))
+    common = ["--address", shared_server.address]
+    assert main(["lobby", "open", "ettin", "--seat", "Ada", "--seat", "bot:greedy",
+                 "--bot-budget", "0.01", *common]) == 0
+    assert "Player 2: a bot (bot, greedy)" in capsys.readouterr().out
+    assert main(["lobby", "open", "ettin", "--seat", "Ada", "--seat", "open:wizard",
+                 *common]) != 0
+    assert "BAD_LEVEL" in capsys.readouterr().err
