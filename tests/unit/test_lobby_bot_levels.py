@@ -36,4 +36,4 @@ def test_a_table_opened_without_levels_records_what_it_always_did() -> None:
     table = Lobby.open(uuid.uuid4(), "ettin", [{"kind": PLAYER, "name": "Ada"},
                                                {"kind": BOT}], "", 2, 6)
     opened = table.collect_events()[0]
-    assert opened.seats == [{"kind": PLAYER, "name": "Ada"}, {"kind": BOT, "name": ""}]
+    assert opened.__dict__["seats"] == [{"kind": PLAYER, "name": "Ada"}, {"kind": BOT, "name": ""}]
