@@ -105,6 +105,12 @@ class SeatBots:
         reads = self.seats[seat].reads
         return reads[-1].record.version if reads else 0
 
+    def reads_record(self, seat: int) -> bool:
+        """Whether ``seat``'s level decides from its record (a searching one's
+        belief is guessed from it); a random bot's is never read, so its
+        record need not be fetched."""
+        return self.seats[seat].level != "random"
+
     def read(self, seat: int, events: Iterable[game_pb2.Event]) -> None:
         """More of ``seat``'s record, in version order, as its seat reads it
         (events read already are skipped)."""

@@ -929,9 +929,10 @@ class TableBots:
             if reading.legal is None:
                 continue
             turn = seat_turn(reading)
-            bots.read(reading.seat, seat_record(store, game_class(turn.state), game_id,
-                                                reading.seat, bots.after(reading.seat),
-                                                version))
+            if bots.reads_record(reading.seat):
+                bots.read(reading.seat, seat_record(store, game_class(turn.state), game_id,
+                                                    reading.seat, bots.after(reading.seat),
+                                                    version))
             move = bots.choose(turn)
             if move is None:
                 continue

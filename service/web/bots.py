@@ -86,7 +86,8 @@ async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str
                 await asyncio.sleep(wait)
                 wait = min(wait * 1.5, POLL_SECONDS[1])
                 continue
-            turn = await seat_turn(backend, game_id, turns[0], tokens[turns[0]], peer, bots)
+            turn = await seat_turn(backend, game_id, turns[0], tokens[turns[0]], peer, bots,
+                                   state if turns[0] == first else None)
             move = None if turn is None else await asyncio.get_running_loop().run_in_executor(
                 think, bots.choose, turn)
             if turn is None or move is None:  # the game moved meanwhile, or nothing listed
@@ -110,16 +111,22 @@ async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str
 
 
 async def seat_turn(backend: Backend, game_id: str, seat: int, token: str, peer: str,
-                    bots: SeatBots) -> game_pb2.PlayTurn | None:
+                    bots: SeatBots, known: game_pb2.GameState | None = None
+                    ) -> game_pb2.PlayTurn | None:
     """The seat's turn as its ``Play`` stream would push it, read with its own
-    token: its legal moves, its view, and its record up to them (read into
-    ``bots``). None when the game moved between the reads."""
+    token: its legal moves, its view (``known``: the seat's state read just
+    before, used when the moves are of its version), and its record up to
+    them (read into ``bots``). None when the game moved between the reads."""
     legal = await backend.call("LegalActions", game_pb2.LegalActionsRequest(
         game_id=game_id, seat=seat), token, peer)
-    state = await backend.call("GetState", game_pb2.GetStateRequest(
-        game_id=game_id, seat=seat), token, peer)
+    state = known if known is not None and known.version == legal.version else (
+        await backend.call("GetState", game_pb2.GetStateRequest(
+            game_id=game_id, seat=seat), token, peer))
     if state.version != legal.version:
         return None
+    if not bots.reads_record(seat):  # a random bot: its record is never read
+        return game_pb2.PlayTurn(seat=seat, state=state, actions=legal.actions,
+                                 complete=legal.complete)
     events = [e async for e in backend.stream("History", game_pb2.HistoryRequest(
         game_id=game_id, seat=seat, after_version=bots.after(seat)), token, peer)
         if e.version <= state.version]
