@@ -115,8 +115,10 @@ class _Hub:
         return contextlib.nullcontext()
 
 
-def test_a_hosted_bot_decides_from_its_seats_record_view_and_moves_alone(app: Any) -> None:
-    """The table's greedy bot (seat 2 of Ethnos, whose hands are hidden) is
+@pytest.mark.parametrize("level", ["greedy", "ismcts"])
+def test_a_hosted_bot_decides_from_its_seats_record_view_and_moves_alone(
+        app: Any, level: str) -> None:
+    """The table's searching bot (seat 2 of Ethnos, whose hands are hidden) is
     given, at each decision, its seat's view, its seat's legal moves and its
     seat's record: each event in the form seat 2 reads it, the other hand's
     cards left out. Were it handed the server's game or the full record (an
@@ -127,7 +129,7 @@ def test_a_hosted_bot_decides_from_its_seats_record_view_and_moves_alone(app: An
     lobby = LobbyService(app, _Hub())  # type: ignore[arg-type]
     opened = lobby.OpenTable(lobby_pb2.OpenTableRequest(rules="ethnos", seats=[
         lobby_pb2.SeatSpec(kind="player", name="Ada"),
-        lobby_pb2.SeatSpec(kind="bot", level="greedy", budget_seconds=0.01)]), _Context())
+        lobby_pb2.SeatSpec(kind="bot", level=level, budget_seconds=0.01)]), _Context())
     game_id = opened.table.game_id
     table_id = uuid.UUID(opened.table.table_id)
     bots = SeatBots(game_id, 0.2, keep=True)
@@ -148,14 +150,14 @@ def test_a_hosted_bot_decides_from_its_seats_record_view_and_moves_alone(app: An
             # events whose full form seat 2 may not read.
             redacted_reads += sum(seen != (event_type(ev), payload_of(ev))
                                   for seen, ev in zip(obs.seen[1:], events[1:], strict=True))
-            assert obs.belief is not None, "greedy decided without its seat's belief"
+            assert obs.belief is not None, f"{level} decided without its seat's belief"
             continue
         legal_0 = app.legal_actions(game_id, 0)
         action = rng.choice(list(legal_0.actions))
         app.act(game_id, 0, action.command, decision_id=listed_decision(legal_0),
                 rules="ethnos")
     assert redacted_reads, "no event was hidden from seat 2: the test would catch nothing"
-    assert bots.seats[1].level == "greedy" and not bots.seats[1].blind
+    assert bots.seats[1].level == level and not bots.seats[1].blind
 
 
 def test_the_cli_opens_a_table_with_a_bot_at_a_level(
