@@ -97,7 +97,13 @@ class Calibration:
     cpu_per_stream_second: float  # cores per open, quiet feed stream
     cpu_per_stream_event: float  # server CPU seconds per event per stream carrying it
     bytes_per_event: float  # PostgreSQL bytes per game event, all relations
-    publishes_per_event: float  # Redis PUBLISH per game event (a move's events in one message)
+    #: Messages on a game's own channel per commit (a move, or a creation): the
+    #: relay publishes a move's events as one message there.
+    game_messages_per_commit: float
+    #: Messages on the all-games channel per commit: one per relay batch, all
+    #: its events in it, so fewer than one a commit once batches hold several
+    #: (measured at the calibration's paced rates: an upper bound faster).
+    batch_messages_per_commit: float
     redis_cpu_per_message: float  # Redis CPU seconds per publish or delivery
     process_cores: float  # cores one server process reaches flat out (its ceiling)
     pg_cpu_per_event: float  # PostgreSQL backends' CPU seconds per event (this shard's)
@@ -164,11 +170,13 @@ def predict(cal: Calibration, mix: Mix, games: float, processes: int = 1) -> Loa
     stream_events = events * mix.spectators_per_game
     cpu += (processes * cal.active_overhead + streams * cal.cpu_per_stream_second
             + stream_events * cal.cpu_per_stream_event)
-    publishes = events * cal.publishes_per_event
-    # Only the game's channel has subscribers (the hubs); the all-games
-    # channel has none unless an all-games stream is open (not in the mix).
-    deliveries = (events * followers_per_game(mix.spectators_per_game, processes)
-                  * cal.publishes_per_event / 2.0)
+    commits = moves + creates
+    game_messages = commits * cal.game_messages_per_commit
+    publishes = game_messages + commits * cal.batch_messages_per_commit
+    # Only a game's channel has subscribers (the hubs that follow it); the
+    # all-games channel has none unless an all-games stream is open (not in
+    # the mix).
+    deliveries = game_messages * followers_per_game(mix.spectators_per_game, processes)
     return Load(
         games=games, processes=processes, moves=moves, creates=creates, events=events,
         bytes=events * cal.bytes_per_event, streams=streams, stream_events=stream_events,
@@ -322,6 +330,9 @@ class RedisCounter:
         self.lock = threading.Lock()
         self.pending: collections.Counter[bytes] = collections.Counter()
         self.publishes_seen = 0
+        #: Of those, on a game's own channel (the rest: the all-games channel).
+        self.game_publishes = 0
+        self.game_prefix = f"{prefix}game:".encode()
         self.deliveries = 0
         self.stopping = threading.Event()
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -336,9 +347,11 @@ class RedisCounter:
             except (redis.RedisError, OSError, ValueError):
                 return
             if message and message.get("type") == "pmessage":
+                channel = message["channel"]
                 with self.lock:
-                    self.pending[message["channel"]] += 1
+                    self.pending[channel] += 1
                     self.publishes_seen += 1
+                    self.game_publishes += channel.startswith(self.game_prefix)
 
     def _sample(self) -> None:
         while not self.stopping.wait(0.1):
@@ -366,6 +379,7 @@ class RedisCounter:
         return {
             "publishes": float(stats.get("cmdstat_publish", {}).get("calls", 0)),
             "publishes_seen": float(self.publishes_seen),
+            "game_publishes": float(self.game_publishes),
             "deliveries": float(self.deliveries),
             "redis_cpu": float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
         }
@@ -616,10 +630,11 @@ async def calibrate(server: ArbiterServer, database_url: str, counter: RedisCoun
                     "creates": tally.creates, "events": tally.events,
                     "events_of_moves": tally.events - tally.creates * events_per_create,
                     "errors": sum(tally.errors.values()), **moving})
-                for key in ("bytes", "publishes", "publishes_seen", "redis_cpu",
-                            "deliveries", "pg_cpu"):
+                for key in ("bytes", "publishes", "publishes_seen", "game_publishes",
+                            "redis_cpu", "deliveries", "pg_cpu"):
                     totals[key] += moving[key]
                 totals["events"] += tally.events
+                totals["commits"] += tally.moves + tally.creates
             low, high = points
             slope = ((high["cores"] - low["cores"])
                      / (high["moves_per_second"] - low["moves_per_second"]))
@@ -728,7 +743,9 @@ async def calibrate(server: ArbiterServer, database_url: str, counter: RedisCoun
         cpu_per_stream_second=cpu_per_stream_second,
         cpu_per_stream_event=cpu_per_stream_event,
         bytes_per_event=totals["bytes"] / totals["events"],
-        publishes_per_event=totals["publishes"] / totals["events"],
+        game_messages_per_commit=totals["game_publishes"] / totals["commits"],
+        batch_messages_per_commit=(totals["publishes_seen"] - totals["game_publishes"])
+        / totals["commits"],
         # Redis's CPU over every message it handled: the relay's publishes, the
         # deliveries to the hub and the pattern subscriber's copies (the count's own).
         redis_cpu_per_message=(totals["redis_cpu"] / redis_messages if redis_messages
@@ -827,8 +844,10 @@ def render(results: dict[str, Any]) -> str:
                      f"{f['saturated_events_per_second']:.0f}"))
     lines += [table(rows), ""]
     lines.append(
-        f"bytes/event {cal['bytes_per_event']:.0f}; Redis publishes/event "
-        f"{cal['publishes_per_event']:.2f}; Redis CPU {cal['redis_cpu_per_message'] * 1e6:.1f} "
+        f"bytes/event {cal['bytes_per_event']:.0f}; Redis messages per move or creation: "
+        f"{cal['game_messages_per_commit']:.2f} on its game's channel, "
+        f"{cal['batch_messages_per_commit']:.2f} on the all-games channel; Redis CPU "
+        f"{cal['redis_cpu_per_message'] * 1e6:.1f} "
         f"us/message; idle process {cal['base_cpu'] * 100:.1f}% of a core, active "
         f"{cal['active_overhead'] * 100:.1f}%; feed stream "
         f"{cal['cpu_per_stream_event'] * 1000:.3f} ms/event + "

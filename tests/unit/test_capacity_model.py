@@ -36,8 +36,9 @@ def calibration() -> Calibration:
                                   saturated_events_per_second=600.0),
         },
         base_cpu=0.01, active_overhead=0.02, cpu_per_stream_second=0.0,
-        cpu_per_stream_event=0.0005, bytes_per_event=500.0, publishes_per_event=2.0,
-        redis_cpu_per_message=2e-5, process_cores=1.0, pg_cpu_per_event=2e-4,
+        cpu_per_stream_event=0.0005, bytes_per_event=500.0, game_messages_per_commit=1.0,
+        batch_messages_per_commit=0.5, redis_cpu_per_message=2e-5, process_cores=1.0,
+        pg_cpu_per_event=2e-4,
     )
 
 
@@ -48,11 +49,14 @@ def test_one_type_sums_moves_creations_and_streams() -> None:
     assert load.creates == pytest.approx(0.2)  # 10 moves/s over 50 moves a game
     assert load.events == pytest.approx(10 * 1.5 + 0.2 * 1.0)
     assert load.bytes == pytest.approx(load.events * 500)
-    assert load.publishes == pytest.approx(2 * load.events)
-    assert load.deliveries == pytest.approx(load.events)  # one hub follows each game
+    # A message per move or creation on its game's channel, one per two on the
+    # all-games channel (a relay batch); only the game's channel is followed.
+    commits = 10.0 + 0.2
+    assert load.publishes == pytest.approx(1.5 * commits)
+    assert load.deliveries == pytest.approx(commits)  # one hub follows each game
     cpu = 0.02 + 10 * 0.004 + 0.2 * 0.005 + load.events * 0.0005
     assert load.server_cores == pytest.approx(cpu)
-    assert load.redis_cores == pytest.approx(3 * load.events * 2e-5)
+    assert load.redis_cores == pytest.approx(2.5 * commits * 2e-5)
 
 
 def test_no_spectators_no_deliveries() -> None:
