@@ -25,7 +25,9 @@ every service the server hosts (health and reflection included):
   a ``History`` replaying a long game, a ``Play`` round, a lobby
   ``WatchTable``'s looks, a health ``Watch``. A caller in debt is refused
   until its bucket refills, and its open streams wait before their next
-  message (slowed, not ended), so however it spends its calls and streams it
+  message (a ``Play`` stream slowed, not ended; a stream of one request ended
+  ``RATE_LIMITED`` after ``STREAM_PATIENCE_SECONDS``, to be opened again
+  after the last version it sent), so however it spends its calls and streams it
   keeps at most that share of the server busy, and every other caller's
   reads stay fast;
 - game creation (and a lobby table opened: ``OpenTable``, ``QuickMatch``):
@@ -53,6 +55,7 @@ from __future__ import annotations
 
 import inspect
 import ipaddress
+import math
 import threading
 import time
 import urllib.parse
@@ -94,6 +97,13 @@ MESSAGE_WAIT = 0.01
 #: thread's CPU clock is read once in that much wall time, not once a message
 #: (a read is a system call of 1-10 us, where a feed's event is encoded in tens).
 SETTLE_SECONDS = 0.005
+#: How long a response stream of one request (``Subscribe``, ``History``, a
+#: ``Watch``) waits for its caller's debt to be paid before it ends
+#: ``RATE_LIMITED``: where the caller's share is small (a low
+#: ``ARBITER_CALLS_PER_SECOND``) paying it could take minutes, and a client is
+#: better told at once (it opens the stream again after the last version it
+#: received) than left waiting. A ``Play`` stream waits as long as it takes.
+STREAM_PATIENCE_SECONDS = 2.0
 
 #: Peers whose caller is kept (``caller_of``): a peer is one connection, so
 #: this holds the callers of that many connections; beyond it, it starts over.
@@ -295,10 +305,22 @@ class StreamWork:
         if beyond > 0:
             self.work.charge(self.key, beyond)
 
-    def wait(self, context: grpc.ServicerContext) -> None:
-        """While the caller's share is in debt (and its stream still open): wait."""
-        while not self.work.take(self.key, 0.0) and context.is_active():
+    def wait(self, context: grpc.ServicerContext, patience: float = math.inf) -> bool:
+        """While the caller's share is in debt (and its stream still open): wait,
+        at most ``patience`` seconds; whether the debt was paid."""
+        deadline = time.monotonic() + patience
+        while not self.work.take(self.key, 0.0):
+            if not context.is_active() or time.monotonic() >= deadline:
+                return False
             time.sleep(MESSAGE_WAIT)
+        return True
+
+
+def in_debt(what: str = "") -> ServiceError:
+    """The refusal of a caller whose share of the server's time is spent."""
+    return ServiceError("RESOURCE_EXHAUSTED", "RATE_LIMITED",
+                        f"your address has used its share of the server's time{what}; "
+                        "slow down")
 
 
 def rate_limited(what: str) -> ServiceError:
@@ -358,9 +380,7 @@ class CallerShares(Wrapping):
         if not self.calls.take(key, cost):
             raise rate_limited("calls")
         if not self.work.take(key, 0.0):  # in debt: its earlier calls' work
-            raise ServiceError("RESOURCE_EXHAUSTED", "RATE_LIMITED",
-                               "your address has used its share of the server's time; "
-                               "slow down")
+            raise in_debt()
         if method in CREATING and not self.creates.take(key):
             raise rate_limited("new games")
         return key
@@ -464,7 +484,9 @@ class CallerShares(Wrapping):
         (``StreamWork``): the CPU its thread spends, the replies' making and
         sending included, goes to the caller's share of the server's time;
         while that share is in debt the next reply waits, so a stream is slowed
-        to its share (as a caller's calls are refused past it), never ended.
+        to its share (as a caller's calls are refused past it): a ``Play``
+        stream as long as it takes, a stream of one request at most
+        ``STREAM_PATIENCE_SECONDS``, then ended ``RATE_LIMITED``.
         The free part is its opening call's, or on a stream of requests
         (``Play``) each request's read since the last reading (``taken``
         counts them): a move's as an ``Act``'s. The admin's ("") is free.
@@ -486,7 +508,13 @@ class CallerShares(Wrapping):
                         work.free += FREE_WORK_SECONDS * (taken[0] - read)
                         read = taken[0]
                     work.settle()
-                    work.wait(context)
+                    if not work.wait(context, math.inf if taken is not None
+                                     else STREAM_PATIENCE_SECONDS):
+                        if context.is_active():
+                            self.abort(context, in_debt(
+                                ": this stream ends after its last message (open it "
+                                "again after the last version received)"))
+                        return
         finally:
             if taken is not None:
                 work.free += FREE_WORK_SECONDS * (taken[0] - read)
