@@ -148,6 +148,8 @@ class Server:
         )
         lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub, shares,
                       settings)
+        #: Every caller's share: the web side's bots charge their thinking to it.
+        self.shares = shares
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         integrity.report_health(self.health)  # corrupt stored records: NOT_SERVING
@@ -194,7 +196,8 @@ class Server:
                              self.settings.web_requests_per_peer,
                              self.settings.web_secure_cookies,
                              Waits(self.settings.web_idle_seconds,
-                                   self.settings.web_body_seconds))
+                                   self.settings.web_body_seconds),
+                             self.shares)
         except WebError as exc:
             raise ConfigError(str(exc)) from None
 

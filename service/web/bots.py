@@ -11,8 +11,10 @@ deciding from what its seat's token reads alone: its seat's record
 (``History``), its view (``GetState``) and its legal moves (``LegalActions``),
 as ``arbiter bot`` does over the per-seat stream. A searching level thinks up
 to the server's bound per decision (``ARBITER_BOT_BUDGET_SECONDS``), on one
-thread for all the web side's bots (``THINKERS``): however many games ask,
-their thinking takes at most one core. The tasks end with their game, after
+thread for all the web side's bots (``THINKERS``), and that thinking's CPU is
+charged to the creating player's share of the server's time as its calls are
+(``SHARES``: a bot whose player is in debt waits before it thinks again), so
+one player's many games slow its own bots, not everyone's. The tasks end with their game, after
 ``IDLE_SECONDS`` without a move of the other seats, or when the web side stops
 (``install``: cancelled on cleanup).
 """
@@ -23,12 +25,14 @@ import asyncio
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from aiohttp import web
 from arbiter.v1 import game_pb2
 
 from service.config import bot_budget_seconds
 from service.hostedbots import BotLevel, LevelError, SeatBots, bot_level
+from service.limits import CallerShares, caller_of
 from service.web.backend import Backend, GatewayError
 from service.web.gateway import BACKEND
 
@@ -37,6 +41,11 @@ log = logging.getLogger(__name__)
 TASKS: web.AppKey[set[asyncio.Task[None]]] = web.AppKey("bot_tasks", set)
 #: The one thread the web side's bots think on (see the module).
 THINKERS: web.AppKey[ThreadPoolExecutor] = web.AppKey("bot_thinkers", ThreadPoolExecutor)
+#: Every caller's share of the server's time (``service.limits``), where the web
+#: side runs in the server's process: the bots' thinking is charged to it.
+SHARES: web.AppKey[CallerShares | None] = web.AppKey("bot_shares")
+#: How long a bot whose player is in debt waits before it asks again.
+DEBT_WAIT = 0.05
 #: How long a bot waits between looks while the game waits on someone else.
 POLL_SECONDS = (0.2, 2.0)
 #: A game its player left: the bots stop after this long without a move of theirs.
@@ -69,8 +78,28 @@ def level_of(level: str, budget: str) -> BotLevel:
         raise GatewayError("INVALID_ARGUMENT", exc.reason, exc.message) from None
 
 
+async def think(bots: SeatBots, turn: game_pb2.PlayTurn, peer: str,
+                thinkers: ThreadPoolExecutor, shares: CallerShares | None) -> Any:
+    """A bot's move for ``turn``, thought on the bots' thread; its CPU time is
+    the creating player's (``peer``'s) work, waited for while that is in debt."""
+    key = caller_of(peer)
+    while shares is not None and not shares.work.take(key, 0.0):
+        await asyncio.sleep(DEBT_WAIT)
+
+    def timed() -> Any:
+        started = time.thread_time()
+        try:
+            return bots.choose(turn)
+        finally:
+            if shares is not None:
+                shares.charge_work(key, time.thread_time() - started)
+
+    return await asyncio.get_running_loop().run_in_executor(thinkers, timed)
+
+
 async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str,
-               bots: SeatBots, think: ThreadPoolExecutor) -> None:
+               bots: SeatBots, thinkers: ThreadPoolExecutor,
+               shares: CallerShares | None = None) -> None:
     """Play ``tokens``' seats of the game until it is over (or left idle)."""
     wait, backoff = POLL_SECONDS[0], POLL_SECONDS[0]
     last_move = time.monotonic()
@@ -88,8 +117,7 @@ async def play(backend: Backend, game_id: str, tokens: dict[int, str], peer: str
                 continue
             turn = await seat_turn(backend, game_id, turns[0], tokens[turns[0]], peer, bots,
                                    state if turns[0] == first else None)
-            move = None if turn is None else await asyncio.get_running_loop().run_in_executor(
-                think, bots.choose, turn)
+            move = None if turn is None else await think(bots, turn, peer, thinkers, shares)
             if turn is None or move is None:  # the game moved meanwhile, or nothing listed
                 await asyncio.sleep(wait)
                 continue
@@ -145,7 +173,8 @@ def start(app: web.Application, game_id: str, tokens: dict[int, str], peer: str,
     for seat in tokens:
         bots.take(seat, level or BotLevel())
     task = asyncio.get_running_loop().create_task(
-        play(app[BACKEND], game_id, tokens, peer, bots, app[THINKERS]), name=f"bots {game_id}")
+        play(app[BACKEND], game_id, tokens, peer, bots, app[THINKERS], app.get(SHARES)),
+        name=f"bots {game_id}")
     app[TASKS].add(task)
     task.add_done_callback(app[TASKS].discard)
 

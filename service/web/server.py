@@ -20,7 +20,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from service.limits import caller_of
+from service.limits import CallerShares, caller_of
 from service.listen import split_address
 from service.web import gateway, openapi
 from service.web.backend import Backend
@@ -268,7 +268,8 @@ async def openapi_document(request: web.Request) -> web.Response:
 
 def make_app(backend: Backend, max_body: int, requests_per_peer: int = 64,
              extra: Callable[[web.Application], None] | None = None,
-             secure_cookies: bool = False, waits: Waits = Waits()) -> web.Application:
+             secure_cookies: bool = False, waits: Waits = Waits(),
+             caller_shares: CallerShares | None = None) -> web.Application:
     """The application: the gateway, its OpenAPI document, and the pages."""
     shares = RequestShares(requests_per_peer)
     app = web.Application(client_max_size=max_body,
@@ -278,13 +279,14 @@ def make_app(backend: Backend, max_body: int, requests_per_peer: int = 64,
     app.add_routes(gateway.routes())
     app.add_routes([web.get("/openapi.json", openapi_document),
                     web.get("/.well-known/openapi.json", openapi_document)])
-    from service.web import pages, seat, session, tables
+    from service.web import bots, pages, seat, session, tables
 
     app[session.SECURE_COOKIES] = secure_cookies
     app.add_routes(session.routes())
     pages.install(app)  # the lobby, a game's page, its replay, its record, /static
     seat.install(app)  # a seat's page and its moves
     tables.install(app)  # the lobby's tables: open, share, join by name, play again
+    app[bots.SHARES] = caller_shares  # the web's bots think on their creators' shares
     if extra is not None:
         extra(app)
     return app
@@ -295,7 +297,7 @@ class WebServer:
 
     def __init__(self, address: str, grpc_target: str, max_body: int,
                  requests_per_peer: int = 64, secure_cookies: bool = False,
-                 waits: Waits = Waits()) -> None:
+                 waits: Waits = Waits(), shares: CallerShares | None = None) -> None:
         parsed = split_address(address)
         if parsed is None:
             raise WebError(f"the web address must be HOST:PORT, not {address!r}")
@@ -305,6 +307,7 @@ class WebServer:
         self.requests_per_peer = requests_per_peer
         self.secure_cookies = secure_cookies
         self.waits = waits
+        self.shares = shares
         self._loop = asyncio.new_event_loop()
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="web",
@@ -329,7 +332,7 @@ class WebServer:
         self._runner = web.AppRunner(make_app(self.backend, self.max_body,
                                               self.requests_per_peer,
                                               secure_cookies=self.secure_cookies,
-                                              waits=self.waits),
+                                              waits=self.waits, caller_shares=self.shares),
                                      access_log=None, logger=HTTP_LOG,
                                      handle_signals=False, shutdown_timeout=2.0,
                                      keepalive_timeout=self.waits.idle)

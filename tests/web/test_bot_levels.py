@@ -9,11 +9,14 @@ from __future__ import annotations
 import random
 import time
 
+import grpc
 import pytest
 from arbiter.moves import listed_decision
 from arbiter.v1 import game_pb2
 
+from service.config import Settings
 from tests.integration.conftest import ServerProcess
+from tests.web.conftest import web_side
 from tests.web.test_pages import Browser
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("web-bot-levels")]
@@ -72,3 +75,49 @@ def test_a_level_the_server_does_not_host_is_refused(
     opened = browser.post_form("/tables", {"rules": "ettin", "players": "2", "bots": "1",
                                            "name": "Me", **form}, Origin=web_server.web_url)
     assert opened.status == 400 and reason in opened.body, (opened.status, opened.body[:400])
+
+
+def test_a_web_bots_thinking_is_its_creators_share(
+        tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> None:
+    """DESIGN principle 11: the web side's bots think on one thread of the
+    server's process, and that CPU time is charged to the player who made the
+    game, as its calls are. At the default share (a tenth of a core, bursts of
+    2 s) a creator whose IS-MCTS bot thinks 0.2 s a decision is soon refused
+    ``RATE_LIMITED`` on its own reads; the thinking uncharged, its few reads a
+    second were never refused."""
+    with web_side(tmp_path_factory, redis_url, "web-bot-share",
+                  ARBITER_CALLS_PER_SECOND=str(Settings.calls_per_second)) as server:
+        browser = Browser(server.web_url)
+        made = browser.post_form("/games", {"rules": "ettin", "seats": "Me, Bo", "bots": "1",
+                                            "level": "ismcts", "budget": "0.2"},
+                                 Origin=server.web_url)
+        assert made.status == 201, made.body
+        link = made.dom.find_all("a", "seat-link")[0].attrs["href"]
+        game_id, token = link.split("/")[2], link.partition("#")[2]
+        me = server.stub(token)
+        rng = random.Random(3)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                state = me.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
+                if state.over:
+                    break
+                if 0 in [d.seat for d in state.pending]:
+                    legal = me.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id,
+                                                                         seat=0))
+                    if legal.actions and legal.version == state.version:
+                        decision = listed_decision(legal)
+                        move = rng.choice(list(legal.actions))
+                        me.Act(game_pb2.ActRequest(
+                            game_id=game_id, seat=0, command=move.command,
+                            decision_id=decision,
+                            expected_version=0 if decision else legal.version))
+                else:
+                    time.sleep(0.1)
+            except grpc.RpcError as exc:
+                if dict(exc.trailing_metadata() or ()).get("arbiter-reason") == "RATE_LIMITED":
+                    return  # the bot's thinking put its creator in debt
+                if exc.code() not in (grpc.StatusCode.ABORTED,
+                                      grpc.StatusCode.FAILED_PRECONDITION):
+                    raise
+        pytest.fail("the creator was never refused: its bot's thinking was not its share")
