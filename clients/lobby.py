@@ -138,13 +138,9 @@ def seat_spec(text: str, budget: float) -> lobby_pb2.SeatSpec:
 
 
 def cmd_open(args: argparse.Namespace, client: ArbiterClient) -> int:
-    lobby = Lobby(client)
-    request = lobby_pb2.OpenTableRequest(
-        rules=args.game, options_json=args.options or "",
-        seats=[seat_spec(text, args.bot_budget) for text in args.seat or []])
-    # The request as built (the SDK's open_table names no bot's level); a
-    # process of its own, so nothing here reads the SDK's kept secrets after.
-    reply: lobby_pb2.OpenTableResponse = lobby._call("OpenTable", request)
+    reply = Lobby(client).open_table(
+        args.game, [seat_spec(text, args.bot_budget) for text in args.seat or []],
+        args.options or "")
     save_secret(reply.table.table_id, host=reply.host_secret)
     for line in table_lines(reply.table):
         print(line)

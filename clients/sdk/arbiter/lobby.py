@@ -77,11 +77,15 @@ class Lobby:
         if held is not None and table.game_id:
             self.client.add_tokens(table.game_id, {held.seat: held.secret})
 
-    def open_table(self, rules: str, seats: Sequence[tuple[str, str] | str],
+    def open_table(self, rules: str,
+                   seats: Sequence[tuple[str, str] | str | lobby_pb2.SeatSpec],
                    options_json: str = "") -> lobby_pb2.OpenTableResponse:
         """A new table. ``seats``: ``"open"``, ``"bot"``, or ``("player", name)``
-        (``("bot", name)`` names a bot)."""
-        specs = [lobby_pb2.SeatSpec(kind=s) if isinstance(s, str)
+        (``("bot", name)`` names a bot), or a ``SeatSpec`` as it is (a bot's
+        ``level`` and ``budget_seconds``, an open seat's level for the bot that
+        may take it)."""
+        specs = [s if isinstance(s, lobby_pb2.SeatSpec)
+                 else lobby_pb2.SeatSpec(kind=s) if isinstance(s, str)
                  else lobby_pb2.SeatSpec(kind=s[0], name=s[1]) for s in seats]
         reply: lobby_pb2.OpenTableResponse = self._call("OpenTable", lobby_pb2.OpenTableRequest(
             rules=rules, seats=specs, options_json=options_json))
