@@ -75,6 +75,9 @@ def digest(
     salted: str,
 ) -> str:
     """The digest of one event, chained onto ``prev``."""
+    linked = dict(meta)  # less its own links (a copy, not a filter of every key)
+    linked.pop("digest", None)
+    linked.pop("prev", None)
     body = canonical(
         {
             "prev": prev,
@@ -83,7 +86,7 @@ def digest(
             "type": event_type,
             "time": timestamp,
             "payload": payload,
-            "meta": {k: v for k, v in meta.items() if k not in ("digest", "prev")},
+            "meta": linked,
             "salt": salted,
         }
     )

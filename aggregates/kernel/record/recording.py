@@ -36,9 +36,18 @@ creation_meta: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar(
 )
 
 
+#: ``KERNEL_FIELDS`` as a tuple, for ``payload_of``.
+_KERNEL_FIELD_NAMES = tuple(sorted(KERNEL_FIELDS))
+
+
 def payload_of(domain_event: Any) -> dict[str, Any]:
-    """The game's own attributes of a stored event (the kernel's removed)."""
-    return {k: v for k, v in vars(domain_event).items() if k not in KERNEL_FIELDS}
+    """The game's own attributes of a stored event (the kernel's removed), in
+    their order: a copy with the few kernel names dropped, not a filter of
+    every attribute (the audit takes it of every re-executed event)."""
+    payload = dict(vars(domain_event))
+    for name in _KERNEL_FIELD_NAMES:
+        payload.pop(name, None)
+    return payload
 
 
 def event_type(domain_event: Any) -> str:
