@@ -120,7 +120,7 @@ def stored_rows(app: ArbiterApp, game_id: str) -> list[Any]:
 def _select_rows(recorder: Any, gid: uuid.UUID) -> list[Any]:
     """A game's stored events in version order, as the recorder's
     ``select_events`` returns them. On the library's SQLite recorder, by its
-    own statement, each row made a ``StoredEvent`` as its frozen dataclass
+    own table's three columns, each row made a ``StoredEvent`` as its frozen dataclass
     holds one (its fields set at once, not one by one through its
     ``__init__``) and given the game id asked for, which every row holds:
     the library made a ``UUID`` of each row's id text anew (a tenth of
@@ -128,14 +128,15 @@ def _select_rows(recorder: Any, gid: uuid.UUID) -> list[Any]:
     if not isinstance(recorder, SQLiteAggregateRecorder) \
             or recorder.datastore.originator_id_type != "uuid":
         return list(recorder.select_events(gid))
-    statement = recorder.select_events_statement + "ORDER BY originator_version ASC "
+    statement = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                 "WHERE originator_id=? ORDER BY originator_version ASC")
     rows: list[Any] = []
     with recorder.datastore.transaction(commit=False) as cursor:
         cursor.execute(statement, [gid.hex])
-        for row in cursor.fetchall():
+        for version, topic, state in cursor.fetchall():
             stored = object.__new__(StoredEvent)
-            vars(stored).update(originator_id=gid, originator_version=row["originator_version"],
-                                topic=row["topic"], state=row["state"])
+            vars(stored).update(originator_id=gid, originator_version=version, topic=topic,
+                                state=state)
             rows.append(stored)
     return rows
 
@@ -615,6 +616,8 @@ class SnapshotWatch:
         #: Version -> whether its snapshot differs (settled here: the same ones only).
         self.same: set[int] = set()
         self.served_same = False
+        #: The creation event's time, read from its row once.
+        self.created_on: Any = None
 
     def after(self, game: Game, version: int) -> None:
         """Compare what was stored or served at ``version``, if anything."""
@@ -627,10 +630,12 @@ class SnapshotWatch:
         made = dict(vars(game))
         for key in RE_EXECUTION_STATE:
             made.pop(key, None)
-        ev, first = self.read.event(version), self.read.event(1)  # KeyError: not read
+        ev = self.read.event(version)  # KeyError: not read
+        if self.created_on is None:
+            self.created_on = self.read.event(1).timestamp
         made["head"] = ev.meta.get("digest", "")
         made["_modified_on"] = ev.timestamp
-        made["_created_on"] = first.timestamp
+        made["_created_on"] = self.created_on
         return made
 
     def compare(self, game: Game, version: int) -> None:

@@ -215,7 +215,8 @@ def check_draws(records: Sequence[Record], seed: str, report: AuditReport,
     dice_seed = seed
     for index, rec in enumerate(records):
         meta = rec.meta or {}
-        added = added_entropy(rec.type, rec.payload)
+        added = (added_entropy(rec.type, rec.payload)
+                 if rec.type == "Created" or rec.type == ENTROPY_EVENT else None)
         if added:
             contributions.extend(added)
             try:
