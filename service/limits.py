@@ -282,9 +282,12 @@ class StreamWork:
 
     __slots__ = ("work", "key", "free", "started", "read_at", "thread")
 
-    def __init__(self, work: Buckets, key: str, free: float) -> None:
+    def __init__(self, work: Buckets, key: str, free: float,
+                 started: float | None = None) -> None:
         self.work, self.key, self.free = work, key, free
-        self.started = time.thread_time()
+        #: The thread's CPU clock when the stream's work began: before its
+        #: handler was called, which may work before it returns its replies.
+        self.started = time.thread_time() if started is None else started
         self.read_at = time.monotonic()
         self.thread = threading.get_ident()
 
@@ -390,16 +393,41 @@ class CallerShares(Wrapping):
         key, role = self._who(context)
         return "" if role == "admin" else key
 
-    def spend(self, key: str, stopping: Callable[[], bool]) -> bool:
+    def spend(self, key: str, stopping: Callable[[], bool], reserve: float = 0.0) -> bool:
         """Before work the server does for ``key`` on its own (a lobby table's
-        bots, charged to its host): one call from its bucket, and none while
-        its share of the server's time is in debt. Waits for both to refill;
-        False when ``stopping`` says to give up. The admin's ("") is free."""
+        bots, charged to its host): one call from its bucket, and ``reserve``
+        seconds of its share of the server's time set aside (the most the work
+        may take: a bot's thinking budget), none while that share is in debt.
+        Waits for both to refill; False when ``stopping`` says to give up. The
+        admin's ("") is free. The work's CPU time is then ``settle``d: set
+        aside first, it does not put the caller in debt (a player's own reads
+        are not refused for its bots' thinking); the bots wait instead."""
         while key and not stopping():
-            if self.work.take(key, 0.0) and self.calls.take(key):
-                return True
+            if self.reserve(key, reserve):
+                if self.calls.take(key):
+                    return True
+                self.work.charge(key, -reserve)  # no call to go with it: given back
             time.sleep(MESSAGE_WAIT)
         return not stopping()
+
+    def reserve(self, key: str, seconds: float) -> bool:
+        """``seconds`` of ``key``'s share set aside now, if it has them and a
+        quarter of its burst besides (left for the caller's own calls: work done
+        on its behalf never takes the last of its share); settled by ``settle``
+        once the work is done."""
+        if not key or not seconds:
+            return not key or self.work.take(key, 0.0)
+        spare = self.work.burst / 4
+        if not self.work.take(key, seconds + spare):
+            return False
+        self.work.charge(key, -spare)
+        return True
+
+    def settle(self, key: str, cpu_seconds: float, reserved: float) -> None:
+        """Charge work done for ``key`` that had ``reserved`` seconds set aside
+        (``reserve``): what it took beyond them, or give back what it left."""
+        if key:
+            self.work.charge(key, max(cpu_seconds - FREE_WORK_SECONDS, 0.0) - reserved)
 
     def _charge_work(self, key: str, cpu_seconds: float) -> None:
         """Charge a call's CPU time beyond the free part to its caller."""
@@ -440,13 +468,16 @@ class CallerShares(Wrapping):
                     counts.take(key)
             except ServiceError as exc:
                 abort(context, exc)
+            # The handler's own work before it hands back its replies (Subscribe
+            # loads the game) is the stream's too.
+            started = time.thread_time()
             try:
                 messages = streaming(request, context)
                 if method == HEALTH_WATCH and not inspect.isgenerator(messages) and callable(
                     getattr(messages, "close", None)
                 ):  # the health servicer's watcher, closable from another thread
                     messages = self.idle.follow(messages)
-                yield from self._worked(messages, key, None, context)
+                yield from self._worked(messages, key, None, context, started)
             finally:
                 if key:
                     counts.give_back(key)
@@ -479,7 +510,7 @@ class CallerShares(Wrapping):
             yield request
 
     def _worked(self, replies: Iterator[Any], key: str, taken: list[int] | None,
-                context: grpc.ServicerContext) -> Iterator[Any]:
+                context: grpc.ServicerContext, started: float | None = None) -> Iterator[Any]:
         """A response stream's replies, its work charged as its calls' is
         (``StreamWork``): the CPU its thread spends, the replies' making and
         sending included, goes to the caller's share of the server's time;
@@ -497,7 +528,7 @@ class CallerShares(Wrapping):
             _streaming.work = None  # none of this thread's earlier streams
             yield from replies
             return
-        work = StreamWork(self.work, key, FREE_WORK_SECONDS if taken is None else 0.0)
+        work = StreamWork(self.work, key, FREE_WORK_SECONDS if taken is None else 0.0, started)
         read = 0
         _streaming.work = work
         try:

@@ -905,13 +905,13 @@ class TableBots:
         shares = self.lobby.shares
         if shares is None:
             return move()
-        if not shares.spend(host, self.lobby.hub.stopping.is_set):
+        if not shares.spend(host, self.lobby.hub.stopping.is_set, self.most):
             return None
         started = time.thread_time()
         try:
             return move()
         finally:
-            shares.charge_work(host, time.thread_time() - started)
+            shares.settle(host, time.thread_time() - started, self.most)
 
     def _move(self, table_id: uuid.UUID, game_id: str, bots: SeatBots) -> bool | None:
         """One move of a bot seat whose turn it is; None once the game is over."""

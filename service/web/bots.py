@@ -81,9 +81,12 @@ def level_of(level: str, budget: str) -> BotLevel:
 async def think(bots: SeatBots, turn: game_pb2.PlayTurn, peer: str,
                 thinkers: ThreadPoolExecutor, shares: CallerShares | None) -> Any:
     """A bot's move for ``turn``, thought on the bots' thread; its CPU time is
-    the creating player's (``peer``'s) work, waited for while that is in debt."""
+    the creating player's (``peer``'s) work: as much as it may take is set
+    aside from that share first (waited for), so the bots slow down to the
+    share rather than put their player in debt (its own reads refused)."""
     key = caller_of(peer)
-    while shares is not None and not shares.work.take(key, 0.0):
+    most = bot_budget_seconds()
+    while shares is not None and not shares.reserve(key, most):
         await asyncio.sleep(DEBT_WAIT)
 
     def timed() -> Any:
@@ -92,7 +95,7 @@ async def think(bots: SeatBots, turn: game_pb2.PlayTurn, peer: str,
             return bots.choose(turn)
         finally:
             if shares is not None:
-                shares.charge_work(key, time.thread_time() - started)
+                shares.settle(key, time.thread_time() - started, most)
 
     return await asyncio.get_running_loop().run_in_executor(thinkers, timed)
 

@@ -123,3 +123,43 @@ def test_work_between_messages_is_charged_when_the_handler_says_so() -> None:
     other.start()
     other.join()
     shares.idle.stopping.set()
+
+
+def test_a_handlers_work_before_its_first_reply_is_the_streams() -> None:
+    """A handler that works before it hands back its replies (``Subscribe``
+    loads the game, then returns its generator) has that work charged with
+    the stream's: it began before the handler was called. Before, 200 ms of
+    it was charged 0 ms, however often the call was made."""
+    shares = shares_of()
+
+    def loads_first(request: Any, context: Any) -> Iterator[int]:
+        _busy(0.1)  # the game loaded, before the replies exist
+        return iter([0, 1])
+
+    shares.work = limits.Buckets(0.0, 2.0)
+    handler = shares.wrap(METHOD, grpc.unary_stream_rpc_method_handler(loads_first))
+    full = shares.work.burst
+    assert list(handler.unary_stream(None, _Context())) == [0, 1]
+    charged = full - tokens(shares)
+    assert 0.09 <= charged <= 0.2, f"charged {charged * 1000:.1f} ms for ~100 ms of work"
+    shares.idle.stopping.set()
+
+
+def test_work_done_on_a_callers_behalf_is_set_aside_first_and_settled() -> None:
+    """A bot's thinking for its player (``reserve``, ``settle``): as much as it
+    may take is set aside from the player's share before it starts, only while
+    a quarter of its burst would be left besides; after, what it took is
+    charged and the rest given back, so the player is never put in debt by it."""
+    shares = shares_of()
+    key = limits.caller_of(PEER)
+    shares.work = limits.Buckets(0.0, 2.0)  # no refill: what is charged stays taken
+    assert shares.reserve(key, 0.2)
+    assert tokens(shares) == pytest.approx(1.8, abs=0.01)
+    shares.settle(key, 0.05, 0.2)  # took 50 ms of the 200 set aside
+    assert tokens(shares) == pytest.approx(2.0 - 0.049, abs=0.01)
+    shares.work = limits.Buckets(0.0, 2.0)
+    shares.work.charge(key, 1.4)  # 0.6 s left: not 0.2 and a quarter of the burst
+    assert not shares.reserve(key, 0.2)
+    assert tokens(shares) == pytest.approx(0.6, abs=0.01), "a refused reserve took nothing"
+    assert shares.work.take(key, 0.0), "the player's own calls still pass"
+    shares.idle.stopping.set()
