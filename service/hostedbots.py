@@ -4,7 +4,7 @@ Two places of the server play seats with bots: a lobby table's bot seats
 (``service.lobby.TableBots``, in process) and the web's "play against bots"
 (``service.web.bots``, over the web side's own calls). Both decide here, with
 the very code ``arbiter bot`` runs over the per-seat ``Play`` stream
-(``clients.bot.GameBot``): a seat's level (``clients.bots``: random, greedy,
+(``clients.bots.driver.GameBot``): a seat's level (``clients.bots``: random, greedy,
 IS-MCTS) is handed only what that stream would carry to the seat —
 
 - its record, each event in the form its seat may read it (``read``: the
@@ -30,7 +30,7 @@ from arbiter.play import Move
 from arbiter.v1 import game_pb2
 
 from clients import bots
-from clients.bot import GameBot, Seat
+from clients.bots.driver import GameBot, Seat
 
 #: The levels a hosted bot plays at (``clients.bots.LEVELS``); the first is
 #: every bot seat's unless told.

@@ -83,7 +83,7 @@ from aggregates.lobby import (
     check_size,
     player_name,
 )
-from clients.bot import game_class
+from clients.bots.driver import game_class
 from service import auth
 from service.application import ArbiterApp, SeatReading
 from service.catalogue import served_rules, unknown_rules
