@@ -87,6 +87,15 @@ def until(condition: Callable[[], object], timeout: float = 30.0, step: float = 
     return False
 
 
+def grpc_refusal(call: Any) -> tuple[grpc.StatusCode, str]:
+    """The status and reason code a raw gRPC ``call()`` is refused with (the
+    test fails if it returns)."""
+    with pytest.raises(grpc.RpcError) as caught:
+        call()
+    trailers = dict(caught.value.trailing_metadata())  # type: ignore[attr-defined]
+    return caught.value.code(), trailers["arbiter-reason"]  # type: ignore[attr-defined]
+
+
 def refusal(call: object) -> ArbiterError:
     """The client error ``call()`` ends in (the test fails if it returns)."""
     with pytest.raises(ArbiterError) as caught:

@@ -30,6 +30,7 @@ from aggregates.kernel import event_type
 from aggregates.kernel.record.recording import payload_of
 from clients.bots.seat import legal_of, read_by
 from tests.integration.conftest import ServerProcess
+from tests.integration.helpers import grpc_refusal
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("hosted_bot_levels")]
 
@@ -46,13 +47,6 @@ def open_table(server: ServerProcess, rules: str,
     reply: lobby_pb2.OpenTableResponse = stub.OpenTable(
         lobby_pb2.OpenTableRequest(rules=rules, seats=seats), timeout=10)
     return reply
-
-
-def reason_of(call: Any) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as caught:
-        call()
-    trailers = dict(caught.value.trailing_metadata())  # type: ignore[attr-defined]
-    return caught.value.code(), trailers["arbiter-reason"]  # type: ignore[attr-defined]
 
 
 def test_a_table_with_a_greedy_bot_seat_plays_to_the_end(
@@ -85,7 +79,7 @@ def test_a_bot_level_or_budget_the_server_does_not_host_is_refused(
                         (lobby_pb2.SeatSpec(kind="open", budget_seconds=-1.0), "BAD_BUDGET"),
                         (lobby_pb2.SeatSpec(kind="bot", budget_seconds=float("nan")),
                          "BAD_BUDGET")):
-        assert reason_of(lambda b=bot: open_table(shared_server, "ettin", [ada, b])) == (
+        assert grpc_refusal(lambda b=bot: open_table(shared_server, "ettin", [ada, b])) == (
             grpc.StatusCode.INVALID_ARGUMENT, reason), bot
     plain = open_table(shared_server, "ettin", [ada, lobby_pb2.SeatSpec(kind="open")])
     assert plain.table.seats[1].level == "random"

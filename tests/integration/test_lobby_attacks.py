@@ -29,7 +29,7 @@ from aggregates.kernel.errors import RuleError
 from aggregates.lobby import BOT, OPEN, PLAYER, LobbyReason
 from aggregates.lobby import Lobby as Table
 from tests.integration.conftest import ServerProcess
-from tests.integration.helpers import refusal
+from tests.integration.helpers import grpc_refusal, refusal
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("lobby_attacks")]
 
@@ -246,13 +246,6 @@ def creators_server(tmp_path_factory: pytest.TempPathFactory,
         server.stop()
 
 
-def lobby_refusal(call: Any) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as caught:
-        call()
-    trailers = dict(caught.value.trailing_metadata())  # type: ignore[attr-defined]
-    return caught.value.code(), trailers["arbiter-reason"]  # type: ignore[attr-defined]
-
-
 def test_a_server_that_creates_games_for_its_creator_alone_opens_tables_for_it_alone(
         creators_server: ServerProcess) -> None:
     """Attack: on a server whose operator set a creator token, ``CreateGame``
@@ -266,10 +259,10 @@ def test_a_server_that_creates_games_for_its_creator_alone_opens_tables_for_it_a
     creator = (("authorization", f"Bearer {CREATOR_TOKEN}"),)
     full = lobby_pb2.OpenTableRequest(rules="ethnos", seats=[
         lobby_pb2.SeatSpec(kind=PLAYER, name="Ada"), lobby_pb2.SeatSpec(kind=PLAYER, name="Bob")])
-    assert lobby_refusal(lambda: stub.OpenTable(full, timeout=10)) == (
+    assert grpc_refusal(lambda: stub.OpenTable(full, timeout=10)) == (
         grpc.StatusCode.UNAUTHENTICATED, "CREATOR_REQUIRED")
     quick = lobby_pb2.QuickMatchRequest(rules="ettin", players=3, name="Eve")
-    assert lobby_refusal(lambda: stub.QuickMatch(quick, timeout=10)) == (
+    assert grpc_refusal(lambda: stub.QuickMatch(quick, timeout=10)) == (
         grpc.StatusCode.UNAUTHENTICATED, "CREATOR_REQUIRED")
     opened = stub.QuickMatch(quick, metadata=creator, timeout=10)
     assert opened.opened

@@ -24,7 +24,7 @@ import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Self
 
 import grpc
 import pytest
@@ -86,7 +86,29 @@ def median_read_ms(stub: Any, request: Any, metadata: Any, reads: int = 60) -> f
     return statistics.median(times)
 
 
-class Attacker:
+class Threads:
+    """An attack's threads, started on entering, stopped and joined on leaving
+    (``halt``: what else ends them, before they are joined)."""
+
+    threads: list[threading.Thread]
+    stop: threading.Event
+
+    def __enter__(self) -> Self:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def halt(self) -> None:
+        """Anything besides ``stop`` the threads wait on (open calls)."""
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.halt()
+        for thread in self.threads:
+            thread.join(timeout=60)
+
+
+class Attacker(Threads):
     """Threads on one address: moves its own game and audits it after every move
     (a full replay each time), and reads past versions in a loop."""
 
@@ -142,15 +164,6 @@ class Attacker:
             if self.call(self.stub.GetState, request, self.token(0)) is not None:
                 self.past_reads += 1
 
-    def __enter__(self) -> Attacker:
-        for thread in self.threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        for thread in self.threads:
-            thread.join(timeout=30)
 
 
 def test_audits_and_past_reads_cost_by_their_work(
@@ -178,7 +191,7 @@ def test_audits_and_past_reads_cost_by_their_work(
         f"honest reads went from {idle:.1f} ms to {attacked:.1f} ms")
 
 
-class StreamAttacker:
+class StreamAttacker(Threads):
     """Threads on one address that replay a long game over server streams
     without end: full ``History`` reads and ``Subscribe`` catch-ups from the
     start, each stream read to its end (a ``History``) or to the end of its
@@ -252,17 +265,9 @@ class StreamAttacker:
                 self.refused += 1
                 time.sleep(0.01)
 
-    def __enter__(self) -> StreamAttacker:
-        for thread in self.threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
+    def halt(self) -> None:
         for call in list(self.open):
             call.cancel()
-        for thread in self.threads:
-            thread.join(timeout=60)
 
 
 def test_feeds_and_histories_cost_by_their_work(two_callers: tuple[ServerProcess, int]) -> None:

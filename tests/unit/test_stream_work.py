@@ -6,7 +6,6 @@ cheap messages, as a feed's catch-up or a ``History`` is, run through
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 
 from service import limits
 from service.auth import Credentials
+from tests.unit.test_move_path import _busy
 
 METHOD = "/arbiter.v1.GameService/History"
 PEER = "ipv4:10.0.0.5:4242"
@@ -32,12 +32,6 @@ class _Context:
 
     def is_active(self) -> bool:
         return True
-
-
-def _busy(seconds: float) -> None:
-    until = time.thread_time() + seconds
-    while time.thread_time() < until:
-        pass
 
 
 def cheap_messages(count: int, cost: float) -> Any:
