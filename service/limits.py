@@ -393,35 +393,44 @@ class CallerShares(Wrapping):
         key, role = self._who(context)
         return "" if role == "admin" else key
 
-    def spend(self, key: str, stopping: Callable[[], bool], reserve: float = 0.0) -> bool:
+    def spend(self, key: str, stopping: Callable[[], bool],
+              reserve: float = 0.0) -> float | None:
         """Before work the server does for ``key`` on its own (a lobby table's
         bots, charged to its host): one call from its bucket, and ``reserve``
         seconds of its share of the server's time set aside (the most the work
         may take: a bot's thinking budget), none while that share is in debt.
-        Waits for both to refill; False when ``stopping`` says to give up. The
-        admin's ("") is free. The work's CPU time is then ``settle``d: set
-        aside first, it does not put the caller in debt (a player's own reads
-        are not refused for its bots' thinking); the bots wait instead."""
+        Waits for both to refill. The seconds set aside, to ``settle`` the
+        work's CPU time with (set aside first, it does not put the caller in
+        debt: a player's own reads are not refused for its bots' thinking; the
+        bots wait instead); None when ``stopping`` says to give up. The admin's
+        ("") is free."""
         while key and not stopping():
-            if self.reserve(key, reserve):
+            kept = self.reserve(key, reserve)
+            if kept is not None:
                 if self.calls.take(key):
-                    return True
-                self.work.charge(key, -reserve)  # no call to go with it: given back
+                    return kept
+                self.work.charge(key, -kept)  # no call to go with it: given back
             time.sleep(MESSAGE_WAIT)
-        return not stopping()
+        return None if stopping() else 0.0
 
-    def reserve(self, key: str, seconds: float) -> bool:
+    def reserve(self, key: str, seconds: float) -> float | None:
         """``seconds`` of ``key``'s share set aside now, if it has them and a
         quarter of its burst besides (left for the caller's own calls: work done
-        on its behalf never takes the last of its share); settled by ``settle``
-        once the work is done."""
-        if not key or not seconds:
-            return not key or self.work.take(key, 0.0)
-        spare = self.work.burst / 4
-        if not self.work.take(key, seconds + spare):
-            return False
-        self.work.charge(key, -spare)
-        return True
+        on its behalf never takes the last of its share): the seconds set aside
+        (a share whose whole burst is less sets that aside: its work may then
+        take it into debt), or None when it has not them. Settled by ``settle``
+        once the work is done. The admin's ("") is free."""
+        if not key:
+            return 0.0
+        if not seconds:
+            return 0.0 if self.work.take(key, 0.0) else None
+        wanted = seconds + self.work.burst / 4
+        if not self.work.take(key, wanted):
+            return None
+        taken = min(wanted, self.work.burst)  # as ``take`` caps a cost
+        kept = min(seconds, taken)
+        self.work.charge(key, kept - taken)  # the spare given back
+        return kept
 
     def settle(self, key: str, cpu_seconds: float, reserved: float) -> None:
         """Charge work done for ``key`` that had ``reserved`` seconds set aside

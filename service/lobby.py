@@ -799,7 +799,7 @@ class LobbyService(LobbyServicer):
         stopping = lambda: self.hub.stopping.is_set() or not context.is_active()  # noqa: E731
         shares = self.shares
         while not stopping():
-            if shares is not None and not shares.spend(key, stopping):
+            if shares is not None and shares.spend(key, stopping) is None:
                 return
             table = self.looked_at(self.tables.get(table_id))
             now = (table.version, self.game_over(table))
@@ -905,13 +905,14 @@ class TableBots:
         shares = self.lobby.shares
         if shares is None:
             return move()
-        if not shares.spend(host, self.lobby.hub.stopping.is_set, self.most):
+        kept = shares.spend(host, self.lobby.hub.stopping.is_set, self.most)
+        if kept is None:
             return None
         started = time.thread_time()
         try:
             return move()
         finally:
-            shares.settle(host, time.thread_time() - started, self.most)
+            shares.settle(host, time.thread_time() - started, kept)
 
     def _move(self, table_id: uuid.UUID, game_id: str, bots: SeatBots) -> bool | None:
         """One move of a bot seat whose turn it is; None once the game is over."""

@@ -86,8 +86,11 @@ async def think(bots: SeatBots, turn: game_pb2.PlayTurn, peer: str,
     share rather than put their player in debt (its own reads refused)."""
     key = caller_of(peer)
     most = bot_budget_seconds()
-    while shares is not None and not shares.reserve(key, most):
-        await asyncio.sleep(DEBT_WAIT)
+    kept = None if shares is not None else 0.0
+    while kept is None and shares is not None:
+        kept = shares.reserve(key, most)
+        if kept is None:
+            await asyncio.sleep(DEBT_WAIT)
 
     def timed() -> Any:
         started = time.thread_time()
@@ -95,7 +98,7 @@ async def think(bots: SeatBots, turn: game_pb2.PlayTurn, peer: str,
             return bots.choose(turn)
         finally:
             if shares is not None:
-                shares.settle(key, time.thread_time() - started, most)
+                shares.settle(key, time.thread_time() - started, kept or 0.0)
 
     return await asyncio.get_running_loop().run_in_executor(thinkers, timed)
 

@@ -147,13 +147,18 @@ def test_work_done_on_a_callers_behalf_is_set_aside_first_and_settled() -> None:
     shares = shares_of()
     key = limits.caller_of(PEER)
     shares.work = limits.Buckets(0.0, 2.0)  # no refill: what is charged stays taken
-    assert shares.reserve(key, 0.2)
+    assert shares.reserve(key, 0.2) == pytest.approx(0.2)
     assert tokens(shares) == pytest.approx(1.8, abs=0.01)
     shares.settle(key, 0.05, 0.2)  # took 50 ms of the 200 set aside
     assert tokens(shares) == pytest.approx(2.0 - 0.049, abs=0.01)
     shares.work = limits.Buckets(0.0, 2.0)
     shares.work.charge(key, 1.4)  # 0.6 s left: not 0.2 and a quarter of the burst
-    assert not shares.reserve(key, 0.2)
+    assert shares.reserve(key, 0.2) is None
     assert tokens(shares) == pytest.approx(0.6, abs=0.01), "a refused reserve took nothing"
     assert shares.work.take(key, 0.0), "the player's own calls still pass"
+    shares.work = limits.Buckets(0.0, 0.004)  # a share smaller than a decision
+    kept = shares.reserve(key, 0.2)
+    assert kept == pytest.approx(0.004), "its whole burst set aside, no more"
+    shares.settle(key, 0.05, kept)  # 50 ms taken: 46 ms past it, owed (debt at most 4 bursts)
+    assert tokens(shares) == pytest.approx(-limits.MAX_DEBT_BURSTS * 0.004, abs=0.001)
     shares.idle.stopping.set()
