@@ -62,6 +62,16 @@ def two_callers(tmp_path: Any, redis_url: str) -> Iterator[tuple[ServerProcess, 
         server.stop()
 
 
+def honest_reader(admin: Any, port: int) -> tuple[Any, game_pb2.GetStateRequest,
+                                                 tuple[tuple[str, str]]]:
+    """The other caller (over IPv6's loopback): a spectator of a game of its
+    own, its stub, its read and its credentials."""
+    mine = admin.CreateGame(game_pb2.CreateGameRequest(rules="enin", seats=["solo"]))
+    honest = game_pb2_grpc.GameServiceStub(grpc.insecure_channel(f"[::1]:{port}"))
+    read = game_pb2.GetStateRequest(game_id=mine.game_id, spectator=True)
+    return honest, read, (("authorization", f"Bearer {mine.spectator_token}"),)
+
+
 def long_running_game(admin: Any, events: int) -> game_pb2.CreateGameResponse:
     """An Ethnos game of at least ``events`` events, not over (random legal moves)."""
     rnd = random.Random(5)
@@ -174,10 +184,7 @@ def test_audits_and_past_reads_cost_by_their_work(
 ) -> None:
     server, port = two_callers
     admin = server.stub()
-    mine = admin.CreateGame(game_pb2.CreateGameRequest(rules="enin", seats=["solo"]))
-    honest = game_pb2_grpc.GameServiceStub(grpc.insecure_channel(f"[::1]:{port}"))
-    read = game_pb2.GetStateRequest(game_id=mine.game_id, spectator=True)
-    metadata = (("authorization", f"Bearer {mine.spectator_token}"),)
+    honest, read, metadata = honest_reader(admin, port)
     target = long_running_game(admin, 600)
     idle = median_read_ms(honest, read, metadata)
     assert server.process is not None
@@ -289,10 +296,7 @@ def test_feeds_and_histories_cost_by_their_work(two_callers: tuple[ServerProcess
     2 cores)."""
     server, port = two_callers
     admin = server.stub()
-    mine = admin.CreateGame(game_pb2.CreateGameRequest(rules="enin", seats=["solo"]))
-    honest = game_pb2_grpc.GameServiceStub(grpc.insecure_channel(f"[::1]:{port}"))
-    read = game_pb2.GetStateRequest(game_id=mine.game_id, spectator=True)
-    metadata = (("authorization", f"Bearer {mine.spectator_token}"),)
+    honest, read, metadata = honest_reader(admin, port)
     target = long_running_game(admin, 600)
     version = admin.GetState(game_pb2.GetStateRequest(game_id=target.game_id, seat=0)).version
     idle = median_read_ms(honest, read, metadata)

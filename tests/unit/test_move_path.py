@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from service import limits
 from service.application import ArbiterApp
 from service.config import Settings
 from service.envelope import SPECTATOR, EventForms, Reader, to_proto
@@ -186,6 +187,20 @@ def _busy(seconds: float) -> None:
         pass
 
 
+def refill_on_sleep(monkeypatch: pytest.MonkeyPatch, shares: Any) -> list[float]:
+    """``shares``' work bucket 20 ms a burst, filled again whenever the limits
+    sleep (as if time had passed); the sleeps asked for, as they come."""
+    waits: list[float] = []
+
+    def refill(seconds: float) -> None:
+        waits.append(seconds)
+        shares.work = limits.Buckets(1.0, 0.02)
+
+    monkeypatch.setattr(limits.time, "sleep", refill)
+    shares.work = limits.Buckets(1.0, 0.02)
+    return waits
+
+
 def test_a_streams_work_is_charged_to_its_callers_share(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every caller's share (DESIGN principle 11): the CPU a ``Play`` round
     costs the server (its moves applied, its turns made) is charged to the
@@ -197,14 +212,7 @@ def test_a_streams_work_is_charged_to_its_callers_share(monkeypatch: pytest.Monk
 
     shares = limits.CallerShares(Credentials(b"s" * 32, ""), lambda *_: None,
                                  streams_per_peer=4, calls_per_second=100, creates_per_minute=1)
-    waits: list[float] = []
-
-    def refill(seconds: float) -> None:
-        waits.append(seconds)
-        shares.work = limits.Buckets(1.0, 0.02)  # as if time had passed
-
-    monkeypatch.setattr(limits.time, "sleep", refill)
-    shares.work = limits.Buckets(1.0, 0.02)  # 20 ms of work in a burst
+    waits = refill_on_sleep(monkeypatch, shares)
 
     def rounds(taken: list[int], cost: float) -> Iterator[str]:
         for n in range(3):

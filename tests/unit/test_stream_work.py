@@ -14,7 +14,7 @@ import pytest
 
 from service import limits
 from service.auth import Credentials
-from tests.unit.test_move_path import _busy
+from tests.unit.test_move_path import _busy, refill_on_sleep
 
 METHOD = "/arbiter.v1.GameService/History"
 PEER = "ipv4:10.0.0.5:4242"
@@ -75,14 +75,7 @@ def test_a_stream_past_its_share_waits_and_ends_whole(monkeypatch: pytest.Monkey
     """In debt, the stream's next message waits for the bucket (slowed, never
     ended) and the caller's other calls are refused; the admin's streams are free."""
     shares = shares_of(admin="admin-token")
-    waits: list[float] = []
-
-    def refill(seconds: float) -> None:
-        waits.append(seconds)
-        shares.work = limits.Buckets(1.0, 0.02)  # as if time had passed
-
-    monkeypatch.setattr(limits.time, "sleep", refill)
-    shares.work = limits.Buckets(1.0, 0.02)  # 20 ms of work in a burst
+    waits = refill_on_sleep(monkeypatch, shares)
     handler = shares.wrap(METHOD, cheap_messages(4, 0.03))
     assert list(handler.unary_stream(None, _Context())) == [0, 1, 2, 3]
     assert len(waits) >= 2, "past its share, the stream's next messages waited"
@@ -158,7 +151,7 @@ def test_work_done_on_a_callers_behalf_is_set_aside_first_and_settled() -> None:
     assert shares.work.take(key, 0.0), "the player's own calls still pass"
     shares.work = limits.Buckets(0.0, 0.004)  # a share smaller than a decision
     kept = shares.reserve(key, 0.2)
-    assert kept == pytest.approx(0.004), "its whole burst set aside, no more"
+    assert kept is not None and kept == pytest.approx(0.004), "its whole burst set aside"
     shares.settle(key, 0.05, kept)  # 50 ms taken: 46 ms past it, owed (debt at most 4 bursts)
     assert tokens(shares) == pytest.approx(-limits.MAX_DEBT_BURSTS * 0.004, abs=0.001)
     shares.idle.stopping.set()
