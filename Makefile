@@ -76,7 +76,7 @@ run: install bytecode
 # process) stays on one worker; heavy tests go first (tests/conftest.py).
 # The npm tools (buf, the Node clients' packages) first, where npm exists, so
 # the Node and TypeScript client tests never install them concurrently.
-# Progress is counted ("[ 812/2215]") and the slowest 15 tests are listed at the
+# Progress is counted ("[ 812/2215]") and the slowest 20 tests are listed at the
 # end; every skipped test says why (-rs).
 # WORKERS=N runs N workers instead (default: one per CPU; one more than the
 # CPUs was slower on 2 cores, measured on a fresh clone).
@@ -85,7 +85,7 @@ test: install bytecode browser $(if $(shell command -v npm),tools,no-npm)
 	@echo "make test: the whole suite, $(WORKERS) workers on $$(nproc 2>/dev/null || echo several)" \
 		"CPUs; skips are listed at the end with their reasons"
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
-		-o console_output_style=count --durations=15 \
+		-o console_output_style=count --durations=20 \
 		-n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # Said once, where npm is missing: what `make test` leaves out then.
