@@ -55,7 +55,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, TypeAlias, TypeVar
 
@@ -120,7 +120,8 @@ WATCH_POLL = 1.0
 BOT_POLL = 0.5
 #: Tables kept in memory (each a few hundred bytes).
 TABLES_KEPT = 4096
-#: Whose share the bots of a table spend when its host is not known here.
+#: Whose share the bots of a table spend when its host is not known here
+#: (``opener_key``: with the log's name of its opener, a share of that opener's).
 UNKNOWN_HOST = "lobby-bots"
 #: Waiting tables one caller may have at once, and how long a waiting table
 #: may go without a join or a leave before it closes (``service.config``).
@@ -814,12 +815,26 @@ class LobbyService(LobbyServicer):
                 self.tables.changed.wait(WATCH_POLL)
 
 
+def opener_key(entries: Sequence[TableListed], table_id: uuid.UUID) -> str:
+    """Whose share the bots of a table opened elsewhere (on another server, or
+    before a restart) spend: a share of their opener's own, named by the
+    keyed hash the lobby's log keeps of it, so that one host's bots cannot
+    stall every other such table's (a searching bot thinks up to
+    ``ARBITER_BOT_BUDGET_SECONDS`` a decision); ``UNKNOWN_HOST``'s where the
+    log names no opener (the admin's, a play again's) or no longer holds
+    the table's entry."""
+    for entry in reversed(entries):
+        if entry.table_id == table_id:
+            return f"{UNKNOWN_HOST}:{entry.opener}" if entry.opener else UNKNOWN_HOST
+    return UNKNOWN_HOST
+
+
 class Hosts:
     """Each table's host, as a caller of ``service.limits``, for the tables
     opened on this server (the newest ``TABLES_KEPT``): its bots spend the
     host's share. A table whose host is not known here (opened before a
-    restart, or on another server) spends ``UNKNOWN_HOST``'s, one share for
-    all of them."""
+    restart, or on another server) spends its opener's share by the log's
+    name of it (``opener_key``)."""
 
     def __init__(self) -> None:
         self._keys: OrderedDict[uuid.UUID, str] = OrderedDict()
@@ -884,6 +899,8 @@ class TableBots:
         hub = self.lobby.hub
         bots = SeatBots(game_id, self.most)
         host = self.hosts.of(table_id)
+        if host == UNKNOWN_HOST:
+            host = opener_key(self.lobby.tables.listing().entries, table_id)
         try:
             with hub.following(game_id):
                 while not hub.stopping.is_set():

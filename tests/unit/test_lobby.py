@@ -288,3 +288,25 @@ def test_the_sdk_reference_has_a_page_for_the_lobby() -> None:
     for name in (n for n in vars(ClientLobby) if not n.startswith("_")):
         assert f"`{name}(" in page, name
     assert "(Lobby.md)" in pages["index.md"]
+
+
+def test_a_table_opened_elsewhere_has_its_bots_spend_their_openers_share() -> None:
+    """Every caller's share: the bots of a table this server did not open (it
+    filled on another server, or was opened before a restart) spend a share
+    of their opener's own, named by the lobby log's keyed hash of it, not one
+    share for every such table: one host's searching bots cannot stall the
+    others'. The admin's and a play again's tables (no opener named) share
+    ``UNKNOWN_HOST``'s, as does a table the log no longer holds."""
+    from types import SimpleNamespace
+
+    from service.lobby import UNKNOWN_HOST, opener_key
+
+    ada, bo, admins = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    entries = [SimpleNamespace(table_id=ada, opener="h-ada"),
+               SimpleNamespace(table_id=bo, opener="h-bo"),
+               SimpleNamespace(table_id=admins, opener="")]
+    keys = {table: opener_key(entries, table) for table in (ada, bo, admins)}  # type: ignore[arg-type]
+    assert keys[ada] != keys[bo] and UNKNOWN_HOST not in (keys[ada], keys[bo])
+    assert keys[ada] == opener_key(entries, ada)  # type: ignore[arg-type]
+    assert keys[admins] == UNKNOWN_HOST
+    assert opener_key(entries, uuid.uuid4()) == UNKNOWN_HOST  # type: ignore[arg-type]
