@@ -90,6 +90,7 @@ from service.catalogue import served_rules, unknown_rules
 from service.config import Settings
 from service.envelope import Reader, to_proto
 from service.errors import ServiceError, bad_request
+from service.eventstable import event_rows
 from service.feeds import FeedHub
 from service.hostedbots import DEFAULT_LEVEL, BotLevel, LevelError, SeatBots, bot_level
 from service.ids import check_id, parse_options
@@ -183,30 +184,17 @@ def newest_versions(app: ArbiterApp, ids: list[uuid.UUID]) -> dict[uuid.UUID, in
     ``VERSIONS_AT_ONCE`` ids (a look in the events' primary key each): what a
     listing needs to know of tables it keeps, where reading each table's new
     events was a query a table."""
-    recorder: Any = app.recorder
-    table, datastore = recorder.events_table_name, recorder.datastore
     found: dict[uuid.UUID, int] = {}
     for start in range(0, len(ids), VERSIONS_AT_ONCE):
         chunk = ids[start:start + VERSIONS_AT_ONCE]
-        if hasattr(datastore, "schema"):  # PostgreSQL
-            from psycopg.sql import SQL, Identifier
-
-            statement = SQL(
-                "SELECT originator_id, MAX(originator_version) AS version FROM {schema}.{table} "
-                "WHERE originator_id = ANY(%s) GROUP BY originator_id"
-            ).format(schema=Identifier(datastore.schema), table=Identifier(table))
-            with datastore.get_connection() as conn, conn.cursor() as curs:
-                curs.execute(statement, [chunk])
-                found.update((row["originator_id"], row["version"]) for row in curs.fetchall())
-            continue
-        by_hex = {table_id.hex: table_id for table_id in chunk}  # as SQLite keeps them
-        with datastore.transaction(commit=False) as cursor:
-            cursor.execute(
-                f"SELECT originator_id, MAX(originator_version) FROM {table} "  # noqa: S608 - the library's name
-                f"WHERE originator_id IN ({', '.join('?' * len(chunk))}) GROUP BY originator_id",
-                list(by_hex),
-            )
-            found.update((by_hex[row[0]], row[1]) for row in cursor.fetchall())
+        rows = event_rows(
+            app,
+            "SELECT originator_id, MAX(originator_version) FROM {events} "
+            "WHERE originator_id = ANY(%s) GROUP BY originator_id", [chunk],
+            "SELECT originator_id, MAX(originator_version) FROM {events} "
+            f"WHERE originator_id IN ({', '.join('?' * len(chunk))}) GROUP BY originator_id",
+            [table_id.hex for table_id in chunk])  # as SQLite keeps them
+        found.update((uuid.UUID(str(key)), version) for key, version in rows)
     return found
 
 

@@ -24,6 +24,7 @@ from service import auth
 from service.application import ArbiterApp
 from service.envelope import Reader
 from service.errors import ServiceError
+from service.eventstable import event_rows
 from service.ids import check_position, parse_game_id
 from service.readmodel import facts_of
 
@@ -81,24 +82,9 @@ def positions(app: ArbiterApp, game_id: str, after: int = 0) -> dict[int, int]:
     """{version: global notification position} of a game's events after ``after``."""
     gid = parse_game_id(game_id)
     check_position(after)
-    recorder: Any = app.recorder
-    table = recorder.events_table_name
-    datastore = recorder.datastore
-    if hasattr(datastore, "schema"):  # PostgreSQL
-        from psycopg.sql import SQL, Identifier
-
-        statement = SQL(
-            "SELECT originator_version, notification_id FROM {schema}.{table} "
-            "WHERE originator_id = %s AND originator_version > %s"
-        ).format(schema=Identifier(datastore.schema), table=Identifier(table))
-        with datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(statement, [gid, after])
-            return {row["originator_version"]: row["notification_id"]
-                    for row in curs.fetchall()}
-    with datastore.transaction(commit=False) as cursor:
-        cursor.execute(
-            f"SELECT originator_version, rowid FROM {table} "  # noqa: S608 - the library's name
-            "WHERE originator_id = ? AND originator_version > ?",
-            [gid.hex, after],
-        )
-        return {row[0]: row[1] for row in cursor.fetchall()}
+    return dict(event_rows(
+        app,
+        "SELECT originator_version, notification_id FROM {events} "
+        "WHERE originator_id = %s AND originator_version > %s", [gid, after],
+        "SELECT originator_version, rowid FROM {events} "
+        "WHERE originator_id = ? AND originator_version > ?", [gid.hex, after]))
