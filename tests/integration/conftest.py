@@ -173,6 +173,15 @@ class ServerProcess:
         self.stop()
         self.start()
 
+    def __enter__(self) -> ServerProcess:
+        """Started for a ``with`` block (a fixture's), told to stop at its end
+        (``stop_soon``)."""
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop_soon()
+
     @property
     def redis_prefix(self) -> str:
         """The prefix of the Redis channels this server publishes on (as it derives it)."""

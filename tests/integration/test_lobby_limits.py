@@ -49,32 +49,25 @@ IDLE = 0.4
 
 def serve(tmp_path_factory: pytest.TempPathFactory, redis_url: str,
           env: dict[str, str]) -> ServerProcess:
-    """A server listening on every address: ``127.0.0.1`` and ``[::1]`` are two callers."""
+    """A server listening on every address (``127.0.0.1`` and ``[::1]`` are two
+    callers), to start in a ``with`` block."""
     server = ServerProcess(tmp_path_factory.mktemp("lobby-limits") / "data", redis_url, env)
     server.address = f"[::]:{free_port()}"
-    server.start()
     return server
 
 
 @pytest.fixture(scope="module")
 def capped(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[ServerProcess]:
-    server = serve(tmp_path_factory, redis_url,
-                   {"ARBITER_WAITING_TABLES_PER_CALLER": str(CAP)})
-    try:
+    with serve(tmp_path_factory, redis_url,
+               {"ARBITER_WAITING_TABLES_PER_CALLER": str(CAP)}) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")
 def idle(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[ServerProcess]:
-    server = serve(tmp_path_factory, redis_url,
-                   {"ARBITER_WAITING_TABLES_PER_CALLER": "2",
-                    "ARBITER_TABLE_IDLE_SECONDS": str(IDLE)})
-    try:
+    with serve(tmp_path_factory, redis_url, {"ARBITER_WAITING_TABLES_PER_CALLER": "2",
+                                             "ARBITER_TABLE_IDLE_SECONDS": str(IDLE)}) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def client_at(server: ServerProcess, host: str) -> ArbiterClient:

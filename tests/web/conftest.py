@@ -16,14 +16,10 @@ def web_side(tmp_path_factory: pytest.TempPathFactory, redis_url: str, name: str
              **settings: str) -> Iterator[ServerProcess]:
     """A server with its web side on a port of its own choosing (``web_url``), its
     other settings (``ARBITER_...``) given, stopped at the end."""
-    server = ServerProcess(tmp_path_factory.mktemp(name) / "data", redis_url,
-                           {"ARBITER_WEB_ADDRESS": "127.0.0.1:0", **settings})
-    server.start()
-    assert server.web_url, "the server did not say where its web side is"
-    try:
+    with ServerProcess(tmp_path_factory.mktemp(name) / "data", redis_url,
+                       {"ARBITER_WEB_ADDRESS": "127.0.0.1:0", **settings}) as server:
+        assert server.web_url, "the server did not say where its web side is"
         yield server
-    finally:
-        server.stop_soon()
 
 
 @pytest.fixture(scope="module")
