@@ -72,6 +72,16 @@ def honest_reader(admin: Any, port: int) -> tuple[Any, game_pb2.GetStateRequest,
     return honest, read, (("authorization", f"Bearer {mine.spectator_token}"),)
 
 
+def measured_under_attack(pid: int, honest: Any, read: game_pb2.GetStateRequest,
+                          metadata: tuple[tuple[str, str]]) -> tuple[float, float]:
+    """Once the attack is under way and its burst spent: the honest reader's
+    median read (ms) over ``ATTACK_SECONDS``, and the cores the server was busy."""
+    time.sleep(3.0)
+    cpu, started = cpu_seconds(pid), time.monotonic()
+    attacked = median_read_ms(honest, read, metadata, reads=int(ATTACK_SECONDS / 0.04))
+    return attacked, (cpu_seconds(pid) - cpu) / (time.monotonic() - started)
+
+
 def long_running_game(admin: Any, events: int) -> game_pb2.CreateGameResponse:
     """An Ethnos game of at least ``events`` events, not over (random legal moves)."""
     rnd = random.Random(5)
@@ -189,10 +199,7 @@ def test_audits_and_past_reads_cost_by_their_work(
     idle = median_read_ms(honest, read, metadata)
     assert server.process is not None
     with Attacker(port, target) as attacker:
-        time.sleep(3.0)  # the attack under way, its burst spent
-        cpu, started = cpu_seconds(server.process.pid), time.monotonic()
-        attacked = median_read_ms(honest, read, metadata, reads=int(ATTACK_SECONDS / 0.04))
-        share = (cpu_seconds(server.process.pid) - cpu) / (time.monotonic() - started)
+        attacked, share = measured_under_attack(server.process.pid, honest, read, metadata)
     print(f"honest GetState p50: {idle:.1f} ms idle, {attacked:.1f} ms under attack; "
           f"attacker: {attacker.audits} audits, {attacker.past_reads} past reads, "
           f"{attacker.refused} refused; server busy {share:.2f} cores")
@@ -302,10 +309,7 @@ def test_feeds_and_histories_cost_by_their_work(two_callers: tuple[ServerProcess
     idle = median_read_ms(honest, read, metadata)
     assert server.process is not None
     with StreamAttacker(port, target, version) as attacker:
-        time.sleep(3.0)  # the attack under way, its burst spent
-        cpu, started = cpu_seconds(server.process.pid), time.monotonic()
-        attacked = median_read_ms(honest, read, metadata, reads=int(ATTACK_SECONDS / 0.04))
-        share = (cpu_seconds(server.process.pid) - cpu) / (time.monotonic() - started)
+        attacked, share = measured_under_attack(server.process.pid, honest, read, metadata)
     print(f"honest GetState p50: {idle:.1f} ms idle, {attacked:.1f} ms under attack; "
           f"attacker: {attacker.histories} histories, {attacker.catch_ups} catch-ups of "
           f"{version} events, {attacker.refused} opens refused, state reads {attacker.probes}; "
