@@ -26,6 +26,7 @@ from service.application import TRANSIENT_STATE, ArbiterApp, command_index_id, p
 from service.auth import GameAccess
 from service.config import Settings
 from service.errors import ServiceError
+from tests.spies import calls_to
 
 pytestmark = pytest.mark.integration
 
@@ -141,14 +142,7 @@ def test_one_read_of_the_game_per_act(app: ArbiterApp, monkeypatch: pytest.Monke
     (the store's optimistic concurrency vouches for it at the save); a game
     not cached is read once."""
     game_id = new_game(app)
-    reads: list[Any] = []
-    get = app.repository.get
-
-    def counted(aggregate_id: Any, **kwargs: Any) -> Any:
-        reads.append(aggregate_id)
-        return get(aggregate_id, **kwargs)
-
-    monkeypatch.setattr(app.repository, "get", counted)
+    reads = calls_to(monkeypatch, app.repository, "get")
     action = app.game(game_id).legal_actions(0)[0]
     reads.clear()
     app.act(game_id, 0, action.to_json(), command_id="counted")

@@ -17,6 +17,7 @@ import pytest
 from arbiter.v1 import lobby_pb2
 
 from aggregates.lobby import OPEN
+from tests.spies import calls_to
 
 pytestmark = pytest.mark.integration
 
@@ -66,14 +67,7 @@ def test_a_listing_of_tables_that_did_not_change_reads_the_store_once(
         lobby.OpenTable(lobby_pb2.OpenTableRequest(
             rules="ethnos", seats=[lobby_pb2.SeatSpec(kind=OPEN)] * 3), _Context())
     assert len(listed(lobby)) == TABLES
-    reads: list[Any] = []
-    get = app.events.get
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        reads.append(args)
-        return get(*args, **kwargs)
-
-    monkeypatch.setattr(app.events, "get", counted)
+    reads = calls_to(monkeypatch, app.events, "get")
     assert len(listed(lobby)) == TABLES
     # The lobby's log once (its new entries); no table's events: none changed.
     assert len(reads) <= 1, f"{len(reads)} reads of events for {TABLES} tables"

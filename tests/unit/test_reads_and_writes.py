@@ -17,6 +17,7 @@ from service.application import ArbiterApp
 from service.envelope import SPECTATOR, Reader
 from service.feeds import FeedHub
 from service.servicer import GameServicer
+from tests.spies import calls_to
 from tests.unit.test_application_hardening import FakeContext
 
 
@@ -51,14 +52,7 @@ def test_a_contribution_takes_the_one_write_path_and_is_recorded_once(
     app: ArbiterApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id = str(app.create_game("enin", ["solo"]).id)
-    saves: list[Any] = []
-    original = app.group_commit.save
-
-    def counting(*objs: Any, **kwargs: Any) -> Any:
-        saves.append(objs)
-        return original(*objs, **kwargs)
-
-    monkeypatch.setattr(app.group_commit, "save", counting)
+    saves = calls_to(monkeypatch, app.group_commit, "save")
     first = app.contribute(game_id, 0, "ab" * 16)
     again = app.contribute(game_id, 0, "ab" * 16)  # a retried request
     assert first.recorded and not again.recorded
