@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +31,20 @@ def web_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iter
     """One server with its web side, for a module's tests."""
     with web_side(tmp_path_factory, redis_url) as server:
         yield server
+
+
+def post_json(url: str, body: dict[str, Any], token: str = "") -> tuple[int, dict[str, Any]]:
+    """``POST`` of a JSON body to the gateway (``token`` as ``Authorization:
+    Bearer``): (HTTP status, JSON answer), a refusal's included."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
 
 
 def data_dir(server: ServerProcess) -> Path:

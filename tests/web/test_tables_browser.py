@@ -25,6 +25,7 @@ from arbiter.play import play_seats, random_move
 from tests.integration.conftest import ServerProcess
 from tests.web import browser as harness
 from tests.web.browser import poll
+from tests.web.conftest import post_json
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("tables_browser"),
               pytest.mark.heavy(30)]
@@ -149,21 +150,6 @@ def _cli_secret(home: Path, table_id: str) -> str:
 
     held = json.loads((home / "lobby.json").read_text(encoding="utf-8"))[table_id]
     return str(held["secret"])
-
-
-def post_json(url: str, body: dict[str, Any], token: str = "") -> tuple[int, dict[str, Any]]:
-    import urllib.error
-    import urllib.request
-
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 def test_the_json_gateway_serves_the_lobby(web_server: ServerProcess) -> None:

@@ -11,7 +11,6 @@ HTTP 400 with ``TABLE_CLOSED``, and its place is the caller's again.
 
 from __future__ import annotations
 
-import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ import pytest
 
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import until
-from tests.web.conftest import web_side
+from tests.web.conftest import post_json, web_side
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("tables_closing")]
 
@@ -39,13 +38,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory,
 
 def call(base: str, method: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """``POST /v1/lobby/<method>``: (HTTP status, JSON answer)."""
-    request = urllib.request.Request(f"{base}/v1/lobby/{method}", json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"}, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    return post_json(f"{base}/v1/lobby/{method}", body)
 
 
 def page(url: str) -> str:
