@@ -178,6 +178,17 @@ def _edit_state(con: sqlite3.Connection, table: str, game_id: str, version: int,
         (json.dumps(state).encode(), game_id.replace("-", ""), version))
 
 
+def _snapshot_holding_a_hand(server: ServerProcess, game_id: str) -> int:
+    """The version of the game's first stored snapshot in which some hand holds a card."""
+    with sqlite3.connect(server.data_dir / "pristine.sqlite") as con:
+        rows = con.execute(
+            "SELECT originator_version, state FROM stored_snapshots WHERE originator_id=? "
+            "ORDER BY originator_version", (game_id.replace("-", ""),)).fetchall()
+    held = [version for version, state in rows if any(json.loads(state)["state"]["hands"])]
+    assert held, f"no snapshot of {game_id} has a card in a hand"
+    return int(held[0])
+
+
 @pytest.fixture
 def tampered_game(arbiter_server: ServerProcess) -> Iterator[tuple[ServerProcess, str, list[str]]]:
     """A finished Ethnos game with snapshots, its exported record, and the
@@ -279,16 +290,18 @@ def test_tampering_is_named_by_version(
     only_header = verify_text(with_events(events, {**header, "seed": "00" * 32}))
     assert not only_header.ok and only_header.first_failure == 1
 
-    # 5. a snapshot edited: a card moved from one hand to another
+    # 5. a snapshot edited: a card moved from one hand to another (the first
+    # snapshot where a hand holds one: at an Age's end every hand is discarded)
     def steal(state: dict[str, Any]) -> None:
         hands = state["state"]["hands"]
         giver = next(s for s, hand in enumerate(hands) if hand)
         hands[(giver + 1) % len(hands)].append(hands[giver].pop())
 
+    snapshot = _snapshot_holding_a_hand(server, game_id)
     audit = _audit_after(server, game_id, lambda con: _edit_state(
-        con, "stored_snapshots", game_id, 100, steal))
-    assert list(audit.bad_snapshots) == [100] and audit.first_failure == 100
-    assert any("snapshot at version 100" in p for p in audit.problems)
+        con, "stored_snapshots", game_id, snapshot, steal))
+    assert list(audit.bad_snapshots) == [snapshot] and audit.first_failure == snapshot
+    assert any(f"snapshot at version {snapshot}" in p for p in audit.problems)
 
     # untouched, the store audits clean (and the CLI says which version failed otherwise)
     audit = _audit_after(server, game_id, lambda con: None)
