@@ -156,6 +156,11 @@ def waiting(g: EttinState, i: int) -> list[list[Any]] | None:
     they all resolve together, so a target found now was there when the
     battle began). Earlier rules recorded the queue (``BattleStep``) and read
     it as recorded.
+
+    Between the ``StartOfBattleRemoved`` events of one resolution (a version
+    inside one command, which only time travel reads) a chosen ability's unit
+    may have left the slot already: the abilities are resolving, and none is
+    left to target.
     """
     w = g.work["pairs"][i]
     if STEPS_RECORDED in g.earlier or w["queue"] is not None:
@@ -166,8 +171,10 @@ def waiting(g: EttinState, i: int) -> list[list[Any]] | None:
     queue = abilities_queue(g, i, slot)
     at = 0
     for p, card, keyword, _target in w["chosen"]:
-        while queue[at] != [p, card, keyword]:
+        while at < len(queue) and queue[at] != [p, card, keyword]:
             at += 1  # passed over: it had no target
+        if at == len(queue):
+            return []  # resolving: the removals have begun
         at += 1
     rest = queue[at:]
     while rest and not targets(g, rest[0][0], rest[0][1], rest[0][2], slot):
