@@ -30,20 +30,36 @@ VICTORY = {"conquest": "a Conquest Victory", "dominance": "a Dominance Victory",
 def standings(state: State) -> Outcome:
     """The shared outcome: the rulebook names a winner and no places after
     it, so every other seat shares second place; Renown is each seat's score.
-    Before the end, the Renown as it stands ranks the seats still in the game
-    (a popular victory needs 50 Renown: "Winning the Game"), those out last,
-    and nobody has won yet."""
+    Before the end nobody has won yet, and each seat's score is where it
+    stands at the next Winter Phase, were it now (``standing``): the
+    rulebook's checks at the end of a turn are the food on a player's castles
+    first (a Dominance Victory, and elimination) and Renown after (a Popular
+    Victory), so the seats are ranked by food, then Renown, those out last."""
     recorded = state.result or {}
     if "winner" not in recorded:
-        ranking = rank(len(state.seats),
-                       lambda s: (s not in state.out, state.renown[s]))
-        return Outcome(winners=(), ranking=ranking, scores=tuple(state.renown),
+        scores = tuple(standing(state, s) for s in range(len(state.seats)))
+        ranking = rank(len(state.seats), lambda s: scores[s])
+        return Outcome(winners=(), ranking=ranking, scores=scores,
                        breakdown={}, summary="The game is not over.")
     winner = int(recorded["winner"])
     rest = tuple(s for s in range(len(state.seats)) if s != winner)
     return Outcome(winners=(winner,), ranking=((winner,), rest) if rest else ((winner,),),
                    scores=tuple(state.renown), breakdown=recorded,
                    summary=headline((winner,), None, f"by {VICTORY[str(recorded['how'])]}"))
+
+
+def standing(state: State, seat: int) -> float:
+    """A seat's score before the end: the food it would hold at a Winter
+    Phase now (the food on its castles and on its heroes, which the Winter
+    Phase moves onto its castles: "Winter Phase"; a castle's capacity is not
+    applied), plus its Renown as a share of a Popular Victory's 50, which
+    weighs less than one food token. A seat eliminated scores -1, below any
+    seat still in."""
+    if seat in state.out:
+        return -1.0
+    food = sum(t.food(state, iid) for iid in t.cards_in_play(state, seat)
+               if t.ALL[state.instances[iid]["card"]].type in ("castle", "hero"))
+    return food + min(state.renown[seat], POPULAR_RENOWN) / (POPULAR_RENOWN + 1)
 
 
 def win(state: State, seat: int, how: str) -> None:

@@ -5,6 +5,7 @@ must be able to finish every game), and the harness's intervals are right."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -171,5 +172,53 @@ def test_ettin_and_nine_empires_are_worth_their_score_so_far() -> None:
     assert ettin.standings().scores == tuple(outcome(ettin)["scores"])  # type: ignore[arg-type]
     nine, _ = asked("nine_empires", 40)
     assert scored_in_progress(nine)
-    assert nine.standings().scores == tuple(nine.renown)  # type: ignore[attr-defined]
     assert nine.standings().winners == ()
+
+
+def test_ethnos_in_progress_is_ranked_by_the_glory_the_age_would_award_now() -> None:
+    """Ethnos, "The End of an Age": Glory for the Kingdoms, the Tribes', then
+    the Bands of Allies. Before the end, a game's standings are the Glory the
+    rules' own scoring of the Age would give if it ended now (an Orc Horde
+    scored), at every tenth move of random games at two and four players."""
+    import copy
+
+    from aggregates.ethnos.scoring import score_age
+
+    checked = 0
+    for players in (2, 4):
+        game = GAMES["ethnos"].start([f"p{n}" for n in range(players)], seed="4d" * 32)
+        rnd = random.Random(players)
+        moves = 0
+        while not game.ended:
+            seat = rnd.choice(game.waiting_on())
+            game.act(seat, rnd.choice(game.legal_actions(seat)))
+            moves += 1
+            if moves % 10 or game.ended or game.age < 1:  # type: ignore[attr-defined]
+                continue
+            scored = copy.deepcopy(game)
+            scored.orc_choices = [True] * players  # type: ignore[attr-defined]
+            score_age(scored)  # type: ignore[arg-type]
+            assert game.standings().scores == tuple(scored.glory)  # type: ignore[attr-defined]
+            checked += 1
+    assert checked > 20
+
+
+def test_nine_empires_in_progress_is_ranked_by_food_at_winter_then_renown() -> None:
+    """Romance of the Nine Empires, "Winter Phase": the food on a player's
+    castles decides a Dominance Victory and elimination before Renown decides
+    a Popular one; so before the end a seat with more food (its castles' and
+    its heroes') stands above one with more Renown, and Renown breaks a tie."""
+    from aggregates.nine_empires import cards as t
+    from aggregates.nine_empires.victory import standing
+
+    game, _ = asked("nine_empires", 40)
+    nine: Any = game
+    food = [sum(t.food(nine, i) for i in t.cards_in_play(nine, s)
+                if t.ALL[nine.instances[i]["card"]].type in ("castle", "hero"))
+            for s in (0, 1)]
+    scores = nine.standings().scores
+    assert [int(v) for v in scores] == food
+    nine.renown = [nine.renown[0] + 10, nine.renown[1]]
+    assert standing(nine, 0) > scores[0] and int(standing(nine, 0)) == food[0]
+    nine.out = [1]
+    assert standing(nine, 1) < 0 <= standing(nine, 0)
