@@ -14,10 +14,11 @@ One run, in this order, each figure beside its floor:
 2b. the peer (``bench.peer``): boardgame.io's server and clients playing a
    game of the same shape the same way (skipped, with the reason, without
    Node.js);
-3. in this process, the servers stopped: a 10,000-event game and a 100-event
+3. the servers stopped, in a fresh process: a 10,000-event game and a 100-event
    game (cold load, snapshot size, replay, audit) beside a trivial
-   aggregate's replay, turn about; games of every type for the memory figure (measured
-   in a fresh process); the library's own get+save rate;
+   aggregate's replay, turn about (replay and audit in CPU seconds); games of
+   every type for the memory figure (measured in a fresh process); the
+   library's own get+save rate;
 4. on PostgreSQL (skipped, with the reason, when none answers): a fresh
    database, ``arbiter-server`` on it, ``Act`` with 32 in flight, and the
    library's own get+save beside it; then ``arbiter audit --all`` of the
@@ -185,8 +186,10 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             raw["peer"] = found
             lap("the peer (boardgame.io)")
 
-        raw["long_games"] = store.long_games(
-            work / "long", size["long_events"], size["repeat"], args.seed)
+        # In a fresh process, as ``python -m bench.store`` measures it: not
+        # beside this process's heap and threads from the phases before.
+        raw["long_games"] = in_fresh_process(
+            store.long_games, work / "long", size["long_events"], size["repeat"], args.seed)
         lap("long games, replay and audit")
 
         env = store.sqlite_env(work / "memory")

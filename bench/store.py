@@ -13,9 +13,11 @@ would have taken them.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import gc
 import hashlib
+import json
 import os
 import random
 import secrets
@@ -23,7 +25,7 @@ import statistics
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,9 @@ from service.auth import Credentials
 from service.config import Settings
 
 SNAPSHOT_INTERVAL = Settings.snapshot_interval
+#: What ``long_games`` measures: cold loads and snapshot sizes, the replay
+#: beside the trivial one, the audit beside the trivial one.
+PHASES = ("load", "replay", "audit")
 
 
 def sqlite_env(data_dir: Path) -> dict[str, str]:
@@ -185,54 +190,107 @@ def snapshot_bytes(app: ArbiterApp, gid: uuid.UUID, upto: int | None = None) -> 
     return found[0].originator_version, len(found[0].state)
 
 
-def long_games(work: Path, events: int, repeat: int, seed: int) -> dict[str, Any]:
-    """Cold load, snapshot size, replay and audit of a long and a short Enin game,
-    and the replay of a trivial aggregate of as many events (turn about with the
-    long game's replay, and again with its audit in CPU seconds, so that each
-    meets the same background load as its floor)."""
+@dataclasses.dataclass
+class LongGames:
+    """The stores ``long_games`` measures: the long and the short Enin game in a
+    server's SQLite store (sealed with ``secret``), and the trivial aggregate of
+    as many events as the long game in a store of its own."""
+
+    env: dict[str, str]
+    secret: str
+    long_id: str
+    short_id: str
+    long_events: int
+    short_events: int
+    trivial_dir: str
+    trivial_id: str
+    built_in_seconds: float
+
+    @property
+    def credentials(self) -> Credentials:
+        return Credentials(bytes.fromhex(self.secret), "")
+
+
+def build_long_games(work: Path, events: int, seed: int) -> LongGames:
+    """The long and short games and the trivial aggregate, saved under ``work``;
+    read back when ``work`` already holds them for these ``events`` and
+    ``seed`` (``python -m bench.store --keep``), so a profile of one phase need
+    not build them again."""
+    made = work / "long_games.json"
+    asked = {"events": events, "seed": seed}
+    if made.exists():
+        kept = json.loads(made.read_text())
+        if kept.pop("asked", None) == asked:
+            return LongGames(**kept)
     env = sqlite_env(work / "games")
     # One secret for the writer and the reader, as every server on one store
     # shares it: otherwise every sealed snapshot fails its check and each
     # "cold load" is a full replay.
-    credentials = Credentials(secrets.token_bytes(32), "")
-    writer = ArbiterApp(env, SNAPSHOT_INTERVAL, credentials=credentials)
+    secret = secrets.token_hex(32)
+    writer = ArbiterApp(env, SNAPSHOT_INTERVAL, credentials=Credentials(bytes.fromhex(secret), ""))
     start = time.perf_counter()
     long_events = long_enin_game(events, seed)
     short_events = long_enin_game(SNAPSHOT_INTERVAL, seed + 1)
     built = time.perf_counter() - start
     long_id, short_id = store_events(writer, long_events), store_events(writer, short_events)
     writer.close()
-
-    reader = ArbiterApp(uncached(env), SNAPSHOT_INTERVAL, credentials=credentials)
-    cold_long, cold_short = alternately(
-        lambda: reader.game(str(long_id)), lambda: reader.game(str(short_id)), 10 * repeat)
-    short_at, short_bytes = snapshot_bytes(reader, short_id, SNAPSHOT_INTERVAL)
-    long_at, long_bytes = snapshot_bytes(reader, long_id)
     trivial, trivial_id = trivial_store(work / "trivial", len(long_events))
-    replay_seconds, trivial_seconds = alternately(
-        lambda: replay(reader, long_id), lambda: replay(trivial, trivial_id), 2 * repeat + 1)
-    reports: list[Any] = []
-    # The audit turn about with the trivial replay, in CPU seconds: the
-    # audit's goal is a ratio to that floor, so each meets the same load.
-    audit_seconds, audit_trivial_seconds = alternately(
-        lambda: reports.append(audit_stored(reader, str(long_id))),
-        lambda: replay(trivial, trivial_id), 2 * repeat + 1, clock=time.process_time)
+    trivial.close()
+    found = LongGames(env, secret, str(long_id), str(short_id), len(long_events),
+                      len(short_events), str(work / "trivial"), str(trivial_id), built)
+    made.write_text(json.dumps({**dataclasses.asdict(found), "asked": asked}))
+    return found
+
+
+def long_games(work: Path, events: int, repeat: int, seed: int,
+               phases: Sequence[str] = PHASES) -> dict[str, Any]:
+    """Cold load, snapshot size, replay and audit of a long and a short Enin game,
+    and the replay of a trivial aggregate of as many events (turn about with the
+    long game's replay, and again with its audit in CPU seconds, so that each
+    meets the same background load as its floor). ``phases``: which of
+    ``PHASES`` to measure (all of them unless told)."""
+    games = build_long_games(work, events, seed)
+    reader = ArbiterApp(uncached(games.env), SNAPSHOT_INTERVAL, credentials=games.credentials)
+    trivial = TrivialApp(sqlite_env(Path(games.trivial_dir)))
+    long_id, short_id = uuid.UUID(games.long_id), uuid.UUID(games.short_id)
+    trivial_id = uuid.UUID(games.trivial_id)
+    count = games.long_events
+    out: dict[str, Any] = {"built_in_seconds": games.built_in_seconds,
+                           "long_events": count, "short_events": games.short_events}
+    if "load" in phases:
+        cold_long, cold_short = alternately(
+            lambda: reader.game(str(long_id)), lambda: reader.game(str(short_id)), 10 * repeat)
+        short_at, short_bytes = snapshot_bytes(reader, short_id, SNAPSHOT_INTERVAL)
+        long_at, long_bytes = snapshot_bytes(reader, long_id)
+        out.update({
+            "cold_load_long_ms": cold_long * 1000, "cold_load_short_ms": cold_short * 1000,
+            "snapshot_short": {"version": short_at, "bytes": short_bytes},
+            "snapshot_long": {"version": long_at, "bytes": long_bytes},
+        })
+    if "replay" in phases:
+        replay_seconds, trivial_seconds = alternately(
+            lambda: replay(reader, long_id), lambda: replay(trivial, trivial_id),
+            2 * repeat + 1, clock=time.process_time)
+        out.update({
+            "replay_seconds": replay_seconds, "replay_per_second": count / replay_seconds,
+            "trivial_replay_seconds": trivial_seconds,
+            "trivial_replay_per_second": count / trivial_seconds,
+        })
+    if "audit" in phases:
+        reports: list[Any] = []
+        # The audit turn about with the trivial replay, in CPU seconds: the
+        # audit's goal is a ratio to that floor, so each meets the same load.
+        audit_seconds, audit_trivial_seconds = alternately(
+            lambda: reports.append(audit_stored(reader, str(long_id))),
+            lambda: replay(trivial, trivial_id), 2 * repeat + 1, clock=time.process_time)
+        out.update({
+            "audit_seconds": audit_seconds, "audit_per_second": count / audit_seconds,
+            "audit_trivial_seconds": audit_trivial_seconds,
+            "audit_ok": all(r.report.ok and not r.bad_snapshots for r in reports),
+        })
     trivial.close()
     reader.close()
-    count = len(long_events)
-    return {
-        "built_in_seconds": built,
-        "long_events": count, "short_events": len(short_events),
-        "cold_load_long_ms": cold_long * 1000, "cold_load_short_ms": cold_short * 1000,
-        "snapshot_short": {"version": short_at, "bytes": short_bytes},
-        "snapshot_long": {"version": long_at, "bytes": long_bytes},
-        "replay_seconds": replay_seconds, "replay_per_second": count / replay_seconds,
-        "trivial_replay_seconds": trivial_seconds,
-        "trivial_replay_per_second": count / trivial_seconds,
-        "audit_seconds": audit_seconds, "audit_per_second": count / audit_seconds,
-        "audit_trivial_seconds": audit_trivial_seconds,
-        "audit_ok": all(r.report.ok and not r.bad_snapshots for r in reports),
-    }
+    return out
 
 
 # ---------------------------------------------------------------------- memory
@@ -344,19 +402,36 @@ def main() -> None:
     """``python -m bench.store``: the long games' figures alone (replay,
     cold load, audit against the trivial replay), without the rest of the bench."""
     import argparse
-    import json
     import tempfile
 
     parser = argparse.ArgumentParser(prog="python -m bench.store", description=main.__doc__)
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=PHASES, action="append",
+                        help="measure this phase alone (again for several); default: all")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="build the games in DIR and keep them there, or reuse the ones "
+                             "an earlier run kept there (a profile of one phase, say)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as work:
-        found = long_games(Path(work), args.events, args.repeat, args.seed)
-    found["audit_vs_trivial"] = found["audit_seconds"] / found["audit_trivial_seconds"]
+    phases = args.only or PHASES
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        found = long_games(args.keep, args.events, args.repeat, args.seed, phases)
+    else:
+        with tempfile.TemporaryDirectory() as work:
+            found = long_games(Path(work), args.events, args.repeat, args.seed, phases)
+    if "audit" in phases:
+        found["audit_vs_trivial"] = found["audit_seconds"] / found["audit_trivial_seconds"]
+    if "replay" in phases:
+        found["replay_vs_trivial"] = found["replay_per_second"] / found["trivial_replay_per_second"]
     print(json.dumps(found, indent=1))
 
 
 if __name__ == "__main__":
-    main()
+    # Run from the module imported by its name, so that the trivial
+    # aggregate's stored topic is ``bench.store:Counter`` whichever way the
+    # store was made (a store kept by ``--keep`` is read by both).
+    from bench.store import main as main_of_module
+
+    main_of_module()
