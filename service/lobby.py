@@ -7,13 +7,16 @@ replay and audit like games. A command is decided on the newest table and
 saved with the library's optimistic concurrency; a save another server beat
 is decided again.
 
-Listings and quick matches look at the tables of the lobby's log this
-process follows (``Tables.listing``): the newest ``SCAN`` when it first reads
-the log, then every table listed since, less the ones at the front that
-never gather players again, so tables that start or close at once (however
-many one caller opens) push no waiting table out of sight. They read those
-tables in one pass (``Tables.current``): the newest version of each in one
-query, and again only the ones changed since this process read them. A new table is
+Listings and quick matches look at the tables that may still gather
+players (``Tables.listing``): an index of the lobby log's entries kept as
+the log is followed, each table dropped once it is seen started or closed,
+and rebuilt at a process's start from its newest checkpoint in the store
+(``service.lobby_index``). So neither tables started or closed at once
+(however many one caller opens) nor a restart puts a waiting table out of
+sight, and a listing's work is the tables that may gather players, not the
+log's entries since the oldest of them. They read those tables in one pass
+(``Tables.current``): the newest version of each in one query, and the new
+events of the ones changed since this process read them in another. A new table is
 decided on that listing and listed at the log's next position: when another server listed a
 table meanwhile, the save fails and the table is decided again on the newer
 log. So a quick match that found no table to join opens one only if no table
@@ -55,7 +58,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, TypeAlias, TypeVar
 
@@ -90,11 +93,11 @@ from service.catalogue import served_rules, unknown_rules
 from service.config import Settings
 from service.envelope import Reader, to_proto
 from service.errors import ServiceError, bad_request
-from service.eventstable import event_rows
 from service.feeds import FeedHub
 from service.hostedbots import DEFAULT_LEVEL, BotLevel, LevelError, SeatBots, bot_level
 from service.ids import check_id, parse_options
 from service.limits import CallerShares
+from service.lobby_index import Entry, WaitingIndex, events_after, newest_versions
 from service.servicer import decision_proto, refusals
 from service.shards import Shards
 from service.status import refused
@@ -104,22 +107,17 @@ log = logging.getLogger(__name__)
 SERVICE_NAME = lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name
 #: The lobby's log of tables, beside the catalogue of games.
 LOBBY_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:lobby")
-#: Tables looked at by a listing or a quick match when a process first reads
-#: the lobby's log (and by the bots' resume): the newest this many opened.
+#: Started tables whose bots the bots' resume looks at on a server's start:
+#: the newest this many opened.
 SCAN = 500
-#: Entries of the lobby's log a process follows at most (the oldest dropped
-#: past them: a flood of addresses cannot take its memory).
-FOLLOWED = 50_000
 LIST_DEFAULT, LIST_MAX = 50, 200
-#: Tables whose newest versions one query asks for (``newest_versions``):
-#: within SQLite's oldest bound on a statement's parameters (999).
-VERSIONS_AT_ONCE = 900
 SAVE_ATTEMPTS = 8
 #: How long a watch waits for a change before it looks at the store again (a
 #: table another server changed), and a bot for a move of the others.
 WATCH_POLL = 1.0
 BOT_POLL = 0.5
-#: Tables kept in memory (each a few hundred bytes).
+#: Tables kept in memory besides those the waiting index holds (each a few
+#: hundred bytes): the least recently read go first.
 TABLES_KEPT = 4096
 #: Whose share the bots of a table spend when its host is not known here
 #: (``opener_key``: with the log's name of its opener, a share of that opener's).
@@ -147,10 +145,11 @@ class LogMoved(Exception):
 
 
 class Listing(NamedTuple):
-    """The lobby log's entries a listing looks at, oldest first, and the
-    position of the log's newest entry when they were read (0: none)."""
+    """The lobby log's entries a listing looks at (the waiting index's),
+    oldest first, and the position of the log's newest entry when they were
+    read (0: none)."""
 
-    entries: list[TableListed]
+    entries: list[Entry]
     head: int
 
 
@@ -179,25 +178,6 @@ def parse_table_id(table_id: str) -> uuid.UUID:
         raise bad_request("BAD_TABLE_ID", f"{table_id[:40]!r} is not a table id (a UUID)") from None
 
 
-def newest_versions(app: ArbiterApp, ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
-    """The newest version of each of ``ids`` that has events, in one query per
-    ``VERSIONS_AT_ONCE`` ids (a look in the events' primary key each): what a
-    listing needs to know of tables it keeps, where reading each table's new
-    events was a query a table."""
-    found: dict[uuid.UUID, int] = {}
-    for start in range(0, len(ids), VERSIONS_AT_ONCE):
-        chunk = ids[start:start + VERSIONS_AT_ONCE]
-        rows = event_rows(
-            app,
-            "SELECT originator_id, MAX(originator_version) FROM {events} "
-            "WHERE originator_id = ANY(%s) GROUP BY originator_id", [chunk],
-            "SELECT originator_id, MAX(originator_version) FROM {events} "
-            f"WHERE originator_id IN ({', '.join('?' * len(chunk))}) GROUP BY originator_id",
-            [table_id.hex for table_id in chunk])  # as SQLite keeps them
-        found.update((uuid.UUID(str(key)), version) for key, version in rows)
-    return found
-
-
 class Tables:
     """The tables of one store: read from their events (kept in memory,
     caught up on every read), written whole or not at all."""
@@ -209,15 +189,11 @@ class Tables:
         self.waiting_per_caller = waiting_per_caller
         self.log: EventSourcedLog[TableListed] = EventSourcedLog(
             app.events, LOBBY_LOG_ID, TableListed)
-        self._kept: dict[uuid.UUID, Lobby] = {}
+        #: Tables read, least recently read first: the waiting index's and
+        #: ``TABLES_KEPT`` more.
+        self._kept: OrderedDict[uuid.UUID, Lobby] = OrderedDict()
         self._guard = threading.Lock()
-        #: The log's entries followed (``listing``), oldest first; the newest's
-        #: position (None: not read yet); the tables among them that never
-        #: gather players again.
-        self._followed: list[TableListed] = []
-        self._head: int | None = None
-        self._done: set[uuid.UUID] = set()
-        self._following = threading.Lock()
+        self.index = WaitingIndex(app, self.log, self._finished)
         #: One writer of this process at a time; woken watchers after each save.
         self.changed = threading.Condition()
         self.writing = threading.RLock()
@@ -249,71 +225,88 @@ class Tables:
         return table
 
     def _keep(self, table: Lobby, owned: bool = False) -> None:
-        """Keep ``table`` (a copy of it, unless ``owned``: no one else holds it)."""
+        """Keep ``table`` (a copy of it, unless ``owned``: no one else holds it),
+        the least recently read going first past the waiting index's tables
+        and ``TABLES_KEPT`` more: a listing of more tables than that reads
+        them again each time, where clearing every table kept did."""
         with self._guard:
-            if len(self._kept) >= TABLES_KEPT and table.id not in self._kept:
-                self._kept.clear()
-            self._kept[table.id] = table if owned else copy.deepcopy(table)
+            held = self._kept.get(table.id)
+            if held is None or held.version <= table.version:  # never an older one back
+                self._kept[table.id] = table if owned else copy.deepcopy(table)
+            self._kept.move_to_end(table.id)
+            while len(self._kept) > TABLES_KEPT + len(self.index):
+                self._kept.popitem(last=False)
 
     def current(self, table_ids: list[uuid.UUID]) -> dict[uuid.UUID, Lobby]:
         """These tables now, read in one pass: their newest versions in one
         query (``newest_versions``), then each kept at that version as kept,
-        the others (new here, or changed since) read one by one and kept. A
-        listing of tables that did not change costs one query, not one a
-        table. The tables are shared: read them, never change them."""
+        the others (new here, or changed since) brought up to it from their
+        new events, read in one query (``events_after``), and kept. A listing
+        of tables that did not change costs one query, not one a table; of
+        tables that did, two. The tables are shared: read them, never change
+        them."""
         versions = newest_versions(self.app, table_ids)
         found: dict[uuid.UUID, Lobby] = {}
-        for table_id in table_ids:
-            version = versions.get(table_id)
-            if version is None:
-                continue  # no such table (an entry is saved with its table: never)
-            with self._guard:
+        stale: dict[uuid.UUID, Lobby | None] = {}
+        with self._guard:
+            for table_id in table_ids:
+                version = versions.get(table_id)
+                if version is None:
+                    continue  # no such table (an entry is saved with its table: never)
                 kept = self._kept.get(table_id)
-            found[table_id] = (kept if kept is not None and kept.version >= version
-                               else self._read(table_id))
+                if kept is not None and kept.version >= version:
+                    found[table_id] = kept
+                    self._kept.move_to_end(table_id)
+                else:
+                    stale[table_id] = kept
+        newer = events_after(self.app, {table_id: kept.version if kept is not None else 0
+                                        for table_id, kept in stale.items()})
+        for table_id, kept in stale.items():
+            events = newer[table_id]
+            if kept is None and not (events and isinstance(
+                    events[0], Lobby.TableOpened)):  # type: ignore[attr-defined]
+                continue  # not a table (an entry names a table saved with it: never)
+            table = project_aggregate(copy.deepcopy(kept) if kept else None, events)
+            if isinstance(table, Lobby):
+                self._keep(table, owned=True)
+                found[table_id] = table
         return found
 
     def listing(self) -> Listing:
-        """The lobby log's entries a listing looks at: the newest ``SCAN`` when
-        this process first reads the log, then every entry past them (one
-        query, of the new rows), less the ones at the front whose tables
-        never gather players again (``_done``: started or closed) and the
-        oldest past ``FOLLOWED``. An entry is written at the position after
+        """The lobby log's entries a listing looks at: the waiting index's,
+        after following the log's new entries (one query, of the new rows;
+        ``service.lobby_index``). An entry is written at the position after
         the newest its writer read, so none appears behind one already read."""
-        with self._following:
-            if self._head is None:
-                self._followed = list(self.log.get(desc=True, limit=SCAN))[::-1]
-            else:
-                self._followed.extend(self.log.get(gt=self._head))
-            if self._followed:
-                self._head = self._followed[-1].originator_version
-            self._head = self._head or 0
-            drop = max(0, len(self._followed) - FOLLOWED)
-            while drop < len(self._followed) and self._followed[drop].table_id in self._done:
-                drop += 1
-            for entry in self._followed[:drop]:
-                self._done.discard(entry.table_id)
-            del self._followed[:drop]
-            return Listing(list(self._followed), self._head)
+        entries, head = self.index.follow()
+        return Listing(entries, head)
 
-    def _gathering(self, entries: list[TableListed]) -> list[Lobby]:
+    def _gathering(self, entries: list[Entry]) -> list[Lobby]:
         """The tables of ``entries`` gathering players now, in their order
         (read in one pass: ``current``; idle ones closed first). A table that
-        never gathers players again is remembered (``_done``: no query again).
-        Shared tables: read them, never change them."""
-        ids = [e.table_id for e in entries if e.table_id not in self._done]
+        never gathers players again leaves the waiting index (no query
+        again). Shared tables: read them, never change them."""
+        ids = [e.table_id for e in entries]
         tables = self.current(ids)
-        found = []
+        found, finished = [], []
         for table_id in ids:
             table = tables.get(table_id)
             if table is None:
                 continue
             table = self.closed_if_idle(table)
             if table.status in (STARTED, CLOSED):
-                self._done.add(table_id)
+                finished.append(table_id)
             elif table.gathering:
                 found.append(table)
+        self.index.drop(finished)
         return found
+
+    def _finished(self, table_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+        """Which of these tables never gather players again (started or
+        closed), read in one pass: for the waiting index, following a long
+        backlog of the log."""
+        tables = self.current(list(table_ids))
+        return {table_id for table_id, table in tables.items()
+                if table.status in (STARTED, CLOSED)}
 
     def open(self, table: Lobby, opener: str = "", seen: Listing | None = None) -> Lobby:
         """Save a new table and its entry in the lobby's log, in one
@@ -341,11 +334,11 @@ class Tables:
             raise LogMoved
         raise ServiceError("UNAVAILABLE", "BUSY", "the lobby is too busy; retry")
 
-    def _check_waiting(self, opener: str, entries: list[TableListed]) -> None:
+    def _check_waiting(self, opener: str, entries: list[Entry]) -> None:
         """Refuse a table past ``waiting_per_caller`` of its opener's gathering
         players (among ``entries``: the tables a listing can show)."""
         waiting = len(self._gathering(
-            [e for e in entries if getattr(e, "opener", "") == opener]))
+            [e for e in entries if e.opener == opener]))
         if waiting >= self.waiting_per_caller:
             raise RuleError(LobbyReason.TOO_MANY_WAITING_TABLES,
                             f"your address has {waiting} tables waiting for players "
@@ -803,7 +796,7 @@ class LobbyService(LobbyServicer):
                 self.tables.changed.wait(WATCH_POLL)
 
 
-def opener_key(entries: Sequence[TableListed], table_id: uuid.UUID) -> str:
+def opener_key(entries: Sequence[Entry | TableListed], table_id: uuid.UUID) -> str:
     """Whose share the bots of a table opened elsewhere (on another server, or
     before a restart) spend: a share of their opener's own, named by the
     keyed hash the lobby's log keeps of it, so that one host's bots cannot
@@ -860,35 +853,41 @@ class TableBots:
         """On a server's start: the bots of the started tables (among the newest
         ``SCAN``) whose games are not over play on, and the tables full but
         not started (their game's creation failed, or the server stopped
-        between the last join and the start) start, as a thread of their own
-        (the server serves meanwhile)."""
+        between the last join and the start: the waiting index's, however
+        old) start, as a thread of their own (the server serves meanwhile)."""
         threading.Thread(target=self._resume, name="lobby-bots-resume", daemon=True).start()
 
     def _resume(self) -> None:
+        tables = self.lobby.tables
         try:
-            for entry in self.lobby.tables.log.get(desc=True, limit=SCAN):
-                table = self.lobby.started_when_it_can(self.lobby.tables.get(entry.table_id))
+            for entry in tables.log.get(desc=True, limit=SCAN):
+                table = self.lobby.started_when_it_can(tables.get(entry.table_id))
                 if table.status == STARTED and not self.lobby.game_over(table):
-                    self.play(table)
+                    self.play(table, opener_key([entry], table.id))
+            for table in tables.current([e.table_id for e in tables.listing().entries]).values():
+                if table.status == WAITING and table.full:
+                    self.play(self.lobby.started_when_it_can(table))
         except Exception:  # noqa: BLE001 - the tables' own calls still work
             log.warning("the lobby's bots could not be resumed", exc_info=True)
 
-    def play(self, table: Lobby) -> None:
+    def play(self, table: Lobby, host: str = "") -> None:
+        """Set the table's bots playing (once a game), spending ``host``'s share,
+        else its host's as this server knows it (``_run``)."""
         if not any(s["kind"] == BOT for s in table.seats) or not table.game_id:
             return
         with self._guard:
             if table.game_id in self._running:
                 return
             self._running.add(table.game_id)
-        threading.Thread(target=self._run, args=(table.id, table.game_id),
+        threading.Thread(target=self._run, args=(table.id, table.game_id, host),
                          name="lobby-bots", daemon=True).start()
 
-    def _run(self, table_id: uuid.UUID, game_id: str) -> None:
+    def _run(self, table_id: uuid.UUID, game_id: str, host: str = "") -> None:
         hub = self.lobby.hub
         bots = SeatBots(game_id, self.most)
-        host = self.hosts.of(table_id)
+        host = host or self.hosts.of(table_id)
         if host == UNKNOWN_HOST:
-            host = opener_key(self.lobby.tables.listing().entries, table_id)
+            host = opener_key(self.lobby.tables.index.known(table_id), table_id)
         try:
             with hub.following(game_id):
                 while not hub.stopping.is_set():

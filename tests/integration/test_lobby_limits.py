@@ -359,20 +359,17 @@ def test_a_watchs_looks_are_its_callers_calls_and_work(app: Any,
 # ------------------------------------------------------------ what a listing sees
 
 
-def test_tables_that_start_at_once_push_no_waiting_table_out_of_sight(
-        app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tables_that_start_at_once_push_no_waiting_table_out_of_sight(app: Any) -> None:
     """Attack: one caller opens table after table of named players, each
     started at once (a game each, within ``ARBITER_CREATES_PER_MINUTE``),
-    more than a listing reads when the process first reads the lobby's log
-    (``SCAN``, 5 here for 500). A listing looked at the newest ``SCAN``
-    opened, so a table gathering players before them fell out of sight of
-    listings and quick matches. It is still listed and quick-matched: the
-    process follows every table listed since, less those that never gather
-    again."""
-    import service.lobby
+    15 here. A listing once looked at the newest 500 opened, so a table
+    gathering players before them fell out of sight of listings and quick
+    matches. It is still listed and quick-matched: a listing looks at the
+    lobby's index of the tables that may gather players (every table listed,
+    less those seen never to gather again; test_lobby_listing pins it past a
+    restart and whatever was listed after it)."""
     from service.lobby import LobbyService
 
-    monkeypatch.setattr(service.lobby, "SCAN", 5)
     lobby = LobbyService(app, _Hub())  # type: ignore[arg-type]
     caller = _Context("ipv4:10.0.0.5:4242")
     waiting = lobby.OpenTable(lobby_pb2.OpenTableRequest(
