@@ -523,8 +523,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     def looked_at(self, table: Lobby) -> Lobby:
         """The table as a look at it leaves it: closed when idle, started
-        when full (``started_when_it_can``)."""
-        return self.started_when_it_can(self.tables.closed_if_idle(table))
+        when full (``started_when_it_can``), its bots playing when its game
+        goes on (``TableBots.play_on``: a table a server's start did not
+        resume)."""
+        table = self.started_when_it_can(self.tables.closed_if_idle(table))
+        self.bots.play_on(table)
+        return table
 
     def started_if_full(self, table: Lobby) -> Lobby:
         return self.start(table) if table.full and table.status == WAITING else table
@@ -870,6 +874,20 @@ class TableBots:
         except Exception:  # noqa: BLE001 - the tables' own calls still work
             log.warning("the lobby's bots could not be resumed", exc_info=True)
 
+    def play_on(self, table: Lobby) -> None:
+        """Set the bots of a started table playing if they are not and its game
+        goes on: a server's start resumes the newest ``SCAN`` tables' alone,
+        so an older table's bots play on from the first look at it (its
+        page, ``GetTable``, ``WatchTable``), not never."""
+        if table.status != STARTED or not table.game_id or not any(
+                s["kind"] == BOT for s in table.seats):
+            return
+        with self._guard:
+            if table.game_id in self._running:
+                return
+        if not self.lobby.game_over(table):
+            self.play(table)
+
     def play(self, table: Lobby, host: str = "") -> None:
         """Set the table's bots playing (once a game), spending ``host``'s share,
         else its host's as this server knows it (``_run``)."""
@@ -886,7 +904,8 @@ class TableBots:
         hub = self.lobby.hub
         bots = SeatBots(game_id, self.most)
         host = host or self.hosts.of(table_id)
-        if host == UNKNOWN_HOST:
+        if host == UNKNOWN_HOST:  # the log names its opener: followed to here first
+            self.lobby.tables.listing()
             host = opener_key(self.lobby.tables.index.known(table_id), table_id)
         try:
             with hub.following(game_id):

@@ -289,3 +289,35 @@ def test_a_finished_table_is_held_nowhere_whichever_listing_finishes_last(
     assert lobby.tables.waiting("", 0, first) == []  # the first finishes last
     listed(lobby)
     assert uuid.UUID(waiting) not in held_table_ids(lobby)
+
+
+def test_the_bots_of_a_table_older_than_a_restart_resumes_play_on_at_a_look(
+        store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's start resumes the bots of the newest ``SCAN`` tables (1 here
+    for 500): a started table with a bot seat and tables listed after it had
+    its bots idle for ever after a restart, its game waiting on them. The
+    first look at it (``GetTable``, as its page polls; ``WatchTable``) sets
+    them playing; a look at one whose bots play already sets none again."""
+    import service.lobby
+
+    monkeypatch.setattr(service.lobby, "SCAN", 1)
+    lobby = lobby_on(store)
+    monkeypatch.setattr(lobby.bots, "play", lambda table, host="": None)
+    table = lobby.OpenTable(lobby_pb2.OpenTableRequest(rules="ettin", seats=[
+        lobby_pb2.SeatSpec(kind=PLAYER, name="Ada"), lobby_pb2.SeatSpec(kind="bot")]),
+        _Context()).table
+    assert table.status == "started"
+    listed_directly(lobby, 2, started=True)
+    restarted = lobby_on(store)
+    played: list[str] = []
+
+    def play(table: Any, host: str = "") -> None:
+        played.append(str(table.id))
+        restarted.bots._running.add(table.game_id)  # as play marks it
+
+    monkeypatch.setattr(restarted.bots, "play", play)
+    restarted.bots._resume()
+    assert played == [], "the resume reached past its newest tables"
+    restarted.GetTable(lobby_pb2.GetTableRequest(table_id=table.table_id), _Context())
+    restarted.GetTable(lobby_pb2.GetTableRequest(table_id=table.table_id), _Context())
+    assert played == [table.table_id]
