@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from aggregates.kernel import Command, Game, RuleError
 
@@ -80,22 +81,45 @@ def margins(scores: list[float]) -> list[float]:
             for mine in scores]
 
 
+def sides_of(game: Game) -> list[int]:
+    """Each seat's side: its team's index where the game plays in teams
+    (``Game.seating``: Ettin's Alliances at four), else the seat itself."""
+    seating = game.seating()
+    if not seating.teams:
+        return list(range(len(game.seats)))
+    teams = {s: i for i, team in enumerate(seating.teams) for s in team}
+    return [teams.get(s, len(seating.teams) + s) for s in range(len(game.seats))]
+
+
+def by_side(values: list[float], sides: list[int],
+            measure: Callable[[list[float]], list[float]]) -> list[float]:
+    """``measure`` applied to the sides' totals (teams score together), each
+    seat given its side's figure."""
+    order = list(dict.fromkeys(sides))
+    totals = [sum(v for v, side in zip(values, sides, strict=True) if side == s) for s in order]
+    if len(order) < 2:
+        return [0.5] * len(values)
+    figure = dict(zip(order, measure(totals), strict=True))
+    return [figure[side] for side in sides]
+
+
 def worth(game: Game) -> list[float]:
     """What a searched world is worth to each seat: the ranking (``rewards``
     at the end, the score so far before it) blended with the score margin.
-    A world whose standings say nothing before its end is even for everyone."""
+    Where seats play in teams (``sides_of``), a team's seats share its
+    place and margin, from the team's total: a seat gains nothing from a
+    partner's loss. A world whose standings say nothing before its end is
+    even for everyone."""
     players = len(game.seats)
     scores = scores_of(game) if players > 1 else None
-    if game.ended:
-        base = rewards(game)
-    elif scores is None:
-        return [0.5] * players
-    else:
-        base = ranked(scores)
     if scores is None:
-        return base
-    return [(1 - MARGIN_WEIGHT) * b + MARGIN_WEIGHT * m for b, m in zip(base, margins(scores),
-                                                                          strict=True)]
+        return rewards(game) if game.ended else [0.5] * players
+    sides = sides_of(game)
+    # Places among seats, each seat holding its side's total, as ``rewards``
+    # ranks a finished game (a team's seats share the places they fill).
+    base = rewards(game) if game.ended else ranked(by_side(scores, sides, lambda t: t))
+    return [(1 - MARGIN_WEIGHT) * b + MARGIN_WEIGHT * m
+            for b, m in zip(base, by_side(scores, sides, margins), strict=True)]
 
 
 def scored_in_progress(game: Game) -> bool:

@@ -222,3 +222,24 @@ def test_nine_empires_in_progress_is_ranked_by_food_at_winter_then_renown() -> N
     assert standing(nine, 0) > scores[0] and int(standing(nine, 0)) == food[0]
     nine.out = [1]
     assert standing(nine, 1) < 0 <= standing(nine, 0)
+
+
+def test_partners_share_a_worlds_worth_by_their_alliances_total() -> None:
+    """Ettin at four, "Winning the Game": the Alliance with the most VP (its
+    two seats' sum) wins. A world in progress is worth the same to both
+    partners and more to the Alliance ahead, whichever partner holds the VP;
+    so a seat gains nothing by its partner's loss."""
+    game = GAMES["ettin"].start([f"p{n}" for n in range(4)], seed="2e" * 32)
+    rnd = random.Random(3)
+    while True:
+        seat = rnd.choice(game.waiting_on())
+        game.act(seat, rnd.choice(game.legal_actions(seat)))
+        scores = game.standings().scores
+        teams = [scores[0] + scores[1], scores[2] + scores[3]]  # type: ignore[operator]
+        if teams[0] != teams[1] and scores[0] != scores[1]:
+            break
+    assert not game.ended
+    value = worth(game)
+    ahead = (0, 1) if teams[0] > teams[1] else (2, 3)
+    behind = (2, 3) if ahead == (0, 1) else (0, 1)
+    assert value[ahead[0]] == value[ahead[1]] > 0.5 > value[behind[0]] == value[behind[1]]
