@@ -15,9 +15,10 @@ advisory lock, and those are per database, not per schema.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -53,6 +54,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if group and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=weight)
+
+
+#: Each running test's server log sizes as it began (``tests.integration.conftest.log_sizes``).
+LOG_SIZES = pytest.StashKey[dict[int, int]]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    """Where each server's log stands as the test begins: its part is what follows."""
+    servers = sys.modules.get("tests.integration.conftest")
+    item.stash[LOG_SIZES] = servers.log_sizes() if servers is not None else {}
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed test that used or started a server process (``ServerProcess``)
+    shows the tail of each one's log: an INTERNAL error's cause is written
+    there, and only there (a CI run was lost to one nobody saw)."""
+    report = yield
+    servers = sys.modules.get("tests.integration.conftest")
+    if report.failed and servers is not None:
+        fixtures = getattr(item, "funcargs", {})
+        report.sections.extend(servers.failure_logs(fixtures, item.stash.get(LOG_SIZES, {})))
+    return report
 
 
 def shared_playouts(item: pytest.Item) -> str | None:

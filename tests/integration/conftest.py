@@ -75,6 +75,8 @@ class ServerProcess:
         self.web_url = ""
 
     def start(self) -> None:
+        if self not in SERVERS:
+            SERVERS.append(self)
         env = dict(server_env(), REDIS_URL=self.redis_url, **self.extra_env)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as log:  # there before the server writes to it
@@ -204,6 +206,65 @@ class ServerProcess:
         if token:
             channel = grpc.intercept_channel(channel, BearerToken(token))
         return game_pb2_grpc.GameServiceStub(channel)
+
+
+#: Every server this process started, in order (``start``): the ones a failed
+#: test used show the tail of their logs in its report (``failure_logs``).
+SERVERS: list[ServerProcess] = []
+#: How many of a server's last log lines a failed test's report shows.
+LOG_TAIL_LINES = 60
+
+
+def log_sizes() -> dict[int, int]:
+    """Each started server's log size now, by the server's id: where a test's
+    part of a log begins (taken as the test starts)."""
+    sizes = {}
+    for server in SERVERS:
+        try:
+            sizes[id(server)] = server.log_path.stat().st_size
+        except OSError:
+            sizes[id(server)] = 0
+    return sizes
+
+
+def servers_in(value: object) -> list[ServerProcess]:
+    """The servers a fixture's value is or holds (a server, or a tuple, list or
+    dict with one: ``two_callers`` yields ``(server, port)``)."""
+    if isinstance(value, ServerProcess):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (tuple, list)):
+        return [server for item in value for server in servers_in(item)]
+    return [server for server in vars(value).values() if isinstance(server, ServerProcess)] \
+        if hasattr(value, "__dict__") and not isinstance(value, type) else []
+
+
+def failure_logs(fixtures: dict[str, object], before: dict[int, int]) -> list[tuple[str, str]]:
+    """The report sections of a failed test: for each server it used (one of its
+    fixtures' values) or started (a server not started before the test began,
+    ``before``: ``log_sizes`` then), the last ``LOG_TAIL_LINES`` lines its log
+    got during the test, or of the whole log where it got none. A server's
+    INTERNAL error is logged by the server only, where no one read it."""
+    used = [server for value in fixtures.values() for server in servers_in(value)]
+    used += [server for server in SERVERS if id(server) not in before]
+    sections, seen = [], set()
+    for server in used:
+        if id(server) in seen:
+            continue
+        seen.add(id(server))
+        try:
+            with open(server.log_path, "rb") as log:
+                logged = log.read()
+        except OSError as exc:
+            sections.append((f"server log {server.log_path}", f"(unreadable: {exc})"))
+            continue
+        during = logged[before.get(id(server), 0):]
+        lines = (during or logged).decode(errors="replace").splitlines()[-LOG_TAIL_LINES:]
+        what = "during the test" if during else "before the test (none during it)"
+        sections.append((f"server log {server.log_path}, its last {len(lines)} lines {what}",
+                         "\n".join(lines)))
+    return sections
 
 
 #: Servers told to stop by a teardown and not yet waited for (``stop_soon``).
