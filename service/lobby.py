@@ -53,6 +53,7 @@ from __future__ import annotations
 import copy
 import functools
 import hmac
+import itertools
 import logging
 import threading
 import time
@@ -111,6 +112,8 @@ LOBBY_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:lobby")
 #: the newest this many opened.
 SCAN = 500
 LIST_DEFAULT, LIST_MAX = 50, 200
+#: Tables of the waiting index a listing reads in one pass, as far as it needs.
+LOOK_AT_ONCE = 256
 SAVE_ATTEMPTS = 8
 #: How long a watch waits for a change before it looks at the store again (a
 #: table another server changed), and a bot for a move of the others.
@@ -280,25 +283,28 @@ class Tables:
         entries, head = self.index.follow()
         return Listing(entries, head)
 
-    def _gathering(self, entries: list[Entry]) -> list[Lobby]:
-        """The tables of ``entries`` gathering players now, in their order
-        (read in one pass: ``current``; idle ones closed first). A table that
-        never gathers players again leaves the waiting index (no query
-        again). Shared tables: read them, never change them."""
-        ids = [e.table_id for e in entries]
-        tables = self.current(ids)
-        found, finished = [], []
-        for table_id in ids:
-            table = tables.get(table_id)
-            if table is None:
-                continue
-            table = self.closed_if_idle(table)
-            if table.status in (STARTED, CLOSED):
-                finished.append(table_id)
-            elif table.gathering:
-                found.append(table)
-        self.index.drop(finished)
-        return found
+    def _gathering(self, entries: list[Entry]) -> Iterator[Lobby]:
+        """The tables of ``entries`` gathering players now, in their order,
+        read ``LOOK_AT_ONCE`` at a time in one pass each (``current``; idle
+        ones closed first), as far as the caller reads: a listing that has
+        its tables, or a quick match that sat its player, reads no more. A
+        table that never gathers players again leaves the waiting index (no
+        query again). Shared tables: read them, never change them."""
+        for start in range(0, len(entries), LOOK_AT_ONCE):
+            ids = [e.table_id for e in entries[start:start + LOOK_AT_ONCE]]
+            tables = self.current(ids)
+            found, finished = [], []
+            for table_id in ids:
+                table = tables.get(table_id)
+                if table is None:
+                    continue
+                table = self.closed_if_idle(table)
+                if table.status in (STARTED, CLOSED):
+                    finished.append(table_id)
+                elif table.gathering:
+                    found.append(table)
+            self.index.drop(finished)
+            yield from found
 
     def _finished(self, table_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
         """Which of these tables never gather players again (started or
@@ -337,7 +343,7 @@ class Tables:
     def _check_waiting(self, opener: str, entries: list[Entry]) -> None:
         """Refuse a table past ``waiting_per_caller`` of its opener's gathering
         players (among ``entries``: the tables a listing can show)."""
-        waiting = len(self._gathering(
+        waiting = sum(1 for _ in self._gathering(
             [e for e in entries if e.opener == opener]))
         if waiting >= self.waiting_per_caller:
             raise RuleError(LobbyReason.TOO_MANY_WAITING_TABLES,
@@ -376,14 +382,21 @@ class Tables:
         with self.changed:
             self.changed.notify_all()
 
-    def waiting(self, rules: str, players: int, seen: Listing | None = None) -> list[Lobby]:
+    def waiting(self, rules: str, players: int, seen: Listing | None = None,
+                limit: int | None = None) -> list[Lobby]:
         """The tables gathering players (of ``rules`` and ``players`` seats when
-        given) in the listing (``seen``, else read now), oldest first, read
-        in one pass (``current``; shared: read them, never change them); the
-        idle ones are closed on the way."""
-        return [table for table in self._gathering((seen or self.listing()).entries)
+        given) in the listing (``seen``, else read now), oldest first, the
+        first ``limit`` of them when given (``waiting_tables``)."""
+        return list(itertools.islice(self.waiting_tables(rules, players, seen), limit))
+
+    def waiting_tables(self, rules: str, players: int,
+                       seen: Listing | None = None) -> Iterator[Lobby]:
+        """``waiting``'s tables, read as far as they are taken (``_gathering``:
+        a pass a ``LOOK_AT_ONCE`` tables; shared: read them, never change
+        them); the idle ones are closed on the way."""
+        return (table for table in self._gathering((seen or self.listing()).entries)
                 if not (rules and table.rules != rules)
-                and not (players and len(table.seats) != players)]
+                and not (players and len(table.seats) != players))
 
 
 class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
@@ -626,7 +639,7 @@ class LobbyService(LobbyServicer):
             if rules not in GAMES:
                 raise unknown_rules(rules)
         limit = min(request.limit or LIST_DEFAULT, LIST_MAX)
-        found = self.tables.waiting(rules, request.players)[:limit]
+        found = self.tables.waiting(rules, request.players, limit=limit)
         return lobby_pb2.ListTablesResponse(tables=[self.message(t) for t in found])
 
     @lobby_call
@@ -748,7 +761,7 @@ class LobbyService(LobbyServicer):
     def _join_waiting(self, rules: str, players: int, name: str,
                       seen: Listing) -> lobby_pb2.QuickMatchResponse | None:
         """Sit ``name`` at the oldest table of ``seen`` that takes it; None when none does."""
-        for table in self.tables.waiting(rules, players, seen):
+        for table in self.tables.waiting_tables(rules, players, seen):
             try:
                 seat, joined = self.tables.write(table.id, lambda t: t.take(name))
             except RuleError as exc:

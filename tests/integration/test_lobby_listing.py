@@ -321,3 +321,24 @@ def test_the_bots_of_a_table_older_than_a_restart_resumes_play_on_at_a_look(
     restarted.GetTable(lobby_pb2.GetTableRequest(table_id=table.table_id), _Context())
     restarted.GetTable(lobby_pb2.GetTableRequest(table_id=table.table_id), _Context())
     assert played == [table.table_id]
+
+
+def test_a_listing_reads_as_many_waiting_tables_as_it_shows(
+        store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A listing of 5 tables among 30 waiting reads the first pass of
+    ``LOOK_AT_ONCE`` (8 here for 256), not all 30: a listing's work is its
+    page's, however many tables wait (a quick match's too, which stops at
+    the first table that seats its player)."""
+    import service.lobby
+
+    monkeypatch.setattr(service.lobby, "LOOK_AT_ONCE", 8)
+    lobby = lobby_on(store)
+    made = listed_directly(lobby, 30, started=False)
+    looked = calls_to(monkeypatch, service.lobby, "newest_versions")
+    shown = lobby.ListTables(lobby_pb2.ListTablesRequest(limit=5), _Context()).tables
+    assert [t.table_id for t in shown] == [str(t) for t in made[:5]]
+    assert sum(len(ids) for _, ids in looked) == 8, f"read {[len(i) for _, i in looked]}"
+    matched = lobby.QuickMatch(lobby_pb2.QuickMatchRequest(
+        rules="ettin", players=2, name="Bob"), _Context())
+    assert matched.table.table_id == str(made[0])
+    assert sum(len(ids) for _, ids in looked) == 16
