@@ -342,3 +342,29 @@ def test_a_listing_reads_as_many_waiting_tables_as_it_shows(
         rules="ettin", players=2, name="Bob"), _Context())
     assert matched.table.table_id == str(made[0])
     assert sum(len(ids) for _, ids in looked) == 16
+
+
+def test_two_servers_checkpoint_one_index_and_a_restart_misses_no_waiting_table(
+        store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two servers on one store follow the lobby's log and checkpoint their
+    indexes (every 5 entries here for 500), each racing the other for the
+    checkpoints' next position (the loser learns it and writes the next
+    one); a server started after them lists every waiting table, whichever
+    server listed it and whichever checkpoint it reads."""
+    import service.lobby_index
+
+    monkeypatch.setattr(service.lobby_index, "CHECKPOINT_EVERY", 5)
+    here, there = lobby_on(store), lobby_on(store)
+    raced = calls_to(monkeypatch, service.lobby_index, "newest_versions")
+    waiting = []
+    for _ in range(4):
+        for lobby in (here, there):
+            waiting += listed_directly(lobby, 1, started=False)
+            listed_directly(lobby, 4, started=True)
+            listed(lobby)
+    assert any(ids == [service.lobby_index.INDEX_LOG_ID] for _, ids in raced), "no race lost"
+    points = list(here.tables.index.checkpoints.get())
+    assert len(points) >= 3 and [p.originator_version for p in points] == list(
+        range(1, len(points) + 1))
+    restarted = lobby_on(store)
+    assert list(listed(restarted)) == [str(t) for t in waiting]
