@@ -122,8 +122,9 @@ class WaitingIndex:
                     self._settle()  # a backlog, or tables opened and never listed
                 if len(page) < PAGE:
                     break
-            if head - self._checkpointed >= CHECKPOINT_EVERY:
-                self._settle()
+            settled = len(self._entries) - len(self._fresh)
+            if head - self._checkpointed >= max(CHECKPOINT_EVERY, settled):
+                self._settle()  # the checkpoint's due unless the new tables all wait
                 if head - self._checkpointed >= max(CHECKPOINT_EVERY, len(self._entries)):
                     self._checkpoint()
             return list(self._entries.values()), head
