@@ -5,22 +5,23 @@ players: the index (``WaitingIndex``). It holds an entry of the lobby's log
 for each table listed and not yet seen to have started or closed, and is
 kept as the log is followed: each new entry added once (the log is read
 past the newest position the index holds), each table dropped once it is
-seen never to gather again. So a listing's work is the tables that may
-gather players, however many were listed before or after them; before, a
-listing walked the log back from its newest entry to the oldest waiting
-table, so one table kept waiting held every entry listed after it (up to
-50,000) in every listing.
+seen never to gather again. So a listing's work is at most the tables that
+may gather players, however many were listed before or after them (a
+listing that walked the log back to the oldest waiting table would have one
+table kept waiting hold every entry listed after it in every listing).
 
 At a process's start the index is rebuilt from the store in one bounded
 read: the newest checkpoint of the index (``IndexCheckpoint``, its own log
 beside the lobby's: the entries it held at a log position), then the log's
 entries past that position. A checkpoint is written by whichever server's
 index has followed at least ``max(CHECKPOINT_EVERY, its size)`` entries past
-the newest one it knows, so writing them costs each listed table a constant
-share, and a restart reads at most the index's size and twice that in log
-entries. A checkpoint holds a superset of the waiting tables at its position
-(each server's index is: tables only ever leave the gathering), so any
-checkpoint, whichever server wrote it, rebuilds an index that misses none.
+the newest one it knows (and the tables new since then that finished are
+dropped first), so writing them costs each listed table a constant share,
+and a restart reads one checkpoint, the index as it was, and about as many
+log entries past it (at least ``CHECKPOINT_EVERY``). A checkpoint holds a
+superset of the waiting tables at its position (each server's index is:
+tables only ever leave the gathering), so any checkpoint, whichever server
+wrote it, rebuilds an index that misses none.
 A store listed before checkpoints existed has none: its first start reads
 the whole log, a page at a time, dropping the finished tables of each page
 before the next (once; it then writes the first checkpoint).
