@@ -274,6 +274,10 @@ class FeedHub(threading.Thread):
         self.followers: dict[str, int] = {}
         #: The channels Redis has confirmed on the current connection.
         self.subscribed: set[str] = set()
+        #: Counted up (under the lock) whenever ``subscribed`` changes: the
+        #: relay reads it around its count of the channels' subscribers, and
+        #: trusts ``echo_only`` only where it did not move (``service.relay``).
+        self.subscriptions = 0
         #: Whether the followed channels changed since the hub last subscribed.
         self._changed = False
         #: A channel no one publishes on, subscribed for the connection's life:
@@ -342,6 +346,7 @@ class FeedHub(threading.Thread):
                 finally:
                     with self.cond:
                         self.subscribed.clear()
+                        self.subscriptions += 1
                     listener.close()
             except Exception as exc:  # noqa: BLE001 - Redis down, or anything: never die
                 if self.stopping.is_set():
@@ -430,6 +435,7 @@ class FeedHub(threading.Thread):
             wanted = set(self.followers)
             dropped = listening.asked - wanted
             self.subscribed.difference_update(dropped)
+            self.subscriptions += 1
         added = wanted - listening.asked
         listening.asked = wanted
         if added:
@@ -464,6 +470,7 @@ class FeedHub(threading.Thread):
             if followed is not None and listening.confirmed(followed):
                 with self.cond:
                     self.subscribed.add(followed)
+                    self.subscriptions += 1
                     self.cond.notify_all()
         elif kind in ("message", "smessage") and isinstance(message.get("data"), (bytes, str)):
             name = channel.decode() if isinstance(channel, bytes) else str(channel)
@@ -576,6 +583,18 @@ class FeedHub(threading.Thread):
             if version > self.local.get(game_id, 0):
                 self.local[game_id] = version
         self._woken(game_id, version)
+
+    def echo_only(self, game_id: str, version: int) -> bool:
+        """Whether a message of the game's events up to ``version`` would
+        only come back to this hub and wake no one: the hub's subscription to
+        the game's channel is confirmed on its connection, and this process's
+        streams of the game were woken at that version already (``committed``:
+        its own commit). The relay publishes nothing on a channel whose one
+        subscriber is so (``service.relay``); a commit this process made
+        without ``committed`` (a clock's move) is still published, and heard."""
+        with self.cond:
+            return (game_channel(game_id, self.prefix) in self.subscribed
+                    and self.local.get(game_id, 0) >= version)
 
     def nudge(self, game_id: str) -> None:
         """Wake the game's waiting streams to look again at what they wait on

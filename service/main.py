@@ -234,7 +234,7 @@ class Server:
         app.on_clocked = clock.watch
         positions = self._positions(app, settings)
         relay = FeedRelay(app, self.redis_url, positions, self.hub.prefix,
-                          cluster=self.settings.redis_cluster)
+                          cluster=self.settings.redis_cluster, echo=self.hub)
         if sharded:
             relay.name = f"feed-relay-{shard}"
         watch = PublishWatch(self.hub, lambda: app.recorder.max_notification_id() or 0,

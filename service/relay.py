@@ -217,6 +217,19 @@ class Positions(Protocol):
     def peek(self) -> int: ...
 
 
+#: ``PUBSUB NUMPAT`` in the Redis protocol.
+NUMPAT = b"*2\r\n$6\r\nPUBSUB\r\n$6\r\nNUMPAT\r\n"
+
+
+class Echo(Protocol):
+    """What the relay asks of its process's feed hub (``service.feeds.FeedHub``)
+    to leave out the messages only that hub would hear (``FeedRelay._listened``)."""
+
+    subscriptions: int
+
+    def echo_only(self, game_id: str, version: int) -> bool: ...
+
+
 def publish_command(channel: bytes, message: bytes) -> bytes:
     """``PUBLISH channel message`` in the Redis protocol (RESP), packed once."""
     return b"*3\r\n$7\r\nPUBLISH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (
@@ -226,6 +239,7 @@ def publish_command(channel: bytes, message: bytes) -> bytes:
 def batch_messages(
     events: Iterable[tuple[int, Any, type[Game] | None]], prefix: str,
     all_games_of: Callable[[bytes], bytes],
+    wanted: Callable[[bytes], bool] | None = None,
 ) -> list[tuple[bytes, bytes]]:
     """The (channel, message) pairs that publish ``events`` (position, event,
     its game class; position order): a message is a JSON array of events'
@@ -238,23 +252,34 @@ def batch_messages(
     replies and every subscriber's receipt (the feed hub of each server
     following the game, this one's included) as many as the events: about
     two a move on each channel. Events of no game (the catalogue's) are not
-    published."""
+    published. ``wanted``: whether a channel is to be published on at all
+    (``FeedRelay._listened``); an event no wanted channel carries is not
+    even encoded."""
     runs: list[tuple[bytes, list[str]]] = []
     everything: dict[bytes, list[str]] = {}
     last: Any = None
-    into: list[str] = []  # the batch's all-games message of the current run's game
+    own: list[str] | None = None  # the current run's game message (None: not published)
+    into: list[str] | None = None  # the batch's all-games message of the run's game
     for position, domain_event, game_cls in events:
         if game_cls is None:
             continue
-        form = to_public_json(game_cls, domain_event, position)
         gid = domain_event.originator_id
-        if gid != last or not runs:
+        if gid != last:
             last = gid
             channel = game_channel(str(gid), prefix).encode()
-            runs.append((channel, []))
-            into = everything.setdefault(all_games_of(channel), [])
-        runs[-1][1].append(form)
-        into.append(form)
+            together = all_games_of(channel)
+            own = [] if wanted is None or wanted(channel) else None
+            if own is not None:
+                runs.append((channel, own))
+            into = (everything.setdefault(together, [])
+                    if wanted is None or wanted(together) else None)
+        if own is None and into is None:
+            continue  # no channel of this batch carries it: not even encoded
+        form = to_public_json(game_cls, domain_event, position)
+        if own is not None:
+            own.append(form)
+        if into is not None:
+            into.append(form)
     return [(channel, f"[{','.join(forms)}]".encode())
             for channel, forms in (*runs, *everything.items())]
 
@@ -281,18 +306,37 @@ class Publisher:
         if not messages:
             return
         commands = b"".join([publish_command(channel, message) for channel, message in messages])
+        self._round_trip(commands, len(messages))
+
+    def listeners(self, channels: list[bytes]) -> tuple[dict[bytes, int], int]:
+        """Each channel's subscribers (``PUBSUB NUMSUB``) and the pattern
+        subscriptions of the whole server (``PUBSUB NUMPAT``: a pattern's
+        subscriber is counted on no channel), in one round trip."""
+        numsub = b"*%d\r\n$6\r\nPUBSUB\r\n$6\r\nNUMSUB\r\n" % (len(channels) + 2) + b"".join(
+            b"$%d\r\n%s\r\n" % (len(channel), channel) for channel in channels)
+        counts, patterns = self._round_trip(numsub + NUMPAT, 2)
+        return ({bytes(channel): int(count)
+                 for channel, count in zip(counts[::2], counts[1::2], strict=True)},
+                int(patterns))
+
+    def _round_trip(self, commands: bytes, replies: int) -> list[Any]:
+        """Send ``commands`` (packed) in one write and read their ``replies``;
+        a refusal raises (``redis.ResponseError``)."""
         if self._connection is None:
             self._connection = self.client.connection_pool.get_connection()
         connection = self._connection
         try:
             connection.send_packed_command([commands], check_health=False)
-            for _ in messages:
+            answers = []
+            for _ in range(replies):
                 reply = connection.read_response()
                 if isinstance(reply, redis.ResponseError):
                     raise reply
+                answers.append(reply)
         except BaseException:
             self.close()  # its replies half read: never used again
             raise
+        return answers
 
     def close(self) -> None:
         """Drop the connection (a new one is made for the next batch)."""
@@ -309,9 +353,13 @@ class FeedRelay(threading.Thread):
 
     def __init__(
         self, app: ArbiterApp, redis_url: str, positions: Positions,
-        prefix: str = LEGACY_PREFIX, cluster: bool = False,
+        prefix: str = LEGACY_PREFIX, cluster: bool = False, echo: Echo | None = None,
     ) -> None:
         super().__init__(name="feed-relay", daemon=True)
+        #: This process's feed hub, whose own subscriptions the relay need not
+        #: publish to (``_listened``); None: every channel, always (and on a
+        #: Redis Cluster, whose sharded channels are counted per shard).
+        self.echo = None if cluster else echo
         self.app = app
         self.prefix = prefix
         self.publisher: Publisher | ShardedPublisher
@@ -340,6 +388,8 @@ class FeedRelay(threading.Thread):
         #: When the store was last read, and whether that read left more to read.
         self._read_at = -math.inf  # never
         self._more = False
+        #: Channels' messages left out as nobody else would hear them (``_listened``).
+        self.quiet = 0
 
     def stop(self) -> None:
         self.stopping.set()
@@ -464,17 +514,65 @@ class FeedRelay(threading.Thread):
         return events if runs_on((position for position, _ in events), self.position) else None
 
     def _publish(self, events: list[tuple[int, Any]]) -> None:
-        """Publish ``events`` (position order) in one round trip, then move the
-        position past them: one message per game and run of its events (a
-        move's events, all together: ``batch_messages``), and one per
-        all-games channel for the whole batch."""
+        """Publish ``events`` (position order), then move the position past
+        them: one message per game and run of its events (a move's events, all
+        together: ``batch_messages``), and one per all-games channel for the
+        whole batch, each only where someone may hear it (``_listened``)."""
+        classified = [(position, domain_event, self._game_class(domain_event))
+                      for position, domain_event in events]
         self.publisher.publish(batch_messages(
-            ((position, domain_event, self._game_class(domain_event))
-             for position, domain_event in events),
-            self.prefix, self._all_games_of))
+            classified, self.prefix, self._all_games_of, self._listened(classified)))
         self.position = events[-1][0]
         self._record_position()
         relay_published(self.position)
+
+    def _listened(self, events: list[tuple[int, Any, type[Game] | None]]
+                  ) -> Callable[[bytes], bool] | None:
+        """Which of a batch's channels to publish on (None: all of them).
+
+        A message on a channel no one subscribes to is lost anyway, and one
+        whose one subscriber is this process's own hub, for a commit of this
+        process that has woken its streams already, is read back and dropped
+        (``FeedHub.echo_only``): with every game played on one server, each
+        move's message went to Redis and came back to its own process for
+        nothing. So the channels' subscribers are counted first (one round
+        trip, ``Publisher.listeners``), after the commit, and a channel is
+        left out only if it has none, or only that hub. Nothing is lost: a
+        process that subscribes after the count reads the store once its
+        subscription is confirmed (``FeedHub.following``), which finds the
+        commit; a change of the hub's subscriptions while counting (``Echo.
+        subscriptions`` moved), a pattern subscriber anywhere, or a Redis
+        user refused ``PUBSUB``: every channel."""
+        if self.echo is None or not isinstance(self.publisher, Publisher):
+            return None
+        newest: dict[str, int] = {}
+        for _, domain_event, game_cls in events:
+            if game_cls is not None:
+                game_id = str(domain_event.originator_id)
+                newest[game_id] = max(newest.get(game_id, 0), domain_event.originator_version)
+        if not newest:
+            return None
+        games = {game_channel(game_id, self.prefix).encode(): game_id for game_id in newest}
+        together = all_games_channel(self.prefix).encode()
+        before = self.echo.subscriptions
+        try:
+            counts, patterns = self.publisher.listeners([*games, together])
+        except redis.ResponseError as exc:
+            log.warning("feed relay: Redis refused PUBSUB (%s); publishing on every channel",
+                        exc)
+            self.echo = None
+            return None
+        if patterns:
+            return None
+        quiet = {channel for channel, game_id in games.items()
+                 if counts.get(channel, 0) == 0 or counts[channel] == 1
+                 and self.echo.echo_only(game_id, newest[game_id])}
+        if not counts.get(together, 0):
+            quiet.add(together)
+        if self.echo.subscriptions != before:
+            return None
+        self.quiet += len(quiet)
+        return lambda channel: channel not in quiet
 
     def _record_position(self, force: bool = False) -> None:
         """Record the position published so far, at most every
