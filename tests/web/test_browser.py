@@ -219,7 +219,7 @@ def test_spectator_page_follows_live_ethnos_game_and_leaks_no_hidden_card(
     feed = FeedCollector(web_server.stub(created.spectator_token),
                          game_pb2.SubscribeRequest(game_id=game_id, spectator=True))
     holds = [25, 60, 140, 230]
-    bots = Bots(admin, game_id, "ethnos", seed=7, pause=0.01, holds=holds)
+    bots = Bots(admin, game_id, "ethnos", seed=7, pause=0.0, holds=holds)
     bots.start()
     checked, offline_at, behind = 0, 0.0, 0
     try:
