@@ -180,10 +180,17 @@ class ISMCTS:
         # there valued where it stopped. So a decision takes its budget, or
         # the first pass when that is longer.
         first = min(len(obs.legal), self.width)
+        # The root's commands: up to ``width`` of the legal ones, drawn once
+        # for the decision as greedy draws its candidates, so the iterations
+        # after the first pass sample these again rather than spend the
+        # budget trying every other legal command once.
+        candidates = list(obs.legal)
+        self.rng.shuffle(candidates)
+        allowed = {item.key() for item in candidates[:self.width]}
         limit = self.depth if p.scored_in_progress(obs.belief.sample(self.rng)) else self.limit
         done = 0
         while self.more(done, first, started):
-            self.iterate(obs, root, limit, self.stop(done, first, started))
+            self.iterate(obs, root, limit, self.stop(done, first, started), allowed)
             done += 1
         self.last_iterations = done
         by_key = {item.key(): item for item in obs.legal}
@@ -214,13 +221,17 @@ class ISMCTS:
         return started + self.budget * min(done + 1, first) / first
 
     def iterate(self, obs: Observation, root: Node, limit: int,
-                stop: float | None = None) -> None:
-        """One world: select, expand one node, play out, back up."""
+                stop: float | None = None, allowed: set[str] | None = None) -> None:
+        """One world: select, expand one node, play out, back up. At the root
+        only the ``allowed`` commands are tried (all of them when none of
+        those is legal in this world)."""
         assert obs.belief is not None
         world = obs.belief.sample(self.rng)
         node, path, mover = root, [], obs.seat
         while not world.ended:
             options = {key(c): c for c in p.legal_commands(world, mover)}
+            if node is root and allowed:
+                options = {k: c for k, c in options.items() if k in allowed} or options
             if not options:
                 break
             untried = [k for k in options if k not in node.children]
