@@ -7,7 +7,8 @@ at once on one private Redis; then, ``N`` times, the bench's bot loop
 (``bench.load.measure_loop``: ``G`` games at once on ``Play`` streams, a warm-up
 round and one measured round) plays on one and then the other, the order
 swapped every pair, with the no-op floor (``Act`` with 32 in flight, beside the
-no-op server) before and after. It prints each window and, at the end, each
+no-op server) before and after, and with ``--peer`` boardgame.io's (the bench's
+peer, ``bench.peer``, the same games at once) beside it. It prints each window and, at the end, each
 side's median, its ratio to the no-op floor, and the median of the pairs'
 ratios B/A.
 
@@ -81,6 +82,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("b", help="a git revision, or . for the working tree")
     parser.add_argument("--pairs", type=int, default=6)
     parser.add_argument("--games", type=int, default=32)
+    parser.add_argument("--peer", action="store_true",
+                        help="measure boardgame.io's server CPU per move too (the bench's peer, "
+                             "the same games at once), before and after the pairs")
     parser.add_argument("--only", action="append", default=[],
                         help="take only this path (service, say) from each revision, the "
                              "rest from A's (repeatable)")
@@ -112,7 +116,24 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps({"noop_ms": round(floors[-1], 3),
                               "load": os.getloadavg()[0]}), flush=True)
 
+        peers: list[float] = []
+
+        def peer() -> None:
+            if not args.peer:
+                return
+            from bench import peer as peer_module
+
+            measured = peer_module.measure(work, [{"games": args.games, "rounds": 1}], 1)
+            if isinstance(measured, str):
+                print(json.dumps({"peer_skipped": measured}), flush=True)
+                args.peer = False
+                return
+            peers.append(measured[str(args.games)]["cpu_ms_per_move"])
+            print(json.dumps({"peer_ms": round(peers[-1], 3), "load": os.getloadavg()[0]}),
+                  flush=True)
+
         floor()
+        peer()
         for pair in range(args.pairs):
             for side in ((0, 1) if pair % 2 == 0 else (1, 0)):
                 result: dict[str, Any] = asyncio.run(load.measure_loop(plans[side], loop))
@@ -123,14 +144,21 @@ def main(argv: list[str] | None = None) -> None:
                                   "errors": result["errors"], "load": os.getloadavg()[0]}),
                       flush=True)
         floor()
+        peer()
         noop_ms = statistics.median(floors)
         a, b = statistics.median(moves[0]), statistics.median(moves[1])
         pairs = [y / x for x, y in zip(moves[0], moves[1], strict=True)]
-        print(json.dumps({"a": args.a, "b": args.b, "a_ms": round(a, 3), "b_ms": round(b, 3),
-                          "noop_ms": round(noop_ms, 3), "a_vs_noop": round(a / noop_ms, 2),
-                          "b_vs_noop": round(b / noop_ms, 2),
-                          "b_over_a": round(statistics.median(pairs), 3),
-                          "pairs": [round(p, 3) for p in pairs]}), flush=True)
+        summary: dict[str, Any] = {
+            "a": args.a, "b": args.b, "a_ms": round(a, 3), "b_ms": round(b, 3),
+            "noop_ms": round(noop_ms, 3), "a_vs_noop": round(a / noop_ms, 2),
+            "b_vs_noop": round(b / noop_ms, 2)}
+        if peers:
+            peer_ms = statistics.median(peers)
+            summary.update(peer_ms=round(peer_ms, 3), a_vs_peer=round(a / peer_ms, 2),
+                           b_vs_peer=round(b / peer_ms, 2))
+        summary.update(b_over_a=round(statistics.median(pairs), 3),
+                       pairs=[round(p, 3) for p in pairs])
+        print(json.dumps(summary), flush=True)
     finally:
         for server in servers:
             server.stop()
