@@ -463,29 +463,56 @@ def _plain_record(mapper: Any, row: Any, game_id: str) -> Record | None:
 def read_rows(app: ArbiterApp, rows: Sequence[Any], snapshot_rows: Iterable[Any]) -> ReadGame:
     """Parse, record and hash a game's stored rows and hash its snapshots' rows:
     what ``parse_rows``, ``records_of`` and ``stored_digest`` make, in one pass.
-    A row is read by one plain JSON decode where that is exact (``_plain_record``),
-    else through the mapper as a domain event; either failing is damage."""
+    A row is read by one plain JSON decode where that is exact (``_plain_record``,
+    its common case written out here: one loop, no call a row but the
+    decode's), else through the mapper as a domain event; either failing is
+    damage."""
     hashed = hashlib.sha256()
+    update = hashed.update
     read = ReadGame(app, {}, [], [], "", [], [])
+    records, kept, damaged = read.records, read.rows, read.damaged
+    id_versions, id_keys = read.id_versions, read.id_keys
     game_id = str(rows[0].originator_id) if rows else ""
     mapper = app.mapper
+    plain = mapper.cipher is None and mapper.compressor is None
+    new_record, record_dict = object.__new__, vars
     for row in rows:
-        _hash_row(hashed, b"e", row)
+        version, topic, state = row.originator_version, row.topic, row.state
+        state = bytes(state)
+        update(b"e%d:%d:%s:" % (version, len(state), topic.encode("utf-8")))
+        update(state)
+        record: Record | None = None
         try:
-            record = _plain_record(mapper, row, game_id)
+            if plain and state.count(_TRANSCODED) == 1:
+                decoded = _decoded_object(state)
+                stamp = decoded.pop("timestamp", None)
+                meta = decoded.pop("meta", None)
+                cls, class_version = _event_class_version(topic)
+                if (type(stamp) is dict and type(meta) is dict and len(stamp) == 2
+                        and stamp.get("_type_") == "datetime_iso"
+                        and type(stamp.get("_data_")) is str
+                        and decoded.pop("class_version", 1) >= class_version):
+                    decoded.pop("originator_topic", None)
+                    stored = meta.get(upcast.STORED)
+                    record = new_record(Record)
+                    record_dict(record).update(  # as ``make_record`` makes one
+                        game_id=game_id, version=version,
+                        type=str(stored["as"]) if stored and "as" in stored else cls.__name__,
+                        time=stamp["_data_"], payload=decoded, meta=meta,
+                        digest=str(meta.get("digest", "")), prev=str(meta.get("prev", "")))
             if record is None:
                 record = record_of(mapper.to_domain_event(row), game_id)
         except Exception:  # noqa: BLE001 - any failure to parse is damage, named by version
-            read.damaged.append(row.originator_version)
+            damaged.append(version)
             continue
-        if read.damaged:
+        if damaged:
             continue
-        read.rows[row.originator_version] = row
-        read.records.append(record)
+        kept[version] = row
+        records.append(record)
         command = record.meta.get("cmd") if record.meta is not None else None
         if command is not None and "id" in command:
-            read.id_versions.append(record.version)
-            read.id_keys.append(command_key(command["seat"], command["id"]))
+            id_versions.append(version)
+            id_keys.append(command_key(command["seat"], command["id"]))
     for row in snapshot_rows:
         _hash_row(hashed, b"s", row)
     read.digest = hashed.hexdigest()
@@ -660,10 +687,15 @@ class SnapshotWatch:
         last, count = gap
         end = bisect.bisect_right(self.read.id_versions, last)
         start = max(0, end - count) if count > 0 else end
-        older = list(zip(self.read.id_keys[start:end], self.read.id_versions[start:end],
-                         strict=True))
+        older = zip(self.read.id_keys[start:end], self.read.id_versions[start:end], strict=True)
         filled = {k: v for k, v in state.items() if k != "command_gap"}
-        filled["command_ids"] = filled_window(state["command_ids"], gap, older)
+        if not state["command_ids"] and count <= kernel_recording.COMMAND_WINDOW:
+            # A snapshot as one is taken (every id left to the events, no more
+            # than a window of them): the window is those ids, in order, as
+            # ``filled_window`` would add them one by one (none leaves).
+            filled["command_ids"] = dict(older)
+        else:
+            filled["command_ids"] = filled_window(state["command_ids"], gap, list(older))
         return filled
 
     def conclude(self) -> tuple[list[int], int]:

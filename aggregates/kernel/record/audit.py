@@ -71,7 +71,8 @@ class ReplayWatch(Protocol):
     def after(self, game: Game, version: int) -> None:
         """``game`` is re-executed up to ``version`` (the creation's, or any
         event's, within a command or at its end), every event up to it as
-        recorded."""
+        recorded. A watch with a ``wanted`` set of versions is shown those
+        alone (beside the creation's): one set look-up an event, not a call."""
 
 
 def audit(events: Sequence[Any], game_class: type[Game], damaged: int = 0) -> AuditReport:
@@ -213,7 +214,9 @@ def check_draws(records: Sequence[Record], seed: str, report: AuditReport,
     counter = 0
     contributions: list[str] = []
     dice_seed = seed
-    for index, rec in enumerate(records):
+    index = 0
+    while index < len(records):
+        rec = records[index]
         meta = rec.meta or {}
         added = (added_entropy(rec.type, rec.payload)
                  if rec.type == "Created" or rec.type == ENTROPY_EVENT else None)
@@ -236,6 +239,20 @@ def check_draws(records: Sequence[Record], seed: str, report: AuditReport,
             counter = drawn_counter + 1
         if meta.get("rng") != counter:
             report.fail("dice", f"version {rec.version} rng counter is off", rec.version)
+        elif index == 0 and proven > 1:
+            # The creation's counter is right, so the records the re-execution
+            # made as recorded are too: it drew their dice from that counter on,
+            # one after another, and each record's ``rng`` is its game's
+            # counter after them. Only their dice and contributions are counted.
+            index, counter = proven, records[proven - 1].meta["rng"]  # type: ignore[index]
+            for made in records[1:proven]:
+                report.dice += len(made.meta["draws"])  # type: ignore[index]
+                if made.type == ENTROPY_EVENT:
+                    contributions.extend(added_entropy(made.type, made.payload))
+            if len(contributions) > len(added or ()):
+                dice_seed = rng.dice_seed(seed, contributions)
+            continue
+        index += 1
 
 
 def rebuild(created: Record, game_class: type[Game]) -> Game:
@@ -260,12 +277,15 @@ def rebuild(created: Record, game_class: type[Game]) -> Game:
 RE_EXECUTION_STATE = ("unchained", "CHECK_AGAINST_LEGAL_LIST", "on_applied")
 
 
-def re_executing(game: G, on_applied: Callable[[Any, Any], None] | None = None) -> G:
+def re_executing(game: G,
+                 on_applied: Callable[[Any, Any, dict[str, Any] | None], None] | None = None,
+                 ) -> G:
     """``game`` set to re-execute recorded commands as the audit does:
 
     - unchained: it makes no digests, which the chain check recomputes from
       the record itself (``Recording.unchained``), and shows each event it
-      makes to ``on_applied`` (if given) as soon as it is applied;
+      makes to ``on_applied`` (if given) as soon as it is applied, keeping
+      none of them then;
     - each command judged by the checks of the decision's move alone, without
       the legal list as a last guard (``Game.CHECK_AGAINST_LEGAL_LIST``). This
       is sound because every game's checks refuse exactly what its legal list
@@ -315,23 +335,19 @@ def check_replay(
     except Exception as exc:  # a corrupt creation event cannot be rebuilt
         report.fail("replay", f"cannot rebuild from the creation event: {exc}", 1)
         return 0
-    compared = Comparison(records[1:], game_class)
-
-    def applied(made: Game, ev: Any) -> None:
-        compared.add((ev,))
-        if watch is not None and compared.differs < 0:
-            watch.after(made, ev.originator_version)
-
-    re_executing(game, applied)
+    compared = Comparison(records[1:], game_class, watch)
+    # The game keeps none of its events: each is compared as it is applied.
+    re_executing(game, compared.applied)
     if watch is not None:
         watch.after(game, 1)
     game.begin()
-    game.collect_events()
     parsed = ParsedCommands(game_class)
-    for index in replay_steps(records):
-        if not replay_step(game, records[index], game_class, report, parsed):
+    for index in range(1, len(records)):  # the steps (``replay_steps``), in one pass
+        rec = records[index]
+        step = rec.type == ENTROPY_EVENT or (rec.meta is not None
+                                             and rec.meta.get("cmd") is not None)
+        if step and not replay_step(game, rec, game_class, report, parsed):
             return 1 + compared.proven
-        game.collect_events()  # each compared already, as it was applied
     compared.conclude(report, cut)
     return 1 + compared.proven
 

@@ -48,9 +48,15 @@ class Comparison:
     returns before concluding).
     """
 
-    def __init__(self, recorded: Sequence[Record], game_class: type[Game]) -> None:
+    def __init__(self, recorded: Sequence[Record], game_class: type[Game],
+                 watch: Any = None) -> None:
         self.recorded = recorded
         self.game_class = game_class
+        #: Shown the re-executed game after each event while every event so far
+        #: is as recorded (``audit.ReplayWatch``), at the versions in its
+        #: ``wanted`` set only when it has one (None: at every version).
+        self.watch = watch
+        self.wanted: Any = getattr(watch, "wanted", None)
         #: How many events the replay has made so far.
         self.made = 0
         #: The position of the first re-executed event that differs (-1: none yet).
@@ -65,6 +71,30 @@ class Comparison:
         #: Whether the last ``same`` compared a record in its recorded shape.
         self.exact = False
 
+    def applied(self, game: Game, ev: Any, payload: dict[str, Any] | None = None) -> None:
+        """One re-executed event as soon as it is applied (the re-executed game's
+        ``on_applied``): compared with the record at its position, then the
+        game shown to the watch while every event so far is as recorded. One
+        call per event, where a batch (``add``) and a watch call were three.
+        ``payload``: the event's game attributes in their order, when its
+        maker has them at hand (else ``payload_of`` copies them)."""
+        index = self.made
+        self.made = index + 1
+        if self.differs >= 0:
+            return
+        recorded = self.recorded
+        if index < len(recorded):
+            if not self.same(recorded[index], ev, payload):
+                self.differs = index
+                return
+            if index == self.proven and self.exact:
+                self.proven = index + 1
+        watch = self.watch
+        if watch is not None:
+            version = ev.originator_version
+            if self.wanted is None or version in self.wanted:
+                watch.after(game, version)
+
     def add(self, events: Iterable[Any]) -> None:
         """Compare newly re-executed events with the recorded ones at their positions."""
         recorded = self.recorded
@@ -77,7 +107,7 @@ class Comparison:
                 elif index == self.proven and self.exact:
                     self.proven += 1
 
-    def same(self, served: Record, ev: Any) -> bool:
+    def same(self, served: Record, ev: Any, payload: dict[str, Any] | None = None) -> bool:
         """Whether the re-executed ``ev`` is the recorded ``served`` in type,
         payload and meta, less the chain's links (``_fingerprint``).
 
@@ -90,18 +120,24 @@ class Comparison:
         canonical JSON; else (bytes apart, or a value marshal does not
         write) by their canonical JSON, exactly as ``_fingerprint`` compares
         them (a tuple and a list, or keys in another order, are the same).
+        ``payload``: ``payload_of(ev)``, when the caller has it.
         """
         meta = served.meta
         self.exact = False
-        if meta is not None and upcast.STORED in meta:
-            self.stored_forms = True
+        if meta is None or upcast.STORED in meta or "aud" not in meta:
+            if meta is not None and upcast.STORED in meta:
+                self.stored_forms = True
             return self.same_upcast(served, ev)
-        if meta is None or "aud" not in meta or not self.as_recorded(served.type, served.payload):
+        kind = served.type
+        if self.shapes.get(kind) is not True and not self.as_recorded(kind, served.payload):
             return self.same_upcast(served, ev)
         self.exact = True
-        if served.type != upcast.current_type(ev):
+        made = ev.meta
+        if kind != (type(ev).__name__ if upcast.STORED not in made
+                    else upcast.current_type(ev)):
             return False
-        payload, made = payload_of(ev), ev.meta
+        if payload is None:
+            payload = payload_of(ev)
         # The re-executed event's links, which are left out of the comparison,
         # set to the recorded ones: in place (the keys keep their order, and
         # nothing reads this event's meta after its comparison).

@@ -164,12 +164,13 @@ class Recording:
     #: its events are compared with the recorded ones less their digests, which
     #: the chain check recomputes from the record itself, so none is made.
     unchained: bool = False
-    #: Shown every event an unchained game makes, with the game, as soon as
-    #: it is applied (the audit compares it with its record there, and the
-    #: stored snapshots with the game: ``kernel.record.audit.check_replay``);
+    #: Shown every event an unchained game makes, with the game and the
+    #: event's payload (its game attributes in order; None: not at hand), as
+    #: soon as it is applied (the audit compares it with its record there,
+    #: and the stored snapshots with the game: ``kernel.record.audit.check_replay``);
     #: None on every other game. Given the game rather than holding it, so
     #: the game and its watcher make no cycle for the collector to find.
-    on_applied: Callable[[Any, Any], None] | None = None
+    on_applied: Callable[[Any, Any, dict[str, Any] | None], None] | None = None
 
     def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:
         raise NotImplementedError  # the Game's
@@ -231,24 +232,36 @@ class Recording:
         or thrown away (``unchained``), without its per-event costs: the event
         is made as the library's mapper makes a stored one (its attributes set
         at once, in its fields' order, not one by one through the frozen
-        dataclass's ``__init__``), then applied and kept as the library does.
-        The same event and the same state; a class this cannot make so is
-        left to the library (``lean_fields``)."""
+        dataclass's ``__init__``), then applied as the library does. The same
+        event and the same state; a class this cannot make so is left to the
+        library (``lean_fields``).
+
+        A game watched event by event (``on_applied``: the audit's) keeps
+        none of its events: each is shown to the watcher with its payload as
+        soon as it is applied, and dropped, so nothing collects them after
+        every command. Any other unchained game keeps them, as the library does."""
         fields = lean_fields(event_class)
+        on_applied = self.on_applied
         if fields is None:
             super().trigger_event(  # type: ignore[misc]
                 event_class, timestamp=timestamp, meta=meta, **kwargs)
-            if self.on_applied is not None:
-                self.on_applied(self, self._pending_events[-1])  # type: ignore[attr-defined]
+            if on_applied is not None:
+                on_applied(self, self._pending_events.pop(), None)  # type: ignore[attr-defined]
             return
         version = self._version + 1
         given = {"originator_id": self._id, "originator_version": version,
                  "timestamp": timestamp, "meta": meta, **kwargs}
         names, defaults = fields
+        # The event's game attributes in their order: the rules' own keywords
+        # when every field is given in order and none is the kernel's.
+        payload: dict[str, Any] | None = kwargs
         if tuple(given) != names:  # not every field given, in its order
+            payload = None
             if len(given) != len(names) or not given.keys() <= defaults.keys():
                 given = _with_defaults(event_class, given, names, defaults)
             given = {name: given[name] for name in names}
+        elif not KERNEL_FIELDS.isdisjoint(kwargs):
+            payload = None
         new_event = object.__new__(event_class)
         object.__setattr__(new_event, "__dict__", given)
         # The library's ``mutate`` less its checks of the event's id and
@@ -256,9 +269,10 @@ class Recording:
         new_event.apply(self)
         self._version = version
         self._modified_on = timestamp
-        self._pending_events.append(new_event)  # type: ignore[attr-defined]
-        if self.on_applied is not None:
-            self.on_applied(self, new_event)
+        if on_applied is None:
+            self._pending_events.append(new_event)  # type: ignore[attr-defined]
+        else:
+            on_applied(self, new_event, payload)
 
     def _follow_chain(self, meta: Mapping[str, Any], version: int) -> None:
         """Evolve the kernel's bookkeeping from an event's meta record.
