@@ -176,6 +176,28 @@ def poll(page: Any, probe: Callable[[], Any], timeout: float = WAIT_MS / 1000,
             time.sleep(0.05)
 
 
+def wait_js(page: Any, predicate: str, arg: Any = None, timeout: float = WAIT_MS / 1000,
+            what: str = "the page") -> Any:
+    """The first true value of the JavaScript function ``predicate(arg)``, evaluated
+    in the page at each animation frame (Playwright's ``wait_for_function``): the
+    page's own change wakes the wait, where ``poll`` asks from here every 50 ms
+    (an average 25 ms late, each time: a seat's page playing a 250-move game
+    waited 6 s of it). A page that navigates meanwhile is asked again; fails
+    after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"timed out waiting for {what}")
+        try:
+            return page.wait_for_function(predicate, arg=arg, polling="raf",
+                                          timeout=left * 1000).json_value()
+        except Exception as exc:  # noqa: BLE001 - Playwright's timeout, or a navigation
+            if "Timeout" in type(exc).__name__ or time.monotonic() >= deadline:
+                raise AssertionError(f"timed out waiting for {what}") from exc
+            page.wait_for_timeout(10)  # a page mid-navigation: ask the new one
+
+
 def number_in(text: str) -> int | None:
     """The first whole number in a text ("Version 12" -> 12), or None."""
     found = re.search(r"\d+", text or "")
