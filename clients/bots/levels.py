@@ -157,8 +157,10 @@ class ISMCTS:
         #: UCB's exploration constant, on the spread of the worths seen.
         self.exploration = exploration
         self.seen = (math.inf, -math.inf)
-        #: Iterations of the last decision (the harness reports them).
+        #: Iterations of the last decision (the harness reports them), and
+        #: its root's children by command.
         self.last_iterations = 0
+        self.last_root: dict[str, Node] = {}
 
     def __call__(self, obs: Observation) -> Move:
         if not obs.legal:
@@ -193,6 +195,7 @@ class ISMCTS:
             self.iterate(obs, root, limit, self.stop(done, first, started), allowed)
             done += 1
         self.last_iterations = done
+        self.last_root = root.children
         by_key = {item.key(): item for item in obs.legal}
         # Most visited; among as many visits (a search that did little more
         # than its first pass), the better mean.

@@ -243,3 +243,18 @@ def test_partners_share_a_worlds_worth_by_their_alliances_total() -> None:
     ahead = (0, 1) if teams[0] > teams[1] else (2, 3)
     behind = (2, 3) if ahead == (0, 1) else (0, 1)
     assert value[ahead[0]] == value[ahead[1]] > 0.5 > value[behind[0]] == value[behind[1]]
+
+
+def test_the_search_spends_its_iterations_on_as_many_commands_as_greedy_tries() -> None:
+    """Titans' opening offers 31 commands; IS-MCTS, like greedy, tries at most
+    its width (12) of them at the root, drawn once for the decision, so its
+    later iterations sample those again instead of each other command once."""
+    game = GAMES["titans"].start(["a", "b"], seed="5a" * 32)
+    seat = game.waiting_on()[0]
+    obs = observe(game, seat, Determiniser(game, seat))
+    assert len(obs.legal) > 12
+    bot = ISMCTS(1, iterations=40, limit=4)
+    move = bot(obs)
+    assert move.note.startswith("ismcts:")
+    tried = bot.last_root
+    assert len(tried) == 12 and sum(child.visits for child in tried.values()) == 40
