@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from arbiter.client import ArbiterClient
+from arbiter.lobby import Lobby
 from arbiter.play import play_seats, random_move
 
 from tests.integration.conftest import ServerProcess
@@ -123,13 +124,26 @@ def test_open_share_join_by_name_play_and_play_again(
         assert played.final[0].over
     assert not any(s in url for s in secrets.values() for url in requested), \
         "a seat's secret left in a request's address"
-    # Back at the table: the game is over, and each presses "Play again".
+    # Back at the table: the game is over, and each presses "Play again". The
+    # lobby says the game is over as its last move is answered (it reads the
+    # game's store), so the table's page shows the button as it loads, and the
+    # press's answer is the next round's page, its game started (every seat a
+    # player's): each is awaited as a page load, never polled for (a poll's
+    # 15 s ran out once at a load of 7, while the page's own script reloads
+    # the page whenever the table changes).
+    with ArbiterClient(web_server.address, token="") as client:
+        assert Lobby(client).table(table_id).game_over, "the lobby does not say the game is over"
     next_tables = []
     for page, name in ((ada_page, "Ada"), (bob_page, "Bob")):
         page.goto(f"{web_server.web_url}/tables/{table_id}")
-        poll(page, shown(page, "#play-again"), what="the Play again button")
-        page.click("#play-again button[type=submit]")
-        poll(page, next_table_of(page, table_id), what="the next round's table")
+        assert page.query_selector("#play-again"), (
+            f"{name}'s table page, its game over, has no Play again button: "
+            f"{page.inner_text('main') if page.query_selector('main') else page.content()}")
+        with page.expect_navigation(url=lambda url: f"/tables/{table_id}" not in url):
+            page.click("#play-again button[type=submit]")
+        assert next_table_of(page, table_id)(), (
+            f"{name}'s next round's page at {page.url} offers no seat: "
+            f"{page.inner_text('body')}")
         next_tables.append(page.url.rsplit("/", 1)[1])
         mine = page.locator("li.seat", has_text="(you)").inner_text()
         assert name in mine
