@@ -187,6 +187,12 @@ def wait_until(predicate: Any, timeout: float = 20.0) -> bool:
 
 #: kill -9s of the server under load: one in the suite, ten under ``make soak``.
 KILLS = soak.games(1, 10)
+#: The moves the players have answered before each kill -9, and after the last
+#: restart (the restarted server serving them): the load the kills land in,
+#: awaited (fixed waits of 2.5 s and 2 s stood here, as long on a quiet machine
+#: as on a loaded one).
+MOVES_BEFORE_KILL = 20
+MOVES_AFTER_RESTART = 10
 
 
 @pytest.mark.heavy(15)
@@ -203,14 +209,25 @@ def test_kill9_soak_loses_nothing(tmp_path: Path, redis_url: str) -> None:
     for thread in [*players, *feeds]:
         thread.start()
     kills = 0
+
+    def answered() -> int:
+        return sum(len(p.accepted) for p in players)
+
+    def playing_on(more: int) -> None:
+        """Until the players have had ``more`` moves answered from now (or their
+        games ended)."""
+        wanted = answered() + more
+        assert wait_until(lambda: answered() >= wanted or not any(p.is_alive() for p in players),
+                          timeout=60), f"the players had {answered()} moves answered of {wanted}"
+
     try:
         for _ in range(KILLS):
-            time.sleep(2.5)
+            playing_on(MOVES_BEFORE_KILL)
             server.process.send_signal(signal.SIGKILL)  # type: ignore[union-attr]
             server.process.wait()  # type: ignore[union-attr]
             kills += 1
             server.start()
-        time.sleep(2.0)
+        playing_on(MOVES_AFTER_RESTART)
     finally:
         stop.set()
         for p in players:
@@ -294,7 +311,8 @@ def test_redis_outage_then_every_event_is_published(tmp_path: Path) -> None:
         player = Player([stub], game_id, 1, stop)
         private.stop()
         player.start()
-        time.sleep(2)
+        # Moves answered while Redis is down (awaited, where 2 s were slept).
+        wait_until(lambda: len(player.accepted) >= MOVES_BEFORE_KILL or not player.is_alive())
         stop.set()
         player.join(timeout=30)
         assert player.accepted, "moves are accepted while Redis is down"
@@ -309,7 +327,7 @@ def test_redis_outage_then_every_event_is_published(tmp_path: Path) -> None:
         stop2 = threading.Event()
         more = Player([stub], game_id, 2, stop2)
         more.start()
-        time.sleep(1)
+        wait_until(lambda: len(more.accepted) >= MOVES_AFTER_RESTART or not more.is_alive())
         stop2.set()
         more.join(timeout=30)
         total = len(stored_events(stub, game_id))
