@@ -125,10 +125,11 @@ check: install
 # The heavy playouts and soaks (tests/soak.py): every property and conformance
 # test with its soak counts (at least 100 games per player count), eight Redis
 # Cluster failovers in a row under play (test_feed_cluster), kept out of
-# `make test` so the suite stays under 12 minutes on 2 cores.
+# `make test` so the suite stays under 8 minutes on 2 cores.
 soak: install bytecode
 	ARBITER_SOAK=1 $(PYTREWRITE) $(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
 		-n auto --timeout 3600 tests/property tests/conformance tests/unit/test_schemas.py \
+		tests/unit/test_audit_decide_alone.py tests/integration/test_replay.py \
 		tests/integration/test_leaks.py tests/integration/test_faults.py \
 		tests/web/test_web_leaks.py tests/web/test_seat_leaks.py \
 		tests/integration/test_leaks_screens_and_choices.py \

@@ -1,6 +1,6 @@
 """How many random games a property test plays: a few in CI, many under ``make soak``.
 
-``make test`` must stay under 12 minutes on a 2-core machine, so each property
+``make test`` must stay under 8 minutes on a 2-core machine, so each property
 test plays enough games to reach every rule path, and ``make soak``
 (``ARBITER_SOAK=1``) plays at least the soak count (100 per player count for
 the games' issues), printing its figures.

@@ -34,6 +34,7 @@ from aggregates.kernel.record.verify import fold
 from aggregates.records import export_lines, read_record, records_of, verify_lines
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
+from tests.soak import cases
 
 pytestmark = pytest.mark.integration
 
@@ -96,9 +97,12 @@ def arbiter(server: ServerProcess, *args: str, token: str | None = None,
 # ------------------------------------------------------------- export/verify
 
 
-@pytest.mark.parametrize(("rules", "seats", "seed"), [
-    ("enin", 1, 1), ("enin", 1, 2), ("ethnos", 2, 3), ("ethnos", 4, 4), ("ethnos", 6, 5),
-])
+#: Exported and verified: a game of each, at two table sizes in the suite; a
+#: second Enin and the largest Ethnos table (six seats, the longest game)
+#: under ``make soak``.
+@pytest.mark.parametrize(("rules", "seats", "seed"), cases(
+    [("enin", 1, 1), ("ethnos", 2, 3), ("ethnos", 4, 4)],
+    [("enin", 1, 2), ("ethnos", 6, 5)]))
 def test_export_then_offline_verify_passes(
     shared_server: ServerProcess, rules: str, seats: int, seed: int
 ) -> None:
