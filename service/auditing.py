@@ -388,6 +388,9 @@ class ReadGame:
     #: The versions that record a client command id, ascending, and its key.
     id_versions: list[int]
     id_keys: list[str]
+    #: The versions whose rows were decoded with no float in them (the chain
+    #: check may write their canonical text faster: ``chain.digest``).
+    float_free: set[int] = dataclasses.field(default_factory=set)
 
     def event(self, version: int) -> Any:
         """The domain event stored at ``version`` (KeyError: none read)."""
@@ -411,8 +414,30 @@ def _event_class_version(topic: str) -> tuple[type, int]:
     return cls, getattr(cls, "class_version", 1)
 
 
-#: The JSON scanner ``json.loads`` ends in, called directly (``_decoded_object``).
-_DECODER: Any = json.JSONDecoder()
+#: Numbers with a fraction or an exponent, and NaN and the infinities, that
+#: ``_SCAN_ONCE`` has decoded in this process (``_float_number``): a row read
+#: while the count stood still holds none (``ReadGame.float_free``). Several
+#: audits at once only add to it, which makes a row look as if it held one:
+#: never the other way round.
+_FLOATS_SEEN = [0]
+
+
+def _float_number(text: str) -> float:
+    """The decoder's ``parse_float``: ``float``, counted."""
+    _FLOATS_SEEN[0] += 1
+    return float(text)
+
+
+def _float_constant(name: str) -> float:
+    """The decoder's ``parse_constant`` (NaN, Infinity, -Infinity): as the
+    standard decoder reads them, counted."""
+    _FLOATS_SEEN[0] += 1
+    return float(name)
+
+
+#: The JSON scanner ``json.loads`` ends in, called directly (``_decoded_object``),
+#: its floats counted (the scanner calls the two hooks for those alone).
+_DECODER: Any = json.JSONDecoder(parse_float=_float_number, parse_constant=_float_constant)
 _SCAN_ONCE = json.scanner.make_scanner(_DECODER)
 
 
@@ -421,7 +446,8 @@ def _decoded_object(state: bytes) -> Any:
     (UTF-8): the scanner called at once on a text that starts with its
     value and ends with it, which is exactly what ``json.loads`` returns
     then, without its encoding detection and whitespace matching; any
-    other text (or none) through ``json.loads`` itself."""
+    other text (or none) through ``json.loads`` itself. Either counts the
+    floats it meets (``_FLOATS_SEEN``)."""
     text = state.decode("utf8")
     if text[:1] == "{":
         try:
@@ -431,7 +457,7 @@ def _decoded_object(state: bytes) -> Any:
         else:
             if end == len(text):
                 return value
-    return json.loads(text)
+    return json.loads(text, parse_float=_float_number, parse_constant=_float_constant)
 
 
 def _plain_record(mapper: Any, row: Any, game_id: str) -> Record | None:
@@ -471,6 +497,7 @@ def read_rows(app: ArbiterApp, rows: Sequence[Any], snapshot_rows: Iterable[Any]
     update = hashed.update
     read = ReadGame(app, {}, [], [], "", [], [])
     records, kept, damaged = read.records, read.rows, read.damaged
+    float_free, floats_seen = read.float_free, _FLOATS_SEEN
     id_versions, id_keys = read.id_versions, read.id_keys
     game_id = str(rows[0].originator_id) if rows else ""
     mapper = app.mapper
@@ -484,7 +511,10 @@ def read_rows(app: ArbiterApp, rows: Sequence[Any], snapshot_rows: Iterable[Any]
         record: Record | None = None
         try:
             if plain and state.count(_TRANSCODED) == 1:
+                floats_before = floats_seen[0]
                 decoded = _decoded_object(state)
+                if floats_seen[0] == floats_before:
+                    float_free.add(version)
                 stamp = decoded.pop("timestamp", None)
                 meta = decoded.pop("meta", None)
                 cls, class_version = _event_class_version(topic)
@@ -527,7 +557,7 @@ def _proofs(records: Sequence[Record], damaged: int, watch: SnapshotWatch) -> Au
     game_class = loadable(RULES, str(created.get("rules", "")),
                           str(created.get("rules_version", "")))
     if game_class is not None and records:
-        return audit_records(records, game_class, damaged, watch)
+        return audit_records(records, game_class, damaged, watch, watch.read.float_free)
     return audit_by_version(records, RULES, damaged)
 
 

@@ -143,3 +143,32 @@ def test_a_games_rows_read_lean_from_sqlite_are_the_recorders(tmp_path: Any) -> 
 
     assert auditing._select_rows(Other(), gid) == [f"asked for {gid}"]
     app.close()
+
+
+@pytest.mark.parametrize("number", [b"1e-05", b"2.5", b"NaN", b"-Infinity", b"1E3"])
+def test_a_row_holding_a_float_is_not_read_as_float_free(tmp_path: Any, number: bytes) -> None:
+    """``read_rows`` calls a row float-free (``ReadGame.float_free``: the chain
+    check may then write its canonical text by orjson) only when its decoder
+    met no number with a fraction or an exponent, nor NaN or an infinity."""
+    import random
+    import uuid
+
+    from bench.store import SNAPSHOT_INTERVAL, sqlite_env
+    from service.application import ArbiterApp
+
+    app = ArbiterApp(sqlite_env(tmp_path), SNAPSHOT_INTERVAL)
+    game = app.create_game("enin", ["solo"])
+    rnd = random.Random(4)
+    for _ in range(6):
+        game.act(0, rnd.choice(game.legal_actions(0)), uuid.uuid4().hex)
+    app.save(game)
+    rows = auditing.stored_rows(app, str(game.id))
+    plain = auditing.read_rows(app, rows, [])
+    assert plain.float_free == {row.originator_version for row in rows}
+    tampered = rows[2]
+    assert tampered.state.startswith(b"{")
+    changed = dataclasses.replace(tampered, state=b'{"extra":' + number + b"," + tampered.state[1:])
+    read = auditing.read_rows(app, [*rows[:2], changed, *rows[3:]], [])
+    assert not read.damaged
+    assert read.float_free == plain.float_free - {tampered.originator_version}
+    app.close()

@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from json import encoder as json_encoder
 from typing import Any
 
+import orjson
+
 GENESIS = "0" * 64
 
 
@@ -73,21 +75,52 @@ def digest(
     payload: Mapping[str, Any],
     meta: Mapping[str, Any],
     salted: str,
+    float_free: bool = False,
 ) -> str:
-    """The digest of one event, chained onto ``prev``."""
+    """The digest of one event, chained onto ``prev``.
+
+    ``float_free``: the caller knows that the payload and the meta hold
+    nothing but dictionaries with text keys, lists, text, integers, booleans
+    and None (a record decoded from JSON in which the decoder met no number
+    with a fraction or an exponent, nor NaN or Infinity): the canonical text
+    is then written by ``orjson`` with sorted keys, half the cost, wherever
+    that is exactly the standard encoder's (``_plain_canonical``)."""
     linked = dict(meta)  # less its own links (a copy, not a filter of every key)
     linked.pop("digest", None)
     linked.pop("prev", None)
-    body = canonical(
-        {
-            "prev": prev,
-            "game": game_id,
-            "version": version,
-            "type": event_type,
-            "time": timestamp,
-            "payload": payload,
-            "meta": linked,
-            "salt": salted,
-        }
-    )
-    return hashlib.sha256(body.encode("ascii")).hexdigest()
+    body = {
+        "prev": prev,
+        "game": game_id,
+        "version": version,
+        "type": event_type,
+        "time": timestamp,
+        "payload": payload,
+        "meta": linked,
+        "salt": salted,
+    }
+    if float_free:
+        text = _plain_canonical(body)
+        if text is not None:
+            return hashlib.sha256(text).hexdigest()
+    return hashlib.sha256(canonical(body).encode("ascii")).hexdigest()
+
+
+def _plain_canonical(value: Any) -> bytes | None:
+    """``canonical(value).encode("ascii")`` by ``orjson`` for a value that holds
+    no float (the caller's word: orjson writes ``1e-05`` as ``0.00001`` and
+    NaN as ``null``), when that is exactly the same text; None when it may
+    not be. With sorted keys and no spaces the two encoders write the same
+    text for text keys, lists, integers, booleans, None and every string
+    of printable ASCII without a quote or a backslash; anything else shows
+    in orjson's text as a byte beyond ASCII (it writes UTF-8 where the
+    standard encoder escapes), a backslash (an escape, which the two may
+    spell apart) or DEL (which the standard encoder escapes and orjson does
+    not), or makes orjson refuse (an integer beyond 64 bits, a type it does
+    not write, nesting over its limit)."""
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError
+        return None
+    if not text.isascii() or b"\\" in text or b"\x7f" in text:
+        return None
+    return text
