@@ -24,6 +24,7 @@ import bisect
 import collections
 import contextlib
 import dataclasses
+import datetime
 import functools
 import gc
 import hashlib
@@ -392,6 +393,16 @@ class ReadGame:
     #: check may write their canonical text faster: ``chain.digest``).
     float_free: set[int] = dataclasses.field(default_factory=set)
 
+    def record_at(self, version: int) -> Record:
+        """The record read at ``version`` (KeyError: none read)."""
+        records = self.records
+        if 0 < version <= len(records) and records[version - 1].version == version:
+            return records[version - 1]
+        index = bisect.bisect_left(records, version, key=lambda rec: rec.version)
+        if index < len(records) and records[index].version == version:
+            return records[index]
+        raise KeyError(version)
+
     def event(self, version: int) -> Any:
         """The domain event stored at ``version`` (KeyError: none read)."""
         return self.app.mapper.to_domain_event(self.rows[version])
@@ -687,11 +698,14 @@ class SnapshotWatch:
         made = dict(vars(game))
         for key in RE_EXECUTION_STATE:
             made.pop(key, None)
-        ev = self.read.event(version)  # KeyError: not read
+        # From the records, as the store's mapper would make them (its
+        # transcoder reads an event's time by ``datetime.fromisoformat``): no
+        # domain event is made for a snapshot's check.
+        rec = self.read.record_at(version)  # KeyError: not read
         if self.created_on is None:
-            self.created_on = self.read.event(1).timestamp
-        made["head"] = ev.meta.get("digest", "")
-        made["_modified_on"] = ev.timestamp
+            self.created_on = datetime.datetime.fromisoformat(self.read.record_at(1).time)
+        made["head"] = (rec.meta or {}).get("digest", "")
+        made["_modified_on"] = datetime.datetime.fromisoformat(rec.time)
         made["_created_on"] = self.created_on
         return made
 

@@ -186,10 +186,15 @@ class Recording:
         """
         event_class = event_class_of(type(self), event_name)  # type: ignore[arg-type]
         self._audience = (audience, None if public is None else dict(public))
-        self.trigger_event(event_class, **payload)
+        self._stamp(event_class, payload)
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
         """Stamp each event with its dice, its command and its chain digest."""
+        self._stamp(event_class, kwargs)
+
+    def _stamp(self, event_class: Any, kwargs: dict[str, Any]) -> None:
+        """``trigger_event`` of a payload given as a dictionary of its own
+        (``emit``'s keywords, which nothing reads after: not packed again)."""
         meta: dict[str, Any] = {
             "draws": self._draws,
             "rng": self.rng_counter + len(self._draws),
