@@ -271,6 +271,19 @@ class ActResult:
     over: bool = False
 
 
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """One seat's command, as ``ArbiterApp.act`` takes it, for ``act_moves``."""
+
+    game_id: str
+    seat: int
+    action: Mapping[str, Any]
+    expected_version: int = 0
+    command_id: str = ""
+    decision_id: str = ""
+    rules: str = ""
+
+
 class ArbiterApp(Application):
     """All games of all rules in one event store."""
 
@@ -928,6 +941,110 @@ class ArbiterApp(Application):
             return dataclasses.replace(replayed, state=written.state,
                                        version=written.version, over=written.over)
         return written
+
+    def act_moves(self, moves: Sequence[Move]) -> list[ActResult | Exception]:
+        """Several moves (of any games) decided one after the other and saved
+        together: one saver of the group commit, one transaction, where each
+        ``act`` was a saver of its own, woken by the leader's commit. Each
+        move's answer is what ``act`` would have given it (``defer_snapshots``),
+        a refusal as its exception, in the moves' order.
+
+        The fast path decides each move on its cached game as it is, under
+        the game's lock, held until the save: what ``_write``'s first attempt
+        does (a save proves the game was not behind). Anything else goes
+        through ``act`` alone after the save, in the moves' order, with every
+        later move of the same game (a game's moves are applied in the order
+        sent, across both paths): a game not cached, a command id applied
+        before (answered as then), a refusal (decided again on the store's
+        newest, as ``_write`` does), and the moves of a batch whose save
+        failed (another server's write first: each then decided again)."""
+        answers: list[ActResult | Exception | None] = [None] * len(moves)
+        slow: set[uuid.UUID] = set()  # games whose moves go through ``act`` alone
+        decided: dict[uuid.UUID, list[tuple[int, Game, list[Any], list[Any]]]] = {}
+        with contextlib.ExitStack() as locks:
+            held: set[uuid.UUID] = set()
+            for n, move in enumerate(moves):
+                try:
+                    gid = parse_game_id(move.game_id)
+                    check_id("command_id", move.command_id)
+                except ServiceError as exc:
+                    answers[n] = exc
+                    continue
+                if gid in slow:
+                    continue
+                if gid not in held:
+                    locks.enter_context(self._lock(gid))
+                    held.add(gid)
+                game = self._cached_as_is(gid)
+                if game is None or not self._decided(game, move, n, decided.setdefault(gid, [])):
+                    slow.add(gid)
+                    if game is not None and decided.get(gid):
+                        self.repository.forget(gid)  # its earlier moves: decided again alone
+                    decided.pop(gid, None)
+            objs: list[Any] = []
+            for made in decided.values():
+                if made:
+                    objs.append(made[0][1])
+                    objs.extend(extra for _, _, _, extras in made for extra in extras)
+            if objs:
+                try:
+                    recordings = self.group_commit.save(*objs, defer=True)
+                except Exception:  # noqa: BLE001 - each move decided again on its own
+                    for gid in decided:
+                        self.repository.forget(gid)
+                    slow.update(decided)
+                    decided.clear()
+                    recordings = []
+                if decided:
+                    self._wake_relay()
+                by_event = {id(r.domain_event): r for r in recordings}
+                for made in decided.values():
+                    for n, game, events, _ in made:
+                        self._watch_clock(game)
+                        positions = {e.originator_version: by_event[id(e)].notification.id
+                                     for e in events if id(e) in by_event}
+                        answers[n] = ActResult(
+                            game, events, positions, replayed=False,
+                            version=events[-1].originator_version if events else game.version,
+                            over=game.ended if made[-1][0] == n else False)
+        for n, move in enumerate(moves):
+            if answers[n] is None:
+                try:
+                    answers[n] = self.act(move.game_id, move.seat, move.action,
+                                          move.expected_version, move.command_id,
+                                          move.decision_id, rules=move.rules,
+                                          defer_snapshots=True)
+                except Exception as exc:  # noqa: BLE001 - the move's own answer
+                    answers[n] = exc
+        return answers  # type: ignore[return-value]
+
+    def _decided(self, game: Game, move: Move, n: int,
+                 made: list[tuple[int, Game, list[Any], list[Any]]]) -> bool:
+        """``move`` decided on the cached ``game`` (its lock held) and its new
+        events noted in ``made``; False (the game as it was before this move)
+        when it is not for the fast path: refused, or its command id seen."""
+        transient = {k: getattr(game, k, None) for k in TRANSIENT_STATE}
+        before = len(game.pending_events)
+        try:
+            if move.rules and move.rules != game.RULES_ID:
+                return False
+            if move.command_id:
+                self._fill_window(game)
+                if self._command_version(game, move.seat, move.command_id) is not None:
+                    return False
+            if move.expected_version and game.version != move.expected_version:
+                return False
+            window = list(game.command_ids.items()) if game.command_window_full() else []
+            command = game.COMMANDS.parse(str(move.action.get("name")),
+                                          move.action.get("args", {}))
+            game.act(move.seat, command, move.command_id, move.decision_id)
+        except Exception:  # noqa: BLE001 - refused, or worse: ``act`` alone answers it
+            self._undo(game.id, game, transient)
+            return False
+        extra = [CommandIndexed.of(game.id, key, first) for key, first in window
+                 if key not in game.command_ids]
+        made.append((n, game, list(game.pending_events)[before:], extra))
+        return True
 
     def contribute(self, game_id: str, seat: int, entropy: str) -> ActResult:
         """A seat's entropy, recorded once (``Game.contribute``), through the

@@ -308,6 +308,12 @@ class StreamWork:
         if beyond > 0:
             self.work.charge(self.key, beyond)
 
+    def spent_elsewhere(self, seconds: float) -> None:
+        """CPU time another thread spent on this stream's behalf (``Play``'s
+        moves, applied by the process's writer): charged with the stream's
+        own at its next reading."""
+        self.started -= seconds
+
     def wait(self, context: grpc.ServicerContext, patience: float = math.inf) -> bool:
         """While the caller's share is in debt (and its stream still open): wait,
         at most ``patience`` seconds; whether the debt was paid."""
@@ -317,6 +323,15 @@ class StreamWork:
                 return False
             time.sleep(MESSAGE_WAIT)
         return True
+
+
+def charge_stream(seconds: float) -> None:
+    """Charge ``seconds`` of CPU, spent by another thread for the response
+    stream this thread runs, to that stream's caller (``StreamWork``); nothing
+    outside a charged stream (the admin's, or no stream)."""
+    work = getattr(_streaming, "work", None)
+    if work is not None:
+        work.spent_elsewhere(seconds)
 
 
 def in_debt(what: str = "") -> ServiceError:

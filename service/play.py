@@ -28,16 +28,23 @@ All one round has goes in one message (the results of the moves applied, the
 events that followed, the turns): one push a move, not one per event (each
 message on a stream costs the server about as much as a small reply).
 
-Moves are read off the request stream by a thread of their own (``Inbox``),
-and applied on the stream's thread, between pushes, so the pushes keep their
-order. A commit wakes this process's followers of the game at once
-(``FeedHub.committed``); other servers' writes arrive as the feeds' do.
+Moves are read off the request stream by a thread of their own (``Inbox``)
+and applied by the process's one writer (``Writer``): every move read since
+its last pass, of every stream, decided one after the other and saved in one
+transaction (``ArbiterApp.act_moves``); each stream is then woken once with
+its results, which it pushes in the order sent. (Each stream's thread applied
+its own moves before, each a saver of the group commit woken by the leader's
+commit: one more hand-off between threads per move, and 32 threads at once
+deciding under the interpreter's one lock.) A commit wakes this process's
+followers of the game at once (``FeedHub.committed``); other servers' writes
+arrive as the feeds' do.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
+import logging
 import threading
 import time
 import uuid
@@ -49,17 +56,23 @@ from arbiter.v1 import game_pb2
 from arbiter.wire import WireError, command_to_json
 
 from aggregates.kernel import Game, RuleError
-from service import auth, feeds
-from service.application import ArbiterApp, SeatReading
+from service import auth, feeds, limits
+from service.application import ActResult, ArbiterApp, Move, SeatReading
 from service.envelope import EventForms, Reader
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.ids import check_position, parse_game_id
 from service.status import refused
 
+log = logging.getLogger(__name__)
+
+#: A move's command id and what became of it: ``act``'s answer, or a refusal
+#: (or any failure) as its exception.
+Outcome = tuple[str, ActResult | BaseException]
+
 #: The most seats one stream plays (a request's most seats, as CreateGame's).
 MAX_SEATS = 16
-#: Moves read ahead of the stream's thread at most: beyond it the reading
+#: Moves read and not yet answered at most, per stream: beyond it the reading
 #: waits (the client's sends are held back by gRPC's flow control).
 INBOX_SIZE = 64
 #: The most events one message carries (a resumed stream's backlog comes in
@@ -174,17 +187,27 @@ class Joined:
 
 class Inbox:
     """The moves a client sends, read off its request stream by a thread of
-    their own, so the stream's thread can wait for a move or an event at once.
+    their own and handed to the writer (``Writer``), and their results, which
+    the stream's thread takes (``take``) to push in the order sent.
 
-    ``wake`` is called after each move (and when the requests end), to stop
+    ``wake`` is called after each result (and when the requests end), to stop
     the stream's wait. A request that is not a move (a second join) ends the
-    stream with ``BAD_ARGUMENT`` (``error``)."""
+    stream with ``BAD_ARGUMENT`` (``error``), once the moves before it are
+    answered (``ready``)."""
 
-    def __init__(self, requests: Iterator[game_pb2.PlayRequest], wake: Callable[[], None]) -> None:
+    def __init__(self, requests: Iterator[game_pb2.PlayRequest], wake: Callable[[], None],
+                 submit: Callable[[Inbox, game_pb2.PlayMove], None],
+                 committed: Callable[[int], None]) -> None:
         self._requests = requests
         self._wake = wake
-        self._moves: collections.deque[game_pb2.PlayMove] = collections.deque()
+        self._submit = submit
+        self._committed = committed
+        self._results: collections.deque[Outcome] = collections.deque()
         self._room = threading.Condition()
+        #: Moves handed to the writer and not yet taken as results.
+        self._unanswered = 0
+        #: CPU seconds the writer spent on this stream's moves, not yet charged.
+        self._spent = 0.0
         self.closed = False
         self.error: ServiceError | None = None
         self._thread = threading.Thread(target=self._run, name="play-inbox", daemon=True)
@@ -207,28 +230,122 @@ class Inbox:
                         "every later message is a move")
                     return
                 with self._room:
-                    while len(self._moves) >= INBOX_SIZE and not self.closed:
+                    while self._unanswered >= INBOX_SIZE and not self.closed:
                         self._room.wait()
                     if self.closed:
                         return
-                    self._moves.append(request.move)
-                self._wake()
+                    self._unanswered += 1
+                self._submit(self, request.move)
         except Exception:  # noqa: BLE001 - the client went away: the stream ends with it
             return
         finally:
             self._wake()
 
-    def ready(self) -> bool:
-        """Whether a move waits, or the stream must end with an error."""
-        return bool(self._moves) or self.error is not None
-
-    def take(self) -> list[game_pb2.PlayMove]:
-        """The moves waiting, oldest first."""
+    def answered(self, outcome: Outcome, seconds: float) -> None:
+        """A move's outcome, from the writer, with the CPU it spent on it.
+        The stream is woken: by the commit's wake-up of the game's streams
+        here (``FeedHub.committed``, all of them at once, from the writer),
+        or for a move that recorded nothing, alone."""
         with self._room:
-            moves = list(self._moves)
-            self._moves.clear()
+            self._results.append(outcome)
+            self._spent += seconds
+        result = outcome[1]
+        if isinstance(result, ActResult) and result.recorded and not result.replayed:
+            self._committed(result.version)
+        else:
+            self._wake()
+
+    def ready(self) -> bool:
+        """Whether a result waits, or the stream must end with an error (once
+        every move before it is answered)."""
+        return bool(self._results) or (self.error is not None and not self._unanswered)
+
+    def failed(self) -> ServiceError | None:
+        """The error the stream ends with, once every move read before it
+        was answered and its result taken."""
+        with self._room:
+            return self.error if self.error is not None and not self._unanswered else None
+
+    def take(self) -> list[Outcome]:
+        """The results waiting, in the order their moves were sent; the
+        writer's CPU on them is charged to the stream's caller here, on the
+        stream's thread (``limits.charge_stream``)."""
+        with self._room:
+            results = list(self._results)
+            self._results.clear()
+            self._unanswered -= len(results)
+            spent, self._spent = self._spent, 0.0
             self._room.notify_all()
-        return moves
+        if spent:
+            limits.charge_stream(spent)
+        return results
+
+
+class Writer(threading.Thread):
+    """The process's one writer of ``Play`` moves: it takes every move the
+    streams have read since its last pass, decides them one after the other
+    and saves them in one transaction per store (``ArbiterApp.act_moves``),
+    then hands each stream its results (``Inbox.answered``), which wakes it.
+
+    Under load a pass holds the moves of many games, so a move costs no
+    thread of its own waiting for a commit, and the deciding is one thread's,
+    not 32 threads' taking turns at the interpreter's lock. The pass's CPU
+    time is shared out over its moves and charged to their callers."""
+
+    def __init__(self) -> None:
+        super().__init__(name="play-writer", daemon=True)
+        self._ready = threading.Condition()
+        self._queue: list[tuple[Inbox, ArbiterApp, str, Move | Exception]] = []
+
+    def submit(self, inbox: Inbox, store: ArbiterApp, command_id: str,
+               move: Move | Exception) -> None:
+        """A move to apply (or its refusal, answered in its turn)."""
+        with self._ready:
+            self._queue.append((inbox, store, command_id, move))
+            if len(self._queue) == 1:
+                self._ready.notify()
+
+    def run(self) -> None:
+        while True:
+            with self._ready:
+                while not self._queue:
+                    self._ready.wait()
+                batch, self._queue = self._queue, []
+            try:
+                self._apply(batch)
+            except BaseException as exc:  # noqa: BLE001 - never die: each stream told
+                log.exception("the Play writer failed")
+                for inbox, _, command_id, _ in batch:
+                    inbox.answered((command_id, exc), 0.0)
+
+    def _apply(self, batch: list[tuple[Inbox, ArbiterApp, str, Move | Exception]]) -> None:
+        """Each store's moves in one ``act_moves``, in the order read; each
+        stream's results handed back in that order."""
+        by_store: dict[int, tuple[ArbiterApp, list[tuple[Inbox, str, Move | Exception]]]] = {}
+        for inbox, store, command_id, move in batch:
+            by_store.setdefault(id(store), (store, []))[1].append((inbox, command_id, move))
+        for store, items in by_store.values():
+            started = time.thread_time()
+            outcomes = iter(store.act_moves([m for _, _, m in items if isinstance(m, Move)]))
+            answers = [(inbox, (command_id, move if isinstance(move, Exception)
+                                else next(outcomes))) for inbox, command_id, move in items]
+            seconds = (time.thread_time() - started) / len(items)
+            for inbox, outcome in answers:
+                inbox.answered(outcome, seconds)
+
+
+_writer: Writer | None = None
+_writer_guard = threading.Lock()
+
+
+def writer() -> Writer:
+    """The process's writer, started with the first ``Play`` stream."""
+    global _writer
+    with _writer_guard:
+        if _writer is None or not _writer.is_alive():
+            _writer = Writer()
+            _writer.start()
+        return _writer
 
 
 class PlayStream:
@@ -260,7 +377,11 @@ class PlayStream:
             raise ServiceError("OUT_OF_RANGE", "BAD_VERSION",
                                f"the game is at version {game.version}, not {joined.after}",
                                game.version)
-        inbox = Inbox(self.requests, lambda: self.hub.nudge(joined.game_id))
+        moves = writer()
+        inbox = Inbox(self.requests, lambda: self.hub.nudge(joined.game_id),
+                      lambda box, move: moves.submit(box, store, move.command_id,
+                                                     self._move(joined, move)),
+                      lambda version: self.hub.committed(joined.game_id, version))
         inbox.start()
         try:
             yield from self._play(joined, store, type(game), tuple(game.seats), inbox)
@@ -308,10 +429,10 @@ class PlayStream:
 
     def _play(self, joined: Joined, store: ArbiterApp, cls: type[Game],
               names: tuple[str, ...], inbox: Inbox) -> Iterator[Push]:
-        """The stream's rounds: each applies the moves waiting, reads the
-        events after the last version sent, and the turns at the newest; all
-        of it goes in one message (a move's result, its events, the next
-        turn: one push, not one per event)."""
+        """The stream's rounds: each takes the results of the moves the
+        writer answered, reads the events after the last version sent, and
+        the turns at the newest; all of it goes in one message (a move's
+        result, its events, the next turn: one push, not one per event)."""
         key, last = joined.game_id, joined.after
         gone = self.servicer.watch_cancel(self.context)
         pushed: dict[int, int] = {}  # seat -> the version its turn (or none) was looked at
@@ -322,16 +443,17 @@ class PlayStream:
                 ticket = self.hub.ticket(key)
                 self._check_holders(store, joined.gid)
                 message = Push()
-                for move in inbox.take():
-                    result = self._result(joined, store, move)
+                for outcome in inbox.take():
+                    result = self._result(joined, store, outcome)
                     if not result.accepted:
                         pushed.clear()  # the turns again: the refused seat is still asked
                         asked.clear()
                     message.result(result)
-                if inbox.error is not None:
+                failed = inbox.failed()
+                if failed is not None:
                     if message.results:
                         yield message  # the moves applied are answered before the refusal
-                    raise inbox.error
+                    raise failed
                 new_events = self.servicer.feed_events(key, joined.gid, last, polled)
                 polled = False
                 over = over or any(type(e).__name__ == "Ended" for _, e in new_events)
@@ -405,26 +527,34 @@ class PlayStream:
             kinds.setdefault((form.redacted, form.payload_json), (wire, []))[1].append(seat)
         return list(kinds.values())
 
-    def _result(self, joined: Joined, store: ArbiterApp,
-                move: game_pb2.PlayMove) -> game_pb2.PlayResult:
-        """A move applied through the one write path (``ArbiterApp.act``), or
-        refused with the reason ``Act`` would give; the stream stays open."""
+    def _move(self, joined: Joined, move: game_pb2.PlayMove) -> Move | Exception:
+        """A move as the writer applies it, or why it is refused before (its
+        seat, its command's form), answered in its turn."""
         try:
             seat = self._seat_of(joined, move)
             rules, action = command_to_json(move.command)
-            result = store.act(
-                joined.game_id, seat, action, move.expected_version, move.command_id,
-                move.decision_id, rules=rules, defer_snapshots=True)
-        except (ServiceError, RuleError, WireError) as exc:
-            facts = refused(exc)
+        except (ServiceError, WireError) as exc:
+            return exc
+        return Move(joined.game_id, seat, action, move.expected_version, move.command_id,
+                    move.decision_id, rules)
+
+    @staticmethod
+    def _result(joined: Joined, store: ArbiterApp, outcome: Outcome) -> game_pb2.PlayResult:
+        """A move's result as pushed: applied through the one write path
+        (``ArbiterApp.act_moves``: ``act``'s answers), or refused with the
+        reason ``Act`` would give; the stream stays open. Any other failure
+        ends the stream, as it would end an ``Act`` call."""
+        command_id, answer = outcome
+        if isinstance(answer, BaseException):
+            if not isinstance(answer, (ServiceError, RuleError, WireError)):
+                raise answer
+            facts = refused(answer)
             version = facts.version or store.facts(joined.game_id).version
             return game_pb2.PlayResult(
-                command_id=move.command_id, accepted=False, version=version,
+                command_id=command_id, accepted=False, version=version,
                 reason=facts.reason, code=facts.status, message=facts.message)
-        if result.recorded and not result.replayed:
-            self.hub.committed(joined.game_id, result.version)
-        return game_pb2.PlayResult(command_id=move.command_id, accepted=True,
-                                   version=result.version, replayed=result.replayed)
+        return game_pb2.PlayResult(command_id=command_id, accepted=True,
+                                   version=answer.version, replayed=answer.replayed)
 
     @staticmethod
     def _seat_of(joined: Joined, move: game_pb2.PlayMove) -> int:
