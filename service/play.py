@@ -29,8 +29,8 @@ events that followed, the turns): one push a move, not one per event (each
 message on a stream costs the server about as much as a small reply).
 
 Moves are read off the request stream by a thread of their own (``Inbox``)
-and applied by the process's one writer (``Writer``): every move read since
-its last pass, of every stream, decided one after the other and saved in one
+and applied by its store's one writer (``Writer``): every move read since its
+last pass, of every stream, decided one after the other and saved in one
 transaction (``ArbiterApp.act_moves``); each stream is then woken once with
 its results, which it pushes in the order sent. (Each stream's thread applied
 its own moves before, each a saver of the group commit woken by the leader's
@@ -48,6 +48,7 @@ import logging
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
@@ -282,70 +283,82 @@ class Inbox:
 
 
 class Writer(threading.Thread):
-    """The process's one writer of ``Play`` moves: it takes every move the
-    streams have read since its last pass, decides them one after the other
-    and saves them in one transaction per store (``ArbiterApp.act_moves``),
+    """A store's one writer of ``Play`` moves: it takes every move the
+    streams of its store have read since its last pass, decides them one
+    after the other and saves them in one transaction (``ArbiterApp.act_moves``),
     then hands each stream its results (``Inbox.answered``), which wakes it.
 
     Under load a pass holds the moves of many games, so a move costs no
     thread of its own waiting for a commit, and the deciding is one thread's,
     not 32 threads' taking turns at the interpreter's lock. The pass's CPU
-    time is shared out over its moves and charged to their callers."""
+    time is shared out over its moves and charged to their callers. One
+    writer a store: on a store sharded by game, a shard whose database does
+    not answer holds up its own games' moves alone. A writer with nothing to
+    do for ``WRITER_IDLE_SECONDS`` ends (``stopped``); the next move starts
+    another (``submit``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: ArbiterApp) -> None:
         super().__init__(name="play-writer", daemon=True)
+        self.store = store
         self._ready = threading.Condition()
-        self._queue: list[tuple[Inbox, ArbiterApp, str, Move | Exception]] = []
+        self._queue: list[tuple[Inbox, str, Move | Exception]] = []
+        self.stopped = False
 
-    def submit(self, inbox: Inbox, store: ArbiterApp, command_id: str,
-               move: Move | Exception) -> None:
-        """A move to apply (or its refusal, answered in its turn)."""
+    def submit(self, inbox: Inbox, command_id: str, move: Move | Exception) -> bool:
+        """A move to apply (or its refusal, answered in its turn); False when
+        this writer has ended (idle), and takes no more."""
         with self._ready:
-            self._queue.append((inbox, store, command_id, move))
+            if self.stopped:
+                return False
+            self._queue.append((inbox, command_id, move))
             if len(self._queue) == 1:
                 self._ready.notify()
+            return True
 
     def run(self) -> None:
         while True:
             with self._ready:
                 while not self._queue:
-                    self._ready.wait()
+                    if not self._ready.wait(WRITER_IDLE_SECONDS) and not self._queue:
+                        self.stopped = True
+                        return
                 batch, self._queue = self._queue, []
             try:
                 self._apply(batch)
             except BaseException as exc:  # noqa: BLE001 - never die: each stream told
                 log.exception("the Play writer failed")
-                for inbox, _, command_id, _ in batch:
+                for inbox, command_id, _ in batch:
                     inbox.answered((command_id, exc), 0.0)
 
-    def _apply(self, batch: list[tuple[Inbox, ArbiterApp, str, Move | Exception]]) -> None:
-        """Each store's moves in one ``act_moves``, in the order read; each
+    def _apply(self, batch: list[tuple[Inbox, str, Move | Exception]]) -> None:
+        """The pass's moves in one ``act_moves``, in the order read; each
         stream's results handed back in that order."""
-        by_store: dict[int, tuple[ArbiterApp, list[tuple[Inbox, str, Move | Exception]]]] = {}
-        for inbox, store, command_id, move in batch:
-            by_store.setdefault(id(store), (store, []))[1].append((inbox, command_id, move))
-        for store, items in by_store.values():
-            started = time.thread_time()
-            outcomes = iter(store.act_moves([m for _, _, m in items if isinstance(m, Move)]))
-            answers = [(inbox, (command_id, move if isinstance(move, Exception)
-                                else next(outcomes))) for inbox, command_id, move in items]
-            seconds = (time.thread_time() - started) / len(items)
-            for inbox, outcome in answers:
-                inbox.answered(outcome, seconds)
+        started = time.thread_time()
+        outcomes = iter(self.store.act_moves([m for _, _, m in batch if isinstance(m, Move)]))
+        answers = [(inbox, (command_id, move if isinstance(move, Exception) else next(outcomes)))
+                   for inbox, command_id, move in batch]
+        seconds = (time.thread_time() - started) / len(batch)
+        for inbox, outcome in answers:
+            inbox.answered(outcome, seconds)
 
 
-_writer: Writer | None = None
-_writer_guard = threading.Lock()
+#: Seconds a writer waits for a move before it ends (a store's streams all idle).
+WRITER_IDLE_SECONDS = 30.0
+#: The running writer of each store (``submit``).
+_writers: weakref.WeakKeyDictionary[ArbiterApp, Writer] = weakref.WeakKeyDictionary()
+_writers_guard = threading.Lock()
 
 
-def writer() -> Writer:
-    """The process's writer, started with the first ``Play`` stream."""
-    global _writer
-    with _writer_guard:
-        if _writer is None or not _writer.is_alive():
-            _writer = Writer()
-            _writer.start()
-        return _writer
+def submit(store: ArbiterApp, inbox: Inbox, command_id: str, move: Move | Exception) -> None:
+    """Hand a move to its store's writer, starting one where none runs."""
+    while True:
+        with _writers_guard:
+            writer = _writers.get(store)
+            if writer is None or writer.stopped:
+                writer = _writers[store] = Writer(store)
+                writer.start()
+        if writer.submit(inbox, command_id, move):
+            return
 
 
 class PlayStream:
@@ -377,10 +390,9 @@ class PlayStream:
             raise ServiceError("OUT_OF_RANGE", "BAD_VERSION",
                                f"the game is at version {game.version}, not {joined.after}",
                                game.version)
-        moves = writer()
         inbox = Inbox(self.requests, lambda: self.hub.nudge(joined.game_id),
-                      lambda box, move: moves.submit(box, store, move.command_id,
-                                                     self._move(joined, move)),
+                      lambda box, move: submit(store, box, move.command_id,
+                                               self._move(joined, move)),
                       lambda version: self.hub.committed(joined.game_id, version))
         inbox.start()
         try:

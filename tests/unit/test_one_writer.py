@@ -164,3 +164,36 @@ def test_a_second_join_ends_the_stream_only_once_its_moves_are_answered() -> Non
     assert inbox.failed() is None, "answered, but its result not taken yet"
     inbox.take()
     assert inbox.failed() is inbox.error
+
+
+def test_each_store_has_a_writer_of_its_own_that_ends_when_idle(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a store sharded by game, a shard that does not answer holds up only
+    its own games' moves: each store's moves go to a writer of its own. A
+    writer with nothing to do ends, and the next move starts another."""
+    from service import play
+
+    monkeypatch.setattr(play, "WRITER_IDLE_SECONDS", 0.05)
+    stores = [ArbiterApp(Settings(data_dir=tmp_path / name).store_env()) for name in "ab"]
+    try:
+        answered: list[Any] = []
+        inbox = Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
+        inbox.answered = lambda outcome, seconds: answered.append(outcome)  # type: ignore[method-assign]
+        refusal = ServiceError("ABORTED", "VERSION_MISMATCH", "stale", 3)
+        for store in stores:
+            play.submit(store, inbox, "c", refusal)
+        writers = [play._writers[store] for store in stores]
+        assert writers[0] is not writers[1] and {w.store for w in writers} == set(stores)
+        deadline = time.monotonic() + 5
+        while not all(w.stopped for w in writers) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert all(w.stopped for w in writers), "idle writers end"
+        assert [o[0] for o in answered] == ["c", "c"]
+        play.submit(stores[0], inbox, "d", refusal)
+        assert play._writers[stores[0]] is not writers[0], "a new writer for the next move"
+        while len(answered) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert [o[0] for o in answered] == ["c", "c", "d"]
+    finally:
+        for store in stores:
+            store.close()
