@@ -17,6 +17,7 @@ from arbiter.v1 import game_pb2
 
 from service.config import Settings
 from tests.integration.conftest import ServerProcess
+from tests.integration.helpers import FeedCollector
 from tests.web.conftest import web_side
 from tests.web.test_pages import Browser
 
@@ -44,21 +45,30 @@ def test_a_new_game_against_a_greedy_bot_plays_to_the_end(web_server: ServerProc
     link = made.dom.find_all("a", "seat-link")[0].attrs["href"]
     game_id, token = link.split("/")[2], link.partition("#")[2]
     me = web_server.stub(token)
+    # The seat's own feed: the bot's moves are awaited as its events, where a
+    # read every 50 ms stood.
+    feed = FeedCollector(me, game_pb2.SubscribeRequest(game_id=game_id, seat=0))
     rng = random.Random(2)
     deadline = time.monotonic() + 120
-    state = me.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
-    while not state.over and time.monotonic() < deadline:
-        if 0 in [d.seat for d in state.pending]:
-            legal = me.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=0))
-            if legal.actions and legal.version == state.version:
-                move = rng.choice(list(legal.actions))
-                me.Act(game_pb2.ActRequest(
-                    game_id=game_id, seat=0, command=move.command,
-                    decision_id=listed_decision(legal),
-                    expected_version=0 if listed_decision(legal) else legal.version))
-        else:
-            time.sleep(0.05)  # the bot's turn: it polls and moves on its own
+    try:
         state = me.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
+        while not state.over and time.monotonic() < deadline:
+            if 0 in [d.seat for d in state.pending]:
+                legal = me.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=0))
+                if legal.actions and legal.version == state.version:
+                    move = rng.choice(list(legal.actions))
+                    me.Act(game_pb2.ActRequest(
+                        game_id=game_id, seat=0, command=move.command,
+                        decision_id=listed_decision(legal),
+                        expected_version=0 if listed_decision(legal) else legal.version))
+            else:  # the bot's turn: it moves on its own
+                seen = state.version
+                feed.wait_for(lambda f, v=seen: f.error is not None or bool(
+                    f.events and f.events[-1].version > v), timeout=5)
+                assert feed.error is None, feed.error
+            state = me.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
+    finally:
+        feed.close()
     assert state.over, "the game against a greedy bot did not end"
 
 
