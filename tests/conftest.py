@@ -79,7 +79,10 @@ def pytest_runtest_makereport(
     servers = sys.modules.get("tests.integration.conftest")
     if report.failed and servers is not None:
         fixtures = getattr(item, "funcargs", {})
-        report.sections.extend(servers.failure_logs(fixtures, item.stash.get(LOG_SIZES, {})))
+        try:
+            report.sections.extend(servers.failure_logs(fixtures, item.stash.get(LOG_SIZES, {})))
+        except Exception as exc:  # noqa: BLE001 - the failure itself is reported whatever
+            report.sections.append(("server logs", f"(not shown: {exc!r})"))
     return report
 
 
