@@ -36,9 +36,8 @@ import pickle
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 from eventsourcing.utils import resolve_topic
 
@@ -118,28 +117,35 @@ def stored_rows(app: ArbiterApp, game_id: str) -> list[Any]:
     return rows
 
 
+class StoredRow(NamedTuple):
+    """A stored event's row as the audit reads it from the library's SQLite
+    recorder: the four fields of the library's ``StoredEvent`` (which its
+    mapper reads by name), in a tuple made at once rather than a frozen
+    dataclass's object and dictionary per row."""
+
+    originator_id: uuid.UUID
+    originator_version: int
+    topic: str
+    state: bytes
+
+
 def _select_rows(recorder: Any, gid: uuid.UUID) -> list[Any]:
     """A game's stored events in version order, as the recorder's
     ``select_events`` returns them. On the library's SQLite recorder, by its
-    own table's three columns, each row made a ``StoredEvent`` as its frozen dataclass
-    holds one (its fields set at once, not one by one through its
-    ``__init__``) and given the game id asked for, which every row holds:
-    the library made a ``UUID`` of each row's id text anew (a tenth of
-    reading a long game). Any other recorder's own ``select_events``."""
+    own table's three columns, each row a ``StoredRow`` given the game id
+    asked for, which every row holds: the library made a ``UUID`` of each
+    row's id text anew (a tenth of reading a long game). Any other
+    recorder's own ``select_events``."""
     if not isinstance(recorder, SQLiteAggregateRecorder) \
             or recorder.datastore.originator_id_type != "uuid":
         return list(recorder.select_events(gid))
     statement = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
                  "WHERE originator_id=? ORDER BY originator_version ASC")
-    rows: list[Any] = []
     with recorder.datastore.transaction(commit=False) as cursor:
         cursor.execute(statement, [gid.hex])
-        for version, topic, state in cursor.fetchall():
-            stored = object.__new__(StoredEvent)
-            vars(stored).update(originator_id=gid, originator_version=version, topic=topic,
-                                state=state)
-            rows.append(stored)
-    return rows
+        found = cursor.fetchall()
+    make = tuple.__new__
+    return [make(StoredRow, (gid, version, topic, state)) for version, topic, state in found]
 
 
 def stored_digest(app: ArbiterApp, gid: uuid.UUID, rows: Sequence[Any]) -> str:

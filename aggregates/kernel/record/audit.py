@@ -255,10 +255,11 @@ def check_draws(records: Sequence[Record], seed: str, report: AuditReport,
             # one after another, and each record's ``rng`` is its game's
             # counter after them. Only their dice and contributions are counted.
             index, counter = proven, records[proven - 1].meta["rng"]  # type: ignore[index]
-            for made in records[1:proven]:
-                report.dice += len(made.meta["draws"])  # type: ignore[index]
-                if made.type == ENTROPY_EVENT:
-                    contributions.extend(added_entropy(made.type, made.payload))
+            as_made = records[1:proven]
+            drawn: list[int] = [len(m.meta["draws"]) for m in as_made]  # type: ignore[index]
+            report.dice += sum(drawn)
+            for added_by in [m for m in as_made if m.type == ENTROPY_EVENT]:
+                contributions.extend(added_entropy(added_by.type, added_by.payload))
             if len(contributions) > len(added or ()):
                 dice_seed = rng.dice_seed(seed, contributions)
             continue
