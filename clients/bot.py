@@ -27,17 +27,19 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
-import grpc
-from arbiter.client import ArbiterClient, ArbiterError, default_address
-from arbiter.lobby import Lobby
-from arbiter.play import Played, PlayStream, play_seats
-from arbiter.v1 import game_pb2
+if TYPE_CHECKING:
+    from arbiter.client import ArbiterClient
+    from arbiter.play import Played, PlayStream
+    from arbiter.v1 import game_pb2
 
-from clients import bots
-from clients.bots.driver import BotUsage, GameBot, Seat
+    from clients.bots.driver import GameBot
+
+# The bots (``clients.bots``: the rules in process, the search) and the play
+# stream are imported by the functions that run a bot, not here: every
+# ``arbiter`` command builds this parser, and only ``arbiter bot`` plays.
 
 Add = Callable[..., argparse.ArgumentParser]
 #: Games played at once by one process, unless told (each a thread and a stream).
@@ -50,6 +52,11 @@ def play_game(client: ArbiterClient, game_id: str, tokens: Sequence[str], level:
     """Play the seats ``tokens`` name in one game to its end (or ``max_moves``
     moves), on one stream. The seats are learnt from the stream: every event
     names the seats it is delivered for. ``keep``: keep the observations."""
+    from arbiter.play import PlayStream, play_seats
+
+    from clients import bots
+    from clients.bots.driver import GameBot, Seat
+
     bot = GameBot(game_id, {}, keep)
 
     def open_stream(after: int) -> PlayStream:
@@ -71,6 +78,8 @@ def play_game(client: ArbiterClient, game_id: str, tokens: Sequence[str], level:
 
 def split_tokens(tokens: Sequence[str], game: str) -> dict[str, list[str]]:
     """Tokens by game: ``GAME_ID:TOKEN`` names its game, a bare token is ``game``'s."""
+    from clients.bots.driver import BotUsage
+
     out: dict[str, list[str]] = {}
     for token in tokens:
         game_id, sep, secret = token.rpartition(":")
@@ -88,6 +97,8 @@ def split_tokens(tokens: Sequence[str], game: str) -> dict[str, list[str]]:
 def play_all(client: ArbiterClient, by_game: dict[str, list[str]], level: str, budget: float,
              seed: int, parallel: int) -> list[tuple[str, GameBot, Played]]:
     """Every game on a pool of ``parallel`` threads; each game's result in order."""
+    from concurrent.futures import ThreadPoolExecutor
+
     lock = threading.Lock()
 
     def one(game_id: str) -> tuple[str, GameBot, Played]:
@@ -119,6 +130,8 @@ def lobby_tokens(client: ArbiterClient, table_id: str, name: str) -> dict[str, l
     """Sit down at an open seat of the table; its game and the seat's secret
     once the table starts (``TableClosed``, an ``ArbiterError``, when it closes
     instead: the command says so and exits 1)."""
+    from arbiter.lobby import Lobby
+
     lobby = Lobby(client)
     reply = lobby.join(table_id, name)
     print(f"table {table_id}: seated as Player {reply.seat.seat + 1} ({name})", flush=True)
@@ -128,6 +141,11 @@ def lobby_tokens(client: ArbiterClient, table_id: str, name: str) -> dict[str, l
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """``arbiter bot``: play the seats given, each to the end of its game."""
+    import grpc
+    from arbiter.client import ArbiterClient, ArbiterError, default_address
+
+    from clients.bots.driver import BotUsage
+
     if args.budget <= 0:
         raise BotUsage(f"BAD_BUDGET: --budget must be above 0 seconds, not {args.budget}")
     if args.parallel < 1:
@@ -150,11 +168,37 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return 0 if all(played.final for _, _, played in results) else 1
 
 
+class Levels(Sequence[str]):
+    """``--level``'s choices: ``clients.bots.LEVELS``, read when argparse first
+    checks a ``--level`` or prints the bot's help. Importing ``clients.bots``
+    loads the rules and the search (tens of milliseconds), which every other
+    command would pay at start-up for a list it never looks at."""
+
+    def _levels(self) -> tuple[str, ...]:
+        from clients.bots import LEVELS
+
+        return LEVELS
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]
+        return self._levels()[index]
+
+    def __len__(self) -> int:
+        return len(self._levels())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._levels())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._levels()
+
+
 def register(add: Add, common: argparse.ArgumentParser) -> None:
     """``arbiter bot`` on the CLI's parser (``clients.cli.build_parser``);
     ``common`` gives ``--address``."""
 
     def run(args: argparse.Namespace) -> int:
+        from clients.bots.driver import BotUsage
+
         try:
             return cmd_bot(args)
         except BotUsage as exc:
@@ -166,9 +210,12 @@ def register(add: Add, common: argparse.ArgumentParser) -> None:
 
     p = add("bot", run, "play seats with a bot level over the per-seat stream "
             "(by their tokens, or an open seat of a lobby table)", parent=common)
-    p.add_argument("--level", choices=bots.LEVELS, default="random",
-                   help="random, greedy (one short playout per move), or ismcts (a "
-                        "search); both searching levels at --budget seconds a decision")
+    # A metavar of its own: argparse formats an option's metavar when it is
+    # added, and without one that would read the (lazy) choices at once.
+    p.add_argument("--level", choices=Levels(), default="random", metavar="LEVEL",
+                   help="one of %(choices)s (default %(default)s); greedy plays one short "
+                        "playout per move, ismcts searches; both at --budget seconds a "
+                        "decision")
     p.add_argument("--budget", type=float, default=0.5, metavar="S",
                    help="seconds a greedy or ismcts decision may take (default 0.5)")
     p.add_argument("--token", action="append", default=[], metavar="[GAME_ID:]TOKEN",

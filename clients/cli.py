@@ -25,7 +25,12 @@ from arbiter.wire import WireError
 from clients import bot as bot_cli
 from clients import cli_extras
 from clients import lobby as lobby_cli
-from clients.render import render_audit, render_games, render_legal, render_rules, render_state
+
+# ``clients.render`` (which loads the rules kernel), ``clients.bots`` (through
+# ``clients.bot``: the search) and the package metadata (``--version``) are
+# imported by the commands that use them: every command builds the whole
+# parser, and most of them (act, history, tail, export, the lobby's) print
+# none of it. Start-up is what a one-shot command costs.
 from clients.tokens import (
     TokenStore,
     TokenStoreError,
@@ -174,6 +179,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    from clients.render import render_rules
+
     with _client(args) as client:
         rules = client.list_rules()
     if args.game:
@@ -218,6 +225,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         for line in web_links(args.web, response):
             _print(line)
     if response.state.game_id:
+        from clients.render import render_state
+
         _print()
         _print(render_state(response.state))
     return 0
@@ -285,6 +294,8 @@ def _json(message: Any) -> str:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
+    from clients.render import render_state
+
     with _client(args) as client:
         token = _game_token(args, args.game_id, args.seat, args.spectator)
         state = client.state(args.game_id, args.seat, args.spectator, token=token,
@@ -294,6 +305,8 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
+    from clients.render import render_legal
+
     with _client(args) as client:
         token = _game_token(args, args.game_id, args.seat)
         legal = client.legal(args.game_id, args.seat, token=token)
@@ -343,6 +356,8 @@ def cmd_tail(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    from clients.render import render_audit
+
     if args.all or args.since is not None:
         return _audit_store(args)
     if not args.game_id:
@@ -507,6 +522,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from clients.render import render_games
+
     with _client(args) as client:
         games = []
         for game in client.iter_games(rules=args.rules or ""):
@@ -645,7 +662,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arbiter", description="Client and server of Arbiter, the event-sourced game server."
     )
-    parser.add_argument("--version", action="version", version=cli_extras.version_text())
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,
@@ -797,6 +814,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cap", type=int, default=5000, metavar="N",
                    help="stop a game after N commands (reported as capped)")
     return parser
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print ``cli_extras.version_text()`` and exit. argparse's own
+    ``version`` action takes the text when the parser is built, which would read
+    the package metadata at the start of every command."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show the program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        sys.stdout.write(cli_extras.version_text() + "\n")
+        parser.exit()
 
 
 def player_number(text: str) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from typing import Any
 
 import grpc
@@ -22,7 +21,11 @@ NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def version_text() -> str:
-    """``arbiter --version``: the installed package's version."""
+    """``arbiter --version``: the installed package's version. ``importlib.metadata``
+    is imported here, not at start-up (it costs every command ~10 ms, and only
+    ``--version`` reads it)."""
+    from importlib import metadata
+
     try:
         version = metadata.version("arbiter")
     except metadata.PackageNotFoundError:
