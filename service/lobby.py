@@ -50,6 +50,7 @@ already open included.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hmac
@@ -99,7 +100,7 @@ from service.hostedbots import DEFAULT_LEVEL, BotLevel, LevelError, SeatBots, bo
 from service.ids import check_id, parse_options
 from service.limits import CallerShares
 from service.lobby_index import Entry, WaitingIndex, events_after, newest_versions
-from service.servicer import decision_proto, refusals
+from service.servicer import decision_proto, lobby_games_follow, refusals
 from service.shards import Shards
 from service.status import refused
 
@@ -111,6 +112,12 @@ LOBBY_LOG_ID = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:lobby")
 #: Started tables whose bots the bots' resume looks at on a server's start:
 #: the newest this many opened.
 SCAN = 500
+#: The namespace of each started table's link from its game (``TableOfGame``).
+GAME_TABLE_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "arbiter:lobby-table-of-game")
+#: Lobby games this process checked for idle bots (``TableBots.seat_called``)
+#: and found none to set playing: each a game id's string, the oldest first
+#: forgotten (and checked again, one indexed read, at its next call).
+GAMES_CHECKED = 16384
 LIST_DEFAULT, LIST_MAX = 50, 200
 #: Tables of the waiting index a listing reads in one pass, as far as it needs.
 LOOK_AT_ONCE = 256
@@ -141,6 +148,20 @@ class TableListed(DomainEvent):
 
     table_id: uuid.UUID
     opener: str = ""
+
+
+class TableOfGame(DomainEvent):
+    """A started table's game names its table: saved once, when the game is
+    created (``LobbyServicer.start``), under an id derived from the game's
+    (``table_link_id``), so a seat's call of the game finds the table in
+    one indexed read (``TableBots.seat_called``) however old the table is."""
+
+    table_id: uuid.UUID
+
+
+def table_link_id(game_id: str) -> uuid.UUID:
+    """Where the link from ``game_id`` to its table is saved (``TableOfGame``)."""
+    return uuid.uuid5(GAME_TABLE_NAMESPACE, game_id)
 
 
 class LogMoved(Exception):
@@ -377,6 +398,22 @@ class Tables:
                 return result, table
         raise ServiceError("UNAVAILABLE", "BUSY", "the table is too busy; retry")
 
+    def link(self, game_id: str, table_id: uuid.UUID) -> None:
+        """Save the link from a table's game to the table (``TableOfGame``),
+        once: a start decided again, here or on another server, finds it
+        saved already (the game's id is the table's, so the link is the same)."""
+        link = EventSourcedLog(self.app.events, table_link_id(game_id), TableOfGame)
+        with contextlib.suppress(IntegrityError):  # saved by the start that created the game
+            self.app.save(link.trigger_event(next_originator_version=1, table_id=table_id))
+
+    def table_of(self, game_id: str) -> uuid.UUID | None:
+        """The table whose game ``game_id`` is, from its link (one indexed
+        read); None for a game no table started (or one started before
+        tables linked their games: its bots play on at a look at the table)."""
+        link = EventSourcedLog(self.app.events, table_link_id(game_id), TableOfGame)
+        first = link.get_first()
+        return first.table_id if first is not None else None
+
     def _saved(self, table: Lobby) -> None:
         self._keep(table)
         with self.changed:
@@ -578,6 +615,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             game = store.create_game(table.rules, seated.names(), table.options_json,
                                      request_id=str(table.id), caller="lobby",
                                      seat_tokens=tokens)
+            self.tables.link(str(game.id), table.id)
             _, started = self.tables.write(
                 table.id, lambda t: t.start(str(game.id), cls.MIN_SEATS)
                 if t.status == WAITING else None)
@@ -864,6 +902,9 @@ class TableBots:
         self.most = most
         self.hosts = Hosts()
         self._running: set[str] = set()
+        #: Lobby games checked since this process started whose bots needed
+        #: no setting playing (``seat_called``), the newest ``GAMES_CHECKED``.
+        self._checked: OrderedDict[str, None] = OrderedDict()
         self._guard = threading.Lock()
 
     def resume(self) -> None:
@@ -900,6 +941,39 @@ class TableBots:
                 return
         if not self.lobby.game_over(table):
             self.play(table)
+
+    def seat_called(self, game_id: str) -> None:
+        """A call of a lobby table's game (``Play``, ``Act``, ``GetState``,
+        ``LegalActions``; the seat's page is those calls): a seat back at a
+        game whose table a server's start did not resume (older than the
+        newest ``SCAN``) finds the bots playing, not the game waiting on them
+        for ever. A game whose bots play here, or that was checked in this
+        process already, costs a set's lookup; the first call of another
+        sets a check going on a thread of its own (the game's link to its
+        table, the table, whether the game is over: ``_check``), so the
+        call itself waits on none of it."""
+        if game_id in self._running or game_id in self._checked:
+            return
+        with self._guard:
+            if game_id in self._running or game_id in self._checked:
+                return
+            self._checked[game_id] = None
+            while len(self._checked) > GAMES_CHECKED:
+                self._checked.popitem(last=False)
+        threading.Thread(target=self._check, args=(game_id,), name="lobby-bots-check",
+                         daemon=True).start()
+
+    def _check(self, game_id: str) -> None:
+        """``seat_called``'s check: the game's table's bots set playing when
+        it is started, has bots and its game goes on (``play_on``)."""
+        try:
+            table_id = self.lobby.tables.table_of(game_id)
+            if table_id is not None:
+                self.play_on(self.lobby.tables.get(table_id))
+        except Exception:  # noqa: BLE001 - the call that set it going is served regardless
+            log.warning("the bots of game %s could not be checked", game_id, exc_info=True)
+            with self._guard:
+                self._checked.pop(game_id, None)  # checked again at its next call
 
     def play(self, table: Lobby, host: str = "") -> None:
         """Set the table's bots playing (once a game), spending ``host``'s share,
@@ -1026,5 +1100,6 @@ def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub,
     servicer = LobbyService(app, hub, shares, settings.table_idle_seconds,
                             settings.waiting_tables_per_caller, settings.bot_budget_seconds)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)
+    lobby_games_follow(hub, servicer.bots.seat_called)
     servicer.bots.resume()
     return servicer

@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeAlias, TypeVar
 
@@ -255,6 +256,23 @@ def rules_catalogue() -> list[game_pb2.RulesInfo]:
     ]
 
 
+#: What the lobby of each hub's server does when a lobby table's game is
+#: called (``lobby_games_follow``): one hook a hub, the game servicer and the
+#: lobby of one server sharing its hub (``service.main`` builds both on it).
+_LOBBY_GAMES: weakref.WeakKeyDictionary[FeedHub, Callable[[str], None]] = (
+    weakref.WeakKeyDictionary())
+
+
+def lobby_games_follow(hub: FeedHub, called: Callable[[str], None]) -> None:
+    """Tell ``called`` (the lobby's ``TableBots.seat_called``) of every call of
+    a lobby table's game on the server of ``hub``: a seat coming back to a
+    game whose bots a restart did not resume sets them playing, whatever it
+    calls (``Play``, ``Act``, ``GetState``, ``LegalActions``, the seat's page).
+    The game servicer is built before the lobby, so it looks the hook up when
+    a lobby game is called, not when it is built."""
+    _LOBBY_GAMES[hub] = called
+
+
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     def __init__(self, app: ArbiterApp | Shards, hub: FeedHub) -> None:
         #: The stores: one, or several on a store sharded by game (``service.shards``).
@@ -289,7 +307,21 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not token:
             return auth.ANONYMOUS
         access = self.store(game_id).access(game_id) if game_id is not None else None
+        if access is not None and access.revocable:
+            # A lobby table's game (its seats' tokens are the table's: the
+            # one kind of game whose record is revocable); every other game
+            # pays this attribute's read alone, the access record cached.
+            self.lobby_game_called(str(game_id))
         return auth.Caller(self.credentials.identify(token, access), token)
+
+    def lobby_game_called(self, game_id: str) -> None:
+        """The lobby of this server told of a call of its table's game
+        (``lobby_games_follow``): its bots set playing if a restart left them
+        idle. The lobby's own check is a set's lookup after the first call
+        of a game in this process."""
+        called = _LOBBY_GAMES.get(self.hub)
+        if called is not None:
+            called(game_id)
 
     @staticmethod
     def fill_seat(request: SeatRequest, caller: auth.Caller) -> None:
