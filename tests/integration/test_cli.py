@@ -1,6 +1,9 @@
 """The ``arbiter`` CLI and the client library against a real server process.
 
-The CLI runs as a subprocess, as a person or a script would run it; the
+The CLI runs by its entry point in this process (``cli_here``: the
+environment, working directory, input and exit status a subprocess would
+have; ``tail`` following a live game runs as a process of its own, and
+``test_cli_conveniences`` and ``test_cli_json`` run the real entry points); the
 server is the ``arbiter_server`` fixture of conftest.py (a real process with
 a temp data dir and a real Redis) and enforces credentials: every flow here
 runs with the tokens the CLI saved in its store (``ARBITER_HOME`` is a temp
@@ -28,6 +31,7 @@ from arbiter.render import named_seats, player_label
 
 from clients.simulate import playout
 from clients.tokens import TokenStore
+from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import play
 from tests.soak import cases
@@ -57,15 +61,12 @@ def arbiter(
     server: Any,
     *args: str,
     stdin: str | None = None,
-    timeout: float = 120,
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``arbiter ARGS --address <server>`` and capture its output."""
-    return subprocess.run(
-        [sys.executable, "-m", "clients.cli", *args, "--address", server.address],
-        input=stdin, capture_output=True, text=True, timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )
+    """Run ``arbiter ARGS --address <server>`` (by its entry point in this process,
+    ``cli_here``; ``env`` added to the environment) and capture its output."""
+    return run_cli([*args, "--address", server.address], stdin=stdin,
+                   env={**os.environ, **(env or {})})
 
 
 def ok(result: subprocess.CompletedProcess[str]) -> str:
@@ -223,8 +224,7 @@ def test_another_seats_token_is_refused_with_wrong_seat(arbiter_server: Any) -> 
 
 
 def test_simulate_finishes_all_games(arbiter_server: Any) -> None:
-    result = arbiter(arbiter_server, "simulate", "enin", "--games", "3", "--seed", "7",
-                     timeout=300)
+    result = arbiter(arbiter_server, "simulate", "enin", "--games", "3", "--seed", "7")
     out = ok(result)
     assert "games finished: 3/3" in out
     assert "refused" not in out
@@ -235,14 +235,14 @@ def test_simulate_finishes_all_games(arbiter_server: Any) -> None:
 def test_simulate_ethnos_for_n_players(arbiter_server: Any, players: int) -> None:
     """Issue 3: `arbiter simulate ethnos --players N` plays whole games through the server."""
     result = arbiter(arbiter_server, "simulate", "ethnos", "--games", "2", "--players",
-                     str(players), "--seed", "3", timeout=300)
+                     str(players), "--seed", "3")
     out = ok(result)
     assert "games finished: 2/2" in out
     assert "refused" not in out
 
 
 def test_play_to_the_end(arbiter_server: Any) -> None:
-    out = ok(arbiter(arbiter_server, "play", "enin", stdin="1\n" * 4000, timeout=300))
+    out = ok(arbiter(arbiter_server, "play", "enin", stdin="1\n" * 4000))
     assert "Token of Player 1: arb_" in out
     assert "Your choices:" in out and "What happened:" in out
     assert "Game over" in out
@@ -270,7 +270,7 @@ def test_play_ethnos_to_the_end_against_bots(arbiter_server: Any) -> None:
     hand card 1 alone is always a band), so a bounded script finishes the game.
     """
     result = arbiter(arbiter_server, "play", "ethnos", "--players", "3", "--bot-seed", "1",
-                     stdin="1\n" * 40, timeout=120)
+                     stdin="1\n" * 40)
     out = ok(result)
     lines = out.splitlines()
     assert "for 3 players; you play Player 1," in out and "Token of Player 1: arb_" in out
@@ -305,7 +305,7 @@ def test_play_ethnos_to_the_end_against_bots(arbiter_server: Any) -> None:
     assert not any(f"  * {text}" in lines for text in private)
 
     again = ok(arbiter(arbiter_server, "play", "ethnos", "--game", game_id,
-                       stdin="1\n" * 3000, timeout=120))
+                       stdin="1\n" * 3000))
     with ArbiterClient(arbiter_server.address) as client:
         final = client.state(game_id, 0, token=tokens[0])
     # the end: the last screen, the outcome with the winners by name, the seed, the audit
@@ -332,7 +332,7 @@ def test_play_ethnos_quits_and_resumes_with_the_stored_bot_tokens(arbiter_server
     # The hint names the seat as people count it and keeps the server's address.
     assert out.rstrip().endswith(f"--player 2 --address {arbiter_server.address}")
     again = ok(arbiter(arbiter_server, "play", "ethnos", "--game", game_id, "--player", "2",
-                       stdin="1\n" * 3000, timeout=120))
+                       stdin="1\n" * 3000))
     assert f"game {game_id}" in again and "Your decision: " in again
     assert "Audit PASSED" in again
 
@@ -364,20 +364,20 @@ def test_tail_catches_up_then_goes_live(arbiter_server: Any) -> None:
 
 def test_tail_of_all_games_needs_the_admin_token(arbiter_server: Any) -> None:
     game_id = new_game(arbiter_server)
-    err = refused(arbiter(arbiter_server, "tail", "--count", "1", timeout=60), "NO_TOKEN")
+    err = refused(arbiter(arbiter_server, "tail", "--count", "1"), "NO_TOKEN")
     assert "hint: " in err
     seat_token, _ = stored(arbiter_server, game_id)
-    refused(arbiter(arbiter_server, "tail", "--count", "1", "--token", seat_token, timeout=60),
+    refused(arbiter(arbiter_server, "tail", "--count", "1", "--token", seat_token),
             "ADMIN_ONLY")
     admin = arbiter_server.admin_token
-    out = ok(arbiter(arbiter_server, "tail", "--count", "1", "--admin-token", admin, timeout=60))
+    out = ok(arbiter(arbiter_server, "tail", "--count", "1", "--admin-token", admin))
     assert len(out.splitlines()) == 1
-    out = ok(arbiter(arbiter_server, "tail", "--count", "1", timeout=60,
+    out = ok(arbiter(arbiter_server, "tail", "--count", "1",
                      env={"ARBITER_ADMIN_TOKEN": admin}))
     assert len(out.splitlines()) == 1
     Path("data").mkdir()  # what `make run` leaves in the working directory
     Path("data/admin.token").write_text(admin + "\n")
-    out = ok(arbiter(arbiter_server, "tail", "--count", "1", timeout=60))
+    out = ok(arbiter(arbiter_server, "tail", "--count", "1"))
     assert len(out.splitlines()) == 1
 
 
@@ -487,7 +487,7 @@ def test_cli_over_tls(tls_server: TlsServer) -> None:
     # plaintext, or TLS trusting only the system's roots, cannot talk to it (gRPC
     # itself may log the failed handshake on stderr before the CLI's error line)
     for flags in ([], ["--tls"]):
-        result = arbiter(tls_server, "rules", *flags, timeout=60)
+        result = arbiter(tls_server, "rules", *flags)
         assert result.returncode == 1 and "error: UNAVAILABLE: " in result.stderr
 
 
