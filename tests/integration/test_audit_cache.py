@@ -22,7 +22,6 @@ import json
 import random
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ import grpc
 import pytest
 from arbiter.v1 import game_pb2
 
+from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ServerProcess
 from tests.integration.test_replay import exported, finish, verify_text
 
@@ -83,12 +83,8 @@ def history_until_refused(server: ServerProcess, game_id: str,
 
 def cli(server: ServerProcess, *args: str, home: Path) -> subprocess.CompletedProcess[str]:
     """``arbiter ...`` with the admin token and no stored credentials."""
-    return subprocess.run(
-        [sys.executable, "-m", "clients.cli", *args, "--address", server.address,
-         "--admin-token", server.admin_token],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
-        env={**_clean_env(), "ARBITER_HOME": str(home)},
-    )
+    return run_cli([*args, "--address", server.address, "--admin-token", server.admin_token],
+                   cwd=REPO, env={**_clean_env(), "ARBITER_HOME": str(home)})
 
 
 def _clean_env() -> dict[str, str]:

@@ -18,7 +18,6 @@ import json
 import random
 import sqlite3
 import subprocess
-import sys
 from datetime import UTC
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from arbiter.v1 import game_pb2
 from aggregates.kernel.record import chain
 from aggregates.records import export_lines
 from clients.verify import verify_history
+from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 
@@ -92,10 +92,7 @@ def rechained(events: list[game_pb2.Event], seed: str, edit_created: Any,
 def arbiter(server: ServerProcess, *args: str, token: str | None = None,
             ) -> subprocess.CompletedProcess[str]:
     env_token = ["--token", token] if token else []
-    return subprocess.run(
-        [sys.executable, "-m", "clients.cli", *args, "--address", server.address, *env_token],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
-    )
+    return run_cli([*args, "--address", server.address, *env_token], cwd=REPO)
 
 
 def test_contributions_are_recorded_mixed_in_and_verified(

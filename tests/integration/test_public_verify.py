@@ -15,7 +15,6 @@ import json
 import os
 import random
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import grpc
 import pytest
 from arbiter.v1 import game_pb2
 
+from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import play
 
@@ -40,10 +40,7 @@ def anonymous_cli(
            if k not in ("ARBITER_TOKEN", "ARBITER_ADMIN_TOKEN")}
     env["ARBITER_HOME"] = str(home)
     env["PYTHONPATH"] = str(REPO)
-    return subprocess.run(
-        [sys.executable, "-m", "clients.cli", *args, "--address", server.address],
-        capture_output=True, text=True, timeout=300, cwd=home, env=env,
-    )
+    return run_cli([*args, "--address", server.address], cwd=home, env=env)
 
 
 def refusal(call: Any) -> tuple[grpc.StatusCode, str]:

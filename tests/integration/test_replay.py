@@ -19,7 +19,6 @@ import random
 import shutil
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from arbiter.v1 import game_pb2
 from aggregates.catalog import GAMES
 from aggregates.kernel.record.verify import fold
 from aggregates.records import export_lines, read_record, records_of, verify_lines
+from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 from tests.soak import cases
@@ -88,10 +88,7 @@ def verify_text(lines: list[str]) -> Any:
 def arbiter(server: ServerProcess, *args: str, token: str | None = None,
             stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env_token = ["--token", token] if token else []
-    return subprocess.run(
-        [sys.executable, "-m", "clients.cli", *args, "--address", server.address, *env_token],
-        capture_output=True, text=True, timeout=300, cwd=REPO, input=stdin,
-    )
+    return run_cli([*args, "--address", server.address, *env_token], stdin=stdin, cwd=REPO)
 
 
 # ------------------------------------------------------------- export/verify

@@ -24,7 +24,6 @@ import json
 import os
 import random
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from arbiter.v1 import game_pb2
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from aggregates.kernel.record import chain
+from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import play
 
@@ -47,10 +47,7 @@ def cli(server: ServerProcess, home: Path, *args: str) -> subprocess.CompletedPr
     env = {k: v for k, v in os.environ.items()
            if k not in ("ARBITER_TOKEN", "ARBITER_ADMIN_TOKEN")}
     env.update(ARBITER_HOME=str(home), PYTHONPATH=str(REPO))
-    return subprocess.run(
-        [sys.executable, "-m", "clients.cli", *args, "--address", server.address],
-        capture_output=True, text=True, timeout=300, cwd=home, env=env,
-    )
+    return run_cli([*args, "--address", server.address], cwd=home, env=env)
 
 
 def finished(server: ServerProcess, bot: int) -> game_pb2.CreateGameResponse:
