@@ -22,6 +22,7 @@ from service.application import GAMES_LOG_ID, ArbiterApp
 from service.auth import Credentials
 from service.config import Settings
 from service.redis_server import free_port
+from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ROOT, ServerProcess
 
 pytestmark = pytest.mark.integration
@@ -143,10 +144,8 @@ def test_the_cli_passes_the_creator_credential(
     env.pop("ARBITER_CREATOR_TOKEN", None)
 
     def arbiter(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "clients.cli", *args, "--address", creator_server.address],
-            capture_output=True, text=True, timeout=60, cwd=tmp_path, env={**env, **extra},
-        )
+        return run_cli([*args, "--address", creator_server.address], cwd=tmp_path,
+                       env={**env, **extra})
 
     refused = arbiter("new", "enin", "-q")
     assert refused.returncode == 1
