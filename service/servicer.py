@@ -295,6 +295,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.forms = EventForms()
         #: Whether ``Play``'s serializer takes a push's bytes (``add_to_server``).
         self.wire_pushes = False
+        #: The lobby's hook for calls of its tables' games, once looked up
+        #: (``lobby_games_follow``).
+        self._lobby_games: Callable[[str], None] | None = None
 
     def store(self, game_id: str | uuid.UUID) -> ArbiterApp:
         """The store a game lives in (on a sharded store, the one its id names)."""
@@ -319,8 +322,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         (``lobby_games_follow``): its bots set playing if a restart left them
         idle. The lobby's own check is a set's lookup after the first call
         of a game in this process."""
-        called = _LOBBY_GAMES.get(self.hub)
+        called = self._lobby_games or _LOBBY_GAMES.get(self.hub)
         if called is not None:
+            self._lobby_games = called  # found once: no weak map's lookup a call
             called(game_id)
 
     @staticmethod

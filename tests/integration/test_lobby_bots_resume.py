@@ -25,6 +25,7 @@ from arbiter.v1 import game_pb2, game_pb2_grpc, lobby_pb2, lobby_pb2_grpc
 
 from tests.integration.conftest import ServerProcess
 from tests.integration.test_lobby_listing import listed_directly, lobby_on
+from tests.spies import calls_to
 
 pytestmark = pytest.mark.integration
 
@@ -117,3 +118,70 @@ def test_a_seat_back_over_a_unary_call_gets_the_bots_move_of_a_table_older_than_
         assert time.monotonic() < deadline, (
             f"no move of the bot in {PATIENCE} s after {call}: the game waits on it for ever")
         time.sleep(0.1)
+
+
+class _Seat:
+    """A call's context carrying a seat's token, as the game servicer reads it."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def invocation_metadata(self) -> list[tuple[str, str]]:
+        return [("authorization", f"Bearer {self.token}")]
+
+    def peer(self) -> str:
+        return "ipv4:10.0.0.3:4242"
+
+
+CALLS = 50
+
+
+def test_a_game_with_no_table_costs_no_lobby_check_and_a_tables_game_one_a_process(
+        app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check rides the hot path at no measurable cost: ``CALLS`` reads
+    (``GetState``, ``LegalActions``) of a game created by ``CreateGame`` (no
+    table) never tell the lobby (its access record is not revocable: one
+    attribute read); as many of a lobby table's game tell it each time but
+    read the game's link to its table once (one indexed read a process a
+    game), and set the idle bots playing once."""
+    from service.lobby import LobbyService
+    from service.servicer import GameServicer, lobby_games_follow
+    from tests.integration.test_lobby_listing import _Hub
+
+    hub = _Hub()
+    lobby = LobbyService(app, hub, None)  # type: ignore[arg-type]
+    played: list[str] = []
+    monkeypatch.setattr(lobby.bots, "play", lambda table, host="": played.append(table.game_id))
+    told: list[str] = []
+
+    def seat_called(game_id: str) -> None:
+        told.append(game_id)
+        lobby.bots.seat_called(game_id)
+
+    lobby_games_follow(hub, seat_called)  # type: ignore[arg-type]
+    games = GameServicer(app, hub)  # type: ignore[arg-type]
+    links = calls_to(monkeypatch, lobby.tables, "table_of")
+
+    plain = app.create_game("ettin", ["Ada", "Bob"])
+    plain_token = app.credentials.seat_token(plain.id, 0)
+    opened = lobby.OpenTable(lobby_pb2.OpenTableRequest(rules="ettin", seats=[
+        lobby_pb2.SeatSpec(kind="player", name="Ada"), lobby_pb2.SeatSpec(kind="bot")]),
+        _Seat(""))
+    tabled, tabled_token = opened.table.game_id, opened.seat_secrets[0].secret
+    assert played == [tabled]  # started: its bots set playing (here, counted alone)
+    played.clear()
+
+    for game_id, token in ((str(plain.id), plain_token), (tabled, tabled_token)):
+        for _ in range(CALLS // 2):
+            games.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0), _Seat(token))
+            games.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=0),
+                               _Seat(token))
+    assert str(plain.id) not in told, "a game with no table told the lobby"
+    assert told.count(tabled) == CALLS
+    deadline = time.monotonic() + PATIENCE
+    while not played:  # the check runs on a thread of its own
+        assert time.monotonic() < deadline, "the idle bots were never set playing"
+        time.sleep(0.01)
+    time.sleep(0.2)
+    assert links == [(tabled,)], f"the link was read {len(links)} times, not once"
+    assert played == [tabled]
