@@ -36,8 +36,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,6 +49,7 @@ from arbiter.wire import json_to_command
 
 from aggregates.ethnos.data import CARDS as ETHNOS_CARDS
 from aggregates.ethnos.game import Ethnos
+from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ServerProcess
 from tests.integration.helpers import FeedCollector
 from tests.soak import cases
@@ -452,14 +451,12 @@ class Table:
     def check_exports(self) -> None:
         """``arbiter export`` as a seat and as the spectator, mid-game."""
         for r in (len(self.seats) - 1, None):
-            args = [sys.executable, "-m", "clients.cli", "export", self.game_id,
-                    "--address", self.server.address]
+            args = ["export", self.game_id, "--address", self.server.address]
             args += ["--token", self.tokens[r] if r is not None else self.spectator_token]
             if r is not None:
                 args += ["--seat", str(r)]
-            out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=60,
-                                 env={"ARBITER_HOME": str(self.server.data_dir / "home"),
-                                      "PATH": "/usr/bin:/bin"})
+            out = run_cli(args, cwd=ROOT, env={"ARBITER_HOME": str(self.server.data_dir / "home"),
+                                               "PATH": "/usr/bin:/bin"})
             assert out.returncode == 0, out.stderr
             unsealed(self.know, "export", out.stdout)
             header, *lines = [json.loads(line) for line in out.stdout.splitlines()]
