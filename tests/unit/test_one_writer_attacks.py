@@ -1,0 +1,146 @@
+"""``ArbiterApp.act_moves`` (the ``Play`` writer's pass) attacked with the
+passes a stranger's streams can make it decide, each pass built exactly (one
+call: one pass), which a test over a server can only hope for: a command id
+twice in one pass, a refusal among the same game's and other games' good
+moves, an expected-version conflict inside the pass. Each move is answered as
+``act`` would answer it alone, in the order sent, none lost, none applied
+twice (DESIGN: one write path; exactly-once commands).
+
+Titans opens with a choice every seat makes at once (its rulebook, "Setup"),
+so several seats of one game can move in one pass in any order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aggregates.kernel import RuleError
+from service.application import ActResult, ArbiterApp, Move
+from service.config import Settings
+from service.errors import ServiceError
+
+
+@pytest.fixture()
+def app(tmp_path: Path) -> Iterator[ArbiterApp]:
+    """A store as the server keeps it (its aggregate cache included)."""
+    application = ArbiterApp(Settings(data_dir=tmp_path).store_env())
+    yield application
+    application.close()
+
+
+def titans(app: ArbiterApp) -> str:
+    """A cached Titans game at its opening (every seat asked at once)."""
+    game_id = str(app.create_game("titans", ["a", "b", "c"]).id)
+    assert sorted(d.seat for d in app.game(game_id).pending()) == [0, 1, 2]
+    return game_id
+
+
+def move(app: ArbiterApp, game_id: str, seat: int, command_id: str = "",
+         expected_version: int = 0, pick: int = 0) -> Move:
+    """The seat's ``pick``-th legal command now, with its pending decision named."""
+    game = app.game(game_id)
+    decision = next(d.id for d in game.pending_decisions() if d.seat == seat)
+    actions = game.legal_actions(seat)
+    return Move(game_id, seat, actions[pick % len(actions)].to_json(),
+                expected_version=expected_version, command_id=command_id,
+                decision_id=decision)
+
+
+def versions(app: ArbiterApp, game_id: str) -> list[int]:
+    return [e.originator_version for e in app.game_events(game_id)]
+
+
+def commands_recorded(app: ArbiterApp, game_id: str) -> list[tuple[int, str]]:
+    """(seat, id) of every command the game's record carries, in order."""
+    cmds = [e.meta.get("cmd") for e in app.game_events(game_id) if "cmd" in e.meta]
+    return [(c.get("seat"), c.get("id", "")) for c in cmds]
+
+
+def test_a_command_id_twice_in_one_pass_is_applied_once(app: ArbiterApp) -> None:
+    """Exactly once inside one pass: a seat's command id sent twice (the
+    second with another command), among another game's move, is applied
+    once; the second is answered ``replayed`` and records nothing."""
+    gid, other = titans(app), titans(app)
+    start = app.game(gid).version
+    first = move(app, gid, 0, "same")
+    again = move(app, gid, 0, "same", pick=1)
+    answers = app.act_moves([first, move(app, other, 1, "x"), again])
+    assert isinstance(answers[0], ActResult) and answers[0].recorded \
+        and not answers[0].replayed
+    assert isinstance(answers[2], ActResult) and answers[2].replayed, answers[2]
+    assert isinstance(answers[1], ActResult) and answers[1].recorded
+    assert app.game(gid).version == answers[0].version > start
+    assert versions(app, gid) == list(range(1, app.game(gid).version + 1))
+    assert commands_recorded(app, gid).count((0, "same")) == 1
+
+
+def test_one_command_id_for_two_seats_in_one_pass_is_two_commands(app: ArbiterApp) -> None:
+    """Command ids are each seat's own: the same id from two seats in one
+    pass is two commands, each applied once."""
+    gid = titans(app)
+    answers = app.act_moves([move(app, gid, 0, "shared"), move(app, gid, 1, "shared")])
+    assert all(isinstance(a, ActResult) and a.recorded and not a.replayed for a in answers)
+    recorded = commands_recorded(app, gid)
+    assert recorded.count((0, "shared")) == recorded.count((1, "shared")) == 1
+
+
+def test_refusals_in_a_pass_are_judged_in_order_and_lose_no_move(app: ArbiterApp) -> None:
+    """A pass of one game's moves: seat 0's, seat 0's stale decision again,
+    seat 1's, seat 1's at a stale expected version, seat 2's; and another
+    game's move before and after them. Each is answered as ``act`` alone
+    would, in order: the refusals with their reasons at the version the
+    game had then, the good moves applied once each, the other game's too."""
+    gid, other = titans(app), titans(app)
+    start = app.game(gid).version
+    a, c, e = move(app, gid, 0, "a"), move(app, gid, 1, "c"), move(app, gid, 2, "e")
+    b = Move(gid, 0, a.action, command_id="b", decision_id=a.decision_id)
+    d = Move(gid, 1, c.action, expected_version=start, command_id="d")
+    o1, o2 = move(app, other, 0, "o1"), move(app, other, 1, "o2")
+    answers = app.act_moves([o1, a, b, c, d, e, o2])
+    got: dict[str, Any] = dict(zip(["o1", "a", "b", "c", "d", "e", "o2"], answers, strict=True))
+    for key in ("o1", "a", "c", "e", "o2"):
+        assert isinstance(got[key], ActResult) and got[key].recorded \
+            and not got[key].replayed, (key, got[key])
+    assert isinstance(got["b"], (RuleError, ServiceError)), got["b"]
+    assert isinstance(got["d"], ServiceError) and got["d"].reason == "VERSION_MISMATCH"
+    assert start < got["a"].version < got["c"].version < got["e"].version
+    assert got["d"].version == got["c"].version, "judged after c, before e"
+    assert getattr(got["b"], "version", None) == got["a"].version, "judged after a, before c"
+    assert versions(app, gid) == list(range(1, app.game(gid).version + 1))
+    assert [k for k in commands_recorded(app, gid) if k[1]] == [(0, "a"), (1, "c"), (2, "e")]
+    assert [k for k in commands_recorded(app, other) if k[1]] == [(0, "o1"), (1, "o2")]
+
+
+def test_an_expected_version_conflict_inside_a_pass(app: ArbiterApp) -> None:
+    """Two seats' moves of one game in one pass, both at the version both
+    read (two bots answering the same turn): the first is applied, the
+    second refused ``VERSION_MISMATCH`` at the first's version, as two
+    ``Act`` calls in that order would be; nothing else is recorded."""
+    gid = titans(app)
+    start = app.game(gid).version
+    first = move(app, gid, 0, "v0", expected_version=start)
+    second = move(app, gid, 1, "v1", expected_version=start)
+    answers = app.act_moves([first, second])
+    assert isinstance(answers[0], ActResult) and answers[0].recorded
+    assert isinstance(answers[1], ServiceError) and answers[1].reason == "VERSION_MISMATCH"
+    assert answers[1].version == answers[0].version == app.game(gid).version
+    assert [k for k in commands_recorded(app, gid) if k[1]] == [(0, "v0")]
+
+
+def test_a_replayed_id_after_a_batched_move_answers_as_then(app: ArbiterApp) -> None:
+    """A move batched with other games' moves records its id: the id sent
+    again in a later pass (with another command) is ``replayed`` with the
+    events its first sending made, and the game does not move."""
+    ids = [titans(app) for _ in range(3)]
+    sent = [move(app, g, 0, "once") for g in ids]
+    first = app.act_moves(sent)
+    now = [app.game(g).version for g in ids]
+    again = app.act_moves([Move(m.game_id, 0, m.action, command_id="once") for m in sent])
+    for one, two in zip(first, again, strict=True):
+        assert isinstance(one, ActResult) and isinstance(two, ActResult) and two.replayed
+        assert [e.originator_version for e in two.events] == [
+            e.originator_version for e in one.events]
+    assert [app.game(g).version for g in ids] == now
