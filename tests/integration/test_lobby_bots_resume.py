@@ -101,18 +101,22 @@ def test_a_seat_back_over_play_gets_the_bots_move_of_a_table_older_than_the_rest
     pytest.fail("the stream ended without the bot's move")
 
 
-@pytest.mark.parametrize("call", ["LegalActions", "GetState"])
+@pytest.mark.parametrize("call", ["LegalActions", "GetState", "Act"])
 def test_a_seat_back_over_a_unary_call_gets_the_bots_move_of_a_table_older_than_the_restart(
         arbiter_server: ServerProcess, call: str) -> None:
-    """``LegalActions`` (``GetState``) once, as the human back after the
-    restart: the bot's move is made (the game's version, read by the admin's
-    ``ListGames``, goes past the one the game stopped at)."""
+    """``LegalActions`` (``GetState``; an ``Act``, refused: not the human's
+    turn) once, as the human back after the restart: the bot's move is made
+    (the game's version, read by the admin's ``ListGames``, goes past the one
+    the game stopped at)."""
     game_id, secret, version = waiting_on_the_bot(arbiter_server)
     stub = arbiter_server.stub(secret)
     if call == "LegalActions":
         stub.LegalActions(game_pb2.LegalActionsRequest(game_id=game_id, seat=0))
-    else:
+    elif call == "GetState":
         stub.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0))
+    else:
+        with pytest.raises(grpc.RpcError):  # a command of no game's: refused, yet a call
+            stub.Act(game_pb2.ActRequest(game_id=game_id, seat=0))
     deadline = time.monotonic() + PATIENCE
     while game_version(arbiter_server, game_id) == version:
         assert time.monotonic() < deadline, (
