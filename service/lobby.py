@@ -100,7 +100,7 @@ from service.hostedbots import DEFAULT_LEVEL, BotLevel, LevelError, SeatBots, bo
 from service.ids import check_id, parse_options
 from service.limits import CallerShares
 from service.lobby_index import Entry, WaitingIndex, events_after, newest_versions
-from service.servicer import decision_proto, lobby_games_follow, refusals
+from service.servicer import GameServicer, decision_proto, refusals
 from service.shards import Shards
 from service.status import refused
 
@@ -1090,16 +1090,18 @@ def seat_record(store: ArbiterApp, cls: type[Game], game_id: str, seat: int, aft
     return [to_proto(cls, ev, reader) for ev in store.game_events(game_id, after, upto)]
 
 
-def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub,
+def install(server: grpc.Server, app: ArbiterApp | Shards, hub: FeedHub, games: GameServicer,
             shares: CallerShares | None = None, settings: Settings | None = None
             ) -> LobbyService:
     """Serve the lobby on ``server`` (``service.main``); its bots and watches
     spend the shares of ``shares`` (the server's ``CallerShares``); its
-    tables' idle time and waiting tables per caller are ``settings``'."""
+    tables' idle time and waiting tables per caller are ``settings``'. The
+    server's game servicer ``games`` tells it of the calls of its tables'
+    games (``GameServicer.lobby_games``)."""
     settings = settings or Settings()
     servicer = LobbyService(app, hub, shares, settings.table_idle_seconds,
                             settings.waiting_tables_per_caller, settings.bot_budget_seconds)
     lobby_pb2_grpc.add_LobbyServiceServicer_to_server(servicer, server)
-    lobby_games_follow(hub, servicer.bots.seat_called)
+    games.lobby_games = servicer.bots.seat_called
     servicer.bots.resume()
     return servicer

@@ -143,11 +143,10 @@ class Server:
                 *keepalive_options(settings.keepalive_seconds),
             ],
         )
-        add_to_server(
-            GameServicer(Shards([store.app for store in self.stores]), self.hub), self.grpc
-        )
-        lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub, shares,
-                      settings)
+        games = GameServicer(Shards([store.app for store in self.stores]), self.hub)
+        add_to_server(games, self.grpc)
+        lobby.install(self.grpc, Shards([store.app for store in self.stores]), self.hub, games,
+                      shares, settings)
         #: Every caller's share: the web side's bots charge their thinking to it.
         self.shares = shares
         self.health = health.HealthServicer()

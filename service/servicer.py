@@ -18,7 +18,6 @@ import sys
 import threading
 import time
 import uuid
-import weakref
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeAlias, TypeVar
 
@@ -256,23 +255,6 @@ def rules_catalogue() -> list[game_pb2.RulesInfo]:
     ]
 
 
-#: What the lobby of each hub's server does when a lobby table's game is
-#: called (``lobby_games_follow``): one hook a hub, the game servicer and the
-#: lobby of one server sharing its hub (``service.main`` builds both on it).
-_LOBBY_GAMES: weakref.WeakKeyDictionary[FeedHub, Callable[[str], None]] = (
-    weakref.WeakKeyDictionary())
-
-
-def lobby_games_follow(hub: FeedHub, called: Callable[[str], None]) -> None:
-    """Tell ``called`` (the lobby's ``TableBots.seat_called``) of every call of
-    a lobby table's game on the server of ``hub``: a seat coming back to a
-    game whose bots a restart did not resume sets them playing, whatever it
-    calls (``Play``, ``Act``, ``GetState``, ``LegalActions``, the seat's page).
-    The game servicer is built before the lobby, so it looks the hook up when
-    a lobby game is called, not when it is built."""
-    _LOBBY_GAMES[hub] = called
-
-
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     def __init__(self, app: ArbiterApp | Shards, hub: FeedHub) -> None:
         #: The stores: one, or several on a store sharded by game (``service.shards``).
@@ -295,9 +277,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.forms = EventForms()
         #: Whether ``Play``'s serializer takes a push's bytes (``add_to_server``).
         self.wire_pushes = False
-        #: The lobby's hook for calls of its tables' games, once looked up
-        #: (``lobby_games_follow``).
-        self._lobby_games: Callable[[str], None] | None = None
+        #: What this server's lobby does when one of its tables' games is
+        #: called (``TableBots.seat_called``, set by ``service.lobby.install``):
+        #: a seat coming back to a game whose bots a restart did not resume
+        #: sets them playing, whatever it calls (``Play``, ``Act``,
+        #: ``GetState``, ``LegalActions``, the seat's page). None: no lobby.
+        self.lobby_games: Callable[[str], None] | None = None
 
     def store(self, game_id: str | uuid.UUID) -> ArbiterApp:
         """The store a game lives in (on a sharded store, the one its id names)."""
@@ -318,14 +303,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return auth.Caller(self.credentials.identify(token, access), token)
 
     def lobby_game_called(self, game_id: str) -> None:
-        """The lobby of this server told of a call of its table's game
-        (``lobby_games_follow``): its bots set playing if a restart left them
-        idle. The lobby's own check is a set's lookup after the first call
-        of a game in this process."""
-        called = self._lobby_games or _LOBBY_GAMES.get(self.hub)
-        if called is not None:
-            self._lobby_games = called  # found once: no weak map's lookup a call
-            called(game_id)
+        """This server's lobby told of a call of its table's game
+        (``lobby_games``): its bots set playing if a restart left them idle.
+        The lobby's own check is a set's lookup after the first call of a
+        game in this process."""
+        if self.lobby_games is not None:
+            self.lobby_games(game_id)
 
     @staticmethod
     def fill_seat(request: SeatRequest, caller: auth.Caller) -> None:

@@ -149,7 +149,7 @@ def test_a_game_with_no_table_costs_no_lobby_check_and_a_tables_game_one_a_proce
     read the game's link to its table once (one indexed read a process a
     game), and set the idle bots playing once."""
     from service.lobby import LobbyService
-    from service.servicer import GameServicer, lobby_games_follow
+    from service.servicer import GameServicer
     from tests.integration.test_lobby_listing import _Hub
 
     hub = _Hub()
@@ -162,8 +162,8 @@ def test_a_game_with_no_table_costs_no_lobby_check_and_a_tables_game_one_a_proce
         told.append(game_id)
         lobby.bots.seat_called(game_id)
 
-    lobby_games_follow(hub, seat_called)  # type: ignore[arg-type]
     games = GameServicer(app, hub)  # type: ignore[arg-type]
+    games.lobby_games = seat_called
     links = calls_to(monkeypatch, lobby.tables, "table_of")
 
     plain = app.create_game("ettin", ["Ada", "Bob"])
