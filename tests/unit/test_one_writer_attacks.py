@@ -11,6 +11,7 @@ so several seats of one game can move in one pass in any order."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -189,3 +190,63 @@ def test_each_stream_is_charged_the_writer_s_time_on_its_own_moves() -> None:
     assert light._spent < 0.2 * HEAVY_SECONDS, (
         f"the light move's caller was charged {light._spent * 1000:.0f} ms of the "
         f"writer's time, for a move that took none")
+
+
+class CountingStore:
+    """A store that answers every move at once and counts what it decided."""
+
+    def __init__(self) -> None:
+        self.decided: list[str] = []
+        self.guard = threading.Lock()
+
+    def act_moves(self, moves: Any) -> list[Any]:
+        with self.guard:
+            self.decided.extend(m.command_id for m in moves)
+        return [ServiceError("ABORTED", "VERSION_MISMATCH", "stale", 1) for _ in moves]
+
+
+def test_no_move_is_lost_or_decided_twice_as_writers_end_and_start(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer idle for ``WRITER_IDLE_SECONDS`` ends and the next move starts
+    another (``service.play.submit``): moves sent from several streams while
+    writers end and start, over and over (an idle time of a millisecond, the
+    senders pausing about as long), are each decided once and answered once."""
+    from service import play
+
+    monkeypatch.setattr(play, "WRITER_IDLE_SECONDS", 0.001)
+    started: list[int] = []
+    real_start = play.Writer.start
+
+    def start(self: Any) -> None:
+        started.append(1)
+        real_start(self)
+
+    monkeypatch.setattr(play.Writer, "start", start)
+    store = CountingStore()
+    inboxes = [play.Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
+               for _ in range(4)]
+    per_stream = 300
+
+    def send(k: int) -> None:
+        for n in range(per_stream):
+            play.submit(store, inboxes[k], f"{k}-{n}",  # type: ignore[arg-type]
+                        Move("g", 0, {}, command_id=f"{k}-{n}"))
+            if n % 7 == 0:
+                time.sleep(0.001 * (n % 3))
+
+    senders = [threading.Thread(target=send, args=(k,)) for k in range(len(inboxes))]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join(30)
+    deadline = time.monotonic() + 10
+    answered: dict[int, list[str]] = {k: [] for k in range(len(inboxes))}
+    while sum(map(len, answered.values())) < per_stream * len(inboxes):
+        assert time.monotonic() < deadline, "moves never answered"
+        for k, inbox in enumerate(inboxes):
+            answered[k].extend(cid for cid, _ in inbox.take())
+        time.sleep(0.005)
+    for k in answered:
+        assert answered[k] == [f"{k}-{n}" for n in range(per_stream)], "each once, in order"
+    assert sorted(store.decided) == sorted(f"{k}-{n}" for k in answered for n in range(per_stream))
+    assert len(started) >= 3, f"writers ended and started {len(started)} times: nothing raced"
