@@ -250,3 +250,35 @@ def test_no_move_is_lost_or_decided_twice_as_writers_end_and_start(
         assert answered[k] == [f"{k}-{n}" for n in range(per_stream)], "each once, in order"
     assert sorted(store.decided) == sorted(f"{k}-{n}" for k in answered for n in range(per_stream))
     assert len(started) >= 3, f"writers ended and started {len(started)} times: nothing raced"
+
+
+def test_ids_pushed_out_of_the_window_in_a_pass_are_still_replayed(
+        app: ArbiterApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exactly once beyond a game's newest ids: an id pushed out of the
+    window (``COMMAND_WINDOW``, cut to 3 here) by a move decided in a pass
+    with other games' moves is indexed in that pass's transaction
+    (``CommandIndexed``), so sent again long after it is ``replayed``, not
+    applied a second time; an id never sent is not taken for one."""
+    from aggregates.kernel.record import recording
+
+    monkeypatch.setattr(recording, "COMMAND_WINDOW", 3)
+    ids = [str(app.create_game("enin", ["solo"]).id) for _ in range(3)]
+    first: dict[tuple[str, int], Any] = {}
+    for n in range(6):
+        pass_moves = [move(app, g, 0, f"id-{n}") for g in ids]
+        for g, m, answer in zip(ids, pass_moves, app.act_moves(pass_moves), strict=True):
+            assert isinstance(answer, ActResult) and answer.recorded, answer
+            first[(g, n)] = m
+    for g in ids:
+        now = app.game(g).version
+        for n in range(6):
+            old = first[(g, n)]
+            again = app.act_moves([Move(g, 0, old.action, expected_version=1,
+                                        command_id=f"id-{n}")])[0]
+            assert isinstance(again, ActResult) and again.replayed, (n, again)
+        never = app.act_moves([Move(g, 0, first[(g, 0)].action, expected_version=1,
+                                    command_id="never")])[0]
+        assert isinstance(never, ServiceError) and never.reason == "VERSION_MISMATCH"
+        assert app.game(g).version == now
+        assert [k for k in commands_recorded(app, g) if k[1]] == [
+            (0, f"id-{n}") for n in range(6)]
