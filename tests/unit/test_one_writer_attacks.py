@@ -210,7 +210,8 @@ def test_no_move_is_lost_or_decided_twice_as_writers_end_and_start(
     """A writer idle for ``WRITER_IDLE_SECONDS`` ends and the next move starts
     another (``service.play.submit``): moves sent from several streams while
     writers end and start, over and over (an idle time of a millisecond, the
-    senders pausing about as long), are each decided once and answered once."""
+    senders pausing together about as long, then coming back around the
+    writer's end), are each decided once and answered once."""
     from service import play
 
     monkeypatch.setattr(play, "WRITER_IDLE_SECONDS", 0.001)
@@ -227,12 +228,15 @@ def test_no_move_is_lost_or_decided_twice_as_writers_end_and_start(
                for _ in range(4)]
     per_stream = 300
 
+    together = threading.Barrier(len(inboxes))
+
     def send(k: int) -> None:
         for n in range(per_stream):
+            if n % 25 == 0:  # all pause, the writer idles; they come back around its end
+                together.wait(10)
+                time.sleep(0.001 + 0.0005 * ((n // 25 + k) % 5))
             play.submit(store, inboxes[k], f"{k}-{n}",  # type: ignore[arg-type]
                         Move("g", 0, {}, command_id=f"{k}-{n}"))
-            if n % 7 == 0:
-                time.sleep(0.001 * (n % 3))
 
     senders = [threading.Thread(target=send, args=(k,)) for k in range(len(inboxes))]
     for sender in senders:
