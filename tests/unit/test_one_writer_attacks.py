@@ -286,3 +286,37 @@ def test_ids_pushed_out_of_the_window_in_a_pass_are_still_replayed(
         assert app.game(g).version == now
         assert [k for k in commands_recorded(app, g) if k[1]] == [
             (0, f"id-{n}") for n in range(6)]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "service/play.py _writers is a WeakKeyDictionary whose value, the Writer, holds its "
+    "key (Writer.store) strongly, and a writer that ended idle stays in it: every store "
+    "a process ever played a move on is kept alive for good (its cache of games "
+    "included), the opposite of what the weak map is for"))
+def test_a_store_whose_writer_ended_is_not_kept_alive(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store no longer used (closed, dropped), whose writer has ended idle,
+    is freed: the map of running writers holds no store for good (a test
+    process makes hundreds of stores; a server that reopens one would keep
+    the old one's games in memory)."""
+    import gc
+    import weakref
+
+    from service import play
+
+    monkeypatch.setattr(play, "WRITER_IDLE_SECONDS", 0.01)
+    store = ArbiterApp(Settings(data_dir=tmp_path).store_env())
+    inbox = play.Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
+    play.submit(store, inbox, "c", Move("not-a-game", 0, {}))
+    deadline = time.monotonic() + 5
+    while not inbox.take():
+        assert time.monotonic() < deadline, "the move was never answered"
+        time.sleep(0.01)
+    writer = play._writers[store]
+    writer.join(5)
+    assert not writer.is_alive(), "the writer ended, idle"
+    store.close()
+    gone = weakref.ref(store)
+    del store, writer
+    gc.collect()
+    assert gone() is None, "the closed store, its writer ended, is still referenced"
