@@ -140,25 +140,39 @@ def check_chain(records: Sequence[Record], seed: str, report: AuditReport,
     except (TypeError, ValueError):
         report.fail("chain", "the seed is not hex", 1)
         return
-    check_links(records, report)
+    # ``check_links`` and the digests in one pass over the records, the links'
+    # failures reported first as ``check_links`` would have reported them.
+    links: list[tuple[str, int]] = []
+    digests: list[int] = []
     prev = chain.GENESIS
+    expected = 1
     for rec in records:
+        version = rec.version
+        if version != expected:
+            links.append((f"version {version} where {expected} was due",
+                          expected if version > expected else version))
+        if rec.prev != prev:
+            links.append((f"version {version} does not link to its predecessor", version))
         payload: Mapping[str, Any] = rec.payload
         meta: Mapping[str, Any] = rec.meta or {}
         kind = rec.type
-        plain = rec.version in float_free
+        plain = version in float_free
         if upcast.STORED in meta:
             # Over the payload as stored: an upcast event keeps it in its meta.
             payload, meta = upcast.stored_form(payload, meta)
             kind = upcast.stored_type(rec.type, rec.meta)
             plain = False  # a form the reader did not decode as it is
         recomputed = chain.digest(
-            prev, rec.game_id, rec.version, kind, rec.time, payload, meta, salt_of(rec.version),
-            plain,
+            prev, rec.game_id, version, kind, rec.time, payload, meta, salt_of(version), plain,
         )
         if recomputed != rec.digest:
-            report.fail("chain", f"version {rec.version} digest does not match", rec.version)
+            digests.append(version)
         prev = rec.digest
+        expected = version + 1
+    for problem, version in links:
+        report.fail("chain", problem, version)
+    for version in digests:
+        report.fail("chain", f"version {version} digest does not match", version)
 
 
 def added_entropy(kind: str, payload: Mapping[str, Any]) -> list[str]:

@@ -30,6 +30,7 @@ from aggregates.kernel.record.audit import (
     Record,
     audit_records,
     check_chain,
+    check_links,
     records_of,
 )
 from service import auditing
@@ -291,6 +292,23 @@ def test_a_record_with_a_float_is_checked_by_the_standard_encoder(number: float,
     check_chain(forged, seed, misread, float_free={2})
     assert report.chain_ok, report.problems
     assert misread.chain_ok is not parted
+
+
+def test_the_chain_check_reports_the_links_first_as_two_passes_did(records: list[Record]) -> None:
+    # One pass over the records checks the links and the digests; its report
+    # is the two passes' own: every link failure (``check_links``), then every
+    # digest that does not match.
+    seed = records[0].payload["seed"]
+    broken = [*records[:5], *records[6:9],
+              dataclasses.replace(records[9], payload={**records[9].payload, "x": 1}),
+              *records[10:]]
+    report, links = AuditReport(), AuditReport()
+    check_chain(broken, seed, report)
+    check_links(broken, links)
+    assert links.problems and report.problems[:len(links.problems)] == links.problems
+    assert report.problems[len(links.problems):] == [
+        f"chain: version {v} digest does not match" for v in (7, 10)]
+    assert report.first_failure == 6
 
 
 def test_the_salt_is_hmac_sha256_of_the_version() -> None:
