@@ -942,7 +942,8 @@ class ArbiterApp(Application):
                                        version=written.version, over=written.over)
         return written
 
-    def act_moves(self, moves: Sequence[Move]) -> list[ActResult | Exception]:
+    def act_moves(self, moves: Sequence[Move],
+                  costs: list[float] | None = None) -> list[ActResult | Exception]:
         """Several moves (of any games) decided one after the other and saved
         together: one saver of the group commit, one transaction, where each
         ``act`` was a saver of its own, woken by the leader's commit. Each
@@ -957,30 +958,29 @@ class ArbiterApp(Application):
         sent, across both paths): a game not cached, a command id applied
         before (answered as then), a refusal (decided again on the store's
         newest, as ``_write`` does), and the moves of a batch whose save
-        failed (another server's write first: each then decided again)."""
+        failed because another server wrote first (the store's conflict:
+        nothing was saved, each is decided again). A save that failed
+        otherwise may have been saved or not (a connection lost at the
+        commit): each of its moves is answered with that failure, as ``act``
+        answers it, never decided a second time.
+
+        ``costs``, when given, gets each move's CPU seconds on this thread:
+        its own deciding (on the fast path or alone) and an equal share of
+        the one save among the moves saved in it, so each caller is charged
+        its own moves' work (``service.play.Writer``)."""
         answers: list[ActResult | Exception | None] = [None] * len(moves)
+        spent = costs if costs is not None else [0.0] * len(moves)
+        spent[:] = [0.0] * len(moves)
+        clock = time.thread_time
         slow: set[uuid.UUID] = set()  # games whose moves go through ``act`` alone
         decided: dict[uuid.UUID, list[tuple[int, Game, list[Any], list[Any]]]] = {}
         with contextlib.ExitStack() as locks:
             held: set[uuid.UUID] = set()
             for n, move in enumerate(moves):
-                try:
-                    gid = parse_game_id(move.game_id)
-                    check_id("command_id", move.command_id)
-                except ServiceError as exc:
-                    answers[n] = exc
-                    continue
-                if gid in slow:
-                    continue
-                if gid not in held:
-                    locks.enter_context(self._lock(gid))
-                    held.add(gid)
-                game = self._cached_as_is(gid)
-                if game is None or not self._decided(game, move, n, decided.setdefault(gid, [])):
-                    slow.add(gid)
-                    if game is not None and decided.get(gid):
-                        self.repository.forget(gid)  # its earlier moves: decided again alone
-                    decided.pop(gid, None)
+                started = clock()
+                self._decide_fast(move, n, held, locks, slow, decided, answers)
+                spent[n] += clock() - started
+            started = clock()
             objs: list[Any] = []
             for made in decided.values():
                 if made:
@@ -989,10 +989,17 @@ class ArbiterApp(Application):
             if objs:
                 try:
                     recordings = self.group_commit.save(*objs, defer=True)
-                except Exception:  # noqa: BLE001 - each move decided again on its own
+                except IntegrityError:  # another writer first: each decided again alone
                     for gid in decided:
                         self.repository.forget(gid)
                     slow.update(decided)
+                    decided.clear()
+                    recordings = []
+                except Exception as exc:  # noqa: BLE001 - saved or not: each told, as act tells
+                    for gid, made in decided.items():
+                        self.repository.forget(gid)
+                        for n, *_ in made:
+                            answers[n] = exc
                     decided.clear()
                     recordings = []
                 if decided:
@@ -1007,8 +1014,12 @@ class ArbiterApp(Application):
                             game, events, positions, replayed=False,
                             version=events[-1].originator_version if events else game.version,
                             over=game.ended if made[-1][0] == n else False)
+            saved = [n for made in decided.values() for n, *_ in made]
+            for n in saved:
+                spent[n] += (clock() - started) / len(saved)
         for n, move in enumerate(moves):
             if answers[n] is None:
+                started = clock()
                 try:
                     answers[n] = self.act(move.game_id, move.seat, move.action,
                                           move.expected_version, move.command_id,
@@ -1016,7 +1027,34 @@ class ArbiterApp(Application):
                                           defer_snapshots=True)
                 except Exception as exc:  # noqa: BLE001 - the move's own answer
                     answers[n] = exc
+                spent[n] += clock() - started
         return answers  # type: ignore[return-value]
+
+    def _decide_fast(self, move: Move, n: int, held: set[uuid.UUID],
+                     locks: contextlib.ExitStack,
+                     slow: set[uuid.UUID],
+                     decided: dict[uuid.UUID, list[tuple[int, Game, list[Any], list[Any]]]],
+                     answers: list[ActResult | Exception | None]) -> None:
+        """``act_moves``' first look at move ``n``: its ids checked, its game
+        locked (once a pass), decided on the cached game when it is for the
+        fast path, else its game's moves sent to ``act`` alone (``slow``)."""
+        try:
+            gid = parse_game_id(move.game_id)
+            check_id("command_id", move.command_id)
+        except ServiceError as exc:
+            answers[n] = exc
+            return
+        if gid in slow:
+            return
+        if gid not in held:
+            locks.enter_context(self._lock(gid))
+            held.add(gid)
+        game = self._cached_as_is(gid)
+        if game is None or not self._decided(game, move, n, decided.setdefault(gid, [])):
+            slow.add(gid)
+            if game is not None and decided.get(gid):
+                self.repository.forget(gid)  # its earlier moves: decided again alone
+            decided.pop(gid, None)
 
     def _decided(self, game: Game, move: Move, n: int,
                  made: list[tuple[int, Game, list[Any], list[Any]]]) -> bool:

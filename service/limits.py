@@ -325,6 +325,13 @@ class StreamWork:
         return True
 
 
+def stream_caller() -> str:
+    """The caller whose share the response stream this thread runs is charged
+    to (``StreamWork.key``); "" outside a charged stream (the admin's, or none)."""
+    work = getattr(_streaming, "work", None)
+    return work.key if work is not None else ""
+
+
 def charge_stream(seconds: float) -> None:
     """Charge ``seconds`` of CPU, spent by another thread for the response
     stream this thread runs, to that stream's caller (``StreamWork``); nothing

@@ -198,7 +198,11 @@ class Inbox:
 
     def __init__(self, requests: Iterator[game_pb2.PlayRequest], wake: Callable[[], None],
                  submit: Callable[[Inbox, game_pb2.PlayMove], None],
-                 committed: Callable[[int], None]) -> None:
+                 committed: Callable[[int], None], caller: str = "") -> None:
+        #: Whose moves these are, for the writer's fair share of a pass
+        #: (``fair_share``): the caller the stream is charged to; "" (the
+        #: admin's, or uncharged) counts as a caller of its own.
+        self.caller = caller or f"stream:{id(self)}"
         self._requests = requests
         self._wake = wake
         self._submit = submit
@@ -282,6 +286,11 @@ class Inbox:
         return results
 
 
+#: A move queued for the writer: its stream, its command id, the move (or
+#: its refusal, answered in its turn).
+Queued = tuple[Inbox, str, "Move | Exception"]
+
+
 class Writer(threading.Thread):
     """A store's one writer of ``Play`` moves: it takes every move the
     streams of its store have read since its last pass, decides them one
@@ -290,8 +299,12 @@ class Writer(threading.Thread):
 
     Under load a pass holds the moves of many games, so a move costs no
     thread of its own waiting for a commit, and the deciding is one thread's,
-    not 32 threads' taking turns at the interpreter's lock. The pass's CPU
-    time is shared out over its moves and charged to their callers. One
+    not 32 threads' taking turns at the interpreter's lock. A pass is shared
+    out by caller (``fair_share``): a caller who queues thousands of moves
+    on many streams holds another caller's move up by one pass of a few of
+    its moves, not by its whole queue. Each stream is charged the
+    writer's CPU on its own moves (``ArbiterApp.act_moves``' costs: a move's
+    deciding and its share of the pass's one save). One
     writer a store: on a store sharded by game, a shard whose database does
     not answer holds up its own games' moves alone. A writer with nothing to
     do for ``WRITER_IDLE_SECONDS`` ends (``stopped``); the next move starts
@@ -299,10 +312,18 @@ class Writer(threading.Thread):
 
     def __init__(self, store: ArbiterApp) -> None:
         super().__init__(name="play-writer", daemon=True)
-        self.store = store
+        #: Weakly: the map of running writers (``_writers``) is keyed by the
+        #: store, so a writer holding it would keep every store a process ever
+        #: played on alive, its games cached.
+        self._store = weakref.ref(store)
         self._ready = threading.Condition()
         self._queue: list[tuple[Inbox, str, Move | Exception]] = []
         self.stopped = False
+
+    @property
+    def store(self) -> ArbiterApp | None:
+        """The store this writer saves to (None once it is dropped)."""
+        return self._store()
 
     def submit(self, inbox: Inbox, command_id: str, move: Move | Exception) -> bool:
         """A move to apply (or its refusal, answered in its turn); False when
@@ -322,7 +343,7 @@ class Writer(threading.Thread):
                     if not self._ready.wait(WRITER_IDLE_SECONDS) and not self._queue:
                         self.stopped = True
                         return
-                batch, self._queue = self._queue, []
+                batch, self._queue = fair_share(self._queue)
             try:
                 self._apply(batch)
             except BaseException as exc:  # noqa: BLE001 - never die: each stream told
@@ -333,13 +354,52 @@ class Writer(threading.Thread):
     def _apply(self, batch: list[tuple[Inbox, str, Move | Exception]]) -> None:
         """The pass's moves in one ``act_moves``, in the order read; each
         stream's results handed back in that order."""
-        started = time.thread_time()
-        outcomes = iter(self.store.act_moves([m for _, _, m in batch if isinstance(m, Move)]))
-        answers = [(inbox, (command_id, move if isinstance(move, Exception) else next(outcomes)))
-                   for inbox, command_id, move in batch]
-        seconds = (time.thread_time() - started) / len(batch)
-        for inbox, outcome in answers:
-            inbox.answered(outcome, seconds)
+        store = self.store
+        moves = [m for _, _, m in batch if isinstance(m, Move)]
+        costs: list[float] = []
+        answers: list[ActResult | Exception]
+        if store is None:  # dropped: its streams are gone with it
+            answers = [ServiceError("UNAVAILABLE", "SHUTTING_DOWN", "the server is stopping")
+                       for _ in moves]
+        else:
+            answers = store.act_moves(moves, costs)
+        outcomes = iter(answers)
+        spent = iter(costs)
+        for inbox, command_id, move in batch:
+            if isinstance(move, Exception):
+                inbox.answered((command_id, move), 0.0)
+            else:
+                inbox.answered((command_id, next(outcomes)), next(spent, 0.0))
+
+
+#: The most moves of one caller a writer's pass takes while other callers'
+#: moves wait too (``fair_share``)...
+MOVES_A_CALLER_A_PASS = 8
+#: ...and the most of a pass's moves, when one caller's are all that wait (a
+#: bot playing many games from one address keeps its moves saved together).
+MOVES_A_PASS = 64
+
+
+def fair_share(queue: list[Queued]) -> tuple[list[Queued], list[Queued]]:
+    """(this pass's moves, the rest), each in the order read: every caller's
+    earliest moves, at most ``MOVES_A_CALLER_A_PASS`` of each caller's when
+    several callers' moves wait, ``MOVES_A_PASS`` in all. A stream's moves
+    keep their order: a stream is one caller's, whose moves are taken
+    earliest first. A pass's answers come at its end, so the pass's length is
+    what another caller's move waits for."""
+    callers = {inbox.caller for inbox, _, _ in queue}
+    most = MOVES_A_CALLER_A_PASS if len(callers) > 1 else MOVES_A_PASS
+    taken: dict[str, int] = {}
+    batch: list[Queued] = []
+    rest: list[Queued] = []
+    for item in queue:
+        count = taken.get(item[0].caller, 0)
+        if count < most and len(batch) < MOVES_A_PASS:
+            taken[item[0].caller] = count + 1
+            batch.append(item)
+        else:
+            rest.append(item)
+    return batch, rest
 
 
 #: Seconds a writer waits for a move before it ends (a store's streams all idle).
@@ -393,7 +453,8 @@ class PlayStream:
         inbox = Inbox(self.requests, lambda: self.hub.nudge(joined.game_id),
                       lambda box, move: submit(store, box, move.command_id,
                                                self._move(joined, move)),
-                      lambda version: self.hub.committed(joined.game_id, version))
+                      lambda version: self.hub.committed(joined.game_id, version),
+                      limits.stream_caller())
         inbox.start()
         try:
             yield from self._play(joined, store, type(game), tuple(game.seats), inbox)

@@ -556,12 +556,6 @@ BURSTS = 3
 
 
 @pytest.mark.skipif(not SOAK, reason="three pairs of bursts, about 15 s: make soak")
-@pytest.mark.xfail(strict=True, reason=(
-    "head-of-line blocking in the Play writer: every stream's moves go in one FIFO list "
-    "(service/play.py Writer.submit) and a pass takes all of it (Writer.run, _apply), so "
-    "one caller's 32 streams x INBOX_SIZE 64 moves, within its calls' burst and each under "
-    "FREE_WORK_SECONDS (never in debt), sit ahead of another caller's move: 195-453 ms "
-    "against 19-90 ms for a unary Act behind the same burst (2-5 ms idle), load 6.6"))
 def test_a_caller_s_queued_moves_do_not_hold_up_another_caller_s_move(
         two_callers: tuple[ServerProcess, int]) -> None:
     """Fairness (DESIGN principle 11: a caller's share, and others not slowed):

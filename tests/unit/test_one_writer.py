@@ -123,6 +123,54 @@ def test_a_batch_whose_save_fails_is_decided_again_move_by_move(
             range(versions[game_id] + 1, answer.version + 1)), "applied once"
 
 
+def test_a_save_that_may_have_gone_through_is_answered_not_decided_again(
+        app: ArbiterApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save that fails other than by another writer's version first (a
+    connection lost at the commit: saved or not, nobody knows) is each
+    move's answer, as ``act`` answers it: deciding the moves again on the
+    store's newest would apply a move without a command id twice if the
+    commit had gone through."""
+    ids = games(app, 2)
+    versions = {g: app.game(g).version for g in ids}
+    moves = [next_move(app, g) for g in ids]
+    real = app.group_commit.save
+
+    def commit_then_lose_the_connection(*objs: Any, defer: bool = False) -> list[Any]:
+        real(*objs, defer=defer)
+        raise OSError("the connection dropped after the commit")
+
+    monkeypatch.setattr(app.group_commit, "save", commit_then_lose_the_connection)
+    answers = app.act_moves(moves)
+    monkeypatch.setattr(app.group_commit, "save", real)
+    assert all(isinstance(a, OSError) for a in answers), answers
+    for game_id in ids:  # saved once, the cache dropped and read again
+        assert app.game(game_id).version == versions[game_id] + len(
+            app.game_events(game_id, after=versions[game_id]))
+        assert len({e.originator_version for e in app.game_events(game_id)}) == len(
+            app.game_events(game_id)), "applied once"
+
+
+def test_a_pass_takes_a_few_moves_of_each_caller_while_others_wait() -> None:
+    """Fairness (DESIGN principle 11): one caller's thousand queued moves
+    hold another caller's move up by one pass of a few of them
+    (``MOVES_A_CALLER_A_PASS``), each stream's moves in their order; a caller
+    alone keeps its moves together, up to ``MOVES_A_PASS``."""
+    from service.play import MOVES_A_CALLER_A_PASS, MOVES_A_PASS, fair_share
+
+    def box(caller: str) -> Inbox:
+        return Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None, caller)
+
+    flood = [box("ipv4:10.0.0.1") for _ in range(4)]
+    honest = box("ipv4:10.0.0.2")
+    queue: list[Any] = [(flood[n % 4], f"f{n}", Move("g", 0, {})) for n in range(1000)]
+    queue.append((honest, "h", Move("g", 0, {})))
+    batch, rest = fair_share(queue)
+    assert [c for _, c, _ in batch] == [f"f{n}" for n in range(MOVES_A_CALLER_A_PASS)] + ["h"]
+    assert [c for _, c, _ in rest] == [f"f{n}" for n in range(MOVES_A_CALLER_A_PASS, 1000)]
+    alone, later = fair_share(queue[:-1])
+    assert len(alone) == MOVES_A_PASS and alone + later == queue[:-1]
+
+
 def test_the_writer_s_cpu_on_a_stream_s_moves_is_charged_to_its_caller() -> None:
     """The moves' CPU, spent on the writer's thread, reaches the stream's
     own reading of its work (``StreamWork``) when the stream takes their

@@ -154,14 +154,19 @@ class UnevenStore:
     decide at length: a refusal read again from the store, a game loaded),
     ``light`` ones nothing; each answered as recorded nothing (a refusal)."""
 
-    def act_moves(self, moves: Any) -> list[Any]:
+    def act_moves(self, moves: Any, costs: list[float] | None = None) -> list[Any]:
         answers: list[Any] = []
+        spent: list[float] = []
         for m in moves:
+            started = time.thread_time()
             if m.game_id == "heavy":
                 until = time.thread_time() + HEAVY_SECONDS
                 while time.thread_time() < until:
                     pass
             answers.append(ServiceError("ABORTED", "VERSION_MISMATCH", "stale", 1))
+            spent.append(time.thread_time() - started)
+        if costs is not None:
+            costs[:] = spent  # each move's own, as ArbiterApp.act_moves reports them
         return answers
 
 
@@ -169,12 +174,6 @@ class UnevenStore:
 HEAVY_SECONDS = 0.05
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the writer shares a pass's CPU out evenly over its moves (service/play.py "
-    "Writer._apply: seconds = pass CPU / len(batch)), so a caller whose moves are "
-    "light pays for another caller's heavy moves decided in the same pass, and the "
-    "heavy caller pays for half of them only: DESIGN principle 11, no caller takes "
-    "more than its share of the server's CPU"))
 def test_each_stream_is_charged_the_writer_s_time_on_its_own_moves() -> None:
     """Principle 11 (a call costs its caller by its work), through the
     writer: in one pass, one caller's heavy move and another's light move;
@@ -182,7 +181,8 @@ def test_each_stream_is_charged_the_writer_s_time_on_its_own_moves() -> None:
     none), not half the heavy one's."""
     from service.play import Inbox, Writer
 
-    writer = Writer(UnevenStore())  # type: ignore[arg-type]
+    store = UnevenStore()
+    writer = Writer(store)  # type: ignore[arg-type]
     light = Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
     heavy = Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
     writer._apply([(light, "l", Move("light", 0, {})), (heavy, "h", Move("heavy", 0, {}))])
@@ -199,7 +199,7 @@ class CountingStore:
         self.decided: list[str] = []
         self.guard = threading.Lock()
 
-    def act_moves(self, moves: Any) -> list[Any]:
+    def act_moves(self, moves: Any, costs: list[float] | None = None) -> list[Any]:
         with self.guard:
             self.decided.extend(m.command_id for m in moves)
         return [ServiceError("ABORTED", "VERSION_MISMATCH", "stale", 1) for _ in moves]
@@ -288,11 +288,6 @@ def test_ids_pushed_out_of_the_window_in_a_pass_are_still_replayed(
             (0, f"id-{n}") for n in range(6)]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "service/play.py _writers is a WeakKeyDictionary whose value, the Writer, holds its "
-    "key (Writer.store) strongly, and a writer that ended idle stays in it: every store "
-    "a process ever played a move on is kept alive for good (its cache of games "
-    "included), the opposite of what the weak map is for"))
 def test_a_store_whose_writer_ended_is_not_kept_alive(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A store no longer used (closed, dropped), whose writer has ended idle,
