@@ -321,21 +321,13 @@ def app(tmp_path: Path) -> Iterator[Any]:
 
 @pytest.fixture
 def arbiter_server(tmp_path: Path, redis_url: str) -> Iterator[ServerProcess]:
-    server = ServerProcess(tmp_path / "data", redis_url)
-    server.start()
-    try:
+    with ServerProcess(tmp_path / "data", redis_url) as server:
         yield server
-    finally:
-        server.stop_soon()
 
 
 @pytest.fixture(scope="module")
 def shared_server(
     tmp_path_factory: pytest.TempPathFactory, redis_url: str
 ) -> Iterator[ServerProcess]:
-    server = ServerProcess(tmp_path_factory.mktemp("arbiter") / "data", redis_url)
-    server.start()
-    try:
+    with ServerProcess(tmp_path_factory.mktemp("arbiter") / "data", redis_url) as server:
         yield server
-    finally:
-        server.stop_soon()

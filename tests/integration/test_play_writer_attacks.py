@@ -42,12 +42,8 @@ pytestmark = [pytest.mark.integration]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[ServerProcess]:
-    started = ServerProcess(tmp_path_factory.mktemp("play-writer") / "data", redis_url)
-    started.start()
-    try:
+    with ServerProcess(tmp_path_factory.mktemp("play-writer") / "data", redis_url) as started:
         yield started
-    finally:
-        started.stop_soon()
 
 
 def solo(server: ServerProcess) -> tuple[str, str]:
