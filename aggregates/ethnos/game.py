@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aggregates.ethnos import flow, scoring, upcasts, views, zones
+from aggregates.ethnos import flow, scoring, standing, upcasts, views, zones
 from aggregates.ethnos import state as r
 from aggregates.ethnos.apply import reset_age, troll_supply
 from aggregates.ethnos.data import TABLES, TRIBES, size_class
@@ -56,6 +56,7 @@ class Ethnos(Game, package=__package__):
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 6))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
+    STANDINGS_PROJECTED = True  # before the end: the Age's scoring as if it ended now
     OPTIONS_SCHEMA = options_schema(tribes={
         "description": "The tribes in play: 6 (5 with 2-3 players); "
                        "default: chosen at random with the setup dice.",
@@ -184,7 +185,7 @@ class Ethnos(Game, package=__package__):
         return scoring.outcome(self) if self.over else None
 
     def standings(self) -> Outcome:
-        return scoring.standings(self)
+        return standing.standings(self)
 
 
     def audience_of(self, event_type: str, payload: Mapping[str, Any]) -> Audience:

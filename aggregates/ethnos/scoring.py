@@ -14,7 +14,6 @@ from aggregates.ethnos import abilities
 from aggregates.ethnos.data import TABLES, size_class
 from aggregates.ethnos.kingdoms import markers_on_board
 from aggregates.ethnos.state import State
-from aggregates.kernel.outcome import Outcome, rank, scored
 
 
 def troll_total(game: State, seat: int) -> int:
@@ -116,23 +115,6 @@ def score_age(game: State) -> None:
     if any(awards):
         game.emit("BandsScored", awards=awards, totals=totals(game, awards))
     game.emit("AgeClosed", age=game.age, final=last)
-
-
-def standings(game: State) -> Outcome:
-    """The shared outcome: Glory is the score; the ranking applies the
-    recorded tie-breaks (Control markers, then the last Age's bands), so the
-    seats still tied after them share a place, as the recorded winners do.
-    Before the end, the Glory is as it stands: the track plus what the end of
-    the current Age would award now (``standing.glory_as_it_stands``)."""
-    from aggregates.ethnos.standing import glory_as_it_stands
-
-    recorded = game.outcome or {}
-    glory = [int(v) for v in recorded.get("glory")
-             or (game.glory if game.over else glory_as_it_stands(game))]
-    markers = recorded.get("markers") or [0] * len(glory)
-    bands = recorded.get("last_age_bands") or [[] for _ in glory]
-    ranking = rank(len(glory), lambda s: (glory[s], markers[s], sorted(bands[s], reverse=True)))
-    return scored(recorded, glory, ranking, "Glory")
 
 
 def outcome(game: State) -> dict[str, Any]:

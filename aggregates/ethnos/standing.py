@@ -22,6 +22,7 @@ from aggregates.ethnos import abilities
 from aggregates.ethnos.data import TABLES, size_class
 from aggregates.ethnos.scoring import kingdom_awards, merfolk_awards
 from aggregates.ethnos.state import State
+from aggregates.kernel.outcome import Outcome, rank, scored
 
 
 def band_glory_now(game: State, seat: int) -> int:
@@ -58,3 +59,18 @@ def age_end_awards(game: State) -> list[int]:
 def glory_as_it_stands(game: State) -> list[int]:
     """The Glory track plus the current Age's awards, were it to end now."""
     return [g + a for g, a in zip(game.glory, age_end_awards(game), strict=True)]
+
+
+def standings(game: State) -> Outcome:
+    """The shared outcome: Glory is the score; the ranking applies the
+    recorded tie-breaks (Control markers, then the last Age's bands), so the
+    seats still tied after them share a place, as the recorded winners do.
+    Before the end, the Glory is as it stands: the track plus what the end of
+    the current Age would award now (``glory_as_it_stands``)."""
+    recorded = game.outcome or {}
+    glory = [int(v) for v in recorded.get("glory")
+             or (game.glory if game.over else glory_as_it_stands(game))]
+    markers = recorded.get("markers") or [0] * len(glory)
+    bands = recorded.get("last_age_bands") or [[] for _ in glory]
+    ranking = rank(len(glory), lambda s: (glory[s], markers[s], sorted(bands[s], reverse=True)))
+    return scored(recorded, glory, ranking, "Glory")

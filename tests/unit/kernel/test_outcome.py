@@ -10,7 +10,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from aggregates.enin.game import Enin
-from aggregates.ethnos import scoring as ethnos
+from aggregates.ethnos import standing as ethnos
 from aggregates.ettin import scoring as ettin
 from aggregates.kernel.outcome import SCHEMA, breakdown_of, default_standings, outcome_json, rank
 from aggregates.nine_empires import victory
