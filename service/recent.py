@@ -97,11 +97,25 @@ class RecentEvents:
             if not kept:
                 return None
             newest = kept[-1][1].originator_version
-            run = [(position, event) for position, event in kept
-                   if event.originator_version > version]
+            run = _newer_than(kept, version)
         if not run:
             return [] if newest == version else None
         return run if runs_on((event.originator_version for _, event in run), version) else None
+
+
+def _newer_than(kept: collections.deque[tuple[int, Any]], version: int
+                ) -> list[tuple[int, Any]]:
+    """The kept (position, event) pairs after ``version``, oldest first, read
+    from the newest back: a game's commits are kept in the order they were
+    made, so its versions rise along the run, and a follower asks for the few
+    newest (a ``Play`` round's one move) of up to ``KEPT_PER_GAME``."""
+    run: list[tuple[int, Any]] = []
+    for pair in reversed(kept):
+        if pair[1].originator_version <= version:
+            break
+        run.append(pair)
+    run.reverse()
+    return run
 
 
 def runs_on(numbers: Iterable[int], after: int) -> bool:
