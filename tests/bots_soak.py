@@ -10,6 +10,13 @@ winners) with its 95% Wilson interval, and the mean margin of its seats'
 worth over the lower level's (``clients.bots.playout.rewards``: first 1,
 last 0) with a 95% normal interval. The Land of Enin is played alone: each
 level's win rate. Each level's decision time: p50 and p99 at the budget.
+
+``--depths P,C`` plays the upper level at other playout depths than the
+bots' own (``clients.bots.playout.Depths``: P moves where a game's standings
+score it as if it ended now, C where they count what was scored so far), the
+lower level at its own: two runs on the same seeds compare the depths head to
+head. Each game's record holds the depths and the load average it was played
+at; ``--summarise`` prints their range and what 200 games a table would take.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import argparse
 import dataclasses
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -27,7 +35,7 @@ from typing import Any
 
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game
-from clients.bots import Determiniser, make, observe
+from clients.bots import DEPTHS, Depths, Determiniser, make, observe
 from clients.bots.arena import play
 
 PAIRS = (("greedy", "random"), ("ismcts", "greedy"))
@@ -91,18 +99,20 @@ def sides(game: Game) -> list[int]:
             for s in range(len(game.seats))]
 
 
-def one_game(table: Table, n: int, budget: float, from_record: bool = False
-             ) -> dict[str, Any]:
+def one_game(table: Table, n: int, budget: float, from_record: bool = False,
+             depths: Depths = DEPTHS) -> dict[str, Any]:
     """Game ``n`` of a table: the levels alternate around the table by side
     (``sides``) and the first side's level from game to game. The upper level's share of the wins
     (a shared win split), its seats' mean worth over the lower's, and each
     level's decision times. ``from_record``: each seat's belief is guessed
-    from its own record, as over ``Play`` (``arena.play``)."""
+    from its own record, as over ``Play`` (``arena.play``). ``depths``: the
+    upper level's playout depths (the lower level plays at the bots' own)."""
     game = GAMES[table.rules].start([f"p{s}" for s in range(table.players)],
                                     seed=f"{n:064x}"[-64:])
     levels = [table.upper if (side + n) % 2 == 0 or table.players == 1 else table.lower
               for side in sides(game)]
-    bots = [make(level, seed=f"{table.rules}/{n}/{seat}", budget=budget)
+    bots = [make(level, seed=f"{table.rules}/{n}/{seat}", budget=budget,
+                 depths=depths if level == table.upper else DEPTHS)
             for seat, level in enumerate(levels)]
     started = time.perf_counter()
     result = play(game, bots, random.Random(n), from_record=from_record)
@@ -117,6 +127,8 @@ def one_game(table: Table, n: int, budget: float, from_record: bool = False
     return {"table": table.name(), "n": n, "won": won, "margin": margin,
             "ended": result.ended, "moves": result.moves, "budget": budget,
             "belief": "record" if from_record else "game",
+            "depths": [depths.projected, depths.counted],
+            "load": round(os.getloadavg()[0], 2),
             "seconds": round(time.perf_counter() - started, 2),
             "times": {k: [round(t, 5) for t in v] for k, v in times.items()}}
 
@@ -155,7 +167,7 @@ def plan(rules_ids: Sequence[str], only: Sequence[int] = (), upper: str = "") ->
 
 def run(rules_ids: Sequence[str], games: int, budget: float, only: Sequence[int] = (),
         upper: str = "", seconds: float = 0.0, log: str = "",
-        from_record: bool = False) -> list[dict[str, Any]]:
+        from_record: bool = False, depths: Depths = DEPTHS) -> list[dict[str, Any]]:
     """Game ``n`` of every table before game ``n + 1`` of any (so a run cut
     short by ``seconds`` leaves every table with about as many games), each
     game's record appended to ``log`` as a JSON line; then each table's figures."""
@@ -166,7 +178,7 @@ def run(rules_ids: Sequence[str], games: int, budget: float, only: Sequence[int]
         for table in todo:
             if seconds and time.perf_counter() - started > seconds:
                 break
-            record = one_game(table, n, budget, from_record)
+            record = one_game(table, n, budget, from_record, depths)
             played[table].append(record)
             print(f"  {table.name()} game {n + 1}: won {record['won']:.2f}, margin "
                   f"{record['margin']:+.2f}, {record['seconds']} s", file=sys.stderr, flush=True)
@@ -191,7 +203,32 @@ def report(by_name: dict[str, Table], records: Sequence[dict[str, Any]]) -> list
     for (rules, level), values in sorted(spent.items()):
         print(f"{rules} decision time {level}: p50 {percentile(values, 0.5):.3f} s, "
               f"p99 {percentile(values, 0.99):.3f} s over {len(values)} decisions", flush=True)
+    for text in conditions(rows, records):
+        print(text, flush=True)
     return rows
+
+
+def conditions(rows: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]]) -> list[str]:
+    """What the games were played at (budgets, the upper level's depths, the
+    load average as each game ended, in logs that record them) and how long
+    200 games of every table would take, one table after another, at the
+    measured seconds per game."""
+    out = []
+    for name in ("budget", "depths"):
+        seen = sorted({json.dumps(r[name]) for r in records if name in r})
+        if seen:
+            out.append(f"{name}: {', '.join(seen)}")
+    loads = [r["load"] for r in records if "load" in r]
+    if loads:
+        out.append(f"load average (1 min) at each game's end: {min(loads):.1f} to "
+                   f"{max(loads):.1f}, median {statistics.median(loads):.1f}")
+    short = [row for row in rows if row["games"] < 200]
+    if short:
+        hours = sum(row["seconds"] / row["games"] * 200 for row in rows) / 3600
+        out.append(f"{len(short)} of {len(rows)} tables below 200 games (fewest "
+                   f"{min(row['games'] for row in rows)}); 200 games of every table: "
+                   f"about {hours:.1f} h of one process at these rates")
+    return out
 
 
 def summarise(path: str) -> list[dict[str, Any]]:
@@ -262,6 +299,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--from-record", action="store_true",
                         help="each seat's belief guessed from its own record, as a bot "
                              "over Play has it (default: from the game itself)")
+    parser.add_argument("--depths", default="", metavar="P,C",
+                        help="the upper level's playout depths: P moves where a game's "
+                             "standings score it as if it ended now, C where they count "
+                             "what was scored so far (default: the bots' own, "
+                             f"{DEPTHS.projected},{DEPTHS.counted})")
     parser.add_argument("--summarise", default="", metavar="LOG",
                         help="only print the figures of a run's log")
     parser.add_argument("rules", nargs="*", default=sorted(GAMES))
@@ -276,7 +318,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     if not args.only_timing:
         run(args.rules, args.games, args.budget,
             [int(n) for n in args.players.split(",") if n], args.upper, args.seconds, args.log,
-            args.from_record)
+            args.from_record, depths_of(args.depths))
+
+
+def depths_of(text: str) -> Depths:
+    """``--depths P,C`` as ``Depths`` (empty: the bots' own)."""
+    if not text:
+        return DEPTHS
+    projected, counted = (int(v) for v in text.split(","))
+    return Depths(projected=projected, counted=counted)
 
 
 if __name__ == "__main__":

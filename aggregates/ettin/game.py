@@ -64,6 +64,7 @@ class Ettin(Game, package=__package__):
     GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum", players=(2, 16))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
+    STANDINGS_PROJECTED = False  # before the end: the VP as they stand
     OPTIONS_SCHEMA = options_schema(nations={
         "type": "array", "items": {"type": "string", "enum": [n.id for n in C.nations]},
         "description": "the nation of each seat's (first) position, in seat order; "

@@ -60,6 +60,7 @@ class NineEmpires(Game, package=__package__):
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 6))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
+    STANDINGS_PROJECTED = True  # before the end: food at a Winter Phase now, then Renown
     OPTIONS_SCHEMA = options_schema(decks={
         "description": "One deck per seat: a deck's name, or a custom deck "
                        "(stronghold, castles, starting_castles, cards: {key: copies}) "

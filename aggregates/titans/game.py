@@ -52,6 +52,7 @@ class Titans(Game, package=__package__):
     GAME_TYPE = GameType.of("mixed", "explicit", "imperfect", "general_sum", players=(2, 4))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)
+    STANDINGS_PROJECTED = False  # before the end: the VP scored so far
     OPTIONS_SCHEMA = setup.OPTIONS_SCHEMA
 
     # ------------------------------------------------------------------ setup

@@ -14,28 +14,33 @@ process (``clients.bots.playout``).
 from clients.bots.belief import Guess, belief_from_record
 from clients.bots.determinisation import Determiniser, NoBelief
 from clients.bots.levels import ISMCTS, GreedyBot, RandomBot
+from clients.bots.playout import DEPTHS, Depths
 from clients.bots.seat import Belief, Bot, Legal, Move, Observation, observe
 
 LEVELS = ("random", "greedy", "ismcts")
 
 
-def make(level: str, seed: int | str = 0, budget: float = 0.5) -> Bot:
+def make(level: str, seed: int | str = 0, budget: float = 0.5,
+         depths: Depths = DEPTHS) -> Bot:
     """A bot of ``level`` with its own seeded generator (``budget``: a
-    searching level's seconds per decision)."""
+    searching level's seconds per decision; ``depths``: its playouts' depths,
+    ``playout.Depths``, the measured ones unless a soak tries others)."""
     if level == "random":
         return RandomBot(seed)
     if level == "greedy":
-        return GreedyBot(seed, budget=budget)
+        return GreedyBot(seed, budget=budget, depths=depths)
     if level == "ismcts":
-        return ISMCTS(seed, budget=budget)
+        return ISMCTS(seed, budget=budget, depths=depths)
     raise ValueError(f"UNKNOWN_LEVEL: {level!r} is not one of {', '.join(LEVELS)}")
 
 
 __all__ = [
     "ISMCTS",
     "LEVELS",
+    "DEPTHS",
     "Belief",
     "Bot",
+    "Depths",
     "Determiniser",
     "GreedyBot",
     "Guess",

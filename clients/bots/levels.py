@@ -6,7 +6,7 @@ its own seeded generator, so a game played by bots is reproducible.
 - ``RandomBot``: a legal command uniformly at random (the server's old bot).
 - ``GreedyBot``: each legal command (at most ``width``, a random subset when
   there are more) is played in a sampled world and followed by one short
-  random playout (``depth`` moves, within its share of the time budget); the
+  random playout (``depths``, within its share of the time budget); the
   command whose world is worth most to the seat (``playout.worth``: the game's
   own ranking and score margin, so far or at the end) is played. One look
   ahead, no search.
@@ -15,17 +15,19 @@ its own seeded generator, so a game played by bots is reproducible.
   the seat's belief (``clients.bots.determinisation``), walks a tree shared
   by all worlds (edges are commands; a child is chosen by UCB among those
   legal in this world, with availability counts), adds one node, plays out at
-  random for ``depth`` moves and backs up each mover's worth. A first pass
+  random (``depths``) and backs up each mover's worth. A first pass
   gives up to ``width`` root commands one iteration each, as greedy's
   candidates get; then UCB's iterations run to the time budget (or to
   ``iterations``, for reproducible tests). It plays the root's most visited
   command, the better mean among as many visits.
 
-Both levels cut their playouts at ``depth`` moves only in a game whose
-standings give a score before the end (``playout.scored_in_progress``):
-there a short playout says nearly what a whole one does, at a fraction of
-its cost, so a decision runs many more of them. Elsewhere a playout runs to
-the end (or the deadline), since a cut one would say nothing.
+Both levels cut their playouts short only in a game whose standings give a
+score before the end (``playout.scored_in_progress``): there a short playout
+says nearly what a whole one does, at a fraction of its cost, so a decision
+runs many more of them. How short is the game's own say
+(``playout.depth_of``): a few moves where its standings score it as if it
+ended now, more where they count only what was scored so far. Elsewhere a
+playout runs to the end (or the deadline), since a cut one would say nothing.
 """
 
 from __future__ import annotations
@@ -37,11 +39,6 @@ import time
 from aggregates.kernel import Game
 from clients.bots import playout as p
 from clients.bots.seat import Legal, Move, Observation, no_move
-
-#: Moves a searching level's playout runs in a game scored in progress
-#: (``playout.scored_in_progress``): about a player's turn or two at a
-#: four-player table, a few hundred microseconds to a few milliseconds a move.
-DEPTH = 24
 
 
 class RandomBot:
@@ -78,14 +75,15 @@ class GreedyBot:
     level = "greedy"
 
     def __init__(self, seed: int | str = 0, width: int = 12, budget: float | None = 0.5,
-                 depth: int = DEPTH, limit: int = p.MAX_PLAYOUT_MOVES) -> None:
+                 depths: p.Depths = p.DEPTHS, limit: int = p.MAX_PLAYOUT_MOVES) -> None:
         self.rng = random.Random(seed)
         self.width = width
         #: Seconds a decision may take (its candidates share them); None: no
         #: deadline, each playout to its depth (reproducible, for tests).
         self.budget = budget
-        #: Moves a playout runs in a game scored in progress.
-        self.depth = depth
+        #: Moves a playout runs in a game scored in progress, by what its
+        #: standings say (``playout.depth_of``).
+        self.depths = depths
         #: Moves a playout may last elsewhere (a world still running is even).
         self.limit = limit
 
@@ -104,7 +102,7 @@ class GreedyBot:
         best, best_worth = candidates[0], -1.0
         for n, item in enumerate(candidates):
             world = obs.belief.sample(self.rng)
-            limit = self.depth if p.scored_in_progress(world) else self.limit
+            limit = p.depth_of(world, self.depths, self.limit)
             if not find(world, obs.seat, item):
                 continue
             stop = (None if self.budget is None
@@ -144,13 +142,14 @@ class ISMCTS:
 
     def __init__(self, seed: int | str = 0, budget: float = 0.5,
                  iterations: int | None = None, exploration: float = 0.7,
-                 depth: int = DEPTH, limit: int = p.MAX_PLAYOUT_MOVES,
+                 depths: p.Depths = p.DEPTHS, limit: int = p.MAX_PLAYOUT_MOVES,
                  width: int = 12) -> None:
         self.rng = random.Random(seed)
         #: Commands the first pass tries once each (greedy's width).
         self.width = width
-        #: Moves a playout runs in a game scored in progress, and elsewhere.
-        self.depth = depth
+        #: Moves a playout runs in a game scored in progress, by what its
+        #: standings say (``playout.depth_of``), and elsewhere.
+        self.depths = depths
         self.limit = limit
         self.budget = budget
         self.iterations = iterations
@@ -189,7 +188,7 @@ class ISMCTS:
         candidates = list(obs.legal)
         self.rng.shuffle(candidates)
         allowed = {item.key() for item in candidates[:self.width]}
-        limit = self.depth if p.scored_in_progress(obs.belief.sample(self.rng)) else self.limit
+        limit = p.depth_of(obs.belief.sample(self.rng), self.depths, self.limit)
         done = 0
         while self.more(done, first, started):
             self.iterate(obs, root, limit, self.stop(done, first, started), allowed)

@@ -12,10 +12,19 @@ depth or its deadline): ``worth`` values it by the game's own score so far
 state: Ethnos' Glory, Titans' VP) and, where the game's standings read only
 its recorded outcome, as even. A search's worth adds the score margin to the
 ranking, so a win by more, or a loss by less, counts for more.
+
+How far a playout runs before its world is valued depends on what those
+standings say before the end, which each game declares
+(``STANDINGS_PROJECTED`` on its class, read by ``projects``): standings that
+score the game as if it ended now (Ethnos' end of the Age, Nine Empires'
+Winter Phase) value a world after a few moves as the rulebook would; standings
+that count only what was scored so far (Ettin's and Titans' VP) change little
+in a few moves, so their playouts run further (``Depths``, ``depth_of``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -126,6 +135,40 @@ def scored_in_progress(game: Game) -> bool:
     """Whether the game's standings give a score before its end, so a
     playout cut short still says something."""
     return not game.ended and len(game.seats) > 1 and scores_of(game) is not None
+
+
+def projects(game: Game) -> bool:
+    """Whether the game declares that its standings before the end score it
+    as if it ended now (``STANDINGS_PROJECTED = True`` on its class), rather
+    than count what was scored so far. A game that does not say is taken to
+    count, the reading that runs its playouts further."""
+    return getattr(type(game), "STANDINGS_PROJECTED", False) is True
+
+
+@dataclasses.dataclass(frozen=True)
+class Depths:
+    """Moves a playout runs before its world is valued, in a game scored in
+    progress (``scored_in_progress``), by what its standings say (``projects``)."""
+
+    #: Standings that score the game as if it ended now: a short playout is
+    #: valued as the rulebook would value it.
+    projected: int
+    #: Standings that count what was scored so far: a short playout reaches
+    #: few scorings, so worlds differ little.
+    counted: int
+
+
+#: The depths the searching levels play at, chosen head to head on the soak's
+#: seeds (docs/bots-search.md, "Playout depth").
+DEPTHS = Depths(projected=24, counted=24)
+
+
+def depth_of(game: Game, depths: Depths, limit: int = MAX_PLAYOUT_MOVES) -> int:
+    """Moves a playout of ``game`` runs: its class's depth where its standings
+    give a score before the end, else ``limit`` (a world valued only at its end)."""
+    if not scored_in_progress(game):
+        return limit
+    return depths.projected if projects(game) else depths.counted
 
 
 def acting_seat(game: Game) -> int | None:

@@ -12,8 +12,18 @@ import pytest
 from aggregates.catalog import GAMES
 from aggregates.kernel import Game
 from clients.bots import ISMCTS, LEVELS, Determiniser, GreedyBot, RandomBot, make, observe
+from clients.bots import playout as p
 from clients.bots.arena import play
-from clients.bots.playout import margins, playout, ranked, rewards, scored_in_progress, worth
+from clients.bots.playout import (
+    Depths,
+    depth_of,
+    margins,
+    playout,
+    ranked,
+    rewards,
+    scored_in_progress,
+    worth,
+)
 from tests.bots_soak import mean_interval, wilson
 from tests.conformance.tables import GAMES as WITH_TEMPLATE
 
@@ -158,6 +168,60 @@ def test_a_solo_game_is_not_cut_short() -> None:
     game, _ = asked("enin")
     assert not scored_in_progress(game)
     assert worth(game) == [0.5]
+    assert depth_of(game, Depths(projected=3, counted=5), limit=99) == 99
+
+
+#: Whether each served game's standings before the end score it as if it
+#: ended now: Ethnos, "The End of an Age" (Glory the Age would award now);
+#: Nine Empires, "Winter Phase" (food at a Winter Phase now, then Renown);
+#: against Ettin's and Titans' VP as they stand (tests above).
+PROJECTED = {"ethnos": True, "nine_empires": True, "ettin": False, "titans": False}
+
+
+def test_each_game_with_scores_before_its_end_says_what_they_are() -> None:
+    """Every served game for two or more declares on its own class whether its
+    standings before the end project the final scoring (a bool), so a new
+    game cannot fall to the default unsaid."""
+    declared = {rules: cls.__dict__.get("STANDINGS_PROJECTED") for rules, cls in GAMES.items()
+                if cls.MAX_SEATS > 1}
+    assert declared == PROJECTED
+
+
+def decided(rules: str) -> tuple[Game, int]:
+    """A two-seat game 40 moves in, or later, whose seat asked has a choice."""
+    game, seat = asked(rules, 40)
+    rnd = random.Random(8)
+    while len(game.legal_actions(seat)) < 2:
+        game.act(seat, rnd.choice(game.legal_actions(seat)))
+        seat = game.waiting_on()[0]
+    return game, seat
+
+
+@pytest.mark.parametrize("rules", sorted(PROJECTED))
+def test_the_searching_levels_play_out_as_deep_as_the_game_declares(
+        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each playout of greedy and IS-MCTS runs the depth of its game's class
+    (``STANDINGS_PROJECTED``): declared the other way, the same decision plays
+    out at the other depth. A level with one depth for every game fails."""
+    game, seat = decided(rules)
+    depths = Depths(projected=3, counted=17)
+    limits: list[int] = []
+    real = p.playout
+
+    def recorded(world: Game, rng: random.Random, limit: int = p.MAX_PLAYOUT_MOVES,
+                 deadline: float | None = None) -> list[float]:
+        limits.append(limit)
+        return real(world, rng, limit, deadline)
+
+    monkeypatch.setattr(p, "playout", recorded)
+    for projected in (PROJECTED[rules], not PROJECTED[rules]):
+        monkeypatch.setattr(type(game), "STANDINGS_PROJECTED", projected)
+        limits.clear()
+        obs = observe(game, seat, Determiniser(game, seat))
+        GreedyBot(1, width=3, budget=None, depths=depths)(obs)
+        ISMCTS(1, iterations=5, depths=depths)(obs)
+        assert len(limits) >= 5  # IS-MCTS's five iterations, greedy's candidates
+        assert set(limits) == {3 if projected else 17}, projected
 
 
 def test_ettin_and_nine_empires_are_worth_their_score_so_far() -> None:
