@@ -28,11 +28,13 @@ from aggregates.kernel.present import (
     Sentence,
     Table,
     Track,
+    answered,
     plural,
     screen,
     seat_name,
     section,
     sentence_of,
+    template,
 )
 
 #: One Ally of a tribe, as the rulebook names it ("the Elf", "a Dwarf").
@@ -299,12 +301,6 @@ def _wizards_offered(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
     return f"{who(p['seat'])} may draw {plural(p['x'], 'card')} (Wizards)."
 
 
-def _wizards_answered(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
-    if p["draw"]:
-        return f"{who(p['seat'])} draws the Wizards' cards."
-    return f"{who(p['seat'])} declines the Wizards' draw."
-
-
 def _discarded(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
     if not p["cards"]:
         return f"{who(p['seat'])} has no cards left to discard."
@@ -318,12 +314,6 @@ def _age_ended(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
         text += (" " + ", ".join(who(s) for s in p["orc_seats"])
                  + " decide whether to score their Orc Horde board.")
     return text
-
-
-def _orc_chosen(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
-    if p["score"]:
-        return f"{who(p['seat'])} scores the Orc Horde board."
-    return f"{who(p['seat'])} keeps the Orc Horde board for the next Age."
 
 
 def _age_closed(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
@@ -351,27 +341,24 @@ SENTENCES: dict[str, Sentence] = {
     "RecruitedFaceUp": lambda p, who: (
         f"{who(p['seat'])} recruits {the(p['card'])} from the row."),
     "DrewFromDeck": _drew,
-    "DragonRevealed": lambda p, who: f"{who(p['seat'])} reveals a Dragon!",
-    "TurnEnded": lambda p, who: f"{who(p['next_seat'])}'s turn.",
+    "DragonRevealed": template("{seat} reveals a Dragon!"),
+    "TurnEnded": template("{next_seat}'s turn.", "next_seat"),
     "BandPlayed": _band_played,
     "MarkerPlaced": _marker,
-    "GiantTokenTaken": lambda p, who: (
-        f"{who(p['seat'])} takes the Giant token: +{p['glory']} Glory."),
-    "MerfolkAdvanced": lambda p, who: (
-        f"{who(p['seat'])} advances to space {p['position']} of the Merfolk track."),
-    "OrcMarkerPlaced": lambda p, who: (
-        f"{who(p['seat'])} adds {p['colour']} to their Orc Horde board."),
-    "TrollTokenTaken": lambda p, who: (
-        f"{who(p['seat'])} takes the Troll token of value {p['value']}."),
+    "GiantTokenTaken": template("{seat} takes the Giant token: +{glory} Glory."),
+    "MerfolkAdvanced": template("{seat} advances to space {position} of the Merfolk track."),
+    "OrcMarkerPlaced": template("{seat} adds {colour} to their Orc Horde board."),
+    "TrollTokenTaken": template("{seat} takes the Troll token of value {value}."),
     "WizardsOffered": _wizards_offered,
-    "WizardsAnswered": _wizards_answered,
+    "WizardsAnswered": answered("draw", "draws the Wizards' cards.",
+                                "declines the Wizards' draw."),
     "HandDiscarded": _discarded,
     "AgeEnded": _age_ended,
-    "OrcHordeChosen": _orc_chosen,
+    "OrcHordeChosen": answered("score", "scores the Orc Horde board.",
+                               "keeps the Orc Horde board for the next Age."),
     "KingdomScored": lambda p, who: (
         f"{kingdom_name(p['kingdom'])} gives Glory: {_awards(p['awards'], who)}."),
-    "GiantScored": lambda p, who: (
-        f"{who(p['seat'])} scores {p['glory']} Glory for the Giant token."),
+    "GiantScored": template("{seat} scores {glory} Glory for the Giant token."),
     "MerfolkScored": lambda p, who: (
         f"The Merfolk track gives Glory: {_awards(p['awards'], who)}."),
     "OrcHordeScored": lambda p, who: (

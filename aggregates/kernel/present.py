@@ -17,6 +17,7 @@ Everything here is plain data: ``to_json`` gives what travels on the wire
 from __future__ import annotations
 
 import dataclasses
+import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -53,6 +54,30 @@ def sentence_of(sentences: Mapping[str, Sentence], event_type: str,
         return sentence(payload, lambda seat: seat_name(seat, seats))
     except (KeyError, TypeError, ValueError, IndexError):
         return None
+
+
+def template(text: str, *seats: str) -> Sentence:
+    """The sentence of a template of the payload's facts: ``text`` with
+    ``str.format`` fields named by its keys (``{value}``, ``{glory:+d}``), those
+    of ``seats`` (``seat`` unless named) standing for the seat's name."""
+    fields = {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    named = [k for k in seats or ("seat",) if k in fields]
+
+    def sentence(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
+        return text.format_map({**p, **{k: who(p[k]) for k in named}})
+
+    return sentence
+
+
+def answered(flag: str, yes: str, no: str) -> Sentence:
+    """The sentence of a seat's yes-or-no answer (to draw or not, to score now
+    or keep, to call for allies or not): the seat's name, then ``yes`` where
+    the payload's ``flag`` holds, else ``no``."""
+
+    def sentence(p: Mapping[str, Any], who: Callable[[Any], str]) -> str:
+        return f"{who(p['seat'])} {yes if p[flag] else no}"
+
+    return sentence
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,12 +18,14 @@ from aggregates.kernel.present import (
     Screen,
     Sentence,
     Track,
+    answered,
     listing,
     plural,
     screen,
     seat_name,
     section,
     sentence_of,
+    template,
 )
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import views
@@ -241,11 +243,10 @@ def _won(p: Mapping[str, Any], n: Callable[[Any], str]) -> str:
 
 SENTENCES: dict[str, Sentence] = {
     "HandsDealt": lambda p, n: "Opening hands are dealt: four cards plus one per castle.",
-    "HandKept": lambda p, n: f"{n(p['seat'])} keeps the opening hand.",
-    "Mulliganed": lambda p, n: f"{n(p['seat'])} takes a mulligan: the hand and two food "
-                               f"are discarded.",
-    "OrdainedTaken": lambda p, n: f"{n(p['seat'])} takes the Ordained marker and goes first.",
-    "TurnBegan": lambda p, n: f"Turn {p['turn']} begins; {n(p['ordained'])} is the Ordained.",
+    "HandKept": template("{seat} keeps the opening hand."),
+    "Mulliganed": template("{seat} takes a mulligan: the hand and two food are discarded."),
+    "OrdainedTaken": template("{seat} takes the Ordained marker and goes first."),
+    "TurnBegan": template("Turn {turn} begins; {ordained} is the Ordained.", "ordained"),
     "SpringBegan": lambda p, n: (f"Spring: {_cards(p, 'straightened')} "
                                  + ("straightens." if len(p["straightened"]) == 1
                                     else "straighten.")),
@@ -254,74 +255,69 @@ SENTENCES: dict[str, Sentence] = {
     "Passed": lambda p, n: f"{n(p['seat'])} passes" + (" (nothing to do)." if p["forced"]
                                                         else "."),
     "CardsDrawn": lambda p, n: f"{n(p['seat'])} draws {plural(p['count'], 'card')}.",
-    "DeckReshuffled": lambda p, n: f"{n(p['seat'])}'s discard pile is shuffled into a new "
-                                   f"deck of {p['count']}.",
+    "DeckReshuffled": template("{seat}'s discard pile is shuffled into a new deck of {count}."),
     "Bowed": lambda p, n: f"{n(p['seat'])} bows {_cards(p)} ({_why(p)}).",
     "Straightened": lambda p, n: f"{n(p['seat'])} straightens {_cards(p)}.",
     "FoodSpent": lambda p, n: f"{n(p['seat'])} spends {len(p['castles'])} food.",
     "CardPlayed": lambda p, n: f"{n(p['seat'])} brings {_title(p['key'])} into play.",
-    "GloryPaid": lambda p, n: f"{n(p['seat'])} pays {p['glory']} Glory for a quest.",
-    "RenownGained": lambda p, n: f"{n(p['seat'])} gains {p['amount']} Renown ({p['total']}).",
+    "GloryPaid": template("{seat} pays {glory} Glory for a quest."),
+    "RenownGained": template("{seat} gains {amount} Renown ({total})."),
     "AbilityUsed": lambda p, n: f"{n(p['seat'])} uses {_title(p['key'])}: {p['text']}",
     "ReactPlayed": lambda p, n: f"{n(p['seat'])} reacts with {_title(p['key'])}: {p['text']}",
-    "ReactPassed": lambda p, n: f"{n(p['seat'])} does not react.",
+    "ReactPassed": template("{seat} does not react."),
     "AbilityResolved": lambda p, n: f"{_title(p['key'])} resolves" + (
         " (cancelled)." if p["cancelled"] else "."),
-    "AbilityCancelled": lambda p, n: f"{n(p['seat'])} cancels an ability.",
+    "AbilityCancelled": template("{seat} cancels an ability."),
     "AbilityTriggered": lambda p, n: f"{_title(p['key'])}: {p['text']}",
     "EffectApplied": lambda p, n: f"An effect applies ({p['verb'].replace('_', ' ')} "
                                   f"{p['params'].get('stat', p['params'].get('keyword', ''))})"
                                   f" until {p['duration'].replace('_', ' ')}.",
-    "MarkerPlaced": lambda p, n: f"A {p['amount']:+d}{p['stat']} marker is placed.",
-    "DamageReduced": lambda p, n: f"The damage is reduced by {p['amount']} to {p['damage']}.",
-    "FoodAdded": lambda p, n: f"{n(p['seat'])} adds {p['amount']} food to a castle "
-                              f"({p['total']}).",
-    "FoodLost": lambda p, n: f"{n(p['seat'])} loses {p['amount']} food from a castle "
-                             f"({p['total']}).",
+    "MarkerPlaced": template("A {amount:+d}{stat} marker is placed."),
+    "DamageReduced": template("The damage is reduced by {amount} to {damage}."),
+    "FoodAdded": template("{seat} adds {amount} food to a castle ({total})."),
+    "FoodLost": template("{seat} loses {amount} food from a castle ({total})."),
     "CardsDiscarded": lambda p, n: f"{n(p['seat'])} discards {_cards(p)} ({_why(p)}).",
     "SentHome": lambda p, n: "A unit goes home.",
     "HeroBuried": lambda p, n: f"{_title(p['key'])} is buried.",
     "CardBuried": lambda p, n: f"{_title(p['key'])} is buried.",
     "MovedToBattle": lambda p, n: "A hero moves into the battle.",
     "TokenMade": lambda p, n: f"{n(p['seat'])} makes a {_title(p['card'])} token.",
-    "BattleDeclared": lambda p, n: f"{n(p['attacker'])} attacks {n(p['defender'])}.",
-    "AlliesCalled": lambda p, n: f"{n(p['seat'])} " + (
-        "calls for allies." if p["call"] else "calls for no allies."),
+    "BattleDeclared": template("{attacker} attacks {defender}.", "attacker", "defender"),
+    "AlliesCalled": answered("call", "calls for allies.", "calls for no allies."),
     "AllyChosen": lambda p, n: f"{n(p['seat'])} " + (
         "stays out of the battle." if p["side"] == "none"
         else f"allies with the {SIDE_NAMES.get(p['side'], p['side'])}."),
     "UnitsAssigned": lambda p, n: f"{n(p['seat'])} assigns {_cards(p, 'heroes', 'unit')}.",
-    "BattleChosen": lambda p, n: f"{n(p['seat'])} resolves the battle at a castle.",
+    "BattleChosen": template("{seat} resolves the battle at a castle."),
     "Engaged": lambda p, n: f"{n(p['seat'])} engages for {p['damage']} damage"
                             + (" (Brutal)." if p["brutal"] else "."),
     "ReturnedHome": lambda p, n: f"{n(p['seat'])} bows a unit ({_cards(p, 'bowed')}) and "
                                  f"returns it home.",
-    "ImmunityStep": lambda p, n: f"{n(p['seat'])} may declare cards immune.",
+    "ImmunityStep": template("{seat} may declare cards immune."),
     "ImmunityDeclared": lambda p, n: f"{n(p['seat'])} declares {_cards(p)} immune.",
-    "AbsorbStep": lambda p, n: f"{n(p['seat'])} must absorb {p['damage']} damage.",
-    "DamageAbsorbed": lambda p, n: f"{n(p['seat'])} absorbs {p['absorbed']} damage with a "
-                                   f"{p['kind']}.",
+    "AbsorbStep": template("{seat} must absorb {damage} damage."),
+    "DamageAbsorbed": template("{seat} absorbs {absorbed} damage with a {kind}."),
     "EngagementResolved": lambda p, n: "The damage is absorbed.",
     "CastleBuried": lambda p, n: f"{_title(p['key'])} falls and is buried.",
     "BattleEnded": lambda p, n: "The battle ends" + (
         "." if p["castle_stands"] else ": the castle has fallen."),
-    "AttackEnded": lambda p, n: f"{n(p['attacker'])}'s Attack Phase ends.",
-    "RaidDeclared": lambda p, n: f"{n(p['raider'])} raids {n(p['defender'])}.",
+    "AttackEnded": template("{attacker}'s Attack Phase ends.", "attacker"),
+    "RaidDeclared": template("{raider} raids {defender}.", "raider", "defender"),
     "RaidUnitsAssigned": lambda p, n: (f"{n(p['seat'])} assigns "
                                        f"{plural(p['stealth_count'], 'unit')}"
                                        + (", each with a stealth card." if p["stealth_count"]
                                           else ".")),
-    "RaidChosen": lambda p, n: f"{n(p['seat'])} resolves the raid at a castle.",
+    "RaidChosen": template("{seat} resolves the raid at a castle."),
     "RaidResolved": lambda p, n: (f"The raid succeeds ({p['raider_total']} against "
                                   f"{p['against']}): {p['stolen']} food stolen."
                                   if p["success"] else
                                   f"The raid fails ({p['raider_total']} against "
                                   f"{p['against']})."),
-    "RaidEnded": lambda p, n: f"{n(p['raider'])}'s Raiding Phase ends.",
+    "RaidEnded": template("{raider}'s Raiding Phase ends.", "raider"),
     "QuestCompleted": lambda p, n: f"{n(p['seat'])} completes {_title(p['key'])} "
                                    f"(Renown {p['total']}).",
     "QuestBuried": lambda p, n: f"{n(p['seat'])}'s incomplete {_title(p['key'])} is buried.",
-    "WinterBegan": lambda p, n: f"Winter of turn {p['turn']}.",
+    "WinterBegan": template("Winter of turn {turn}."),
     "FoodStored": lambda p, n: f"{n(p['seat'])} stores the food carried home"
                                + (f" ({p['discarded']} lost)." if p["discarded"] else "."),
     "RedistributionBegan": lambda p, n: (f"{plural(len(p['seats']), 'player')} may "
@@ -334,7 +330,7 @@ SENTENCES: dict[str, Sentence] = {
                                      + ("discards" if len(p["over"]) == 1 else "discard")
                                      + " down to hand size."
                                      if p["over"] else "Every hand is within its size."),
-    "OrdainedPassed": lambda p, n: f"The Ordained marker passes to {n(p['to'])}.",
+    "OrdainedPassed": template("The Ordained marker passes to {to}.", "to"),
     "PlayerEliminated": lambda p, n: f"{n(p['seat'])} is eliminated ({_why(p)}).",
     "GameWon": _won,
     "DefaultApplied": lambda p, n: f"{n(p['seat'])}'s time ran out: the {p['default']} "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from aggregates.kernel import Command
@@ -35,6 +35,11 @@ from aggregates.titans.state import State
 
 def action_label(game: State, command: Command) -> str:
     """A command in the rulebook's words, for menus."""
+    if command.NAME in REGION_VERBS:
+        return f"{REGION_VERBS[command.NAME]} {region_name(command.args()['region'])}"
+    if command.NAME in CARD_VERBS:
+        verb, cards = CARD_VERBS[command.NAME]
+        return f"{verb} {cards[command.args()['card']].name}"
     if isinstance(command, c.TakeOrder):
         return f"Take {order_name(command.card)}: " + ", ".join(
             ACTION_WORDS[a] for a in ORDERS[command.card].actions)
@@ -53,31 +58,34 @@ def action_label(game: State, command: Command) -> str:
         return (f"Purchase {NATION_CARDS[command.card].name}, paying {_paying(command.pay)}"
                 + (f", {NATION_CARDS[command.bottom].name} to the bottom"
                    if command.bottom != -1 else ""))
-    if isinstance(command, c.BuildStronghold):
-        return f"Build a Stronghold in {region_name(command.region)}"
-    if isinstance(command, c.ChooseBattle | c.Withdraw):
-        verb = "Resolve the Battle in" if isinstance(command, c.ChooseBattle) else "Withdraw to"
-        return f"{verb} {region_name(command.region)}"
     if isinstance(command, c.PlaySupport):
         return f"Play {SUPPORT_WORDS[SUPPORTS[command.cards[0]].effect]} x{len(command.cards)}"
     if isinstance(command, c.PlayMoveUnit):
         return (f"Move 1 Unit: {command.unit.capitalize()} from {region_name(command.origin)} "
                 "joins")
-    if isinstance(command, c.UseNationCard):
-        return f"Use {NATION_CARDS[command.card].name}"
-    if isinstance(command, c.AccomplishObjective | c.KeepObjective):
-        verb = "Accomplish" if isinstance(command, c.AccomplishObjective) else "Keep"
-        return f"{verb} {OBJECTIVES[command.card].name}"
     if isinstance(command, c.DrawSupport):
         return "Draw the top Support Card" if command.card == -1 else (
             f"Take the face-up {support_words(command.card)}")
-    if isinstance(command, c.DeployTitan):
-        return f"Deploy the Titan to {region_name(command.region)}"
     if isinstance(command, c.ReinforceUnit):
         return (f"Discard {support_words(command.discard)}, add 1 {command.unit.capitalize()} "
                 f"to {region_name(command.region)}")
     return _card_label(game, command) or FIXED_LABELS.get(command.NAME) or command.label()
 
+
+#: The commands naming one region: each its verb, before the region's name.
+REGION_VERBS = {
+    c.BuildStronghold.NAME: "Build a Stronghold in",
+    c.ChooseBattle.NAME: "Resolve the Battle in",
+    c.Withdraw.NAME: "Withdraw to",
+    c.DeployTitan.NAME: "Deploy the Titan to",
+}
+
+#: The commands naming one card: each its verb, before the card's name in its table.
+CARD_VERBS: dict[str, tuple[str, Sequence[Any]]] = {
+    c.UseNationCard.NAME: ("Use", NATION_CARDS),
+    c.AccomplishObjective.NAME: ("Accomplish", OBJECTIVES),
+    c.KeepObjective.NAME: ("Keep", OBJECTIVES),
+}
 
 #: The commands without arguments, in the rulebook's words.
 FIXED_LABELS = {
