@@ -1,8 +1,5 @@
 """What the player sees: the whole Character Card, the location, the encounter
 and the dice on the table (Enin has no hidden information).
-
-The view's shape is declared once, here (``View``): ``view`` returns it, and
-``make schemas`` writes the view's JSON Schema from it (``kernel.schemagen``).
 """
 
 from __future__ import annotations

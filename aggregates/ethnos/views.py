@@ -4,9 +4,6 @@ The hidden parts follow from the zones' visibility (``zones.py``): a hand's
 faces for its owner, the counts for everyone. A spectator (``seat=None``) sees
 no hand. Everything else (the face-up row and discards, bands, markers, Glory,
 the boards and tokens, revealed Dragons) is public.
-
-The view's shape is declared once, here (``View``): ``view`` returns it, and
-``make schemas`` writes the view's JSON Schema from it (``kernel.schemagen``).
 """
 
 from __future__ import annotations

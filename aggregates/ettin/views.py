@@ -3,9 +3,6 @@
 it. The zones redact what the reader may not see (``table.zone_specs``: an
 Enemy's War Camp and face-down deploys, decks, another's Retired Pile), so a
 view never needs the rules to hide anything itself.
-
-The view's shape is declared once, here (``View``): ``view`` returns it, and
-``make schemas`` writes the view's JSON Schema from it (``kernel.schemagen``).
 """
 
 from __future__ import annotations

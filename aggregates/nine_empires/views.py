@@ -4,9 +4,6 @@ Hidden information (rulings): hands, decks and stealth cards are private until
 revealed; discard and buried piles, and everything in play, are public. The
 zones' visibility (``kernel.zones``) decides hands, decks and piles; a stealth
 card's face is shown to its owner only, as "a stealth card" to everyone else.
-
-The view's shape is declared once, here (``View``): ``view`` returns it, and
-``make schemas`` writes the view's JSON Schema from it (``kernel.schemagen``).
 """
 
 from __future__ import annotations

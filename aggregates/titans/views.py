@@ -2,9 +2,6 @@
 Nation's public side are everyone's; a Support hand, the Secret Objectives held
 and the top 3 of a Nation Deck are their owner's (the others see counts); a
 face-down deck is a count. A spectator (``seat=None``) sees no hand.
-
-The view's shape is declared once, here (``View``): ``view`` returns it, and
-``make schemas`` writes the view's JSON Schema from it (``kernel.schemagen``).
 """
 
 from __future__ import annotations
