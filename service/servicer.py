@@ -295,6 +295,27 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not token:
             return auth.ANONYMOUS
         access = self.store(game_id).access(game_id) if game_id is not None else None
+        return self._identified(token, game_id, access)
+
+    def seat_holder(self, context: Context, game_id: uuid.UUID,
+                    request: SeatRequest) -> tuple[ArbiterApp, auth.Caller]:
+        """The store and the caller of a seat's write (``Act``, ``SubmitEntropy``),
+        resolved once: the game's access record read once (``NOT_FOUND`` for an
+        id with none: the game is read to be refused), the token identified by
+        it, the request's seat filled from the token when absent and required
+        to be the caller's. The rules then see a caller already checked."""
+        store = self.store(game_id)
+        access = store.access(game_id)
+        if access is None:
+            store.game(str(game_id))  # NOT_FOUND for a game that is not there
+        token = auth.token_from(context.invocation_metadata())
+        caller = self._identified(token, game_id, access) if token else auth.ANONYMOUS
+        self.fill_seat(request, caller)
+        auth.require_seat(*caller, request.seat)
+        return store, caller
+
+    def _identified(self, token: str, game_id: uuid.UUID | None,
+                    access: auth.GameAccess | None) -> auth.Caller:
         if access is not None and access.revocable:
             # A lobby table's game (its seats' tokens are the table's: the
             # one kind of game whose record is revocable); every other game
@@ -394,12 +415,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         # are checked on the game ``act`` reads. Only an id with no access
         # record reads the game here, to be refused as an unknown game.
         game_id = parse_game_id(request.game_id)
-        store = self.store(game_id)
-        if store.access(game_id) is None:
-            store.game(request.game_id)  # NOT_FOUND for a game that is not there
-        caller = self.caller(context, game_id)
-        self.fill_seat(request, caller)
-        auth.require_seat(*caller, request.seat)
+        store, _ = self.seat_holder(context, game_id, request)
         rules, action = command_to_json(request.command)
         # Absent (an older client): the state, as always; false: none rendered.
         with_state = not request.HasField("with_state") or request.with_state
@@ -498,11 +514,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         write path, as a command is (``ArbiterApp.contribute``).
         """
         game_id = parse_game_id(request.game_id)
-        store = self.store(game_id)
+        store, caller = self.seat_holder(context, game_id, request)
         facts = store.facts(request.game_id)
-        caller = self.caller(context, game_id)
-        self.fill_seat(request, caller)
-        auth.require_seat(*caller, request.seat)
         if caller.principal.admin:
             # Bytes chosen by whoever can read the store (and so the seed)
             # would steer the dice: a seat's contribution is its own token's.

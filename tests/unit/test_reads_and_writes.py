@@ -83,3 +83,15 @@ def test_an_act_reply_carries_the_state_unless_the_caller_declines_it(app: Arbit
     read = servicer.GetState(game_pb2.GetStateRequest(game_id=game_id, seat=0),
                              FakeContext(token))
     assert read == asked.state  # the reading the reply carried, shared
+
+
+def test_an_act_resolves_its_caller_once(app: ArbiterApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34 item 6: the caller of a seat's write is resolved once, from
+    one read of the game's access record, before the rules see the command."""
+    servicer = GameServicer(app, FeedHub("redis://127.0.0.1:1/0"))
+    game = app.create_game("enin", ["solo"])
+    token = app.credentials.seat_token(game.id, 0)
+    reads = calls_to(monkeypatch, app, "access")
+    identified = calls_to(monkeypatch, app.credentials, "identify")
+    act(servicer, app, str(game.id), token)
+    assert len(reads) == 1 and len(identified) == 1
