@@ -57,6 +57,7 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``).
 RELEASED: dict[tuple[str, str], str] = {
     ("enin", "1.0.0"): "aggregates.enin.v1:EninV1",
+    ("enin", "1.1.0"): "aggregates.enin.v1:EninV1_1",
     ("ethnos", "1.0.0"): "aggregates.ethnos.v1:EthnosV1",
     ("ettin", "1"): "aggregates.ettin.v1:EttinV1",
     ("ettin", "2"): "aggregates.ettin.v1:EttinV2",

@@ -10,9 +10,11 @@ The step a fact leaves is the game's ``stage``. The last fact of a Questing
 Phase's action (a rest, a theft, a trap, the Imp's take, a flight, the last
 treasure roll or the encounter's end) leaves the step after the action: the
 quest attempt, where the command path ends the turn at once unless the
-location's quest can be tried for (Quest Items). Rules 1.0.0 recorded that
-step and the Imp's as events of their own (``ImpStruck``,
-``QuestAttemptOffered``), read here too.
+location's quest can be tried for (Quest Items); a treasure roll that finds a
+magic item to choose enters that choice. Rules 1.0.0 recorded the quest
+attempt's step and the Imp's as events of their own (``ImpStruck``,
+``QuestAttemptOffered``), and 1.0.0 and 1.1.0 the choice (``MagicItemFound``),
+read here too.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ def after_action(game: EninState) -> None:
     """The action is done: the quest attempt's step (Quest Items: "once you have
     completed the action for that location")."""
     game.stage = s.QUEST_ATTEMPT
+
+
+def enter_choice(game: EninState, choices: list[str]) -> None:
+    """A magic item is to be chosen among ``choices``."""
+    game.treasure_choices = list(choices)
+    game.stage = s.CHOOSE_TREASURE
 
 
 def dice_line(table: list[dict[str, int]]) -> str:
@@ -226,10 +234,14 @@ def _encounter_ended(event: ev.EncounterEnded, game: EninState) -> None:
 
 @apply.register
 def _treasure_rolled(event: ev.TreasureRolled, game: EninState) -> None:
-    """The last roll ends the action, unless a magic item is then to be chosen
-    (``MagicItemFound`` follows)."""
+    """A magic find with items to choose from enters the choice ("place a cube
+    on the box next to the item of your choice"); else the last roll ends the
+    action. (A roll recorded before it named its ``choices`` has none: the
+    ``MagicItemFound`` after it enters the choice.)"""
     game.treasure_left = event.left
-    if event.left == 0:
+    if event.choices:
+        enter_choice(game, event.choices)
+    elif event.left == 0:
         after_action(game)
     game.last_outcome += f" Treasure roll {event.roll}: {event.find.replace('_', ' ')}."
 
@@ -242,8 +254,8 @@ def _gold_found(event: ev.GoldFound, game: EninState) -> None:
 
 @apply.register
 def _magic_item_found(event: ev.MagicItemFound, game: EninState) -> None:
-    game.treasure_choices = list(event.choices)
-    game.stage = s.CHOOSE_TREASURE
+    """Rules 1.0.0 and 1.1.0: the choice, again after the roll that found it."""
+    enter_choice(game, event.choices)
 
 
 @apply.register

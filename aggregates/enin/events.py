@@ -226,7 +226,8 @@ class EncounterEnded(Game.Event):
 
 class TreasureRolled(Game.Event):
     """A treasure roll: the `roll`, the `find`, the rolls `left`; `choices`, the magic
-    items a magic find offers (empty: all four held; a gold find: empty)."""
+    items a magic find offers, one to be chosen next (empty: all four held; a gold
+    find: empty)."""
 
     roll: int
     find: str
@@ -243,7 +244,9 @@ class GoldFound(Game.Event):
 
 
 class MagicItemFound(Game.Event):
-    """A magic item is found: the `choices` to pick from."""
+    """A magic item is found: the `choices` to pick from. Recorded by rules 1.0.0
+    and 1.1.0 only: rules 1.2.0 enter the choice by the `TreasureRolled` that
+    finds it, which names the same `choices`."""
 
     choices: list[str]
 

@@ -30,13 +30,16 @@ class Enin(Game, package=__package__):
 
     RULES_ID = "enin"
     TITLE = "The Land of Enin"
-    #: 1.1.0 records no ``ImpStruck`` or ``QuestAttemptOffered``: the Imp's
-    #: choice and the quest attempt are entered by the facts before them
-    #: (1.0.0, ``v1.EninV1``, recorded them; docs/rules-versions.md).
-    RULES_VERSION = "1.1.0"
+    #: 1.2.0 records no ``MagicItemFound``: the treasure roll that finds a magic
+    #: item enters its choice (1.1.0, ``v1.EninV1_1``, recorded it); 1.1.0
+    #: records no ``ImpStruck`` or ``QuestAttemptOffered``: the Imp's choice and
+    #: the quest attempt are entered by the facts before them (1.0.0,
+    #: ``v1.EninV1``, recorded them; docs/rules-versions.md).
+    RULES_VERSION = "1.2.0"
     #: The rules each earlier version kept (``state``), by that version: a game is
     #: played by those of the version its creation event records.
-    EARLIER_RULES = {"1.0.0": frozenset({s.PROGRESS_RECORDED})}
+    EARLIER_RULES = {"1.0.0": frozenset({s.PROGRESS_RECORDED, s.FIND_RECORDED}),
+                     "1.1.0": frozenset({s.FIND_RECORDED})}
     GAME_TYPE = GameType.of("sequential", "explicit", "perfect", "general_sum", players=(1, 1))
     # Enin takes no options: the kernel's default schema and check.
     WORDING_STATE = ("last_outcome",)

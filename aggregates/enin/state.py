@@ -19,6 +19,10 @@ from aggregates.kernel import Audience
 #: items held decide), where rules 1.1.0 enter those steps by the rulebook's
 #: facts (``apply.py``).
 PROGRESS_RECORDED = "progress recorded"
+#: An earlier rule kept by rules 1.0.0 and 1.1.0: a magic find was recorded
+#: again as ``MagicItemFound``, its choices those of the ``TreasureRolled``
+#: just before it, where rules 1.2.0 enter the choice by that roll (``apply.py``).
+FIND_RECORDED = "magic find recorded"
 
 
 class EninState(Protocol):
@@ -48,7 +52,8 @@ class EninState(Protocol):
 
     @property
     def earlier(self) -> frozenset[str]:
-        """The earlier rules this game is played by (``PROGRESS_RECORDED``)."""
+        """The earlier rules this game is played by (``PROGRESS_RECORDED``,
+        ``FIND_RECORDED``)."""
         ...
 
     def finished(self) -> dict[str, Any] | None: ...

@@ -8,13 +8,14 @@ from aggregates.enin.commands import ChooseTreasure
 from aggregates.enin.data import MAGIC_ITEMS, TABLES, TreasureRow, lookup
 from aggregates.enin.quest import after_action
 from aggregates.enin.reasons import EninReason
-from aggregates.enin.state import EninState
+from aggregates.enin.state import FIND_RECORDED, EninState
 from aggregates.kernel import Command, Reason, RuleError
 
 
 def roll_treasure(state: EninState, count: int) -> None:
     """Roll ``count`` times on the Treasure Card, stopping when a magic item is to be
-    chosen; then the encounter (if any) ends and the action is done."""
+    chosen (the roll that finds it names the choices and enters the choice);
+    then the encounter (if any) ends and the action is done."""
     left = count
     while left > 0:
         roll = state.roll(10)
@@ -29,10 +30,10 @@ def roll_treasure(state: EninState, count: int) -> None:
             amount = row.dice.total(dice)
             state.emit("GoldFound", dice=dice, amount=amount,
                        gold=gold_after(state.gold, amount))
-        else:
-            if choices:
+        elif choices:  # the roll enters the choice (1.0.0 and 1.1.0 recorded it again)
+            if FIND_RECORDED in state.earlier:
                 state.emit("MagicItemFound", choices=choices)
-                return
+            return
     if state.encounter is not None:
         state.emit("EncounterEnded")
     after_action(state)

@@ -133,6 +133,8 @@ def _enin_item_bought(model: Model, p: dict[str, Any]) -> None:
 
 def _enin_treasure(model: Model, p: dict[str, Any]) -> None:
     model["treasure_left"] = p["left"]
+    if p.get("choices"):  # a magic find to choose from (rules 1.2.0 record no MagicItemFound)
+        model["treasure_choices"] = list(p["choices"])
 
 
 def _enin_chosen(model: Model, p: dict[str, Any]) -> None:

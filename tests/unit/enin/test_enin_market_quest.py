@@ -147,7 +147,7 @@ def test_treasure_gold_rows__rulebook_Treasure_Card(roll: int, dice: list, amoun
 def test_treasure_magic_item_choice__rulebook_Treasure_Card() -> None:
     g = new_game(location=5, stage=r.QUESTING, magic_items=["damask_sword"], hp=5, luck=9)
     rig(g, (10, 9), (10, 10))
-    assert act(g, Quest())[-1] == "MagicItemFound"
+    assert act(g, Quest()) == ["QuestRolled", "TreasureRolled"]  # the find enters the choice
     assert g.stage == r.CHOOSE_TREASURE
     assert [c.item for c in g.legal_actions(0)] == [  # type: ignore[attr-defined]
         "helm_of_vitality", "ring_of_reward", "shield_of_nines"]
@@ -175,8 +175,8 @@ def test_monster_treasure_rolls_continue_after_a_choice__rulebook_Combat_treasur
     in_combat(g, {"att": 2, "xp": "1", "treasure": 3})
     rig(g, *d10(5, 5, 10))
     act(g, Attack())
-    assert act(g, AcceptRoll())[-1] == "MagicItemFound"
-    assert g.treasure_left == 2
+    assert act(g, AcceptRoll())[-1] == "TreasureRolled"
+    assert g.treasure_left == 2 and g.stage == r.CHOOSE_TREASURE
     rig(g, (10, 1), (6, 4), (10, 2), (6, 5))
     names = act(g, ChooseTreasure(item="shield_of_nines"))
     assert names.count("GoldFound") == 2 and "EncounterEnded" in names

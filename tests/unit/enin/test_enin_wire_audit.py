@@ -12,7 +12,7 @@ from aggregates.kernel import Reason, RuleError
 
 
 def test_class_settings() -> None:
-    assert (Enin.RULES_ID, Enin.TITLE, Enin.RULES_VERSION) == ("enin", "The Land of Enin", "1.1.0")
+    assert (Enin.RULES_ID, Enin.TITLE, Enin.RULES_VERSION) == ("enin", "The Land of Enin", "1.2.0")
     assert Enin.MIN_SEATS == Enin.MAX_SEATS == 1
     with pytest.raises(RuleError) as e:
         Enin.start(["a", "b"])
