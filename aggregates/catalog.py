@@ -51,8 +51,10 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: player to ally, and let the attacker declare the allies' immunity) and 1.1.0
 #: (both recorded the result naming the winner's seat counted from 0), and 1.2.0
 #: (it, as they, bowed a hero returning home without its unit, and read "your"
-#: card text as every card on your side of a battle), and 1.3.0 (it, as they,
-#: recorded an engagement's steps: ``ImmunityStep``, ``AbsorbStep``).
+#: card text as every card on your side of a battle), 1.3.0 (it, as they,
+#: recorded an engagement's steps: ``ImmunityStep``, ``AbsorbStep``), and 1.4.0
+#: (it, as they, recorded the phases' beginnings and Winter's steps:
+#: ``PhaseBegan``, ``WinterBegan``, ``RedistributionBegan``, ``HandSizeChecked``).
 #: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn, and 1.1.0,
 #: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``).
 RELEASED: dict[tuple[str, str], str] = {
@@ -67,6 +69,7 @@ RELEASED: dict[tuple[str, str], str] = {
     ("nine_empires", "1.1.0"): "aggregates.nine_empires.v1:NineEmpiresV1_1",
     ("nine_empires", "1.2.0"): "aggregates.nine_empires.v1:NineEmpiresV1_2",
     ("nine_empires", "1.3.0"): "aggregates.nine_empires.v1:NineEmpiresV1_3",
+    ("nine_empires", "1.4.0"): "aggregates.nine_empires.v1:NineEmpiresV1_4",
 }
 
 #: A registry of rules: the class of each (rules id, rules version).

@@ -18,7 +18,7 @@ from aggregates.kernel import Command
 from aggregates.nine_empires import card_effects, turn_order
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import Pass
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_PROGRESS, State
 
 PHASES = ("spring", "summer", "autumn", "winter")
 
@@ -41,7 +41,9 @@ def legal_pass(state: State, seat: int) -> list[Command]:
 # ------------------------------------------------------------------- phases
 
 def begin_turn(state: State) -> None:
-    """A new year: Spring straightens every card, then Spring effects apply."""
+    """A new year: Spring straightens every card, then Spring effects apply.
+    By rules 1.5.0 the Spring opens the Summer: ``SpringBegan`` enters it
+    (``turn_order.spring_began``)."""
     turn = state.turn + 1
     state.emit("TurnBegan", turn=turn, ordained=state.ordained)
     bowed = [i["id"] for i in t.table(state).in_play() if i["bowed"]]
@@ -49,14 +51,35 @@ def begin_turn(state: State) -> None:
     card_effects.fire(state, "SpringBegan", {})
 
 
+def new_turn(state: State) -> str:
+    """The phase a new turn begins with: the Summer, whose beginning is the
+    Spring's (``begin_summer``); rules 1.4.0 and before ran the Spring as a
+    phase of its own before it."""
+    return "spring" if EARLIER_PROGRESS in state.EARLIER else "summer"
+
+
+def begin_summer(state: State) -> None:
+    """Each turn's Summer: the year's Spring, whose ``SpringBegan`` enters it
+    (rules 1.4.0 and before: the Spring was over, ``PhaseBegan`` entered it)."""
+    if EARLIER_PROGRESS in state.EARLIER:
+        begin_phase(state, "summer")
+    else:
+        begin_turn(state)
+
+
 def begin_phase(state: State, phase: str) -> None:
-    """Summer and Autumn: passing from the Ordained, clockwise."""
-    state.emit("PhaseBegan", phase=phase, turn=state.turn,
-               order=t.order_from(state, state.ordained))
+    """Summer and Autumn: passing from the Ordained, clockwise. Rules 1.4.0 and
+    before record it (``PhaseBegan``); 1.5.0 reads it from the event before
+    (the Spring's ``SpringBegan``, the Summer's ``PhaseEnded``), so the Autumn
+    is entered before its begin."""
+    if EARLIER_PROGRESS in state.EARLIER:
+        state.emit("PhaseBegan", phase=phase, turn=state.turn,
+                   order=t.order_from(state, state.ordained))
 
 
 def end_phase(state: State) -> None:
-    """All passed in a row: Summer gives way to Autumn, Autumn to Winter."""
+    """All passed in a row: Summer gives way to Autumn, Autumn to Winter (by
+    rules 1.5.0 the next phase is entered by this event: ``phase_ended``)."""
     state.emit("PhaseEnded", phase=state.phase, turn=state.turn)
 
 

@@ -26,7 +26,7 @@ from aggregates.nine_empires import (
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import events as ev
 from aggregates.nine_empires.cards import PLAY, zone_name
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_PROGRESS, State
 
 apply = applier()
 
@@ -134,22 +134,29 @@ def _turn_began(e: ev.TurnBegan, game: State) -> None:
 
 @apply.register
 def _spring_began(e: ev.SpringBegan, game: State) -> None:
-    kflow.enter(game, "spring")
     for iid in e.straightened:
         if game.instances[iid]["zone"] == PLAY:
             game.instances[iid]["bowed"] = False
+    turn_order.spring_began(game)
 
 
 @apply.register
 def _phase_began(e: ev.PhaseBegan, game: State) -> None:
-    kflow.enter(game, e.phase)
-    kflow.push(game, kflow.passing(e.order))
+    turn_order.open_phase(game, e.phase, list(e.order))
 
 
 @apply.register
 def _phase_ended(e: ev.PhaseEnded, game: State) -> None:
+    """The phase's passing ends and so do its effects; by rules 1.5.0 the next
+    phase begins with it (Turn Order: "the current phase immediately ends and
+    the next phase begins"), which 1.4.0 and before recorded apart."""
     kflow.pop(game, "passing")
     game.lasting = expire(game.lasting, "phase")
+    if EARLIER_PROGRESS not in game.EARLIER:
+        if e.phase == "summer":
+            turn_order.open_phase(game, "autumn")
+        else:
+            winter.enter_winter(game)
 
 
 @apply.register

@@ -147,7 +147,7 @@ def pending(state: State) -> list[tuple[int, str]]:
     if state.phase == "winter":
         if state.winter_step == "redistribute":
             return [(s, "redistribute") for s in state.redistributing]
-        return [(s, "discard") for s in state.discard_down]
+        return [(s, "discard") for s in winter.discarding(state)]
     seat = turn_order.to_act(state, turn_order.current_passing(state))
     return [] if seat is None or state.phase not in ("summer", "autumn") \
         else [(seat, state.phase)]
@@ -275,17 +275,21 @@ FLOW = Flow(
     list(STEPS.values()),
     [
         Phase("mulligan", begin=setup.deal_opening_hands, end_if=setup.reviewed,
-              end=setup.take_ordained, next="spring"),
+              end=setup.take_ordained, next=actions.new_turn),
+        # Rules 1.4.0 and before only: by 1.5.0 the Spring opens the Summer.
         Phase("spring", begin=actions.begin_turn, auto=auto, end_if=_always,
               next="summer"),
-        Phase("summer", begin=lambda s: actions.begin_phase(s, "summer"),
+        Phase("summer", begin=actions.begin_summer,
               auto=auto, end_if=actions.phase_over, end=actions.end_phase,
               next="autumn"),
+        # By rules 1.5.0 the phase before ends into the Autumn and the Winter
+        # (its PhaseEnded enters them), so their begin may record nothing.
         Phase("autumn", begin=lambda s: actions.begin_phase(s, "autumn"),
               auto=auto, end_if=actions.phase_over, end=actions.end_phase,
-              next="winter"),
+              next="winter", entered_before=True),
         Phase("winter", begin=winter.begin_winter, auto=auto,
-              end_if=winter.hands_checked, end=winter.pass_ordained, next="spring"),
+              end_if=winter.hands_checked, end=winter.pass_ordained,
+              next=actions.new_turn, entered_before=True),
         Phase("attack", auto=auto, end_if=_never),
         Phase("raid", auto=auto, end_if=_never),
     ],

@@ -49,7 +49,7 @@ class NineEmpires(Game, package=__package__):
 
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
-    RULES_VERSION = "1.4.0"
+    RULES_VERSION = "1.5.0"
     #: The earlier rules each earlier version kept (``state.EARLIER_*``), by version.
     EARLIER_RULES = EARLIER_BY_VERSION
     #: Not every legal list is whole (payments, targets, assignments combine);

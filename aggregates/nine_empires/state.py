@@ -25,12 +25,13 @@ Plain JSON throughout, so snapshots and replays carry it:
   is above the one it answers (a React to a React is the window above that).
 - ``lasting``: effects in force until their duration ends; ``uses``: ability
   uses per card instance per turn; ``discard_down``: seats yet to discard to
-  their hand size in Winter, ``redistributing``: seats yet to redistribute
-  their food, ``winter_step``: ``redistribute`` or ``discard``; ``mulligans``:
-  seats yet to keep or mulligan.
+  their hand size in Winter (as rules 1.4.0 and before recorded them; 1.5.0
+  reads them from the hands: ``winter.discarding``), ``redistributing``: seats
+  yet to redistribute their food, ``winter_step``: ``redistribute`` or
+  ``discard``; ``mulligans``: seats yet to keep or mulligan.
 - ``EARLIER``: the rules of an earlier version the game is played by, those of
   the version its creation event records (``EARLIER_BY_VERSION``): a game of
-  1.0.0, 1.1.0 or 1.2.0 (``v1.NineEmpiresV1``, ``V1_1``, ``V1_2``) goes on by
+  1.0.0 to 1.4.0 (``v1.NineEmpiresV1`` ... ``V1_4``) goes on by
   its own rules after an upgrade, whichever class loads it, and re-executes as
   it was played (docs/rules-versions.md); the current rules keep none.
 """
@@ -63,13 +64,23 @@ EARLIER_YOUR_SIDE = "'your' read as every card on your side of a battle"
 #: to be absorbed); 1.4.0 records the rulebook's facts alone and derives who is
 #: asked from them (``engaging.step``).
 EARLIER_STEPS = "the engagement's immunity and absorbing steps recorded as events"
+#: Rules 1.4.0 and before recorded the engine's progress through a turn: the
+#: Summer and Autumn Phases' beginnings with their passing order (``PhaseBegan``),
+#: the Winter Phase's (``WinterBegan``) and who redistributes and who discards
+#: down in it (``RedistributionBegan``, ``HandSizeChecked``); 1.5.0 reads each
+#: step from the facts before it (``turn_order.spring_began``, ``apply``'s
+#: ``PhaseEnded``, ``winter.enter_winter``, ``winter.discarding``).
+EARLIER_PROGRESS = "the phases' beginnings and Winter's steps recorded as events"
+#: What 1.4.0 and every version before it kept of the rules 1.5.0 changed.
+BEFORE_1_5 = frozenset({EARLIER_PROGRESS})
 #: What 1.3.0 and every version before it kept of the rules 1.4.0 changed.
-BEFORE_1_4 = frozenset({EARLIER_STEPS})
+BEFORE_1_4 = frozenset({EARLIER_STEPS}) | BEFORE_1_5
 #: What 1.2.0 and every version before it kept of the rules 1.3.0 changed.
 BEFORE_1_3 = frozenset({EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE}) | BEFORE_1_4
 #: The earlier rules each released version plays by, by its version: a game is
 #: played by those of the version its creation event records (``EARLIER``).
 EARLIER_BY_VERSION: dict[str, frozenset[str]] = {
+    "1.4.0": BEFORE_1_5,
     "1.3.0": BEFORE_1_4,
     "1.2.0": BEFORE_1_3,
     "1.1.0": BEFORE_1_3 | {EARLIER_SEAT_RESULT},

@@ -27,7 +27,7 @@ from aggregates.nine_empires.commands import Absorb, Engage, KeepHand, Redistrib
 from aggregates.nine_empires.data import CARDS, DECKS
 from aggregates.nine_empires.flow import FLOW
 from aggregates.nine_empires.game import NineEmpires
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_PROGRESS, State
 
 SEED = "9e" * 32
 #: The table's one originator: its events are never stored.
@@ -352,10 +352,19 @@ def new_game(decks: list[str], seed: str = SEED, keep: bool = True,
     return table
 
 
-def winter_now(table: Table) -> None:
-    """Arrange: Winter begins now (as if Summer and Autumn had been passed); every
-    player keeps the food where it is; the reckoning runs."""
+def winter_begins(table: Table) -> None:
+    """Arrange: the Autumn ends now (as if Summer and Autumn had been passed) and
+    the Winter begins as the game enters it: by the Autumn's ``PhaseEnded``
+    (rules 1.4.0 and before: by ``WinterBegan``), then its food stored."""
+    if EARLIER_PROGRESS not in table.EARLIER:
+        table.emit("PhaseEnded", phase="autumn", turn=table.turn)
     winter.begin_winter(table)
+
+
+def winter_now(table: Table) -> None:
+    """Arrange: Winter begins now (``winter_begins``); every player keeps the
+    food where it is; the reckoning runs."""
+    winter_begins(table)
     FLOW.settle(table)
     while table.pending() and table.pending()[0][1] == "redistribute":
         seat = table.pending()[0][0]

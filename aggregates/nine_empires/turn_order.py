@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel import flow as kflow
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_PROGRESS, State
 
 
 def windows(state: State) -> list[dict[str, Any]]:
@@ -39,6 +39,24 @@ def push_window(state: State, what: str, order: list[int], **facts: Any) -> None
     frame = kflow.reaction_window(f"{what}:{facts.get('source') or facts.get('seat')}",
                                   order, state.windows)
     kflow.push(state, {**frame, "what": what, "step": "react", **facts})
+
+
+def open_phase(state: State, phase: str, order: list[int] | None = None) -> None:
+    """Apply: the Summer or Autumn Phase begins, actions passing round ``order``
+    (by default the seats still in, clockwise from the Ordained: Turn Order)."""
+    kflow.enter(state, phase)
+    if order is None:
+        order = kflow.order_from(state.ordained, len(state.seats), skip=state.out)
+    kflow.push(state, kflow.passing(order))
+
+
+def spring_began(state: State) -> None:
+    """Apply, after the Spring's straightening: by rules 1.5.0 the Summer
+    follows at once (the Spring has no actions), entered here; 1.4.0 and before
+    were in the Spring until their ``PhaseBegan``."""
+    kflow.enter(state, "spring")
+    if EARLIER_PROGRESS not in state.EARLIER:
+        open_phase(state, "summer")
 
 
 def pop_window(state: State) -> dict[str, Any]:

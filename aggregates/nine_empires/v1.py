@@ -1,6 +1,16 @@
-"""Nine Empires rules versions "1.0.0", "1.1.0", "1.2.0" and "1.3.0": kept so
-the games recorded under them are re-verified by the rules that played them
+"""Nine Empires rules versions "1.0.0" to "1.4.0": kept so the games recorded
+under them are re-verified by the rules that played them
 (docs/rules-versions.md).
+
+Version 1.5.0 records no engine progress through a turn: 1.4.0 and before
+also recorded the Summer's and Autumn's beginnings with their passing order
+(``PhaseBegan``), the Winter's (``WinterBegan``), who redistributes food
+(``RedistributionBegan``) and who discards down to hand size
+(``HandSizeChecked``). 1.5.0 reads each from the facts before it: the
+Spring's ``SpringBegan`` enters the Summer, a phase's ``PhaseEnded`` the next
+phase (with the Winter's redistributing players), ``EffectsEnded`` the
+Winter's reckoning, whose discarding is read from the hands drawn
+(``state.EARLIER_PROGRESS``).
 
 Version 1.4.0 records the rulebook's facts of an engagement alone: 1.3.0 and
 before also recorded the engine's steps, ``ImmunityStep`` (a seat is to
@@ -37,8 +47,9 @@ made itself or gave to another player:
 
 A game is played by the rules of the version its creation event records
 (``state.EARLIER_BY_VERSION``, read by ``NineEmpires.EARLIER``): 1.0.0 keeps
-those three, 1.1.0's result, 1.2.0's two and 1.3.0's steps; 1.1.0 the result,
-1.2.0's two and the steps; 1.2.0 its two and the steps; 1.3.0 the steps. So
+those three, 1.1.0's result, 1.2.0's two, 1.3.0's steps and 1.4.0's progress;
+1.1.0 the result, 1.2.0's two, the steps and the progress; 1.2.0 its two, the
+steps and the progress; 1.3.0 the steps and the progress; 1.4.0 the progress. So
 these classes differ from the served one by their version alone: each makes
 new games of its version (the tests' way to record one), and the catalogue
 finds each by the version a record names.
@@ -47,6 +58,10 @@ finds each by the version a record names.
 from __future__ import annotations
 
 from aggregates.nine_empires.game import NineEmpires
+
+
+class NineEmpiresV1_4(NineEmpires):  # noqa: N801 - the version's own number
+    RULES_VERSION = "1.4.0"
 
 
 class NineEmpiresV1_3(NineEmpires):  # noqa: N801 - the version's own number

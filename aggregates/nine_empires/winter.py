@@ -32,7 +32,7 @@ from aggregates.nine_empires import events as ev
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.commands import DiscardDown, Redistribute
 from aggregates.nine_empires.reasons import NineReason
-from aggregates.nine_empires.state import EARLIER_WINTER_FOOD, State
+from aggregates.nine_empires.state import EARLIER_PROGRESS, EARLIER_WINTER_FOOD, State
 
 DRAW = 4
 BASE_HAND = 4
@@ -114,17 +114,27 @@ def keeps(state: State, seat: int) -> int:
     return min(room, t.castle_food(state, seat) + carried)
 
 
+def redistributors(state: State) -> list[int]:
+    """Who redistributes their food, from the Ordained: each player with two
+    castles or more and food to keep."""
+    return [s for s in t.order_from(state, state.ordained) if len(t.castles(state, s)) > 1
+            and keeps(state, s) > 0]
+
+
 def begin_winter(state: State) -> None:
     """Food from heroes onto castles, as each player with two castles or more
-    chooses (``redistribute``); with one castle or none, at once."""
-    state.emit("WinterBegan", turn=state.turn)
-    earlier = EARLIER_WINTER_FOOD in state.EARLIER
+    chooses (``redistribute``); with one castle or none, at once. Rules 1.4.0
+    and before record the Winter's beginning and who redistributes
+    (``WinterBegan``, ``RedistributionBegan``); by 1.5.0 the Autumn's
+    ``PhaseEnded`` enters the Winter (``enter_winter``)."""
+    earlier = EARLIER_PROGRESS in state.EARLIER
+    if earlier:
+        state.emit("WinterBegan", turn=state.turn)
     for seat in t.seats_in(state):
-        if earlier or len(t.castles(state, seat)) < 2:
+        if EARLIER_WINTER_FOOD in state.EARLIER or len(t.castles(state, seat)) < 2:
             _store_food(state, seat)
-    seats = [s for s in t.order_from(state, state.ordained) if len(t.castles(state, s)) > 1
-             and keeps(state, s) > 0]
-    state.emit("RedistributionBegan", seats=seats)
+    if earlier:
+        state.emit("RedistributionBegan", seats=redistributors(state))
 
 
 def redistributed(state: State) -> bool:
@@ -150,14 +160,28 @@ def reckon(state: State) -> None:
         return
     for seat in t.order_from(state, state.ordained):
         draws.draw(state, seat, DRAW, why="winter")
-    over = [s for s in t.order_from(state, state.ordained)
+    if EARLIER_PROGRESS in state.EARLIER:
+        state.emit("HandSizeChecked", over=over_hand_size(state))
+
+
+def over_hand_size(state: State) -> list[int]:
+    """The players holding more than their hand size, from the Ordained."""
+    return [s for s in t.order_from(state, state.ordained)
             if len(t.hand(state, s)) > hand_size(state, s)]
-    state.emit("HandSizeChecked", over=over)
+
+
+def discarding(state: State) -> list[int]:
+    """Who is to discard down to hand size now: by rules 1.5.0 each player
+    over it once the cards are drawn (read from the hands), where 1.4.0 and
+    before recorded them (``HandSizeChecked``)."""
+    if state.winter_step != "discard":
+        return []
+    return state.discard_down if EARLIER_PROGRESS in state.EARLIER else over_hand_size(state)
 
 
 def hands_checked(state: State) -> bool:
     """Winter is over once every player is down to hand size."""
-    return state.winter_step == "discard" and not state.discard_down
+    return state.winter_step == "discard" and not discarding(state)
 
 
 def _plan(state: State, seat: int, food: Sequence[int]) -> dict[str, int]:
@@ -240,9 +264,18 @@ def legal_discard(state: State, seat: int) -> list[Command]:
 
 # ------------------------------- applied (each takes its event; apply.py registers it)
 
-def winter_began(e: ev.WinterBegan, state: State) -> None:
+def enter_winter(state: State) -> None:
+    """Apply: the Winter Phase begins with its food redistributed; by rules
+    1.5.0 its redistributing players are read here, from the state the Autumn
+    left (1.4.0 and before: ``RedistributionBegan``)."""
     kflow.enter(state, "winter")
     state.winter_step = "redistribute"
+    if EARLIER_PROGRESS not in state.EARLIER:
+        state.redistributing = redistributors(state)
+
+
+def winter_began(e: ev.WinterBegan, state: State) -> None:
+    enter_winter(state)
 
 
 def redistribution_began(e: ev.RedistributionBegan, state: State) -> None:
@@ -265,7 +298,11 @@ def food_stored(e: ev.FoodStored, state: State) -> None:
 
 
 def effects_ended(e: ev.EffectsEnded, state: State) -> None:
+    """Effects lasting the turn end; by rules 1.5.0 the Winter's reckoning
+    has begun, and its last step is the discarding (``discarding``)."""
     state.lasting = expire(state.lasting, "turn")
+    if EARLIER_PROGRESS not in state.EARLIER:
+        state.winter_step = "discard"
 
 
 def quest_buried(e: ev.QuestBuried, state: State) -> None:

@@ -903,8 +903,7 @@ def nine_start(created: dict[str, Any]) -> Model:
     ``i0``, ``i1``... in that order; each faction's starting Renown; the Ordained."""
     m: Model = {"zones": {}, "cards": {}, "renown": [], "out": [], "turn": 0,
                 "ordained": created["setup"]["ordained"], "over": False, "stealth": {},
-                "lasting": [], "uses": {}, "attacked": [], "raided": [], "mulligans": [],
-                "redistributing": [], "discard_down": []}
+                "lasting": [], "uses": {}, "attacked": [], "raided": [], "mulligans": []}
     for seat, p in enumerate(created["setup"]["players"]):
         m["renown"].append(p["renown"])
         food = [0, *p["food"], 0]
@@ -927,7 +926,6 @@ def nine_real(game: Any) -> Model:
         "lasting": copy.deepcopy(game.lasting), "uses": dict(game.uses),
         "attacked": list(game.attacked),
         "raided": list(game.raided), "mulligans": list(game.mulligans),
-        "redistributing": list(game.redistributing), "discard_down": list(game.discard_down),
     }
 
 
@@ -1076,11 +1074,10 @@ def _ne_effect(m: Model, p: dict[str, Any]) -> None:
                          "params": dict(p["params"]), "duration": p["duration"]})
 
 
-def _ne_remove(key: str, seat: str = "seat", why: str | None = None) -> Handler:
-    """The seat the event names is no longer awaited in ``key`` (a pending review,
-    redistribution or discard)."""
+def _ne_remove(key: str, seat: str = "seat") -> Handler:
+    """The seat the event names is no longer awaited in ``key`` (a pending review)."""
     def handle(m: Model, p: dict[str, Any]) -> None:
-        if (why is None or p["why"] == why) and p[seat] in m[key]:
+        if p[seat] in m[key]:
             m[key].remove(p[seat])
     return handle
 
@@ -1088,11 +1085,6 @@ def _ne_remove(key: str, seat: str = "seat", why: str | None = None) -> Handler:
 def _ne_mulligan_done(m: Model, p: dict[str, Any]) -> None:
     _ne_mulliganed(m, p)
     _ne_remove("mulligans")(m, p)
-
-
-def _ne_hand_discarded(m: Model, p: dict[str, Any]) -> None:
-    _ne_discard("cards")(m, p)
-    _ne_remove("discard_down", why="hand size")(m, p)
 
 
 def _ne_units_assigned(m: Model, p: dict[str, Any]) -> None:
@@ -1176,7 +1168,6 @@ def _ne_food_spent(m: Model, p: dict[str, Any]) -> None:
 def _ne_redistributed(m: Model, p: dict[str, Any]) -> None:
     for c, n in p["food"].items():
         m["cards"][c]["food"] = n
-    m["redistributing"].remove(p["seat"])
 
 
 def _ne_mulliganed(m: Model, p: dict[str, Any]) -> None:
@@ -1228,8 +1219,10 @@ NINE_EMPIRES: dict[str, Handler] = {
     **{k: _ignore for k in (
         # The flow's bookkeeping (action passing, React windows, the steps of an
         # engagement) and abilities announced, triggered or cancelled: the
-        # kernel's frames, which the fold does not model.
-        "Passed", "PhaseBegan", "ReactPassed",
+        # kernel's frames, which the fold does not model; who redistributes and
+        # who discards down in Winter (recorded by rules 1.4.0 and before only:
+        # 1.5.0 reads them from the castles and the hands).
+        "Passed", "PhaseBegan", "ReactPassed", "RedistributionBegan", "HandSizeChecked",
         "AbilityResolved", "AbilityCancelled", "AbilityTriggered",
         "DamageReduced", "AlliesCalled", "AllyChosen", "BattleChosen", "RaidChosen",
         "ImmunityStep", "AbsorbStep", "ImmunityDeclared", "EngagementResolved",
@@ -1242,8 +1235,6 @@ NINE_EMPIRES: dict[str, Handler] = {
     "EffectsEnded": lambda m, p: _ne_expire(m, "turn"),
     "HandsDealt": lambda m, p: m.update(mulligans=list(p["seats"])),
     "HandKept": _ne_remove("mulligans"),
-    "RedistributionBegan": lambda m, p: m.update(redistributing=list(p["seats"])),
-    "HandSizeChecked": lambda m, p: m.update(discard_down=list(p["over"])),
     "AbilityUsed": _ne_announced,
     "ReactPlayed": _ne_announced,
     "SpringBegan": _ne_spring,
@@ -1260,7 +1251,7 @@ NINE_EMPIRES: dict[str, Handler] = {
     "CardPlayed": _ne_played,
     "RenownGained": lambda m, p: m["renown"].__setitem__(p["seat"], p["total"]),
     "QuestCompleted": _ne_quest_completed,
-    "CardsDiscarded": _ne_hand_discarded,
+    "CardsDiscarded": _ne_discard("cards"),
     "Mulliganed": _ne_mulligan_done,
     "CardsDrawn": _ne_to("hand", "cards"),
     "DeckReshuffled": _ne_to("deck", "order"),

@@ -33,6 +33,7 @@ from aggregates.nine_empires.testing import (
     put_in_play,
     set_hand,
     storm_castle,
+    winter_begins,
     winter_now,
 )
 
@@ -238,8 +239,8 @@ def test_phases_in_order_actions_from_the_ordained__rulebook_Turn_Order() -> Non
     _pass_phase(table)
     assert table.phase == "autumn" and table.pending() == [(1, "autumn")]
     _pass_phase(table)
-    assert table.phase == "winter" and table.named("WinterBegan")
-    assert [p["phase"] for p in table.named("PhaseBegan")][:2] == ["summer", "autumn"]
+    assert table.phase == "winter"
+    assert [p["phase"] for p in table.named("PhaseEnded")][:2] == ["summer", "autumn"]
 
 
 # ------------------------------------------------------------------ Phases
@@ -338,13 +339,13 @@ def test_winter_in_its_printed_order__rulebook_Winter_Phase() -> None:
     table.emit("EffectApplied", source="x", target=coeli, verb="modify",
                params={"stat": "S", "amount": 2}, duration="end_of_turn", id="a")
     _starve(table, 2)
-    winter.begin_winter(table)
+    winter_begins(table)
     FLOW.settle(table)
     _to_winter_end(table)
     names = [n for n, _ in table.events]
-    order = ["WinterBegan", "FoodStored", "EffectsEnded", "PlayerEliminated",
-             "QuestBuried", "CardsDrawn", "HandSizeChecked", "OrdainedPassed"]
-    at = [names.index(n, names.index("WinterBegan")) for n in order]
+    order = ["PhaseEnded", "FoodStored", "EffectsEnded", "PlayerEliminated",
+             "QuestBuried", "CardsDrawn", "OrdainedPassed"]
+    at = [names.index(n, names.index("PhaseEnded")) for n in order]
     assert at == sorted(at)
     assert t.castle_food(table, 0) == 2 + 2 + 1 and t.food(table, coeli) == 0  # all stored
     assert lamp in table.zones["buried:0"] and table.out == [2]

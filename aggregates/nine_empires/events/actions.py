@@ -17,7 +17,8 @@ class TurnBegan(Game.Event):
 
 class SpringBegan(Game.Event):
     """The Spring Phase: each player straightens their bowed cards in play
-    (`straightened`)."""
+    (`straightened`); the Summer Phase follows, actions passing from the Ordained
+    (rules 1.5.0 on: no event of its own)."""
 
     straightened: list[str]
     turn: int
@@ -25,7 +26,8 @@ class SpringBegan(Game.Event):
 
 class PhaseBegan(Game.Event):
     """The Summer or Autumn Phase (`phase`) begins: actions pass round the table in
-    this `order` of seats."""
+    this `order` of seats (recorded by rules 1.4.0 and before; 1.5.0 reads it from
+    SpringBegan or PhaseEnded)."""
 
     order: list[int]
     phase: str
@@ -34,7 +36,8 @@ class PhaseBegan(Game.Event):
 
 class PhaseEnded(Game.Event):
     """The `phase` ends (every player passed in a row); effects lasting the phase
-    end."""
+    end, and the next phase begins: the Autumn, actions passing from the Ordained,
+    or the Winter, its players with two castles or more redistributing food."""
 
     phase: str
     turn: int

@@ -7,7 +7,8 @@ from aggregates.kernel import Game
 
 
 class WinterBegan(Game.Event):
-    """The Winter Phase of the `turn` begins."""
+    """The Winter Phase of the `turn` begins (recorded by rules 1.4.0 and before;
+    1.5.0 reads it from the Autumn's PhaseEnded)."""
 
     turn: int
 
@@ -23,7 +24,9 @@ class FoodStored(Game.Event):
 
 
 class RedistributionBegan(Game.Event):
-    """The `seats` may redistribute their food among their castles."""
+    """The `seats` may redistribute their food among their castles (recorded by
+    rules 1.4.0 and before; 1.5.0 reads them from the castles and food when the
+    Autumn's PhaseEnded begins the Winter)."""
 
     seats: list[int]
 
@@ -36,7 +39,8 @@ class FoodRedistributed(Game.Event):
 
 
 class EffectsEnded(Game.Event):
-    """Effects lasting the `turn` end."""
+    """Effects lasting the `turn` end; the Winter's reckoning follows, to the
+    players discarding down to hand size."""
 
     turn: int
 
@@ -50,7 +54,8 @@ class QuestBuried(Game.Event):
 
 
 class HandSizeChecked(Game.Event):
-    """The players over the hand size (`over`) must discard down to it."""
+    """The players over the hand size (`over`) must discard down to it (recorded
+    by rules 1.4.0 and before; 1.5.0 reads them from the hands drawn)."""
 
     over: list[int]
 

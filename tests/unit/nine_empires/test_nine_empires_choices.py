@@ -11,7 +11,6 @@ import pytest
 
 from aggregates.kernel import RuleError
 from aggregates.nine_empires import cards as t
-from aggregates.nine_empires import winter
 from aggregates.nine_empires.commands import (
     Absorb,
     AssignUnits,
@@ -24,8 +23,15 @@ from aggregates.nine_empires.commands import (
     PlayCard,
     Redistribute,
 )
-from aggregates.nine_empires.state import EARLIER_IMMUNITY, EARLIER_WINTER_FOOD
-from aggregates.nine_empires.testing import Table, allied_battle, new_table, put_in_play, set_hand
+from aggregates.nine_empires.state import EARLIER_BY_VERSION, EARLIER_IMMUNITY
+from aggregates.nine_empires.testing import (
+    Table,
+    allied_battle,
+    new_table,
+    put_in_play,
+    set_hand,
+    winter_begins,
+)
 
 # ------------------------------------------- Summer Phase: a quest unpaid
 
@@ -76,7 +82,7 @@ def test_winter_the_player_places_the_food_from_heroes__Winter_Phase() -> None:
     tokens that can't be stored in castles are discarded." One choice: the food
     each castle holds after; 5 tokens, room for 5."""
     table, keep, outpost, jack = _two_castles_and_a_carrier()
-    winter.begin_winter(table)
+    winter_begins(table)
     assert table.pending() == [(0, "redistribute")] and t.food(table, jack) == 3
     with pytest.raises(RuleError, match="5 food"):
         table.act(0, Redistribute(food=(2, 2)))        # no food is given up
@@ -92,7 +98,7 @@ def test_winter_the_player_places_the_food_from_heroes__Winter_Phase() -> None:
 def test_winter_the_player_chooses_where_and_what_finds_no_room_is_discarded() -> None:
     table, keep, outpost, jack = _two_castles_and_a_carrier()
     table.instances[jack]["food"] = 1                  # 3 tokens: room for 5
-    winter.begin_winter(table)
+    winter_begins(table)
     assert {c.food for c in table.legal(0) if isinstance(c, Redistribute)} == {
         (1, 2), (2, 1), (3, 0)}
     assert table.legal(0)[0] == Redistribute(food=(2, 1))  # the most room first
@@ -105,7 +111,7 @@ def test_winter_the_player_chooses_where_and_what_finds_no_room_is_discarded() -
     table.instances[outpost]["food"] = 1
     jack = put_in_play(table, 0, "jack_newcomer")
     table.instances[jack]["food"] = 2
-    winter.begin_winter(table)
+    winter_begins(table)
     assert table.named("FoodStored")[0] == {"seat": 0, "moves": [[jack, outpost]],
                                             "discarded": 1, "heroes": [jack]}
     assert t.food(table, outpost) == 2 and t.food(table, jack) == 0
@@ -115,8 +121,8 @@ def test_rules_1_0_0_placed_the_heroes_food_itself() -> None:
     """The earlier version, kept for the games it recorded: the most room first,
     before the redistribution (which then moves only the castles' food)."""
     table, keep, outpost, jack = _two_castles_and_a_carrier()
-    table.EARLIER = frozenset({EARLIER_WINTER_FOOD})
-    winter.begin_winter(table)
+    table.EARLIER = EARLIER_BY_VERSION["1.0.0"]
+    winter_begins(table)
     assert table.named("FoodStored") == [{"seat": 0, "moves": [[jack, keep], [jack, keep],
                                                                [jack, outpost]],
                                           "discarded": 0, "heroes": [jack]}]

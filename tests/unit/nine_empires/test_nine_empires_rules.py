@@ -22,6 +22,7 @@ from aggregates.nine_empires.testing import (
     new_table,
     put_in_play,
     set_hand,
+    winter_begins,
     winter_now,
 )
 
@@ -325,7 +326,7 @@ def test_winter_redistribution_moves_food_between_castles_within_storage() -> No
                                                       ["border_keep"]])
     keep, outpost = t.castles(table, 0)
     table.instances[keep]["food"] = 1                  # Border Keep 1/3, Outpost 2/2
-    winter.begin_winter(table)
+    winter_begins(table)
     assert table.pending() == [(0, "redistribute")]    # one castle: nothing to move
     with pytest.raises(RuleError, match="stores"):
         table.act(0, Redistribute(food=(0, 3)))        # the Outpost stores 2
@@ -334,4 +335,4 @@ def test_winter_redistribution_moves_food_between_castles_within_storage() -> No
     table.act(0, Redistribute(food=(3, 0)))
     assert (t.food(table, keep), t.food(table, outpost)) == (3, 0)
     assert table.last("FoodRedistributed") == {"seat": 0, "food": {keep: 3, outpost: 0}}
-    assert table.named("HandSizeChecked")               # the reckoning followed
+    assert table.named("EffectsEnded")                  # the reckoning followed

@@ -1,10 +1,20 @@
-"""Rules 1.4.0 of Romance of the Nine Empires record an engagement's facts
-alone (Engaging and Damage): who declares immunity and who absorbs is derived
-from them, where rules 1.3.0 (``v1.NineEmpiresV1_3``) also recorded the
-engine's steps, ``ImmunityStep`` and ``AbsorbStep``. One seed and the same
-choices played by both: the same seats asked, the same legal lists, the same
-facts less those two steps, the same outcome; each record re-executes by its
-own version, and a 1.3.0 record would not re-execute by 1.4.0's rules."""
+"""Rules versions of Romance of the Nine Empires that record fewer events, the
+rules unchanged: each later version records the rulebook's facts alone where
+the one before also recorded the engine's progress, and derives who is asked
+from the facts.
+
+- 1.4.0 (``v1.NineEmpiresV1_4``) against 1.3.0 (``v1.NineEmpiresV1_3``): no
+  ``ImmunityStep``, ``AbsorbStep`` (Engaging and Damage: who declares immunity
+  and who absorbs).
+- 1.5.0 (the served class) against 1.4.0: no ``PhaseBegan``, ``WinterBegan``,
+  ``RedistributionBegan``, ``HandSizeChecked`` (Turn Order and the Winter
+  Phase: the phases' beginnings, who redistributes food, who discards down).
+
+One seed and the same choices played by both of a pair: the same seats asked,
+the same legal lists (and, 1.5.0 against 1.4.0, the same public views) after
+every command, the same facts less
+those events, the same outcome; each record re-executes by its own version,
+and the earlier record would not re-execute by the later version's rules."""
 
 from __future__ import annotations
 
@@ -12,18 +22,32 @@ import functools
 import random
 from typing import Any
 
+import pytest
+
 from aggregates import catalog
 from aggregates.kernel.record.audit import record_of
 from aggregates.kernel.record.verify import verify_records
 from aggregates.nine_empires import NineEmpires
-from aggregates.nine_empires.v1 import NineEmpiresV1_3
+from aggregates.nine_empires.state import EARLIER_BY_VERSION
+from aggregates.nine_empires.v1 import NineEmpiresV1_3, NineEmpiresV1_4
 
-ALL = catalog.registry((NineEmpiresV1_3, NineEmpires))
-STEPS = frozenset({"ImmunityStep", "AbsorbStep"})
+ALL = catalog.registry((NineEmpiresV1_3, NineEmpiresV1_4, NineEmpires))
+#: Each pair of versions, and the events the later no longer records.
+DROPPED: dict[tuple[type[NineEmpires], type[NineEmpires]], frozenset[str]] = {
+    (NineEmpiresV1_3, NineEmpiresV1_4): frozenset({"ImmunityStep", "AbsorbStep"}),
+    (NineEmpiresV1_4, NineEmpires): frozenset({"PhaseBegan", "WinterBegan",
+                                               "RedistributionBegan", "HandSizeChecked"}),
+}
+#: The pairs whose public views are alike after every command (1.3.0's views
+#: showed its recorded steps in the engagement's frame).
+VIEWS_ALIKE = frozenset({(NineEmpiresV1_4, NineEmpires)})
+PAIRS = [pytest.param(pair, id=f"{pair[0].RULES_VERSION}-{pair[1].RULES_VERSION}")
+         for pair in DROPPED]
 DECKS = ["malchior", "ord", "holden"]
 #: Enough commands for the game to end (it does, after some 340).
 COMMANDS = 700
-#: A seed whose game has immunity declared six times and damage absorbed often.
+#: A seed whose game has immunity declared six times, damage absorbed often,
+#: players redistributing food and discarding down in several Winters.
 SEED = 2
 
 
@@ -41,10 +65,11 @@ def _facts(events: list[Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 @functools.cache
-def _play_both(seed: int) -> tuple[list[Any], list[Any], int]:
+def _play_both(pair: tuple[type[NineEmpires], type[NineEmpires]],
+               seed: int) -> tuple[list[Any], list[Any], int]:
     """Both versions, step by step; the records of each and the commands played."""
     games = [cls.start([f"p{i}" for i in range(len(DECKS))], {"decks": DECKS},
-                       seed=f"{seed:02x}" * 32) for cls in (NineEmpiresV1_3, NineEmpires)]
+                       seed=f"{seed:02x}" * 32) for cls in pair]
     events: list[list[Any]] = [list(g.collect_events()) for g in games]
     rng = random.Random(seed)
     played = 0
@@ -54,6 +79,7 @@ def _play_both(seed: int) -> tuple[list[Any], list[Any], int]:
             break
         asked = [(d.seat, d.kind) for d in old.pending()]
         assert asked == [(d.seat, d.kind) for d in new.pending()], f"command {n}"
+        assert pair not in VIEWS_ALIKE or old.view(None) == new.view(None), f"command {n}"
         seat = rng.choice(sorted({s for s, _ in asked}))
         legal = old.legal_actions(seat)
         assert legal == new.legal_actions(seat), f"command {n}"
@@ -67,32 +93,44 @@ def _play_both(seed: int) -> tuple[list[Any], list[Any], int]:
     return events[0], events[1], played
 
 
-def test_rules_1_4_0_record_the_facts_of_1_3_0_without_the_engagement_steps() -> None:
-    """Engaging and Damage (Romance of the Nine Empires rulebook): the attacker
-    and attacking allies declare immunity against the defending side's damage,
-    then the opposing side absorbs; 1.4.0 asks the same seats as 1.3.0 did and
-    records the same facts, but not the steps."""
-    old, new, played = _play_both(seed=SEED)
+@pytest.mark.parametrize("pair", PAIRS)
+def test_a_later_version_records_the_facts_of_the_one_before_without_its_progress(
+        pair: tuple[type[NineEmpires], type[NineEmpires]]) -> None:
+    """Engaging and Damage (the attacker and attacking allies declare immunity,
+    then the opposing side absorbs); Turn Order ("When all players pass
+    consecutively, the current phase immediately ends and the next phase
+    begins") and the Winter Phase (food redistributed, then drawing and
+    discarding down to hand size): the later version asks the same seats as the
+    earlier did and records the same facts, but not the engine's progress."""
+    dropped = DROPPED[pair]
+    old, new, played = _play_both(pair, seed=SEED)
     old_facts, new_facts = _facts(old), _facts(new)
     kinds = {kind for kind, _ in old_facts}
-    assert kinds >= STEPS and "ImmunityDeclared" in kinds and "DamageAbsorbed" in kinds
-    assert not STEPS & {kind for kind, _ in new_facts}
-    assert [f for f in old_facts if f[0] not in STEPS] == new_facts
-    for records, cls in ((old, NineEmpiresV1_3), (new, NineEmpires)):
+    assert kinds >= dropped | {"ImmunityDeclared", "DamageAbsorbed", "FoodRedistributed"}
+    assert any(p["why"] == "hand size" for k, p in old_facts if k == "CardsDiscarded")
+    assert not dropped & {kind for kind, _ in new_facts}
+    assert [f for f in old_facts if f[0] not in dropped] == new_facts
+    for records, cls in zip((old, new), pair, strict=True):
         verdict = verify_records({}, [record_of(e) for e in records], ALL)
         assert verdict.ok, verdict.report.problems
         assert verdict.report.commands == played
         assert catalog.rules_class("nine_empires", cls.RULES_VERSION, ALL) is cls
 
 
-def test_a_1_3_0_record_would_not_re_execute_by_1_4_0() -> None:
-    """The steps a 1.3.0 record holds are not what 1.4.0 records: re-executed
-    by 1.4.0's rules it differs first at its first step."""
-    old, _, _ = _play_both(seed=SEED)
+@pytest.mark.parametrize("pair", PAIRS)
+def test_an_earlier_record_would_not_re_execute_by_the_later_rules(
+        pair: tuple[type[NineEmpires], type[NineEmpires]]) -> None:
+    """The progress an earlier record holds is not what the later version
+    records: re-executed by the later rules it differs first at the first such
+    event."""
+    earlier, later = pair
+    old, _, _ = _play_both(pair, seed=SEED)
     records = [record_of(e) for e in old]
-    # Loads 1.3.0's records but plays by 1.4.0's rules (none kept).
-    bound = type("BoundTo1_3_0", (NineEmpires,), {"RULES_VERSION": "1.3.0",
-                                                   "EARLIER": property(lambda self: frozenset())})
-    wrong = verify_records({}, records, {("nine_empires", "1.3.0"): bound})
-    first = next(r.version for r in records if r.type in STEPS)
+    rules = EARLIER_BY_VERSION.get(later.RULES_VERSION, frozenset())
+    # Loads the earlier version's records but plays by the later rules.
+    bound = type(f"BoundTo{earlier.__name__}", (NineEmpires,),
+                 {"RULES_VERSION": earlier.RULES_VERSION,
+                  "EARLIER": property(lambda self: rules)})
+    wrong = verify_records({}, records, {("nine_empires", earlier.RULES_VERSION): bound})
+    first = next(r.version for r in records if r.type in DROPPED[pair])
     assert not wrong.ok and wrong.first_failure == first

@@ -5,7 +5,10 @@ finished 1.1.0 game (``v1.NineEmpiresV1_1``) re-executes by 1.1.0 and would fail
 by 1.2.0 at its end, whose result 1.2.0 words as its readers are told it; a game
 stored by the released 1.2.0 code (a fixture), whose ``ReturnedHome`` did not
 name the cards bowed, reads upcast, re-executes by 1.2.0
-(``v1.NineEmpiresV1_2``) and would fail by 1.3.0, which bows the whole unit."""
+(``v1.NineEmpiresV1_2``) and would fail by 1.3.0, which bows the whole unit; a
+game stored by the released 1.4.0 code (a fixture), which recorded the phases'
+beginnings and Winter's steps, re-executes by 1.4.0 (``v1.NineEmpiresV1_4``)
+with the whole catalogue, and goes on by 1.4.0 when the served class loads it."""
 
 from __future__ import annotations
 
@@ -22,7 +25,12 @@ from aggregates.kernel.record.verify import fold, verify_records
 from aggregates.nine_empires import NineEmpires
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.state import EARLIER_BY_VERSION
-from aggregates.nine_empires.v1 import NineEmpiresV1, NineEmpiresV1_1, NineEmpiresV1_2
+from aggregates.nine_empires.v1 import (
+    NineEmpiresV1,
+    NineEmpiresV1_1,
+    NineEmpiresV1_2,
+    NineEmpiresV1_4,
+)
 from aggregates.nine_empires.victory import VICTORY, standings
 
 BOTH = catalog.registry((NineEmpiresV1, NineEmpires))
@@ -46,6 +54,11 @@ def bound(version: str, earlier: frozenset[str]) -> type[NineEmpires]:
 #: A game stored by the released rules 1.2.0 (commit de15407's code), up to a
 #: unit returned home with a straight attached card.
 STORED_1_2_0 = Path(__file__).parent / "data" / "rules_1_2_0_return_home.json"
+#: A game stored by the released rules 1.4.0 (commit bc19336's code), through
+#: two Winters (players redistributing food and discarding down) into turn 3.
+STORED_1_4_0 = Path(__file__).parent / "data" / "rules_1_4_0_phases.json"
+#: What 1.4.0 recorded and 1.5.0 reads from the facts before it.
+PROGRESS = frozenset({"PhaseBegan", "WinterBegan", "RedistributionBegan", "HandSizeChecked"})
 
 
 def _v1_game_with_allies(seed: int = 3) -> tuple[Any, list[Any]]:
@@ -114,7 +127,7 @@ def test_rules_1_2_0_on_record_the_result_as_the_players_read_it() -> None:
     (a Conquest, Dominance or Popular Victory, or the last player left), named as
     the players are, in the recorded result as in the outcome's summary."""
     game, records = _finished(NineEmpires)
-    assert records[0].payload["rules_version"] == NineEmpires.RULES_VERSION == "1.4.0"
+    assert records[0].payload["rules_version"] == NineEmpires.RULES_VERSION == "1.5.0"
     ended = next(r for r in records if r.type == "Ended")
     said = ended.payload["outcome"]["result"]
     assert said == f"Player {game.result['winner'] + 1} wins by {victory_words(game)}."
@@ -126,8 +139,8 @@ def victory_words(game: Any) -> str:
     return VICTORY[game.result["how"]]
 
 
-def _stored_1_2_0() -> list[Record]:
-    raw = json.loads(STORED_1_2_0.read_text("utf-8"))["records"]
+def _stored(path: Path = STORED_1_2_0) -> list[Record]:
+    raw = json.loads(path.read_text("utf-8"))["records"]
     return [Record(**r) for r in raw]
 
 
@@ -135,7 +148,7 @@ def test_a_stored_1_2_0_game_reads_upcast_and_re_executes_by_1_2_0() -> None:
     """Its ``ReturnedHome`` was stored as ``{hero, seat}``: read now, it bowed
     its hero alone (what 1.2.0 did), the chain still over the bytes as stored;
     the game verifies by 1.2.0 with every version registered."""
-    records = _stored_1_2_0()
+    records = _stored()
     assert records[0].payload["rules_version"] == "1.2.0"
     stored = next(r for r in records if r.type == "ReturnedHome")
     assert "bowed" not in stored.payload
@@ -151,7 +164,7 @@ def test_the_stored_1_2_0_game_would_fail_by_1_3_0_where_a_unit_returns_home() -
     """Battle Action & Resolution ("Bow your target unit to return it home"):
     1.3.0 bows the returning unit's straight attached card too, so re-executing
     1.2.0's game by it differs first at that ``ReturnedHome``."""
-    records = _stored_1_2_0()
+    records = _stored()
     later = EARLIER_BY_VERSION["1.3.0"]
     wrong = verify_records({}, records, {("nine_empires", "1.2.0"): bound("1.2.0", later)})
     returned = next(r.version for r in records if r.type == "ReturnedHome")
@@ -175,7 +188,7 @@ def test_a_stored_1_2_0_game_goes_on_by_1_2_0_after_an_upgrade() -> None:
     server loads a stored game by its events' topics), is at 1.2.0's rules (its
     returned unit's attached card still straight), plays on by them, and the
     whole record still re-executes by 1.2.0."""
-    records = _stored_1_2_0()
+    records = _stored()
     game: Any = fold(records, NineEmpires)
     assert type(game) is NineEmpires and game.rules_version == "1.2.0"
     assert EARLIER_BY_VERSION["1.2.0"] == game.EARLIER
@@ -187,5 +200,41 @@ def test_a_stored_1_2_0_game_goes_on_by_1_2_0_after_an_upgrade() -> None:
         game.act(seat, rnd.choice(game.legal_actions(seat)), f"after-{n}")
     more = [record_of(e) for e in game.collect_events()]
     verdict = verify_records({}, [*records, *more], ALL)
+    assert verdict.ok, verdict.report.problems
+    assert verdict.report.commands == game.commands_applied
+
+
+def test_a_stored_1_4_0_game_re_executes_by_1_4_0_in_the_catalogue() -> None:
+    """The stored 1.4.0 game holds the progress 1.5.0 no longer records; the
+    catalogue finds its released class, and it re-executes by it (and, bound
+    to 1.5.0's rules, fails at its first such event)."""
+    records = _stored(STORED_1_4_0)
+    assert records[0].payload["rules_version"] == "1.4.0"
+    assert {r.type for r in records} >= PROGRESS
+    assert catalog.rules_class("nine_empires", "1.4.0") is NineEmpiresV1_4
+    verdict = verify_records({}, records, catalog.RULES)
+    assert verdict.ok, verdict.report.problems
+    assert verdict.report.commands > 0
+    wrong = verify_records({}, records, {("nine_empires", "1.4.0"): bound("1.4.0", frozenset())})
+    first = next(r.version for r in records if r.type in PROGRESS)
+    assert not wrong.ok and wrong.first_failure == first
+
+
+def test_a_stored_1_4_0_game_goes_on_by_1_4_0_after_an_upgrade() -> None:
+    """Folded by the served class, the stored 1.4.0 game plays on by its own
+    rules (recording the phases' beginnings and Winter's steps still), and the
+    whole record re-executes by 1.4.0."""
+    records = _stored(STORED_1_4_0)
+    game: Any = fold(records, NineEmpires)
+    assert type(game) is NineEmpires and game.rules_version == "1.4.0"
+    rnd = random.Random(6)
+    for n in range(400):
+        if game.ended:
+            break
+        seat = rnd.choice(sorted({d.seat for d in game.pending()}))
+        game.act(seat, rnd.choice(game.legal_actions(seat)), f"after-{n}")
+    more = [record_of(e) for e in game.collect_events()]
+    assert {"PhaseBegan", "WinterBegan"} <= {r.type for r in more}
+    verdict = verify_records({}, [*records, *more], catalog.RULES)
     assert verdict.ok, verdict.report.problems
     assert verdict.report.commands == game.commands_applied
