@@ -56,7 +56,8 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: (it, as they, recorded the phases' beginnings and Winter's steps:
 #: ``PhaseBegan``, ``WinterBegan``, ``RedistributionBegan``, ``HandSizeChecked``).
 #: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn, and 1.1.0,
-#: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``).
+#: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``),
+#: and 1.2.0, as they, a Support step with nothing to draw (``SupportUnavailable``).
 RELEASED: dict[tuple[str, str], str] = {
     ("enin", "1.0.0"): "aggregates.enin.v1:EninV1",
     ("enin", "1.1.0"): "aggregates.enin.v1:EninV1_1",
@@ -65,6 +66,7 @@ RELEASED: dict[tuple[str, str], str] = {
     ("ettin", "2"): "aggregates.ettin.v1:EttinV2",
     ("titans", "1.0.0"): "aggregates.titans.v1:TitansV1",
     ("titans", "1.1.0"): "aggregates.titans.v1:TitansV1_1",
+    ("titans", "1.2.0"): "aggregates.titans.v1:TitansV1_2",
     ("nine_empires", "1.0.0"): "aggregates.nine_empires.v1:NineEmpiresV1",
     ("nine_empires", "1.1.0"): "aggregates.nine_empires.v1:NineEmpiresV1_1",
     ("nine_empires", "1.2.0"): "aggregates.nine_empires.v1:NineEmpiresV1_2",

@@ -9,8 +9,10 @@ region's army, a side's gains in a Battle, the draft's next pick), its body is
 the chapter module's (``regions.add_units``, ``battles.gain``...), which reads
 and writes the state alone. The rules of earlier versions read here are
 when a Round's first turn begins (``state.EARLIER_FIRST_TURN``: rules 1.0.0
-began it with the Order Pool drawn) and whether the draft's pace has events
-of its own (``state.EARLIER_DRAFT_PACE``: before 1.2.0), which the game's
+began it with the Order Pool drawn), whether the draft's pace has events
+of its own (``state.EARLIER_DRAFT_PACE``: before 1.2.0) and whether a Support
+step with nothing to draw is passed by an event of its own
+(``state.EARLIER_SUPPORT_UNAVAILABLE``: before 1.3.0), which the game's
 creation event fixes, not the event.
 """
 
@@ -43,6 +45,7 @@ def _support_drawn(event: ev.SupportDrawn, game: State) -> None:
 
 @apply.register
 def _support_unavailable(event: ev.SupportUnavailable, game: State) -> None:
+    """Rules 1.2.0 and before: the Support step passed for want of a card."""
     assert game.turn is not None
     game.turn["support_drawn"] = True
 
@@ -193,6 +196,7 @@ def _orders_ended(event: ev.OrdersEnded, game: State) -> None:
     game.order_discard.append(event.card)
     game.turn["orders_done"] = True
     game.turn["actions"] = []
+    turns.support_step_entered(game)
 
 
 # --------------------------------------------------------------------- Actions
@@ -393,6 +397,7 @@ def _battle_resolved(event: ev.BattleResolved, game: State) -> None:
     for role in ("attacker", "defender"):
         game.support_discard.extend(battles.side_of(game, role)["played"])
     game.battle = None
+    turns.support_step_entered(game)
 
 
 # ---------------------------------------------------------- Clean-Up and turns

@@ -22,7 +22,11 @@ from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome
 from aggregates.titans import flow, scoring, setup, state, views
 from aggregates.titans.data import TABLES
-from aggregates.titans.state import EARLIER_DRAFT_PACE, EARLIER_FIRST_TURN
+from aggregates.titans.state import (
+    EARLIER_DRAFT_PACE,
+    EARLIER_FIRST_TURN,
+    EARLIER_SUPPORT_UNAVAILABLE,
+)
 
 
 class Titans(Game, package=__package__):
@@ -36,16 +40,20 @@ class Titans(Game, package=__package__):
 
     RULES_ID = "titans"
     TITLE = "Titans"
+    #: 1.3.0 records no ``SupportUnavailable`` (a Support step with nothing to
+    #: draw is passed by the fact that enters it: ``v1.TitansV1_2`` is 1.2.0);
     #: 1.2.0 records no ``DraftPassed`` or ``DraftEnded`` (the draft's pace is
     #: the players' passes and keeps: ``v1.TitansV1_1`` is 1.1.0); 1.1.0 records
     #: a ``TurnBegan`` for a Round's first turn too (1.0.0 began it with the
     #: Order Pool drawn: ``v1.TitansV1``; docs/rules-versions.md).
-    RULES_VERSION = "1.2.0"
+    RULES_VERSION = "1.3.0"
     #: The rules each earlier version kept (``state.EARLIER_*``), by that version:
     #: a game is played by those of the version its creation event records.
     EARLIER_RULES = {
-        "1.0.0": frozenset({EARLIER_FIRST_TURN, EARLIER_DRAFT_PACE}),
-        "1.1.0": frozenset({EARLIER_DRAFT_PACE}),
+        "1.0.0": frozenset({EARLIER_FIRST_TURN, EARLIER_DRAFT_PACE,
+                            EARLIER_SUPPORT_UNAVAILABLE}),
+        "1.1.0": frozenset({EARLIER_DRAFT_PACE, EARLIER_SUPPORT_UNAVAILABLE}),
+        "1.2.0": frozenset({EARLIER_SUPPORT_UNAVAILABLE}),
     }
     #: turns in order; the Game Setup's purchase and draft are made by all at once;
     #: dice and shuffles (explicit chance); hidden hands and objectives

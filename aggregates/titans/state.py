@@ -46,6 +46,10 @@ EARLIER_FIRST_TURN = "a Round's first turn begins with the Order Pool drawn"
 #: 1.2.0 records only the players' facts (``ObjectivesPassed``,
 #: ``ObjectiveKept``), whose apply moves the draft on when the last player's is in.
 EARLIER_DRAFT_PACE = "the Objective draft's next pick and its end recorded as events"
+#: Rules 1.2.0 and before recorded a turn's Support step passed for want of a
+#: card (the deck, its discards and the row empty) as ``SupportUnavailable``;
+#: 1.3.0 passes it in the apply of the fact that enters it (``turns.py``).
+EARLIER_SUPPORT_UNAVAILABLE = "a Support step with nothing to draw recorded as an event"
 
 
 class State(Protocol):

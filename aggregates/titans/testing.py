@@ -18,8 +18,10 @@ from aggregates.titans.game import Titans
 SEED = "7" * 64
 
 
-def new_game(players: int = 2, seed: str = SEED, **options: Any) -> Titans:
-    return Titans.start([f"P{i}" for i in range(players)], options, seed=seed)
+def new_game(players: int = 2, seed: str = SEED, rules: type[Titans] = Titans,
+             **options: Any) -> Titans:
+    """A new game by ``rules`` (the served class, or an earlier version's)."""
+    return rules.start([f"P{i}" for i in range(players)], options, seed=seed)
 
 
 def legal(game: Titans, seat: int) -> list[Command]:
@@ -193,13 +195,13 @@ def dice_pool(game: Titans, role: str, faces: list[tuple[str, int]]) -> None:
 
 def arranged(layout: dict[str, tuple[int, dict[str, int]]],
              control: dict[str, int] | None = None, strongholds: tuple[str, ...] = (),
-             players: int = 2) -> Titans:
+             players: int = 2, rules: type[Titans] = Titans) -> Titans:
     """Round 1, the first player's turn (Poland's, against Russia, with 2 players),
     the map as ``layout`` places it, every hand empty, the events so far read."""
     from aggregates.titans.data import TABLES
 
     options = {"setup": "2-poland-russia"} if players == 2 else {}
-    game = through_setup(new_game(players, **options))
+    game = through_setup(new_game(players, rules=rules, **options))
     place(game, layout, control)
     game.strongholds = list(strongholds)
     game.strongholds_left = TABLES.strongholds - len(strongholds)

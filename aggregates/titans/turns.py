@@ -31,7 +31,7 @@ from aggregates.titans import (
     support,
 )
 from aggregates.titans.commands import DeployTitan, DiscardSupport, EndOrders
-from aggregates.titans.state import State
+from aggregates.titans.state import EARLIER_SUPPORT_UNAVAILABLE, State
 
 ORDERS, BATTLES, SUPPORT, CLEANUP = "orders", "battles", "support", "cleanup"
 
@@ -48,6 +48,18 @@ def step(game: State) -> str | None:
     if not turn["support_drawn"]:
         return SUPPORT
     return CLEANUP
+
+
+def support_step_entered(game: State) -> None:
+    """Evolve, after a fact that may end the Battles (``OrdersEnded``, a
+    ``BattleResolved``): a Support step entered with no Support Card to draw
+    (the deck, its discards and the row empty) is passed, nothing drawn.
+    Rules 1.2.0 and before recorded it as ``SupportUnavailable``
+    (``state.EARLIER_SUPPORT_UNAVAILABLE``)."""
+    if (EARLIER_SUPPORT_UNAVAILABLE not in game.earlier and step(game) == SUPPORT
+            and not support.can_draw(game)):
+        assert game.turn is not None
+        game.turn["support_drawn"] = True
 
 
 def excess(game: State, seat: int) -> int:
@@ -155,7 +167,9 @@ def settle(game: State) -> bool:
             return True
         return False  # the Active Player chooses the next Battle
     if now == SUPPORT:
-        if not support.can_draw(game):
+        # Nothing to draw: rules 1.2.0 and before record the step passed (1.3.0
+        # passed it as it was entered: ``support_step_entered``).
+        if EARLIER_SUPPORT_UNAVAILABLE in game.earlier and not support.can_draw(game):
             game.emit("SupportUnavailable", seat=seat)
             return True
         return False

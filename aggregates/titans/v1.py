@@ -1,7 +1,11 @@
 """Titans' earlier rules versions, kept so the games recorded under them are
 re-verified by the rules that played them (docs/rules-versions.md).
 
-- 1.2.0 (served) records the Secret Objective draft by the players' facts
+- 1.3.0 (served) passes a turn's Support step with nothing to draw (the
+  deck, its discards and the row empty) in the apply of the fact that enters
+  it; 1.2.0 and before also recorded it, ``SupportUnavailable``
+  (``state.EARLIER_SUPPORT_UNAVAILABLE``).
+- 1.2.0 records the Secret Objective draft by the players' facts
   alone (``ObjectivesPassed``, ``ObjectiveKept``); 1.1.0 and 1.0.0 also
   recorded its pace, ``DraftPassed`` and ``DraftEnded``
   (``state.EARLIER_DRAFT_PACE``).
@@ -28,3 +32,7 @@ class TitansV1(Titans):
 
 class TitansV1_1(Titans):  # noqa: N801 (the version's digits)
     RULES_VERSION = "1.1.0"
+
+
+class TitansV1_2(Titans):  # noqa: N801 (the version's digits)
+    RULES_VERSION = "1.2.0"

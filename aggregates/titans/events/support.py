@@ -21,7 +21,9 @@ class SupportDrawn(Game.Event):
 
 class SupportUnavailable(Game.Event):
     """The Active Player (`seat`) can draw no Support Card this turn: the deck,
-    its discards and the row are empty."""
+    its discards and the row are empty. Recorded by rules 1.2.0 and before only:
+    rules 1.3.0 pass the Support step, nothing drawn, in the apply of the fact
+    that enters it (`OrdersEnded`, the turn's last `BattleResolved`)."""
 
     seat: int
 
