@@ -24,49 +24,49 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypedDict
 
-#: ``GameState.outcome_json`` once the game is over (the game's ``breakdown``
-#: schema goes in ``properties.breakdown``); ``{}`` before.
-SCHEMA: dict[str, Any] = {
-    "title": "outcome",
-    "description": "The result of a finished game, in the one shape every game shares "
-                   "(aggregates/kernel/outcome.py); empty ({}) while the game is running.",
-    "type": "object",
-    "properties": {
-        "winners": {
-            "description": "The seats that won, as 0-based seat indices (Player N is seat "
-                           "N-1); several when they tied or won as a team; empty when "
-                           "nobody won (a solo game lost).",
-            "type": "array", "items": {"type": "integer", "minimum": 0}, "uniqueItems": True},
-        "winning_team": {
-            "description": "The seats of the team that won together (an alliance), or null "
-                           "when no team won: a game without teams, or teams tied.",
-            "anyOf": [{"type": "null"},
-                      {"type": "array", "items": {"type": "integer", "minimum": 0},
-                       "minItems": 1}]},
-        "ranking": {
-            "description": "Every seat, best first; seats tied after every tie-break "
-                           "share one group.",
-            "type": "array",
-            "items": {"type": "array", "items": {"type": "integer", "minimum": 0},
-                      "minItems": 1}},
-        "scores": {
-            "description": "Each seat's final score, by seat index (victory points, Glory, "
-                           "Renown...: the game's own measure, named in the summary); "
-                           "null for a seat, or every seat, where the game keeps no score.",
-            "type": "array", "items": {"type": ["number", "null"]}},
-        "breakdown": {
-            "description": "The game's own detail of the result, as its Ended event "
-                           "records it: tie-breaks, per-category points, how it was won.",
-            "type": "object"},
-        "summary": {
-            "description": "The result as one sentence, naming seats as Player N (1-based).",
-            "type": "string", "minLength": 1},
-    },
-    "required": ["winners", "winning_team", "ranking", "scores", "breakdown", "summary"],
-    "additionalProperties": False,
-}
+if TYPE_CHECKING:
+    # The JSON Schema keywords of a declared type, for the type checker alone:
+    # ``kernel.declared`` imports the game, which imports this module; the
+    # schema writer reads ``OutcomeJson`` with it (``schemagen.hints``).
+    from aggregates.kernel.declared import Keywords
+
+#: A seat, as the outcome names it: its 0-based index (an alias the hints
+#: resolve, as ``Keywords`` is the type checker's alone here).
+Seat: TypeAlias = "Annotated[int, Keywords(minimum=0)]"
+
+
+class OutcomeJson(TypedDict):
+    """The result of a finished game, in the one shape every game shares
+    (aggregates/kernel/outcome.py); empty ({}) while the game is running.
+
+    ``GameState.outcome_json`` once the game is over: ``Outcome.to_json``. Its
+    served JSON Schema is written from this declaration
+    (``kernel.record.schemas.OUTCOME``; the game's own ``breakdown`` schema goes
+    in ``properties.breakdown``).
+    """
+
+    winners: Annotated[list[Seat], Keywords(
+        description="The seats that won, as 0-based seat indices (Player N is seat N-1); "
+                    "several when they tied or won as a team; empty when nobody won (a "
+                    "solo game lost).", uniqueItems=True)]
+    winning_team: Annotated[None | Annotated[list[Seat], Keywords(minItems=1)], Keywords(
+        description="The seats of the team that won together (an alliance), or null when "
+                    "no team won: a game without teams, or teams tied.")]
+    ranking: Annotated[list[Annotated[list[Seat], Keywords(minItems=1)]], Keywords(
+        description="Every seat, best first; seats tied after every tie-break share one "
+                    "group.")]
+    scores: Annotated[list[float | None], Keywords(
+        description="Each seat's final score, by seat index (victory points, Glory, "
+                    "Renown...: the game's own measure, named in the summary); null for a "
+                    "seat, or every seat, where the game keeps no score.")]
+    breakdown: Annotated[dict[str, Any], Keywords(
+        description="The game's own detail of the result, as its Ended event records it: "
+                    "tie-breaks, per-category points, how it was won.")]
+    summary: Annotated[str, Keywords(
+        description="The result as one sentence, naming seats as Player N (1-based).",
+        minLength=1)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,8 +80,8 @@ class Outcome:
     summary: str
     winning_team: tuple[int, ...] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The wire form (``GameState.outcome_json``), in ``SCHEMA``'s field order."""
+    def to_json(self) -> OutcomeJson:
+        """The wire form (``GameState.outcome_json``), in ``OutcomeJson``'s field order."""
         return {
             "winners": list(self.winners),
             "winning_team": None if self.winning_team is None else list(self.winning_team),

@@ -11,15 +11,20 @@ any game's rules or wording (as OpenSpiel's observation strings, but
 structured).
 
 Everything here is plain data: ``to_json`` gives what travels on the wire
-(``GameState.screen_json``), ``screen_from_json`` reads it back.
+(``GameState.screen_json``), ``screen_from_json`` reads it back. What travels
+is declared once, as the ``TypedDict`` s below (``ScreenJson`` and the item
+kinds it holds), the types ``to_json`` returns (mypy holds them to it): the
+served JSON Schema of a screen is written from them
+(``kernel.record.schemas.SCREEN``), each type's docstring its description.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import string
+import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypedDict
 
 # A seat has one name everywhere: the games' sentences and screens, the terminal
 # and the pages name it through these (the client library's, which every client
@@ -30,12 +35,114 @@ from arbiter.names import plural as plural
 from arbiter.names import possessive as possessive
 from arbiter.names import seat_name as seat_name
 
+if TYPE_CHECKING:
+    # The JSON Schema keywords of a declared type. Imported for the type checker
+    # alone: ``kernel.declared`` imports the game, which imports this module; the
+    # schema writer reads these declarations with it (``schemagen.hints``).
+    from aggregates.kernel.declared import Keywords
+
 #: The colours a card or a space may be painted in: names every renderer knows
 #: (the web page paints each with its own fill). A colour is never the only
 #: sign: it is always shown beside its words (``colour_label``, else its name),
 #: for a reader who cannot tell the colours apart.
-COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown",
-           "grey", "black", "white", "teal")
+Colour = Literal["red", "orange", "yellow", "green", "blue", "purple", "pink", "brown",
+                 "grey", "black", "white", "teal"]
+COLOURS: tuple[str, ...] = typing.get_args(Colour)
+
+
+# --- the screen on the wire: ``Screen.to_json`` -----------------------------------------
+# (An object without a docstring is served without a description, as it always was.)
+
+
+class StatJson(TypedDict):
+    label: str
+    value: int | str
+
+
+class CardJson(TypedDict):
+    """One card face; every field but id and name is optional."""
+
+    id: int | str
+    name: str
+    detail: NotRequired[str]
+    tag: NotRequired[str]
+    colour: NotRequired[Annotated[Colour, Keywords(
+        description="The card's colour or faction, to paint it.")]]
+    colour_label: NotRequired[Annotated[str, Keywords(
+        description="The colour in words (a faction's name), always shown beside it; "
+                    "the colour's name when absent.")]]
+    stats: NotRequired[Annotated[list[StatJson], Keywords(
+        description="The card's numbers, in order.")]]
+    text: NotRequired[Annotated[str, Keywords(description="The card's rules text.")]]
+
+
+class TrackJson(TypedDict):
+    """A named value (HP 7/12), or one value per seat (per_seat)."""
+
+    kind: Literal["track"]
+    label: str
+    value: NotRequired[Any]
+    maximum: NotRequired[int]
+    per_seat: NotRequired[list[Any]]
+
+
+class CardsJson(TypedDict):
+    """A zone of cards: the faces the reader may see, or only a count."""
+
+    kind: Literal["cards"]
+    label: str
+    cards: NotRequired[list[CardJson]]
+    count: Annotated[int, Keywords(minimum=0)]
+    zone: NotRequired[str]
+    numbered: NotRequired[bool]
+
+
+class TableJson(TypedDict):
+    kind: Literal["table"]
+    label: str
+    columns: list[str]
+    rows: list[list[Any]]
+
+
+class SpaceJson(TypedDict):
+    id: int | str
+    name: str
+    links: NotRequired[list[int | str]]
+    occupants: NotRequired[list[str]]
+    marked: NotRequired[bool]
+    x: NotRequired[Annotated[float, Keywords(minimum=0, maximum=100)]]
+    y: NotRequired[Annotated[float, Keywords(minimum=0, maximum=100)]]
+    owner: NotRequired[str]
+    marks: NotRequired[list[str]]
+    colour: NotRequired[Annotated[Colour, Keywords(description="The controller's colour.")]]
+    summary: NotRequired[Annotated[str, Keywords(
+        description='What a map writes on the space ("2I 1C").')]]
+
+
+class BoardJson(TypedDict):
+    kind: Literal["board"]
+    label: str
+    spaces: list[SpaceJson]
+
+
+class NoteJson(TypedDict):
+    kind: Literal["note"]
+    text: str
+
+
+ItemJson = TrackJson | CardsJson | TableJson | BoardJson | NoteJson
+
+
+class SectionJson(TypedDict):
+    title: str
+    items: list[ItemJson]
+
+
+class ScreenJson(TypedDict):
+    """What one reader sees of a game, in the kernel's presentation vocabulary
+    (aggregates/kernel/present.py): titled sections of items."""
+
+    sections: list[SectionJson]
 
 
 #: One event's sentence: from the payload its reader got and a seat namer.
@@ -102,11 +209,18 @@ class Card:
     stats: tuple[tuple[str, int | str], ...] = ()
     text: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "name": self.name}
-        for key in ("detail", "tag", "colour", "colour_label", "text"):
-            if getattr(self, key):
-                out[key] = getattr(self, key)
+    def to_json(self) -> CardJson:
+        out: CardJson = {"id": self.id, "name": self.name}
+        if self.detail:
+            out["detail"] = self.detail
+        if self.tag:
+            out["tag"] = self.tag
+        if self.colour:
+            out["colour"] = typing.cast(Colour, self.colour)
+        if self.colour_label:
+            out["colour_label"] = self.colour_label
+        if self.text:
+            out["text"] = self.text
         if self.stats:
             out["stats"] = [{"label": label, "value": value} for label, value in self.stats]
         return out
@@ -121,8 +235,8 @@ class Track:
     maximum: int | None = None
     per_seat: tuple[Any, ...] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": "track", "label": self.label}
+    def to_json(self) -> TrackJson:
+        out: TrackJson = {"kind": "track", "label": self.label}
         if self.per_seat is not None:
             out["per_seat"] = list(self.per_seat)
         else:
@@ -146,11 +260,12 @@ class Cards:
     zone: str = ""
     numbered: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": "cards", "label": self.label}
-        if self.cards is not None:
-            out["cards"] = [c.to_json() for c in self.cards]
-        out["count"] = len(self.cards) if self.cards is not None else (self.count or 0)
+    def to_json(self) -> CardsJson:
+        out: CardsJson = (
+            {"kind": "cards", "label": self.label, "count": self.count or 0}
+            if self.cards is None else
+            {"kind": "cards", "label": self.label, "cards": [c.to_json() for c in self.cards],
+             "count": len(self.cards)})
         if self.zone:
             out["zone"] = self.zone
         if self.numbered:
@@ -166,7 +281,7 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TableJson:
         return {"kind": "table", "label": self.label, "columns": list(self.columns),
                 "rows": [list(r) for r in self.rows]}
 
@@ -197,8 +312,8 @@ class Space:
     #: occupants say it in full.
     summary: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "name": self.name}
+    def to_json(self) -> SpaceJson:
+        out: SpaceJson = {"id": self.id, "name": self.name}
         if self.links:
             out["links"] = list(self.links)
         if self.occupants:
@@ -212,7 +327,7 @@ class Space:
         if self.marks:
             out["marks"] = list(self.marks)
         if self.colour:
-            out["colour"] = self.colour
+            out["colour"] = typing.cast(Colour, self.colour)
         if self.summary:
             out["summary"] = self.summary
         return out
@@ -225,7 +340,7 @@ class Board:
     label: str
     spaces: tuple[Space, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BoardJson:
         return {"kind": "board", "label": self.label,
                 "spaces": [s.to_json() for s in self.spaces]}
 
@@ -236,7 +351,7 @@ class Note:
 
     text: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> NoteJson:
         return {"kind": "note", "text": self.text}
 
 
@@ -251,7 +366,7 @@ class Section:
     title: str
     items: tuple[Item, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SectionJson:
         return {"title": self.title, "items": [i.to_json() for i in self.items]}
 
 
@@ -261,7 +376,7 @@ class Screen:
 
     sections: tuple[Section, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ScreenJson:
         return {"sections": [s.to_json() for s in self.sections]}
 
 

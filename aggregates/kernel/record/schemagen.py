@@ -174,7 +174,7 @@ class ViewSchema:
             self.seen[hint] = self.seen.get(hint, 0) + 1
             if self.seen[hint] > 1:
                 return
-            for inner in typing.get_type_hints(hint, include_extras=True).values():
+            for inner in hints(hint).values():
                 self.count(inner)
             return
         for arg in typing.get_args(hint):
@@ -210,13 +210,65 @@ class ViewSchema:
 
     def typed_dict(self, hint: Any) -> dict[str, Any]:
         """A closed object: its keys' types, which every value carries, its docstring."""
-        hints = typing.get_type_hints(hint, include_extras=True)
+        keys = hints(hint)
         out: dict[str, Any] = {
             "type": "object", "additionalProperties": False,
-            "properties": {key: self.of(value) for key, value in hints.items()},
-            "required": [key for key, value in hints.items() if required(hint, key, value)]}
+            "properties": {key: self.of(value) for key, value in keys.items()},
+            "required": [key for key, value in keys.items() if required(hint, key, value)]}
         doc = declared._first_paragraph(hint.__doc__)
         return {**out, "description": doc} if doc else out
+
+
+class WireSchema(ViewSchema):
+    """One of the kernel's wire shapes (every game's screen, outcome and feed
+    event) as the JSON Schema served for it, written from its declaration: a
+    ``title``, the shapes ``defs`` names written once under ``$defs`` (by those
+    names), a union of JSON scalars as a list of ``type`` s, a union of objects
+    as ``oneOf`` (each is one of them), a one-value ``Literal`` as a ``const``,
+    and an array of anything without ``items``."""
+
+    def __init__(self, declared: Any, title: str, defs: Mapping[Any, str] | None = None
+                 ) -> None:
+        super().__init__(declared)
+        self.title = title
+        self.names = dict(defs or {})
+
+    def schema(self) -> dict[str, Any]:
+        return {"title": self.title, **super().schema()}
+
+    def of(self, hint: Any) -> dict[str, Any]:
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        name = self.names.get(hint) if is_typed_dict(hint) or origin is not None else None
+        if name is not None:
+            if name not in self.defs:
+                self.defs[name] = {}  # a shape inside itself refers to itself
+                self.defs[name] = (self.typed_dict(hint) if is_typed_dict(hint)
+                                   else self.union(args))
+            return {"$ref": f"#/$defs/{name}"}
+        if origin in (typing.Union, types.UnionType):
+            return self.union(args)
+        if origin is typing.Literal and len(args) == 1:
+            return {"const": args[0]}
+        if origin is list and args:
+            items = self.of(args[0])
+            return {"type": "array", **({"items": items} if items else {})}
+        return super().of(hint)
+
+    def union(self, args: Sequence[Any]) -> dict[str, Any]:
+        if all(arg in declared._SCALARS for arg in args):
+            return {"type": [declared._SCALARS[arg] for arg in args]}
+        if all(is_typed_dict(arg) for arg in args):
+            return {"oneOf": [self.of(arg) for arg in args]}
+        return {"anyOf": [self.of(arg) for arg in args]}
+
+
+def hints(typed_dict: Any) -> dict[str, Any]:
+    """A ``TypedDict``'s keys and their declared types, ``Annotated`` extras
+    kept. ``Keywords`` is resolved here for declarations that import it for the
+    type checker alone (the kernel's screen and outcome, which the game imports
+    before ``kernel.declared`` can be)."""
+    return typing.get_type_hints(typed_dict, localns={"Keywords": Keywords},
+                                 include_extras=True)
 
 
 def is_typed_dict(hint: Any) -> bool:

@@ -4,8 +4,10 @@ Clients in any language read ``view_json``, ``screen_json``, ``outcome_json``,
 ``options_json`` and each event's ``payload_json`` without Arbiter's Python
 code; these schemas (JSON Schema draft 2020-12) say what they hold, and
 ``ListRules`` serves them (``RulesInfo.schemas_json``). What every game shares
-lives here: the screen vocabulary of ``kernel.present`` and the envelope of an
-event on the Redis feed. What is particular to a game lives beside it, in
+is written here from its one declaration (``schemagen.WireSchema``): the screen
+vocabulary of ``kernel.present`` (``ScreenJson``), the outcome's shared shape
+(``outcome.OutcomeJson``) and the envelope of an event on the Redis feed
+(``FeedEvent``). What is particular to a game lives beside it, in
 ``aggregates/<game>/schemas.json``: its view, its outcome and each event
 type's payload, for the rules version the file names (a test plays random
 games of every game and validates everything they produce against them).
@@ -25,146 +27,59 @@ import functools
 import json
 import sys
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
-from aggregates.kernel import declared
-from aggregates.kernel.outcome import SCHEMA as OUTCOME
-from aggregates.kernel.present import COLOURS
+from aggregates.kernel import declared, present
+from aggregates.kernel.declared import Keywords
+from aggregates.kernel.outcome import OutcomeJson
+from aggregates.kernel.record.schemagen import WireSchema
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: The JSON fields a schemas document describes, by their proto field name.
 FIELDS = ("view_json", "screen_json", "outcome_json", "options_json", "payload_json")
 
-_SEAT_VALUES: dict[str, Any] = {"type": "array"}
-_ID: dict[str, Any] = {"type": ["integer", "string"]}
-_TEXT: dict[str, Any] = {"type": "string"}
+#: A count or an index from 0 (a seat, a position).
+Index = Annotated[int, Keywords(minimum=0)]
 
-#: ``GameState.screen_json``: ``kernel.present.Screen.to_json``.
-SCREEN: dict[str, Any] = {
-    "title": "screen",
-    "description": "What one reader sees of a game, in the kernel's presentation "
-                   "vocabulary (aggregates/kernel/present.py): titled sections of items.",
-    "type": "object",
-    "properties": {"sections": {"type": "array", "items": {"$ref": "#/$defs/section"}}},
-    "required": ["sections"],
-    "additionalProperties": False,
-    "$defs": {
-        "section": {
-            "type": "object",
-            "properties": {"title": _TEXT,
-                           "items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
-            "required": ["title", "items"],
-            "additionalProperties": False,
-        },
-        "item": {"oneOf": [{"$ref": f"#/$defs/{kind}"}
-                           for kind in ("track", "cards", "table", "board", "note")]},
-        "track": {
-            "description": "A named value (HP 7/12), or one value per seat (per_seat).",
-            "type": "object",
-            "properties": {"kind": {"const": "track"}, "label": _TEXT, "value": {},
-                           "maximum": {"type": "integer"}, "per_seat": _SEAT_VALUES},
-            "required": ["kind", "label"],
-            "additionalProperties": False,
-        },
-        "cards": {
-            "description": "A zone of cards: the faces the reader may see, or only a count.",
-            "type": "object",
-            "properties": {"kind": {"const": "cards"}, "label": _TEXT,
-                           "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
-                           "count": {"type": "integer", "minimum": 0}, "zone": _TEXT,
-                           "numbered": {"type": "boolean"}},
-            "required": ["kind", "label", "count"],
-            "additionalProperties": False,
-        },
-        "card": {
-            "description": "One card face; every field but id and name is optional.",
-            "type": "object",
-            "properties": {
-                "id": _ID, "name": _TEXT, "detail": _TEXT, "tag": _TEXT,
-                "colour": {"enum": list(COLOURS),
-                           "description": "The card's colour or faction, to paint it."},
-                "colour_label": {"type": "string", "description":
-                                 "The colour in words (a faction's name), always shown "
-                                 "beside it; the colour's name when absent."},
-                "stats": {"type": "array", "description": "The card's numbers, in order.",
-                          "items": {"type": "object",
-                                    "properties": {"label": _TEXT,
-                                                   "value": {"type": ["integer", "string"]}},
-                                    "required": ["label", "value"],
-                                    "additionalProperties": False}},
-                "text": {"type": "string", "description": "The card's rules text."},
-            },
-            "required": ["id", "name"],
-            "additionalProperties": False,
-        },
-        "table": {
-            "type": "object",
-            "properties": {"kind": {"const": "table"}, "label": _TEXT,
-                           "columns": {"type": "array", "items": _TEXT},
-                           "rows": {"type": "array", "items": {"type": "array"}}},
-            "required": ["kind", "label", "columns", "rows"],
-            "additionalProperties": False,
-        },
-        "board": {
-            "type": "object",
-            "properties": {"kind": {"const": "board"}, "label": _TEXT,
-                           "spaces": {"type": "array", "items": {"$ref": "#/$defs/space"}}},
-            "required": ["kind", "label", "spaces"],
-            "additionalProperties": False,
-        },
-        "space": {
-            "type": "object",
-            "properties": {"id": _ID, "name": _TEXT,
-                           "links": {"type": "array", "items": _ID},
-                           "occupants": {"type": "array", "items": _TEXT},
-                           "marked": {"type": "boolean"},
-                           "x": {"type": "number", "minimum": 0, "maximum": 100},
-                           "y": {"type": "number", "minimum": 0, "maximum": 100},
-                           "owner": _TEXT,
-                           "marks": {"type": "array", "items": _TEXT},
-                           "colour": {"enum": list(COLOURS),
-                                      "description": "The controller's colour."},
-                           "summary": {"type": "string", "description":
-                                       "What a map writes on the space (\"2I 1C\")."}},
-            "required": ["id", "name"],
-            "additionalProperties": False,
-        },
-        "note": {
-            "type": "object",
-            "properties": {"kind": {"const": "note"}, "text": _TEXT},
-            "required": ["kind", "text"],
-            "additionalProperties": False,
-        },
-    },
-}
 
-#: One event of a Redis feed message (a message is a JSON array of a move's events,
-#: ``service.envelope.to_public_json`` each): the public form of an event; its
-#: ``payload`` is described per game and event type.
-EVENT: dict[str, Any] = {
-    "title": "event",
-    "description": "One event as published on the Redis feed, an element of a message's "
-                   "array (public forms only); the payload's schema is the game's "
-                   "payload_json entry for its type.",
-    "type": "object",
-    "properties": {
-        "game_id": _TEXT,
-        "version": {"type": "integer", "minimum": 1},
-        "position": {"type": "integer", "minimum": 0},
-        "type": _TEXT,
-        "time": {"type": "string", "format": "date-time"},
-        "audience": {"anyOf": [{"const": "everyone"},
-                               {"type": "array", "items": {"type": "integer", "minimum": 0}}]},
-        "payload": {"type": "object"},
-        "redacted": {"type": "boolean"},
-        "digest": _TEXT,
-        "prev_digest": _TEXT,
-        "rules": _TEXT,
-    },
-    "required": ["game_id", "version", "position", "type", "time", "audience", "payload",
-                 "redacted", "digest", "prev_digest", "rules"],
-    "additionalProperties": False,
-}
+class FeedEvent(TypedDict):
+    """One event as published on the Redis feed, an element of a message's array
+    (public forms only); the payload's schema is the game's payload_json entry for
+    its type.
+
+    A Redis feed message is a JSON array of a move's events, each of this shape
+    (``service.envelope.to_public_json``): the public form of an event.
+    """
+
+    game_id: str
+    version: Annotated[int, Keywords(minimum=1)]
+    position: Index
+    type: str
+    time: Annotated[str, Keywords(format="date-time")]
+    audience: Literal["everyone"] | list[Index]
+    payload: dict[str, Any]
+    redacted: bool
+    digest: str
+    prev_digest: str
+    rules: str
+
+
+#: The shapes the screen's schema writes once, under ``$defs``, by these names.
+SCREEN_DEFS: dict[Any, str] = {
+    present.SectionJson: "section", present.ItemJson: "item", present.TrackJson: "track",
+    present.CardsJson: "cards", present.CardJson: "card", present.TableJson: "table",
+    present.BoardJson: "board", present.SpaceJson: "space", present.NoteJson: "note"}
+
+#: ``GameState.screen_json``: ``kernel.present.Screen.to_json``, declared by
+#: ``present.ScreenJson``.
+SCREEN: dict[str, Any] = WireSchema(present.ScreenJson, "screen", SCREEN_DEFS).schema()
+#: One event of a Redis feed message, declared by ``FeedEvent``; its ``payload``
+#: is described per game and event type.
+EVENT: dict[str, Any] = WireSchema(FeedEvent, "event").schema()
+#: ``GameState.outcome_json`` once the game is over, declared by
+#: ``outcome.OutcomeJson`` (the game's ``breakdown`` schema goes in
+#: ``properties.breakdown``); ``{}`` before.
+OUTCOME: dict[str, Any] = WireSchema(OutcomeJson, "outcome").schema()
 
 #: What a game without a schemas file (a template, a game being written) gets.
 ANY_OBJECT: dict[str, Any] = {"type": "object"}

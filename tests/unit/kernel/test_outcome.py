@@ -12,7 +12,8 @@ from jsonschema import Draft202012Validator
 from aggregates.enin.game import Enin
 from aggregates.ethnos import standing as ethnos
 from aggregates.ettin import scoring as ettin
-from aggregates.kernel.outcome import SCHEMA, breakdown_of, default_standings, outcome_json, rank
+from aggregates.kernel.outcome import breakdown_of, default_standings, outcome_json, rank
+from aggregates.kernel.record.schemas import OUTCOME as SCHEMA
 from aggregates.nine_empires import victory
 from aggregates.titans import scoring as titans
 

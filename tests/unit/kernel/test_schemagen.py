@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 import typing
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import pytest
 
@@ -120,3 +120,92 @@ def test_make_schemas_sees_the_declarations_keywords() -> None:
     done = subprocess.run([sys.executable, "-m", "aggregates.kernel.record.schemagen", "--check"],
                           cwd=schemagen.ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ------------------------------------------------- the kernel's wire shapes
+
+
+class _Mark(TypedDict):
+    kind: Literal["mark"]
+    at: int | str
+
+
+class _Line(TypedDict):
+    """A line of text."""
+
+    kind: Literal["line"]
+    text: str
+
+
+class _Page(TypedDict):
+    """A page."""
+
+    parts: list[_Mark | _Line]
+    rows: list[list[Any]]
+    owner: None | list[Annotated[int, schemagen.Keywords(minimum=0)]]
+
+
+def test_a_wire_shape_is_written_in_the_served_layout() -> None:
+    """The kernel's shapes (screen, outcome, feed event) are served as they were
+    written by hand before they were declared: a title, the named shapes once
+    under ``$defs``, a union of objects as ``oneOf``, of scalars as a ``type``
+    list, of anything else as ``anyOf``; a one-value ``Literal`` a ``const``."""
+    schema = schemagen.WireSchema(_Page, "page", {_Mark: "mark", _Mark | _Line: "part"}).schema()
+    assert schema["title"] == "page" and schema["description"] == "A page."
+    assert schema["properties"]["parts"] == {"type": "array", "items": {"$ref": "#/$defs/part"}}
+    assert schema["$defs"]["part"] == {"oneOf": [
+        {"$ref": "#/$defs/mark"},
+        {"type": "object", "additionalProperties": False, "description": "A line of text.",
+         "properties": {"kind": {"const": "line"}, "text": {"type": "string"}},
+         "required": ["kind", "text"]}]}
+    assert schema["$defs"]["mark"]["properties"] == {
+        "kind": {"const": "mark"}, "at": {"type": ["integer", "string"]}}
+    assert "description" not in schema["$defs"]["mark"]
+    assert schema["properties"]["rows"] == {"type": "array", "items": {"type": "array"}}
+    assert schema["properties"]["owner"] == {"anyOf": [
+        {"type": "null"}, {"type": "array", "items": {"type": "integer", "minimum": 0}}]}
+
+
+def full_items() -> list[Any]:
+    """One item of each kind with every optional field set."""
+    from aggregates.kernel import present as p
+
+    card = p.Card(1, "Elf", detail="d", tag="t", colour="red", colour_label="Red",
+                  stats=(("S", 3),), text="x")
+    space = p.Space(1, "A", links=(2,), occupants=("x",), marked=True, x=1.0, y=2.0,
+                    owner="o", marks=("m",), colour="blue", summary="s")
+    return [p.Track("HP", 7, 12), p.Track("VP", per_seat=(1, 2)),
+            p.Cards("Hand", (card,), zone="hand", numbered=True), p.Cards("Deck", count=3),
+            p.Table("T", ("a",), ((1,),)), p.Board("B", (space,)), p.Note("n")]
+
+
+def test_the_screen_schema_is_its_declaration_and_the_drawn_screens_keys() -> None:
+    """``schemas.SCREEN`` is written from ``present.ScreenJson``; each item kind's
+    declaration names every key its class draws, no more (a key drawn but not
+    declared, or declared but never drawn, fails here and in mypy)."""
+    from aggregates.kernel import present as p
+    from aggregates.kernel.record import schemas
+
+    assert schemagen.WireSchema(
+        p.ScreenJson, "screen", schemas.SCREEN_DEFS).schema() == schemas.SCREEN
+    assert [ref["$ref"].rsplit("/", 1)[1] for ref in schemas.SCREEN["$defs"]["item"]["oneOf"]
+            ] == list(p.ITEM_KINDS)
+    drawn: dict[str, set[str]] = {}
+    for item in full_items():
+        out = dict(item.to_json())
+        drawn.setdefault(out["kind"], set()).update(out)
+        for inner in out.get("cards", []) + out.get("spaces", []):
+            drawn.setdefault("card" if "stats" in inner else "space", set()).update(inner)
+    for kind, keys in drawn.items():
+        assert keys == set(schemas.SCREEN["$defs"][kind]["properties"]), kind
+
+
+def test_the_outcome_and_feed_schemas_are_their_declarations() -> None:
+    from aggregates.kernel.outcome import Outcome, OutcomeJson
+    from aggregates.kernel.record import schemas
+
+    assert schemagen.WireSchema(OutcomeJson, "outcome").schema() == schemas.OUTCOME
+    assert schemagen.WireSchema(schemas.FeedEvent, "event").schema() == schemas.EVENT
+    out = Outcome(winners=(0,), ranking=((0,), (1,)), scores=(3, None), breakdown={},
+                  summary="Player 1 wins.").to_json()
+    assert list(out) == list(schemagen.hints(OutcomeJson)) == schemas.OUTCOME["required"]
