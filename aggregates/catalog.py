@@ -45,8 +45,9 @@ from aggregates.titans import Titans
 EXTRA_GAMES_ENV = "ARBITER_EXTRA_GAMES"
 SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: Earlier released rules versions, kept loadable to re-verify and replay the
-#: games they recorded: Ettin 1 (its 9+ player tables dealt each box apart)
-#: and 2 (both recorded the engine's progress in battles and short drafts),
+#: games they recorded: Ettin 1 (its 9+ player tables dealt each box apart),
+#: 2 (both recorded the engine's progress in battles and short drafts) and 3
+#: (it, as they, recorded the War's steps being entered and its turns moving on),
 #: Nine Empires 1.0.0 (it placed the heroes' Winter food itself, asked every
 #: player to ally, and let the attacker declare the allies' immunity) and 1.1.0
 #: (both recorded the result naming the winner's seat counted from 0), and 1.2.0
@@ -64,6 +65,7 @@ RELEASED: dict[tuple[str, str], str] = {
     ("ethnos", "1.0.0"): "aggregates.ethnos.v1:EthnosV1",
     ("ettin", "1"): "aggregates.ettin.v1:EttinV1",
     ("ettin", "2"): "aggregates.ettin.v1:EttinV2",
+    ("ettin", "3"): "aggregates.ettin.v1:EttinV3",
     ("titans", "1.0.0"): "aggregates.titans.v1:TitansV1",
     ("titans", "1.1.0"): "aggregates.titans.v1:TitansV1_1",
     ("titans", "1.2.0"): "aggregates.titans.v1:TitansV1_2",

@@ -35,13 +35,15 @@ from aggregates.ettin.commands import EndSpoils, PlaceDefense, Produce, Siege, S
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.data import Ability
 from aggregates.ettin.reasons import EttinReason
-from aggregates.ettin.state import EttinState
+from aggregates.ettin.state import TURNS_RECORDED, EttinState
 from aggregates.kernel import Command, RuleError
 
 # ---------------------------------------------------------------------- spoils
 
 
-def open_spoils(g: EttinState) -> None:
+def owed(g: EttinState) -> list[list[list[Any]]]:
+    """Per pair, the Spoils owed after its battles: [taker, slot, count, kind],
+    battle by battle (Initiative holder first in a tie), then the Siege Tokens."""
     pairs = []
     for i, pair in enumerate(g.pairs):
         first = g.initiative[i]
@@ -66,8 +68,16 @@ def open_spoils(g: EttinState) -> None:
                                  if cd.has_keyword([c], "siege"))
                     tasks += [[taker, result["slot"], 1, "siege"]] * sieges
         pairs.append(tasks)
-    g.emit("SpoilsBegan", owed=[[{"position": taker, "slot": slot, "count": count, "kind": kind}
-                                 for taker, slot, count, kind in tasks] for tasks in pairs])
+    return pairs
+
+
+def open_spoils(g: EttinState) -> None:
+    """Rules "1"-"3" record the Spoils owed (``SpoilsBegan``); rules "4" entered
+    them with the last battle's fact (``apply.enter_steps``)."""
+    if TURNS_RECORDED in g.earlier:
+        g.emit("SpoilsBegan", owed=[
+            [{"position": taker, "slot": slot, "count": count, "kind": kind}
+             for taker, slot, count, kind in tasks] for tasks in owed(g)])
 
 
 def spoils_head(g: EttinState, p: int) -> list[Any] | None:
@@ -84,15 +94,29 @@ def head_options(g: EttinState, p: int) -> list[int]:
     return siege_options(g, p) if kind == "siege" else spoil_options(g, p, slot)
 
 
-def pop_task(g: EttinState, i: int, spent: int | None = None) -> None:
+def pop_task(g: EttinState, i: int, spent: int | None = None, chosen: bool = False) -> None:
     """The pair ``i``'s current Spoil (or Siege) is done with: ``left`` say how
-    many of it its taker may still take (0: the next one's turn)."""
+    many of it its taker may still take (0: the next one's turn). Rules "4"
+    record it only when its taker ``chosen`` to stop (``EndSpoils``): the
+    rest follows from the Spoil or Siege Token taken (``apply``)."""
+    if TURNS_RECORDED not in g.earlier and not chosen:
+        return
     taker, slot, count, kind = g.work["pairs"][i]["tasks"][0]
     left = count - spent if spent is not None and count - spent > 0 else 0
     g.emit("SpoilsPassed", pair=i, position=taker, slot=slot, kind=kind, left=left)
 
 
+def head_done(g: EttinState, tasks: list[list[Any]]) -> bool:
+    """A pair's head Spoil (or Siege) that its taker has nothing to take for."""
+    taker, slot, _count, kind = tasks[0]
+    return not (siege_options(g, taker) if kind == "siege" else spoil_options(g, taker, slot))
+
+
 def step_spoils(g: EttinState) -> bool:
+    """Rules "1"-"3": record each Spoil passed over for want of a unit to take
+    (rules "4" read it from the units left: ``apply.enter_steps``)."""
+    if TURNS_RECORDED not in g.earlier:
+        return False
     progressed = False
     for i in range(len(g.pairs)):
         while g.work["pairs"][i]["tasks"]:
@@ -161,7 +185,7 @@ def check_end(g: EttinState, p: int, command: EndSpoils) -> None:
 
 
 def run_end(g: EttinState, p: int, command: EndSpoils) -> None:
-    pop_task(g, sg.pair_of(g, p))
+    pop_task(g, sg.pair_of(g, p), chosen=True)
 
 
 def check_siege(g: EttinState, p: int, command: Siege) -> None:
@@ -204,12 +228,36 @@ def legal_place(g: EttinState, p: int) -> list[Command]:
 
 
 def open_adventure_defense(g: EttinState) -> None:
-    """The Adventure's winners place the Defense they won (if any)."""
-    g.emit("AdventureDefenseBegan")
+    """The Adventure's winners place the Defense they won (if any): rules
+    "1"-"3" record it beginning; rules "4" entered it with the Spoils' last fact."""
+    if TURNS_RECORDED in g.earlier:
+        g.emit("AdventureDefenseBegan")
 
 
-def retire(g: EttinState) -> None:
-    g.emit("RetireBegan")
+def defense_placed(g: EttinState) -> bool:
+    """Every Defense won on an Adventure is placed (the Adventure Defense is over)."""
+    return not any(g.zones[zn.won(p)] for p in range(sg.positions(g)))
+
+
+def open_retire(g: EttinState) -> None:
+    """Rules "1"-"3" record the Retire beginning; rules "4" entered it with the
+    Adventure Defense's last fact."""
+    if TURNS_RECORDED in g.earlier:
+        g.emit("RetireBegan")
+
+
+def retired(g: EttinState) -> bool:
+    """Nothing is left deployed nor on an Adventure: the Retire is over."""
+    return not any(g.zones[zn.field(p, slot)] for p in range(sg.positions(g))
+                   for slot in range(zn.SLOTS)) and \
+        not any(g.zones[zn.adventure(i)] for i in range(len(g.pairs)))
+
+
+def retire(g: EttinState) -> bool:
+    """Every deployed card retires (the flow's automatic step of the Retire);
+    True when something was recorded, nothing once all have."""
+    if retired(g):
+        return False
     for p in range(sg.positions(g)):
         for slot in range(zn.SLOTS):
             for card in list(g.zones[zn.field(p, slot)]):
@@ -232,37 +280,59 @@ def retire(g: EttinState) -> None:
     for i in range(len(g.pairs)):
         zn.moved(g, "AdventureDiscarded", zn.adventure(i), zn.LOST,
                 list(g.zones[zn.adventure(i)]), pair=i)
+    return True
 
 
 # --------------------------------------------------------------------- produce
 
 
-def open_produce(g: EttinState) -> None:
-    queues: dict[str, list[list[Any]]] = {}
+#: The Produce abilities that pay at once; the others are optional, asked one at a time.
+PAYING = ("taxes", "prosperous")
+
+
+def produce_abilities(g: EttinState, p: int) -> list[tuple[Ability, int | None, int]]:
+    """``p``'s Produce abilities in order, each with its card (None: a defended
+    Location's) and its source (the card, or the Location's slot): those of the
+    Defenses without a Siege Token, then of the Location they defend."""
+    mat = C.nation(g.nations[p])
+    out: list[tuple[Ability, int | None, int]] = []
+    for slot in range(zn.ADVENTURE):
+        defenses = g.zones[zn.loc(p, slot)]
+        for card in sorted(defenses):
+            if card not in g.sieges:
+                out += [(a, card, card) for a in cd.unit(card).abilities
+                        if a.keyword in (*PAYING, "gate_to_self", "gate_to_ally")]
+        if defenses:
+            out.append((mat.locations[slot].ability, None, slot))
+    return out
+
+
+def produce_queues(g: EttinState) -> dict[str, list[list[Any]]]:
+    """The optional Produce abilities each position is asked about, in order."""
+    queues = {str(p): [[a.keyword, source] for a, _card, source in produce_abilities(g, p)
+                       if a.keyword not in PAYING] for p in range(sg.positions(g))}
+    return {p: queue for p, queue in queues.items() if queue}
+
+
+def pay_produce(g: EttinState) -> bool:
+    """Taxes and Prosperous pay at once; True when something was recorded."""
+    before = list(g.gold)  # a payment is recorded only when it changes some gold
     for p in range(sg.positions(g)):
-        mat = C.nation(g.nations[p])
-        queue: list[list[Any]] = []
-        for slot in range(zn.ADVENTURE):
-            defenses = g.zones[zn.loc(p, slot)]
-            for card in sorted(defenses):
-                if card in g.sieges:
-                    continue
-                for ability in cd.unit(card).abilities:
-                    if ability.keyword in ("taxes", "prosperous"):
-                        war.apply_gain(g, p, ability, "produce", card)
-                    elif ability.keyword in ("gate_to_self", "gate_to_ally"):
-                        queue.append([ability.keyword, card])
-            if defenses:
-                ability = mat.locations[slot].ability
-                if ability.keyword in ("taxes", "prosperous"):
-                    war.apply_gain(g, p, ability, "produce")
-                else:
-                    queue.append([ability.keyword, slot])
-        if queue:
-            queues[str(p)] = queue
-    g.emit("ProduceBegan", optional=[
-        {"position": int(p), "ability": keyword, "source": source}
-        for p, queue in queues.items() for keyword, source in queue])
+        for ability, card, _source in produce_abilities(g, p):
+            if ability.keyword in PAYING:
+                war.apply_gain(g, p, ability, "produce", card)
+    return g.gold != before
+
+
+def open_produce(g: EttinState) -> None:
+    """Rules "1"-"3": the paying abilities pay, then the optional ones are
+    recorded (``ProduceBegan``). Rules "4" entered the Produce with the
+    Retire's last fact and pay in its first step (``step_produce``)."""
+    if TURNS_RECORDED in g.earlier:
+        pay_produce(g)
+        g.emit("ProduceBegan", optional=[
+            {"position": int(p), "ability": keyword, "source": source}
+            for p, queue in produce_queues(g).items() for keyword, source in queue])
 
 
 def produce_head(g: EttinState, p: int) -> list[Any] | None:
@@ -283,6 +353,11 @@ def usable(g: EttinState, p: int, head: list[Any]) -> bool:
 
 
 def step_produce(g: EttinState) -> bool:
+    """Pay the paying abilities (rules "4": once, ``work``'s ``paid``), then pass
+    over each optional ability that cannot be used; True when something was
+    recorded."""
+    if TURNS_RECORDED not in g.earlier and not g.work.get("paid") and pay_produce(g):
+        return True
     progressed = False
     for key in sorted(g.work["queues"], key=int):
         p = int(key)

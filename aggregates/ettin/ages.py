@@ -23,7 +23,7 @@ from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import Draft, Initiative, Recruit, Sell
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.reasons import EttinReason
-from aggregates.ettin.state import STEPS_RECORDED, EttinState
+from aggregates.ettin.state import STEPS_RECORDED, TURNS_RECORDED, EttinState
 from aggregates.kernel import Command, RuleError
 
 # ------------------------------------------------------------------ initiative
@@ -224,8 +224,9 @@ def run_draft(g: EttinState, p: int, command: Draft) -> None:
     _, gr = found
     zn.moved(g, "Drafted", gr["lineup"], zn.drafted(p), [command.card], p)
     at = gr["at"] + 1
-    g.emit("DraftPassed", lineup=gr["lineup"],
-           to=gr["order"][at] if at < len(gr["order"]) else None)
+    if TURNS_RECORDED in g.earlier:  # rules "1"-"3": the next drafter again
+        g.emit("DraftPassed", lineup=gr["lineup"],
+               to=gr["order"][at] if at < len(gr["order"]) else None)
     if at >= len(gr["order"]) and g.zones[gr["lineup"]]:
         zn.moved(g, "UndraftedLost", gr["lineup"], zn.LOST, list(g.zones[gr["lineup"]]))
 

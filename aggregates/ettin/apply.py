@@ -7,17 +7,24 @@ are the rules modules' (the command path). ``work`` (each group's progress
 through the phase) is rebuilt, never changed in place, so a rules step
 holding a part of it still reads it as it was when it decided. A replay of a
 game's events runs exactly these functions.
+
+Rules "4" record no event for the War's steps being entered nor for its turns
+moving on: after each event, ``evolve`` enters the step that the facts so far
+have led into (``enter_steps``), and the fact that ends a turn moves it on
+(a card deployed, a Spoil or Siege Token taken). Rules "1"-"3" recorded them
+(``state.TURNS_RECORDED``), and their records are read by the applies of those
+events as recorded.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from aggregates.ettin import aftermath, ages, war
 from aggregates.ettin import events as ev
 from aggregates.ettin import seating as sg
-from aggregates.ettin import war
 from aggregates.ettin.data import COMPONENTS as C
-from aggregates.ettin.state import EttinState
+from aggregates.ettin.state import TURNS_RECORDED, EttinState
 from aggregates.kernel.facts import applier
 
 apply = applier()
@@ -25,8 +32,8 @@ apply = applier()
 #: The events that move cards between zones and change nothing else.
 CARD_MOVES: tuple[type[Any], ...] = (
     ev.AdventureRevealed, ev.SkirmishLineupDealt, ev.PeacetimeLineupDealt,
-    ev.UndraftedLost, ev.Recruited, ev.SoldCardLost, ev.Deployed, ev.StartOfBattleRemoved,
-    ev.AdventureEffect, ev.AdventureCompleted, ev.SpoilTaken,
+    ev.UndraftedLost, ev.Recruited, ev.SoldCardLost, ev.StartOfBattleRemoved,
+    ev.AdventureEffect, ev.AdventureCompleted,
     ev.AdventureDefensePlaced, ev.DefenseStays, ev.ReturnedToSelf, ev.ReturnedToAlly,
     ev.Retired, ev.WarCry, ev.AdventureDiscarded, ev.GateUsed, ev.CallToArms, ev.LostSouls,
     ev.LoserDrew,
@@ -35,7 +42,7 @@ CARD_MOVES: tuple[type[Any], ...] = (
 GOLD: tuple[type[Any], ...] = (ev.EmptyDecksGold, ev.RecruitPaid, ev.Sold, ev.BountyPaid,
                                ev.Wealthy)
 #: The events that change several positions' gold by their ``gains``.
-GAINS: tuple[type[Any], ...] = (ev.AgeGold, ev.AdventureReward, ev.Produced, ev.TiedWarGold)
+GAINS: tuple[type[Any], ...] = (ev.AgeGold, ev.AdventureReward, ev.TiedWarGold)
 #: The events that state only words: another event made their change.
 WORDS_ONLY: tuple[type[Any], ...] = (ev.DraftPassed,)
 
@@ -150,6 +157,16 @@ def _deploy_began(event: ev.DeployBegan, game: EttinState) -> None:
 
 
 @apply.register
+def _deployed(event: ev.Deployed, game: EttinState) -> None:
+    """Rules "4": the deploy passes on as the card leaves the War Camp (rules
+    "1"-"3" recorded it: ``DeployPassed``)."""
+    carry(game, event.source, event.target, event.cards)
+    if TURNS_RECORDED not in game.earlier:
+        set_pair_work(game, sg.pair_of(game, event.position),
+                      **war.after_deploy(game, event.position))
+
+
+@apply.register
 def _scouted(event: ev.Scouted, game: EttinState) -> None:
     game.shown = sorted(set(game.shown) | set(event.cards))
 
@@ -214,8 +231,11 @@ def _battle_resolved(event: ev.BattleResolved, game: EttinState) -> None:
 
 @apply.register
 def _adventure_attempted(event: ev.AdventureAttempted, game: EttinState) -> None:
-    """A failed Adventure: its attempter loses a Troop with Adventure Strength
-    (``AdventurerLost``) before the battles go on."""
+    """The pair's Adventure is attempted (once an Age); a failed one: its
+    attempter loses a Troop with Adventure Strength (``AdventurerLost``)
+    before the battles go on."""
+    if TURNS_RECORDED not in game.earlier:  # the battles' end follows it (``enter_steps``)
+        set_pair_work(game, event.pair, attempted=True)
     if not event.success:
         set_pair_work(game, event.pair, lose=event.position)
 
@@ -236,9 +256,37 @@ def _spoils_began(event: ev.SpoilsBegan, game: EttinState) -> None:
                                       for s in spoils]} for spoils in event.owed]}
 
 
+def set_tasks(game: EttinState, pair: int, tasks: list[list[Any]]) -> None:
+    """The pair's Spoils (and Siege Tokens) still owed, in order."""
+    pairs = list(game.work["pairs"])
+    pairs[pair] = {"tasks": tasks}
+    game.work = {"pairs": pairs}
+
+
+@apply.register
+def _spoil_taken(event: ev.SpoilTaken, game: EttinState) -> None:
+    """Rules "4": the taker may take one fewer at that battle; none after a Spoil
+    from the deck (a single one) or the Enemy's last unit there."""
+    carry(game, event.source, event.target, event.cards)
+    if TURNS_RECORDED in game.earlier:
+        return
+    pair = sg.pair_of(game, event.position)
+    tasks = [list(x) for x in game.work["pairs"][pair]["tasks"]]
+    left = tasks[0][2] - 1
+    if event.from_deck or left <= 0 or \
+            not war.units_at(game, sg.enemy(game, event.position), tasks[0][1]):
+        tasks = tasks[1:]
+    else:
+        tasks[0][2] = left
+    set_tasks(game, pair, tasks)
+
+
 @apply.register
 def _siege_token_placed(event: ev.SiegeTokenPlaced, game: EttinState) -> None:
     game.sieges = sorted([*game.sieges, event.card])
+    if TURNS_RECORDED not in game.earlier:  # one Siege Token a Siege unit
+        pair = sg.pair_of(game, event.position)
+        set_tasks(game, pair, game.work["pairs"][pair]["tasks"][1:])
 
 
 @apply.register
@@ -250,9 +298,7 @@ def _spoils_passed(event: ev.SpoilsPassed, game: EttinState) -> None:
         tasks[0][2] = event.left
     else:
         tasks = tasks[1:]
-    pairs = list(game.work["pairs"])
-    pairs[pair] = {"tasks": tasks}
-    game.work = {"pairs": pairs}
+    set_tasks(game, pair, tasks)
 
 
 # ------------------------------------------- Adventure Defense, Retire, Produce
@@ -277,6 +323,14 @@ def _produce_began(event: ev.ProduceBegan, game: EttinState) -> None:
 
 
 @apply.register
+def _produced(event: ev.Produced, game: EttinState) -> None:
+    """Rules "4": the paying Produce abilities are paid (all at once)."""
+    _gains(event, game)
+    if TURNS_RECORDED not in game.earlier:
+        game.work = {**game.work, "paid": True}
+
+
+@apply.register
 def _produce_answered(event: ev.ProduceAnswered, game: EttinState) -> None:
     assert event.position is not None, "an older record's step is applied as it was stored"
     key = str(event.position)
@@ -284,7 +338,7 @@ def _produce_answered(event: ev.ProduceAnswered, game: EttinState) -> None:
     queues[key] = queues[key][1:]
     if not queues[key]:
         del queues[key]
-    game.work = {"queues": queues}
+    game.work = {**game.work, "queues": queues}
 
 
 # ------------------------------------------------------- Winning the War, the end
@@ -314,3 +368,81 @@ def _age_ended(event: ev.AgeEnded, game: EttinState) -> None:
 @apply.register
 def _game_over(event: ev.GameOver, game: EttinState) -> None:
     game.phase, game.done = "over", True
+
+
+# ------------------------------------------------- rules "4": the steps entered
+
+
+#: What each War step that begins by no fact of its own (rules "4") starts
+#: with, read from the table: whose deploy, the Spoils owed, the optional
+#: Produce abilities to ask about.
+STARTS: dict[str, Any] = {
+    "deploy": lambda g: {"pairs": war.deploy_turns(g)},
+    "spoils": lambda g: {"pairs": [{"tasks": tasks} for tasks in aftermath.owed(g)]},
+    "adventure_defense": lambda g: {},
+    "retire": lambda g: {},
+    "produce": lambda g: {"queues": aftermath.produce_queues(g)},
+}
+
+
+def enter(game: EttinState, phase: str) -> None:
+    """The War's step ``phase`` begins (rules "4"), its work read from the table."""
+    game.phase, game.work = phase, STARTS[phase](game)
+
+
+def following(game: EttinState) -> str | None:
+    """The War's step the facts so far have led into, when the one being played
+    is over and the next begins by no fact of its own (None: none): the Deploy
+    after the third draft, the Spoils after the last battle and its Adventure,
+    the Adventure Defense after the last Spoil, the Retire once every Defense
+    won is placed, the Produce once nothing is left deployed. The Battle begins
+    with its cards flipped, the others with their own facts (``AgeBegan``, the
+    Lineups dealt, ``AgeEnded``)."""
+    phase = game.phase
+    if phase == "draft" and ages.after_draft(game) == "deploy" and ages.draft_done(game):
+        return "deploy"
+    if phase == "battle" and war.battles_done(game) and not any(
+            war.attempt_due(game, i) for i in range(len(game.pairs))):
+        return "spoils"
+    if phase == "spoils" and aftermath.spoils_done(game):
+        return "adventure_defense"
+    if phase == "adventure_defense" and aftermath.defense_placed(game):
+        return "retire"
+    if phase == "retire" and aftermath.retired(game):
+        return "produce"
+    return None
+
+
+def enter_steps(game: EttinState) -> None:
+    """Rules "4": pass over each Spoil its taker has nothing to take for, and
+    enter each step of the War that the facts so far have led into, as the
+    flow does between decisions (``flow.FLOW``'s phases)."""
+    while True:
+        if game.phase == "spoils":
+            pass_spoils(game)
+        phase = following(game)
+        if phase is None:
+            return
+        enter(game, phase)
+
+
+def pass_spoils(game: EttinState) -> None:
+    """Each pair's Spoils passed over while their taker has nothing to take (in
+    rules "1"-"3" a ``SpoilsPassed`` each)."""
+    for pair, w in enumerate(game.work["pairs"]):
+        tasks = w["tasks"]
+        while tasks and aftermath.head_done(game, tasks):
+            tasks = tasks[1:]
+        if tasks != w["tasks"]:
+            set_tasks(game, pair, tasks)
+
+
+def evolve(event: Any, game: EttinState) -> None:
+    """Ettin's apply (the game's ``APPLY``): the event's function, then, in rules
+    "4", the steps it leads into."""
+    apply(event, game)
+    if TURNS_RECORDED not in game.earlier:
+        enter_steps(game)
+
+
+evolve.registry = apply.registry  # type: ignore[attr-defined]  # the kernel's check

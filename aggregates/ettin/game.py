@@ -20,9 +20,10 @@ from typing import Any
 from aggregates.ettin import aftermath, ages, present, scoring, upcasts, views, war
 from aggregates.ettin import seating as sg
 from aggregates.ettin import zones as zn
+from aggregates.ettin.apply import evolve
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.flow import FLOW
-from aggregates.ettin.state import STEPS_RECORDED
+from aggregates.ettin.state import STEPS_RECORDED, TURNS_RECORDED
 from aggregates.kernel import (
     Choice,
     Decision,
@@ -54,13 +55,20 @@ class Ettin(Game, package=__package__):
 
     RULES_ID = "ettin"
     TITLE = "Ettin"
-    #: "3": the engine's progress is not recorded (``state.STEPS_RECORDED``:
-    #: "1" and "2" recorded it). "2": 9+ players deal no nation next to itself
-    #: where two boxes meet ("1", ``aggregates.ettin.v1``, dealt each box apart).
-    RULES_VERSION = "3"
+    #: "4": the War's steps are entered and its turns move on by the facts
+    #: before them (``state.TURNS_RECORDED``: "1" to "3" recorded them). "3": the
+    #: engine's progress in battles and drafts is not recorded
+    #: (``state.STEPS_RECORDED``: "1" and "2" recorded it). "2": 9+ players deal
+    #: no nation next to itself where two boxes meet ("1", ``aggregates.ettin.v1``,
+    #: dealt each box apart).
+    RULES_VERSION = "4"
     #: The earlier rules each earlier version kept (``state``), by that version.
     EARLIER_RULES = {
-        "1": frozenset({STEPS_RECORDED}), "2": frozenset({STEPS_RECORDED})}
+        "1": frozenset({STEPS_RECORDED, TURNS_RECORDED}),
+        "2": frozenset({STEPS_RECORDED, TURNS_RECORDED}),
+        "3": frozenset({TURNS_RECORDED})}
+    #: Each event's apply, then the steps it leads into (``apply.evolve``).
+    APPLY = staticmethod(evolve)
     GAME_TYPE = GameType.of("simultaneous", "explicit", "imperfect", "general_sum", players=(2, 16))
     #: What a seat cannot see, pooled (``views.unseen``; ``kernel.unseen``).
     UNSEEN = staticmethod(views.unseen)

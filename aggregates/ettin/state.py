@@ -23,6 +23,14 @@ from aggregates.kernel import Audience, Seating, Zones
 #: the War that stated them: ``InitiativeChoices``), which rules "3" derive
 #: from the rulebook's facts.
 STEPS_RECORDED = "steps recorded"
+#: An earlier rule kept by rules "1" to "3": they recorded the War's steps
+#: being entered and its turns moving on as events of their own (the deploy's
+#: turns: ``DeployBegan``, ``DeployPassed``; the Spoils owed and each one
+#: done with: ``SpoilsBegan``, ``SpoilsPassed``; ``AdventureDefenseBegan``,
+#: ``RetireBegan``; the optional Produce abilities: ``ProduceBegan``; a
+#: Lineup's next drafter: ``DraftPassed``), which rules "4" read from the
+#: facts before them (``apply.enter_steps``).
+TURNS_RECORDED = "turns recorded"
 
 
 class EttinState(Protocol):

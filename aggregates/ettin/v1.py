@@ -1,6 +1,11 @@
 """Ettin's earlier rules versions, kept so games recorded under them are
 re-verified by the rules that played them (docs/rules-versions.md).
 
+- "3" recorded the War's steps being entered and its turns moving on as
+  events of their own (``DraftPassed``, ``DeployBegan``, ``DeployPassed``,
+  ``SpoilsBegan``, ``SpoilsPassed`` for every Spoil done with,
+  ``AdventureDefenseBegan``, ``RetireBegan``, ``ProduceBegan``): its rules are
+  read where they are (``state.TURNS_RECORDED``, kept by "1" and "2" too).
 - "2" recorded the engine's progress as events of its own: the start-of-
   battle queue and the Troop to lose (``BattleStep``), a short lineup's order
   (``DraftOrderShortened``, after the draft began and its Lineups were dealt).
@@ -20,7 +25,11 @@ from aggregates.ettin.game import Ettin
 from aggregates.kernel import DiceTray
 
 
-class EttinV2(Ettin):
+class EttinV3(Ettin):
+    RULES_VERSION = "3"
+
+
+class EttinV2(EttinV3):
     RULES_VERSION = "2"
 
 

@@ -27,7 +27,7 @@ from aggregates.ettin.commands import Deploy, Lose, Target
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.data import Ability
 from aggregates.ettin.reasons import EttinReason
-from aggregates.ettin.state import STEPS_RECORDED, EttinState
+from aggregates.ettin.state import STEPS_RECORDED, TURNS_RECORDED, EttinState
 from aggregates.kernel import Command, RuleError
 
 START_OF_BATTLE = ("terrify", "dragonslayer", "ranged")
@@ -35,13 +35,22 @@ START_OF_BATTLE = ("terrify", "dragonslayer", "ranged")
 # --------------------------------------------------------------------- deploy
 
 
-def open_deploy(g: EttinState) -> None:
+def deploy_turns(g: EttinState) -> list[dict[str, int]]:
+    """Each pair's first deploy: the Initiative holder places one card (or, with
+    an empty War Camp, its Enemy two)."""
     pairs = []
     for i, (a, b) in enumerate(g.pairs):
         first = g.initiative[i]
         other = b if first == a else a
         pairs.append(next_turn(g, first, other, 1))
-    g.emit("DeployBegan", turns=[turn_fact(i, w) for i, w in enumerate(pairs)])
+    return pairs
+
+
+def open_deploy(g: EttinState) -> None:
+    """Rules "1"-"3" record the first turns (``DeployBegan``); rules "4" entered
+    the deploy with the draft's last fact (``apply.enter_steps``)."""
+    if TURNS_RECORDED in g.earlier:
+        g.emit("DeployBegan", turns=[turn_fact(i, w) for i, w in enumerate(deploy_turns(g))])
 
 
 def turn_fact(i: int, w: dict[str, int]) -> dict[str, int | None]:
@@ -91,10 +100,10 @@ def run_deploy(g: EttinState, p: int, command: Deploy) -> None:
         slot = command.scout - 1
         seen = [command.card] + list(g.zones[zn.field(foe, slot)])
         g.emit("Scouted", position=p, enemy=foe, slot=slot, cards=seen)
-    i = sg.pair_of(g, p)
-    turn = after_deploy(g, p)  # the card has left the War Camp
-    g.emit("DeployPassed", pair=i, position=turn["turn"] if turn["turn"] >= 0 else None,
-           deploys=turn["left"])
+    if TURNS_RECORDED in g.earlier:  # rules "4": the Deployed's apply moves the turn
+        turn = after_deploy(g, p)  # the card has left the War Camp
+        g.emit("DeployPassed", pair=sg.pair_of(g, p),
+               position=turn["turn"] if turn["turn"] >= 0 else None, deploys=turn["left"])
 
 
 def legal_deploy(g: EttinState, p: int) -> list[Command]:
@@ -255,6 +264,8 @@ def step_battles(g: EttinState) -> bool:
                     break  # a decision: the head's owner chooses its target
                 resolve_start(g, i, slot, w["chosen"])
                 fight(g, i, slot)
+                if g.phase != "battle":
+                    return True  # rules "4": the last battle's facts entered the Spoils
                 progressed = True
                 continue
             if w["queue"] is None:
@@ -305,11 +316,26 @@ def adventure_score(g: EttinState, p: int) -> int:
     return sum(cd.unit(c).adventure for c in g.zones[zn.field(p, zn.ADVENTURE)] if cd.unit(c).troop)
 
 
+def attempts(g: EttinState, i: int, p: int) -> bool:
+    """The winner ``p`` of the pair ``i``'s Adventure battle attempts its
+    Adventure: one is there, and ``p`` has Adventure Strength in the battle."""
+    return bool(g.zones[zn.adventure(i)]) and adventure_score(g, p) > 0
+
+
+def attempt_due(g: EttinState, i: int) -> bool:
+    """The pair ``i``'s Adventure battle is won and its Adventure not yet
+    attempted (the battle's end comes after the attempt)."""
+    w = g.work["pairs"][i]
+    won = [r["winner"] for r in g.results[i] if r["slot"] == zn.ADVENTURE and
+           r["result"] == "win"]
+    return not w.get("attempted") and bool(won) and attempts(g, i, won[0])
+
+
 def attempt(g: EttinState, i: int, p: int) -> None:
+    if not attempts(g, i, p):
+        return
     cards = g.zones[zn.adventure(i)]
     score = adventure_score(g, p)
-    if not cards or score <= 0:
-        return
     card = cards[0]
     adv = C.adventure(card)
     face = C.die[g.roll(len(C.die)) - 1]

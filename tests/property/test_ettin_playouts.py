@@ -53,19 +53,18 @@ def play(players: int, seed: int) -> tuple[Ettin, list[Any]]:
         game.act(seat, rng.choice(legal))
         new = game.collect_events()
         events += new
+        if game.phase == "spoils" and not allowed:  # the Spoils owed, as they begin
+            owed = [task for w in game.work["pairs"] for task in w["tasks"]
+                    if task[3] == "spoil"]
+            # the Age number (a tie: one) plus Vicious, per battle and taker
+            assert all(1 <= task[2] <= game.age + 4 for task in owed)
+            allowed = sum(task[2] for task in owed)
         for ev in new:
-            p = payload_of(ev)
             if event_type(ev) == "SpoilTaken":
                 spoils_this_war += 1
-            if event_type(ev) == "SpoilsBegan":
-                owed = [spoil for pair in p["owed"] for spoil in pair
-                        if spoil["kind"] == "spoil"]
-                # the Age number (a tie: one) plus Vicious, per battle and taker
-                assert all(1 <= spoil["count"] <= game.age + 4 for spoil in owed)
-                allowed = sum(spoil["count"] for spoil in owed)
             if event_type(ev) == "AgeEnded":
                 assert spoils_this_war <= allowed
-                spoils_this_war = 0
+                spoils_this_war = allowed = 0
         assert all_cards(game) == start
         assert min(game.gold) >= 0
     assert game.ended, "the game did not end"

@@ -10,7 +10,8 @@ from aggregates.kernel import Game
 
 class SpoilsBegan(Game.Event):
     """The Spoils are owed: per pair, each `owed` taker, battle (slot), how many
-    (count) and of what kind (spoil or siege)."""
+    (count) and of what kind (spoil or siege). Recorded by rules 1 to 3 only: rules
+    4 read them from the battles' results after the last battle."""
 
     owed: list[list[dict[str, Any]]]
 
@@ -40,7 +41,9 @@ class SiegeTokenPlaced(Game.Event):
 
 class SpoilsPassed(Game.Event):
     """The `pair`'s Spoils move on: the `position` took one at `slot` of its `kind`,
-    `left` still owed there (0: the next taker's)."""
+    `left` still owed there (0: the next taker's). Rules 4 record it only when the
+    taker stops taking Spoils there (its choice); the rest they read from each
+    `SpoilTaken` and `SiegeTokenPlaced` and from the units left to take."""
 
     pair: int | None
     position: int | None
@@ -50,7 +53,8 @@ class SpoilsPassed(Game.Event):
 
 
 class AdventureDefenseBegan(Game.Event):
-    """The completed Adventures that become Defenses are placed now."""
+    """The completed Adventures that become Defenses are placed now. Recorded by
+    rules 1 to 3 only: rules 4 begin it after the last Spoil."""
 
 
 class AdventureDefensePlaced(CardsMoved):
@@ -61,7 +65,8 @@ class AdventureDefensePlaced(CardsMoved):
 
 
 class RetireBegan(Game.Event):
-    """Retire: every position's deployed cards are retired."""
+    """Retire: every position's deployed cards are retired. Recorded by rules 1 to 3
+    only: rules 4 begin it once every Defense won is placed."""
 
 
 class DefenseStays(CardsMoved):
@@ -109,7 +114,8 @@ class AdventureDiscarded(CardsMoved):
 
 class ProduceBegan(Game.Event):
     """Produce begins: the `optional` abilities each position is asked about (position,
-    ability, source)."""
+    ability, source). Recorded by rules 1 to 3 only: rules 4 begin it once nothing is
+    left deployed and read the abilities from the Defenses and Locations."""
 
     optional: list[dict[str, Any]]
 

@@ -93,7 +93,8 @@ class Drafted(CardsMoved):
 
 
 class DraftPassed(Game.Event):
-    """The `lineup` passes `to` the next drafter (None: its drafting is over)."""
+    """The `lineup` passes `to` the next drafter (None: its drafting is over).
+    Recorded by rules 1 to 3 only: rules 4 read it from each `Drafted`."""
 
     lineup: str | None
     to: int | None

@@ -10,7 +10,8 @@ from aggregates.kernel import Game
 
 class DeployBegan(Game.Event):
     """Deploy begins: in each pair of Enemies whose deploy it is (`turns`: pair,
-    position, how many cards it places now)."""
+    position, how many cards it places now). Recorded by rules 1 to 3 only: rules
+    4 begin the Deploy after the third draft's last fact."""
 
     turns: list[dict[str, Any]]
 
@@ -36,7 +37,8 @@ class Scouted(Game.Event):
 
 class DeployPassed(Game.Event):
     """The `pair`'s deploy passes to `position`, who places `deploys` cards now (None:
-    both have placed all)."""
+    both have placed all). Recorded by rules 1 to 3 only: rules 4 read it from each
+    `Deployed`."""
 
     pair: int | None
     position: int | None

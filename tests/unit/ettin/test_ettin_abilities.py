@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aggregates.ettin import Ettin, aftermath, war
+from aggregates.ettin import Ettin, aftermath, apply, war
 from aggregates.ettin import cards as cd
 from aggregates.ettin import zones as zn
 from aggregates.ettin.commands import Deploy, Produce, Target
@@ -240,7 +240,8 @@ def spoils_for(g: Ettin, layout: dict[tuple[int, int], list[int]], winner: int,
                slot: int) -> None:
     place(g, layout)
     g.results = [[{"slot": slot, "result": "win", "winner": winner, "scores": [0, 0]}]]
-    aftermath.open_spoils(g)
+    apply.enter(g, "spoils")  # as the last battle's fact enters them
+    apply.enter_steps(g)
     g.FLOW.settle(g)
 
 
@@ -267,8 +268,7 @@ def test_siege_blocks_a_defenses_produce() -> None:
     g.act(0, Siege(taxes))
     assert taxes in g.sieges
     gold = g.gold[1]
-    g.phase, g.work = "produce", {"queues": {}}
-    aftermath.open_produce(g)
+    aftermath.pay_produce(g)
     # only the defended Location's own ability pays; the sieged Taxes do not
     loc_ability = C.nation(g.nations[1]).locations[1].ability
     expected = loc_ability.amount if loc_ability.keyword == "taxes" else 0
@@ -338,9 +338,15 @@ def test_defenses_stay_and_at_the_adventure_retire() -> None:
 
 def produce(g: Ettin, defenses: dict[int, list[int]]) -> None:
     place(g, {(0, -s - 1): cards for s, cards in defenses.items()})
-    g.phase = "produce"
-    aftermath.open_produce(g)
-    aftermath.step_produce(g)
+    enter_produce(g)
+
+
+def enter_produce(g: Ettin) -> None:
+    """The Produce as the Retire's last fact enters it; its automatic steps
+    (the paying abilities pay, those that cannot be used are passed over)."""
+    apply.enter(g, "produce")
+    while aftermath.step_produce(g):
+        pass
 
 
 def test_gate_to_self() -> None:
@@ -381,8 +387,7 @@ def test_taxes_on_a_defense() -> None:
     amount = C.units[taxes].ability("taxes").amount  # type: ignore[union-attr]
     before = list(g.gold)
     place(g, {(0, -3): [taxes]})  # Orcs' far Ruins: its Lost Souls is asked, not paid
-    g.phase = "produce"
-    aftermath.open_produce(g)
+    enter_produce(g)
     assert g.gold[0] - before[0] == amount and g.gold[1] == before[1]
 
 
@@ -392,8 +397,7 @@ def test_prosperous_on_a_defense_pays_you_and_your_ally() -> None:
     amount = C.units[prosperous].ability("prosperous").amount  # type: ignore[union-attr]
     before = list(g.gold)
     place(g, {(0, -3): [prosperous]})
-    g.phase = "produce"
-    aftermath.open_produce(g)
+    enter_produce(g)
     assert g.gold[0] - before[0] == amount and g.gold[1] - before[1] == amount
     assert g.gold[3] == before[3]  # not the Enemy
 
@@ -581,8 +585,7 @@ def test_a_siege_is_placed_and_the_location_stays_defended__ruling_siege() -> No
         g.act(0, EndSpoils())
     assert g.legal_actions(0) == [Siege(wall)]  # mandatory: no EndSpoils
     g.act(0, Siege(wall))
-    g.phase = "produce"
-    aftermath.open_produce(g)
+    enter_produce(g)
     # the Dwarves' middle Location (Ruins) is still defended: its Lost Souls is asked
     assert C.nation("dwarves").locations[1].ability.keyword == "lost_souls"
     assert ["lost_souls", 1] in g.work["queues"]["1"]
@@ -606,9 +609,8 @@ def test_taxes_and_prosperous_are_always_taken__ruling_produce_gold() -> None:
     g = four_orcs()
     taxes = with_ability("taxes", troop=False)[0]
     place(g, {(0, -1): [taxes]})  # Orcs' Village: its Taxes and the Defense's, no question
-    g.phase = "produce"
     before = g.gold[0]
-    aftermath.open_produce(g)
+    enter_produce(g)
     assert g.gold[0] > before and "0" not in g.work["queues"]
 
 
