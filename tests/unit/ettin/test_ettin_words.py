@@ -92,13 +92,13 @@ def test_the_screen_counts_ages_from_I_and_names_your_ally_and_enemy__Setup() ->
     g = at_deploy()
     screen = g.present(0).to_json()
     assert screen["sections"][0]["title"].startswith("Ettin — Age I, War: Deploy")
-    totals = next(i for i in screen["sections"][0]["items"] if i.get("label") == "Totals")
+    items: list[dict[str, Any]] = [dict(i) for i in screen["sections"][0]["items"]]
+    totals = next(i for i in items if i.get("label") == "Totals")
     roles = [row[1] for row in totals["rows"]]
     assert roles[0] == "you" and roles[1] == "your Ally" and roles[3] == "your Enemy"
-    assert any(i.get("text", "").startswith("Your VP so far: ")
-               for i in screen["sections"][0]["items"])
+    assert any(str(i.get("text", "")).startswith("Your VP so far: ") for i in items)
     titles = [s["title"] for s in screen["sections"]]
     assert any(x.endswith("— your Ally") for x in titles)
     labels = [i.get("label", "") for s in screen["sections"] for i in s["items"]]
-    assert any(x.startswith("Near Location (") for x in labels)
+    assert any(str(x).startswith("Near Location (") for x in labels)
     assert present.location_labels(g.nations[0])[2].startswith("Far Location (")
