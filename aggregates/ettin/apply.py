@@ -233,11 +233,15 @@ def _battle_resolved(event: ev.BattleResolved, game: EttinState) -> None:
 def _adventure_attempted(event: ev.AdventureAttempted, game: EttinState) -> None:
     """The pair's Adventure is attempted (once an Age); a failed one: its
     attempter loses a Troop with Adventure Strength (``AdventurerLost``)
-    before the battles go on."""
-    if TURNS_RECORDED not in game.earlier:  # the battles' end follows it (``enter_steps``)
-        set_pair_work(game, event.pair, attempted=True)
+    before the battles go on. Rules "4" note a failed attempt in the pair's
+    work (the battles' end follows it: ``enter_steps``); a successful one is
+    over when its card leaves the Adventure (``AdventureCompleted``, after its
+    reward and effect), so a Defense it wins is set aside before the Spoils
+    and the Adventure Defense are entered."""
     if not event.success:
         set_pair_work(game, event.pair, lose=event.position)
+        if TURNS_RECORDED not in game.earlier:
+            set_pair_work(game, event.pair, attempted=True)
 
 
 @apply.register

@@ -324,7 +324,9 @@ def attempts(g: EttinState, i: int, p: int) -> bool:
 
 def attempt_due(g: EttinState, i: int) -> bool:
     """The pair ``i``'s Adventure battle is won and its Adventure not yet
-    attempted (the battle's end comes after the attempt)."""
+    attempted, or attempted and not over: the battle's end comes after a
+    failed attempt (noted in the pair's work) or after the completed
+    Adventure's card has left (``AdventureCompleted``, its last fact)."""
     w = g.work["pairs"][i]
     won = [r["winner"] for r in g.results[i] if r["slot"] == zn.ADVENTURE and
            r["result"] == "win"]

@@ -219,3 +219,48 @@ def test_a_draft_dealt_only_gold_goes_on_to_the_deploy__rulebook_Empty_Decks() -
         "DraftBegan", "DeployBegan"]
     assert new.phase == old.phase == "deploy" and new.work == old.work
     assert new.waiting_on() == old.waiting_on() == [new.initiative[0]]
+
+
+
+def adventure_won_with_nothing_to_spoil(cls: type[Ettin]) -> tuple[Ettin, int]:
+    """Age I, 2 players: the only battle is the Adventure, won by position 0
+    (three adventurers against none) on the Goblin Trading Post, an Adventure
+    that becomes a Defense; the Enemy's Nation Deck is empty, so the Spoil it
+    owes has nothing to take. The flow settles from the battles."""
+    from aggregates.ettin import zones as zn
+    from aggregates.ettin.data import COMPONENTS as C
+    from aggregates.ettin.testing import card, put
+
+    g = cls.start(["a", "b"], seed="a" * 64, options={"nations": ["giants", "dwarves"]})
+    g.age = 1
+    for zone in g.zones:
+        if zone.startswith(("field:", "loc:")):
+            g.zones[zone] = []
+    put(g, zn.adventure(0), ["Goblin Trading Post"])
+    adventurers = sorted((u.id for u in C.units.values()
+                          if u.troop and u.adventure >= 3 and not u.abilities),
+                         key=lambda c: -C.units[c].adventure)[:3]
+    for cards in g.zones.values():
+        cards[:] = [c for c in cards if c not in adventurers]
+    g.zones[zn.field(0, zn.ADVENTURE)] = adventurers
+    g.zones[zn.nation_deck(g, 1)] = []
+    g.phase, g.flipped, g.results = "battle", True, [[]]
+    g.work = {"pairs": [{"b": zn.BATTLE_ORDER.index(zn.ADVENTURE), "queue": None,
+                         "chosen": [], "lose": -1}]}
+    g.collect_events()
+    g.FLOW.settle(g)
+    return g, card("Goblin Trading Post")
+
+
+def test_a_defense_won_on_the_last_adventure_is_placed__rulebook_Adventure_Defense() -> None:
+    """Adventure Defense: "After you take Spoils, you may place a Defense card you
+    may have earned from the Adventure." A completed Adventure's card is set
+    aside by the last fact of its attempt (``AdventureCompleted``): rules "4"
+    leave the battles only then, or, with no Spoil to take anywhere, they would
+    pass the Adventure Defense by before the Defense is won."""
+    from aggregates.ettin import zones as zn
+
+    for cls in (EttinV3, Ettin):
+        g, post = adventure_won_with_nothing_to_spoil(cls)
+        assert g.phase == "adventure_defense", cls.RULES_VERSION
+        assert g.zones[zn.won(0)] == [post] and g.due(0) == "place", cls.RULES_VERSION
