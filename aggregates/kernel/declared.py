@@ -302,11 +302,3 @@ def payload_schema(ev: Declared) -> dict[str, Any]:
         schema["description"] = ev.doc
     return schema
 
-
-class Keywords:
-    """JSON Schema keywords a view's declared type carries beyond its type
-    (``Annotated[int, Keywords(minimum=0)]``): a bound, a note, the keys a
-    mapping takes when the game's data lists them."""
-
-    def __init__(self, **keywords: Any) -> None:
-        self.keywords = keywords

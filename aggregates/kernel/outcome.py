@@ -24,17 +24,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypedDict
+from typing import Annotated, Any, TypeAlias, TypedDict
 
-if TYPE_CHECKING:
-    # The JSON Schema keywords of a declared type, for the type checker alone:
-    # ``kernel.declared`` imports the game, which imports this module; the
-    # schema writer reads ``OutcomeJson`` with it (``schemagen.hints``).
-    from aggregates.kernel.declared import Keywords
+from aggregates.kernel.keywords import Keywords
 
-#: A seat, as the outcome names it: its 0-based index (an alias the hints
-#: resolve, as ``Keywords`` is the type checker's alone here).
-Seat: TypeAlias = "Annotated[int, Keywords(minimum=0)]"
+#: A seat, as the outcome names it: its 0-based index.
+Seat: TypeAlias = Annotated[int, Keywords(minimum=0)]
 
 
 class OutcomeJson(TypedDict):

@@ -24,7 +24,7 @@ import dataclasses
 import string
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 # A seat has one name everywhere: the games' sentences and screens, the terminal
 # and the pages name it through these (the client library's, which every client
@@ -35,11 +35,7 @@ from arbiter.names import plural as plural
 from arbiter.names import possessive as possessive
 from arbiter.names import seat_name as seat_name
 
-if TYPE_CHECKING:
-    # The JSON Schema keywords of a declared type. Imported for the type checker
-    # alone: ``kernel.declared`` imports the game, which imports this module; the
-    # schema writer reads these declarations with it (``schemagen.hints``).
-    from aggregates.kernel.declared import Keywords
+from aggregates.kernel.keywords import Keywords
 
 #: The colours a card or a space may be painted in: names every renderer knows
 #: (the web page paints each with its own fill). A colour is never the only

@@ -12,7 +12,7 @@ import dataclasses
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
-from aggregates.kernel.declared import Keywords
+from aggregates.kernel.keywords import Keywords
 from aggregates.kernel.unseen import Unseen, kind_of
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import engaging, quests

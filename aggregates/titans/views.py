@@ -10,8 +10,8 @@ import dataclasses
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from aggregates.kernel import Seating
-from aggregates.kernel.declared import Keywords
 from aggregates.kernel.flow import current_phase
+from aggregates.kernel.keywords import Keywords
 from aggregates.kernel.unseen import Unseen, kind_of
 from aggregates.titans import abilities, battles, regions, reinforcements, turns, zones
 from aggregates.titans.data import BOARD, NATIONS, UNITS

@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from aggregates.kernel import declared
-from aggregates.kernel.declared import Keywords
 from aggregates.kernel.game import Game
+from aggregates.kernel.keywords import Keywords
 
 ROOT = Path(__file__).resolve().parents[3]
 #: The kernel's events a game's file describes, written here from the game's
@@ -263,12 +263,8 @@ class WireSchema(ViewSchema):
 
 
 def hints(typed_dict: Any) -> dict[str, Any]:
-    """A ``TypedDict``'s keys and their declared types, ``Annotated`` extras
-    kept. ``Keywords`` is resolved here for declarations that import it for the
-    type checker alone (the kernel's screen and outcome, which the game imports
-    before ``kernel.declared`` can be)."""
-    return typing.get_type_hints(typed_dict, localns={"Keywords": Keywords},
-                                 include_extras=True)
+    """A ``TypedDict``'s keys and their declared types, ``Annotated`` extras kept."""
+    return typing.get_type_hints(typed_dict, include_extras=True)
 
 
 def is_typed_dict(hint: Any) -> bool:

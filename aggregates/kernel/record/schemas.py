@@ -30,7 +30,7 @@ from importlib import resources
 from typing import Annotated, Any, Literal, TypedDict
 
 from aggregates.kernel import declared, present
-from aggregates.kernel.declared import Keywords
+from aggregates.kernel.keywords import Keywords
 from aggregates.kernel.outcome import OutcomeJson
 from aggregates.kernel.record.schemagen import WireSchema
 
