@@ -52,6 +52,16 @@ def solo(server: ServerProcess) -> tuple[str, str]:
     return game.game_id, game.seat_tokens[0].token
 
 
+def solo_under_way(server: ServerProcess) -> tuple[str, str]:
+    """A solo Enin game one move in: past version 1, so that ``applied``'s
+    expected version (1) is stale in it. On a game at its creation, an id never
+    applied would be applied by ``applied`` itself, not refused."""
+    game_id, token = solo(server)
+    first = legal(server, token, game_id).actions[0].command
+    server.stub(token).Act(game_pb2.ActRequest(game_id=game_id, seat=0, command=first))
+    return game_id, token
+
+
 def legal(server: ServerProcess, token: str, game_id: str) -> game_pb2.LegalActionsResponse:
     reply: game_pb2.LegalActionsResponse = server.stub(token).LegalActions(
         game_pb2.LegalActionsRequest(game_id=game_id))
@@ -323,11 +333,11 @@ def test_a_stream_cut_while_its_move_is_in_the_writer_s_pass_leaves_a_clean_reco
     try:
         for n in range(games(8, 80)):
             if n % 10 == 0:  # a new game every ten moves (an Enin game lasts a score or more)
-                game_id, token = solo(server)
+                game_id, token = solo_under_way(server)
             seen = version_of(server, game_id)
             actions = legal(server, token, game_id).actions
             if not actions:  # the game is over: the next round on a new one
-                game_id, token = solo(server)
+                game_id, token = solo_under_way(server)
                 continue
             command = actions[0].command
             stream = RawPlay(server, token, game_pb2.PlayJoin(game_id=game_id,
