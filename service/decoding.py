@@ -11,7 +11,8 @@ logged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import inspect
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import grpc
@@ -65,7 +66,22 @@ class MalformedRequests(Wrapping):
             def from_stream(requests: Iterator[Any], context: grpc.ServicerContext) -> Any:
                 return streaming(checked(requests, context), context)
 
-            behaviour = from_stream
+            async def checked_async(requests: AsyncIterator[Any],
+                                    context: Any) -> AsyncIterator[Any]:
+                from service.servicer import abort_async
+
+                async for request in requests:
+                    if request is MALFORMED:
+                        await abort_async(context, BAD_MESSAGE)
+                    yield request
+
+            async def from_loop_stream(requests: AsyncIterator[Any],
+                                       context: Any) -> AsyncIterator[Any]:
+                async for reply in streaming(checked_async(requests, context), context):
+                    yield reply
+
+            behaviour = (from_loop_stream if inspect.isasyncgenfunction(streaming)
+                         else from_stream)
         else:
             unary = handler.unary_unary or handler.unary_stream
 

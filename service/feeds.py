@@ -652,6 +652,34 @@ class FeedHub(threading.Thread):
         """Block until a wake-up of the game after ``ticket`` (or the poll interval)."""
         self._wait(game_id, lambda: gone() or self.woken.get(game_id, 0) > ticket, timeout)
 
+    async def wait_game_async(self, game_id: str, ticket: int, gone: Callable[[], bool]) -> None:
+        """``wait_game`` for a coroutine on the server's loop (``service.aio``):
+        the same wake-ups and poll, awaited rather than blocking a thread."""
+        from service.aio import LoopWaiter, waker
+
+        limit = min(HEALTHY_POLL if self.live else DEGRADED_POLL, self.heartbeat / 2)
+        deadline = time.monotonic() + limit
+        waiter = LoopWaiter(waker())
+        with self.lock:
+            was = self.status
+            self.waiting.setdefault(game_id, set()).add(waiter)  # type: ignore[arg-type]
+        try:
+            while True:
+                with self.lock:
+                    if (gone() or self.woken.get(game_id, 0) > ticket
+                            or self.stopping.is_set() or self.status != was):
+                        return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                await waiter.wait(remaining if self.live else min(remaining, DEGRADED_POLL))
+        finally:
+            with self.lock:
+                waiters = self.waiting[game_id]
+                waiters.discard(waiter)  # type: ignore[arg-type]
+                if not waiters:
+                    del self.waiting[game_id]
+
     def wait_all(
         self, ticket: int, gone: Callable[[], bool], timeout: float | None = None
     ) -> None:

@@ -53,20 +53,22 @@ Beyond its share a caller is refused with ``RESOURCE_EXHAUSTED`` and
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import inspect
 import ipaddress
 import math
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import grpc
 
 from service import auth
 from service.errors import ServiceError
-from service.handlers import Wrapping
+from service.handlers import Wrapping, rebuilt
 
 GAME_SERVICE = "/arbiter.v1.GameService/"
 #: The calls that may make a game or a lobby table: each one of the caller's creations.
@@ -269,12 +271,14 @@ class StreamWork:
     """The CPU time one response stream spends, charged to its caller's work
     share as it goes (DESIGN principle 11).
 
-    gRPC's sync server runs a response stream on one worker thread: the thread
-    calls the handler's iterator for each message and sends it, then calls
-    again, and runs nothing else until the stream ends. So the thread's CPU
-    clock, from the stream's start, is all the stream's work: the replay, the
-    encoding and the sending of its messages, and whatever it does between two
-    of them; a wait (for a move, for new events) costs none. The clock is read
+    The server runs a response stream of the pool (every one but ``Play``,
+    ``service.aio``) on one worker thread: the thread calls the handler's
+    iterator for each message and hands it to the loop to send, waits, then
+    calls again, and runs nothing else until the stream ends. So the thread's
+    CPU clock, from the stream's start, is the stream's work: the replay, the
+    encoding of its messages (their sending is the loop's), and whatever it
+    does between two of them; a wait (for a send, for new events) costs none.
+    A stream on the loop counts its own steps (``LoopStreamWork``). The clock is read
     at most once every ``SETTLE_SECONDS`` of wall time (``due``), and each
     reading charges what was spent since the one before beyond ``free``: the
     free part of the calls that reading covers (a stream's opening call's, a
@@ -325,18 +329,47 @@ class StreamWork:
         return True
 
 
+class LoopStreamWork(StreamWork):
+    """A response stream run on the server's event loop (``Play``): the
+    loop's thread runs every such stream in turn, so its clock is nobody's;
+    the stream charges the CPU of its own steps (``charge_stream``), and the
+    writer's on its moves, as they are measured."""
+
+    __slots__ = ()
+
+    def __init__(self, work: Buckets, key: str, free: float) -> None:
+        super().__init__(work, key, free, 0.0)
+
+    def settle(self) -> None:
+        beyond = -self.started - self.free
+        self.started, self.free, self.read_at = 0.0, 0.0, time.monotonic()
+        if beyond > 0:
+            self.work.charge(self.key, beyond)
+
+
+#: The ``LoopStreamWork`` of the stream a task on the loop runs, if any.
+_loop_streaming: contextvars.ContextVar[StreamWork | None] = contextvars.ContextVar(
+    "loop_streaming", default=None)
+
+
+def _current_work() -> StreamWork | None:
+    work = _loop_streaming.get()
+    return work if work is not None else getattr(_streaming, "work", None)
+
+
 def stream_caller() -> str:
-    """The caller whose share the response stream this thread runs is charged
-    to (``StreamWork.key``); "" outside a charged stream (the admin's, or none)."""
-    work = getattr(_streaming, "work", None)
+    """The caller whose share the response stream this thread (or task on the
+    loop) runs is charged to (``StreamWork.key``); "" outside a charged
+    stream (the admin's, or none)."""
+    work = _current_work()
     return work.key if work is not None else ""
 
 
 def charge_stream(seconds: float) -> None:
-    """Charge ``seconds`` of CPU, spent by another thread for the response
-    stream this thread runs, to that stream's caller (``StreamWork``); nothing
-    outside a charged stream (the admin's, or no stream)."""
-    work = getattr(_streaming, "work", None)
+    """Charge ``seconds`` of CPU, spent for the response stream this thread
+    (or task on the loop) runs, to that stream's caller (``StreamWork``);
+    nothing outside a charged stream (the admin's, or no stream)."""
+    work = _current_work()
     if work is not None:
         work.spent_elsewhere(seconds)
 
@@ -600,15 +633,21 @@ class CallerShares(Wrapping):
         it is one of the caller's streams, admitted like every call."""
         abort, counts = self.abort, self.streams
 
-        def admitted(context: grpc.ServicerContext) -> str:
-            try:
-                key = self._admit(method, None, context)
-                if key:
-                    counts.take(key)
-            except ServiceError as exc:
-                abort(context, exc)
+        def admission(context: grpc.ServicerContext) -> str:
+            key = self._admit(method, None, context)
+            if key:
+                counts.take(key)
             return key
 
+        def admitted(context: grpc.ServicerContext) -> str:
+            try:
+                return admission(context)
+            except ServiceError as exc:
+                abort(context, exc)
+                raise
+
+        if handler.response_streaming and inspect.isasyncgenfunction(handler.stream_stream):
+            return self._loop_stream(handler, admission)
         if handler.response_streaming:
             both = handler.stream_stream
 
@@ -640,3 +679,67 @@ class CallerShares(Wrapping):
             one, request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
+
+    def _loop_stream(self, handler: Any, admission: Callable[[Any], str]) -> Any:
+        """``_request_stream``'s stream of requests and replies for a handler
+        on the server's loop (``Play``, ``service.aio``)."""
+        from service.servicer import abort_async
+
+        both, counts = handler.stream_stream, self.streams
+
+        async def stream(requests: Any, context: Any) -> AsyncIterator[Any]:
+            try:
+                key = admission(context)
+            except ServiceError as exc:
+                await abort_async(context, exc)
+                return
+            taken = [0]
+            try:
+                replies = both(self._charged_async(requests, key, taken), context)
+                async for reply in self._worked_async(replies, key, taken, context):
+                    yield reply
+            finally:
+                if key:
+                    counts.give_back(key)
+
+        return rebuilt(handler, stream)
+
+    async def _charged_async(self, requests: AsyncIterator[Any], key: str,
+                             taken: list[int]) -> AsyncIterator[Any]:
+        """``_charged`` on the loop: a message beyond the caller's share waits, awaited."""
+        first = True
+        async for request in requests:
+            if key and not first:
+                while not self.calls.take(key):
+                    await asyncio.sleep(MESSAGE_WAIT)
+            first = False
+            taken[0] += 1
+            yield request
+
+    async def _worked_async(self, replies: AsyncIterator[Any], key: str, taken: list[int],
+                            context: Any) -> AsyncIterator[Any]:
+        """``_worked`` on the loop: the stream's steps' CPU (``LoopStreamWork``)
+        charged as it goes, the next reply awaited while the share is in debt."""
+        if not key:
+            _loop_streaming.set(None)
+            async for reply in replies:
+                yield reply
+            return
+        work = LoopStreamWork(self.work, key, 0.0)
+        read = 0
+        _loop_streaming.set(work)
+        try:
+            async for reply in replies:
+                yield reply
+                if work.due():
+                    work.free += FREE_WORK_SECONDS * (taken[0] - read)
+                    read = taken[0]
+                    work.settle()
+                    while not self.work.take(key, 0.0):
+                        if not context.is_active():
+                            return
+                        await asyncio.sleep(MESSAGE_WAIT)
+        finally:
+            work.free += FREE_WORK_SECONDS * (taken[0] - read)
+            work.settle()
+            _loop_streaming.set(None)

@@ -25,6 +25,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from aggregates.catalog import SERVED
 from service import auditing, integrity, lobby, logs, shards
+from service.aio import LoopServer
 from service.application import ArbiterApp
 from service.auth import Credentials
 from service.clock import ClockKeeper
@@ -117,7 +118,7 @@ class Server:
         limit = settings.max_message_bytes
         streams = max(1, min(settings.max_streams, settings.max_workers - 8))
         self.drain = Drain()
-        self.grpc = grpc.server(
+        self.grpc = LoopServer(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers),
             interceptors=[
                 # Outermost: counts and logs every call, refused ones too.

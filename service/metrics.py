@@ -24,10 +24,12 @@ seat, status, reason and duration, never a token or a request's contents.
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 import grpc
@@ -163,12 +165,13 @@ class CallObserver(Wrapping):
             inner = handler.stream_stream if handler.request_streaming else handler.unary_stream
             open_streams = finish.open_streams  # type: ignore[attr-defined]
 
-            def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            @contextlib.contextmanager
+            def observed(request: Any, context: Any) -> Iterator[None]:
                 started = time.perf_counter()
                 open_streams.inc()
                 failure: BaseException | None = None
                 try:
-                    yield from inner(request, context)
+                    yield
                 except BaseException as exc:
                     failure = exc
                     raise
@@ -176,7 +179,18 @@ class CallObserver(Wrapping):
                     open_streams.dec()
                     finish(request, None, context, started, failure)
 
-            behaviour: Callable[..., Any] = streaming
+            def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                with observed(request, context):
+                    yield from inner(request, context)
+
+            async def looped(request: Any, context: Any) -> AsyncIterator[Any]:
+                # A stream on the server's loop (``Play``: ``service.aio``).
+                with observed(request, context):
+                    async for message in inner(request, context):
+                        yield message
+
+            behaviour: Callable[..., Any] = (
+                looped if inspect.isasyncgenfunction(inner) else streaming)
         else:
             inner = handler.stream_unary if handler.request_streaming else handler.unary_unary
 

@@ -28,31 +28,36 @@ All one round has goes in one message (the results of the moves applied, the
 events that followed, the turns): one push a move, not one per event (each
 message on a stream costs the server about as much as a small reply).
 
-Moves are read off the request stream by a thread of their own (``Inbox``)
-and applied by its store's one writer (``Writer``): every move read since its
-last pass, of every stream, decided one after the other and saved in one
-transaction (``ArbiterApp.act_moves``); each stream is then woken once with
-its results, which it pushes in the order sent. (Each stream's thread applied
-its own moves before, each a saver of the group commit woken by the leader's
-commit: one more hand-off between threads per move, and 32 threads at once
-deciding under the interpreter's one lock.) A commit wakes this process's
-followers of the game at once (``FeedHub.committed``); other servers' writes
-arrive as the feeds' do.
+Every ``Play`` stream runs on the server's event loop (gRPC's asyncio
+server, ``service.aio``): its moves read by a task (``Inbox``), its pushes
+written and its wake-ups awaited there, so a stream holds no thread and a
+move waits for no thread of its own. Its moves are applied by its store's one
+writer (``Writer``, a thread): every move read since its last pass, of every
+stream, decided one after the other and saved in one transaction
+(``ArbiterApp.act_moves``); each stream is then woken with its results,
+which it pushes in the order sent. A commit wakes this process's followers
+of the game at once (``FeedHub.committed``): the wake-ups of a pass reach the
+loop in one hop (``aio.LoopWaker``). Other servers' writes arrive as the
+feeds' do. The join, and any read of the store a round needs, run on a
+thread of the server's pool.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import contextlib
 import dataclasses
 import logging
 import threading
 import time
 import uuid
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from typing import Any, Protocol
 
 import grpc
+import grpc.aio
 from arbiter.v1 import game_pb2
 from arbiter.wire import WireError, command_to_json
 
@@ -152,8 +157,11 @@ class Push:
         return game_pb2.PlayMessage.FromString(self.wire())
 
 
-def play_wire(message: Push | game_pb2.PlayMessage) -> bytes:
-    """The ``Play`` stream's response serializer: a push's own bytes."""
+def play_wire(message: Push | game_pb2.PlayMessage | bytes) -> bytes:
+    """The ``Play`` stream's response serializer: a push's own bytes (made
+    already by the stream, whose CPU is its caller's: ``PlayStream._play``)."""
+    if isinstance(message, bytes):
+        return message
     return message.wire() if isinstance(message, Push) else message.SerializeToString()
 
 
@@ -168,8 +176,10 @@ class Host(Protocol):
     def caller(self, context: grpc.ServicerContext, game_id: uuid.UUID | None) -> auth.Caller: ...
     def watch_cancel(self, context: grpc.ServicerContext) -> Callable[[], bool]: ...
     def closing(self) -> bool: ...
-    def feed_events(self, game_id: str, gid: uuid.UUID, last: int,
-                    polled: bool) -> list[tuple[int, Any]]: ...
+    def kept_events(self, game_id: str, gid: uuid.UUID, last: int,
+                    polled: bool) -> list[tuple[int, Any]] | None: ...
+    def stored_events(self, game_id: str, gid: uuid.UUID,
+                      last: int) -> list[tuple[int, Any]]: ...
     def turn_message(self, reading: SeatReading) -> game_pb2.PlayTurn: ...
     def turn_wire(self, reading: SeatReading) -> bytes: ...
 
@@ -187,16 +197,16 @@ class Joined:
 
 
 class Inbox:
-    """The moves a client sends, read off its request stream by a thread of
-    their own and handed to the writer (``Writer``), and their results, which
-    the stream's thread takes (``take``) to push in the order sent.
+    """The moves a client sends, read off its request stream by a task of the
+    server's loop and handed to the writer (``Writer``), and their results,
+    which the stream takes (``take``) to push in the order sent.
 
     ``wake`` is called after each result (and when the requests end), to stop
     the stream's wait. A request that is not a move (a second join) ends the
     stream with ``BAD_ARGUMENT`` (``error``), once the moves before it are
     answered (``ready``)."""
 
-    def __init__(self, requests: Iterator[game_pb2.PlayRequest], wake: Callable[[], None],
+    def __init__(self, requests: AsyncIterator[game_pb2.PlayRequest], wake: Callable[[], None],
                  submit: Callable[[Inbox, game_pb2.PlayMove], None],
                  committed: Callable[[int], None], caller: str = "") -> None:
         #: Whose moves these are, for the writer's fair share of a pass
@@ -208,50 +218,68 @@ class Inbox:
         self._submit = submit
         self._committed = committed
         self._results: collections.deque[Outcome] = collections.deque()
-        self._room = threading.Condition()
+        #: The results' lock: the writer answers from its thread.
+        self._lock = threading.Lock()
+        #: Set when results are taken: the reading waits for room on it.
+        self._room: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
         #: Moves handed to the writer and not yet taken as results.
         self._unanswered = 0
         #: CPU seconds the writer spent on this stream's moves, not yet charged.
         self._spent = 0.0
         self.closed = False
         self.error: ServiceError | None = None
-        self._thread = threading.Thread(target=self._run, name="play-inbox", daemon=True)
+        #: The call's refusal, when a request was refused as it was read.
+        self.aborted: BaseException | None = None
 
     def start(self) -> None:
-        self._thread.start()
+        """Start reading (on the running loop)."""
+        self._room = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._read())
 
-    def close(self) -> None:
-        """The stream is over: a reader waiting for room gives up."""
-        with self._room:
-            self.closed = True
-            self._room.notify_all()
-
-    def _run(self) -> None:
+    async def _read(self) -> None:
+        room = self._room
+        assert room is not None
         try:
-            for request in self._requests:
+            async for request in self._requests:
                 if request.WhichOneof("item") != "move":
                     self.error = bad_request(
                         "BAD_ARGUMENT", "a Play stream joins once, in its first message; "
                         "every later message is a move")
                     return
-                with self._room:
-                    while self._unanswered >= INBOX_SIZE and not self.closed:
-                        self._room.wait()
-                    if self.closed:
-                        return
+                while self._unanswered >= INBOX_SIZE and not self.closed:
+                    room.clear()
+                    await room.wait()
+                if self.closed:
+                    return
+                with self._lock:
                     self._unanswered += 1
                 self._submit(self, request.move)
+        except grpc.aio.AbortError as exc:
+            self.aborted = exc  # refused (a malformed move): the stream ends with it
         except Exception:  # noqa: BLE001 - the client went away: the stream ends with it
             return
         finally:
             self._wake()
+
+    async def ended(self) -> None:
+        """The stream is over: stop reading, and wait until the reading has
+        stopped (gRPC releases the call once its handler returns, and a read
+        begun after that would be on a released call)."""
+        self.closed = True
+        if self._room is not None:
+            self._room.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
 
     def answered(self, outcome: Outcome, seconds: float) -> None:
         """A move's outcome, from the writer, with the CPU it spent on it.
         The stream is woken: by the commit's wake-up of the game's streams
         here (``FeedHub.committed``, all of them at once, from the writer),
         or for a move that recorded nothing, alone."""
-        with self._room:
+        with self._lock:
             self._results.append(outcome)
             self._spent += seconds
         result = outcome[1]
@@ -268,19 +296,20 @@ class Inbox:
     def failed(self) -> ServiceError | None:
         """The error the stream ends with, once every move read before it
         was answered and its result taken."""
-        with self._room:
+        with self._lock:
             return self.error if self.error is not None and not self._unanswered else None
 
     def take(self) -> list[Outcome]:
         """The results waiting, in the order their moves were sent; the
-        writer's CPU on them is charged to the stream's caller here, on the
-        stream's thread (``limits.charge_stream``)."""
-        with self._room:
+        writer's CPU on them is charged to the stream's caller here
+        (``limits.charge_stream``)."""
+        with self._lock:
             results = list(self._results)
             self._results.clear()
             self._unanswered -= len(results)
             spent, self._spent = self._spent, 0.0
-            self._room.notify_all()
+        if self._room is not None:
+            self._room.set()
         if spent:
             limits.charge_stream(spent)
         return results
@@ -424,8 +453,8 @@ def submit(store: ArbiterApp, inbox: Inbox, command_id: str, move: Move | Except
 class PlayStream:
     """One ``Play`` call (see the module)."""
 
-    def __init__(self, servicer: Host, requests: Iterator[game_pb2.PlayRequest],
-                 context: grpc.ServicerContext) -> None:
+    def __init__(self, servicer: Host, requests: AsyncIterator[game_pb2.PlayRequest],
+                 context: Any) -> None:
         self.servicer = servicer
         self.hub = servicer.hub
         self.requests = requests
@@ -433,23 +462,21 @@ class PlayStream:
         #: The join's other seats' tokens, checked again each round (``_check_holders``).
         self._seat_tokens: tuple[str, ...] = ()
 
-    def messages(self) -> Iterator[Push]:
-        """The stream's pushes, until the game ends or the client leaves."""
+    async def messages(self) -> AsyncIterator[bytes]:
+        """The stream's pushes (their wire bytes), until the game ends or the
+        client leaves."""
         try:
-            first = next(self.requests, None)
-        except grpc.RpcError:
-            return  # the client went away before joining: nothing to answer
+            first = await anext(self.requests, None)
+        except grpc.aio.AbortError:
+            raise  # refused (a malformed message): the call has its status
+        except Exception:  # noqa: BLE001 - the client went away before joining
+            return
         if first is None:
             return
         if first.WhichOneof("item") != "join":
             raise bad_request("BAD_ARGUMENT", "a Play stream's first message is its join")
-        joined = self.join(first.join)
-        store = self.servicer.store(joined.gid)
-        game = store.game(joined.game_id)
-        if joined.after > game.version:
-            raise ServiceError("OUT_OF_RANGE", "BAD_VERSION",
-                               f"the game is at version {game.version}, not {joined.after}",
-                               game.version)
+        loop = asyncio.get_running_loop()
+        joined, store, cls, names = await loop.run_in_executor(None, self._joined, first.join)
         inbox = Inbox(self.requests, lambda: self.hub.nudge(joined.game_id),
                       lambda box, move: submit(store, box, move.command_id,
                                                self._move(joined, move)),
@@ -457,9 +484,117 @@ class PlayStream:
                       limits.stream_caller())
         inbox.start()
         try:
-            yield from self._play(joined, store, type(game), tuple(game.seats), inbox)
+            async with contextlib.aclosing(self._play(joined, store, cls, names,
+                                                            inbox)) as pushes:
+                async for wire in pushes:
+                    yield wire
         finally:
-            inbox.close()
+            await inbox.ended()
+
+    def _joined(self, join: game_pb2.PlayJoin) -> tuple[Joined, ArbiterApp, type[Game],
+                                                          tuple[str, ...]]:
+        """The join and the game, on a thread (they may read the store)."""
+        joined = self.join(join)
+        store = self.servicer.store(joined.gid)
+        game = store.game(joined.game_id)
+        if joined.after > game.version:
+            raise ServiceError("OUT_OF_RANGE", "BAD_VERSION",
+                               f"the game is at version {game.version}, not {joined.after}",
+                               game.version)
+        return joined, store, type(game), tuple(game.seats)
+
+    async def _play(self, joined: Joined, store: ArbiterApp, cls: type[Game],
+                          names: tuple[str, ...], inbox: Inbox) -> AsyncGenerator[bytes, None]:
+        """The stream's rounds: each takes the results of the moves the
+        writer answered, reads the events after the last version sent, and
+        the turns at the newest; all of it goes in one message (a move's
+        result, its events, the next turn: one push, not one per event).
+        A round runs on the loop from one await to the next (a push's send,
+        the game's next wake-up), its CPU charged to the stream's caller
+        as it goes (``limits.charge_stream``); a read of the store, on a
+        thread of the pool."""
+        loop = asyncio.get_running_loop()
+        key, last = joined.game_id, joined.after
+        gone = self.servicer.watch_cancel(self.context)
+        pushed: dict[int, int] = {}
+        asked: dict[int, tuple[str, ...]] = {}
+        status, heartbeat, polled, over = "", time.monotonic(), False, False
+        clock = time.thread_time
+        with self.hub.following(key), store.recent.following(joined.gid):
+            mark = clock()
+            while self.context.is_active() and not self.servicer.closing():
+                ticket = self.hub.ticket(key)
+                self._check_holders(store, joined.gid)
+                message = Push()
+                for outcome in inbox.take():
+                    result = self._result(joined, store, outcome)
+                    if not result.accepted:
+                        pushed.clear()
+                        asked.clear()
+                    message.result(result)
+                failed = inbox.failed()
+                if failed is not None:
+                    if message.results:
+                        wire = message.wire()
+                        limits.charge_stream(clock() - mark)
+                        yield wire
+                    raise failed
+                new_events = self.servicer.kept_events(key, joined.gid, last, polled)
+                if new_events is None:
+                    limits.charge_stream(clock() - mark)
+                    new_events = await loop.run_in_executor(
+                        None, self.servicer.stored_events, key, joined.gid, last)
+                    mark = clock()
+                polled = False
+                over = over or any(type(e).__name__ == "Ended" for _, e in new_events)
+                for position, ev in new_events:
+                    if message.events >= EVENTS_PER_MESSAGE:
+                        wire = message.wire()
+                        limits.charge_stream(clock() - mark)
+                        yield wire
+                        mark = clock()
+                        message = Push()
+                    for form, for_seats in self._event(cls, ev, position, joined.seats, names,
+                                                       over):
+                        message.event(form, for_seats)
+                    last = ev.originator_version
+                version, readings = store.seats_at(
+                    key, [s for s in joined.seats if pushed.get(s) != last], last, joined.screens)
+                if version > last:
+                    polled = True
+                    if message.results or message.events:
+                        wire = message.wire()
+                        limits.charge_stream(clock() - mark)
+                        yield wire
+                        mark = clock()
+                    continue
+                pushed.update(dict.fromkeys(joined.seats, last))
+                for reading in readings:
+                    if _asks_anew(reading, asked):
+                        message.turn(self.servicer.turn_wire(reading))
+                ended = bool(readings) and readings[0].state.over
+                if ended:
+                    message.say(ENDED, game_pb2.FEED_STATE_ENDED)
+                elif status != self.hub.status or (
+                        not message and time.monotonic() - heartbeat > self.hub.heartbeat):
+                    said = feeds.status_message(self.hub.status,
+                                                heartbeat=status == self.hub.status)
+                    message.say(said.status, said.state)
+                    status = self.hub.status
+                if message:
+                    heartbeat = time.monotonic()
+                    wire = message.wire()
+                    limits.charge_stream(clock() - mark)
+                    yield wire
+                    mark = clock()
+                if ended:
+                    return
+                limits.charge_stream(clock() - mark)
+                await self.hub.wait_game_async(key, ticket, lambda: gone() or inbox.ready())
+                mark = clock()
+                polled = self.hub.ticket(key) == ticket and not inbox.ready()
+            if inbox.aborted is not None:
+                raise inbox.aborted
 
     def join(self, join: game_pb2.PlayJoin) -> Joined:
         """Who plays which seats: the stream's one authentication. Each seat
@@ -499,72 +634,6 @@ class PlayStream:
             principal, token = others.get(seat, (caller.principal, caller.token))
             auth.require_seat(principal, token, seat)
         return Joined(str(gid), gid, seats, join.after_version, join.screens)
-
-    def _play(self, joined: Joined, store: ArbiterApp, cls: type[Game],
-              names: tuple[str, ...], inbox: Inbox) -> Iterator[Push]:
-        """The stream's rounds: each takes the results of the moves the
-        writer answered, reads the events after the last version sent, and
-        the turns at the newest; all of it goes in one message (a move's
-        result, its events, the next turn: one push, not one per event)."""
-        key, last = joined.game_id, joined.after
-        gone = self.servicer.watch_cancel(self.context)
-        pushed: dict[int, int] = {}  # seat -> the version its turn (or none) was looked at
-        asked: dict[int, tuple[str, ...]] = {}  # seat -> the decisions its last turn named
-        status, heartbeat, polled, over = "", time.monotonic(), False, False
-        with self.hub.following(key), store.recent.following(joined.gid):
-            while self.context.is_active() and not self.servicer.closing():
-                ticket = self.hub.ticket(key)
-                self._check_holders(store, joined.gid)
-                message = Push()
-                for outcome in inbox.take():
-                    result = self._result(joined, store, outcome)
-                    if not result.accepted:
-                        pushed.clear()  # the turns again: the refused seat is still asked
-                        asked.clear()
-                    message.result(result)
-                failed = inbox.failed()
-                if failed is not None:
-                    if message.results:
-                        yield message  # the moves applied are answered before the refusal
-                    raise failed
-                new_events = self.servicer.feed_events(key, joined.gid, last, polled)
-                polled = False
-                over = over or any(type(e).__name__ == "Ended" for _, e in new_events)
-                for position, ev in new_events:
-                    if message.events >= EVENTS_PER_MESSAGE:
-                        yield message  # a long backlog: in messages of a bounded size
-                        message = Push()
-                    for form, for_seats in self._event(cls, ev, position, joined.seats, names,
-                                                       over):
-                        message.event(form, for_seats)
-                    last = ev.originator_version
-                version, readings = store.seats_at(
-                    key, [s for s in joined.seats if pushed.get(s) != last], last, joined.screens)
-                if version > last:
-                    polled = True  # newer than the events read: from the store, at once
-                    if message.results or message.events:
-                        yield message
-                    continue
-                pushed.update(dict.fromkeys(joined.seats, last))
-                for reading in readings:
-                    if _asks_anew(reading, asked):
-                        message.turn(self.servicer.turn_wire(reading))
-                ended = bool(readings) and readings[0].state.over
-                if ended:
-                    message.say(ENDED, game_pb2.FEED_STATE_ENDED)
-                elif status != self.hub.status or (
-                        not message and time.monotonic() - heartbeat > self.hub.heartbeat):
-                    said = feeds.status_message(self.hub.status,
-                                                heartbeat=status == self.hub.status)
-                    message.say(said.status, said.state)
-                    status = self.hub.status
-                if message:
-                    heartbeat = time.monotonic()
-                    yield message
-                if ended:
-                    return
-                self.hub.wait_game(key, ticket, lambda: gone() or inbox.ready())
-                polled = self.hub.ticket(key) == ticket and not inbox.ready()
 
     def _check_holders(self, store: ArbiterApp, gid: uuid.UUID) -> None:
         """A lobby game's seats change holders (a player leaves, a bot plays

@@ -12,13 +12,14 @@ import base64
 import binascii
 import collections
 import functools
+import inspect
 import json
 import logging
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import AsyncIterator, Callable, Hashable, Iterator
 from typing import Any, TypeAlias, TypeVar
 
 import grpc
@@ -38,7 +39,7 @@ from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.handlers import Wrapping
 from service.ids import check_position, parse_game_id
-from service.play import PlayStream, Push, play_wire
+from service.play import PlayStream, play_wire
 from service.readmodel import (
     LegalList,
     PendingDecision,
@@ -145,9 +146,11 @@ def _abort_unexpected(
 class StreamCap(Wrapping):
     """A cap on open response streams, of every service the server hosts.
 
-    The sync gRPC server runs every call on a thread of one fixed pool, and a
-    response stream holds its thread for as long as it is open (a feed or a
-    health watch, for ever; a History, for as long as its reader is slow).
+    The server runs every call but ``Play`` on a thread of one fixed pool
+    (``service.aio``), and a response stream holds its thread for as long as
+    it is open (a feed or a health watch, for ever; a History, for as long as
+    its reader is slow); a ``Play`` stream holds none (it runs on the loop),
+    and counts all the same.
     Without a cap, anyone able to create a game (no token needed) could open
     enough feeds with its spectator token, or anyone at all enough health
     watches, to take every thread and wedge every other call. Beyond the cap a
@@ -167,6 +170,12 @@ class StreamCap(Wrapping):
         else:
             behaviour, factory = handler.unary_stream, grpc.unary_stream_rpc_method_handler
         slots = self.slots
+        if inspect.isasyncgenfunction(behaviour):
+            return factory(
+                _capped_async(behaviour, slots),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
 
         def capped(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
             try:
@@ -183,6 +192,24 @@ class StreamCap(Wrapping):
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
+
+
+def _capped_async(behaviour: Any, slots: StreamSlots) -> Any:
+    """``StreamCap``'s cap around a stream on the server's loop."""
+
+    async def capped(request: Any, context: Any) -> AsyncIterator[Any]:
+        try:
+            slots.take()
+        except ServiceError as exc:
+            await abort_async(context, exc)
+            return
+        try:
+            async for reply in behaviour(request, context):
+                yield reply
+        finally:
+            slots.give_back()
+
+    return capped
 
 
 class StreamSlots:
@@ -227,6 +254,21 @@ def _abort(
 ) -> None:
     """Leave with the refusal's status (see ``service.status``): the game's version
     is the current one wherever a game is known, authentication refusals included."""
+    leaving = _leaving(exc, known)
+    context.set_trailing_metadata(leaving.trailing_metadata)  # as abort_with_status does
+    context.abort(leaving.code, leaving.details)
+
+
+async def abort_async(context: Any, exc: Exception,
+                      known: Callable[[], int] | None = None) -> None:
+    """``_abort`` for a handler on the server's loop (``service.aio``)."""
+    leaving = _leaving(exc, known)
+    context.set_trailing_metadata(leaving.trailing_metadata)
+    await context.abort(leaving.code, leaving.details)
+
+
+def _leaving(exc: Exception, known: Callable[[], int] | None) -> Any:
+    """A refusal's status (``service.status``)."""
     if isinstance(exc, (ServiceError, RuleError, WireError)):
         facts = refused(exc)
         status, reason, message, version = facts.status, facts.reason, facts.message, facts.version
@@ -234,9 +276,7 @@ def _abort(
         status, reason, message, version = "INVALID_ARGUMENT", "BAD_COMMAND", str(exc), 0
     if not version and known is not None and status != "INTERNAL":
         version = known()
-    leaving = refusal(getattr(grpc.StatusCode, status), reason, message, version)
-    context.set_trailing_metadata(leaving.trailing_metadata)  # as abort_with_status does
-    context.abort(leaving.code, leaving.details)
+    return refusal(getattr(grpc.StatusCode, status), reason, message, version)
 
 
 def rules_catalogue() -> list[game_pb2.RulesInfo]:
@@ -275,8 +315,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             collections.OrderedDict())
         #: Events on the wire, one message per form (``EventForms``).
         self.forms = EventForms()
-        #: Whether ``Play``'s serializer takes a push's bytes (``add_to_server``).
-        self.wire_pushes = False
         #: What this server's lobby does when one of its tables' games is
         #: called (``TableBots.seat_called``, set by ``service.lobby.install``):
         #: a seat coming back to a game whose bots a restart did not resume
@@ -747,14 +785,24 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         auth.require_admin(*self.caller(context, None))
         return self._subscribe_all(request, context)
 
-    @refusals
-    def Play(self, request_iterator: Iterator[game_pb2.PlayRequest],
-             context: Context) -> Iterator[Push | game_pb2.PlayMessage]:
-        """A seat's game on one stream (``service.play``): its pushes, as their
-        wire bytes where ``add_to_server`` made ``play_wire`` the method's
-        serializer, else as messages."""
-        pushes = PlayStream(self, request_iterator, context).messages()
-        return pushes if self.wire_pushes else (push.message() for push in pushes)
+    async def Play(self, request_iterator: AsyncIterator[game_pb2.PlayRequest],  # type: ignore[override]
+                   context: Any) -> AsyncIterator[bytes]:
+        """A seat's game on one stream (``service.play``), on the server's
+        event loop (``service.aio``): its pushes' wire bytes (``add_to_server``
+        makes ``play_wire`` the method's serializer); refusals leave as every
+        call's do (``refusals``)."""
+        try:
+            async for wire in PlayStream(self, request_iterator, context).messages():
+                yield wire
+        except (ServiceError, RuleError, WireError) as exc:
+            await abort_async(context, exc)
+        except Exception as exc:
+            if unreachable(exc):
+                log.warning("Play: the store cannot be reached (%s)",
+                            str(exc).splitlines()[0][:200] if str(exc) else "")
+                await abort_async(context, STORE_UNREACHABLE)
+            log.exception("Play failed")
+            await abort_async(context, INTERNAL)
 
     def _subscribe_game(
         self, request: game_pb2.SubscribeRequest, context: Context, game: Game, reader: Reader
@@ -802,6 +850,27 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 self.hub.wait_game(key, ticket, gone)
                 polled = self.hub.ticket(key) == ticket
 
+    def kept_events(self, game_id: str, gid: uuid.UUID, last: int,
+                    polled: bool) -> list[tuple[int, Any]] | None:
+        """``feed_events`` from this process's newest commits alone; None
+        where the store is to be read (``stored_events``)."""
+        if self.hub.live and not polled:
+            kept = self.store(gid).recent.after(gid, last)
+            if kept is not None:
+                newest = kept[-1][1].originator_version if kept else last
+                if newest >= self.hub.newest_published(game_id):
+                    return kept
+        return None
+
+    def stored_events(self, game_id: str, gid: uuid.UUID, last: int) -> list[tuple[int, Any]]:
+        """``feed_events`` from the store."""
+        store = self.store(gid)
+        events = store.game_events(game_id, after=last)
+        if not events:
+            return []
+        positions = timetravel.positions(store, game_id, last)
+        return [(positions.get(ev.originator_version, 0), ev) for ev in events]
+
     def feed_events(self, game_id: str, gid: uuid.UUID, last: int,
                     polled: bool) -> list[tuple[int, Any]]:
         """A game's events after ``last``, as (global position, event).
@@ -811,18 +880,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         message has named a newer version, and the follower was woken by a
         message, not by its poll (which stands for what no message announced:
         another server's writes while nothing publishes). Else from the store."""
-        store = self.store(gid)
-        if self.hub.live and not polled:
-            kept = store.recent.after(gid, last)
-            if kept is not None:
-                newest = kept[-1][1].originator_version if kept else last
-                if newest >= self.hub.newest_published(game_id):
-                    return kept
-        events = store.game_events(game_id, after=last)
-        if not events:
-            return []
-        positions = timetravel.positions(store, game_id, last)
-        return [(positions.get(ev.originator_version, 0), ev) for ev in events]
+        kept = self.kept_events(game_id, gid, last, polled)
+        return kept if kept is not None else self.stored_events(game_id, gid, last)
 
     def _subscribe_all(self, request: game_pb2.SubscribeRequest,
                        context: Context) -> Iterator[game_pb2.FeedMessage]:
@@ -1126,13 +1185,14 @@ class _Registration:
         self.handlers = handlers
 
 
-def add_to_server(servicer: GameServicer, server: grpc.Server) -> None:
-    """Serve ``servicer`` as the generated code does, except that ``Play``'s
-    pushes are serialized by ``play_wire``: each is its own wire bytes
-    (``service.play.Push``), put together from parts encoded once."""
+def add_to_server(servicer: GameServicer, server: Any) -> None:
+    """Serve ``servicer`` on ``server`` (gRPC's asyncio server, which runs
+    ``Play``, a coroutine: ``service.aio.LoopServer``) as the generated code
+    does, except that ``Play``'s pushes are serialized by ``play_wire``: each
+    is its own wire bytes (``service.play.Push``), put together from parts
+    encoded once."""
     caught = _Registration()
     game_pb2_grpc.add_GameServiceServicer_to_server(servicer, caught)
-    servicer.wire_pushes = True
     handlers = dict(caught.handlers)
     play = handlers["Play"]
     handlers["Play"] = grpc.stream_stream_rpc_method_handler(

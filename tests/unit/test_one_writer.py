@@ -9,9 +9,9 @@ writer's CPU on a stream's moves is charged to the stream's caller
 
 from __future__ import annotations
 
-import threading
+import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -158,7 +158,7 @@ def test_a_pass_takes_a_few_moves_of_each_caller_while_others_wait() -> None:
     from service.play import MOVES_A_CALLER_A_PASS, MOVES_A_PASS, fair_share
 
     def box(caller: str) -> Inbox:
-        return Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None, caller)
+        return Inbox(_no_requests(), lambda: None, lambda *_: None, lambda _: None, caller)
 
     flood = [box("ipv4:10.0.0.1") for _ in range(4)]
     honest = box("ipv4:10.0.0.2")
@@ -180,13 +180,19 @@ def test_the_writer_s_cpu_on_a_stream_s_moves_is_charged_to_its_caller() -> None
     work.work.charge = lambda key, cost: charged.append(cost)  # type: ignore[method-assign]
     limits._streaming.work = work
     try:
-        inbox = Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
+        inbox = Inbox(_no_requests(), lambda: None, lambda *_: None, lambda _: None)
         inbox.answered(("c", ServiceError("ABORTED", "VERSION_MISMATCH", "stale", 3)), 0.25)
         assert [o[0] for o in inbox.take()] == ["c"]
         work.settle()
     finally:
         limits._streaming.work = None
     assert charged and charged[0] >= 0.25, "the writer's quarter second is the caller's"
+
+
+async def _no_requests() -> AsyncIterator[Any]:
+    """A request stream that has nothing (the tests hand the inbox its answers)."""
+    for _ in ():
+        yield
 
 
 def test_a_second_join_ends_the_stream_only_once_its_moves_are_answered() -> None:
@@ -197,15 +203,19 @@ def test_a_second_join_ends_the_stream_only_once_its_moves_are_answered() -> Non
         def WhichOneof(self, _: str) -> str:  # noqa: N802 - protobuf's name
             return self.item
 
+    async def requests() -> AsyncIterator[Any]:
+        for item in ("move", "join"):
+            yield Request(item)
+
+    async def read() -> Inbox:
+        inbox = Inbox(requests(), lambda: None, lambda box, move: submitted.append(move),
+                      lambda _: None)
+        inbox.start()
+        await asyncio.wait_for(inbox._task, 5)  # type: ignore[arg-type]
+        return inbox
+
     submitted: list[Any] = []
-    woken = threading.Event()
-    requests: Any = iter([Request("move"), Request("join")])
-    inbox = Inbox(requests, woken.set, lambda box, move: submitted.append(move),
-                  lambda _: woken.set())
-    inbox.start()
-    deadline = time.monotonic() + 5
-    while inbox.error is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    inbox = asyncio.run(read())
     assert inbox.error is not None and len(submitted) == 1
     assert inbox.failed() is None, "its move is not answered yet"
     inbox.answered(("m", ServiceError("ABORTED", "VERSION_MISMATCH", "stale", 3)), 0.0)
@@ -225,7 +235,7 @@ def test_each_store_has_a_writer_of_its_own_that_ends_when_idle(
     stores = [ArbiterApp(Settings(data_dir=tmp_path / name).store_env()) for name in "ab"]
     try:
         answered: list[Any] = []
-        inbox = Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
+        inbox = Inbox(_no_requests(), lambda: None, lambda *_: None, lambda _: None)
         inbox.answered = lambda outcome, seconds: answered.append(outcome)  # type: ignore[method-assign]
         refusal = ServiceError("ABORTED", "VERSION_MISMATCH", "stale", 3)
         for store in stores:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -183,8 +183,8 @@ def test_each_stream_is_charged_the_writer_s_time_on_its_own_moves() -> None:
 
     store = UnevenStore()
     writer = Writer(store)  # type: ignore[arg-type]
-    light = Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
-    heavy = Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
+    light = Inbox(_nothing(), lambda: None, lambda *_: None, lambda _: None)
+    heavy = Inbox(_nothing(), lambda: None, lambda *_: None, lambda _: None)
     writer._apply([(light, "l", Move("light", 0, {})), (heavy, "h", Move("heavy", 0, {}))])
     assert heavy._spent >= 0.8 * HEAVY_SECONDS, "the heavy move's caller pays for it"
     assert light._spent < 0.2 * HEAVY_SECONDS, (
@@ -224,7 +224,7 @@ def test_no_move_is_lost_or_decided_twice_as_writers_end_and_start(
 
     monkeypatch.setattr(play.Writer, "start", start)
     store = CountingStore()
-    inboxes = [play.Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
+    inboxes = [play.Inbox(_nothing(), lambda: None, lambda *_: None, lambda _: None)
                for _ in range(4)]
     per_stream = 300
 
@@ -301,7 +301,7 @@ def test_a_store_whose_writer_ended_is_not_kept_alive(
 
     monkeypatch.setattr(play, "WRITER_IDLE_SECONDS", 0.01)
     store = ArbiterApp(Settings(data_dir=tmp_path).store_env())
-    inbox = play.Inbox(iter(()), lambda: None, lambda *_: None, lambda _: None)
+    inbox = play.Inbox(_nothing(), lambda: None, lambda *_: None, lambda _: None)
     play.submit(store, inbox, "c", Move("not-a-game", 0, {}))
     deadline = time.monotonic() + 5
     while not inbox.take():
@@ -315,3 +315,9 @@ def test_a_store_whose_writer_ended_is_not_kept_alive(
     del store, writer
     gc.collect()
     assert gone() is None, "the closed store, its writer ended, is still referenced"
+
+
+async def _nothing() -> AsyncIterator[Any]:
+    """A request stream that has nothing (the tests hand the inboxes their answers)."""
+    for _ in ():
+        yield

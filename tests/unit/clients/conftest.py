@@ -18,7 +18,7 @@ import grpc
 import pytest
 from arbiter.v1 import game_pb2, game_pb2_grpc
 
-from tests.unit.clients.support import FLAVOURS, Perform, isolate_credentials, serving
+from tests.unit.clients.support import FLAVOURS, Perform, isolate_credentials
 
 
 @dataclass
@@ -210,6 +210,16 @@ def real_server(tmp_path: Path) -> Iterator[RealServer]:
         "SQLITE_DBNAME": str(tmp_path / "games.sqlite"),
         "CREATE_TABLE": "y",
     })
+    from service.aio import LoopServer
+    from service.servicer import add_to_server
+
     hub = FeedHub("redis://127.0.0.1:1")  # never started: no live feeds here
-    with serving(GameServicer(app, hub), workers=8) as address:
-        yield RealServer(address)
+    # As the server serves it: gRPC's asyncio server, which runs Play on its loop.
+    server = LoopServer(futures.ThreadPoolExecutor(max_workers=8), [], [])
+    add_to_server(GameServicer(app, hub), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        yield RealServer(f"127.0.0.1:{port}")
+    finally:
+        server.stop(None).wait()

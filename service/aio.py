@@ -1,0 +1,391 @@
+"""gRPC's asyncio server for the whole service: ``Play`` on its event loop,
+every other handler as it was, on a thread pool.
+
+One port serves both: an asyncio server runs a handler whose behaviour is a
+coroutine (or an async generator) on its loop, and hands any other to a
+thread. Our handlers and interceptors are the synchronous API's (a context
+with ``is_active`` and ``add_callback``, a blocking ``abort``, a response
+stream's generator run on one thread): ``Bridge``, the server's one
+interceptor, applies the synchronous interceptors as the synchronous server
+does (each wraps an async ``Play`` with async code of its own) and runs
+each synchronous handler on the pool with a context of that API
+(``SyncContext``), a response stream's whole generator on one thread as the
+synchronous server does, each message written on the loop.
+
+The loop runs on a thread of its own (``LoopServer``); wake-ups from other
+threads (the writer's answers, the feed hub's) reach it through one
+``LoopWaker`` a loop, which hops once per batch of wake-ups, not once per
+stream woken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import inspect
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import grpc.aio
+
+from service.handlers import rebuilt
+
+
+def is_async(behaviour: Any) -> bool:
+    """Whether a handler's behaviour runs on the loop (a coroutine or an async generator)."""
+    return inspect.iscoroutinefunction(behaviour) or inspect.isasyncgenfunction(behaviour)
+
+
+def behaviour_of(handler: Any) -> Any:
+    return (handler.stream_stream or handler.unary_stream or handler.stream_unary
+            or handler.unary_unary)
+
+
+class LoopWaker:
+    """Wake-ups of the loop's waiters from any thread, one hop per batch: the
+    first post of a batch schedules the flush on the loop, the others join it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.thread = 0
+        self._lock = threading.Lock()
+        self._pending: list[LoopWaiter] = []
+
+    def post(self, waiter: LoopWaiter) -> None:
+        with self._lock:
+            self._pending.append(waiter)
+            first = len(self._pending) == 1
+        if first:
+            if threading.get_ident() == self.thread:
+                self.loop.call_soon(self._flush)
+            else:
+                self.loop.call_soon_threadsafe(self._flush)
+
+    def _flush(self) -> None:
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for waiter in pending:
+            waiter.fire()
+
+
+_wakers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopWaker] = (
+    weakref.WeakKeyDictionary())
+
+
+def waker() -> LoopWaker:
+    """The running loop's waker."""
+    loop = asyncio.get_running_loop()
+    found = _wakers.get(loop)
+    if found is None:
+        found = _wakers[loop] = LoopWaker(loop)
+        found.thread = threading.get_ident()
+    return found
+
+
+class LoopWaiter:
+    """A waiter of the feed hub's (it has a condition's ``notify``) that a
+    coroutine awaits: notified from any thread, fired on the loop."""
+
+    __slots__ = ("waker", "_future")
+
+    def __init__(self, waker: LoopWaker) -> None:
+        self.waker = waker
+        self._future: asyncio.Future[None] | None = None
+
+    def notify(self) -> None:
+        self.waker.post(self)
+
+    def fire(self) -> None:
+        future = self._future
+        if future is not None and not future.done():
+            future.set_result(None)
+
+    async def wait(self, timeout: float) -> None:
+        """Until notified (after this call began) or ``timeout`` seconds."""
+        loop = self.waker.loop
+        future = self._future = loop.create_future()
+        timer = loop.call_later(timeout, self.fire)
+        try:
+            await future
+        finally:
+            timer.cancel()
+            self._future = None
+
+
+class LoopContext:
+    """An asyncio handler's context with the synchronous API's ``is_active``
+    and ``add_callback`` (``watch_cancel``, the interceptors)."""
+
+    __slots__ = ("_context", "_ended")
+
+    def __init__(self, context: Any) -> None:
+        self._context = context
+        self._ended = False
+        context.add_done_callback(self._done)
+
+    def _done(self, _context: Any) -> None:
+        self._ended = True
+
+    def is_active(self) -> bool:
+        return not self._ended and not self._context.done()
+
+    def add_callback(self, callback: Callable[[], None]) -> bool:
+        self._context.add_done_callback(lambda _context: callback())
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+
+class CallEnded(Exception):
+    """A synchronous handler used its call after the call ended."""
+
+
+class Aborted(Exception):
+    """A synchronous handler's ``abort``: as the synchronous server's, it
+    raises, and the call's status is sent once the handler has returned
+    (its wrappers, the access log's among them, done first)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(details)
+        self.code, self.details = code, details
+
+
+class SyncContext:
+    """The synchronous API's context for a handler run on a thread, over an
+    asyncio call's: its blocking calls (``abort``, ``write``, ``read``) run
+    on the loop and wait there."""
+
+    def __init__(self, context: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self._context = context
+        self._loop = loop
+        self._ended = False
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        #: Read now: gRPC releases the call when it ends, and a stream's
+        #: thread may log its peer after that (``CallObserver``).
+        self._peer: str = context.peer()
+
+    def peer(self) -> str:
+        return self._peer
+
+    def _call(self, coroutine: Any) -> Any:
+        """``coroutine`` run on the loop, and its answer; refused once the call
+        has ended (gRPC releases it then: an operation on it would crash)."""
+        async def guarded() -> Any:
+            if self._ended:
+                coroutine.close()
+                raise CallEnded("the call has ended")
+            return await coroutine
+
+        return asyncio.run_coroutine_threadsafe(guarded(), self._loop).result()
+
+    def abort(self, code: grpc.StatusCode, details: str = "") -> None:
+        self._context.set_code(code)
+        raise Aborted(code, details)
+
+    def abort_with_status(self, status: Any) -> None:
+        self._context.set_trailing_metadata(status.trailing_metadata)
+        self.abort(status.code, status.details)
+
+    def send_initial_metadata(self, metadata: Any) -> None:
+        self._call(self._context.send_initial_metadata(metadata))
+
+    def write(self, message: Any) -> None:
+        self._call(self._context.write(message))
+
+    def read(self) -> Any:
+        return self._call(self._context.read())
+
+    def is_active(self) -> bool:
+        return not self._ended and not self._context.done()
+
+    def add_callback(self, callback: Callable[[], None]) -> bool:
+        with self._lock:
+            if not self._ended:
+                self._callbacks.append(callback)
+                return True
+        return False
+
+    def ended(self) -> None:
+        """The call is over (on the loop): its callbacks run."""
+        with self._lock:
+            self._ended = True
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+
+def _requests(context: SyncContext) -> Iterator[Any]:
+    """A request stream read on a thread."""
+    while True:
+        message = context.read()
+        if message is grpc.aio.EOF:
+            return
+        yield message
+
+
+def _pump(replies: Iterator[Any], context: SyncContext) -> None:
+    """A response stream's generator run on a thread, each reply written on the loop."""
+    try:
+        for reply in replies:
+            context.write(reply)
+    finally:
+        close = getattr(replies, "close", None)
+        if close is not None:
+            close()
+
+
+def bridged(handler: Any, pool: concurrent.futures.Executor) -> Any:
+    """``handler``, run on the loop as it is if it is asyncio's, else on
+    ``pool`` with a ``SyncContext``."""
+    behaviour = behaviour_of(handler)
+    if is_async(behaviour):
+        if handler.response_streaming:
+            async def looped(request: Any, context: Any) -> None:
+                # Closed before the call ends (and is released by gRPC), not
+                # by the collector later, when it ended by a cancel.
+                async with contextlib.aclosing(behaviour(request, LoopContext(context))) as replies:
+                    async for reply in replies:
+                        await context.write(reply)
+
+            return rebuilt(handler, looped)
+        return handler
+    request_streaming, response_streaming = handler.request_streaming, handler.response_streaming
+
+    def run(request: Any, context: SyncContext) -> Any:
+        if request_streaming:
+            request = _requests(context)
+        if response_streaming:
+            _pump(behaviour(request, context), context)
+            return None
+        return behaviour(request, context)
+
+    async def on_pool(request: Any, context: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        sync = SyncContext(context, loop)
+        try:
+            return await loop.run_in_executor(pool, run, request, sync)
+        except Aborted as aborted:
+            await context.abort(aborted.code, aborted.details)
+        finally:
+            sync.ended()
+
+    if request_streaming:
+        # The requests are read by the thread (``_requests``), not by gRPC.
+        async def streamed(requests: Any, context: Any) -> Any:
+            return await on_pool(None, context)
+
+        return rebuilt(handler, streamed)
+    return rebuilt(handler, on_pool)
+
+
+class Bridge(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """The one asyncio interceptor: the server's synchronous interceptors
+    applied to a call's handler as the synchronous server applies them (the
+    first outermost; each wraps the handler it is handed as it always did),
+    and the handler they make run as the asyncio server runs it
+    (``bridged``, made once per method and handler). One coroutine a call,
+    not one an interceptor."""
+
+    def __init__(self, pool: concurrent.futures.Executor,
+                 interceptors: list[grpc.ServerInterceptor]) -> None:
+        self.pool = pool
+        self.interceptors = interceptors[::-1]  # the innermost first
+        self._made: dict[str, tuple[Any, Any]] = {}
+
+    async def intercept_service(self, continuation: Any, details: Any) -> Any:
+        handler = await continuation(details)
+        for interceptor in self.interceptors:
+            if handler is None:
+                return None
+            handler = interceptor.intercept_service(lambda _details, h=handler: h, details)
+        if handler is None:
+            return None
+        made = self._made.get(details.method)
+        if made is None or made[0] is not handler:
+            made = (handler, bridged(handler, self.pool))
+            if len(self._made) < 4096:
+                self._made[details.method] = made
+        return made[1]
+
+
+class Stopping:
+    """``LoopServer.stop``'s answer: ``wait`` until the server has stopped."""
+
+    def __init__(self, future: concurrent.futures.Future[Any], after: Callable[[], None]) -> None:
+        self._future = future
+        self._after = after
+
+    def wait(self, timeout: float | None = None) -> bool:
+        try:
+            self._future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            return False
+        self._after()
+        return True
+
+
+class LoopServer:
+    """gRPC's asyncio server on a loop of its own thread, with the
+    synchronous server's methods (``grpc.server``'s): ``add_insecure_port``,
+    ``start``, ``stop(grace).wait()``..."""
+
+    def __init__(self, pool: concurrent.futures.ThreadPoolExecutor,
+                 interceptors: list[grpc.ServerInterceptor], options: list[Any]) -> None:
+        self.pool = pool
+        self.loop = asyncio.new_event_loop()
+        self.loop.set_default_executor(pool)
+        self._thread = threading.Thread(target=self._run, name="grpc-loop", daemon=True)
+        self._thread.start()
+
+        async def make() -> grpc.aio.Server:
+            waker()  # the loop's, its thread known
+            return grpc.aio.server(
+                migration_thread_pool=pool,
+                interceptors=[Bridge(pool, interceptors)],
+                options=options)
+
+        self.server = self._call(make())
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    def _call(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
+
+    def add_generic_rpc_handlers(self, handlers: Any) -> None:
+        self.server.add_generic_rpc_handlers(handlers)
+
+    def add_registered_method_handlers(self, name: str, handlers: Any) -> None:
+        self.server.add_registered_method_handlers(name, handlers)
+
+    def add_insecure_port(self, address: str) -> int:
+        async def add() -> int:
+            return self.server.add_insecure_port(address)  # type: ignore[no-any-return]
+        return self._call(add())  # type: ignore[no-any-return]
+
+    def add_secure_port(self, address: str, credentials: Any) -> int:
+        async def add() -> int:
+            return self.server.add_secure_port(address, credentials)  # type: ignore[no-any-return]
+        return self._call(add())  # type: ignore[no-any-return]
+
+    def start(self) -> None:
+        self._call(self.server.start())
+
+    def stop(self, grace: float | None) -> Stopping:
+        future = asyncio.run_coroutine_threadsafe(self.server.stop(grace), self.loop)
+        return Stopping(future, self._close)
+
+    def _close(self) -> None:
+        if self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(timeout=5)
