@@ -582,17 +582,42 @@ class ArbiterApp(Application):
             game = self._cached_as_is(gid)
             if game is None or game.version < version:
                 game = self.game(game_id, borrow=True)
-            if game.version != version:
-                return game.version, []
-            readings = []
-            waiting = set(self.reads.waiting_on(game))
-            for seat in seats:
-                if game.ended or seat in waiting:
-                    state = self.reads.state(game, Reader(seat).for_game(game.ended),
-                                             screen=screens or game.ended)
-                    legal = None if game.ended else self.reads.legal(game, seat)
-                    readings.append(SeatReading(seat, state, legal))
-            return game.version, readings
+            return self._readings(game, seats, version, screens)
+
+    def seats_at_cached(self, game_id: str, seats: Sequence[int], version: int,
+                        screens: bool = True) -> tuple[int, list[SeatReading]] | None:
+        """``seats_at`` for a reader that must not wait (a ``Play`` round on the
+        event loop, where a wait stalls every stream): the cached game's
+        readings when its lock is free this instant and it is at ``version`` or
+        newer; None when the lock is held (its writer's save) or the game must
+        be read from the store (not cached, or behind: another server's write),
+        and the reader asks ``seats_at`` from a thread instead."""
+        gid = parse_game_id(game_id)
+        lock = self._lock(gid)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            game = self._cached_as_is(gid)
+            if game is None or game.version < version:
+                return None
+            return self._readings(game, seats, version, screens)
+        finally:
+            lock.release()
+
+    def _readings(self, game: Game, seats: Sequence[int], version: int,
+                  screens: bool) -> tuple[int, list[SeatReading]]:
+        """The game's readings for ``seats_at`` (the caller holds its lock)."""
+        if game.version != version:
+            return game.version, []
+        readings = []
+        waiting = set(self.reads.waiting_on(game))
+        for seat in seats:
+            if game.ended or seat in waiting:
+                state = self.reads.state(game, Reader(seat).for_game(game.ended),
+                                         screen=screens or game.ended)
+                legal = None if game.ended else self.reads.legal(game, seat)
+                readings.append(SeatReading(seat, state, legal))
+        return game.version, readings
 
     def _read(self, game: Game, reader: Reader | None) -> SeatState | None:
         """The state a write's reply carries, when its caller asked for one."""

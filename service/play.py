@@ -558,8 +558,14 @@ class PlayStream:
                                                        over):
                         message.event(form, for_seats)
                     last = ev.originator_version
-                version, readings = store.seats_at(
-                    key, [s for s in joined.seats if pushed.get(s) != last], last, joined.screens)
+                asked_seats = [s for s in joined.seats if pushed.get(s) != last]
+                at = store.seats_at_cached(key, asked_seats, last, joined.screens)
+                if at is None:  # the lock held, or the store to read: not on the loop
+                    limits.charge_stream(clock() - mark)
+                    at = await loop.run_in_executor(
+                        None, store.seats_at, key, asked_seats, last, joined.screens)
+                    mark = clock()
+                version, readings = at
                 if version > last:
                     polled = True
                     if message.results or message.events:

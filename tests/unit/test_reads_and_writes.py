@@ -5,6 +5,7 @@ carries the state only when asked (an older client, never asking, still gets it)
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -95,3 +96,32 @@ def test_an_act_resolves_its_caller_once(app: ArbiterApp, monkeypatch: pytest.Mo
     identified = calls_to(monkeypatch, app.credentials, "identify")
     act(servicer, app, str(game.id), token)
     assert len(reads) == 1 and len(identified) == 1
+
+
+def test_a_reading_that_must_not_wait_is_refused_while_the_writer_holds_the_game(
+    app: ArbiterApp,
+) -> None:
+    """A ``Play`` round reads its turns on the event loop: ``seats_at_cached``
+    never waits for the game's lock (its writer's save) nor reads the store;
+    it answers None and the round asks ``seats_at`` from a thread."""
+    game = app.create_game("enin", ["solo"])
+    game_id, version = str(game.id), app.game(str(game.id)).version
+    ready = app.seats_at_cached(game_id, [0], version)
+    assert ready is not None and ready == app.seats_at(game_id, [0], version)
+    held = threading.Event()
+    release = threading.Event()
+
+    def writer() -> None:
+        with app._lock(game.id):
+            held.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert held.wait(5)
+        assert app.seats_at_cached(game_id, [0], version) is None
+    finally:
+        release.set()
+        thread.join(5)
+    assert app.seats_at_cached(game_id, [0], version + 5) is None  # behind: the store's
