@@ -16,7 +16,8 @@ bots' own (``clients.bots.playout.Depths``: P moves where a game's standings
 score it as if it ended now, C where they count what was scored so far), the
 lower level at its own: two runs on the same seeds compare the depths head to
 head. Each game's record holds the depths and the load average it was played
-at; ``--summarise`` prints their range and what 200 games a table would take.
+at; ``--summarise`` prints their range and what 200 games a table would take,
+and with ``--against`` another run's log, the difference game by game.
 """
 
 from __future__ import annotations
@@ -240,6 +241,26 @@ def summarise(path: str) -> list[dict[str, Any]]:
                   records)
 
 
+def paired(path: str, against: str) -> list[str]:
+    """Two runs' logs compared game by game: for each table, over the games
+    both played (the same table and seed), the mean of the first's win
+    share and margin less the second's, with 95% normal intervals."""
+    logs = []
+    for name in (path, against):
+        with open(name, encoding="utf-8") as f:
+            logs.append({(r["table"], r["n"]): r for r in map(json.loads, f) if r})
+    first, second = logs
+    out = []
+    for table in dict.fromkeys(t for t, _ in first):
+        both = [n for t, n in first if t == table and (t, n) in second]
+        for key in ("won", "margin"):
+            mean, low, high = mean_interval([first[(table, n)][key] - second[(table, n)][key]
+                                             for n in both])
+            out.append(f"{table}: {key} less the other run's {mean:+.2f} "
+                       f"[{low:+.2f}, {high:+.2f}] over {len(both)} games of both")
+    return out
+
+
 def timing(rules: str, budgets: Sequence[float], decisions: int) -> list[str]:
     """Each level's decision time at positions reached by random play: p50 and
     p99 over ``decisions`` decisions, the searching levels at each budget."""
@@ -306,10 +327,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                              f"{DEPTHS.projected},{DEPTHS.counted})")
     parser.add_argument("--summarise", default="", metavar="LOG",
                         help="only print the figures of a run's log")
+    parser.add_argument("--against", default="", metavar="LOG",
+                        help="with --summarise: that run less this one, game by game")
     parser.add_argument("rules", nargs="*", default=sorted(GAMES))
     args = parser.parse_args(argv)
     if args.summarise:
         summarise(args.summarise)
+        if args.against:
+            for text in paired(args.summarise, args.against):
+                print(text, flush=True)
         return
     budgets = [float(b) for b in args.timing.split(",") if b]
     for rules in args.rules:

@@ -97,6 +97,26 @@ def test_the_intervals_of_the_soak_figures() -> None:
     assert mean == 0.5 and round(mhigh - mean, 3) == round(1.96 * 0.50252 / 10, 3)
 
 
+def test_two_runs_are_compared_game_by_game_on_the_games_both_played(tmp_path: Any) -> None:
+    """``--summarise A --against B``: A's win share and margin less B's, over
+    the seeds both runs played at that table (B's extra game left out)."""
+    import json
+
+    from tests.bots_soak import paired
+
+    def log(name: str, won: list[float]) -> str:
+        path = tmp_path / name
+        path.write_text("".join(json.dumps({"table": "ettin 2p ismcts v greedy", "n": n,
+                                            "won": w, "margin": 2 * w - 1}) + "\n"
+                                for n, w in enumerate(won)))
+        return str(path)
+
+    lines = paired(log("a", [1.0, 1.0, 0.0, 1.0]), log("b", [0.0, 1.0, 0.0, 0.0, 1.0]))
+    assert lines[0].startswith("ettin 2p ismcts v greedy: won less the other run's +0.50 [")
+    assert lines[0].endswith("over 4 games of both")
+    assert "margin less the other run's +1.00 [" in lines[1]
+
+
 def test_the_seats_record_is_each_event_in_the_form_the_server_serves_it() -> None:
     """Ethnos, "Taking your turn": the card a player draws from the deck is
     theirs to see; the others learn only that a card was drawn."""
