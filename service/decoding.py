@@ -19,6 +19,7 @@ import grpc
 
 from service.errors import ServiceError
 from service.handlers import Wrapping, rebuilt
+from service.status import abort_async
 
 BAD_MESSAGE = ServiceError(
     "INVALID_ARGUMENT", "BAD_MESSAGE", "the request's bytes are not a valid protobuf message"
@@ -68,8 +69,6 @@ class MalformedRequests(Wrapping):
 
             async def checked_async(requests: AsyncIterator[Any],
                                     context: Any) -> AsyncIterator[Any]:
-                from service.servicer import abort_async
-
                 async for request in requests:
                     if request is MALFORMED:
                         await abort_async(context, BAD_MESSAGE)

@@ -69,6 +69,7 @@ import grpc
 from service import auth
 from service.errors import ServiceError
 from service.handlers import Wrapping, rebuilt
+from service.status import abort_async
 
 GAME_SERVICE = "/arbiter.v1.GameService/"
 #: The calls that may make a game or a lobby table: each one of the caller's creations.
@@ -683,8 +684,6 @@ class CallerShares(Wrapping):
     def _loop_stream(self, handler: Any, admission: Callable[[Any], str]) -> Any:
         """``_request_stream``'s stream of requests and replies for a handler
         on the server's loop (``Play``, ``service.aio``)."""
-        from service.servicer import abort_async
-
         both, counts = handler.stream_stream, self.streams
 
         async def stream(requests: Any, context: Any) -> AsyncIterator[Any]:

@@ -41,8 +41,8 @@ from service.redis_server import PrivateRedis
 from service.reflection import enable_server_reflection
 from service.relay import FeedRelay, PositionFile, Positions, PositionTable
 from service.servicer import GameServicer, StreamCap, add_to_server
-from service.servicer import _abort as abort
 from service.shards import Shards
+from service.status import abort
 from service.storehealth import StoreHealth
 
 if TYPE_CHECKING:

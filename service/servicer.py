@@ -48,7 +48,7 @@ from service.readmodel import (
     seat_state,
 )
 from service.shards import Shards
-from service.status import refusal, refused
+from service.status import abort, abort_async
 from service.storehealth import unreachable
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def refusals(method: F) -> F:
                 return _guard_stream(result, context, known, damage)
             return result
         except (ServiceError, RuleError, WireError) as exc:
-            _abort(context, exc, known)
+            abort(context, exc, known)
         except Exception:
             _abort_unexpected(context, damage, method.__name__)
 
@@ -123,7 +123,7 @@ def _guard_stream(
     try:
         yield from stream
     except (ServiceError, RuleError, WireError) as exc:
-        _abort(context, exc, known)
+        abort(context, exc, known)
     except Exception:
         _abort_unexpected(context, damage, "a stream")
 
@@ -138,9 +138,9 @@ def _abort_unexpected(
         if refused is STORE_UNREACHABLE:
             log.warning("%s: the store cannot be reached (%s)", name,
                         str(sys.exc_info()[1]).splitlines()[0][:200] if sys.exc_info()[1] else "")
-        _abort(context, refused)
+        abort(context, refused)
     log.exception("%s failed", name)
-    _abort(context, INTERNAL)
+    abort(context, INTERNAL)
 
 
 class StreamCap(Wrapping):
@@ -181,7 +181,7 @@ class StreamCap(Wrapping):
             try:
                 slots.take()
             except ServiceError as exc:
-                _abort(context, exc)
+                abort(context, exc)
             try:
                 yield from behaviour(request, context)
             finally:
@@ -247,36 +247,6 @@ def _current_version(servicer: Any, request: Any) -> int:
         return int(servicer.shards.of(game_id).game(game_id).version)
     except Exception:
         return 0
-
-
-def _abort(
-    context: grpc.ServicerContext, exc: Exception, known: Callable[[], int] | None = None
-) -> None:
-    """Leave with the refusal's status (see ``service.status``): the game's version
-    is the current one wherever a game is known, authentication refusals included."""
-    leaving = _leaving(exc, known)
-    context.set_trailing_metadata(leaving.trailing_metadata)  # as abort_with_status does
-    context.abort(leaving.code, leaving.details)
-
-
-async def abort_async(context: Any, exc: Exception,
-                      known: Callable[[], int] | None = None) -> None:
-    """``_abort`` for a handler on the server's loop (``service.aio``)."""
-    leaving = _leaving(exc, known)
-    context.set_trailing_metadata(leaving.trailing_metadata)
-    await context.abort(leaving.code, leaving.details)
-
-
-def _leaving(exc: Exception, known: Callable[[], int] | None) -> Any:
-    """A refusal's status (``service.status``)."""
-    if isinstance(exc, (ServiceError, RuleError, WireError)):
-        facts = refused(exc)
-        status, reason, message, version = facts.status, facts.reason, facts.message, facts.version
-    else:
-        status, reason, message, version = "INVALID_ARGUMENT", "BAD_COMMAND", str(exc), 0
-    if not version and known is not None and status != "INTERNAL":
-        version = known()
-    return refusal(getattr(grpc.StatusCode, status), reason, message, version)
 
 
 def rules_catalogue() -> list[game_pb2.RulesInfo]:

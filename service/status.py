@@ -15,6 +15,8 @@ and carries the same facts three ways, so that every kind of client finds them:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any
 
 import grpc
 from arbiter.wire import WireError
@@ -88,3 +90,35 @@ def refused(exc: ServiceError | RuleError | WireError) -> Refused:
             status = "ABORTED"  # as VERSION_MISMATCH: read again, then decide
         return Refused(status, exc.reason.value, exc.message, getattr(exc, "version", 0))
     return Refused("INVALID_ARGUMENT", "BAD_COMMAND", str(exc), 0)
+
+
+def abort(
+    context: grpc.ServicerContext, exc: Exception, known: Callable[[], int] | None = None
+) -> None:
+    """Leave with the refusal's status (see ``service.status``): the game's version
+    is the current one wherever a game is known, authentication refusals included."""
+    leaving = leaving_status(exc, known)
+    context.set_trailing_metadata(leaving.trailing_metadata)  # as abort_with_status does
+    context.abort(leaving.code, leaving.details)
+
+
+async def abort_async(context: Any, exc: Exception,
+                      known: Callable[[], int] | None = None) -> None:
+    """``abort`` for a handler on the server's loop (``service.aio``)."""
+    leaving = leaving_status(exc, known)
+    context.set_trailing_metadata(leaving.trailing_metadata)
+    await context.abort(leaving.code, leaving.details)
+
+
+def leaving_status(exc: Exception, known: Callable[[], int] | None) -> RefusalStatus:
+    """A refusal's status: a refusal's own (its code, reason, message and
+    version), any other error a bad command; the game's version where the
+    refusal names none (``known``)."""
+    if isinstance(exc, (ServiceError, RuleError, WireError)):
+        facts = refused(exc)
+        status, reason, message, version = facts.status, facts.reason, facts.message, facts.version
+    else:
+        status, reason, message, version = "INVALID_ARGUMENT", "BAD_COMMAND", str(exc), 0
+    if not version and known is not None and status != "INTERNAL":
+        version = known()
+    return refusal(getattr(grpc.StatusCode, status), reason, message, version)
