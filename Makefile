@@ -30,7 +30,7 @@ BUF := $(TOOLS)/node_modules/.bin/buf
 # (`make baseline` when cutting a release).
 BASELINE := protos/baseline.binpb
 
-.PHONY: install proto run test check soak lint lint-python typecheck bench capacity clean tools baseline \
+.PHONY: install proto run test check soak openspiel lint lint-python typecheck bench capacity clean tools baseline \
 	gen-ts browser screenshots bytecode sdk-docs no-npm
 
 install: $(STAMP) proto
@@ -126,7 +126,13 @@ check: install
 # test with its soak counts (at least 100 games per player count), eight Redis
 # Cluster failovers in a row under play (test_feed_cluster), kept out of
 # `make test` so the suite stays under 8 minutes on 2 cores.
-soak: install bytecode
+# OpenSpiel (pyproject's openspiel extra) for the adapter's checks that `make soak` runs
+# (tests/unit/test_openspiel_adapter.py); where it cannot be installed, they skip saying why.
+openspiel: install
+	@$(BIN)/python -c 'import pyspiel' 2>/dev/null || $(BIN)/pip install --quiet -e '.[openspiel]' \
+		|| echo "make: open-spiel could not be installed here; the OpenSpiel adapter's checks will skip"
+
+soak: install bytecode openspiel
 	ARBITER_SOAK=1 $(PYTREWRITE) $(BIN)/python -m pytest -q -rs -p no:cacheprovider -p no:benchmark \
 		-n auto --timeout 3600 tests/property tests/conformance tests/unit/test_schemas.py \
 		tests/unit/test_audit_decide_alone.py tests/integration/test_replay.py \
