@@ -12,6 +12,14 @@ each synchronous handler on the pool with a context of that API
 (``SyncContext``), a response stream's whole generator on one thread as the
 synchronous server does, each message written on the loop.
 
+A read that needs no wait skips the pool: a method with a probe
+(``LoopServer.answer_at_hand``: ``GetState`` and ``LegalActions``) asks it,
+once per call and before any interceptor has run, whether what the call
+reads is at hand this instant (its game cached, fresh, its lock free); if so
+the probe holds it and the very same handler, interceptors and all, runs on
+the loop at once (``at_hand``), else on the pool as any other. Either way
+each interceptor runs once for the call.
+
 The loop runs on a thread of its own (``LoopServer``); wake-ups from other
 threads (the writer's answers, the feed hub's) reach it through one
 ``LoopWaker`` a loop, which hops once per batch of wake-ups, not once per
@@ -24,15 +32,18 @@ import asyncio
 import concurrent.futures
 import contextlib
 import inspect
+import logging
 import threading
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 import grpc.aio
 
 from service.handlers import rebuilt
+
+log = logging.getLogger(__name__)
 
 
 def is_async(behaviour: Any) -> bool:
@@ -155,10 +166,29 @@ class Aborted(Exception):
         self.code, self.details = code, details
 
 
+class Held(Protocol):
+    """What a probe holds for a call answered on the loop (``at_hand``): the
+    call's reads at hand, kept so until the answer is made."""
+
+    def release(self) -> None:
+        """Let go of what was held (on the thread that took it: the loop's)."""
+
+
+#: A method's probe: for a call's request, what it reads held at hand (its
+#: answer is then made on the loop), or None (the call runs on the pool). It
+#: may neither wait nor change anything but what it holds: whichever way it
+#: answers, the call's interceptors have not run yet and run once.
+Probe = Callable[[Any], Held | None]
+
+
 class SyncContext:
     """The synchronous API's context for a handler run on a thread, over an
     asyncio call's: its blocking calls (``abort``, ``write``, ``read``) run
     on the loop and wait there."""
+
+    #: What the call's probe holds for it when it is answered on the loop
+    #: (``LoopCallContext``); None on the pool: the handler reads for itself.
+    held: Held | None = None
 
     def __init__(self, context: Any, loop: asyncio.AbstractEventLoop) -> None:
         self._context = context
@@ -223,6 +253,27 @@ class SyncContext:
         return getattr(self._context, name)
 
 
+class LoopCallContext(SyncContext):
+    """``SyncContext`` for a synchronous handler run on the loop itself, with
+    what its probe holds (``held``): nothing of the call may wait there, so
+    a blocking call of the context (a write, a read) is refused, not run (it
+    would wait for the very loop it runs on)."""
+
+    def __init__(self, context: Any, loop: asyncio.AbstractEventLoop, held: Held) -> None:
+        super().__init__(context, loop)
+        self.held = held
+
+    def _call(self, coroutine: Any) -> Any:
+        coroutine.close()
+        raise RuntimeError("a call answered on the loop cannot wait for the loop")
+
+
+def held_by(context: Any) -> Any:
+    """What the call's probe holds for it (``LoopCallContext.held``), None
+    when it runs on the pool (or with a context of no server of ours)."""
+    return getattr(context, "held", None)
+
+
 def _requests(context: SyncContext) -> Iterator[Any]:
     """A request stream read on a thread."""
     while True:
@@ -243,9 +294,10 @@ def _pump(replies: Iterator[Any], context: SyncContext) -> None:
             close()
 
 
-def bridged(handler: Any, pool: concurrent.futures.Executor) -> Any:
+def bridged(handler: Any, pool: concurrent.futures.Executor, probe: Probe | None = None) -> Any:
     """``handler``, run on the loop as it is if it is asyncio's, else on
-    ``pool`` with a ``SyncContext``."""
+    ``pool`` with a ``SyncContext``; a unary call with a ``probe``, on the
+    loop when the probe holds what it reads (``at_hand``)."""
     behaviour = behaviour_of(handler)
     if is_async(behaviour):
         if handler.response_streaming:
@@ -284,7 +336,44 @@ def bridged(handler: Any, pool: concurrent.futures.Executor) -> Any:
             return await on_pool(None, context)
 
         return rebuilt(handler, streamed)
+    if probe is not None and not response_streaming:
+        return rebuilt(handler, at_hand(behaviour, probe, on_pool))
     return rebuilt(handler, on_pool)
+
+
+def at_hand(behaviour: Callable[[Any, Any], Any], probe: Probe,
+            on_pool: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A unary call answered on the loop when it needs no wait, else on the pool.
+
+    The probe decides, once, before any interceptor has run: on the loop
+    the synchronous ``behaviour`` (the interceptors' wrappers around the
+    handler) runs at once, start to end, with what the probe holds, which is
+    let go before the loop does anything else; so the thread's CPU clock
+    over it is the call's alone (the caller's share is charged as on the
+    pool) and nothing of it waits. A refusal's status is sent as the pool's
+    is (``Aborted``). A probe that fails is a bug of its own, logged: the
+    call runs on the pool, as if nothing were at hand."""
+
+    async def answered(request: Any, context: Any) -> Any:
+        try:
+            held = probe(request)
+        except Exception:
+            log.exception("a probe failed; the call runs on the pool")
+            held = None
+        if held is None:
+            return await on_pool(request, context)
+        call = LoopCallContext(context, asyncio.get_running_loop(), held)
+        try:
+            try:
+                return behaviour(request, call)
+            finally:
+                held.release()
+        except Aborted as aborted:
+            await context.abort(aborted.code, aborted.details)
+        finally:
+            call.ended()
+
+    return answered
 
 
 class Bridge(grpc.aio.ServerInterceptor):  # type: ignore[misc]
@@ -300,6 +389,8 @@ class Bridge(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self.pool = pool
         self.interceptors = interceptors[::-1]  # the innermost first
         self._made: dict[str, tuple[Any, Any]] = {}
+        #: The methods whose calls may be answered on the loop, by their probes.
+        self.probes: dict[str, Probe] = {}
 
     async def intercept_service(self, continuation: Any, details: Any) -> Any:
         handler = await continuation(details)
@@ -311,7 +402,7 @@ class Bridge(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             return None
         made = self._made.get(details.method)
         if made is None or made[0] is not handler:
-            made = (handler, bridged(handler, self.pool))
+            made = (handler, bridged(handler, self.pool, self.probes.get(details.method)))
             if len(self._made) < 4096:
                 self._made[details.method] = made
         return made[1]
@@ -346,14 +437,20 @@ class LoopServer:
         self._thread = threading.Thread(target=self._run, name="grpc-loop", daemon=True)
         self._thread.start()
 
+        self.bridge = Bridge(pool, interceptors)
+
         async def make() -> grpc.aio.Server:
             waker()  # the loop's, its thread known
             return grpc.aio.server(
-                migration_thread_pool=pool,
-                interceptors=[Bridge(pool, interceptors)],
-                options=options)
+                migration_thread_pool=pool, interceptors=[self.bridge], options=options)
 
         self.server = self._call(make())
+
+    def answer_at_hand(self, method: str, probe: Probe) -> None:
+        """Answer ``method``'s (a unary method's full name) calls on the loop
+        whenever ``probe`` holds what they read (``at_hand``); before the
+        server starts."""
+        self.bridge.probes[method] = probe
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)

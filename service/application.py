@@ -24,7 +24,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from eventsourcing.application import (
     AggregateNotFoundError,
@@ -127,6 +127,77 @@ class GameLocks:
             if lock is None:
                 lock = self._locks[game_id] = threading.RLock()
             return lock
+
+
+class GameReads(Protocol):
+    """What a read of a game's current version (``GetState``, ``LegalActions``)
+    asks: its store (``ArbiterApp``), which may look at the store and wait
+    for the game's lock, or a game held at hand (``HeldGame``), which does
+    neither. The servicer reads through either alike."""
+
+    def access(self, game_id: uuid.UUID) -> GameAccess | None: ...
+
+    def facts(self, game_id: str, seat: int | None = None) -> GameFacts: ...
+
+    def seat_state(self, game_id: str, reader: Reader) -> SeatState: ...
+
+    def legal_actions(self, game_id: str, seat: int) -> LegalList: ...
+
+
+def state_read(reads: ReadModel, game: Game, reader: Reader) -> SeatState:
+    """``game`` now as ``reader`` sees it (the full record once it is over),
+    shared with every caller of that audience at this version (its lock held)."""
+    return reads.state(game, reader.for_game(game.ended))
+
+
+def legal_read(reads: ReadModel, game: Game, seat: int) -> LegalList:
+    """What ``seat`` may do in ``game`` now (its lock held); ``UNKNOWN_SEAT``
+    for a seat it does not have."""
+    facts_of(game, seat)
+    return reads.legal(game, seat)
+
+
+class HeldGame:
+    """A cached game held for a read that must not wait (``ArbiterApp.hold_cached``):
+    its lock taken, without waiting, by the reader's thread, and everything the
+    read needs at hand: the game as fresh as a read's look at the store
+    (``ArbiterApp._caught_up_lately``), its access record, the read model.
+
+    It answers as the store does (``GameReads``), from these alone: no read
+    of it looks at the store or waits, so the server's loop may answer with
+    it (``service.aio.at_hand``). Whoever took it releases it, once, on the
+    same thread, as soon as the answer is made (a writer of the game waits
+    for it meanwhile)."""
+
+    __slots__ = ("game", "access_record", "reads", "_lock")
+
+    def __init__(self, game: Game, access: GameAccess, reads: ReadModel, lock: Any) -> None:
+        self.game, self.access_record, self.reads, self._lock = game, access, reads, lock
+
+    def _check(self, game_id: str | uuid.UUID) -> None:
+        """The game asked for is the one held (the request the probe read
+        names it): a mix-up would answer with another game's state."""
+        if str(game_id) != str(self.game.id) and parse_game_id(str(game_id)) != self.game.id:
+            raise AssertionError("a held game is read for another game's call")
+
+    def access(self, game_id: uuid.UUID) -> GameAccess | None:
+        self._check(game_id)
+        return self.access_record
+
+    def facts(self, game_id: str, seat: int | None = None) -> GameFacts:
+        self._check(game_id)
+        return facts_of(self.game, seat)
+
+    def seat_state(self, game_id: str, reader: Reader) -> SeatState:
+        self._check(game_id)
+        return state_read(self.reads, self.game, reader)
+
+    def legal_actions(self, game_id: str, seat: int) -> LegalList:
+        self._check(game_id)
+        return legal_read(self.reads, self.game, seat)
+
+    def release(self) -> None:
+        self._lock.release()
 
 
 class GameRepository(Repository[uuid.UUID]):
@@ -549,8 +620,7 @@ class ArbiterApp(Application):
         was admitted by the game's ``facts`` (read just before, within the
         same ``read_freshness``: no second look at the store)."""
         with self._lock(parse_game_id(game_id)):  # ``game_lock``, without its generator
-            game = self.game(game_id, borrow=True, lately=True)
-            return self.reads.state(game, reader.for_game(game.ended))
+            return state_read(self.reads, self.game(game_id, borrow=True, lately=True), reader)
 
     def legal_actions(self, game_id: str, seat: int) -> LegalList:
         """What ``seat`` may do now: the commands, its pending decisions and
@@ -558,9 +628,33 @@ class ArbiterApp(Application):
         (tests/property/test_reads_are_pure.py), so the cached game is read
         as it is, under its lock, as fresh as ``facts`` read it (``lately``)."""
         with self.game_lock(game_id):
-            game = self.game(game_id, borrow=True, lately=True)
-            facts_of(game, seat)  # UNKNOWN_SEAT
-            return self.reads.legal(game, seat)
+            return legal_read(self.reads, self.game(game_id, borrow=True, lately=True), seat)
+
+    def hold_cached(self, gid: uuid.UUID) -> HeldGame | None:
+        """The game held for a read of its current version that must not wait
+        (a ``GetState`` or ``LegalActions`` answered on the server's loop:
+        ``service.aio.at_hand``), when all it needs is at hand this instant:
+        its lock free (taken without waiting), the cached game caught up from
+        the store less than ``read_freshness`` ago (what ``seat_state`` and
+        ``legal_actions`` would read without a look at the store) and its
+        access record kept, not a lobby table's (whose record is caught up
+        from the store on each call). None otherwise, and nothing held: the
+        read is asked of the store from a thread, as ever. The clock keeper
+        is told of the game, as by any read (``_watch_clock``)."""
+        lock = self._lock(gid)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            game = self._caught_up_lately(gid)
+            access = self._kept_access(gid)
+            if game is None or access is None or getattr(access, "revocable", False):
+                lock.release()
+                return None
+            self._watch_clock(game)
+        except BaseException:
+            lock.release()
+            raise
+        return HeldGame(game, access, self.reads, lock)
 
     def seats_at(self, game_id: str, seats: Sequence[int], version: int,
                  screens: bool = True) -> tuple[int, list[SeatReading]]:
@@ -742,10 +836,7 @@ class ArbiterApp(Application):
         place, and cost a catch-up query and a deep copy on every call). Only
         records found are kept: a game not found now may be created later.
         """
-        with self._locks_guard:
-            access: Any = self._access.get(game_id)
-            if access is not None:
-                self._access.move_to_end(game_id)
+        access: Any = self._kept_access(game_id)
         if access is not None and not getattr(access, "revocable", False):
             return access  # type: ignore[no-any-return]
         if access is not None:
@@ -764,6 +855,15 @@ class ArbiterApp(Application):
             if len(self._access) > ACCESS_CACHE_SIZE:
                 self._access.popitem(last=False)
         return access
+
+    def _kept_access(self, game_id: uuid.UUID) -> GameAccess | None:
+        """The game's access record as kept in memory (no look at the store),
+        None when none is kept."""
+        with self._locks_guard:
+            access: Any = self._access.get(game_id)
+            if access is not None:
+                self._access.move_to_end(game_id)
+        return access  # type: ignore[no-any-return]
 
     def revoke_seat(self, game_id: uuid.UUID, seat: int) -> None:
         """A lobby game's seat changed holders (its player left; a bot plays

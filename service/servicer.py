@@ -32,7 +32,8 @@ from aggregates.kernel import Game, RuleError
 from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.record.schemas import schemas_text
 from service import auditing, auth, feeds, signing, timetravel
-from service.application import ArbiterApp, SeatReading
+from service.aio import LoopServer, held_by
+from service.application import ArbiterApp, GameReads, HeldGame, SeatReading
 from service.catalogue import served_rules
 from service.envelope import SPECTATOR, EventForms, Reader, dumps, timestamp_of, to_proto
 from service.errors import ServiceError, bad_request
@@ -78,12 +79,16 @@ def refusals(method: F) -> F:
     whose bytes no longer parse: that is a damaged store, not a bug, and
     leaves as ``DATA_LOSS``/``DAMAGED_EVENT`` naming the version, without a
     traceback (``auditing.damage_refusal``).
+
+    A read answered on the server's loop from a game held for it
+    (``service.aio.at_hand``) is refused alike, from what it holds: its
+    version is the held game's, and its failure no store's (it read none).
     """
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
-        known = functools.partial(_current_version, self, request)
-        damage = functools.partial(_damage, self, request)
+        known = functools.partial(_current_version, self, request, context)
+        damage = functools.partial(_damage, self, request, context)
         try:
             result = method(self, request, context)
             if isinstance(result, Iterator):
@@ -97,14 +102,17 @@ def refusals(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _damage(servicer: Any, request: Any) -> ServiceError | None:
+def _damage(servicer: Any, request: Any, context: Any = None) -> ServiceError | None:
     """Why a call failed unexpectedly, where it is the store's doing: its
     database unreachable (``STORE_UNAVAILABLE``: on a sharded store, only the
     games of that shard), or a damaged event (``auditing.damage_refusal``);
-    None otherwise (a bug). A servicer without stores: none."""
+    None otherwise (a bug). A servicer without stores, or a call that read a
+    game held at hand (no store read, and none to be made on the loop): none."""
     failure = sys.exc_info()[1]
     if failure is not None and unreachable(failure):
         return STORE_UNREACHABLE
+    if held_by(context) is not None:
+        return None
     shards = getattr(servicer, "shards", None)
     game_id = getattr(request, "game_id", "")
     if shards is None:
@@ -238,8 +246,12 @@ STORE_UNREACHABLE = ServiceError(
     "the store holding this game cannot be reached now; retry")
 
 
-def _current_version(servicer: Any, request: Any) -> int:
-    """The current version of the game a request names, 0 when there is none."""
+def _current_version(servicer: Any, request: Any, context: Any = None) -> int:
+    """The current version of the game a request names, 0 when there is none:
+    the held game's, for a call answered from it (``GameServicer.reads_of``)."""
+    held = held_by(context)
+    if isinstance(held, HeldGame):
+        return int(held.game.version)
     game_id = getattr(request, "game_id", "")
     if not game_id or not isinstance(game_id, str):
         return 0
@@ -296,14 +308,44 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """The store a game lives in (on a sharded store, the one its id names)."""
         return self.shards.of(game_id)
 
-    def caller(self, context: Context, game_id: uuid.UUID | None) -> auth.Caller:
+    def caller(self, context: Context, game_id: uuid.UUID | None,
+               reads: GameReads | None = None) -> auth.Caller:
         """Who the bearer token makes the caller, for this game (or as admin):
-        once per call, then handed to every check of that call."""
+        once per call, then handed to every check of that call. ``reads``:
+        where the game's access record is read (``reads_of``; else its store)."""
         token = auth.token_from(context.invocation_metadata())
         if not token:
             return auth.ANONYMOUS
-        access = self.store(game_id).access(game_id) if game_id is not None else None
+        access = None
+        if game_id is not None:
+            access = (reads if reads is not None else self.store(game_id)).access(game_id)
         return self._identified(token, game_id, access)
+
+    def reads_of(self, context: Context, game_id: uuid.UUID) -> GameReads:
+        """Where a read of a game's current version reads it: the game held
+        for the call when it is answered on the server's loop
+        (``held_for_read``), else its store, which may look at the store and
+        wait for the game's lock (on a thread of the pool)."""
+        held = held_by(context)
+        return held if isinstance(held, HeldGame) else self.store(game_id)
+
+    def held_for_read(self, request: Any) -> HeldGame | None:
+        """The probe of ``GetState`` and ``LegalActions`` (``add_to_server``):
+        the game a read of the current version names, held at hand
+        (``ArbiterApp.hold_cached``) for its answer on the loop; None for a
+        call that may wait or read the store (its game's lock held, the game
+        not cached or not caught up lately, a lobby table's, a past version,
+        a request that does not parse or names no game of this store), which
+        runs on the pool, where it is answered or refused as ever."""
+        game_id = getattr(request, "game_id", None)
+        if not isinstance(game_id, str) or (
+                isinstance(request, game_pb2.GetStateRequest) and request.HasField("version")):
+            return None
+        try:
+            gid = parse_game_id(game_id)
+            return self.store(gid).hold_cached(gid)
+        except ServiceError:
+            return None
 
     def seat_holder(self, context: Context, game_id: uuid.UUID,
                     request: SeatRequest) -> tuple[ArbiterApp, auth.Caller]:
@@ -456,31 +498,31 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def GetState(self, request: game_pb2.GetStateRequest,
                  context: Context) -> game_pb2.GameState:
         game_id = parse_game_id(request.game_id)
-        caller = self.caller(context, game_id)  # once: the seat and the read both go by it
+        reads = self.reads_of(context, game_id)
+        caller = self.caller(context, game_id, reads)  # once: the seat and the read go by it
         self.fill_seat(request, caller)
-        store = self.store(game_id)
         if request.HasField("version"):
-            past = timetravel.past_for(store, request, caller)
+            past = timetravel.past_for(self.store(game_id), request, caller)
             then = self.state(past.game, past.reader, signed=request.sign_head)
             if past.seed:
                 then.seed = past.seed  # revealed: the past of a finished game hides nothing
             return then
         seat, spectator = request.seat, request.spectator
-        facts = store.facts(request.game_id, None if spectator else seat)
+        facts = reads.facts(request.game_id, None if spectator else seat)
         reader = auth.reader_for(caller, facts.ended, seat, spectator)
-        state = store.seat_state(request.game_id, reader)
+        state = reads.seat_state(request.game_id, reader)
         return self.state_message(state, signed=state.over or request.sign_head)
 
     @refusals
     def LegalActions(self, request: game_pb2.LegalActionsRequest,
                      context: Context) -> game_pb2.LegalActionsResponse:
         game_id = parse_game_id(request.game_id)
-        caller = self.caller(context, game_id)
+        reads = self.reads_of(context, game_id)
+        caller = self.caller(context, game_id, reads)
         self.fill_seat(request, caller)
-        store = self.store(game_id)
-        facts = store.facts(request.game_id, request.seat)
+        facts = reads.facts(request.game_id, request.seat)
         auth.reader_for(caller, facts.ended, request.seat, spectator=False)
-        legal = store.legal_actions(request.game_id, request.seat)
+        legal = reads.legal_actions(request.game_id, request.seat)
         return game_pb2.LegalActionsResponse(
             version=legal.version, actions=self.legal_messages(legal),
             decisions=[decision_proto(d) for d in legal.decisions],
@@ -1155,12 +1197,14 @@ class _Registration:
         self.handlers = handlers
 
 
-def add_to_server(servicer: GameServicer, server: Any) -> None:
+def add_to_server(servicer: GameServicer, server: LoopServer) -> None:
     """Serve ``servicer`` on ``server`` (gRPC's asyncio server, which runs
     ``Play``, a coroutine: ``service.aio.LoopServer``) as the generated code
     does, except that ``Play``'s pushes are serialized by ``play_wire``: each
     is its own wire bytes (``service.play.Push``), put together from parts
-    encoded once."""
+    encoded once; and that a read of a game's current version
+    (``GetState``, ``LegalActions``) is answered on the loop when its game
+    is at hand (``GameServicer.held_for_read``), without a thread's hop."""
     caught = _Registration()
     game_pb2_grpc.add_GameServiceServicer_to_server(servicer, caught)
     handlers = dict(caught.handlers)
@@ -1169,5 +1213,7 @@ def add_to_server(servicer: GameServicer, server: Any) -> None:
         play.stream_stream, request_deserializer=play.request_deserializer,
         response_serializer=play_wire)
     name = "arbiter.v1.GameService"
+    for method in ("GetState", "LegalActions"):
+        server.answer_at_hand(f"/{name}/{method}", servicer.held_for_read)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
     server.add_registered_method_handlers(name, handlers)
