@@ -53,9 +53,11 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: (both recorded the result naming the winner's seat counted from 0), and 1.2.0
 #: (it, as they, bowed a hero returning home without its unit, and read "your"
 #: card text as every card on your side of a battle), 1.3.0 (it, as they,
-#: recorded an engagement's steps: ``ImmunityStep``, ``AbsorbStep``), and 1.4.0
+#: recorded an engagement's steps: ``ImmunityStep``, ``AbsorbStep``), 1.4.0
 #: (it, as they, recorded the phases' beginnings and Winter's steps:
-#: ``PhaseBegan``, ``WinterBegan``, ``RedistributionBegan``, ``HandSizeChecked``).
+#: ``PhaseBegan``, ``WinterBegan``, ``RedistributionBegan``, ``HandSizeChecked``),
+#: and 1.5.0 (it, as they, recorded the closing of React windows:
+#: ``AbilityResolved``, ``EngagementResolved``).
 #: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn, and 1.1.0,
 #: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``),
 #: and 1.2.0, as they, a Support step with nothing to draw (``SupportUnavailable``).
@@ -74,6 +76,7 @@ RELEASED: dict[tuple[str, str], str] = {
     ("nine_empires", "1.2.0"): "aggregates.nine_empires.v1:NineEmpiresV1_2",
     ("nine_empires", "1.3.0"): "aggregates.nine_empires.v1:NineEmpiresV1_3",
     ("nine_empires", "1.4.0"): "aggregates.nine_empires.v1:NineEmpiresV1_4",
+    ("nine_empires", "1.5.0"): "aggregates.nine_empires.v1:NineEmpiresV1_5",
 }
 
 #: A registry of rules: the class of each (rules id, rules version).

@@ -11,16 +11,19 @@ before use; the ability goes on if one vanishes); what each verb does is
 ``card_effects``.
 
 Using an ability announces it (``AbilityUsed``: costs paid, targets fixed) and
-opens a React window over it; when every eligible seat has passed it
-resolves. A React announced in a window is a frame over the one it answers,
-with its own window: a React to a React. Precedence in a window goes to the
-Ordained, or to the defender during a battle or raid; in a battle or raid only
-a seat with a hero present may React (Timing).
+opens a React window over it; when every eligible seat has answered it
+resolves (rules 1.6.0: the window closes with the last answer, and the
+ability resolves in that command, ``resolve_closed``; 1.5.0 and before
+recorded it resolved, ``resolve_top``). A React announced in a window is a
+frame over the one it answers, with its own window: a React to a React.
+Precedence in a window goes to the Ordained, or to the defender during a
+battle or raid; in a battle or raid only a seat with a hero present may React
+(Timing).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, product
 from typing import Any
 
@@ -40,7 +43,7 @@ from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.commands import UseAbility
 from aggregates.nine_empires.reasons import NineReason
-from aggregates.nine_empires.state import State
+from aggregates.nine_empires.state import EARLIER_RESOLVED, State
 
 #: Abilities whose effect moves a card into the current battle or raid may be
 #: used without a unit present (presence and relevance).
@@ -244,11 +247,18 @@ def run_use(state: State, seat: int, command: UseAbility) -> None:
                    keys=[state.instances[c]["card"] for c in command.discard], why="cost")
     preview = {"what": "ability", "seat": seat, "source": command.source,
                "timing": ability.timing}
-    state.emit("ReactPlayed" if react else "AbilityUsed", seat=seat, source=command.source,
-               key=card.key, ability=command.index, timing=ability.timing, text=ability.text,
-               targets=targets, discarded_fate=sum(fates),
-               tactic=card.type == "tactic", order=eligible(state, preview))
-    card_effects.settle_will(state)
+    order = eligible(state, preview)
+
+    def announce() -> None:
+        state.emit("ReactPlayed" if react else "AbilityUsed", seat=seat,
+                   source=command.source, key=card.key, ability=command.index,
+                   timing=ability.timing, text=ability.text, targets=targets,
+                   discarded_fate=sum(fates), tactic=card.type == "tactic", order=order)
+        card_effects.settle_will(state)
+
+    announced = {**preview, "key": card.key, "index": command.index, "targets": targets,
+                 "discarded_fate": sum(fates)}
+    recorded(state, announce, announced)
 
 
 def window_order(state: State) -> list[int]:
@@ -336,17 +346,20 @@ def pass_over(state: State) -> None:
     seat = responder(state)
     top = _frame_window(state)
     assert seat is not None and top is not None
-    state.emit("ReactPassed", seat=seat, source=top["source"], forced=True)
+    recorded(state, lambda: state.emit("ReactPassed", seat=seat, source=top["source"],
+                                       forced=True))
 
 
 def run_react_pass(state: State, seat: int) -> None:
     top = _frame_window(state)
-    state.emit("ReactPassed", seat=seat, source=top["source"] if top else "", forced=False)
+    recorded(state, lambda: state.emit("ReactPassed", seat=seat,
+                                       source=top["source"] if top else "", forced=False))
 
 
 def resolve_top(state: State) -> None:
-    """The window over an announced ability closed: the ability resolves
-    (unless cancelled), then the window below is open again to every seat."""
+    """Rules 1.5.0 and before: the window over an announced ability closed:
+    the ability resolves (unless cancelled), recorded (``AbilityResolved``),
+    and its window closes with that."""
     frame = state.stack[-1]
     ability = ability_of(state, frame["source"], frame["index"])
     if not frame.get("cancelled") and ability is not None:
@@ -355,3 +368,62 @@ def resolve_top(state: State) -> None:
     state.emit("AbilityResolved", seat=frame["seat"], source=frame["source"],
                key=frame["key"], cancelled=bool(frame.get("cancelled")))
     card_effects.settle_will(state)
+
+
+# ------------------------------------------------ resolving (rules 1.6.0)
+
+def placed(state: State) -> list[dict[str, Any]]:
+    """The open windows, each copied with its place on the stack (``position``)."""
+    return [{**frame, "position": i} for i, frame in enumerate(state.stack)]
+
+
+def recorded(state: State, record: Callable[[], None],
+             announced: Mapping[str, Any] | None = None) -> None:
+    """Record a React answered or passed, or an ability announced (``record``:
+    its events); by rules 1.6.0 the abilities whose windows it closed resolve
+    then (``resolve_closed``). Earlier rules resolve each window in the flow's
+    automatic step and record it (``resolve_top``)."""
+    before = placed(state)
+    record()
+    if EARLIER_RESOLVED not in state.EARLIER:
+        resolve_closed(state, before, announced)
+
+
+def resolve_closed(state: State, before: list[dict[str, Any]],
+                   announced: Mapping[str, Any] | None = None) -> None:
+    """Rules 1.6.0: the windows the facts just recorded closed, innermost first.
+
+    Their applies took them off the stack (``apply.evolve``): a window closes
+    once every seat that could React has answered (the last ``ReactPassed``,
+    or the announcement itself when nobody can React to it), and the windows
+    below whose last answer was the React just resolved close with it; an
+    engagement closes there when nothing is left to absorb
+    (``engaging.spent``). ``before``: the windows open before those facts
+    (``placed``); ``announced``: the facts of the ability just announced, whose
+    own window was pushed and, when nobody could React, closed at once.
+
+    Each closed ability resolves in turn: "Players must completely resolve an
+    action before another can be taken (except in the case of React
+    abilities)": a React resolves before what it answers. Its effects are
+    facts of their own, none when it was cancelled (``AbilityCancelled``)."""
+    left = len(state.stack)
+    closed = list(reversed(before[left:]))
+    if announced is not None:
+        if left > len(before):
+            return          # its window is open: the seats may React
+        closed.insert(0, {**announced, "position": len(before)})
+    places = {frame["position"]: frame for frame in closed}
+    for frame in closed:
+        if state.over:
+            return
+        if frame["what"] != "ability":
+            continue
+        ability = ability_of(state, frame["source"], frame["index"])
+        if not frame.get("cancelled") and ability is not None:
+            still = placed(state)
+            context = {**frame, "closed": places}
+            interpret(ability, card_effects.VERBS, state, context, frame["targets"],
+                      card_effects.words(state, context))
+            for gone in still[len(state.stack):]:
+                places.setdefault(gone["position"], gone)
+        card_effects.settle_will(state)

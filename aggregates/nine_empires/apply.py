@@ -13,11 +13,14 @@ alone.
 
 from __future__ import annotations
 
+from typing import Any
+
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import expire, forget, record_use
 from aggregates.kernel.facts import applier
 from aggregates.nine_empires import (
     battles,
+    engaging,
     raids,
     turn_order,
     victory,
@@ -26,7 +29,7 @@ from aggregates.nine_empires import (
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import events as ev
 from aggregates.nine_empires.cards import PLAY, zone_name
-from aggregates.nine_empires.state import EARLIER_PROGRESS, State
+from aggregates.nine_empires.state import EARLIER_PROGRESS, EARLIER_RESOLVED, State
 
 apply = applier()
 
@@ -75,6 +78,8 @@ def _announced(s: State, e: ev.AbilityUsed | ev.ReactPlayed, react: bool) -> Non
 
 @apply.register
 def _ability_resolved(e: ev.AbilityResolved, s: State) -> None:
+    """Rules 1.5.0 and before: the ability resolved, its window closes (1.6.0
+    closes it with the fact that closed it: ``evolve``)."""
     turn_order.pop_window(s)
 
 
@@ -181,7 +186,12 @@ def _react_passed(e: ev.ReactPassed, game: State) -> None:
 
 @apply.register
 def _ability_cancelled(e: ev.AbilityCancelled, game: State) -> None:
-    game.stack[e.frame].__setitem__("cancelled", True)
+    """The ability in window ``frame`` is cancelled: spent without effect when it
+    resolves. By rules 1.6.0 a window whose last answer was the cancelling React
+    closed with that React's own (``evolve``): it is gone, and nothing is left
+    to mark (the cancelled ability resolves as its window closes, spent)."""
+    if e.frame < len(game.stack):
+        game.stack[e.frame]["cancelled"] = True
 
 
 @apply.register
@@ -313,3 +323,44 @@ for _chapter_apply in (
     winter.ordained_passed,
 ):
     apply.register(_chapter_apply)
+
+
+#: Rules 1.6.0: the facts whose apply may close React windows (``close_windows``):
+#: the answers in a window and announcements nobody can answer, and those that
+#: leave an engagement nothing to absorb (damage reduced or absorbed, cards
+#: declared immune, the last card that must absorb it buried or gone home).
+CLOSING = (ev.AbilityUsed, ev.ReactPlayed, ev.ReactPassed, ev.Engaged, ev.DamageReduced,
+           ev.ImmunityDeclared, ev.DamageAbsorbed, ev.HeroBuried, ev.CardBuried,
+           ev.SentHome)
+
+
+def close_windows(game: State) -> None:
+    """Rules 1.6.0, in the apply of a fact that closes React windows: the
+    innermost window once every seat that could React has answered, and each
+    window below whose last answer was that React, off the stack; an
+    engagement's window stays while damage is left to absorb
+    (``engaging.spent``). 1.5.0 and before recorded each closing
+    (``AbilityResolved``, ``EngagementResolved``). An ability whose window
+    closed resolves at once, in the command that recorded the fact
+    (``abilities.resolve_closed``)."""
+    while game.stack:
+        top = game.stack[-1]
+        if kflow.responder(top) is not None:
+            return
+        if top["what"] == "engagement" and not engaging.spent(game, top):
+            return
+        turn_order.pop_window(game)
+
+
+def evolve(event: Any, game: State) -> None:
+    """Nine Empires' apply (the game's ``APPLY``): the event's function, then,
+    by rules 1.6.0, the windows it closed (``close_windows``). A castle that
+    absorbs all that remains ends the battle at once (Engaging and Damage), and
+    ``BattleEnded`` closes the engagement with it, as in every version."""
+    apply(event, game)
+    if EARLIER_RESOLVED not in game.EARLIER and isinstance(event, CLOSING) \
+            and not (isinstance(event, ev.DamageAbsorbed) and event.kind == "castle"):
+        close_windows(game)
+
+
+evolve.registry = apply.registry  # type: ignore[attr-defined]  # the kernel's check

@@ -355,7 +355,11 @@ def _home(state: State, hero: str) -> None:
 
 
 def damage_reduced(e: ev.DamageReduced, state: State) -> None:
-    state.stack[e.engagement]["damage"] = e.damage
+    """The engagement's damage is reduced; by rules 1.6.0 an engagement whose
+    window closed with the React reducing it (nothing was left to absorb) is
+    gone, and keeps no damage."""
+    if e.engagement < len(state.stack):
+        state.stack[e.engagement]["damage"] = e.damage
 
 
 def immunity_step(e: ev.ImmunityStep, state: State) -> None:
@@ -397,6 +401,8 @@ def damage_absorbed(e: ev.DamageAbsorbed, state: State) -> None:
 
 
 def engagement_resolved(e: ev.EngagementResolved, state: State) -> None:
+    """Rules 1.5.0 and before: the engagement resolved, its window closes (1.6.0
+    closes it with the fact that left nothing to absorb: ``apply.evolve``)."""
     turn_order.pop_window(state)
 
 

@@ -37,9 +37,10 @@ def _word(state: State, frame: Mapping[str, Any], word: str) -> list[str]:
     if word == "@you":
         return []
     if word == "@engagement":
-        return [str(i) for i, f in enumerate(state.stack) if f["what"] == "engagement"][-1:]
+        return [str(i) for i, f in sorted(_windows(state, frame).items())
+                if f["what"] == "engagement"][-1:]
     if word == "@ability":
-        below = len(state.stack) - 2
+        below = frame.get("position", len(state.stack) - 1) - 1
         return [str(below)] if below >= 0 else []
     if word == "@roomiest_castle":
         mine = [c for c in t.castles(state, frame["seat"])
@@ -47,6 +48,23 @@ def _word(state: State, frame: Mapping[str, Any], word: str) -> list[str]:
         mine.sort(key=lambda c: t.food(state, c) - t.storage(state, c))
         return mine[:1]
     raise KeyError(word)
+
+
+def _windows(state: State, frame: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """The windows as the resolving ability sees them, by their places on the
+    stack: those still open, and those closed with it (rules 1.6.0 take a
+    window off the stack as it closes, before its ability resolves:
+    ``frame["closed"]``, by place; earlier rules resolve it on top of the
+    stack)."""
+    places = dict(enumerate(state.stack))
+    for index, closed in frame.get("closed", {}).items():
+        places.setdefault(index, closed)
+    return places
+
+
+def window_at(state: State, frame: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """The window at place ``index``, open or closed with the resolving ability."""
+    return _windows(state, frame)[index]
 
 
 # ------------------------------------------------------------------ verbs
@@ -75,10 +93,13 @@ def _amount(frame: Mapping[str, Any], step: Step) -> int:
 
 def _reduce(state: State, frame: Mapping[str, Any], step: Step, who: list[str]) -> None:
     for index in who:
-        eng = state.stack[int(index)]
+        eng = window_at(state, frame, int(index))
+        closed = int(index) >= len(state.stack)
         cut = min(_amount(frame, step), eng["damage"])
         state.emit("DamageReduced", source=frame["source"], seat=frame["seat"],
                    engagement=int(index), amount=cut, damage=eng["damage"] - cut)
+        if closed:
+            eng["damage"] -= cut    # closed already (rules 1.6.0): the copy read here
 
 
 def _add_food(state: State, frame: Mapping[str, Any], step: Step, who: list[str]) -> None:
@@ -182,9 +203,12 @@ def _make_token(state: State, frame: Mapping[str, Any], step: Step, who: list[st
 
 def _cancel(state: State, frame: Mapping[str, Any], step: Step, who: list[str]) -> None:
     for index in who:
-        target = state.stack[int(index)]
+        target = window_at(state, frame, int(index))
+        closed = int(index) >= len(state.stack)
         state.emit("AbilityCancelled", seat=frame["seat"], frame=int(index),
                    source=target.get("source", ""), by=frame["source"])
+        if closed:
+            target["cancelled"] = True  # closed with its React (rules 1.6.0): spent
 
 
 VERBS = {

@@ -26,6 +26,7 @@ from aggregates.nine_empires.commands import Absorb, DeclareImmune, Engage, Retu
 from aggregates.nine_empires.reasons import NineReason
 from aggregates.nine_empires.state import (
     EARLIER_IMMUNITY,
+    EARLIER_RESOLVED,
     EARLIER_RETURN_HERO,
     EARLIER_STEPS,
     State,
@@ -213,8 +214,13 @@ def step(state: State, frame: dict[str, Any]) -> tuple[str, int | None]:
 
 def after_reacts(state: State) -> bool:
     """The engagement's React window closed: immunity, then absorbing (rules
-    1.3.0 and before record each step); True if an event was recorded."""
+    1.3.0 and before record each step); True if an event was recorded. By rules
+    1.6.0 nothing is: an engagement with nothing left to absorb was closed by
+    the fact that closed its window (``spent``), and one with damage to absorb
+    asks for immunity, then absorbing (``step``)."""
     frame = _engagement(state)
+    if EARLIER_RESOLVED not in state.EARLIER:
+        return False
     if frame["damage"] <= 0:
         state.emit("EngagementResolved", seat=frame["seat"], wasted=0)
         return True
@@ -244,12 +250,15 @@ def check_immune(state: State, seat: int, command: DeclareImmune) -> None:
 
 
 def run_immune(state: State, seat: int, command: DeclareImmune) -> None:
-    state.emit("ImmunityDeclared", seat=seat, cards=list(command.cards))
+    """The cards declared immune (by rules 1.6.0, when nothing is left that must
+    absorb the damage, this closes the engagement: ``spent``)."""
     frame = _engagement(state)
-    after = _next_declaring(state, frame, seat)
-    if after is not None and EARLIER_STEPS in state.EARLIER:
-        state.emit("ImmunityStep", seat=after, damage=frame["damage"])
-        return
+    state.emit("ImmunityDeclared", seat=seat, cards=list(command.cards))
+    if EARLIER_STEPS in state.EARLIER:
+        after = _next_declaring(state, frame, seat)
+        if after is not None:
+            state.emit("ImmunityStep", seat=after, damage=frame["damage"])
+            return
     finish_if_absorbed(state)
 
 
@@ -322,8 +331,12 @@ def run_absorb(state: State, seat: int, command: Absorb) -> None:
 
 
 def finish_if_absorbed(state: State) -> bool:
-    """The engagement is resolved once no damage is left or nothing is left
-    that must absorb it; True if it was."""
+    """Rules 1.5.0 and before: the engagement is resolved once no damage is left
+    or nothing is left that must absorb it, recorded (``EngagementResolved``);
+    True if it was. Rules 1.6.0 record nothing: the fact that left nothing to
+    absorb closed the engagement's window (``spent``, read by ``apply.evolve``)."""
+    if EARLIER_RESOLVED not in state.EARLIER:
+        return False
     if not state.stack or state.stack[-1]["what"] != "engagement":
         return False
     frame = state.stack[-1]
@@ -333,6 +346,21 @@ def finish_if_absorbed(state: State) -> bool:
         state.emit("EngagementResolved", seat=frame["seat"], wasted=max(0, frame["damage"]))
         return True
     return False
+
+
+def spent(state: State, frame: dict[str, Any]) -> bool:
+    """Whether an engagement whose React window has closed is over: no damage
+    is left ("until all damage is absorbed", Engaging and Damage), or nothing is
+    left that must absorb it ("any non-immune cards at the battle must be used
+    to absorb damage so long as there is damage left to absorb": only immune
+    cards are left, or none; the defender always has the castle or its food).
+    What is left then goes unabsorbed: the last ``DamageAbsorbed``'s
+    ``remaining``, or with none the damage engaged (``Engaged``, less any
+    ``DamageReduced``). Rules 1.6.0 close the engagement's window with the fact
+    after which this holds (``apply.evolve``), where 1.5.0 and before recorded
+    ``EngagementResolved``. No seat is left to declare immunity then: each
+    seat's candidates are cards of the army not yet immune."""
+    return frame["damage"] <= 0 or not absorbers(state, frame, mandatory=True)
 
 
 def legal_absorb(state: State, seat: int) -> list[Command]:

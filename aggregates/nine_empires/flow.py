@@ -14,7 +14,9 @@ with the moves (check, run, legal) that answer it, a kernel ``Step``;
 ``pending`` says which seats are asked now, derived from the state alone.
 ``auto`` records one step that needs no decision (a hero with no Will is
 buried, a window whose next seat cannot React passes it over, a window all
-have answered resolves, a battle where nobody can act ends); it is every
+have answered resolves under rules 1.5.0 and before (1.6.0 closes it with the
+answer that closed it and resolves it in that command: ``abilities.recorded``),
+a battle where nobody can act ends); it is every
 phase's ``auto``, which the kernel runs after each command.
 """
 

@@ -27,6 +27,7 @@ from aggregates.nine_empires import (
     victory,
     views,
 )
+from aggregates.nine_empires.apply import evolve
 from aggregates.nine_empires.data import DECKS
 from aggregates.nine_empires.flow import FLOW
 from aggregates.nine_empires.state import EARLIER_BY_VERSION
@@ -49,9 +50,11 @@ class NineEmpires(Game, package=__package__):
 
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
-    RULES_VERSION = "1.5.0"
+    RULES_VERSION = "1.6.0"
     #: The earlier rules each earlier version kept (``state.EARLIER_*``), by version.
     EARLIER_RULES = EARLIER_BY_VERSION
+    #: Each event's apply, then the React windows it closed (``apply.evolve``).
+    APPLY = staticmethod(evolve)
     #: Not every legal list is whole (payments, targets, assignments combine);
     #: any valid command is accepted, so the rules check every command.
     CHECK_AGAINST_LEGAL_LIST = False

@@ -296,7 +296,10 @@ SENTENCES: dict[str, Sentence] = {
     "ImmunityStep": template("{seat} may declare cards immune."),
     "ImmunityDeclared": lambda p, n: f"{n(p['seat'])} declares {_cards(p)} immune.",
     "AbsorbStep": template("{seat} must absorb {damage} damage."),
-    "DamageAbsorbed": template("{seat} absorbs {absorbed} damage with a {kind}."),
+    "DamageAbsorbed": lambda p, n: (f"{n(p['seat'])} absorbs {p['absorbed']} damage with a "
+                                    f"{p['kind']}"
+                                    + (f" ({p['remaining']} left)." if p["remaining"] > 0
+                                       else ".")),
     "EngagementResolved": lambda p, n: "The damage is absorbed.",
     "CastleBuried": lambda p, n: f"{_title(p['key'])} falls and is buried.",
     "BattleEnded": lambda p, n: "The battle ends" + (

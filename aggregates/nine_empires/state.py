@@ -31,7 +31,7 @@ Plain JSON throughout, so snapshots and replays carry it:
   ``discard``; ``mulligans``: seats yet to keep or mulligan.
 - ``EARLIER``: the rules of an earlier version the game is played by, those of
   the version its creation event records (``EARLIER_BY_VERSION``): a game of
-  1.0.0 to 1.4.0 (``v1.NineEmpiresV1`` ... ``V1_4``) goes on by
+  1.0.0 to 1.5.0 (``v1.NineEmpiresV1`` ... ``V1_5``) goes on by
   its own rules after an upgrade, whichever class loads it, and re-executes as
   it was played (docs/rules-versions.md); the current rules keep none.
 """
@@ -71,8 +71,20 @@ EARLIER_STEPS = "the engagement's immunity and absorbing steps recorded as event
 #: step from the facts before it (``turn_order.spring_began``, ``apply``'s
 #: ``PhaseEnded``, ``winter.enter_winter``, ``winter.discarding``).
 EARLIER_PROGRESS = "the phases' beginnings and Winter's steps recorded as events"
+#: Rules 1.5.0 and before recorded the engine's closing of a React window: an
+#: ability resolved (``AbilityResolved``, after its effects, which are facts
+#: of their own, or spent when cancelled) and an engagement resolved
+#: (``EngagementResolved``, after the damage absorbed); 1.6.0 closes each window
+#: in the apply of the fact that closes it (``apply.evolve``: the last React
+#: passed, an announcement nobody can answer, the damage absorbed or reduced
+#: until nothing is left to absorb, the burial that leaves nothing that must
+#: absorb it), and an ability resolves as its window closes
+#: (``abilities.resolve_closed``).
+EARLIER_RESOLVED = "an ability's and an engagement's resolution recorded as events"
+#: What 1.5.0 and every version before it kept of the rules 1.6.0 changed.
+BEFORE_1_6 = frozenset({EARLIER_RESOLVED})
 #: What 1.4.0 and every version before it kept of the rules 1.5.0 changed.
-BEFORE_1_5 = frozenset({EARLIER_PROGRESS})
+BEFORE_1_5 = frozenset({EARLIER_PROGRESS}) | BEFORE_1_6
 #: What 1.3.0 and every version before it kept of the rules 1.4.0 changed.
 BEFORE_1_4 = frozenset({EARLIER_STEPS}) | BEFORE_1_5
 #: What 1.2.0 and every version before it kept of the rules 1.3.0 changed.
@@ -80,6 +92,7 @@ BEFORE_1_3 = frozenset({EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE}) | BEFORE_1_4
 #: The earlier rules each released version plays by, by its version: a game is
 #: played by those of the version its creation event records (``EARLIER``).
 EARLIER_BY_VERSION: dict[str, frozenset[str]] = {
+    "1.5.0": BEFORE_1_6,
     "1.4.0": BEFORE_1_5,
     "1.3.0": BEFORE_1_4,
     "1.2.0": BEFORE_1_3,

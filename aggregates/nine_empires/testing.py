@@ -21,7 +21,7 @@ from aggregates.kernel.game import fisher_yates
 from aggregates.kernel.record import rng
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import events, flow, setup, turn_order, winter
-from aggregates.nine_empires.apply import apply
+from aggregates.nine_empires.apply import evolve
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.commands import Absorb, Engage, KeepHand, Redistribute
 from aggregates.nine_empires.data import CARDS, DECKS
@@ -88,7 +88,7 @@ class Table(EventLog, State):
     def emit(self, event_name: str, *, audience: Audience | None = None,
              public: Mapping[str, Any] | None = None, **payload: Any) -> None:
         self.events.append((event_name, copy.deepcopy(payload)))
-        apply(fact(event_name, len(self.events), payload), self)
+        evolve(fact(event_name, len(self.events), payload), self)
 
     def roll(self, sides: int) -> int:
         self.counter += 1
@@ -279,7 +279,7 @@ def replayed(table: Table) -> Table:
     again = blank(len(table.seats), table.seed)
     setup.apply_setup(again, copy.deepcopy(table.plan))
     for number, (name, payload) in enumerate(table.events):
-        apply(fact(name, number, copy.deepcopy(payload)), again)
+        evolve(fact(name, number, copy.deepcopy(payload)), again)
     return again
 
 

@@ -1,6 +1,17 @@
-"""Nine Empires rules versions "1.0.0" to "1.4.0": kept so the games recorded
+"""Nine Empires rules versions "1.0.0" to "1.5.0": kept so the games recorded
 under them are re-verified by the rules that played them
 (docs/rules-versions.md).
+
+Version 1.6.0 records no closing of a React window: 1.5.0 and before also
+recorded an ability resolved (``AbilityResolved``: after its effects, which
+are facts of their own, or spent when cancelled, which ``AbilityCancelled``
+states) and an engagement resolved (``EngagementResolved``: after the damage
+absorbed, with the damage left unabsorbed, which the last ``DamageAbsorbed``'s
+``remaining`` states). 1.6.0 closes each window in the apply of the fact
+that closes it: an ability's with the last React passed (or its announcement,
+when nobody can React), the ability resolving then; an engagement's with the
+fact that leaves it nothing to absorb (``apply.evolve``;
+``state.EARLIER_RESOLVED``).
 
 Version 1.5.0 records no engine progress through a turn: 1.4.0 and before
 also recorded the Summer's and Autumn's beginnings with their passing order
@@ -47,9 +58,11 @@ made itself or gave to another player:
 
 A game is played by the rules of the version its creation event records
 (``state.EARLIER_BY_VERSION``, read by ``NineEmpires.EARLIER``): 1.0.0 keeps
-those three, 1.1.0's result, 1.2.0's two, 1.3.0's steps and 1.4.0's progress;
-1.1.0 the result, 1.2.0's two, the steps and the progress; 1.2.0 its two, the
-steps and the progress; 1.3.0 the steps and the progress; 1.4.0 the progress. So
+those three, 1.1.0's result, 1.2.0's two, 1.3.0's steps, 1.4.0's progress and
+1.5.0's resolutions; 1.1.0 the result, 1.2.0's two, the steps, the progress and
+the resolutions; 1.2.0 its two, the steps, the progress and the resolutions;
+1.3.0 the steps, the progress and the resolutions; 1.4.0 the progress and the
+resolutions; 1.5.0 the resolutions. So
 these classes differ from the served one by their version alone: each makes
 new games of its version (the tests' way to record one), and the catalogue
 finds each by the version a record names.
@@ -58,6 +71,10 @@ finds each by the version a record names.
 from __future__ import annotations
 
 from aggregates.nine_empires.game import NineEmpires
+
+
+class NineEmpiresV1_5(NineEmpires):  # noqa: N801 - the version's own number
+    RULES_VERSION = "1.5.0"
 
 
 class NineEmpiresV1_4(NineEmpires):  # noqa: N801 - the version's own number

@@ -1221,7 +1221,10 @@ NINE_EMPIRES: dict[str, Handler] = {
         # engagement) and abilities announced, triggered or cancelled: the
         # kernel's frames, which the fold does not model; who redistributes and
         # who discards down in Winter (recorded by rules 1.4.0 and before only:
-        # 1.5.0 reads them from the castles and the hands).
+        # 1.5.0 reads them from the castles and the hands); an ability or an
+        # engagement resolved (recorded by rules 1.5.0 and before only: 1.6.0
+        # closes each window with the fact that closes it, the effects being
+        # facts of their own).
         "Passed", "PhaseBegan", "ReactPassed", "RedistributionBegan", "HandSizeChecked",
         "AbilityResolved", "AbilityCancelled", "AbilityTriggered",
         "DamageReduced", "AlliesCalled", "AllyChosen", "BattleChosen", "RaidChosen",

@@ -345,7 +345,9 @@ def test_a_weapon_counts_toward_immunity__rulebook_Engaging_and_Damage() -> None
     _until(table, (0, "immunity"))
     assert DeclareImmune(cards=(ixit,)) in table.legal(0)
     table.act(0, DeclareImmune(cards=(ixit,)))
-    assert table.last("EngagementResolved")["wasted"] == 4   # nothing else to absorb it
+    # Nothing else to absorb it: the engagement is over, its 4 damage unabsorbed.
+    assert not table.named("DamageAbsorbed") and not table.stack
+    assert table.pending() == [(0, "battle")]
     assert t.in_play(table, ixit) and t.in_play(table, excel)
 
 

@@ -56,7 +56,8 @@ class AbilityUsed(Game.Event):
     """The `seat` uses an ability (its `ability` index on the `source` card of
     `key`, worded `text`) as its action, a `tactic` played from hand or not, with
     its `targets` and the fate of any discarded card (`discarded_fate`); the others
-    may React in this `order`."""
+    may React in this `order` (when nobody can, it resolves at once: its effects
+    follow, facts of their own)."""
 
     ability: int
     discarded_fate: int
@@ -77,7 +78,10 @@ class ReactPlayed(AbilityUsed):
 
 class ReactPassed(Game.Event):
     """The `seat` does not React to the `source`'s ability; `forced` when it had no
-    React to play."""
+    React to play. The last seat to answer closes the window (rules 1.6.0 on): the
+    ability resolves (its effects follow, facts of their own, none when
+    cancelled), then, if it was a React and the last answer to what it answered,
+    that too."""
 
     forced: bool
     seat: int
@@ -86,7 +90,9 @@ class ReactPassed(Game.Event):
 
 class AbilityResolved(Game.Event):
     """The `source`'s ability takes effect, or is spent without effect when
-    `cancelled`."""
+    `cancelled` (recorded by rules 1.5.0 and before; 1.6.0 resolves it as its
+    window closes, with the last React passed or the announcement nobody can
+    answer)."""
 
     cancelled: bool
     key: str

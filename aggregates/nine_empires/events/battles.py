@@ -57,7 +57,8 @@ class BattleChosen(Game.Event):
 
 class Engaged(Game.Event):
     """The `seat`'s `cards` (`side`) engage at the `castle` for `damage`, `brutal`
-    or not; the others may React in this `order`."""
+    or not; the others may React in this `order` (when nobody can and nothing is
+    left to absorb, it is over at once)."""
 
     brutal: bool
     cards: list[str]

@@ -30,7 +30,9 @@ class ImmunityDeclared(Game.Event):
 
 class DamageAbsorbed(Game.Event):
     """The `seat`'s `card` absorbs `absorbed` damage by its `kind` (discarding
-    `discard`, with `fate`), `remaining` left."""
+    `discard`, with `fate`), `remaining` left. With none left, or nothing left that
+    must absorb it (only immune cards, or none), the engagement is over and what
+    remains goes unabsorbed."""
 
     absorbed: int
     card: str
@@ -42,7 +44,9 @@ class DamageAbsorbed(Game.Event):
 
 
 class EngagementResolved(Game.Event):
-    """The engagement by the `seat` is resolved, `wasted` damage left unabsorbed."""
+    """The engagement by the `seat` is resolved, `wasted` damage left unabsorbed
+    (recorded by rules 1.5.0 and before; 1.6.0 reads it from the fact that leaves
+    nothing to absorb: what is left is the last DamageAbsorbed's `remaining`)."""
 
     seat: int
     wasted: int

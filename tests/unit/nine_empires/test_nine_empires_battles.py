@@ -121,7 +121,9 @@ def test_the_attacker_declares_immunity_against_the_defenders_engagement() -> No
     assert {c.card for c in table.legal(0) if isinstance(c, Absorb)} == {beknine, zahir}
     table.act(0, Absorb(card=zahir))
     assert zahir in table.zones["buried:0"] and t.in_play(table, beknine)
-    assert table.last("EngagementResolved")["wasted"] == 2
+    # Nothing that must absorb is left: the engagement is over with Zahir's
+    # burial (rules 1.6.0 record no EngagementResolved), 2 damage unabsorbed.
+    assert table.last("DamageAbsorbed")["remaining"] == 2 and not table.stack
     assert table.pending() == [(0, "battle")]
 
 

@@ -237,7 +237,8 @@ def test_rules_1_0_0_the_attacker_declared_for_the_whole_army() -> None:
     _reacts_passed(table)
     assert table.pending() == [(0, "immunity")]
     table.act(0, DeclareImmune(cards=(beknine, vanguard)))   # the ally's card too
-    assert table.last("EngagementResolved")["wasted"] == 2   # all immune: none absorbs
+    # All immune: none absorbs, the engagement is over, its 2 damage unabsorbed.
+    assert not table.named("DamageAbsorbed") and not table.stack
     assert not table.named("ImmunityStep")[1:]               # the ally was not asked
 
 

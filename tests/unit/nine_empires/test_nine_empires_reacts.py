@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import Absorb, Engage, Pass, UseAbility
-from aggregates.nine_empires.testing import new_table, put_in_play, set_hand, start_battle
+from aggregates.nine_empires.state import EARLIER_BY_VERSION
+from aggregates.nine_empires.testing import (
+    Table,
+    new_table,
+    put_in_play,
+    set_hand,
+    start_battle,
+)
 
 
-def test_a_react_to_a_react_thwart_cancels_blight() -> None:
-    # Displaced attacks Holden; Holden's Blight answers the engagement, and the
-    # Displaced Thwart answers the Blight: a window pushed over a window.
+def _thwart_on_blight(earlier: frozenset[str] = frozenset()) -> tuple[Table, str, str]:
+    """Displaced attacks Holden; Holden's Blight answers the engagement, and the
+    Displaced Thwart answers the Blight: a window pushed over a window. The
+    table, the Blight and the defending Coeli Quando."""
     table = new_table(["displaced", "holden"])
+    table.EARLIER = earlier
     thwart, spice = set_hand(table, 0, ["thwart", "spice_mine"])
     blight, library = set_hand(table, 1, ["blight", "library"])
     jerrin = put_in_play(table, 0, "jerrin_strongblade")        # 3S
@@ -28,16 +37,36 @@ def test_a_react_to_a_react_thwart_cancels_blight() -> None:
     food_castle = t.castles(table, 0)[0]
     table.act(0, UseAbility(source=thwart, food_from=(food_castle,)))
     assert table.last("ReactPlayed")["key"] == "thwart"
-    # Thwart resolved first (the top of the stack) and cancelled the Blight.
+    return table, blight, coeli
+
+
+def test_a_react_to_a_react_thwart_cancels_blight() -> None:
+    table, blight, coeli = _thwart_on_blight()
+    # Nobody can answer the Thwart, and it was the Blight's last answer: both
+    # windows close with it; Thwart resolves first (the top of the stack) and
+    # cancels the Blight, which is spent without effect.
     cancelled = table.last("AbilityCancelled")
-    assert cancelled["source"] == blight
-    resolved = table.named("AbilityResolved")
-    assert [r["key"] for r in resolved] == ["thwart", "blight"]
-    assert resolved[1]["cancelled"]
-    assert not table.named("DamageReduced")
+    assert cancelled["source"] == blight and cancelled["frame"] == 1
+    assert table.events[-1][0] == "AbilityCancelled"
+    assert [f["what"] for f in table.stack] == ["engagement"]
+    assert not table.named("DamageReduced") and not table.named("AbilityResolved")
     assert table.stack[-1]["damage"] == 3 and table.pending() == [(1, "absorb")]
     table.act(1, Absorb(card=coeli))
     assert coeli in table.zones["buried:1"]
+
+
+def test_rules_1_5_0_recorded_each_ability_resolved() -> None:
+    """The earlier rules, kept for the games they recorded: each ability was
+    recorded resolved after its effects (``AbilityResolved``), the Thwart's
+    first, then the cancelled Blight's, each closing its window."""
+    table, blight, coeli = _thwart_on_blight(EARLIER_BY_VERSION["1.5.0"])
+    names = [n for n, _ in table.events]
+    at = names.index("AbilityCancelled")
+    assert names[at:] == ["AbilityCancelled", "AbilityResolved", "AbilityResolved"]
+    resolved = table.named("AbilityResolved")
+    assert [r["key"] for r in resolved] == ["thwart", "blight"]
+    assert resolved[1]["cancelled"] and not resolved[0]["cancelled"]
+    assert table.stack[-1]["damage"] == 3 and table.pending() == [(1, "absorb")]
 
 
 def test_precedence_outside_a_battle_goes_to_the_ordained() -> None:
@@ -90,5 +119,29 @@ def test_tactical_acumen_cancels_a_battle_ability() -> None:
     strong = t.stronghold(table, 1)
     table.act(1, UseAbility(source=acumen, gold_from=(strong,)))
     assert t.stat(table, beknine, "S") == 3                    # no +2S
-    assert table.named("AbilityResolved")[-1]["cancelled"]
+    assert table.last("AbilityCancelled")["source"] == command and not table.stack
     assert command in table.zones["discard:0"]                  # the tactic is spent anyway
+
+
+def test_negotiation_reducing_the_damage_to_nothing_ends_the_engagement() -> None:
+    """Engaging and Damage: the damage is absorbed "until all damage is
+    absorbed"; Negotiation takes the whole 2 away, so nothing is left to absorb
+    and the engagement is over with that ``DamageReduced`` (rules 1.6.0 record
+    no ``EngagementResolved``): the battle's actions go on."""
+    table = new_table(["ord", "holden"])
+    set_hand(table, 0, ["bazaar"])
+    negotiation = set_hand(table, 1, ["negotiation"])[0]
+    keshie = put_in_play(table, 0, "keshie")            # 2S
+    coeli = put_in_play(table, 1, "coeli_quando")
+    castle = t.castles(table, 1)[0]
+    start_battle(table, 0, 1, {keshie: castle}, {coeli: castle}, castle)
+    table.act(1, Pass())
+    table.act(0, Engage(cards=(keshie,)))
+    assert table.pending() == [(1, "react")]
+    react = next(c for c in table.legal(1)
+                 if isinstance(c, UseAbility) and c.source == negotiation)
+    table.act(1, react)
+    assert table.last("DamageReduced") == {"source": negotiation, "seat": 1, "engagement": 0,
+                                           "amount": 2, "damage": 0}
+    assert table.events[-1][0] == "DamageReduced" and not table.stack
+    assert table.pending() == [(1, "battle")] and t.in_play(table, coeli)

@@ -6,15 +6,21 @@ from the facts.
 - 1.4.0 (``v1.NineEmpiresV1_4``) against 1.3.0 (``v1.NineEmpiresV1_3``): no
   ``ImmunityStep``, ``AbsorbStep`` (Engaging and Damage: who declares immunity
   and who absorbs).
-- 1.5.0 (the served class) against 1.4.0: no ``PhaseBegan``, ``WinterBegan``,
-  ``RedistributionBegan``, ``HandSizeChecked`` (Turn Order and the Winter
-  Phase: the phases' beginnings, who redistributes food, who discards down).
+- 1.5.0 (``v1.NineEmpiresV1_5``) against 1.4.0: no ``PhaseBegan``,
+  ``WinterBegan``, ``RedistributionBegan``, ``HandSizeChecked`` (Turn Order and
+  the Winter Phase: the phases' beginnings, who redistributes food, who
+  discards down).
+- 1.6.0 (the served class) against 1.5.0: no ``AbilityResolved``,
+  ``EngagementResolved`` (More on Using Abilities: an ability resolves once
+  every React to it is answered; Engaging and Damage: "until all damage is
+  absorbed"); the damage left unabsorbed is the last ``DamageAbsorbed``'s
+  ``remaining``, or the engagement's damage when nothing absorbed it.
 
 One seed and the same choices played by both of a pair: the same seats asked,
-the same legal lists (and, 1.5.0 against 1.4.0, the same public views) after
-every command, the same facts less
-those events, the same outcome; each record re-executes by its own version,
-and the earlier record would not re-execute by the later version's rules."""
+the same legal lists (and, from 1.4.0 against 1.5.0 on, the same public views)
+after every command, the same facts less those events, the same outcome; each
+record re-executes by its own version, and the earlier record would not
+re-execute by the later version's rules."""
 
 from __future__ import annotations
 
@@ -29,18 +35,19 @@ from aggregates.kernel.record.audit import record_of
 from aggregates.kernel.record.verify import verify_records
 from aggregates.nine_empires import NineEmpires
 from aggregates.nine_empires.state import EARLIER_BY_VERSION
-from aggregates.nine_empires.v1 import NineEmpiresV1_3, NineEmpiresV1_4
+from aggregates.nine_empires.v1 import NineEmpiresV1_3, NineEmpiresV1_4, NineEmpiresV1_5
 
-ALL = catalog.registry((NineEmpiresV1_3, NineEmpiresV1_4, NineEmpires))
+ALL = catalog.registry((NineEmpiresV1_3, NineEmpiresV1_4, NineEmpiresV1_5, NineEmpires))
 #: Each pair of versions, and the events the later no longer records.
 DROPPED: dict[tuple[type[NineEmpires], type[NineEmpires]], frozenset[str]] = {
     (NineEmpiresV1_3, NineEmpiresV1_4): frozenset({"ImmunityStep", "AbsorbStep"}),
-    (NineEmpiresV1_4, NineEmpires): frozenset({"PhaseBegan", "WinterBegan",
-                                               "RedistributionBegan", "HandSizeChecked"}),
+    (NineEmpiresV1_4, NineEmpiresV1_5): frozenset({"PhaseBegan", "WinterBegan",
+                                                   "RedistributionBegan", "HandSizeChecked"}),
+    (NineEmpiresV1_5, NineEmpires): frozenset({"AbilityResolved", "EngagementResolved"}),
 }
 #: The pairs whose public views are alike after every command (1.3.0's views
 #: showed its recorded steps in the engagement's frame).
-VIEWS_ALIKE = frozenset({(NineEmpiresV1_4, NineEmpires)})
+VIEWS_ALIKE = frozenset({(NineEmpiresV1_4, NineEmpiresV1_5), (NineEmpiresV1_5, NineEmpires)})
 PAIRS = [pytest.param(pair, id=f"{pair[0].RULES_VERSION}-{pair[1].RULES_VERSION}")
          for pair in DROPPED]
 DECKS = ["malchior", "ord", "holden"]
@@ -49,11 +56,19 @@ COMMANDS = 700
 #: A seed whose game has immunity declared six times, damage absorbed often,
 #: players redistributing food and discarding down in several Winters.
 SEED = 2
+#: A seed whose game, abilities preferred too (``REACTS``), has Reacts reducing
+#: an engagement's damage, a Battle ability cancelled by Tactical Acumen and
+#: damage left unabsorbed after cards declared immune (the game the stored
+#: 1.5.0 fixture of test_nine_empires_versions.py begins).
+REACTS_SEED = 36
+#: The moves ``_pick`` prefers; with ``REACTS``, abilities too.
+FIGHTING = ("declare_attack", "engage")
+REACTS = (*FIGHTING, "use_ability")
 
 
-def _pick(rng: random.Random, options: list[Any]) -> Any:
+def _pick(rng: random.Random, options: list[Any], preferred: tuple[str, ...] = FIGHTING) -> Any:
     """Attack and engage when offered (so engagements come), else any move."""
-    fighting = [o for o in options if o.NAME in ("declare_attack", "engage")]
+    fighting = [o for o in options if o.NAME in preferred]
     if fighting and rng.random() < 0.8:
         return rng.choice(fighting)
     return rng.choice(options)
@@ -65,8 +80,8 @@ def _facts(events: list[Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 @functools.cache
-def _play_both(pair: tuple[type[NineEmpires], type[NineEmpires]],
-               seed: int) -> tuple[list[Any], list[Any], int]:
+def _play_both(pair: tuple[type[NineEmpires], type[NineEmpires]], seed: int,
+               preferred: tuple[str, ...] = FIGHTING) -> tuple[list[Any], list[Any], int]:
     """Both versions, step by step; the records of each and the commands played."""
     games = [cls.start([f"p{i}" for i in range(len(DECKS))], {"decks": DECKS},
                        seed=f"{seed:02x}" * 32) for cls in pair]
@@ -83,7 +98,7 @@ def _play_both(pair: tuple[type[NineEmpires], type[NineEmpires]],
         seat = rng.choice(sorted({s for s, _ in asked}))
         legal = old.legal_actions(seat)
         assert legal == new.legal_actions(seat), f"command {n}"
-        move = _pick(rng, legal)
+        move = _pick(rng, legal, preferred)
         for g, record in zip(games, events, strict=True):
             g.act(seat, move, f"c{n}")
             record.extend(g.collect_events())
@@ -134,3 +149,51 @@ def test_an_earlier_record_would_not_re_execute_by_the_later_rules(
     wrong = verify_records({}, records, {("nine_empires", earlier.RULES_VERSION): bound})
     first = next(r.version for r in records if r.type in DROPPED[pair])
     assert not wrong.ok and wrong.first_failure == first
+
+
+def test_the_damage_left_unabsorbed_is_read_from_the_facts_1_6_0_keeps() -> None:
+    """Engaging and Damage: an engagement is over once all its damage is
+    absorbed ("until all damage is absorbed"), or once nothing that must absorb
+    it is left ("any non-immune cards at the battle must be used to absorb
+    damage so long as there is damage left to absorb": only immune cards are
+    left, or none). What 1.5.0 recorded as ``EngagementResolved``'s ``wasted``
+    is what the facts before it leave, which 1.6.0 keeps: the last
+    ``DamageAbsorbed``'s ``remaining``, or, with none, the damage engaged less
+    any ``DamageReduced``."""
+    old, _, _ = _play_both((NineEmpiresV1_5, NineEmpires), seed=SEED)
+    left = 0
+    wasted, read = [], []
+    for kind, p in _facts(old):
+        if kind == "Engaged" or kind == "DamageReduced":
+            left = p["damage"]
+        elif kind == "DamageAbsorbed":
+            left = p["remaining"]
+        elif kind == "EngagementResolved":
+            wasted.append(p["wasted"])
+            read.append(max(0, left))
+    assert wasted == read
+    assert any(w > 0 for w in wasted) and any(w == 0 for w in wasted)
+
+
+def test_reacts_and_cancels_record_the_facts_of_1_5_0_without_the_resolutions() -> None:
+    """More on Using Abilities (Timing: "using a React ability interrupts the
+    normal flow of play"; "Players must completely resolve an action before
+    another can be taken (except in the case of React abilities)"): with
+    abilities preferred, 1.6.0 asks the same seats, lists the same moves and
+    shows the same public views as 1.5.0 after every command, and records the
+    same facts less ``AbilityResolved`` and ``EngagementResolved``: Reacts
+    answering engagements (the damage reduced), an ability cancelled, each
+    effect in the order 1.5.0 recorded it."""
+    pair = (NineEmpiresV1_5, NineEmpires)
+    old, new, played = _play_both(pair, REACTS_SEED, REACTS)
+    dropped = DROPPED[pair]
+    old_facts, new_facts = _facts(old), _facts(new)
+    kinds = [kind for kind, _ in old_facts]
+    assert kinds.count("ReactPlayed") >= 3 and "AbilityCancelled" in kinds
+    assert "DamageReduced" in kinds and "ImmunityDeclared" in kinds
+    assert any(p["cancelled"] for k, p in old_facts if k == "AbilityResolved")
+    assert [f for f in old_facts if f[0] not in dropped] == new_facts
+    for records in (old, new):
+        verdict = verify_records({}, [record_of(e) for e in records], ALL)
+        assert verdict.ok, verdict.report.problems
+        assert verdict.report.commands == played

@@ -8,7 +8,9 @@ name the cards bowed, reads upcast, re-executes by 1.2.0
 (``v1.NineEmpiresV1_2``) and would fail by 1.3.0, which bows the whole unit; a
 game stored by the released 1.4.0 code (a fixture), which recorded the phases'
 beginnings and Winter's steps, re-executes by 1.4.0 (``v1.NineEmpiresV1_4``)
-with the whole catalogue, and goes on by 1.4.0 when the served class loads it."""
+with the whole catalogue, and goes on by 1.4.0 when the served class loads it;
+so does a game stored by the released 1.5.0 code (a fixture), which recorded
+its abilities and engagements resolved (``v1.NineEmpiresV1_5``)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from aggregates.nine_empires.v1 import (
     NineEmpiresV1_1,
     NineEmpiresV1_2,
     NineEmpiresV1_4,
+    NineEmpiresV1_5,
 )
 from aggregates.nine_empires.victory import VICTORY, standings
 
@@ -57,6 +60,11 @@ STORED_1_2_0 = Path(__file__).parent / "data" / "rules_1_2_0_return_home.json"
 #: A game stored by the released rules 1.4.0 (commit bc19336's code), through
 #: two Winters (players redistributing food and discarding down) into turn 3.
 STORED_1_4_0 = Path(__file__).parent / "data" / "rules_1_4_0_phases.json"
+#: A game stored by the released rules 1.5.0 (commit b9f152b's code), through
+#: battles with Reacts, immunity and damage left unabsorbed, into turn 3.
+STORED_1_5_0 = Path(__file__).parent / "data" / "rules_1_5_0_resolved.json"
+#: What 1.5.0 recorded and 1.6.0 reads from the facts before it.
+RESOLVED = frozenset({"AbilityResolved", "EngagementResolved"})
 #: What 1.4.0 recorded and 1.5.0 reads from the facts before it.
 PROGRESS = frozenset({"PhaseBegan", "WinterBegan", "RedistributionBegan", "HandSizeChecked"})
 
@@ -127,7 +135,7 @@ def test_rules_1_2_0_on_record_the_result_as_the_players_read_it() -> None:
     (a Conquest, Dominance or Popular Victory, or the last player left), named as
     the players are, in the recorded result as in the outcome's summary."""
     game, records = _finished(NineEmpires)
-    assert records[0].payload["rules_version"] == NineEmpires.RULES_VERSION == "1.5.0"
+    assert records[0].payload["rules_version"] == NineEmpires.RULES_VERSION == "1.6.0"
     ended = next(r for r in records if r.type == "Ended")
     said = ended.payload["outcome"]["result"]
     assert said == f"Player {game.result['winner'] + 1} wins by {victory_words(game)}."
@@ -235,6 +243,49 @@ def test_a_stored_1_4_0_game_goes_on_by_1_4_0_after_an_upgrade() -> None:
         game.act(seat, rnd.choice(game.legal_actions(seat)), f"after-{n}")
     more = [record_of(e) for e in game.collect_events()]
     assert {"PhaseBegan", "WinterBegan"} <= {r.type for r in more}
+    verdict = verify_records({}, [*records, *more], catalog.RULES)
+    assert verdict.ok, verdict.report.problems
+    assert verdict.report.commands == game.commands_applied
+
+
+def test_a_stored_1_5_0_game_re_executes_by_1_5_0_in_the_catalogue() -> None:
+    """The stored 1.5.0 game holds the abilities and engagements resolved that
+    1.6.0 no longer records; the catalogue finds its released class, and it
+    re-executes by it (and, bound to 1.6.0's rules, fails at its first such
+    event)."""
+    records = _stored(STORED_1_5_0)
+    assert records[0].payload["rules_version"] == "1.5.0"
+    kinds = {r.type for r in records}
+    assert kinds >= RESOLVED | {"ReactPlayed", "ImmunityDeclared", "DamageAbsorbed"}
+    assert any(r.payload["wasted"] > 0 for r in records if r.type == "EngagementResolved")
+    assert catalog.rules_class("nine_empires", "1.5.0") is NineEmpiresV1_5
+    verdict = verify_records({}, records, catalog.RULES)
+    assert verdict.ok, verdict.report.problems
+    assert verdict.report.commands > 0
+    wrong = verify_records({}, records, {("nine_empires", "1.5.0"): bound("1.5.0", frozenset())})
+    first = next(r.version for r in records if r.type in RESOLVED)
+    assert not wrong.ok and wrong.first_failure == first
+
+
+def test_a_stored_1_5_0_game_goes_on_by_1_5_0_after_an_upgrade() -> None:
+    """Folded by the served class, the stored 1.5.0 game plays on by its own
+    rules (recording its abilities and engagements resolved still), and the
+    whole record re-executes by 1.5.0."""
+    records = _stored(STORED_1_5_0)
+    game: Any = fold(records, NineEmpires)
+    assert type(game) is NineEmpires and game.rules_version == "1.5.0"
+    assert EARLIER_BY_VERSION["1.5.0"] == game.EARLIER
+    rnd = random.Random(8)
+    for n in range(400):
+        if game.ended:
+            break
+        seat = rnd.choice(sorted({d.seat for d in game.pending()}))
+        legal = game.legal_actions(seat)
+        fighting = [c for c in legal if c.NAME in ("declare_attack", "engage", "use_ability")]
+        move = rnd.choice(fighting) if fighting and rnd.random() < 0.8 else rnd.choice(legal)
+        game.act(seat, move, f"after-{n}")
+    more = [record_of(e) for e in game.collect_events()]
+    assert {r.type for r in more} >= RESOLVED
     verdict = verify_records({}, [*records, *more], catalog.RULES)
     assert verdict.ok, verdict.report.problems
     assert verdict.report.commands == game.commands_applied
