@@ -13,6 +13,7 @@ import contextlib
 import copy
 import dataclasses
 import datetime
+import functools
 import logging
 import queue
 import random
@@ -167,17 +168,25 @@ class HeldGame:
     of it looks at the store or waits, so the server's loop may answer with
     it (``service.aio.at_hand``). Whoever took it releases it, once, on the
     same thread, as soon as the answer is made (a writer of the game waits
-    for it meanwhile)."""
+    for it meanwhile).
 
-    __slots__ = ("game", "access_record", "reads", "_lock")
+    ``look``: a look at the store to ask (``Lookout``) once the call is
+    admitted (its first read), when the game's look is half its age: so
+    that it is caught up again before it lapses."""
 
-    def __init__(self, game: Game, access: GameAccess, reads: ReadModel, lock: Any) -> None:
+    __slots__ = ("game", "access_record", "reads", "_lock", "_text", "_look")
+
+    def __init__(self, game: Game, access: GameAccess, reads: ReadModel, lock: Any,
+                 look: Callable[[], None] | None = None) -> None:
         self.game, self.access_record, self.reads, self._lock = game, access, reads, lock
+        self._text = str(game.id)
+        self._look = look
 
     def _check(self, game_id: str | uuid.UUID) -> None:
         """The game asked for is the one held (the request the probe read
         names it): a mix-up would answer with another game's state."""
-        if str(game_id) != str(self.game.id) and parse_game_id(str(game_id)) != self.game.id:
+        if game_id != self._text and game_id != self.game.id and (
+                parse_game_id(str(game_id)) != self.game.id):
             raise AssertionError("a held game is read for another game's call")
 
     def access(self, game_id: uuid.UUID) -> GameAccess | None:
@@ -186,6 +195,10 @@ class HeldGame:
 
     def facts(self, game_id: str, seat: int | None = None) -> GameFacts:
         self._check(game_id)
+        look = self._look
+        if look is not None:
+            self._look = None
+            look()
         return facts_of(self.game, seat)
 
     def seat_state(self, game_id: str, reader: Reader) -> SeatState:
@@ -271,6 +284,62 @@ class Snapshotter:
 
     def close(self, timeout: float = 30.0) -> None:
         """Take the queued snapshots, then stop."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout)
+
+
+class Lookout:
+    """Looks at the store, on a thread of its own, for newer events of the
+    games read from the server's loop (``ArbiterApp.look_ahead``), before
+    their look at the store lapses (``read_freshness``): a game read without
+    pause then stays caught up, and its reads are not sent to the pool, one
+    after another, while one of them catches it up.
+
+    Asked by the reads themselves, after their caller was admitted (its
+    share: ``service.limits``), and at most once at a time a game, so the
+    store is looked at about as often as the reads' own catch-ups would.
+    A look not made (the thread behind) costs nothing but the lapse it was
+    to spare. Its thread is started by the server (``start``), else by the
+    first request.
+    """
+
+    def __init__(self, look: Callable[[uuid.UUID], None]) -> None:
+        self._look = look
+        self._queue: queue.SimpleQueue[uuid.UUID | None] = queue.SimpleQueue()
+        self._asked: set[uuid.UUID] = set()
+        self._guard = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Its thread started now (by a server, before its loop asks: a
+        thread's start waits for the thread)."""
+        with self._guard:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="lookout", daemon=True)
+                self._thread.start()
+
+    def ask(self, game_id: uuid.UUID) -> None:
+        """Look at ``game_id`` soon, unless a look at it is already asked."""
+        if self._thread is None:
+            self.start()
+        with self._guard:
+            if game_id in self._asked:
+                return
+            self._asked.add(game_id)
+        self._queue.put(game_id)
+
+    def _run(self) -> None:
+        while (game_id := self._queue.get()) is not None:
+            try:
+                self._look(game_id)
+            except Exception:  # noqa: BLE001 - a look not made: the next read catches up
+                log.debug("look at game %s not made", game_id, exc_info=True)
+            finally:
+                with self._guard:
+                    self._asked.discard(game_id)
+
+    def close(self, timeout: float = 5.0) -> None:
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout)
@@ -400,6 +469,8 @@ class ArbiterApp(Application):
         #: Set after each commit to wake the relay (``_wake_relay``).
         self.saved = threading.Event()
         self.snapshotter = Snapshotter(self._take_snapshot_now)
+        #: Keeps the games read from the server's loop caught up (``look_ahead``).
+        self.lookout = Lookout(self.look_ahead)
         #: Without the table lock, readers by position stop at the settled head.
         self._settled: SettledHead | None = None
         if strtobool(self.env.get("POSTGRES_ENABLE_DB_FUNCTIONS", "") or "n"):
@@ -503,6 +574,7 @@ class ArbiterApp(Application):
 
     def close(self) -> None:
         """The queued snapshots taken, then the store closed."""
+        self.lookout.close()
         self.snapshotter.close()
         super().close()
 
@@ -645,16 +717,53 @@ class ArbiterApp(Application):
         if not lock.acquire(blocking=False):
             return None
         try:
+            checked = self._checked.get(gid)
             game = self._caught_up_lately(gid)
             access = self._kept_access(gid)
-            if game is None or access is None or getattr(access, "revocable", False):
+            if (game is None or checked is None or access is None
+                    or getattr(access, "revocable", False)):
                 lock.release()
                 return None
             self._watch_clock(game)
         except BaseException:
             lock.release()
             raise
-        return HeldGame(game, access, self.reads, lock)
+        look = None
+        if time.monotonic() - checked[1] >= self.read_freshness / 2:
+            look = functools.partial(self.lookout.ask, gid)
+        return HeldGame(game, access, self.reads, lock, look)
+
+    def look_ahead(self, gid: uuid.UUID) -> None:
+        """A look at the store for a cached game's newer events, without its
+        lock held meanwhile (``Lookout``): none found, the game is noted caught
+        up as of the look's start, as a read's catch-up notes it
+        (``_caught_up_lately``); found (another server's write), nothing is
+        noted and the next read catches up as ever.
+
+        Why this is as good as a read's catch-up: the query starts after the
+        time noted, so it sees every write committed before then; it finds
+        none after the version the cached game had under its lock (where no
+        command was half-applied), and the game is still that object at that
+        version when noted, under its lock again. The lock is only tried,
+        never waited for: a game busy at either end is not noted this time."""
+        checked = time.monotonic()
+        lock = self._lock(gid)
+        if not lock.acquire(blocking=False):
+            return
+        try:
+            game = self._cached(gid)
+            version = game.version if game is not None else 0
+        finally:
+            lock.release()
+        if game is None or next(iter(self.events.get(gid, gt=version, limit=1)), None):
+            return
+        if not lock.acquire(blocking=False):
+            return
+        try:
+            if self._cached(gid) is game and game.version == version:
+                self._note_checked(gid, game, checked)
+        finally:
+            lock.release()
 
     def seats_at(self, game_id: str, seats: Sequence[int], version: int,
                  screens: bool = True) -> tuple[int, list[SeatReading]]:

@@ -288,6 +288,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         #: work share, ``service.limits``) and which never change in a process.
         self.catalogue = rules_catalogue()
         self.audits = {id(store): auditing.Audits(store) for store in self.shards}
+        for store in self.shards:
+            # The reads answered on the loop ask its looks (``held_for_read``).
+            store.lookout.start()
         #: Readings on the wire (``state_message``, ``legal_messages``,
         #: ``turn_message``), the newest ``WIRE_STATES_KEPT``.
         self._wire: collections.OrderedDict[Hashable, Any] = collections.OrderedDict()

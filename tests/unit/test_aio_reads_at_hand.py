@@ -5,7 +5,10 @@ lately and its lock free this instant. Any other (its lock held, not cached,
 not caught up lately, a past version) runs on the pool as before, and waits
 there, never on the loop. Either way each interceptor runs once for the call
 (the access line and the metrics, the caller's call token and CPU), and a
-refusal leaves with the same status, reason and version.
+refusal leaves with the same status, reason and version. A game read
+without pause is looked at in the store before its look lapses (``Lookout``),
+off its lock and off the loop, so its reads are not sent to the pool by a
+lapse; a look that finds another server's write notes nothing.
 
 A real asyncio server in this process, with the server's own interceptors in
 the server's order (``service.main``), on a SQLite store."""
@@ -256,3 +259,110 @@ def test_malformed_bytes_are_refused_as_ever(served: Served) -> None:
     code, details, trailers = refusal(lambda: raw(b"\xff\xff\xff"))
     assert code == grpc.StatusCode.INVALID_ARGUMENT
     assert dict(trailers)["arbiter-reason"] == "BAD_MESSAGE"
+
+
+def test_a_game_is_held_only_when_all_its_read_needs_is_at_hand(tmp_path: Path) -> None:
+    """``ArbiterApp.hold_cached``: the game's lock free, the game caught up
+    lately and its access record kept; nothing held otherwise, and a lobby
+    table's game (its record caught up from the store on each call) never."""
+    env = dict(Settings(data_dir=tmp_path).store_env(), ARBITER_READ_FRESHNESS_MS="60000")
+    app = ArbiterApp(env, credentials=Credentials(SECRET, ""))
+    try:
+        game = app.create_game("enin", ["solo"])
+        gid = game.id
+        app.facts(str(gid))
+        assert app.hold_cached(gid) is None, "its access record not read yet"
+        app._checked.clear()
+        app.access(gid)
+        assert app.hold_cached(gid) is None, "not caught up lately"
+        app.facts(str(gid))  # a read on the pool's way: caught up from the store
+        held = app.hold_cached(gid)
+        assert held is not None and held.game is app._cached(gid)
+        assert held.facts(str(gid).upper()).version == game.version
+        with pytest.raises(AssertionError):
+            held.facts(str(uuid.uuid4()))  # another game's call: never its answer
+        result: list[Any] = []
+        busy = threading.Thread(target=lambda: result.append(app.hold_cached(gid)))
+        busy.start()
+        busy.join()
+        assert result == [None], "its lock is held (here, by this thread)"
+        held.release()
+        again = app.hold_cached(gid)
+        assert again is not None, "free again"
+        again.release()
+        table = app.create_game("enin", ["solo"], seat_tokens=["a-lobby-holder-token"])
+        app.access(table.id)
+        app.facts(str(table.id))
+        assert app.hold_cached(table.id) is None, "a lobby table's game"
+    finally:
+        app.close()
+
+
+def store_app(path: Path, freshness_ms: str) -> ArbiterApp:
+    """One server process's application on the SQLite store at ``path``."""
+    return ArbiterApp({
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path),
+        "CREATE_TABLE": "y", "AGGREGATE_CACHE_MAXSIZE": "100",
+        "AGGREGATE_CACHE_FASTFORWARD": "y", "ARBITER_READ_FRESHNESS_MS": freshness_ms,
+    }, credentials=Credentials(SECRET, ""))
+
+
+def looked(app: ArbiterApp, gid: uuid.UUID) -> None:
+    """A read held at hand, half its look's age old: admitted (its first read),
+    it asks the lookout to look; until that look is made."""
+    held = app.hold_cached(gid)
+    assert held is not None
+    try:
+        held.facts(str(gid))
+    finally:
+        held.release()
+    deadline = time.monotonic() + 5
+    while app.lookout._asked and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def test_a_game_read_without_pause_is_looked_at_before_its_look_lapses(
+        tmp_path: Path) -> None:
+    """``Lookout``: a read held at hand when the game's look at the store is
+    half its age asks another look, off the game's lock and off the loop;
+    nothing newer in the store, the game is caught up from then on."""
+    app = store_app(tmp_path / "one.sqlite", "1000")
+    try:
+        gid = app.create_game("enin", ["solo"]).id
+        app.access(gid)
+        app.facts(str(gid))
+        first = app._checked[gid][1]
+        time.sleep(0.6)  # past half of a second
+        looked(app, gid)
+        renewed = app._checked[gid][1]
+        assert renewed > first + 0.5
+        time.sleep(0.5)  # the first look has lapsed by now; the new one has not
+        held = app.hold_cached(gid)
+        assert held is not None
+        held.release()
+    finally:
+        app.close()
+
+
+def test_a_look_that_finds_another_server_write_notes_nothing(tmp_path: Path) -> None:
+    """Another process wrote since: the look notes nothing, the game's reads
+    go to the store once its look lapses, and they see that write."""
+    one, other = (store_app(tmp_path / "s.sqlite", "1000"),
+                  store_app(tmp_path / "s.sqlite", "1000"))
+    try:
+        game_id = str(one.create_game("enin", ["solo"]).id)
+        gid = uuid.UUID(game_id)
+        one.access(gid)
+        one.facts(game_id)
+        first = one._checked[gid][1]
+        move = other.legal_actions(game_id, 0).actions[0].command
+        version = other.act(game_id, 0, move).version
+        time.sleep(0.6)
+        looked(one, gid)
+        assert one._checked[gid][1] == first, "not noted: the store holds newer events"
+        time.sleep(0.5)
+        assert one.hold_cached(gid) is None, "lapsed: the next read looks at the store"
+        assert one.facts(game_id).version == version
+    finally:
+        one.close()
+        other.close()
