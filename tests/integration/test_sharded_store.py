@@ -325,9 +325,10 @@ def _plays(stub: object, game_id: str) -> bool:
         return False
 
 
-def test_a_reordered_list_is_refused(databases: list[str], redis_url: str,
-                                     tmp_path: Path) -> None:
-    """A database records its shard number: listed elsewhere, the start is refused."""
+def test_a_reordered_list_is_refused(databases: list[str], servers: list[ServerProcess],
+                                     redis_url: str, tmp_path: Path) -> None:
+    """A database records its shard number: listed elsewhere, the start is refused.
+    The numbers are recorded by the first server started on the list (``servers``)."""
     server = ServerProcess(tmp_path / "data", redis_url, {
         "ARBITER_DATABASE_URLS": ",".join(reversed(databases)), "ARBITER_DATABASE_URL": "",
         "DATABASE_URL": "", "ARBITER_SECRET": secrets.token_hex(32)})
