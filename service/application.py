@@ -494,6 +494,9 @@ class ArbiterApp(Application):
         #: When each cached game last caught up from the store (``game``'s ``lately``).
         self.read_freshness = read_freshness(self.env.get("ARBITER_READ_FRESHNESS_MS") or "")
         self._checked: dict[uuid.UUID, tuple[weakref.ref[Game], float]] = {}
+        #: The catch-ups (``_checked``'s entries) a look ahead found behind the
+        #: store: no other look is asked for them (``look_ahead``).
+        self._behind: dict[uuid.UUID, tuple[weakref.ref[Game], float]] = {}
 
     # -------------------------------------------------------------- snapshots
 
@@ -712,7 +715,10 @@ class ArbiterApp(Application):
         access record kept, not a lobby table's (whose record is caught up
         from the store on each call). None otherwise, and nothing held: the
         read is asked of the store from a thread, as ever. The clock keeper
-        is told of the game, as by any read (``_watch_clock``)."""
+        is told of the game, as by any read (``_watch_clock``). A look ahead
+        is asked with it (``HeldGame``'s ``look``) once the catch-up is half
+        its age, unless a look found the store ahead of that very catch-up
+        (``look_ahead``): the next catch-up is the pool's, at its lapse."""
         lock = self._lock(gid)
         if not lock.acquire(blocking=False):
             return None
@@ -729,7 +735,8 @@ class ArbiterApp(Application):
             lock.release()
             raise
         look = None
-        if time.monotonic() - checked[1] >= self.read_freshness / 2:
+        if (time.monotonic() - checked[1] >= self.read_freshness / 2
+                and self._behind.get(gid) is not checked):
             look = functools.partial(self.lookout.ask, gid)
         return HeldGame(game, access, self.reads, lock, look)
 
@@ -745,22 +752,39 @@ class ArbiterApp(Application):
         none after the version the cached game had under its lock (where no
         command was half-applied), and the game is still that object at that
         version when noted, under its lock again. The lock is only tried,
-        never waited for: a game busy at either end is not noted this time."""
+        never waited for: a game busy at either end is not noted this time.
+
+        Nor is a game whose catch-up (``_checked``'s entry) is not the one
+        the look began with: a read's catch-up came between, and one that
+        failed part of the way leaves the game half-changed at the same
+        version (the library applies an event before it moves the version
+        on), which only a look at the store may vouch for again, not this
+        one's query, made before that write. A look that found the store
+        ahead is remembered with its catch-up (``_behind``), so that the
+        reads until that catch-up lapses ask no other: each would find the
+        same write, a query a read where a lapse makes one catch-up."""
         checked = time.monotonic()
         lock = self._lock(gid)
         if not lock.acquire(blocking=False):
             return
         try:
+            entry = self._checked.get(gid)
             game = self._cached(gid)
             version = game.version if game is not None else 0
         finally:
             lock.release()
-        if game is None or next(iter(self.events.get(gid, gt=version, limit=1)), None):
+        if game is None or entry is None:
+            return
+        if next(iter(self.events.get(gid, gt=version, limit=1)), None):
+            if len(self._behind) >= CHECKS_KEPT:
+                self._behind.clear()  # forgetting them costs a look each only
+            self._behind[gid] = entry
             return
         if not lock.acquire(blocking=False):
             return
         try:
-            if self._cached(gid) is game and game.version == version:
+            if (self._checked.get(gid) is entry and self._cached(gid) is game
+                    and game.version == version):
                 self._note_checked(gid, game, checked)
         finally:
             lock.release()
