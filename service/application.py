@@ -758,8 +758,8 @@ class ArbiterApp(Application):
         the look began with: a read's catch-up came between, and one that
         failed part of the way leaves the game half-changed at the same
         version (the library applies an event before it moves the version
-        on), which only a look at the store may vouch for again, not this
-        one's query, made before that write. A look that found the store
+        on), which no look may vouch for: this one's query was made before
+        that write, and a later one finds it. A look that found the store
         ahead is remembered with its catch-up (``_behind``), so that the
         reads until that catch-up lapses ask no other: each would find the
         same write, a query a read where a lapse makes one catch-up."""
