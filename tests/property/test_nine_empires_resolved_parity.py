@@ -218,7 +218,7 @@ def _play(players: int, seed: int) -> tuple[Counter[str], int]:
     return seen, played
 
 
-@pytest.mark.heavy(40)
+@pytest.mark.heavy(25)  # the whole group (one worker) takes some 25 s
 @pytest.mark.parametrize(("players", "seed"), GAMES)
 def test_1_6_0_plays_as_1_5_0_less_the_closings(players: int, seed: int) -> None:
     """More on Using Abilities (Timing; "Players must completely resolve an
