@@ -56,8 +56,9 @@ SERVED: tuple[type[Game], ...] = (Enin, Ethnos, Ettin, Titans, NineEmpires)
 #: recorded an engagement's steps: ``ImmunityStep``, ``AbsorbStep``), 1.4.0
 #: (it, as they, recorded the phases' beginnings and Winter's steps:
 #: ``PhaseBegan``, ``WinterBegan``, ``RedistributionBegan``, ``HandSizeChecked``),
-#: and 1.5.0 (it, as they, recorded the closing of React windows:
-#: ``AbilityResolved``, ``EngagementResolved``).
+#: 1.5.0 (it, as they, recorded the closing of React windows:
+#: ``AbilityResolved``, ``EngagementResolved``), and 1.6.0 (it, as they, asked
+#: each seat of a React window once, not again after a React on it).
 #: Titans 1.0.0 recorded no ``TurnBegan`` for a Round's first turn, and 1.1.0,
 #: as it, recorded the Objective draft's pace (``DraftPassed``, ``DraftEnded``),
 #: and 1.2.0, as they, a Support step with nothing to draw (``SupportUnavailable``).
@@ -77,6 +78,7 @@ RELEASED: dict[tuple[str, str], str] = {
     ("nine_empires", "1.3.0"): "aggregates.nine_empires.v1:NineEmpiresV1_3",
     ("nine_empires", "1.4.0"): "aggregates.nine_empires.v1:NineEmpiresV1_4",
     ("nine_empires", "1.5.0"): "aggregates.nine_empires.v1:NineEmpiresV1_5",
+    ("nine_empires", "1.6.0"): "aggregates.nine_empires.v1:NineEmpiresV1_6",
 }
 
 #: A registry of rules: the class of each (rules id, rules version).

@@ -16,7 +16,10 @@ resolves (rules 1.6.0: the window closes with the last answer, and the
 ability resolves in that command, ``resolve_closed``; 1.5.0 and before
 recorded it resolved, ``resolve_top``). A React announced in a window is a
 frame over the one it answers, with its own window: a React to a React.
-Precedence in a window goes to the Ordained, or to the defender during a
+By rules 1.7.0, once a React resolves, the window it answered is asked again
+from the seat with precedence, and closes only when every seat in its order
+passes in a row (``turn_order.reacted``; 1.6.0 and before asked each seat
+once). Precedence in a window goes to the Ordained, or to the defender during a
 battle or raid; in a battle or raid only a seat with a hero present may React
 (Timing).
 """
@@ -395,8 +398,9 @@ def resolve_closed(state: State, before: list[dict[str, Any]],
 
     Their applies took them off the stack (``apply.evolve``): a window closes
     once every seat that could React has answered (the last ``ReactPassed``,
-    or the announcement itself when nobody can React to it), and the windows
-    below whose last answer was the React just resolved close with it; an
+    or the announcement itself when nobody can React to it), and (by 1.6.0; 1.7.0
+    asks them again, ``turn_order.reacted``) the windows below whose last answer
+    was the React just resolved close with it; an
     engagement closes there when nothing is left to absorb
     (``engaging.spent``). ``before``: the windows open before those facts
     (``placed``); ``announced``: the facts of the ability just announced, whose

@@ -66,7 +66,7 @@ def _announced(s: State, e: ev.AbilityUsed | ev.ReactPlayed, react: bool) -> Non
     if not react:
         turn_order.acted(s)
     else:
-        kflow.after_response(s.stack[-1], e.seat, e.source)
+        turn_order.reacted(s, s.stack[-1], e.seat, e.source)
     record_use(s.uses, f"{e.source}/{e.ability}", s.turn)
     if e.tactic:
         t.table(s).move(e.source, zone_name("discard", e.seat))
@@ -337,7 +337,10 @@ CLOSING = (ev.AbilityUsed, ev.ReactPlayed, ev.ReactPassed, ev.Engaged, ev.Damage
 def close_windows(game: State) -> None:
     """Rules 1.6.0, in the apply of a fact that closes React windows: the
     innermost window once every seat that could React has answered, and each
-    window below whose last answer was that React, off the stack; an
+    window below whose last answer was that React, off the stack (by rules
+    1.7.0 a window a React answered is asked again from its precedence,
+    ``turn_order.reacted``, so it stays open: it closes with the last of a run
+    of passes); an
     engagement's window stays while damage is left to absorb
     (``engaging.spent``). 1.5.0 and before recorded each closing
     (``AbilityResolved``, ``EngagementResolved``). An ability whose window

@@ -50,7 +50,7 @@ class NineEmpires(Game, package=__package__):
 
     RULES_ID = "nine_empires"
     TITLE = "Romance of the Nine Empires"
-    RULES_VERSION = "1.6.0"
+    RULES_VERSION = "1.7.0"
     #: The earlier rules each earlier version kept (``state.EARLIER_*``), by version.
     EARLIER_RULES = EARLIER_BY_VERSION
     #: Each event's apply, then the React windows it closed (``apply.evolve``).

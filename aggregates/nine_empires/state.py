@@ -31,7 +31,7 @@ Plain JSON throughout, so snapshots and replays carry it:
   ``discard``; ``mulligans``: seats yet to keep or mulligan.
 - ``EARLIER``: the rules of an earlier version the game is played by, those of
   the version its creation event records (``EARLIER_BY_VERSION``): a game of
-  1.0.0 to 1.5.0 (``v1.NineEmpiresV1`` ... ``V1_5``) goes on by
+  1.0.0 to 1.6.0 (``v1.NineEmpiresV1`` ... ``V1_6``) goes on by
   its own rules after an upgrade, whichever class loads it, and re-executes as
   it was played (docs/rules-versions.md); the current rules keep none.
 """
@@ -81,8 +81,20 @@ EARLIER_PROGRESS = "the phases' beginnings and Winter's steps recorded as events
 #: absorb it), and an ability resolves as its window closes
 #: (``abilities.resolve_closed``).
 EARLIER_RESOLVED = "an ability's and an engagement's resolution recorded as events"
+#: Rules 1.6.0 and before asked each seat of a React window once, in
+#: precedence: a seat that Reacted, or passed before another's React, was not
+#: asked again, and the window closed when every seat had answered once. 1.7.0
+#: asks the window again from the seat with precedence after each React on it
+#: (``turn_order.reacted``): it closes when every seat in its order passes in
+#: a row since the last React (React abilities: "If multiple players wish to use
+#: a React ability in response to an action, precedence is always given to the
+#: Ordained ... or the defender"; a seat that can no longer React is passed over,
+#: a forced ``ReactPassed``, as before).
+EARLIER_ONCE = "a React window asks each seat once"
+#: What 1.6.0 and every version before it kept of the rules 1.7.0 changed.
+BEFORE_1_7 = frozenset({EARLIER_ONCE})
 #: What 1.5.0 and every version before it kept of the rules 1.6.0 changed.
-BEFORE_1_6 = frozenset({EARLIER_RESOLVED})
+BEFORE_1_6 = frozenset({EARLIER_RESOLVED}) | BEFORE_1_7
 #: What 1.4.0 and every version before it kept of the rules 1.5.0 changed.
 BEFORE_1_5 = frozenset({EARLIER_PROGRESS}) | BEFORE_1_6
 #: What 1.3.0 and every version before it kept of the rules 1.4.0 changed.
@@ -92,6 +104,7 @@ BEFORE_1_3 = frozenset({EARLIER_RETURN_HERO, EARLIER_YOUR_SIDE}) | BEFORE_1_4
 #: The earlier rules each released version plays by, by its version: a game is
 #: played by those of the version its creation event records (``EARLIER``).
 EARLIER_BY_VERSION: dict[str, frozenset[str]] = {
+    "1.6.0": BEFORE_1_7,
     "1.5.0": BEFORE_1_6,
     "1.4.0": BEFORE_1_5,
     "1.3.0": BEFORE_1_4,

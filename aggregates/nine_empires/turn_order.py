@@ -8,7 +8,10 @@ kernel's frame stack (``kernel.flow``).
 - React windows (``kflow.reaction_window``): one over every announced ability
   and every engagement, carrying what was announced (``what``: ``ability`` or
   ``engagement``) and its facts. A React is announced with a window of its own
-  pushed over the one it answered: a React to a React.
+  pushed over the one it answered: a React to a React. Each seat in the
+  window's order is asked in turn; by rules 1.7.0 a React on it sends the
+  window back to the seat with precedence (``reacted``), so it closes when
+  every seat in its order has passed in a row since the last React.
 
 The seat to act in a passing is the first seat still in the game from
 ``at``, clockwise in the passing's order, and the run of passes counts the
@@ -20,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.kernel import flow as kflow
-from aggregates.nine_empires.state import EARLIER_PROGRESS, State
+from aggregates.nine_empires.state import EARLIER_ONCE, EARLIER_PROGRESS, State
 
 
 def windows(state: State) -> list[dict[str, Any]]:
@@ -61,6 +64,21 @@ def spring_began(state: State) -> None:
 
 def pop_window(state: State) -> dict[str, Any]:
     return kflow.pop(state, "window")
+
+
+def reacted(state: State, window: dict[str, Any], seat: int, source: str) -> None:
+    """Apply: ``seat`` Reacted (``source``) in ``window``. By rules 1.7.0 the
+    window is asked again from the seat with precedence, in its order, once the
+    React resolves (its own window, pushed over this one, is answered first):
+    React abilities give precedence "always ... to the Ordained ... or the
+    defender" whenever several players wish to React, and the window closes
+    only when every seat passes in a row since the last React (the rulings: "a
+    React window closes when every eligible seat passes"). 1.6.0 and before
+    asked each seat once: the next in precedence after the one that Reacted
+    (``state.EARLIER_ONCE``)."""
+    kflow.after_response(window, seat, source)
+    if EARLIER_ONCE not in state.EARLIER:
+        window["at"] = 0
 
 
 # ------------------------------------------------------------ action passing

@@ -1,6 +1,15 @@
-"""Nine Empires rules versions "1.0.0" to "1.5.0": kept so the games recorded
+"""Nine Empires rules versions "1.0.0" to "1.6.0": kept so the games recorded
 under them are re-verified by the rules that played them
 (docs/rules-versions.md).
+
+Version 1.7.0 asks a React window again after a React on it resolves: 1.6.0
+and before asked each seat of a window once, in precedence, so a seat that
+Reacted (holding a second React to the same announcement) or that passed
+before another's React was not asked again, and the window closed when every
+seat had answered once. 1.7.0 asks the window again from the seat with
+precedence, in its order, and closes it when every seat passes in a row since
+the last React (React abilities: precedence to the Ordained, or the defender
+in a battle or raid; ``turn_order.reacted``; ``state.EARLIER_ONCE``).
 
 Version 1.6.0 records no closing of a React window: 1.5.0 and before also
 recorded an ability resolved (``AbilityResolved``: after its effects, which
@@ -62,7 +71,8 @@ those three, 1.1.0's result, 1.2.0's two, 1.3.0's steps, 1.4.0's progress and
 1.5.0's resolutions; 1.1.0 the result, 1.2.0's two, the steps, the progress and
 the resolutions; 1.2.0 its two, the steps, the progress and the resolutions;
 1.3.0 the steps, the progress and the resolutions; 1.4.0 the progress and the
-resolutions; 1.5.0 the resolutions. So
+resolutions; 1.5.0 the resolutions; and each of them, and 1.6.0, the windows
+asked once. So
 these classes differ from the served one by their version alone: each makes
 new games of its version (the tests' way to record one), and the catalogue
 finds each by the version a record names.
@@ -71,6 +81,10 @@ finds each by the version a record names.
 from __future__ import annotations
 
 from aggregates.nine_empires.game import NineEmpires
+
+
+class NineEmpiresV1_6(NineEmpires):  # noqa: N801 - the version's own number
+    RULES_VERSION = "1.6.0"
 
 
 class NineEmpiresV1_5(NineEmpires):  # noqa: N801 - the version's own number

@@ -11,7 +11,8 @@ abilities)"); an engagement closes with the fact after which nothing is left to
 absorb (Engaging and Damage: "until all damage is absorbed", "any non-immune
 cards at the battle must be used to absorb damage so long as there is damage
 left to absorb"). Rules 1.5.0 (``v1.NineEmpiresV1_5``, still released) recorded
-each closing. Nothing else may differ.
+each closing. Nothing else may differ. Both are pinned to their released
+classes (1.6.0: ``v1.NineEmpiresV1_6``; the served class is 1.7.0).
 
 Each game is played by both versions side by side with the same choices, at 2,
 3 and 4 seats, by a bot that prefers abilities, Reacts, attacks, raids and
@@ -48,13 +49,12 @@ from aggregates.kernel import Command
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.record.audit import record_of
 from aggregates.kernel.record.verify import verify_records
-from aggregates.nine_empires import NineEmpires
-from aggregates.nine_empires.v1 import NineEmpiresV1_5
+from aggregates.nine_empires.v1 import NineEmpiresV1_5, NineEmpiresV1_6
 from tests import soak
 
 pytestmark = pytest.mark.xdist_group("nine-empires-resolved-parity")
 
-ALL = catalog.registry((NineEmpiresV1_5, NineEmpires))
+ALL = catalog.registry((NineEmpiresV1_5, NineEmpiresV1_6))
 DROPPED = frozenset({"AbilityResolved", "EngagementResolved"})
 SEATS = (2, 3, 4)
 SEEDS = soak.games(4, 100)
@@ -177,7 +177,7 @@ def _play(players: int, seed: int) -> tuple[Counter[str], int]:
     decks = _decks(rng, players)
     games = [cls.start([f"p{i}" for i in range(players)], {"decks": decks},
                        seed=f"{players:02x}{seed:06x}" * 8)
-             for cls in (NineEmpiresV1_5, NineEmpires)]
+             for cls in (NineEmpiresV1_5, NineEmpiresV1_6)]
     records: list[list[Any]] = [list(g.collect_events()) for g in games]
     old, new = games
     seen: Counter[str] = Counter()
@@ -209,7 +209,7 @@ def _play(players: int, seed: int) -> tuple[Counter[str], int]:
     old_facts, new_facts = _kinds(records[0]), _kinds(records[1])
     assert not DROPPED & {k for k, _ in new_facts}
     assert [f for f in old_facts[1:] if f[0] not in DROPPED] == new_facts[1:]
-    for record, cls in zip(records, (NineEmpiresV1_5, NineEmpires), strict=True):
+    for record, cls in zip(records, (NineEmpiresV1_5, NineEmpiresV1_6), strict=True):
         assert record_of(record[0]).payload["rules_version"] == cls.RULES_VERSION
         verdict = verify_records({}, [record_of(e) for e in record], ALL)
         assert verdict.ok, verdict.report.problems

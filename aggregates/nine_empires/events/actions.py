@@ -78,10 +78,11 @@ class ReactPlayed(AbilityUsed):
 
 class ReactPassed(Game.Event):
     """The `seat` does not React to the `source`'s ability; `forced` when it had no
-    React to play. The last seat to answer closes the window (rules 1.6.0 on): the
-    ability resolves (its effects follow, facts of their own, none when
-    cancelled), then, if it was a React and the last answer to what it answered,
-    that too."""
+    React to play. The pass that leaves every seat asked passed in a row since the
+    last React closes the window (rules 1.7.0; 1.6.0: the last seat to answer it
+    once): the ability resolves (its effects follow, facts of their own, none when
+    cancelled); by 1.7.0 the window a React answered is then asked again from its
+    precedence (1.6.0 closed it too when the React was its last answer)."""
 
     forced: bool
     seat: int

@@ -121,8 +121,13 @@ def test_the_example_of_play_move_by_move(make: Callable[..., Any]) -> None:
     table.act(SHAWN, UseAbility(source=blight, discard=(dealings,)))
     assert table.last("DamageReduced")["amount"] == 2
     assert table.last("DamageReduced")["damage"] == 3
-    # Shawn has answered this window (with the first Blight); the other Blight
-    # stays in hand. He absorbs the damage with the food on the Border Keep: empty, still intact.
+    # The window goes on after the Blight (rules 1.7.0: React abilities give
+    # the defender precedence whenever players wish to React): Shawn is asked
+    # again, could play his other Blight, and "in the end" passes. He absorbs
+    # the damage with the food on the Border Keep: empty, still intact.
+    assert table.pending() == [(SHAWN, "react")]
+    assert any(isinstance(c, UseAbility) for c in table.legal(SHAWN))
+    table.act(SHAWN, Pass())
     assert table.pending() == [(SHAWN, "absorb")]
     for _ in range(3):
         table.act(SHAWN, Absorb(card=f"food:{s_keep}"))

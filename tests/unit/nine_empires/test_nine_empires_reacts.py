@@ -42,9 +42,32 @@ def _thwart_on_blight(earlier: frozenset[str] = frozenset()) -> tuple[Table, str
 
 def test_a_react_to_a_react_thwart_cancels_blight() -> None:
     table, blight, coeli = _thwart_on_blight()
-    # Nobody can answer the Thwart, and it was the Blight's last answer: both
-    # windows close with it; Thwart resolves first (the top of the stack) and
-    # cancels the Blight, which is spent without effect.
+    # Nobody can answer the Thwart: its window closes with it, and Thwart
+    # resolves first (the top of the stack), cancelling the Blight. By rules
+    # 1.7.0 the Blight's window is then asked again from its precedence: Mark can
+    # no longer React to a cancelled Blight (passed over, forced), so it closes
+    # and the Blight is spent without effect; the engagement's window is asked
+    # again too, and Shawn, with nothing left to React with, is passed over.
+    cancelled = table.last("AbilityCancelled")
+    assert cancelled["source"] == blight and cancelled["frame"] == 1
+    names = [n for n, _ in table.events]
+    assert names[names.index("AbilityCancelled"):] == ["AbilityCancelled", "ReactPassed",
+                                                      "ReactPassed"]
+    assert [(p["seat"], p["source"], p["forced"]) for p in table.named("ReactPassed")] == \
+        [(0, blight, True), (1, "", True)]
+    assert [f["what"] for f in table.stack] == ["engagement"]
+    assert not table.named("DamageReduced") and not table.named("AbilityResolved")
+    assert table.stack[-1]["damage"] == 3 and table.pending() == [(1, "absorb")]
+    table.act(1, Absorb(card=coeli))
+    assert coeli in table.zones["buried:1"]
+
+
+def test_rules_1_6_0_closed_both_windows_with_the_thwart() -> None:
+    """The earlier rules, kept for the games they recorded: each seat of a
+    window was asked once, so the Thwart, the Blight's last answer, closed the
+    Blight's window with its own, and the Blight's own React was the
+    engagement's last answer: all three closed with the ``ReactPlayed``."""
+    table, blight, coeli = _thwart_on_blight(EARLIER_BY_VERSION["1.6.0"])
     cancelled = table.last("AbilityCancelled")
     assert cancelled["source"] == blight and cancelled["frame"] == 1
     assert table.events[-1][0] == "AbilityCancelled"
@@ -126,8 +149,9 @@ def test_tactical_acumen_cancels_a_battle_ability() -> None:
 def test_negotiation_reducing_the_damage_to_nothing_ends_the_engagement() -> None:
     """Engaging and Damage: the damage is absorbed "until all damage is
     absorbed"; Negotiation takes the whole 2 away, so nothing is left to absorb
-    and the engagement is over with that ``DamageReduced`` (rules 1.6.0 record
-    no ``EngagementResolved``): the battle's actions go on."""
+    and the engagement is over once its window closes (rules 1.6.0 and after
+    record no ``EngagementResolved``; 1.7.0 asks the window again after the React,
+    and Shawn, with no React left, is passed over): the battle's actions go on."""
     table = new_table(["ord", "holden"])
     set_hand(table, 0, ["bazaar"])
     negotiation = set_hand(table, 1, ["negotiation"])[0]
@@ -143,5 +167,8 @@ def test_negotiation_reducing_the_damage_to_nothing_ends_the_engagement() -> Non
     table.act(1, react)
     assert table.last("DamageReduced") == {"source": negotiation, "seat": 1, "engagement": 0,
                                            "amount": 2, "damage": 0}
-    assert table.events[-1][0] == "DamageReduced" and not table.stack
+    # Rules 1.7.0: the engagement's window goes on after the React, and Shawn,
+    # with no React left, is passed over (forced): nothing is left to absorb.
+    assert table.events[-1] == ("ReactPassed", {"seat": 1, "source": "", "forced": True})
+    assert not table.stack
     assert table.pending() == [(1, "battle")] and t.in_play(table, coeli)

@@ -10,7 +10,7 @@ from the facts.
   ``WinterBegan``, ``RedistributionBegan``, ``HandSizeChecked`` (Turn Order and
   the Winter Phase: the phases' beginnings, who redistributes food, who
   discards down).
-- 1.6.0 (the served class) against 1.5.0: no ``AbilityResolved``,
+- 1.6.0 (``v1.NineEmpiresV1_6``) against 1.5.0: no ``AbilityResolved``,
   ``EngagementResolved`` (More on Using Abilities: an ability resolves once
   every React to it is answered; Engaging and Damage: "until all damage is
   absorbed"); the damage left unabsorbed is the last ``DamageAbsorbed``'s
@@ -35,19 +35,24 @@ from aggregates.kernel.record.audit import record_of
 from aggregates.kernel.record.verify import verify_records
 from aggregates.nine_empires import NineEmpires
 from aggregates.nine_empires.state import EARLIER_BY_VERSION
-from aggregates.nine_empires.v1 import NineEmpiresV1_3, NineEmpiresV1_4, NineEmpiresV1_5
+from aggregates.nine_empires.v1 import (
+    NineEmpiresV1_3,
+    NineEmpiresV1_4,
+    NineEmpiresV1_5,
+    NineEmpiresV1_6,
+)
 
-ALL = catalog.registry((NineEmpiresV1_3, NineEmpiresV1_4, NineEmpiresV1_5, NineEmpires))
+ALL = catalog.registry((NineEmpiresV1_3, NineEmpiresV1_4, NineEmpiresV1_5, NineEmpiresV1_6))
 #: Each pair of versions, and the events the later no longer records.
 DROPPED: dict[tuple[type[NineEmpires], type[NineEmpires]], frozenset[str]] = {
     (NineEmpiresV1_3, NineEmpiresV1_4): frozenset({"ImmunityStep", "AbsorbStep"}),
     (NineEmpiresV1_4, NineEmpiresV1_5): frozenset({"PhaseBegan", "WinterBegan",
                                                    "RedistributionBegan", "HandSizeChecked"}),
-    (NineEmpiresV1_5, NineEmpires): frozenset({"AbilityResolved", "EngagementResolved"}),
+    (NineEmpiresV1_5, NineEmpiresV1_6): frozenset({"AbilityResolved", "EngagementResolved"}),
 }
 #: The pairs whose public views are alike after every command (1.3.0's views
 #: showed its recorded steps in the engagement's frame).
-VIEWS_ALIKE = frozenset({(NineEmpiresV1_4, NineEmpiresV1_5), (NineEmpiresV1_5, NineEmpires)})
+VIEWS_ALIKE = frozenset({(NineEmpiresV1_4, NineEmpiresV1_5), (NineEmpiresV1_5, NineEmpiresV1_6)})
 PAIRS = [pytest.param(pair, id=f"{pair[0].RULES_VERSION}-{pair[1].RULES_VERSION}")
          for pair in DROPPED]
 DECKS = ["malchior", "ord", "holden"]
@@ -160,7 +165,7 @@ def test_the_damage_left_unabsorbed_is_read_from_the_facts_1_6_0_keeps() -> None
     is what the facts before it leave, which 1.6.0 keeps: the last
     ``DamageAbsorbed``'s ``remaining``, or, with none, the damage engaged less
     any ``DamageReduced``."""
-    old, _, _ = _play_both((NineEmpiresV1_5, NineEmpires), seed=SEED)
+    old, _, _ = _play_both((NineEmpiresV1_5, NineEmpiresV1_6), seed=SEED)
     left = 0
     wasted, read = [], []
     for kind, p in _facts(old):
@@ -184,7 +189,7 @@ def test_reacts_and_cancels_record_the_facts_of_1_5_0_without_the_resolutions() 
     same facts less ``AbilityResolved`` and ``EngagementResolved``: Reacts
     answering engagements (the damage reduced), an ability cancelled, each
     effect in the order 1.5.0 recorded it."""
-    pair = (NineEmpiresV1_5, NineEmpires)
+    pair = (NineEmpiresV1_5, NineEmpiresV1_6)
     old, new, played = _play_both(pair, REACTS_SEED, REACTS)
     dropped = DROPPED[pair]
     old_facts, new_facts = _facts(old), _facts(new)

@@ -10,7 +10,9 @@ game stored by the released 1.4.0 code (a fixture), which recorded the phases'
 beginnings and Winter's steps, re-executes by 1.4.0 (``v1.NineEmpiresV1_4``)
 with the whole catalogue, and goes on by 1.4.0 when the served class loads it;
 so does a game stored by the released 1.5.0 code (a fixture), which recorded
-its abilities and engagements resolved (``v1.NineEmpiresV1_5``)."""
+its abilities and engagements resolved (``v1.NineEmpiresV1_5``), and one
+stored by the released 1.6.0 code (a fixture), whose React windows asked each
+seat once (``v1.NineEmpiresV1_6``)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from aggregates.nine_empires.v1 import (
     NineEmpiresV1_2,
     NineEmpiresV1_4,
     NineEmpiresV1_5,
+    NineEmpiresV1_6,
 )
 from aggregates.nine_empires.victory import VICTORY, standings
 
@@ -63,6 +66,9 @@ STORED_1_4_0 = Path(__file__).parent / "data" / "rules_1_4_0_phases.json"
 #: A game stored by the released rules 1.5.0 (commit b9f152b's code), through
 #: battles with Reacts, immunity and damage left unabsorbed, into turn 3.
 STORED_1_5_0 = Path(__file__).parent / "data" / "rules_1_5_0_resolved.json"
+#: A game stored by the released rules 1.6.0 (commit 75a02d8's code), with
+#: three Reacts (Tactical Acumen on Soul of a Dragon, two Blights), into turn 5.
+STORED_1_6_0 = Path(__file__).parent / "data" / "rules_1_6_0_reacts.json"
 #: What 1.5.0 recorded and 1.6.0 reads from the facts before it.
 RESOLVED = frozenset({"AbilityResolved", "EngagementResolved"})
 #: What 1.4.0 recorded and 1.5.0 reads from the facts before it.
@@ -135,7 +141,7 @@ def test_rules_1_2_0_on_record_the_result_as_the_players_read_it() -> None:
     (a Conquest, Dominance or Popular Victory, or the last player left), named as
     the players are, in the recorded result as in the outcome's summary."""
     game, records = _finished(NineEmpires)
-    assert records[0].payload["rules_version"] == NineEmpires.RULES_VERSION == "1.6.0"
+    assert records[0].payload["rules_version"] == NineEmpires.RULES_VERSION == "1.7.0"
     ended = next(r for r in records if r.type == "Ended")
     said = ended.payload["outcome"]["result"]
     assert said == f"Player {game.result['winner'] + 1} wins by {victory_words(game)}."
@@ -262,7 +268,8 @@ def test_a_stored_1_5_0_game_re_executes_by_1_5_0_in_the_catalogue() -> None:
     verdict = verify_records({}, records, catalog.RULES)
     assert verdict.ok, verdict.report.problems
     assert verdict.report.commands > 0
-    wrong = verify_records({}, records, {("nine_empires", "1.5.0"): bound("1.5.0", frozenset())})
+    later = EARLIER_BY_VERSION["1.6.0"]
+    wrong = verify_records({}, records, {("nine_empires", "1.5.0"): bound("1.5.0", later)})
     first = next(r.version for r in records if r.type in RESOLVED)
     assert not wrong.ok and wrong.first_failure == first
 
@@ -286,6 +293,49 @@ def test_a_stored_1_5_0_game_goes_on_by_1_5_0_after_an_upgrade() -> None:
         game.act(seat, move, f"after-{n}")
     more = [record_of(e) for e in game.collect_events()]
     assert {r.type for r in more} >= RESOLVED
+    verdict = verify_records({}, [*records, *more], catalog.RULES)
+    assert verdict.ok, verdict.report.problems
+    assert verdict.report.commands == game.commands_applied
+
+
+def test_a_stored_1_6_0_game_re_executes_by_1_6_0_in_the_catalogue() -> None:
+    """The stored 1.6.0 game's React windows asked each seat once; the
+    catalogue finds its released class, and it re-executes by it. Bound to
+    1.7.0's rules, which ask a window again after a React on it, it fails after
+    its first React (a seat's next answer is refused: 1.7.0 still waits on the
+    window)."""
+    records = _stored(STORED_1_6_0)
+    assert records[0].payload["rules_version"] == "1.6.0"
+    assert [r.payload["key"] for r in records if r.type == "ReactPlayed"] == \
+        ["tactical_acumen", "blight", "blight"]
+    assert catalog.rules_class("nine_empires", "1.6.0") is NineEmpiresV1_6
+    verdict = verify_records({}, records, catalog.RULES)
+    assert verdict.ok, verdict.report.problems
+    assert verdict.report.commands > 0
+    wrong = verify_records({}, records, {("nine_empires", "1.6.0"): bound("1.6.0", frozenset())})
+    first = next(r.version for r in records if r.type == "ReactPlayed")
+    assert not wrong.ok and first < wrong.first_failure <= first + 10
+
+
+def test_a_stored_1_6_0_game_goes_on_by_1_6_0_after_an_upgrade() -> None:
+    """Folded by the served class, the stored 1.6.0 game plays on by its own
+    rules (each window asking its seats once), and the whole record
+    re-executes by 1.6.0."""
+    records = _stored(STORED_1_6_0)
+    game: Any = fold(records, NineEmpires)
+    assert type(game) is NineEmpires and game.rules_version == "1.6.0"
+    assert EARLIER_BY_VERSION["1.6.0"] == game.EARLIER
+    rnd = random.Random(5)                  # 4 more Reacts in 540 events
+    for n in range(300):
+        if game.ended:
+            break
+        seat = rnd.choice(sorted({d.seat for d in game.pending()}))
+        legal = game.legal_actions(seat)
+        fighting = [c for c in legal if c.NAME in ("declare_attack", "engage", "use_ability")]
+        move = rnd.choice(fighting) if fighting and rnd.random() < 0.85 else rnd.choice(legal)
+        game.act(seat, move, f"after-{n}")
+    more = [record_of(e) for e in game.collect_events()]
+    assert "ReactPlayed" in {r.type for r in more}
     verdict = verify_records({}, [*records, *more], catalog.RULES)
     assert verdict.ok, verdict.report.problems
     assert verdict.report.commands == game.commands_applied
