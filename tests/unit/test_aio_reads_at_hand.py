@@ -41,6 +41,7 @@ from service.logs import ACCESS
 from service.metrics import CALLS, CallObserver
 from service.servicer import GameServicer, StreamCap, add_to_server
 from service.status import abort
+from tests.unit.test_read_freshness import make_app
 
 SECRET = b"reads-at-hand-test-secret-0123456789abcdef"
 LOOP = "grpc-loop"
@@ -298,15 +299,6 @@ def test_a_game_is_held_only_when_all_its_read_needs_is_at_hand(tmp_path: Path) 
         app.close()
 
 
-def store_app(path: Path, freshness_ms: str) -> ArbiterApp:
-    """One server process's application on the SQLite store at ``path``."""
-    return ArbiterApp({
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path),
-        "CREATE_TABLE": "y", "AGGREGATE_CACHE_MAXSIZE": "100",
-        "AGGREGATE_CACHE_FASTFORWARD": "y", "ARBITER_READ_FRESHNESS_MS": freshness_ms,
-    }, credentials=Credentials(SECRET, ""))
-
-
 def looked(app: ArbiterApp, gid: uuid.UUID) -> None:
     """A read held at hand, half its look's age old: admitted (its first read),
     it asks the lookout to look; until that look is made."""
@@ -326,7 +318,7 @@ def test_a_game_read_without_pause_is_looked_at_before_its_look_lapses(
     """``Lookout``: a read held at hand when the game's look at the store is
     half its age asks another look, off the game's lock and off the loop;
     nothing newer in the store, the game is caught up from then on."""
-    app = store_app(tmp_path / "one.sqlite", "1000")
+    app = make_app(tmp_path / "one.sqlite", "1000")
     try:
         gid = app.create_game("enin", ["solo"]).id
         app.access(gid)
@@ -347,8 +339,8 @@ def test_a_game_read_without_pause_is_looked_at_before_its_look_lapses(
 def test_a_look_that_finds_another_server_write_notes_nothing(tmp_path: Path) -> None:
     """Another process wrote since: the look notes nothing, the game's reads
     go to the store once its look lapses, and they see that write."""
-    one, other = (store_app(tmp_path / "s.sqlite", "1000"),
-                  store_app(tmp_path / "s.sqlite", "1000"))
+    one, other = (make_app(tmp_path / "s.sqlite", "1000"),
+                  make_app(tmp_path / "s.sqlite", "1000"))
     try:
         game_id = str(one.create_game("enin", ["solo"]).id)
         gid = uuid.UUID(game_id)

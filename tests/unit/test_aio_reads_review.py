@@ -21,18 +21,7 @@ from typing import Any
 import pytest
 
 from service.application import ArbiterApp
-from service.auth import Credentials
-
-SECRET = b"reads-review-test-secret-0123456789abcdef"
-
-
-def store_app(path: Path, freshness_ms: str) -> ArbiterApp:
-    """One server process's application on the SQLite store at ``path``."""
-    return ArbiterApp({
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path),
-        "CREATE_TABLE": "y", "AGGREGATE_CACHE_MAXSIZE": "100",
-        "AGGREGATE_CACHE_FASTFORWARD": "y", "ARBITER_READ_FRESHNESS_MS": freshness_ms,
-    }, credentials=Credentials(SECRET, ""))
+from tests.unit.test_read_freshness import make_app
 
 
 def read_at_hand(app: ArbiterApp, gid: uuid.UUID) -> bool:
@@ -58,8 +47,8 @@ def test_a_look_vouches_for_no_game_a_failed_catch_up_left_half_changed(
     next read would ask the store again and fail again; the look must not
     note that game caught up, or its reads answer from the half-applied
     event, on the loop and on the pool, for a whole freshness period."""
-    one, other = (store_app(tmp_path / "s.sqlite", "60000"),
-                  store_app(tmp_path / "s.sqlite", "60000"))
+    one, other = (make_app(tmp_path / "s.sqlite", "60000"),
+                  make_app(tmp_path / "s.sqlite", "60000"))
     try:
         game_id = str(one.create_game("enin", ["solo"]).id)
         gid = uuid.UUID(game_id)
@@ -105,8 +94,8 @@ def test_a_look_that_found_another_server_write_is_not_asked_again_for_it(
     the store lapses (as the pool's reads would). They must not ask the
     store again on every read meanwhile: the same look, finding the same
     write, made once a read (hundreds here, where one is enough)."""
-    one, other = (store_app(tmp_path / "s.sqlite", "1000"),
-                  store_app(tmp_path / "s.sqlite", "1000"))
+    one, other = (make_app(tmp_path / "s.sqlite", "1000"),
+                  make_app(tmp_path / "s.sqlite", "1000"))
     try:
         looks: list[uuid.UUID] = []
         look = one.lookout._look
