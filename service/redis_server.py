@@ -35,6 +35,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -260,6 +261,13 @@ def free_cluster_port() -> int:
     raise RuntimeError("no free pair of ports for a Redis Cluster node")
 
 
+def slots_map(reply: Any) -> tuple[tuple[int, int, int], ...]:
+    """A ``CLUSTER SLOTS`` reply as (first slot, last slot, primary's port)
+    ranges: what a client routes by."""
+    return tuple(sorted((int(start), int(end), int(primary[1]))
+                        for start, end, primary, *_ in reply))
+
+
 class PrivateRedisCluster:
     """A Redis Cluster of our own on loopback: ``primaries`` primaries, each
     with ``replicas`` replicas, formed with ``redis-cli --cluster create``.
@@ -347,28 +355,33 @@ class PrivateRedisCluster:
         return []
 
     def wait_ok(self, timeout: float = 30.0) -> None:
-        """Until every live node says the cluster is ok (every slot served) and
-        every live replica's link to its primary is up (synchronised)."""
+        """Until every live node says the cluster is ok (every slot served),
+        every live replica's link to its primary is up (synchronised), and
+        every live node tells the same slots map (``CLUSTER SLOTS``): a client
+        reads the map from whichever node it asks first, and routes by it."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            states = []
+            states, maps = [], set()
             for port, process in self.processes.items():
                 if process.poll() is not None:
                     continue
                 try:
-                    info = redis.Redis(port=port).execute_command("CLUSTER", "INFO")
+                    node = redis.Redis(port=port)
+                    info = node.execute_command("CLUSTER", "INFO")
+                    replication = node.info("replication")
+                    maps.add(slots_map(node.execute_command("CLUSTER", "SLOTS")))
                 except redis.RedisError:
                     states.append(False)
                     continue
                 text = info.decode() if isinstance(info, bytes) else str(info)
-                replication = redis.Redis(port=port).info("replication")
                 states.append("cluster_state:ok" in text and (
                     replication.get("role") != "slave"
                     or replication.get("master_link_status") == "up"))
-            if states and all(states):
+            if states and all(states) and len(maps) == 1:
                 return
             time.sleep(0.1)
-        raise RuntimeError("the Redis Cluster did not come to cluster_state:ok in time")
+        raise RuntimeError("the Redis Cluster did not come to cluster_state:ok, "
+                           "with one slots map on every node, in time")
 
     def kill(self, port: int) -> None:
         """Kill one node (SIGKILL): a crash, not a shutdown."""
