@@ -168,14 +168,17 @@ def plan(rules_ids: Sequence[str], only: Sequence[int] = (), upper: str = "") ->
 
 def run(rules_ids: Sequence[str], games: int, budget: float, only: Sequence[int] = (),
         upper: str = "", seconds: float = 0.0, log: str = "",
-        from_record: bool = False, depths: Depths = DEPTHS) -> list[dict[str, Any]]:
+        from_record: bool = False, depths: Depths = DEPTHS,
+        first: int = 0) -> list[dict[str, Any]]:
     """Game ``n`` of every table before game ``n + 1`` of any (so a run cut
     short by ``seconds`` leaves every table with about as many games), each
-    game's record appended to ``log`` as a JSON line; then each table's figures."""
+    game's record appended to ``log`` as a JSON line; then each table's figures.
+    ``first``: the first game's number, so that runs side by side (or one
+    after another) play other games of the same tables, their logs summed."""
     todo = plan(rules_ids, only, upper)
     played: dict[Table, list[dict[str, Any]]] = {t: [] for t in todo}
     started = time.perf_counter()
-    for n in range(games):
+    for n in range(first, first + games):
         for table in todo:
             if seconds and time.perf_counter() - started > seconds:
                 break
@@ -305,6 +308,9 @@ def line(row: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first game's number (its seed): another run's games "
+                             "of the same tables, for logs summarised together")
     parser.add_argument("--budget", type=float, default=0.5)
     parser.add_argument("--timing", default="0.1,0.5,2",
                         help="budgets to time the searching levels' decisions at "
@@ -344,7 +350,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if not args.only_timing:
         run(args.rules, args.games, args.budget,
             [int(n) for n in args.players.split(",") if n], args.upper, args.seconds, args.log,
-            args.from_record, depths_of(args.depths))
+            args.from_record, depths_of(args.depths), args.first)
 
 
 def depths_of(text: str) -> Depths:
