@@ -17,11 +17,6 @@ its creation records (``Enin.EARLIER_RULES``, read by the kernel's
 from __future__ import annotations
 
 from aggregates.enin.game import Enin
+from aggregates.kernel import released_versions
 
-
-class EninV1(Enin):
-    RULES_VERSION = "1.0.0"
-
-
-class EninV1_1(Enin):  # noqa: N801 (the version's digits)
-    RULES_VERSION = "1.1.0"
+EninV1, EninV1_1 = released_versions(Enin, __name__, "1.0.0", "1.1.0")

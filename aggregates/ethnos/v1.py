@@ -13,7 +13,6 @@ its creation records (``Ethnos.EARLIER_RULES``, read by the kernel's
 from __future__ import annotations
 
 from aggregates.ethnos.game import Ethnos
+from aggregates.kernel import released_versions
 
-
-class EthnosV1(Ethnos):
-    RULES_VERSION = "1.0.0"
+(EthnosV1,) = released_versions(Ethnos, __name__, "1.0.0")

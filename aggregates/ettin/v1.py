@@ -22,25 +22,19 @@ from __future__ import annotations
 from aggregates.ettin import seating as sg
 from aggregates.ettin.data import COMPONENTS as C
 from aggregates.ettin.game import Ettin
-from aggregates.kernel import DiceTray
+from aggregates.kernel import DiceTray, released_versions
 
 
-class EttinV3(Ettin):
-    RULES_VERSION = "3"
+def deal_each_box_apart(cls: type[Ettin], dice: DiceTray, players: int, count: int) -> list[str]:
+    """Version "1": each box deals from its own shuffle, ignoring its neighbours."""
+    nations: list[str] = []
+    for b in range(sg.boxes(count)):
+        dealt = dice.shuffled([n.id for n in C.nations])
+        nations += dealt[: max(0, min(sg.PER_BOX, players - b * sg.PER_BOX))]
+    return nations
 
 
-class EttinV2(EttinV3):
-    RULES_VERSION = "2"
-
-
-class EttinV1(EttinV2):
-    RULES_VERSION = "1"
-
-    @classmethod
-    def deal_nations(cls, dice: DiceTray, players: int, count: int) -> list[str]:
-        """Version 1: each box deals from its own shuffle, ignoring its neighbours."""
-        nations: list[str] = []
-        for b in range(sg.boxes(count)):
-            dealt = dice.shuffled([n.id for n in C.nations])
-            nations += dealt[: max(0, min(sg.PER_BOX, players - b * sg.PER_BOX))]
-        return nations
+#: "2" is a subclass of "3", and "1" of "2" with its own deal.
+EttinV3, EttinV2, EttinV1 = released_versions(
+    Ettin, __name__, "3", "2", ("1", {"deal_nations": classmethod(deal_each_box_apart)}),
+    chained=True)

@@ -80,32 +80,9 @@ finds each by the version a record names.
 
 from __future__ import annotations
 
+from aggregates.kernel import released_versions
 from aggregates.nine_empires.game import NineEmpires
 
-
-class NineEmpiresV1_6(NineEmpires):  # noqa: N801 - the version's own number
-    RULES_VERSION = "1.6.0"
-
-
-class NineEmpiresV1_5(NineEmpires):  # noqa: N801 - the version's own number
-    RULES_VERSION = "1.5.0"
-
-
-class NineEmpiresV1_4(NineEmpires):  # noqa: N801 - the version's own number
-    RULES_VERSION = "1.4.0"
-
-
-class NineEmpiresV1_3(NineEmpires):  # noqa: N801 - the version's own number
-    RULES_VERSION = "1.3.0"
-
-
-class NineEmpiresV1_2(NineEmpires):  # noqa: N801 - the version's own number
-    RULES_VERSION = "1.2.0"
-
-
-class NineEmpiresV1_1(NineEmpires):  # noqa: N801 - the version's own number
-    RULES_VERSION = "1.1.0"
-
-
-class NineEmpiresV1(NineEmpires):
-    RULES_VERSION = "1.0.0"
+(NineEmpiresV1_6, NineEmpiresV1_5, NineEmpiresV1_4, NineEmpiresV1_3, NineEmpiresV1_2,
+ NineEmpiresV1_1, NineEmpiresV1) = released_versions(
+    NineEmpires, __name__, "1.6.0", "1.5.0", "1.4.0", "1.3.0", "1.2.0", "1.1.0", "1.0.0")

@@ -23,16 +23,7 @@ loaded by the served class goes on by its own version too.
 
 from __future__ import annotations
 
+from aggregates.kernel import released_versions
 from aggregates.titans.game import Titans
 
-
-class TitansV1(Titans):
-    RULES_VERSION = "1.0.0"
-
-
-class TitansV1_1(Titans):  # noqa: N801 (the version's digits)
-    RULES_VERSION = "1.1.0"
-
-
-class TitansV1_2(Titans):  # noqa: N801 (the version's digits)
-    RULES_VERSION = "1.2.0"
+TitansV1, TitansV1_1, TitansV1_2 = released_versions(Titans, __name__, "1.0.0", "1.1.0", "1.2.0")
