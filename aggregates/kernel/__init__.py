@@ -16,9 +16,10 @@ from aggregates.kernel.abilities import Ability, Book, Vocabulary, holds, read_a
 from aggregates.kernel.commands import Command, CommandSet
 from aggregates.kernel.errors import GameReason, Reason, RuleError
 from aggregates.kernel.flow import Flow, Move, Phase, Step
-from aggregates.kernel.game import Game, released_versions
+from aggregates.kernel.game import Game
 from aggregates.kernel.record.entropy import DiceTray
 from aggregates.kernel.record.recording import event_type, payload_of, recorded_audience
+from aggregates.kernel.released import released_versions
 from aggregates.kernel.seating import EVERYONE, NOBODY, Audience, Seating
 from aggregates.kernel.zones import Visibility, Zones, ZoneSpec
 

@@ -10,7 +10,7 @@ from eventsourcing.utils import get_topic, resolve_topic
 from aggregates import catalog
 from aggregates.ettin import Ettin
 from aggregates.kernel import released_versions
-from aggregates.kernel.game import version_suffix
+from aggregates.kernel.released import version_suffix
 from aggregates.nine_empires import NineEmpires
 
 
