@@ -41,7 +41,7 @@ from aggregates.kernel.abilities import (
     payable,
     spent,
 )
-from aggregates.nine_empires import card_effects, payment, turn_order
+from aggregates.nine_empires import card_effects, frequency, payment, turn_order
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.commands import UseAbility
@@ -84,7 +84,7 @@ def _event_facts(state: State, seat: int, source: str, frame: Mapping[str, Any]
     else:
         extra = {"by_opponent": t.opposed(state, seat, frame["seat"]),
                  "timing": frame["timing"]}
-    return t.facts(state, seat, source, None, extra)
+    return frequency.facts(state, seat, source, None, extra)
 
 
 def _answers(state: State, seat: int, source: str, ability: Ability,
@@ -106,7 +106,7 @@ def _presence(state: State, seat: int, source: str, ability: Ability) -> bool:
     card = t.printed(state, source)
     if card.type in ("hero", "cohort", "item", "spell") and t.in_play(state, source):
         return t.here(state, source)
-    return bool(t.facts(state, seat, source, None)["present"])
+    return bool(frequency.facts(state, seat, source, None)["present"])
 
 
 def why_not(state: State, seat: int, source: str, index: int, react: bool,
@@ -131,7 +131,7 @@ def why_not(state: State, seat: int, source: str, index: int, react: bool,
         if hero and t.printed(state, source).type in ("item", "spell") and t.bowed(state, hero):
             return "items and spells on a bowed hero cannot use their abilities"
         if t.printed(state, source).type == "spell" and hero \
-                and not t.has_keyword(state, hero, "Wizard"):
+                and not frequency.has_keyword(state, hero, "Wizard"):
             return "only a Wizard uses spells"
     if spent(ability, state.uses, f"{source}/{index}", state.turn):
         return "each ability is used once per turn"
@@ -141,7 +141,7 @@ def why_not(state: State, seat: int, source: str, index: int, react: bool,
                                                                     ability, top):
             return "this React does not answer what was just announced"
         if state.conflict is not None and state.conflict.get("current") \
-                and not t.facts(state, seat, source, None)["present"]:
+                and not frequency.facts(state, seat, source, None)["present"]:
             return "a React in a battle or raid needs a hero of yours there"
     else:
         if ability.timing == "react":
@@ -153,7 +153,7 @@ def why_not(state: State, seat: int, source: str, index: int, react: bool,
         if ability.timing in ("battle", "raid") and not _presence(state, seat, source,
                                                                   ability):
             return "you need a unit in this battle or raid to use that (presence)"
-    if not holds(ability.condition, t.facts(state, seat, source, None)):
+    if not holds(ability.condition, frequency.facts(state, seat, source, None)):
         return "the ability's condition does not hold"
     pool = _pool(state)
     for target in ability.targets:
@@ -175,7 +175,7 @@ def _timing_now(state: State, timing: str) -> bool:
 
 
 def _filter_facts(state: State, seat: int, source: str) -> Any:
-    return lambda card: t.facts(state, seat, source, card)
+    return lambda card: frequency.facts(state, seat, source, card)
 
 
 # ------------------------------------------------------------------ using

@@ -17,7 +17,7 @@ from typing import Any
 
 from aggregates.kernel.abilities import Step, holds, interpret, relation
 from aggregates.nine_empires import cards as t
-from aggregates.nine_empires import draws, quests
+from aggregates.nine_empires import draws, frequency, quests
 from aggregates.nine_empires.cards import HOME
 from aggregates.nine_empires.state import State
 
@@ -228,7 +228,7 @@ def _trigger_facts(state: State, seat: int, source: str, event: str,
         extra = {"side": _side(state, seat, facts["owner"]), "is_source": facts["hero"] == source}
     elif event == "QuestCompleted":
         extra = {"side": _side(state, seat, facts["seat"])}
-    return t.facts(state, seat, source, None, extra)
+    return frequency.facts(state, seat, source, None, extra)
 
 
 def _side(state: State, seat: int, other: int) -> str:
@@ -261,7 +261,8 @@ def fire(state: State, event: str, facts: Mapping[str, Any]) -> None:
 
 
 def willless(state: State) -> list[str]:
-    return [h for h in t.cards_in_play(state, kind="hero") if t.stat(state, h, "W") == 0]
+    """The heroes in play at 0 Will (Zero), read together: asked after every step."""
+    return frequency.at_zero(state, t.cards_in_play(state, kind="hero"), "W")
 
 
 def settle_will(state: State) -> None:

@@ -18,21 +18,18 @@ used by the event applies (``apply.py``) and read by the rules (decide).
 here: an instance that leaves play loses its markers, its bowing, its food and
 its attachments, and one that comes back is a new card.
 
-Read off the table, never stored: Strength is the printed value plus
-attached items, markers, lasting effects and the always-on text of cards in
-play (Frequency: text with no descriptor is active at all times), combined
-before the floor at zero (Zero). Facts are what an ability's filter or
-condition may ask (``data.FACTS``), computed lazily so a filter that asks only
-a card's type never computes its Strength.
+Read off the table, never stored, in ``frequency``: a card's current numbers
+and keywords, with the always-on text of the cards in play, and the facts an
+ability's filter asks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 from aggregates.kernel import flow as kflow
-from aggregates.kernel.abilities import Ability, holds, modifier, net
+from aggregates.kernel.abilities import Ability
 from aggregates.kernel.abilities import relation as relation_word
 from aggregates.nine_empires.data import ALL, Card
 from aggregates.nine_empires.state import EARLIER_YOUR_SIDE, State
@@ -291,92 +288,6 @@ def abilities_in_force(state: State, iid: str) -> list[tuple[int, Ability]]:
     return out
 
 
-#: Always-on text by card key (a quest's reward text once it is completed):
-#: read from the data once, so reading a number scans only the cards that have it.
-_STATIC = {key: [a for a in card.abilities if a.timing == "static"] for key, card in ALL.items()}
-_REWARD_STATIC = {key: [a for a in card.reward_abilities if a.timing == "static"]
-                  for key, card in ALL.items()}
-
-
-def _statics(state: State) -> Iterator[tuple[str, Ability]]:
-    for iid in state.zones.get(PLAY, []):
-        inst = state.instances[iid]
-        key = inst["card"]
-        for ability in _STATIC[key]:
-            yield iid, ability
-        if _REWARD_STATIC[key] and inst["memory"].get("completed"):
-            for ability in _REWARD_STATIC[key]:
-                yield iid, ability
-
-
-def _static_applies(state: State, source: str, ability: Ability, target: str,
-                    step_target: str) -> bool:
-    if not holds(ability.condition, facts(state, owner(state, source), source, None)):
-        return False
-    if step_target == "@self":
-        return target == source
-    if step_target == "@host":
-        return host(state, source) == target
-    for t in ability.targets:
-        if t.name == step_target:
-            return holds(t.filter, facts(state, owner(state, source), source, target))
-    return False
-
-
-def _static_total(state: State, target: str, verb: str, stat: str) -> int:
-    total = 0
-    for source, ability in _statics(state):
-        for step in ability.steps:
-            if step.verb != verb or step.params.get("stat") != stat:
-                continue
-            if _static_applies(state, source, ability, target, step.target):
-                total += int(step.params.get("amount", 0))
-    return total
-
-
-def keywords(state: State, iid: str) -> list[str]:
-    """Printed keywords, plus those granted by lasting effects and always-on text."""
-    out = list(printed(state, iid).keywords)
-    for e in state.lasting:
-        if e["target"] == iid and e["verb"] == "keyword":
-            out.append(e["params"]["keyword"])
-    for source, ability in _statics(state):
-        for step in ability.steps:
-            if step.verb == "keyword" and _static_applies(state, source, ability, iid,
-                                                          step.target):
-                out.append(step.params["keyword"])
-    return out
-
-
-def has_keyword(state: State, iid: str, keyword: str) -> bool:
-    return keyword in keywords(state, iid)
-
-
-def stat(state: State, iid: str, name: str) -> int:
-    """A card's current S, W, G, raid or carry (Zero: net change, floor zero).
-
-    Items add their bonuses to the hero (Item Card); a unit's Raid and Carry
-    count the keywords of every card in it (Raid bonuses "given by cards in
-    that player's unit").
-    """
-    card = printed(state, iid)
-    changes = [state.instances[iid]["markers"].get(name, 0),
-               modifier(state.lasting, iid, name), _static_total(state, iid, "modify", name)]
-    if name in ("raid", "carry"):
-        base = card.raid if name == "raid" else card.carry
-        if card.type == "hero" and in_play(state, iid):
-            for a in table(state).attachments(iid):
-                extra = printed(state, a)
-                changes.append(extra.raid if name == "raid" else extra.carry)
-        return net(base, *changes)
-    base = int(getattr(card, name, 0))
-    if card.type == "hero" and in_play(state, iid):
-        for a in table(state).attachments(iid):
-            if printed(state, a).type == "item":
-                changes.append(int(getattr(printed(state, a), name)))
-    return net(base, *changes)
-
-
 def storage(state: State, castle: str) -> int:
     return printed(state, castle).storage
 
@@ -391,110 +302,3 @@ def castle_food(state: State, seat: int) -> int:
 
 def production(state: State, iid: str) -> int:
     return printed(state, iid).production
-
-
-# ------------------------------------------------------------------ facts
-
-class LazyFacts(Mapping[str, Any]):
-    """Facts computed when asked (a filter asks only what it names)."""
-
-    def __init__(self, getters: Mapping[str, Callable[[], Any]]) -> None:
-        self._getters = getters
-        self._cache: dict[str, Any] = {}
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in self._cache:
-            self._cache[key] = self._getters[key]()
-        return self._cache[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._getters)
-
-    def __len__(self) -> int:
-        return len(self._getters)
-
-
-def _army_here(state: State, seat: int, wanted: str | None = None) -> bool:
-    castle = current_castle(state)
-    if castle is None:
-        return False
-    for inst in table(state).in_play(seat):
-        if ALL[inst["card"]].type == "hero" and inst["location"] == castle \
-                and inst["memory"].get("side") and (wanted is None
-                                                    or inst["memory"]["side"] == wanted):
-            return True
-    return False
-
-
-def facts(state: State, seat: int, source: str | None, card: str | None,
-          extra: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
-    """What a filter or condition may ask, from the side of ``seat`` using an
-    ability of ``source``, about ``card`` (None: the state only)."""
-    c = state.conflict
-    src_host = (host(state, source) if source and source in state.instances else None)
-    g: dict[str, Callable[[], Any]] = {
-        "present": lambda: _army_here(state, seat),
-        "defending_here": lambda: _army_here(state, seat, "defend"),
-        "raiding_here": lambda: _army_here(state, seat, "raid"),
-        "you_attack": lambda: bool(c and c["kind"] == "battle" and c["attacker"] == seat),
-        "you_defend": lambda: bool(c and c["defender"] == seat),
-        "you_raid": lambda: bool(c and c["kind"] == "raid" and c["attacker"] == seat),
-        "battle": lambda: bool(c and c["kind"] == "battle" and c.get("current")),
-        "raid": lambda: bool(c and c["kind"] == "raid" and c.get("current")),
-        "source_attacking": lambda: bool(source and side(state, source) == "attack"),
-        "source_defending": lambda: bool(source and side(state, source) == "defend"),
-        "source_here": lambda: bool(source and here(state, source)),
-        "source_room": lambda: (storage(state, source) - food(state, source)
-                                if source else 0),
-        "host_here": lambda: bool(src_host and here(state, src_host)),
-        "host_at_home": lambda: bool(src_host and location(state, src_host) == HOME),
-        "host_raiding_here": lambda: bool(src_host and here(state, src_host)
-                                          and side(state, src_host) == "raid"),
-        "heroes": lambda: len(cards_in_play(state, seat, "hero")),
-        "properties": lambda: len(cards_in_play(state, seat, "property")),
-        "quests": lambda: len(cards_in_play(state, seat, "quest")),
-        "renown": lambda: state.renown[seat],
-        "castles": lambda: len(castles(state, seat)),
-    }
-    if card is not None:
-        g.update(_card_facts(state, seat, source, card))
-    if extra:
-        for k, v in extra.items():
-            g[k] = _const(v)
-    return LazyFacts(g)
-
-
-def _const(value: Any) -> Callable[[], Any]:
-    return lambda: value
-
-
-def _card_facts(state: State, seat: int, source: str | None,
-                card: str) -> dict[str, Callable[[], Any]]:
-    def kind() -> str:
-        return printed(state, card).type
-
-    return {
-        "type": kind,
-        "title": lambda: printed(state, card).title,
-        "keywords": lambda: keywords(state, card),
-        "side": lambda: relation(state, seat, card),
-        "bowed": lambda: bowed(state, card),
-        "here": lambda: here(state, card),
-        "attacking": lambda: side(state, card) == "attack",
-        "defending": lambda: side(state, card) == "defend",
-        "raiding": lambda: side(state, card) == "raid",
-        "at_home": lambda: location(state, card) == HOME,
-        "S": lambda: stat(state, card, "S"),
-        "W": lambda: stat(state, card, "W"),
-        "G": lambda: stat(state, card, "G"),
-        "fate": lambda: printed(state, card).fate,
-        "food": lambda: food(state, card),
-        "room": lambda: (storage(state, card) - food(state, card)
-                         if kind() == "castle" else 0),
-        "is_source": lambda: card == source,
-        "attached_to_source": lambda: source is not None and host(state, card) == source,
-        "at_source": lambda: source is not None and location(state, card) == source,
-        "token": lambda: bool(state.instances[card]["token"]),
-        "has_item": lambda: any(printed(state, a).type == "item"
-                                for a in table(state).attachments(card)),
-    }

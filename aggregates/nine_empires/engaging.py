@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Any
 
 from aggregates.kernel import Command, Reason, RuleError
-from aggregates.nine_empires import abilities, battles, card_effects, turn_order
+from aggregates.nine_empires import abilities, battles, card_effects, frequency, turn_order
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import Absorb, DeclareImmune, Engage, ReturnHome
 from aggregates.nine_empires.reasons import NineReason
@@ -73,8 +73,8 @@ def check_engage(state: State, seat: int, command: Engage) -> None:
 
 def run_engage(state: State, seat: int, command: Engage) -> None:
     cards = _with_items(state, command.cards)
-    damage = sum(t.stat(state, x, "S") for x in command.cards)
-    brutal = any(t.has_keyword(state, x, "Brutal") for x in cards)
+    damage = sum(frequency.stat(state, x, "S") for x in command.cards)
+    brutal = any(frequency.has_keyword(state, x, "Brutal") for x in cards)
     c = state.conflict
     assert c is not None
     side = t.conflict_side(state, seat)
@@ -171,7 +171,7 @@ def immune_candidates(state: State, frame: dict[str, Any], seat: int) -> list[st
     damage just engaged (rules 1.0.0: the attacker's, the whole army's)."""
     side = "attack" if frame["side"] == "defend" else "defend"
     whole = EARLIER_IMMUNITY in state.EARLIER
-    return [x for x in _army_cards(state, side) if t.stat(state, x, "S") > frame["damage"]
+    return [x for x in _army_cards(state, side) if frequency.stat(state, x, "S") > frame["damage"]
             and (whole or t.owner(state, x) == seat)]
 
 
@@ -320,7 +320,7 @@ def run_absorb(state: State, seat: int, command: Absorb) -> None:
         return
     else:
         kind = t.printed(state, card).type
-        strength = t.stat(state, card, "S")
+        strength = frequency.stat(state, card, "S")
         fate = t.printed(state, command.discard).fate if command.discard else 0
         state.emit("DamageAbsorbed", seat=seat, card=card, kind=kind, absorbed=strength + fate,
                    discard=command.discard or None, fate=fate,

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from aggregates.kernel import Command, RuleError
-from aggregates.nine_empires import card_effects, payment, quests, turn_order
+from aggregates.nine_empires import card_effects, frequency, payment, quests, turn_order
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import PlayCard
 from aggregates.nine_empires.data import ATTACHMENTS, FACTIONS, SPECIAL, Card
@@ -38,7 +38,7 @@ def hosts(state: State, seat: int, card: Card) -> list[str]:
     for hero in t.cards_in_play(state, seat, "hero"):
         if t.bowed(state, hero):
             continue
-        if card.type == "spell" and not t.has_keyword(state, hero, "Wizard"):
+        if card.type == "spell" and not frequency.has_keyword(state, hero, "Wizard"):
             continue
         if card.type == "item" and _item_clash(state, hero, card):
             continue

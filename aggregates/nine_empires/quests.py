@@ -18,6 +18,7 @@ from typing import Any
 from aggregates.kernel import RuleError
 from aggregates.kernel.abilities import holds, relation
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import frequency
 from aggregates.nine_empires.cards import zone_name
 from aggregates.nine_empires.data import Card
 from aggregates.nine_empires.reasons import NineReason
@@ -65,21 +66,21 @@ def discard_unpaid(state: State, seat: int, quest: str) -> None:
 
 
 def _questor(state: State, hero: str) -> bool:
-    return t.has_keyword(state, hero, "Questor")
+    return frequency.has_keyword(state, hero, "Questor")
 
 
 def glory_options(state: State, seat: int, card: Card) -> list[tuple[str, ...]]:
     """Every minimal set of unbowed heroes whose Glory pays the quest's cost (no
     hero in one is spare; a larger set pays too and is accepted)."""
     heroes = [h for h in t.cards_in_play(state, seat, "hero") if not t.bowed(state, h)
-              and t.stat(state, h, "G") > 0]
+              and frequency.stat(state, h, "G") > 0]
     if card.glory <= 0:
         return [()]
     out: list[tuple[str, ...]] = []
     for k in range(1, len(heroes) + 1):
         for combo in combinations(heroes, k):
-            total = sum(t.stat(state, h, "G") for h in combo)
-            if total >= card.glory and all(total - t.stat(state, h, "G") < card.glory
+            total = sum(frequency.stat(state, h, "G") for h in combo)
+            if total >= card.glory and all(total - frequency.stat(state, h, "G") < card.glory
                                            for h in combo):
                 out.append(combo)
     return out
@@ -90,7 +91,7 @@ def check_glory(state: State, seat: int, card: Card, heroes: Sequence[str]) -> N
     if len(set(heroes)) != len(heroes) or any(h not in mine or t.bowed(state, h)
                                               for h in heroes):
         raise RuleError(NineReason.GLORY, "the quest's Glory is paid by your unbowed heroes")
-    total = sum(t.stat(state, h, "G") for h in heroes)
+    total = sum(frequency.stat(state, h, "G") for h in heroes)
     if total < card.glory:
         raise RuleError(NineReason.GLORY, f"the heroes named have {total} Glory; "
                         f"{card.title} costs {card.glory} (name none to discard it unpaid)")
@@ -100,7 +101,7 @@ def pay_glory(state: State, seat: int, heroes: Sequence[str]) -> None:
     """Bow the heroes paying Glory, except Questors (who need not bow)."""
     bow = [h for h in heroes if not _questor(state, h)]
     state.emit("GloryPaid", seat=seat, heroes=list(heroes), bowed=bow,
-               glory=sum(t.stat(state, h, "G") for h in heroes))
+               glory=sum(frequency.stat(state, h, "G") for h in heroes))
 
 
 def _complete(state: State, seat: int, quest: str, fire: Fire) -> None:
@@ -115,7 +116,7 @@ def check_states(state: State, fire: Fire) -> None:
     for seat in t.seats_in(state):
         for quest in incomplete(state, seat):
             c = t.printed(state, quest).completion
-            if c is not None and not c.event and holds(c.test, t.facts(state, seat, quest,
+            if c is not None and not c.event and holds(c.test, frequency.facts(state, seat, quest,
                                                                        None)):
                 _complete(state, seat, quest, fire)
 
@@ -149,6 +150,6 @@ def on_event(state: State, event: str, facts: Mapping[str, Any], fire: Fire) -> 
             if c is None or c.event != event:
                 continue
             extra = _event_facts(state, seat, event, facts)
-            if holds(c.test, t.facts(state, seat, quest, None, extra)):
+            if holds(c.test, frequency.facts(state, seat, quest, None, extra)):
                 _complete(state, seat, quest, fire)
     check_states(state, fire)

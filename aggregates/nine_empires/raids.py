@@ -20,7 +20,7 @@ from typing import Any
 from aggregates.kernel import Audience, Command, Reason, RuleError
 from aggregates.kernel import flow as kflow
 from aggregates.kernel.abilities import expire
-from aggregates.nine_empires import battles, card_effects, payment, turn_order
+from aggregates.nine_empires import battles, card_effects, frequency, payment, turn_order
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires import events as ev
 from aggregates.nine_empires.cards import HOME, zone_name
@@ -149,15 +149,15 @@ def resolve(state: State) -> None:
     d_card = stealth.get(defender) if defender else None
     r_fate = t.printed(state, r_card).fate if r_card else 0
     d_fate = t.printed(state, d_card).fate if d_card else 0
-    r_bonus = t.stat(state, raider, "raid") if raider else 0
-    d_bonus = t.stat(state, defender, "raid") if defender else 0
+    r_bonus = frequency.stat(state, raider, "raid") if raider else 0
+    d_bonus = frequency.stat(state, defender, "raid") if defender else 0
     r_total = r_fate + r_bonus
     against = d_fate + d_bonus if defender else t.printed(state, castle).might
     success = raider is not None and r_total > against
     stolen = 0
     if success:
         assert raider is not None
-        stolen = min(t.food(state, castle), 1 + t.stat(state, raider, "carry"))
+        stolen = min(t.food(state, castle), 1 + frequency.stat(state, raider, "carry"))
     state.emit("RaidResolved", castle=castle, raider=c["attacker"], defender=c["defender"],
                raiding_hero=raider, defending_hero=defender,
                raider_stealth=r_card, raider_fate=r_fate, raider_bonus=r_bonus,

@@ -15,7 +15,7 @@ from aggregates.kernel import Seating, Visibility, Zones, ZoneSpec
 from aggregates.kernel.keywords import Keywords
 from aggregates.kernel.unseen import Unseen, kind_of
 from aggregates.nine_empires import cards as t
-from aggregates.nine_empires import engaging, quests
+from aggregates.nine_empires import engaging, frequency, quests
 from aggregates.nine_empires.cards import PLAY, zone_name
 from aggregates.nine_empires.data import TYPES
 from aggregates.nine_empires.events import Outcome
@@ -146,13 +146,13 @@ def card_view(state: State, iid: str) -> Card:
                     "markers": dict(inst["markers"]), "food": inst["food"],
                     "attached_to": inst["attached_to"], "location": t.location(state, iid),
                     "side": t.side(state, iid), "token": inst["token"],
-                    "keywords": t.keywords(state, iid)})
+                    "keywords": frequency.keywords(state, iid)})
         if card.type in ("hero", "cohort"):
-            out["S"] = t.stat(state, iid, "S")
+            out["S"] = frequency.stat(state, iid, "S")
         if card.type == "hero":
-            out.update({"W": t.stat(state, iid, "W"), "G": t.stat(state, iid, "G"),
-                        "raid": t.stat(state, iid, "raid"),
-                        "carry": t.stat(state, iid, "carry")})
+            out.update({"W": frequency.stat(state, iid, "W"), "G": frequency.stat(state, iid, "G"),
+                        "raid": frequency.stat(state, iid, "raid"),
+                        "carry": frequency.stat(state, iid, "carry")})
         if card.type == "castle":
             out.update({"storage": card.storage, "might": card.might})
         if card.type == "quest":

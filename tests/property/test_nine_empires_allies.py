@@ -32,6 +32,7 @@ import pytest
 
 from aggregates.kernel import Audience, Command
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import frequency
 from aggregates.nine_empires.cards import PLAY
 from aggregates.nine_empires.commands import CallAllies, ChooseAlly
 from aggregates.nine_empires.data import ALL, DECKS
@@ -70,7 +71,7 @@ def oracle(table: Table, iid: str, stat: str) -> int:
     table.zones[PLAY] = [c for c in play if t.owner(table, c) == seat
                          or not _yours_worded(table, c)]
     try:
-        return t.stat(table, iid, stat)
+        return frequency.stat(table, iid, stat)
     finally:
         table.zones[PLAY] = play
 
@@ -106,7 +107,7 @@ def check_numbers(table: Table) -> None:
     for iid in t.cards_in_play(table):
         if t.printed(table, iid).type in t.UNIT_TYPES:
             for stat in STATS:
-                assert t.stat(table, iid, stat) == oracle(table, iid, stat), \
+                assert frequency.stat(table, iid, stat) == oracle(table, iid, stat), \
                     f"{stat} of {iid} counts another player's 'your' card"
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from aggregates.kernel import Reason, RuleError
-from aggregates.nine_empires import NineEmpires, abilities, card_effects, winter
+from aggregates.nine_empires import NineEmpires, abilities, card_effects, frequency, winter
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import (
     DeclareAttack,
@@ -183,7 +183,7 @@ def test_a_bowed_card_uses_no_ability_but_its_text_works__rulebook_Bowing_and_St
         table.act(0, UseAbility(source=divination))
     vanguard = put_in_play(table, 1, "vanguard_of_guild_10_42", bowed=True)
     archers = put_in_play(table, 1, "peasant_archers", attach_to=vanguard)
-    assert t.stat(table, archers, "S") == 1 + 1            # "Cohorts attached ... +1S"
+    assert frequency.stat(table, archers, "S") == 1 + 1            # "Cohorts attached ... +1S"
     assert "bowed" not in abilities.why_not(table, 1, archers, 0, False)
 
 
@@ -279,10 +279,10 @@ def test_attach_to_your_unbowed_hero_wizards_one_item_per_keyword__rulebook_Atta
     with pytest.raises(RuleError):
         table.act(0, PlayCard(card=divination, gold_from=(strong,), attach_to=keshie))
     table.act(0, PlayCard(card=archers, gold_from=(motte,), attach_to=keshie))
-    assert t.stat(table, keshie, "S") == 2 and t.stat(table, archers, "S") == 1
+    assert frequency.stat(table, keshie, "S") == 2 and frequency.stat(table, archers, "S") == 1
     table.act(1, Pass())
     table.act(0, PlayCard(card=excel, gold_from=(strong,), attach_to=keshie))
-    assert t.stat(table, keshie, "S") == 2 + 2             # an item adds to its hero
+    assert frequency.stat(table, keshie, "S") == 2 + 2             # an item adds to its hero
     from aggregates.nine_empires import playing
 
     assert keshie not in playing.hosts(table, 0, t.printed(table, revenge))
@@ -349,7 +349,7 @@ def test_winter_in_its_printed_order__rulebook_Winter_Phase() -> None:
     assert at == sorted(at)
     assert t.castle_food(table, 0) == 2 + 2 + 1 and t.food(table, coeli) == 0  # all stored
     assert lamp in table.zones["buried:0"] and table.out == [2]
-    assert t.stat(table, coeli, "S") == 2 and t.stat(table, coeli, "W") == 3 - 1
+    assert frequency.stat(table, coeli, "S") == 2 and frequency.stat(table, coeli, "W") == 3 - 1
     assert table.last("OrdainedPassed") == {"seat": 0, "to": 1}
     for seat in (0, 1):
         assert len(t.hand(table, seat)) <= winter.hand_size(table, seat)
@@ -401,7 +401,7 @@ def test_tokens_leave_the_game_markers_leave_with_their_card__rulebook_Tokens_an
     nomhopet = put_in_play(table, 0, "nomhopet")
     zombie, = make_tokens(table, 0, "zombie", nomhopet, 1)
     table.emit("MarkerPlaced", source="x", target=nomhopet, stat="W", amount=-1)
-    assert t.stat(table, nomhopet, "W") == 3 - 1
+    assert frequency.stat(table, nomhopet, "W") == 3 - 1
     card_effects.bury(table, nomhopet, why="effect")
     assert table.instances[zombie]["zone"] == ""
     assert zombie not in table.zones.get("discard:0", [])
@@ -428,10 +428,10 @@ def test_net_change_before_the_floor__rulebook_Zero() -> None:
     jack = put_in_play(table, 0, "jack_newcomer")
     table.emit("EffectApplied", source="x", target=jack, verb="modify",
                params={"stat": "S", "amount": -2}, duration="end_of_turn", id="a")
-    assert t.stat(table, jack, "S") == 0
+    assert frequency.stat(table, jack, "S") == 0
     table.emit("EffectApplied", source="x", target=jack, verb="modify",
                params={"stat": "S", "amount": 3}, duration="end_of_turn", id="b")
-    assert t.stat(table, jack, "S") == 2
+    assert frequency.stat(table, jack, "S") == 2
     zahir = put_in_play(table, 1, "zahir")                # 1 Will
     table.emit("MarkerPlaced", source="x", target=zahir, stat="W", amount=-1)
     card_effects.settle_will(table)

@@ -13,6 +13,7 @@ import pytest
 
 from aggregates.kernel import RuleError
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import frequency
 from aggregates.nine_empires.commands import (
     Absorb,
     AssignRaid,
@@ -165,15 +166,15 @@ def test_your_defending_heroes_are_the_bunkers_controllers__ruling_your__ruleboo
     put_in_play(table, 2, "displaced_bunker")
     zombie, = make_tokens(table, 1, "zombie", nomhopet, 1)
     soul, = set_hand(table, 1, ["soul_of_a_dragon"])
-    assert (t.stat(table, jerrin, "S"), t.stat(table, nomhopet, "S")) == (3 + 1, 2)
-    assert t.stat(table, zombie, "S") == 1
+    assert (frequency.stat(table, jerrin, "S"), frequency.stat(table, nomhopet, "S")) == (3 + 1, 2)
+    assert frequency.stat(table, zombie, "S") == 1
     assert table.pending() == [(1, "battle")]
     table.act(1, UseAbility(source=soul, targets=(nomhopet,), food_from=(castle,)))
     _until(table, (1, "battle"))
-    assert t.stat(table, nomhopet, "S") == 2 + 3
+    assert frequency.stat(table, nomhopet, "S") == 2 + 3
     table.act(1, Engage(cards=(nomhopet, zombie)))
     assert table.last("Engaged")["damage"] == 2 + 3 + 1
-    assert t.stat(table, beknine, "S") == 3
+    assert frequency.stat(table, beknine, "S") == 3
 
 
 def test_absorbing_counts_only_the_controllers_bonus__ruling_your__rulebook_Engaging_and_Damage(
@@ -207,8 +208,8 @@ def test_immunity_counts_only_the_controllers_bonus__ruling_your__rulebook_Engag
     table, castle, units = allied_battle(decks, [["general_hain", "beknine"],
                                            ["coeli_quando"], ["keshie"]], "attack")
     (hain, beknine), (coeli,), (keshie,) = units
-    assert (t.stat(table, beknine, "S"), t.stat(table, keshie, "S")) == (4, 2)
-    assert t.stat(table, hain, "S") == 3                   # "other": not Hain himself
+    assert (frequency.stat(table, beknine, "S"), frequency.stat(table, keshie, "S")) == (4, 2)
+    assert frequency.stat(table, hain, "S") == 3                   # "other": not Hain himself
     table.act(1, Engage(cards=(coeli,)))                   # 2 damage
     _until(table, (0, "immunity"))
     assert DeclareImmune(cards=(beknine,)) in table.legal(0)
@@ -226,7 +227,7 @@ def test_rules_1_2_0_gave_an_ally_the_your_bonus() -> None:
                                    "defend")
     put_in_play(table, 2, "displaced_bunker")
     table.EARLIER = frozenset({EARLIER_YOUR_SIDE})
-    assert t.stat(table, units[1][0], "S") == 2 + 1
+    assert frequency.stat(table, units[1][0], "S") == 2 + 1
 
 
 def test_each_filter_means_its_words_with_allies__ruling_filters__rulebook_Battles() -> None:
@@ -254,7 +255,7 @@ def test_each_filter_means_its_words_with_allies__ruling_filters__rulebook_Battl
     table.act(1, AssignUnits(heroes=(torin, keshie), castles=(sanctuary, sanctuary)))
     assert table.pending() == [(1, "battle")]        # one castle: its battle at once
     # The Sanctuary: every defending hero there, +1S.
-    assert (t.stat(table, torin, "S"), t.stat(table, keshie, "S")) == (2 + 1, 2 + 1)
+    assert (frequency.stat(table, torin, "S"), frequency.stat(table, keshie, "S")) == (2 + 1, 2 + 1)
     # Torin: "target opposing hero" is an attacker, the attacking ally's included.
     torin_targets = {c.targets for c in table.legal(1)
                      if isinstance(c, UseAbility) and c.source == torin}
@@ -340,7 +341,7 @@ def test_a_weapon_counts_toward_immunity__rulebook_Engaging_and_Damage() -> None
     baker = put_in_play(table, 1, "colonel_baker")
     castle = t.castles(table, 1)[0]
     start_battle(table, 0, 1, {ixit: castle}, {baker: castle}, castle)
-    assert t.stat(table, ixit, "S") == 5 and t.stat(table, baker, "S") == 4
+    assert frequency.stat(table, ixit, "S") == 5 and frequency.stat(table, baker, "S") == 4
     table.act(1, Engage(cards=(baker,)))
     _until(table, (0, "immunity"))
     assert DeclareImmune(cards=(ixit,)) in table.legal(0)

@@ -8,7 +8,7 @@ import pytest
 
 from aggregates.kernel import RuleError
 from aggregates.nine_empires import cards as t
-from aggregates.nine_empires import turn_order
+from aggregates.nine_empires import frequency, turn_order
 from aggregates.nine_empires.commands import (
     Absorb,
     ChooseAlly,
@@ -152,7 +152,7 @@ def test_a_buried_hero_takes_strength_items_with_it_and_discards_the_rest() -> N
     sword = put_in_play(table, 1, "excel_r8", attach_to=actuacte)       # +2S
     amulet = put_in_play(table, 1, "xalfian_amulet", attach_to=actuacte)  # +2W, no S
     archers = put_in_play(table, 1, "peasant_archers", attach_to=actuacte)
-    assert t.stat(table, actuacte, "S") == 5 and t.stat(table, actuacte, "W") == 5
+    assert frequency.stat(table, actuacte, "S") == 5 and frequency.stat(table, actuacte, "W") == 5
     castle = t.castles(table, 1)[0]
     start_battle(table, 0, 1, {beknine: castle}, {actuacte: castle}, castle)
     table.act(1, Pass())

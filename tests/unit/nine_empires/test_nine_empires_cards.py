@@ -5,6 +5,7 @@ Quests)."""
 from __future__ import annotations
 
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import frequency
 from aggregates.nine_empires.commands import Absorb, Engage, Pass, PlayCard, UseAbility
 from aggregates.nine_empires.testing import (
     in_play,
@@ -42,7 +43,7 @@ def test_peasant_archers_weaken_an_opposing_cohort() -> None:
     start_battle(table, 0, 1, {vanguard: castle}, {beknine: castle}, castle)
     table.act(1, Pass())
     table.act(0, UseAbility(source=archers, targets=(phalanx,)))
-    assert t.stat(table, phalanx, "S") == 1
+    assert frequency.stat(table, phalanx, "S") == 1
 
 
 def test_that_which_does_not_kill_us_strengthens_a_defender_as_damage_comes() -> None:
@@ -56,7 +57,7 @@ def test_that_which_does_not_kill_us_strengthens_a_defender_as_damage_comes() ->
     table.act(1, Pass())
     table.act(0, Engage(cards=(beknine,)))
     table.act(1, UseAbility(source=card, targets=(scourge,)))
-    assert t.stat(table, scourge, "S") == 5
+    assert frequency.stat(table, scourge, "S") == 5
     table.act(1, Absorb(card=scourge))
     assert table.last("DamageAbsorbed")["absorbed"] == 5
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import frequency
 from aggregates.nine_empires.commands import (
     Absorb,
     AssignRaid,
@@ -95,8 +96,8 @@ def test_the_example_of_play_move_by_move(make: Callable[..., Any]) -> None:
     # Mark attacks: an Attack Phase. Hektor and Zahir attack Shawn's Border Keep.
     table.act(MARK, DeclareAttack(defender=SHAWN))
     table.act(MARK, AssignUnits(heroes=(hektor, zahir), castles=(s_keep, s_keep)))
-    assert t.stat(table, hektor, "S") == 4     # because he is attacking
-    assert t.stat(table, zahir, "S") == 0      # because he's a weenie
+    assert frequency.stat(table, hektor, "S") == 4     # because he is attacking
+    assert frequency.stat(table, zahir, "S") == 0      # because he's a weenie
     table.act(SHAWN, AssignUnits(heroes=(jack,), castles=(s_keep,)))
     # There is a battle at each of Shawn's castles; Mark resolves the Border Keep first.
     assert table.pending() == [(MARK, "choose")]
@@ -107,7 +108,7 @@ def test_the_example_of_play_move_by_move(make: Callable[..., Any]) -> None:
     # Touch of Shad-Hujem on Hektor: more Strength, and a -1W marker.
     touch = _card(table, MARK, "touch_of_shad_hujem")
     table.act(MARK, UseAbility(source=touch, targets=(hektor,)))
-    assert t.stat(table, hektor, "S") == 5 and t.stat(table, hektor, "W") == 2
+    assert frequency.stat(table, hektor, "S") == 5 and frequency.stat(table, hektor, "W") == 2
     assert table.instances[hektor]["markers"] == {"W": -1}
     table.act(SHAWN, Pass())
     table.act(MARK, Engage(cards=(hektor,)))
@@ -136,9 +137,9 @@ def test_the_example_of_play_move_by_move(make: Callable[..., Any]) -> None:
     table.act(SHAWN, Pass())
     command = _card(table, MARK, "at_your_command")
     table.act(MARK, UseAbility(source=command, targets=(zahir,)))
-    assert t.stat(table, zahir, "S") == 2
+    assert frequency.stat(table, zahir, "S") == 2
     # Zahir could be declared immune to Jack's 1 Strength engagement: Shawn passes.
-    assert t.stat(table, zahir, "S") > t.stat(table, jack, "S")
+    assert frequency.stat(table, zahir, "S") > frequency.stat(table, jack, "S")
     table.act(SHAWN, Pass())
     table.act(MARK, Engage(cards=(zahir,)))
     assert table.last("Engaged")["damage"] == 2

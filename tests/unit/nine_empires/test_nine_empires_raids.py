@@ -7,6 +7,7 @@ import pytest
 
 from aggregates.kernel import RuleError
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import frequency
 from aggregates.nine_empires.commands import AssignRaid, DeclareRaid, Pass, UseAbility
 from aggregates.nine_empires.testing import Table, new_table, put_in_play, set_hand
 
@@ -116,7 +117,7 @@ def test_caught_needs_a_defending_hero_in_the_raid() -> None:
     table.act(1, AssignRaid(heroes=(guard,), castles=(castle,), stealth=(spare,)))
     assert table.pending() == [(1, "raid")]
     table.act(1, UseAbility(source=caught, targets=(raider,)))
-    assert t.stat(table, raider, "raid") == 0                 # Raid +1, -2: floored at 0
+    assert frequency.stat(table, raider, "raid") == 0                 # Raid +1, -2: floored at 0
     _finish(table)
     resolved = table.last("RaidResolved")
     assert (resolved["raider_total"], resolved["against"]) == (1, 1)

@@ -4,6 +4,7 @@ Timing; Targeting and Legality): a React to a React, precedence, presence."""
 from __future__ import annotations
 
 from aggregates.nine_empires import cards as t
+from aggregates.nine_empires import frequency
 from aggregates.nine_empires.commands import Absorb, Engage, Pass, UseAbility
 from aggregates.nine_empires.state import EARLIER_BY_VERSION
 from aggregates.nine_empires.testing import (
@@ -141,7 +142,7 @@ def test_tactical_acumen_cancels_a_battle_ability() -> None:
     assert table.pending() == [(1, "react")]
     strong = t.stronghold(table, 1)
     table.act(1, UseAbility(source=acumen, gold_from=(strong,)))
-    assert t.stat(table, beknine, "S") == 3                    # no +2S
+    assert frequency.stat(table, beknine, "S") == 3                    # no +2S
     assert table.last("AbilityCancelled")["source"] == command and not table.stack
     assert command in table.zones["discard:0"]                  # the tactic is spent anyway
 

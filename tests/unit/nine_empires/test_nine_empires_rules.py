@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from aggregates.kernel import RuleError
-from aggregates.nine_empires import card_effects, victory, winter
+from aggregates.nine_empires import card_effects, frequency, victory, winter
 from aggregates.nine_empires import cards as t
 from aggregates.nine_empires.commands import (
     DeclareAttack,
@@ -193,10 +193,10 @@ def test_zero_net_changes_then_floor() -> None:
     jack = put_in_play(table, 0, "jack_newcomer")
     table.emit("EffectApplied", source="x", target=jack, verb="modify",
                params={"stat": "S", "amount": -2}, duration="end_of_turn", id="a")
-    assert t.stat(table, jack, "S") == 0
+    assert frequency.stat(table, jack, "S") == 0
     table.emit("EffectApplied", source="x", target=jack, verb="modify",
                params={"stat": "S", "amount": 3}, duration="end_of_turn", id="b")
-    assert t.stat(table, jack, "S") == 2
+    assert frequency.stat(table, jack, "S") == 2
 
 
 def test_card_memory_a_card_leaving_play_loses_markers_and_effects() -> None:
@@ -214,9 +214,9 @@ def test_static_text_cohorts_attached_to_this_hero_gain_strength() -> None:
     table = new_table(["holden", "malchior"])
     vanguard = put_in_play(table, 0, "vanguard_of_guild_10_42")
     archers = put_in_play(table, 0, "peasant_archers", attach_to=vanguard)
-    assert t.stat(table, archers, "S") == 2
+    assert frequency.stat(table, archers, "S") == 2
     t.table(table).bow(vanguard)
-    assert t.stat(table, archers, "S") == 2               # always on, bowed or not
+    assert frequency.stat(table, archers, "S") == 2               # always on, bowed or not
 
 
 # ------------------------------------------------------------------ quests
