@@ -18,6 +18,11 @@ lower level at its own: two runs on the same seeds compare the depths head to
 head. Each game's record holds the depths and the load average it was played
 at; ``--summarise`` prints their range and what 200 games a table would take,
 and with ``--against`` another run's log, the difference game by game.
+
+The records of the runs the docs cite are kept in ``RECORDS``, one file per
+budget (``budget-0.1.jsonl``): every game is seeded by its number, so a later
+run adds games with ``--first`` (the next numbers) and ``--log`` that file,
+and ``--summarise`` reads them all, each game once.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from aggregates.catalog import GAMES
@@ -40,6 +46,8 @@ from clients.bots import DEPTHS, Depths, Determiniser, make, observe
 from clients.bots.arena import play
 
 PAIRS = (("greedy", "random"), ("ismcts", "greedy"))
+#: The kept records of the runs the docs cite (``docs/bots-search.md``).
+RECORDS = Path(__file__).parent / "bots_records"
 Z = 1.96
 
 
@@ -131,7 +139,29 @@ def one_game(table: Table, n: int, budget: float, from_record: bool = False,
             "depths": [depths.projected, depths.counted],
             "load": round(os.getloadavg()[0], 2),
             "seconds": round(time.perf_counter() - started, 2),
-            "times": {k: [round(t, 5) for t in v] for k, v in times.items()}}
+            "times_ms": {k: histogram_ms(v) for k, v in times.items()}}
+
+
+def histogram_ms(seconds: Sequence[float]) -> dict[str, int]:
+    """Decision times as counts per millisecond under 100 ms and per two
+    significant figures above (110, 980, 1200 ms): a game's record kept
+    small, since the records of many runs are kept (``RECORDS``)."""
+    counts: dict[int, int] = {}
+    for t in seconds:
+        ms = round(t * 1000)
+        if ms >= 100:
+            ms = round(ms, 2 - len(str(ms)))
+        counts[ms] = counts.get(ms, 0) + 1
+    return {str(ms): n for ms, n in sorted(counts.items())}
+
+
+def decision_times(record: dict[str, Any]) -> dict[str, list[float]]:
+    """A record's decision times by level, in seconds (older records list
+    each time; newer ones count them per millisecond)."""
+    if "times" in record:
+        return dict(record["times"])
+    return {level: [int(ms) / 1000 for ms, n in counts.items() for _ in range(n)]
+            for level, counts in record["times_ms"].items()}
 
 
 def summary(table: Table, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -202,7 +232,7 @@ def report(by_name: dict[str, Table], records: Sequence[dict[str, Any]]) -> list
             print(line(rows[-1]), flush=True)
     spent: dict[tuple[str, str], list[float]] = {}
     for r in records:
-        for level, values in r["times"].items():
+        for level, values in decision_times(r).items():
             spent.setdefault((r["table"].split(" ")[0], level), []).extend(values)
     for (rules, level), values in sorted(spent.items()):
         print(f"{rules} decision time {level}: p50 {percentile(values, 0.5):.3f} s, "
@@ -235,13 +265,26 @@ def conditions(rows: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]]
     return out
 
 
-def summarise(path: str) -> list[dict[str, Any]]:
-    """The figures of a run's log (``--log``), complete or cut short."""
-    with open(path, encoding="utf-8") as f:
-        records = [json.loads(text) for text in f if text.strip()]
+def summarise(paths: Sequence[str]) -> list[dict[str, Any]]:
+    """The figures of one or more runs' logs (``--log``), complete or cut
+    short: a game played in more than one of them (the same table, number,
+    budget, belief and depths) counts once."""
+    records: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for text in f:
+                if text.strip():
+                    r = json.loads(text)
+                    records.setdefault(game_key(r), r)
     every = {t.name(): t for t in plan(sorted(GAMES))}
-    return report({name: every[name] for name in dict.fromkeys(r["table"] for r in records)},
-                  records)
+    kept = list(records.values())
+    return report({name: every[name] for name in dict.fromkeys(r["table"] for r in kept)}, kept)
+
+
+def game_key(record: dict[str, Any]) -> tuple[Any, ...]:
+    """What makes a game of a log the same game as another's."""
+    return (record["table"], record["n"], record.get("budget"), record.get("belief"),
+            json.dumps(record.get("depths")))
 
 
 def paired(path: str, against: str) -> list[str]:
@@ -331,14 +374,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "standings score it as if it ended now, C where they count "
                              "what was scored so far (default: the bots' own, "
                              f"{DEPTHS.projected},{DEPTHS.counted})")
-    parser.add_argument("--summarise", default="", metavar="LOG",
-                        help="only print the figures of a run's log")
+    parser.add_argument("--summarise", default="", metavar="LOG[,LOG...]",
+                        help="only print the figures of runs' logs (a game in several "
+                             "counted once)")
     parser.add_argument("--against", default="", metavar="LOG",
                         help="with --summarise: that run less this one, game by game")
     parser.add_argument("rules", nargs="*", default=sorted(GAMES))
     args = parser.parse_args(argv)
     if args.summarise:
-        summarise(args.summarise)
+        summarise(args.summarise.split(","))
         if args.against:
             for text in paired(args.summarise, args.against):
                 print(text, flush=True)

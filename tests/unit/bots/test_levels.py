@@ -117,6 +117,30 @@ def test_two_runs_are_compared_game_by_game_on_the_games_both_played(tmp_path: A
     assert "margin less the other run's +1.00 [" in lines[1]
 
 
+def test_kept_records_count_each_game_once_and_keep_its_decision_times(
+        tmp_path: Any, capsys: Any) -> None:
+    """``--summarise A,B``: the records of two runs read together, a game in
+    both (the same table, number, budget, belief, depths) counted once; a
+    record's decision times kept per millisecond under 100 ms and to two
+    significant figures above, read back as the times they stand for."""
+    import json
+
+    from tests.bots_soak import decision_times, histogram_ms, summarise
+
+    assert histogram_ms([0.0034, 0.0036, 0.1004, 0.1049, 1.234]) == {
+        "3": 1, "4": 1, "100": 2, "1200": 1}
+    record = {"table": "ettin 2p ismcts v greedy", "n": 0, "won": 1.0, "margin": 0.5,
+              "ended": True, "seconds": 2.0, "budget": 0.1, "belief": "game",
+              "depths": [8, 24], "times_ms": {"ismcts": {"3": 1, "100": 2}}}
+    assert decision_times(record) == {"ismcts": [0.003, 0.1, 0.1]}
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text(json.dumps(record) + "\n")
+    b.write_text(json.dumps(record) + "\n" + json.dumps({**record, "n": 1, "won": 0.0}) + "\n")
+    [row] = summarise([str(a), str(b)])
+    assert row["games"] == 2 and row["win_share"] == 0.5
+    assert "over 6 decisions" in capsys.readouterr().out
+
+
 def test_the_seats_record_is_each_event_in_the_form_the_server_serves_it() -> None:
     """Ethnos, "Taking your turn": the card a player draws from the deck is
     theirs to see; the others learn only that a card was drawn."""
