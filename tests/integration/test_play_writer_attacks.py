@@ -33,7 +33,7 @@ from arbiter.v1 import game_pb2, game_pb2_grpc
 from service.config import Settings
 from service.redis_server import free_port
 from tests.integration.conftest import ServerProcess
-from tests.integration.test_play_stream import RawPlay, created
+from tests.integration.test_play_stream import Item, RawPlay, created
 from tests.integration.test_shares import has_ipv6_loopback
 from tests.soak import SOAK, games
 
@@ -369,6 +369,20 @@ def test_a_stream_cut_while_its_move_is_in_the_writer_s_pass_leaves_a_clean_reco
     print(f"moves cut mid-pass: {sum(outcomes)} applied, {len(outcomes) - sum(outcomes)} not")
 
 
+def next_or_end(stream: RawPlay, kind: str) -> Item | None:
+    """The stream's next item of ``kind``; None when the stream ended first
+    with the game (its last message says ``FEED_STATE_ENDED``: a move sent
+    as the other stream's move ended the game is answered by that end)."""
+    seen: list[Item] = []
+    for item in stream.items:
+        if item.kind == kind:
+            return item
+        seen.append(item)
+    assert any(i.kind == "status" and i.value.state == game_pb2.FEED_STATE_ENDED
+               for i in seen), f"the stream ended before a {kind}, the game not over: {seen}"
+    return None
+
+
 @pytest.mark.postgres
 def test_two_servers_moving_one_game_through_play_apply_each_version_once(
         tmp_path: Path, redis_url: str, postgres_schema: tuple[str, str]) -> None:
@@ -395,23 +409,32 @@ def test_two_servers_moving_one_game_through_play_apply_each_version_once(
         lock = threading.Lock()
         rounds = games(12, 16)
 
+        errors: list[BaseException] = []
+
         def play(k: int, stream: RawPlay) -> None:
-            turn = stream.until("turn")[1].value
-            for n in range(rounds):
-                if turn.state.over or not turn.actions:
-                    return  # the game is over
-                cid = f"s{k}-{n}"
-                command = turn.actions[0].command
-                stream.send(game_pb2.PlayMove(command=command, command_id=cid))
-                items, result = stream.until("result")
-                with lock:
-                    seen.append((cid, result.value))
-                    sent[cid] = command
-                while True:  # the newest turn this stream was pushed
-                    items, last = stream.until("turn")
-                    if last.value.state.version >= result.value.version:
-                        turn = last.value
-                        break
+            try:
+                turn = stream.until("turn")[1].value
+                for n in range(rounds):
+                    if turn.state.over or not turn.actions:
+                        return  # the game is over
+                    cid = f"s{k}-{n}"
+                    command = turn.actions[0].command
+                    stream.send(game_pb2.PlayMove(command=command, command_id=cid))
+                    result = next_or_end(stream, "result")
+                    if result is None:
+                        return  # the other stream's move ended the game meanwhile
+                    with lock:
+                        seen.append((cid, result.value))
+                        sent[cid] = command
+                    while True:  # the newest turn this stream was pushed
+                        last = next_or_end(stream, "turn")
+                        if last is None:
+                            return
+                        if last.value.state.version >= result.value.version:
+                            turn = last.value
+                            break
+            except BaseException as exc:  # noqa: BLE001 - reported by the test
+                errors.append(exc)
 
         threads = [threading.Thread(target=play, args=(k, s)) for k, s in enumerate(streams)]
         for thread in threads:
@@ -420,6 +443,8 @@ def test_two_servers_moving_one_game_through_play_apply_each_version_once(
             thread.join(60)
         for stream in streams:
             stream.close()
+        assert not errors, errors
+        assert not any(thread.is_alive() for thread in threads), "a stream hung"
         assert len(seen) >= 4, f"the game ended after {len(seen)} moves: little was raced"
         gap_free(servers[0], token, game_id)
         accepted = [r.version for _, r in seen if r.accepted and not r.replayed]
