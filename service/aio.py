@@ -34,7 +34,6 @@ import contextlib
 import inspect
 import logging
 import threading
-import time
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
@@ -175,53 +174,11 @@ class Held(Protocol):
         """Let go of what was held (on the thread that took it: the loop's)."""
 
 
-class Later:
-    """What a probe answers when what the call reads is being made ready on
-    a thread this instant (a cached game catching up from the store): the
-    call waits for it on the loop, then is probed again, rather than taking
-    a thread of its own to wait for the same. Ready once ``ready`` is
-    called, on any thread."""
-
-    def __init__(self) -> None:
-        self.started = time.monotonic()
-        self._guard = threading.Lock()
-        self._waiting: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-        self._ready = False
-
-    def wait(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future[None] | None:
-        """A future of ``loop`` done once it is ready (None: ready already)."""
-        future: asyncio.Future[None] = loop.create_future()
-        with self._guard:
-            if self._ready:
-                return None
-            self._waiting.append((loop, future))
-        return future
-
-    def ready(self) -> None:
-        """It is ready: every call waiting for it is probed again."""
-        with self._guard:
-            self._ready = True
-            waiting, self._waiting = self._waiting, []
-        for loop, future in waiting:
-            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
-                loop.call_soon_threadsafe(_settle, future)
-
-
-def _settle(future: asyncio.Future[None]) -> None:
-    if not future.done():  # not given up waiting (``LATER_WAIT``)
-        future.set_result(None)
-
-
-#: How long a call answered ``Later`` waits before it runs on the pool, as
-#: if nothing were at hand: what it waits for is a thread's look at the store.
-LATER_WAIT = 0.02
-
 #: A method's probe: for a call's request, what it reads held at hand (its
-#: answer is then made on the loop), ``Later`` (probed again once what it
-#: names is ready), or None (the call runs on the pool). It may neither wait
-#: nor change anything but what it holds: whichever way it answers, the
-#: call's interceptors have not run yet and run once.
-Probe = Callable[[Any], "Held | Later | None"]
+#: answer is then made on the loop), or None (the call runs on the pool). It
+#: may neither wait nor change anything but what it holds: whichever way it
+#: answers, the call's interceptors have not run yet and run once.
+Probe = Callable[[Any], Held | None]
 
 
 class SyncContext:
@@ -397,23 +354,12 @@ def at_hand(behaviour: Callable[[Any, Any], Any], probe: Probe,
     is (``Aborted``). A probe that fails is a bug of its own, logged: the
     call runs on the pool, as if nothing were at hand."""
 
-    def probed(request: Any) -> Held | Later | None:
+    async def answered(request: Any, context: Any) -> Any:
         try:
-            return probe(request)
+            held = probe(request)
         except Exception:
             log.exception("a probe failed; the call runs on the pool")
-            return None
-
-    async def answered(request: Any, context: Any) -> Any:
-        held = probed(request)
-        if isinstance(held, Later):
-            ready = held.wait(asyncio.get_running_loop())
-            if ready is not None:
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(ready, LATER_WAIT)
-            held = probed(request)
-            if isinstance(held, Later):
-                held = None
+            held = None
         if held is None:
             return await on_pool(request, context)
         call = LoopCallContext(context, asyncio.get_running_loop(), held)

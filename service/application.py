@@ -44,7 +44,6 @@ from aggregates.kernel import Game, RuleError
 from aggregates.kernel.game import command_key
 from aggregates.kernel.record import recording as kernel_recording
 from service import integrity
-from service.aio import LATER_WAIT, Later
 from service.auth import Credentials, GameAccess
 from service.catalogue import RulesIndex, unknown_rules
 from service.envelope import Reader
@@ -498,10 +497,6 @@ class ArbiterApp(Application):
         #: The catch-ups (``_checked``'s entries) a look ahead found behind the
         #: store: no other look is asked for them (``look_ahead``).
         self._behind: dict[uuid.UUID, tuple[weakref.ref[Game], float]] = {}
-        #: The catch-ups under way (or about to be: a read on its way to the
-        #: pool to make one) of cached games that loop reads wait for
-        #: (``hold_cached``), each made ready by the read that catches up.
-        self._catching_up: dict[uuid.UUID, Later] = {}
 
     # -------------------------------------------------------------- snapshots
 
@@ -613,18 +608,6 @@ class ArbiterApp(Application):
         gid = parse_game_id(game_id)
         if gid == GAMES_LOG_ID:
             raise unknown_game(game_id)  # the catalogue's log, not an aggregate
-        if not borrow:
-            return self._game(gid, game_id, borrow, lately)
-        try:
-            return self._game(gid, game_id, borrow, lately)
-        finally:
-            # A borrowing read holds the game's lock: the game is caught up
-            # (or refused) now, and the loop's reads waiting for it go on.
-            later = self._catching_up.pop(gid, None)
-            if later is not None:
-                later.ready()
-
-    def _game(self, gid: uuid.UUID, game_id: str, borrow: bool, lately: bool) -> Game:
         game: Any = self._caught_up_lately(gid) if lately and borrow else None
         if game is None:
             checked = time.monotonic()  # before the query: what it finds was committed by then
@@ -722,7 +705,7 @@ class ArbiterApp(Application):
         with self.game_lock(game_id):
             return legal_read(self.reads, self.game(game_id, borrow=True, lately=True), seat)
 
-    def hold_cached(self, gid: uuid.UUID) -> HeldGame | Later | None:
+    def hold_cached(self, gid: uuid.UUID) -> HeldGame | None:
         """The game held for a read of its current version that must not wait
         (a ``GetState`` or ``LegalActions`` answered on the server's loop:
         ``service.aio.at_hand``), when all it needs is at hand this instant:
@@ -735,24 +718,18 @@ class ArbiterApp(Application):
         is told of the game, as by any read (``_watch_clock``). A look ahead
         is asked with it (``HeldGame``'s ``look``) once the catch-up is half
         its age, unless a look found the store ahead of that very catch-up
-        (``look_ahead``): the next catch-up is the pool's, at its lapse. A
-        read that finds the game catching up, or about to (``_catch_up_once``),
-        is answered ``Later``: it waits on the loop for that catch-up and is
-        probed again, not taking a thread to wait for the same."""
+        (``look_ahead``): the next catch-up is the pool's, at its lapse."""
         lock = self._lock(gid)
         if not lock.acquire(blocking=False):
-            return self._catching_up_now(gid)
+            return None
         try:
             checked = self._checked.get(gid)
             game = self._caught_up_lately(gid)
             access = self._kept_access(gid)
             if (game is None or checked is None or access is None
                     or getattr(access, "revocable", False)):
-                lapsed = (game is None and self.read_freshness > 0 and access is not None
-                          and not getattr(access, "revocable", False)
-                          and self._cached(gid) is not None)
                 lock.release()
-                return self._catch_up_once(gid) if lapsed else None
+                return None
             self._watch_clock(game)
         except BaseException:
             lock.release()
@@ -762,28 +739,6 @@ class ArbiterApp(Application):
                 and self._behind.get(gid) is not checked):
             look = functools.partial(self.lookout.ask, gid)
         return HeldGame(game, access, self.reads, lock, look)
-
-    def _catching_up_now(self, gid: uuid.UUID) -> Later | None:
-        """The catch-up of ``gid`` under way, unless given up (``_catch_up_once``)."""
-        later = self._catching_up.get(gid)
-        return later if later is not None and (
-            time.monotonic() - later.started < LATER_WAIT) else None
-
-    def _catch_up_once(self, gid: uuid.UUID) -> Later | None:
-        """A cached game whose look at the store lapsed: the first read to
-        find it so goes to the pool (None), where its ``game`` catches up;
-        the reads that find it so meanwhile wait for that catch-up
-        (``Later``), made ready when it is done, rather than each taking a
-        thread to wait for the game's lock and find it caught up. A catch-up
-        not made ready by then (its read refused before it read the game)
-        is given up after ``LATER_WAIT``, and the next read goes on its own."""
-        later = self._catching_up_now(gid)
-        if later is not None:
-            return later
-        self._catching_up[gid] = Later()
-        if len(self._catching_up) > CHECKS_KEPT:
-            self._catching_up.clear()  # each read then goes to the pool, as before
-        return None
 
     def look_ahead(self, gid: uuid.UUID) -> None:
         """A look at the store for a cached game's newer events, without its

@@ -32,7 +32,7 @@ from aggregates.kernel import Game, RuleError
 from aggregates.kernel.nature import game_type_of
 from aggregates.kernel.record.schemas import schemas_text
 from service import auditing, auth, feeds, signing, timetravel
-from service.aio import Later, LoopServer, held_by
+from service.aio import LoopServer, held_by
 from service.application import ArbiterApp, GameReads, HeldGame, SeatReading
 from service.catalogue import served_rules
 from service.envelope import SPECTATOR, EventForms, Reader, dumps, timestamp_of, to_proto
@@ -332,7 +332,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         held = held_by(context)
         return held if isinstance(held, HeldGame) else self.store(game_id)
 
-    def held_for_read(self, request: Any) -> HeldGame | Later | None:
+    def held_for_read(self, request: Any) -> HeldGame | None:
         """The probe of ``GetState`` and ``LegalActions`` (``add_to_server``):
         the game a read of the current version names, held at hand
         (``ArbiterApp.hold_cached``) for its answer on the loop; None for a
