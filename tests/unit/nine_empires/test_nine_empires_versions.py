@@ -274,6 +274,20 @@ def test_a_stored_1_5_0_game_re_executes_by_1_5_0_in_the_catalogue() -> None:
     assert not wrong.ok and wrong.first_failure == first
 
 
+def fight_on(game: Any, rnd: random.Random, moves: int, bias: float) -> None:
+    """Play on up to ``moves`` random legal moves, a fight (an attack, an
+    engagement, an ability) taken with probability ``bias`` where one is
+    offered, so that Reacts and engagements come up."""
+    for n in range(moves):
+        if game.ended:
+            break
+        seat = rnd.choice(sorted({d.seat for d in game.pending()}))
+        legal = game.legal_actions(seat)
+        fighting = [c for c in legal if c.NAME in ("declare_attack", "engage", "use_ability")]
+        move = rnd.choice(fighting) if fighting and rnd.random() < bias else rnd.choice(legal)
+        game.act(seat, move, f"after-{n}")
+
+
 def test_a_stored_1_5_0_game_goes_on_by_1_5_0_after_an_upgrade() -> None:
     """Folded by the served class, the stored 1.5.0 game plays on by its own
     rules (recording its abilities and engagements resolved still), and the
@@ -282,15 +296,7 @@ def test_a_stored_1_5_0_game_goes_on_by_1_5_0_after_an_upgrade() -> None:
     game: Any = fold(records, NineEmpires)
     assert type(game) is NineEmpires and game.rules_version == "1.5.0"
     assert EARLIER_BY_VERSION["1.5.0"] == game.EARLIER
-    rnd = random.Random(8)
-    for n in range(400):
-        if game.ended:
-            break
-        seat = rnd.choice(sorted({d.seat for d in game.pending()}))
-        legal = game.legal_actions(seat)
-        fighting = [c for c in legal if c.NAME in ("declare_attack", "engage", "use_ability")]
-        move = rnd.choice(fighting) if fighting and rnd.random() < 0.8 else rnd.choice(legal)
-        game.act(seat, move, f"after-{n}")
+    fight_on(game, random.Random(8), moves=400, bias=0.8)
     more = [record_of(e) for e in game.collect_events()]
     assert {r.type for r in more} >= RESOLVED
     verdict = verify_records({}, [*records, *more], catalog.RULES)
@@ -325,15 +331,7 @@ def test_a_stored_1_6_0_game_goes_on_by_1_6_0_after_an_upgrade() -> None:
     game: Any = fold(records, NineEmpires)
     assert type(game) is NineEmpires and game.rules_version == "1.6.0"
     assert EARLIER_BY_VERSION["1.6.0"] == game.EARLIER
-    rnd = random.Random(5)                  # 4 more Reacts in 540 events
-    for n in range(300):
-        if game.ended:
-            break
-        seat = rnd.choice(sorted({d.seat for d in game.pending()}))
-        legal = game.legal_actions(seat)
-        fighting = [c for c in legal if c.NAME in ("declare_attack", "engage", "use_ability")]
-        move = rnd.choice(fighting) if fighting and rnd.random() < 0.85 else rnd.choice(legal)
-        game.act(seat, move, f"after-{n}")
+    fight_on(game, random.Random(5), moves=300, bias=0.85)  # 4 more Reacts in 540 events
     more = [record_of(e) for e in game.collect_events()]
     assert "ReactPlayed" in {r.type for r in more}
     verdict = verify_records({}, [*records, *more], catalog.RULES)
