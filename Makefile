@@ -35,15 +35,22 @@ BASELINE := protos/baseline.binpb
 
 install: $(STAMP) proto
 
-# The generated code's distribution first, then the client's, then the server's,
-# which depends on both (editable: their code is the source tree's, arbiter.v1 from
-# `make proto`). `arbiter` is a namespace package split over the first two.
+# The generated code's distribution, the client's and the server's, which depends
+# on both (editable: their code is the source tree's, arbiter.v1 from `make
+# proto`). `arbiter` is a namespace package split over the first two.
+# uv (from PyPI, pinned) installs the same pinned releases as pip in a few seconds
+# where pip's four installs took about 30 (a fresh clone's `make test` waited on
+# them); where uv cannot be had or cannot reach the index, pip does it as before.
+UV := $(BIN)/uv
+EDITABLES := -e $(PROTOS_PY) -e $(SDK) -e '.[dev,postgres,embedded-redis]'
 $(STAMP): pyproject.toml $(PROTOS_PY)/pyproject.toml $(PROTOS_PY)/setup.py $(SDK)/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e $(PROTOS_PY)
-	$(BIN)/pip install --quiet -e $(SDK)
-	$(BIN)/pip install --quiet -e '.[dev,postgres,embedded-redis]'
+	@($(BIN)/pip install --quiet uv==0.9.30 && $(UV) pip install --quiet --python $(BIN)/python \
+		$(EDITABLES)) || { echo "make: installing with pip instead of uv"; \
+		$(BIN)/pip install --quiet --upgrade pip && \
+		$(BIN)/pip install --quiet -e $(PROTOS_PY) && \
+		$(BIN)/pip install --quiet -e $(SDK) && \
+		$(BIN)/pip install --quiet -e '.[dev,postgres,embedded-redis]'; }
 	touch $(STAMP)
 
 proto: $(STAMP) $(GENERATED)/game_pb2.py
@@ -129,7 +136,8 @@ check: install
 # OpenSpiel (pyproject's openspiel extra) for the adapter's checks that `make soak` runs
 # (tests/unit/test_openspiel_adapter.py); where it cannot be installed, they skip saying why.
 openspiel: install
-	@$(BIN)/python -c 'import pyspiel' 2>/dev/null || $(BIN)/pip install --quiet -e '.[openspiel]' \
+	@$(BIN)/python -c 'import pyspiel' 2>/dev/null || $(UV) pip install --quiet --python $(BIN)/python \
+		-e '.[openspiel]' 2>/dev/null || $(BIN)/pip install --quiet -e '.[openspiel]' \
 		|| echo "make: open-spiel could not be installed here; the OpenSpiel adapter's checks will skip"
 
 soak: install bytecode openspiel
