@@ -23,6 +23,11 @@ import pytest
 from service.application import ArbiterApp
 from tests.unit.test_read_freshness import make_app
 
+#: The reads' freshness in the look-ahead test: long enough that the other
+#: server's first move (its game loaded, its command decided, committed) ends
+#: well before half of it on a loaded machine.
+FRESHNESS_MS = 2000
+
 
 def read_at_hand(app: ArbiterApp, gid: uuid.UUID) -> bool:
     """One read as the loop makes it (``service.aio.at_hand``): the game held,
@@ -93,9 +98,14 @@ def test_a_look_that_found_another_server_write_is_not_asked_again_for_it(
     reads on the loop go on answering from the cached game until its look at
     the store lapses (as the pool's reads would). They must not ask the
     store again on every read meanwhile: the same look, finding the same
-    write, made once a read (hundreds here, where one is enough)."""
-    one, other = (make_app(tmp_path / "s.sqlite", "1000"),
-                  make_app(tmp_path / "s.sqlite", "1000"))
+    write, made once a read (hundreds here, where one is enough).
+
+    The times are the look's own (``first``): reads from just past half its
+    freshness to near its lapse. Counted from the test's steps instead, a
+    loaded machine's slow first move by the other server once left a single
+    read before the lapse."""
+    one, other = (make_app(tmp_path / "s.sqlite", str(FRESHNESS_MS)),
+                  make_app(tmp_path / "s.sqlite", str(FRESHNESS_MS)))
     try:
         looks: list[uuid.UUID] = []
         look = one.lookout._look
@@ -113,9 +123,11 @@ def test_a_look_that_found_another_server_write_is_not_asked_again_for_it(
         first = one._checked[gid]
         move = other.legal_actions(game_id, 0).actions[0].command
         version = other.act(game_id, 0, move).version
-        time.sleep(0.55)  # past half of the second: a look is due
+        fresh = FRESHNESS_MS / 1000
+        time.sleep(max(0.0, first[1] + 0.55 * fresh - time.monotonic()))  # a look is due
         reads = 0
-        until = first[1] + 0.9  # the look's lapse is at first + 1 s
+        until = first[1] + 0.9 * fresh  # the look's lapse is at first + fresh
+        assert time.monotonic() < until, "the other server's move took the whole window"
         while time.monotonic() < until:
             assert read_at_hand(one, gid), "at hand until its look lapses"
             reads += 1
@@ -126,7 +138,7 @@ def test_a_look_that_found_another_server_write_is_not_asked_again_for_it(
         assert one._checked[gid] is first, "nothing noted: the store holds a newer write"
         assert reads > 50
         assert len(looks) <= 2, f"{len(looks)} looks for {reads} reads"
-        time.sleep(max(0.0, first[1] + 1.0 - time.monotonic()))
+        time.sleep(max(0.0, first[1] + fresh - time.monotonic()))
         assert one.hold_cached(gid) is None, "lapsed: the next read looks at the store"
         assert one.facts(game_id).version == version
         assert read_at_hand(one, gid), "caught up again: at hand again"
