@@ -45,7 +45,7 @@ UV := $(BIN)/uv
 EDITABLES := -e $(PROTOS_PY) -e $(SDK) -e '.[dev,postgres,embedded-redis]'
 $(STAMP): pyproject.toml $(PROTOS_PY)/pyproject.toml $(PROTOS_PY)/setup.py $(SDK)/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	@($(BIN)/pip install --quiet uv==0.9.30 && $(UV) pip install --quiet --python $(BIN)/python \
+	@($(BIN)/pip install --quiet --quiet uv==0.9.30 && $(UV) pip install --quiet --python $(BIN)/python \
 		$(EDITABLES)) || { echo "make: installing with pip instead of uv"; \
 		$(BIN)/pip install --quiet --upgrade pip && \
 		$(BIN)/pip install --quiet -e $(PROTOS_PY) && \
