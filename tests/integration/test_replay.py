@@ -1,9 +1,12 @@
 """Replay and audit a player can take home (issue 9, items 1-3), against real
 server processes on a real SQLite file.
 
-- Time travel: ``GetState`` at every version, for every seat, equals what
-  that seat saw then (its live view at each move, the fold of the record it
-  was sent) and never shows another seat's hidden cards before the end.
+- Time travel: ``GetState`` at every version before the end (up to a middle
+  by which every seat has had every kind of event that moves a card into or
+  out of a hand), for every seat, equals what that seat saw then (its live
+  view at each move, the fold of the record it was sent) and never shows
+  another seat's hidden cards; after the end anyone reads every seat's view
+  at every seventh version.
 - ``History`` carries each event's real global position.
 - Export then offline verify passes for random finished games; tampering with
   the SQLite file (a payload changed, an event deleted, two swapped, the
@@ -19,7 +22,7 @@ import random
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +32,8 @@ from arbiter.client import ArbiterClient
 from arbiter.v1 import game_pb2
 
 from aggregates.catalog import GAMES
-from aggregates.kernel.record.verify import fold
+from aggregates.kernel.record.audit import Record
+from aggregates.kernel.record.verify import fold, folding
 from aggregates.records import export_lines, read_record, records_of, verify_lines
 from tests.integration.cli_here import run_cli
 from tests.integration.conftest import ServerProcess
@@ -52,11 +56,14 @@ def finish(server: ServerProcess, rules: str, seats: int, rnd: random.Random,
 
 
 def play_on(server: ServerProcess, created: Any, rnd: random.Random, moves: int = 5000,
-            stop_at: int = 0, after_move: Any = None) -> game_pb2.GameState:
+            stop_at: int = 0, after_move: Any = None,
+            until: Callable[[], bool] | None = None) -> game_pb2.GameState:
+    """Random legal moves: at most ``moves``, to the end, to ``stop_at``
+    events, or until ``until()`` (asked before each move) holds."""
     stubs = {t.seat: server.stub(t.token) for t in created.seat_tokens}
     state = stubs[0].GetState(game_pb2.GetStateRequest(game_id=created.game_id, seat=0))
     for _ in range(moves):
-        if state.over or (stop_at and state.version >= stop_at):
+        if state.over or (stop_at and state.version >= stop_at) or (until and until()):
             break
         seat = state.pending[0].seat
         legal = stubs[seat].LegalActions(
@@ -312,13 +319,38 @@ def test_tampering_is_named_by_version(
 # ---------------------------------------------------------------- time travel
 
 
-def _state(server: ServerProcess, token: str, game_id: str, version: int | None,
-           seat: int | None) -> game_pb2.GameState:
-    request = game_pb2.GetStateRequest(game_id=game_id, seat=seat or 0,
-                                       spectator=seat is None)
-    if version is not None:
-        request.version = version
-    return server.stub(token).GetState(request)
+class _Reader:
+    """``GetState`` of one game, with one stub (one channel) kept per token:
+    a stub made for each read was a third of the reads' time."""
+
+    def __init__(self, server: ServerProcess, game_id: str) -> None:
+        self.server, self.game_id = server, game_id
+        self.stubs: dict[str, Any] = {}
+
+    def __call__(self, token: str, version: int | None, seat: int | None) -> game_pb2.GameState:
+        request = game_pb2.GetStateRequest(game_id=self.game_id, seat=seat or 0,
+                                           spectator=seat is None)
+        if version is not None:
+            request.version = version
+        if token not in self.stubs:
+            self.stubs[token] = self.server.stub(token)
+        return self.stubs[token].GetState(request)
+
+
+def _views(records: list[Record], versions: range) -> Iterator[Any]:
+    """The Ethnos game folded from ``records`` at each of ``versions`` (ascending), in
+    one pass (``folding``: the one game object, stepped on in place), where a
+    ``fold`` from the start at each version was a fifth of the test's time;
+    every version asked for is reached, or this fails."""
+    wanted = iter(versions)
+    want = next(wanted, None)
+    for game in folding(records, GAMES["ethnos"]):
+        if want is None:
+            return
+        if game.version == want:
+            yield game
+            want = next(wanted, None)
+    assert want is None, f"the record ends before version {want}"
 
 
 def _card_ids(value: Any) -> set[int]:
@@ -328,6 +360,19 @@ def _card_ids(value: Any) -> set[int]:
 
 #: After the end, every seat's view is read again at every so many versions.
 AFTER_END_STRIDE = 7
+#: The kinds of event that put cards into a hand or take them out (a deal and
+#: a draw from the deck are read by their seat alone).
+HAND_EVENTS = frozenset({"CardDealt", "DrewFromDeck", "RecruitedFaceUp", "BandPlayed",
+                         "HandDiscarded"})
+#: The middle of the game, up to which every seat's every version is read
+#: back: from ``MIDDLE_AT_LEAST`` on until every seat has had every kind of
+#: ``HAND_EVENTS`` (at versions 65-88 in three runs), at most
+#: ``MIDDLE_AT_MOST`` (the fixed middle it was; every kind has been seen by
+#: then, or the test fails). The fixed middle read back about twice the
+#: versions, the same kinds of event (the rest are a tribe's public tokens
+#: and markers, and an Age's end, which comes later).
+MIDDLE_AT_LEAST = 40
+MIDDLE_AT_MOST = 160
 
 
 def test_the_state_at_every_version_is_what_each_seat_saw(shared_server: ServerProcess) -> None:
@@ -339,6 +384,7 @@ def test_the_state_at_every_version_is_what_each_seat_saw(shared_server: ServerP
     tokens = {t.seat: t.token for t in created.seat_tokens}
     feeds = {s: FeedCollector(server.stub(tokens[s]), game_pb2.SubscribeRequest(
         game_id=game_id, seat=s, spectator=False)) for s in range(seats)}
+    _state = _Reader(server, game_id)
     live: dict[tuple[int, int | None], str] = {}
     acted: dict[int, list[game_pb2.Event]] = {}
     #: After the middle, the versions read again at the end (every 7th): the
@@ -349,27 +395,35 @@ def test_the_state_at_every_version_is_what_each_seat_saw(shared_server: ServerP
     def seen_now() -> None:
         for s in (*range(seats), None):
             token = tokens[s] if s is not None else created.spectator_token
-            now = _state(server, token, game_id, None, s)
+            now = _state(token, None, s)
             live[(now.version, s)] = now.view_json
+
+    admin = server.stub()
+    moved = _hand_moves(admin.History(game_pb2.HistoryRequest(game_id=game_id)))  # the deal
 
     def look(reply: Any) -> None:
         acted[reply.version] = list(reply.events)
+        moved.update(_hand_moves(reply.events))
         if checked_after is None or reply.version in checked_after:
             seen_now()
 
+    every_kind_to_every_seat = {(kind, s) for kind in HAND_EVENTS for s in range(seats)}
+    rnd = random.Random(21)
     seen_now()
-    state = play_on(server, created, random.Random(21), stop_at=160, after_move=look)
+    play_on(server, created, rnd, stop_at=MIDDLE_AT_LEAST, after_move=look)
+    state = play_on(server, created, rnd, stop_at=MIDDLE_AT_MOST, after_move=look,
+                    until=lambda: moved >= every_kind_to_every_seat)
     mid = state.version
-    admin = server.stub()
 
     # Before the end: each seat's past is its own; nobody reads another's seat.
     history = list(admin.History(game_pb2.HistoryRequest(game_id=game_id)))
+    assert {kind for kind, _ in _hand_moves(history)} == HAND_EVENTS, "a kind never read back"
     records = records_of({"game_id": game_id}, [_line(e) for e in history])
     compared = 0
-    for v in range(1, mid + 1):
-        folded = fold(records, GAMES["ethnos"], v)
+    before = range(1, mid + 1)
+    for v, folded in zip(before, _views(records, before), strict=True):
         for s in range(seats):
-            past = _state(server, tokens[s], game_id, v, s)
+            past = _state(tokens[s], v, s)
             assert past.version == v and not past.over and not past.seed
             view = json.loads(past.view_json)
             assert view == json.loads(json.dumps(folded.view(s))), (v, s)
@@ -378,18 +432,18 @@ def test_the_state_at_every_version_is_what_each_seat_saw(shared_server: ServerP
                 compared += 1
             others = set().union(*(folded.hands[t] for t in range(seats) if t != s))
             assert not _card_ids(view) & others
-        spectator = _state(server, created.spectator_token, game_id, v, None)
+        spectator = _state(created.spectator_token, v, None)
         assert "hand" not in json.loads(spectator.view_json)
         if (v, None) in live:
             assert spectator.view_json == live[(v, None)]
     assert compared > 30  # every move's live view, for every seat
     with pytest.raises(grpc.RpcError) as refused:
-        _state(server, tokens[1], game_id, 5, 0)
+        _state(tokens[1], 5, 0)
     assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
     with pytest.raises(grpc.RpcError) as refused:
-        _state(server, tokens[0], game_id, mid + 1, 0)
+        _state(tokens[0], mid + 1, 0)
     assert refused.value.code() == grpc.StatusCode.OUT_OF_RANGE
-    admin_view = json.loads(_state(server, server.admin_token, game_id, 20, 2).view_json)
+    admin_view = json.loads(_state(server.admin_token, 20, 2).view_json)
     assert admin_view == json.loads(json.dumps(fold(records, GAMES["ethnos"], 20).view(2)))
 
     # The streams each seat followed match the store, version by version.
@@ -405,10 +459,10 @@ def test_the_state_at_every_version_is_what_each_seat_saw(shared_server: ServerP
     records = records_of({"game_id": game_id}, [_line(e) for e in history])
 
     # After the end anyone with a credential reads every version of every seat.
-    for v in range(1, state.version + 1, AFTER_END_STRIDE):
-        folded = fold(records, GAMES["ethnos"], v)
+    strided = range(1, state.version + 1, AFTER_END_STRIDE)
+    for v, folded in zip(strided, _views(records, strided), strict=True):
         for s in range(seats):
-            past = _state(server, created.spectator_token, game_id, v, s)
+            past = _state(created.spectator_token, v, s)
             assert json.loads(past.view_json) == json.loads(json.dumps(folded.view(s)))
             assert past.head_digest == feeds[s].events[v - 1].digest == history[v - 1].digest
             assert past.seed  # revealed now
@@ -426,6 +480,12 @@ def test_the_state_at_every_version_is_what_each_seat_saw(shared_server: ServerP
         assert [e.position for e in feed.events] == [positions[e.version] for e in feed.events]
     later = list(admin.History(game_pb2.HistoryRequest(game_id=game_id, after_version=50)))
     assert [e.position for e in later] == [positions[v] for v in range(51, state.version + 1)]
+
+
+def _hand_moves(events: Iterable[game_pb2.Event]) -> set[tuple[str, int]]:
+    """The kinds of ``HAND_EVENTS`` among ``events``, with the seat of each."""
+    return {(e.type, json.loads(e.payload_json)["seat"]) for e in events
+            if e.type in HAND_EVENTS}
 
 
 def _line(ev: game_pb2.Event) -> dict[str, Any]:
