@@ -1,12 +1,13 @@
 """The lobby's tables in a real browser (docs/web.md, "Tables"): a player opens a
 table on the web page and shares its one link; another joins by name from
 their own browser, a third from the CLI; the game starts when the table is
-full; each plays their seat's page; after the game, "Play again" takes each
+full; each opens their seat's page; after the game, "Play again" takes each
 player to the same next table, at a seat of their own.
 
 The game itself is played to its end over ``Play`` with the seats' secrets
-the pages handed out (a whole game clicked through a page is
-tests/web/test_browser.py's; here it would only make the test slow).
+the pages handed out, the seats' pages left meanwhile (a whole game
+clicked through a page, or followed live by one, is tests/web/test_browser.py's;
+here it would only make the test slow).
 """
 
 from __future__ import annotations
@@ -111,10 +112,15 @@ def test_open_share_join_by_name_play_and_play_again(
         cy = client.state(game_id, 2, token=_cli_secret(tmp_path, table_id))
         assert list(cy.seats) == ["Ada", "Bob", "Cy"]
         secrets[2] = _cli_secret(tmp_path, table_id)
-        # Each browser opens its seat's page.
+        # Each browser opens its seat's page, then leaves it for the game: left
+        # open, each page had its board, question and choices drawn by the
+        # server at every one of the game's few hundred versions (two pages: 10
+        # of the test's 16 s), for nothing this test looks at (a seat's page
+        # following a whole game live is test_browser.py's).
         for page in (ada_page, bob_page):
             page.click("#play-seat")
             poll(page, seat_page_of(page), what="the seat's page")
+            page.goto("about:blank")
         rng = random.Random(11)
         played = play_seats(
             lambda after: client.play(game_id, [0, 1, 2], token=secrets[0],
