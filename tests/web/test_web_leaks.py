@@ -78,6 +78,10 @@ class Spectator:
         self.events: dict[int, game_pb2.Event] = {}
         self.feed: list[SseMessage] = []
         self.feed_error: BaseException | None = None
+        #: Told of each message the feed reads (``wait_feed`` wakes at once).
+        self.fed = threading.Condition()
+        #: The board each spectator state checked draws (``board_html``), drawn once.
+        self.boards: dict[bytes, str] = {}
         self.done = threading.Event()
         self.feed_thread = threading.Thread(target=self._follow, daemon=True)
         self.feed_thread.start()
@@ -86,25 +90,38 @@ class Spectator:
         url = f"{self.server.web_url}/games/{self.game_id}/live"
 
         def stop(messages: list[SseMessage]) -> bool:
-            self.feed = messages
+            with self.fed:
+                self.feed = messages
+                self.fed.notify_all()
             last = messages[-1].data
             return self.done.is_set() or str(last.get("status", "")).startswith("ended")
 
         try:
-            self.feed = sse(url, stop, cookie=cookie_header(self.browser), timeout=120)
+            feed = sse(url, stop, cookie=cookie_header(self.browser), timeout=120)
+            with self.fed:
+                self.feed = feed
         except BaseException as exc:  # noqa: BLE001 - reported by the test
-            self.feed_error = exc
+            with self.fed:
+                self.feed_error = exc
+        finally:
+            with self.fed:
+                self.fed.notify_all()
 
     def wait_feed(self, version: int, timeout: float = 20.0) -> None:
         """The live feed has delivered ``version`` (so the feed reads each move's
         events before the next move: what it reads after the end is the last
-        move's alone)."""
+        move's alone). Woken by the feed's each message, where a look every
+        10 ms stood (1.5 s of a 300-move game's waits)."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and self.feed_error is None:
-            feed = self.feed
-            if any(m.data.get("event", {}).get("version", 0) >= version for m in feed[-8:]):
-                return
-            time.sleep(0.01)
+        with self.fed:
+            while self.feed_error is None:
+                if any(m.data.get("event", {}).get("version", 0) >= version
+                       for m in self.feed[-8:]):
+                    return
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.feed_thread.is_alive():
+                    break
+                self.fed.wait(left)
         raise AssertionError(f"the live feed did not deliver v{version}: {self.feed_error}")
 
     def catch_up(self) -> None:
@@ -125,6 +142,14 @@ class Spectator:
             self.events[ev.version] = ev
         return self.events
 
+    def board_of(self, state: game_pb2.GameState) -> str:
+        """``board_html(state)``, drawn once per state (a check compares it three
+        times: in the page, in the fragment, and its cards)."""
+        key = state.SerializeToString(deterministic=True)
+        if key not in self.boards:
+            self.boards[key] = str(board_html(state))
+        return self.boards[key]
+
     # --- the checks ---
 
     def check_board(self, page: Node, html: str, state: game_pb2.GameState, where: str) -> None:
@@ -136,8 +161,9 @@ class Spectator:
         screen = json.loads(page.by_id("screen-json").text())
         assert screen == json.loads(state.screen_json), where
         check_screen(screen, self.know, None, version, where)
-        assert str(board_html(state)) in html, f"{where}: the board is not the screen's"
-        for card in DATA_CARD.findall(str(board_html(state))):
+        drawn = self.board_of(state)
+        assert drawn in html, f"{where}: the board is not the screen's"
+        for card in DATA_CARD.findall(drawn):
             if card.isdigit():
                 check_ids({"card": int(card)}, self.know, None, version, where + " data-card")
         unsealed(self.know, where, html)
@@ -164,8 +190,8 @@ class Spectator:
         assert str(outcome_html(state)) in reply.body
         fragment = self.browser.get(f"{base}/board?version={version}")
         self.check_board(dom(fragment.body), fragment.body, state, f"board v{version}")
-        assert fragment.body == str(board_html(state) + pending_html(state)
-                                    + outcome_html(state))
+        assert fragment.body == self.board_of(state) + str(pending_html(state)) \
+            + str(outcome_html(state))
         past_version = rnd.randint(1, version)
         past = self.spectator_state(past_version)
         assert not past.seed
