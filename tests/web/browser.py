@@ -198,6 +198,10 @@ def wait_js(page: Any, predicate: str, arg: Any = None, timeout: float = WAIT_MS
             page.wait_for_timeout(10)  # a page mid-navigation: ask the new one
 
 
+#: The start of an HTTP/1.1 request (the browser's side of a ``Cable``).
+REQUEST_LINE = re.compile(rb"[A-Z]+ /\S* HTTP/1\.[01]\r\n")
+
+
 def number_in(text: str) -> int | None:
     """The first whole number in a text ("Version 12" -> 12), or None."""
     found = re.search(r"\d+", text or "")
@@ -207,7 +211,12 @@ def number_in(text: str) -> int | None:
 class Cable:
     """A TCP relay between the browser and the web side that the test can cut:
     every open connection drops at once (as when a phone loses its network), and
-    new ones are refused until it is joined again. The server is never touched."""
+    new ones are refused until it is joined again. The server is never touched.
+
+    ``requests``: when each request it carried began (monotonic seconds) and its
+    head (request line and headers): what the page asked for, read here where
+    Playwright's request events would send every one of a live page's hundreds
+    of requests to the test's process."""
 
     def __init__(self, target: str) -> None:
         host, _, port = target.rpartition(":")
@@ -219,6 +228,7 @@ class Cable:
         self.up = True
         self.closed = False
         self.accepted = 0
+        self.requests: list[tuple[float, str]] = []
         threading.Thread(target=self._accept, daemon=True, name="cable").start()
 
     @property
@@ -243,12 +253,15 @@ class Cable:
             with self.lock:
                 self.accepted += 1
                 self.open |= {client, upstream}
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+            for a, b, asks in ((client, upstream, True), (upstream, client, False)):
+                threading.Thread(target=self._pump, args=(a, b, asks), daemon=True).start()
 
-    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket, asks: bool) -> None:
         try:
             while data := source.recv(65536):
+                if asks and REQUEST_LINE.match(data):  # a request begins (one at a time)
+                    head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+                    self.requests.append((time.monotonic(), head))
                 sink.sendall(data)
         except OSError:
             pass
