@@ -141,6 +141,19 @@ def open_with_token(page: Any, url: str, ready: str) -> None:
          what=f"{url.split('#')[0]} to trade its token for a cookie and show {ready}")
 
 
+def socket_pushes(page: Any) -> list[int]:
+    """How many messages ``page``'s WebSockets have received (a one-item list,
+    counted as they come; set before the page opens). A seat's page opens one
+    socket, once its cookie is set: its first message is the seat's turn."""
+    received = [0]
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framereceived", lambda _frame: received.__setitem__(0, received[0] + 1))
+
+    page.on("websocket", on_socket)
+    return received
+
+
 def board_version(page: Any) -> int:
     return int(page.get_attribute("#board", "data-version") or -1)
 
@@ -510,8 +523,14 @@ def test_an_ettin_deploy_is_a_card_then_a_place_on_the_seats_page(
     else:
         raise AssertionError("seat 0 was never asked to deploy in 400 moves")
     page = context.new_page()
+    pushes = socket_pushes(page)
     open_with_token(page, f"{web_server.web_url}/games/{game_id}/seat/0#{token}",
                     "form.choice[data-kind=pick_path]")
+    # The web side builds a choice's answer from the seat's moves its stream last
+    # pushed: an answer sent before the stream's first push is refused
+    # STALE_DECISION (as it was once, in a busy suite run), so the place is
+    # clicked once that push is in.
+    poll(page, lambda: pushes[0] > 0, what="the seat's stream to push its moves")
     form = page.locator("form.choice[data-kind=pick_path]").first
     row = form.locator("details.path").first
     place = row.locator("button[name=path]").first
@@ -657,9 +676,13 @@ SEAT_TURN = f"""() => {{
             b => [b.getAttribute('data-json'), b.getAttribute('data-decision-id')]),
           forms: document.querySelectorAll('section#play form.choice').length}};
 }}"""
-#: The seat page offers a move (a button or a choice form), or its game is over.
-SEAT_MOVES = """() => document.querySelector('section#play button.action, section#play form.choice')
-  !== null || document.body.dataset.over === 'true'"""
+#: The seat page offers a move (an enabled button or a choice form), no move of
+#: its own under way, or its game is over. (Not busy: a push may show the new
+#: version before the move's result comes, the controls disabled until it does;
+#: read then, the page offered no button to click.)
+SEAT_MOVES = f"""() => document.body.dataset.over === 'true'
+  || (document.body.dataset.busy !== 'true'
+      && document.querySelector('{SEAT_BUTTONS}, section#play form.choice') !== null)"""
 
 #: "moved" once the seat page shows a new version (or the end), "refused" when it
 #: says something and is no longer busy, "said" while busy with a message, else null.
