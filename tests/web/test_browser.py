@@ -487,7 +487,9 @@ def test_a_seat_plays_a_whole_enin_game_through_its_page(
     context.on("request", lambda r: paths.append(r.url))
     context.on("response", lambda r: answers.append((r.status, r.url)))
     page = context.new_page()
+    pushes = socket_pushes(page)
     open_with_token(page, f"{web_server.web_url}/games/{game_id}/seat/0#{token}", "section#play")
+    poll(page, lambda: pushes[0] > 0, what="the seat's stream to push its moves")
     assert not any(token in url for url in paths), "the seat's token left in a request's URL"
     # Issue 23: "no 401 before the cookie swap", for a link of the older form too.
     assert not [a for a in answers if a[0] >= 400], answers
@@ -831,8 +833,12 @@ def test_lobby_lists_filters_and_creates_games(
     match = re.search(r"/games/([0-9a-f-]{36})/join/0#(.+)$", href)
     assert match, f"a seat link is /games/<id>/join/<n>#<token>, not {href!r}"
     seat = context.new_page()
+    pushes = socket_pushes(seat)
     open_with_token(seat, href if href.startswith("http") else web_server.web_url + href,
                     "section#play")
+    # Its first move once the page's socket is open and has the seat's moves (a
+    # click before would be refused: the deploy test's race).
+    poll(seat, lambda: pushes[0] > 0, what="the seat's stream to push its moves")
     before = version_shown(seat)
     seat.locator("section#play button.action, section#play form.choice").first.wait_for()
     button = seat.locator("section#play ul#actions button.action:enabled")
