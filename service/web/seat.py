@@ -629,6 +629,9 @@ class SeatSocket:
         self.rules, self.title = "", ""
         #: The seat's moves as its last turn listed them (choices are found there).
         self.legal: Any = game_pb2.LegalActionsResponse()
+        #: Whether a push has given ``legal``: before it, ``legal`` lists nothing,
+        #: and a choice answered is judged against the service's list.
+        self.pushed = False
         self.logged = 0  # the newest version whose event the page was told
         #: The version the page was drawn at (its first load): pieces of that
         #: version are the ones it shows already, so they are not sent again
@@ -716,7 +719,7 @@ class SeatSocket:
             command_id = body.get("command_id") if isinstance(body, dict) else None
             try:
                 fields = move_fields(body)
-                decision_id, command = command_of(self.rules, body, self.legal,
+                decision_id, command = command_of(self.rules, body, await self.moves_for(body),
                                                   fields.decision_id)
             except (GatewayError, WireError, RecursionError, AnswerError) as exc:
                 refusal = answer_refusal(exc)
@@ -728,6 +731,16 @@ class SeatSocket:
             await call.send(game_pb2.PlayRequest(move=game_pb2.PlayMove(
                 command=command, expected_version=fields.expected_version,
                 command_id=fields.command_id, decision_id=decision_id)))
+
+    async def moves_for(self, body: Any) -> Any:
+        """The moves a page's answer is judged against: its last turn's; or, for
+        a choice answered before the stream's first push was read (a page drawn
+        at its load, answered at once), the seat's moves as the service lists
+        them now, as ``/act`` judges it: else it was refused as stale."""
+        if self.pushed or not isinstance(body, dict) or not asks_choice(body):
+            return self.legal
+        return await self.backend.call("LegalActions", game_pb2.LegalActionsRequest(
+            game_id=self.game_id, seat=self.seat), self.token, self.who)
 
     async def push_of(self, message: game_pb2.PlayMessage) -> dict[str, Any]:
         """One push as the page takes it (``seat.js``): ``results``, ``log``
@@ -744,7 +757,7 @@ class SeatSocket:
             out["log"] = log
         turn = next((t for t in message.turns if t.seat == self.seat), None)
         if turn is not None:
-            self.legal = legal_of(turn)
+            self.legal, self.pushed = legal_of(turn), True
             drawn = self.pieces(turn.state, self.legal)
             if drawn is not None:
                 out["pieces"] = drawn
@@ -753,7 +766,7 @@ class SeatSocket:
                 game_id=self.game_id, seat=self.seat), self.token, self.who)
             legal = _standing_moves(state, self.seat, self.legal)
             if legal is not None:  # else its turn comes in the next push
-                self.legal = legal
+                self.legal, self.pushed = legal, True
                 drawn = self.pieces(state, legal)
                 if drawn is not None:
                     out["pieces"] = drawn

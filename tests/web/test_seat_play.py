@@ -186,6 +186,37 @@ def test_a_refused_move_says_why_and_the_socket_keeps_working(
     run(scenario())
 
 
+def test_a_choice_answered_before_the_first_push_is_judged_as_act_judges_it(
+        web_server: ServerProcess) -> None:
+    """Ethnos, "Play a Band of Allies": a person answers the band form of the
+    page as it was drawn at its load, the instant its socket opens, before the
+    stream's first push has reached the web side. The answer is judged against
+    the seat's moves as the service lists them then (as ``/act`` judges it) and
+    recorded; it was refused as STALE_DECISION, the socket not yet knowing
+    the turn the page showed."""
+    created = create(web_server, "ethnos", ["Ann", "Bo", "Cy"])
+    game_id = created.game_id
+    seat = state_of(web_server, game_id).pending[0].seat
+    token = created.seat_tokens[seat].token
+
+    async def scenario() -> None:
+        socket = Socket(web_server, game_id, seat, token)
+        page = SeatPage(socket.browser.get(f"/games/{game_id}/seat/{seat}").text)
+        band = next(f for f in page.forms if f["data-kind"] == "pick_cards")
+        card = band["checkboxes"][0]["value"]  # a band of one card: that card leads
+        await socket.open(after=page.board_version, drawn=page.board_version)
+        try:
+            done = await socket.move({"decision_id": band["data-decision-id"],
+                                      "choice": band["data-choice"],
+                                      "answer": {"card": [card], "mark": [card]}})
+            assert done["accepted"], done
+            assert done["version"] > page.board_version
+        finally:
+            await socket.close()
+
+    run(scenario())
+
+
 def test_a_reconnected_page_resumes_after_its_last_version(web_server: ServerProcess) -> None:
     """A page that lost its socket opens another with the last version its
     log holds: the events after it come, each once, none missing (the seat's
