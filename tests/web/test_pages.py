@@ -225,7 +225,8 @@ def play(server: ServerProcess, created: game_pb2.CreateGameResponse, rules: str
             json_to_command(rules, move.command)
         try:
             stubs[seat].Act(game_pb2.ActRequest(game_id=game_id, seat=seat, command=command,
-                                                decision_id=move.decision_id))
+                                                decision_id=move.decision_id,
+                                                with_state=False))  # the reply's unread
         except grpc.RpcError as exc:
             if move.guess and exc.code() in (grpc.StatusCode.FAILED_PRECONDITION,
                                              grpc.StatusCode.INVALID_ARGUMENT):
