@@ -57,10 +57,11 @@ from service.ids import (
     parse_game_id,
     parse_options,
 )
-from service.readmodel import GameFacts, LegalList, ReadModel, SeatState, facts_of
+from service.readmodel import GameFacts, LegalList, ReadModel, SeatState, Turn, facts_of
 from service.recent import RecentEvents
 from service.settled import SettledHead
 from service.snapshots import SnapshotSeal, TrustedSnapshots
+from service.turns import TurnWire
 
 log = logging.getLogger(__name__)
 SAVE_ATTEMPTS = 8
@@ -483,6 +484,8 @@ class ArbiterApp(Application):
         self.on_clocked: Callable[[Game], None] | None = None
         #: Each game's newest readings, by audience (``service.readmodel``).
         self.reads = ReadModel()
+        #: ``Play`` streams' turns as wire bytes (``service.turns``).
+        self.turn_wire = TurnWire()
         #: This process's commits, as recorded (oldest first), while the relay
         #: that publishes them is this process's (``service.relay``): it takes
         #: its events from here instead of reading them back from the store.
@@ -845,6 +848,47 @@ class ArbiterApp(Application):
                 legal = None if game.ended else self.reads.legal(game, seat)
                 readings.append(SeatReading(seat, state, legal))
         return game.version, readings
+
+    def turns_at(self, game_id: str, seats: Sequence[int], version: int,
+                 screens: bool = True) -> tuple[int, list[Turn | SeatReading]]:
+        """``seats_at`` as a ``Play`` stream pushes it: each turn of a seat
+        the game waits on as its ``PlayTurn`` bytes (``Turn``, made once per
+        version: ``ReadModel.turn``); a game over, every seat's final reading
+        as ``seats_at`` reads it (signed when pushed)."""
+        gid = parse_game_id(game_id)
+        with self._lock(gid):
+            game = self._cached_as_is(gid)
+            if game is None or game.version < version:
+                game = self.game(game_id, borrow=True)
+            return self._turns(game, seats, version, screens)
+
+    def turns_at_cached(self, gid: uuid.UUID, seats: Sequence[int], version: int,
+                        screens: bool = True) -> tuple[int, list[Turn | SeatReading]] | None:
+        """``turns_at`` for a reader that must not wait (``seats_at_cached``'s
+        terms: None when the game's lock is held or the store is to be read)."""
+        lock = self._lock(gid)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            game = self._cached_as_is(gid)
+            if game is None or game.version < version:
+                return None
+            return self._turns(game, seats, version, screens)
+        finally:
+            lock.release()
+
+    def _turns(self, game: Game, seats: Sequence[int], version: int,
+               screens: bool) -> tuple[int, list[Turn | SeatReading]]:
+        """The game's turns for ``turns_at`` (the caller holds its lock): only
+        what the seats asked need, the waiting seats' turns alone."""
+        if game.version != version:
+            return game.version, []
+        if game.ended:
+            version, readings = self._readings(game, seats, version, screens)
+            return version, list(readings)
+        waiting = {d.seat for d in self.reads.decisions(game)}
+        return game.version, [self.reads.turn(game, seat, screens, self.turn_wire)
+                              for seat in seats if seat in waiting]
 
     def _read(self, game: Game, reader: Reader | None) -> SeatState | None:
         """The state a write's reply carries, when its caller asked for one."""
@@ -1333,7 +1377,11 @@ class ArbiterApp(Application):
             window = list(game.command_ids.items()) if game.command_window_full() else []
             command = game.COMMANDS.parse(str(move.action.get("name")),
                                           move.action.get("args", {}))
-            game.act(move.seat, command, move.command_id, move.decision_id)
+            # The decisions a reader of this version read (the seat's turn),
+            # not asked of the rules again: the same game object at the same
+            # version, under its lock (``ReadModel.kept_decisions``).
+            game.act(move.seat, command, move.command_id, move.decision_id,
+                     self.reads.kept_decisions(game))
         except Exception:  # noqa: BLE001 - refused, or worse: ``act`` alone answers it
             self._undo(game.id, game, transient)
             return False

@@ -72,6 +72,12 @@ def visible_payload(
     # Decided when the event was triggered and recorded in its meta (games
     # recorded before Kernel 2 are upcast from the class-level rules).
     audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
+    return _visible(kind, payload, audience, public, reader)
+
+
+def _visible(kind: str, payload: dict[str, Any], audience: Any, public: Any,
+             reader: Reader) -> tuple[dict[str, Any], bool, Any]:
+    """``visible_payload``'s answer from the event's read parts."""
     if kind == "Created" and reader.full and not reader.over:
         # The full record before the end: all of it but the seed (see Reader).
         return {k: v for k, v in payload.items() if k != "seed"}, True, audience
@@ -84,7 +90,14 @@ def to_proto(
     game_cls: type[Game], domain_event: Any, reader: Reader, position: int = 0,
     seats: Sequence[str] = (),
 ) -> game_pb2.Event:
-    payload, redacted, audience = visible_payload(game_cls, domain_event, reader)
+    return _to_proto(game_cls, domain_event, reader, position, seats,
+                     visible_payload(game_cls, domain_event, reader))
+
+
+def _to_proto(game_cls: type[Game], domain_event: Any, reader: Reader, position: int,
+              seats: Sequence[str], visible: tuple[dict[str, Any], bool, Any]) -> game_pb2.Event:
+    """``to_proto`` of what ``reader`` sees of the event (``visible_payload``'s answer)."""
+    payload, redacted, audience = visible
     return game_pb2.Event(
         game_id=str(domain_event.originator_id),
         version=domain_event.originator_version,
@@ -146,16 +159,48 @@ class EventForms:
             kept[1] = kept[0].SerializeToString()  # the same bytes, whoever wins a race
         return kept[0], kept[1]
 
+    def for_seats(self, game_cls: type[Game], domain_event: Any, seats: Sequence[int],
+                  over: bool, position: int = 0,
+                  names: Sequence[str] = ()) -> list[tuple[bytes, list[int]]]:
+        """The event once per form the ``seats`` see of it (each seat's reader
+        made for the game's end, ``over``: ``Reader(seat).for_game(over)``), each
+        as its wire bytes (``encoded``'s) with the seats it is for, in the
+        order the seats first meet each form. The event's audience is read
+        once for all the seats (a seat sees its private form when the
+        audience includes it or the game is over, else its public form), and
+        each form is the very one ``encoded`` hands every other reader of it."""
+        kind = event_type(domain_event)
+        payload = payload_of(domain_event)
+        audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
+        out: dict[tuple[bool, int], tuple[bytes, list[int]]] = {}
+        for seat in seats:
+            reader = Reader(seat, over, over)
+            visible = _visible(kind, payload, audience, public, reader)
+            form = (visible[1], id(visible[0]))  # the payload itself, or its public form
+            found = out.get(form)
+            if found is None:
+                kept = self._kept(game_cls, domain_event, reader, position, names, visible)
+                if kept[1] is None:
+                    kept[1] = kept[0].SerializeToString()
+                out[form] = (kept[1], [seat])
+            else:
+                found[1].append(seat)
+        return list(out.values())
+
     def _kept(self, game_cls: type[Game], domain_event: Any, reader: Reader, position: int,
-              seats: Sequence[str]) -> list[Any]:
-        _, redacted, _ = visible_payload(game_cls, domain_event, reader)
+              seats: Sequence[str],
+              visible: tuple[dict[str, Any], bool, Any] | None = None) -> list[Any]:
+        """The form's message (and its bytes once asked) for ``reader``;
+        ``visible``: ``visible_payload``'s answer for it, when read already."""
+        if visible is None:
+            visible = visible_payload(game_cls, domain_event, reader)
         key = (domain_event.originator_id, domain_event.originator_version, position,
-               redacted, reader.full, reader.over, tuple(seats))
+               visible[1], reader.full, reader.over, tuple(seats))
         with self._guard:
             kept = self._forms.get(key)
             if kept is not None:
                 return kept
-        kept = [to_proto(game_cls, domain_event, reader, position, seats), None]
+        kept = [_to_proto(game_cls, domain_event, reader, position, seats, visible), None]
         with self._guard:
             kept = self._forms.setdefault(key, kept)
             while len(self._forms) > self.kept:

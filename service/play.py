@@ -19,9 +19,10 @@ its own. Here one stream carries it all:
   turns of the seats still asked are pushed again;
 - whenever one of the seats has a new decision, its turn: the seat's view,
   its legal moves and the decision ids (once per decision: another seat's
-  move does not ask a seat again what it is still asked), read once per version
-  for every reader of it (``ArbiterApp.seats_at``, ``ReadModel``), with no
-  look at the store when the cached game is at the version the events said;
+  move does not ask a seat again what it is still asked), made once per
+  version as its wire bytes straight from the game, for the seats the game
+  waits on alone (``ArbiterApp.turns_at``, ``service.turns``), with no look
+  at the store when the cached game is at the version the events said;
 - once the game is over, each seat's final state, then ``ENDED``.
 
 All one round has goes in one message (the results of the moves applied, the
@@ -64,11 +65,14 @@ from arbiter.wire import WireError, command_to_json
 from aggregates.kernel import Game, RuleError
 from service import auth, feeds, limits
 from service.application import ActResult, ArbiterApp, Move, SeatReading
-from service.envelope import EventForms, Reader
+from service.envelope import EventForms
 from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.ids import check_position, parse_game_id
+from service.readmodel import Turn
 from service.status import refused
+from service.turns import field as _field
+from service.turns import varint as _varint
 
 log = logging.getLogger(__name__)
 
@@ -86,21 +90,6 @@ INBOX_SIZE = 64
 EVENTS_PER_MESSAGE = 256
 
 
-def _varint(number: int) -> bytes:
-    """``number`` (not negative) as a protobuf varint."""
-    out = bytearray()
-    while number > 0x7F:
-        out.append(number & 0x7F | 0x80)
-        number >>= 7
-    out.append(number)
-    return bytes(out)
-
-
-def _field(number: int, data: bytes) -> bytes:
-    """A length-delimited field (a message, a string, packed numbers) on the wire."""
-    return _varint(number << 3 | 2) + _varint(len(data)) + data
-
-
 #: ``PlayMessage``'s fields and ``PlayEvent``'s, by number (protos/arbiter/v1/game.proto).
 _RESULTS, _EVENTS, _TURNS, _STATUS, _STATE = 1, 2, 3, 4, 5
 _EVENT, _FOR_SEATS = 1, 2
@@ -108,8 +97,8 @@ _EVENT, _FOR_SEATS = 1, 2
 
 class Push:
     """One ``PlayMessage``, put together as its wire bytes from parts encoded
-    once: each event's form (``EventForms.encoded``) and each turn
-    (``turn_wire``) are serialized once for every stream and push that
+    once: each event's form (``EventForms.for_seats``) and each turn
+    (``service.turns``) are serialized once for every stream and push that
     carries them, not copied into a new message and encoded again per push
     (a repeated field's elements are its entries one after another; a
     message's fields may come in any order, each repeated field's in its own).
@@ -559,13 +548,13 @@ class PlayStream:
                         message.event(form, for_seats)
                     last = ev.originator_version
                 asked_seats = [s for s in joined.seats if pushed.get(s) != last]
-                at = store.seats_at_cached(key, asked_seats, last, joined.screens)
+                at = store.turns_at_cached(joined.gid, asked_seats, last, joined.screens)
                 if at is None:  # the lock held, or the store to read: not on the loop
                     limits.charge_stream(clock() - mark)
                     at = await loop.run_in_executor(
-                        None, store.seats_at, key, asked_seats, last, joined.screens)
+                        None, store.turns_at, key, asked_seats, last, joined.screens)
                     mark = clock()
-                version, readings = at
+                version, turns = at
                 if version > last:
                     polled = True
                     if message.results or message.events:
@@ -575,10 +564,11 @@ class PlayStream:
                         mark = clock()
                     continue
                 pushed.update(dict.fromkeys(joined.seats, last))
-                for reading in readings:
-                    if _asks_anew(reading, asked):
-                        message.turn(self.servicer.turn_wire(reading))
-                ended = bool(readings) and readings[0].state.over
+                for turn in turns:
+                    if _asks_anew(turn, asked):
+                        message.turn(turn.wire if isinstance(turn, Turn)
+                                     else self.servicer.turn_wire(turn))
+                ended = bool(turns) and _over(turns[0])
                 if ended:
                     message.say(ENDED, game_pb2.FEED_STATE_ENDED)
                 elif status != self.hub.status or (
@@ -660,20 +650,8 @@ class PlayStream:
                names: tuple[str, ...], over: bool) -> list[tuple[bytes, list[int]]]:
         """An event, once per form the seats see of it (one, unless it is
         private to some of them), each as its ``Event`` bytes with the seats
-        it is for."""
-        seats = list(seats)
-        forms = self.servicer.forms
-        first, wire = forms.encoded(cls, ev, Reader(seats[0]).for_game(over), position,
-                                    seats=names)
-        if first.audience.everyone or len(seats) == 1:
-            return [(wire, seats)]  # one form for all
-        kinds: dict[tuple[bool, str], tuple[bytes, list[int]]] = {
-            (first.redacted, first.payload_json): (wire, [seats[0]])}
-        for seat in seats[1:]:
-            form, wire = forms.encoded(cls, ev, Reader(seat).for_game(over), position,
-                                       seats=names)
-            kinds.setdefault((form.redacted, form.payload_json), (wire, []))[1].append(seat)
-        return list(kinds.values())
+        it is for (``EventForms.for_seats``: its audience read once)."""
+        return self.servicer.forms.for_seats(cls, ev, tuple(seats), over, position, names)
 
     def _move(self, joined: Joined, move: game_pb2.PlayMove) -> Move | Exception:
         """A move as the writer applies it, or why it is refused before (its
@@ -716,14 +694,21 @@ class PlayStream:
         return move.seat
 
 
-def _asks_anew(reading: SeatReading, asked: dict[int, tuple[str, ...]]) -> bool:
-    """Whether a seat's reading is a turn to push: its decisions are not the
-    ones its last turn named (a decision's id changes when its seat acts or is
-    asked something new, not when another seat acts: seats choosing at once
-    are asked once each, not again after each other's moves), or the game is
-    over (every seat's final state)."""
-    ids = tuple(d.id for d in reading.state.pending if d.seat == reading.seat)
-    if not reading.state.over and asked.get(reading.seat) == ids:
+def _over(turn: Turn | SeatReading) -> bool:
+    return turn.over if isinstance(turn, Turn) else turn.state.over
+
+
+def _asks_anew(turn: Turn | SeatReading, asked: dict[int, tuple[str, ...]]) -> bool:
+    """Whether a seat's turn (or, the game over, its final reading) is to be
+    pushed: its decisions are not the ones its last turn named (a decision's
+    id changes when its seat acts or is asked something new, not when another
+    seat acts: seats choosing at once are asked once each, not again after
+    each other's moves), or the game is over (every seat's final state)."""
+    if isinstance(turn, Turn):
+        ids = turn.ids
+    else:
+        ids = tuple(d.id for d in turn.state.pending if d.seat == turn.seat)
+    if not _over(turn) and asked.get(turn.seat) == ids:
         return False
-    asked[reading.seat] = ids
+    asked[turn.seat] = ids
     return True

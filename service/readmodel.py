@@ -24,9 +24,9 @@ import threading
 import uuid
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from aggregates.kernel import Decision, Game
+from aggregates.kernel import Command, Decision, Game
 from aggregates.kernel.outcome import outcome_json
 from service.envelope import Reader, dumps
 
@@ -102,6 +102,19 @@ class LegalList:
     complete: bool
 
 
+@dataclasses.dataclass(frozen=True)
+class Turn:
+    """A seat's turn at a version: its ``PlayTurn`` bytes (``wire``), with
+    what a stream reads of it: the seat's pending decisions' ids (a turn is
+    pushed again only when they change: ``play._asks_anew``) and whether
+    the game is over."""
+
+    seat: int
+    ids: tuple[str, ...]
+    over: bool
+    wire: bytes
+
+
 def facts_of(game: Game, seat: int | None = None) -> GameFacts:
     """``game``'s facts; ``seat``, when given, checked to be one of its seats."""
     if seat is not None:
@@ -137,12 +150,10 @@ def seat_state(game: Game, reader: Reader, screen: bool = True,
     )
 
 
-def legal_list(game: Game, seat: int,
-               decisions: Sequence[Decision] | None = None) -> LegalList:
-    """What ``seat`` may do in ``game`` now (``decisions``: as ``seat_state``'s)."""
-    if decisions is None:
-        decisions = game.pending_decisions()
-    actions = [] if game.ended else game.legal_actions(seat)
+def listed(game: Game, seat: int, decisions: Sequence[Decision]) -> tuple[list[Command], bool]:
+    """The commands ``seat``'s legal list names in ``game`` now, and whether
+    the list is complete; ``decisions``: the game's pending decisions now."""
+    actions = [] if game.ended else game.legal_actions(seat, decisions)
     complete = game.ended or game.legal_list_complete(seat)
     if not complete:
         # Too many to send: the commands a choice structure builds are
@@ -153,6 +164,15 @@ def legal_list(game: Game, seat: int,
         # principle 6) and a clock's default has one to pick.
         built = {getattr(c, "command", None) for c in game.choices(seat)}
         actions = [a for a in actions if a.NAME not in built] or actions
+    return actions, complete
+
+
+def legal_list(game: Game, seat: int,
+               decisions: Sequence[Decision] | None = None) -> LegalList:
+    """What ``seat`` may do in ``game`` now (``decisions``: as ``seat_state``'s)."""
+    if decisions is None:
+        decisions = game.pending_decisions()
+    actions, complete = listed(game, seat, decisions)
     return LegalList(
         rules=game.RULES_ID, version=game.version,
         actions=tuple(LegalAction(command, dumps(command), game.action_label(a))
@@ -160,6 +180,13 @@ def legal_list(game: Game, seat: int,
         decisions=tuple(pending(d, with_choices=True) for d in decisions if d.seat == seat),
         complete=complete,
     )
+
+
+class TurnMaker(Protocol):
+    """What makes a stream's turn (``service.turns.TurnWire``)."""
+
+    def turn(self, game: Game, seat: int, decisions: Sequence[Decision],
+             screen: bool) -> Turn: ...
 
 
 class ReadModel:
@@ -182,6 +209,17 @@ class ReadModel:
         return self._kept(game, "decisions", lambda: tuple(game.pending_decisions()),
                           counted=False)
 
+    def kept_decisions(self, game: Game) -> tuple[Decision, ...] | None:
+        """``decisions`` when they are kept for this very game at its version
+        (a reader read them: a ``Play`` turn), else None: nothing is made. The
+        writer's next move on the game checks its decision id against them
+        rather than asking the rules again (``ArbiterApp._decided``)."""
+        with self._guard:
+            entry = self._games.get(game.id)
+            if entry is None or entry[0]() is not game or entry[1] != game.version:
+                return None
+            return entry[2].get("decisions")  # type: ignore[no-any-return]
+
     def waiting_on(self, game: Game) -> tuple[int, ...]:
         """The seats with a decision pending (``Game.waiting_on``), from ``decisions``."""
         return tuple(sorted({d.seat for d in self.decisions(game)}))
@@ -196,6 +234,13 @@ class ReadModel:
         """``legal_list``, made once per (game, version, seat)."""
         return self._kept(game, ("legal", seat),
                           lambda: legal_list(game, seat, self.decisions(game)))
+
+    def turn(self, game: Game, seat: int, screen: bool, wire: TurnMaker) -> Turn:
+        """A ``Play`` stream's turn for ``seat`` (the game not over), as its
+        wire bytes (``service.turns``), made once per (game, version, seat,
+        with the screen or not)."""
+        return self._kept(game, ("turn", seat, screen),
+                          lambda: wire.turn(game, seat, self.decisions(game), screen))
 
     def _kept(self, game: Game, key: Hashable, make: Callable[[], T], counted: bool = True) -> T:
         """A reading of the very object read (the application's cached game) at

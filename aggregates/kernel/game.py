@@ -325,13 +325,17 @@ class Game(Recording, Entropy, Clocks, LaidOut, DeclaredEvents, Presenting, Aggr
     # ------------------------------------------------------------- routing
 
     def act(
-        self, seat: int, command: Command, command_id: str = "", decision_id: str = ""
+        self, seat: int, command: Command, command_id: str = "", decision_id: str = "",
+        pending: Sequence[Decision] | None = None,
     ) -> None:
         """A seat's move, as the answer to a decision pending for it.
 
         ``decision_id``, when given, must name a decision pending for the seat
         now: staleness is judged per decision, so seats choosing at once never
-        make each other's answers stale.
+        make each other's answers stale. ``pending``: the game's
+        ``pending_decisions()`` now, when the caller has them already (a
+        server read them for the seat's turn at this very version); else
+        they are asked again.
         """
         self._draws = []
         self._command = None
@@ -343,7 +347,8 @@ class Game(Recording, Entropy, Clocks, LaidOut, DeclaredEvents, Presenting, Aggr
             raise RuleError(Reason.UNKNOWN_COMMAND, f"{self.RULES_ID} has no {command.NAME!r}")
         # Ids (and the choices filled in beside them) are only needed to judge a
         # named decision: routing reads a decision's kind and position alone.
-        mine = self.decisions_of(seat, with_ids=bool(decision_id))
+        mine = (self.decisions_of(seat, with_ids=bool(decision_id)) if pending is None
+                else [d for d in pending if d.seat == seat])
         if not mine:
             raise RuleError(Reason.NOT_YOUR_TURN, f"the game is not waiting on seat {seat}")
         if decision_id:
@@ -379,13 +384,18 @@ class Game(Recording, Entropy, Clocks, LaidOut, DeclaredEvents, Presenting, Aggr
         pending = self.pending_decisions() if with_ids else self.pending()
         return [d for d in pending if d.seat == seat]
 
-    def legal_actions(self, seat: int) -> list[Command]:
+    def legal_actions(self, seat: int,
+                      pending: Sequence[Decision] | None = None) -> list[Command]:
         """Every command ``seat`` may send now: the legal answers to each of
-        its pending decisions."""
+        its pending decisions. ``pending``: the game's pending decisions now
+        (``pending()`` or ``pending_decisions()``), when the caller has them
+        already (a server reads them once per version); else asked again."""
         if self.ended:
             return []
         out: list[Command] = []
-        for decision in self.decisions_of(seat, with_ids=False):
+        mine = (self.decisions_of(seat, with_ids=False) if pending is None
+                else [d for d in pending if d.seat == seat])
+        for decision in mine:
             out.extend(c for c in self.FLOW.legal(self, decision) if c not in out)
         return out
 
