@@ -50,18 +50,42 @@ ATTACK_SECONDS = 5.0
 SPEND_SECONDS = 30.0
 
 
-@pytest.fixture
-def two_callers(tmp_path: Any, redis_url: str) -> Iterator[tuple[ServerProcess, int]]:
+@pytest.fixture(scope="module")
+def attacked_store(
+    tmp_path_factory: pytest.TempPathFactory, redis_url: str
+) -> Iterator[tuple[ServerProcess, game_pb2.CreateGameResponse, list[str]]]:
+    """A server, the long game the attacks are made on (made once for the
+    module, by the admin, who has no share: each test made its own, 600
+    events of random moves in 2-2.5 s), and the tests that used it so far."""
     if not has_ipv6_loopback():
         pytest.skip("no IPv6 loopback: cannot be two callers on one machine")
-    server = ServerProcess(tmp_path / "data", redis_url, {
+    server = ServerProcess(tmp_path_factory.mktemp("work-shares") / "data", redis_url, {
         "ARBITER_CALLS_PER_SECOND": str(Settings.calls_per_second)})  # the default's shares
     server.address = f"[::]:{free_port()}"
     server.start()
     try:
-        yield server, server.port
+        yield server, long_running_game(server.stub(), 600), []
     finally:
         server.stop()
+
+
+@pytest.fixture
+def two_callers(
+    request: pytest.FixtureRequest,
+    attacked_store: tuple[ServerProcess, game_pb2.CreateGameResponse, list[str]],
+) -> tuple[ServerProcess, int, game_pb2.CreateGameResponse]:
+    """The module's server as a server of its own (restarted after another
+    test used it: a new process, every caller's share whole; the attacker is
+    ``127.0.0.1`` in each test, as a connection to any other loopback address
+    leaves from it), its port, and the game."""
+    server, game, used = attacked_store
+    if used:
+        admin_address = server.address  # 127.0.0.1, as the first start leaves it
+        server.address = f"[::]:{server.port}"  # every address again, the same port
+        server.restart()
+        server.address = admin_address
+    used.append(request.node.name)
+    return server, server.port, game
 
 
 def honest_reader(admin: Any, port: int) -> tuple[Any, game_pb2.GetStateRequest,
@@ -208,12 +232,11 @@ class Attacker(Threads):
 
 
 def test_audits_and_past_reads_cost_by_their_work(
-    two_callers: tuple[ServerProcess, int]
+    two_callers: tuple[ServerProcess, int, game_pb2.CreateGameResponse]
 ) -> None:
-    server, port = two_callers
+    server, port, target = two_callers
     admin = server.stub()
     honest, read, metadata = honest_reader(admin, port)
-    target = long_running_game(admin, 600)
     idle = median_read_ms(honest, read, metadata)
     assert server.process is not None
     with Attacker(port, target) as attacker:
@@ -309,7 +332,9 @@ class StreamAttacker(Threads):
             call.cancel()
 
 
-def test_feeds_and_histories_cost_by_their_work(two_callers: tuple[ServerProcess, int]) -> None:
+def test_feeds_and_histories_cost_by_their_work(
+    two_callers: tuple[ServerProcess, int, game_pb2.CreateGameResponse]
+) -> None:
     """Attack: one address keeps six server streams busy replaying a long game
     (``History`` and ``Subscribe`` from its start, opened again as each ends),
     within its stream share and its calls (an open is one call). Each
@@ -323,10 +348,9 @@ def test_feeds_and_histories_cost_by_their_work(two_callers: tuple[ServerProcess
     of 260 refused charged), the six streams kept the server busy for free
     (0.9 of a core against 0.4, honest reads included, at a load of 5 on
     2 cores)."""
-    server, port = two_callers
+    server, port, target = two_callers
     admin = server.stub()
     honest, read, metadata = honest_reader(admin, port)
-    target = long_running_game(admin, 600)
     version = admin.GetState(game_pb2.GetStateRequest(game_id=target.game_id, seat=0)).version
     idle = median_read_ms(honest, read, metadata)
     assert server.process is not None
