@@ -25,7 +25,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from eventsourcing.application import (
     AggregateNotFoundError,
@@ -64,6 +64,7 @@ from service.snapshots import SnapshotSeal, TrustedSnapshots
 from service.turns import TurnWire
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 SAVE_ATTEMPTS = 8
 #: CreateGame's attempts at the catalogue's next entry, with a jittered,
 #: exponentially growing pause between them (at most ``CREATE_BACKOFF[1]``):
@@ -807,32 +808,18 @@ class ArbiterApp(Application):
         server's through the feed), so a cached game at that version is the
         game then, and only a cached game behind it (another server's write)
         catches up from the store."""
+        return self._at(game_id, version, lambda game: self._readings(
+            game, seats, version, screens))
+
+    def _at(self, game_id: str, version: int, read: Callable[[Game], _T]) -> _T:
+        """``read`` of the game under its lock: the cached game when it is at
+        ``version`` or newer, else the game caught up from the store."""
         gid = parse_game_id(game_id)
         with self._lock(gid):
             game = self._cached_as_is(gid)
             if game is None or game.version < version:
                 game = self.game(game_id, borrow=True)
-            return self._readings(game, seats, version, screens)
-
-    def seats_at_cached(self, game_id: str, seats: Sequence[int], version: int,
-                        screens: bool = True) -> tuple[int, list[SeatReading]] | None:
-        """``seats_at`` for a reader that must not wait (a ``Play`` round on the
-        event loop, where a wait stalls every stream): the cached game's
-        readings when its lock is free this instant and it is at ``version`` or
-        newer; None when the lock is held (its writer's save) or the game must
-        be read from the store (not cached, or behind: another server's write),
-        and the reader asks ``seats_at`` from a thread instead."""
-        gid = parse_game_id(game_id)
-        lock = self._lock(gid)
-        if not lock.acquire(blocking=False):
-            return None
-        try:
-            game = self._cached_as_is(gid)
-            if game is None or game.version < version:
-                return None
-            return self._readings(game, seats, version, screens)
-        finally:
-            lock.release()
+            return read(game)
 
     def _readings(self, game: Game, seats: Sequence[int], version: int,
                   screens: bool) -> tuple[int, list[SeatReading]]:
@@ -855,17 +842,17 @@ class ArbiterApp(Application):
         the game waits on as its ``PlayTurn`` bytes (``Turn``, made once per
         version: ``ReadModel.turn``); a game over, every seat's final reading
         as ``seats_at`` reads it (signed when pushed)."""
-        gid = parse_game_id(game_id)
-        with self._lock(gid):
-            game = self._cached_as_is(gid)
-            if game is None or game.version < version:
-                game = self.game(game_id, borrow=True)
-            return self._turns(game, seats, version, screens)
+        return self._at(game_id, version, lambda game: self._turns(
+            game, seats, version, screens))
 
     def turns_at_cached(self, gid: uuid.UUID, seats: Sequence[int], version: int,
                         screens: bool = True) -> tuple[int, list[Turn | SeatReading]] | None:
-        """``turns_at`` for a reader that must not wait (``seats_at_cached``'s
-        terms: None when the game's lock is held or the store is to be read)."""
+        """``turns_at`` for a reader that must not wait (a ``Play`` round on the
+        event loop, where a wait stalls every stream): the cached game's turns
+        when its lock is free this instant and it is at ``version`` or newer;
+        None when the lock is held (its writer's save) or the game must be read
+        from the store (not cached, or behind: another server's write), and the
+        reader asks ``turns_at`` from a thread instead."""
         lock = self._lock(gid)
         if not lock.acquire(blocking=False):
             return None

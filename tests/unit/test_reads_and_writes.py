@@ -101,13 +101,13 @@ def test_an_act_resolves_its_caller_once(app: ArbiterApp, monkeypatch: pytest.Mo
 def test_a_reading_that_must_not_wait_is_refused_while_the_writer_holds_the_game(
     app: ArbiterApp,
 ) -> None:
-    """A ``Play`` round reads its turns on the event loop: ``seats_at_cached``
+    """A ``Play`` round reads its turns on the event loop: ``turns_at_cached``
     never waits for the game's lock (its writer's save) nor reads the store;
-    it answers None and the round asks ``seats_at`` from a thread."""
+    it answers None and the round asks ``turns_at`` from a thread."""
     game = app.create_game("enin", ["solo"])
     game_id, version = str(game.id), app.game(str(game.id)).version
-    ready = app.seats_at_cached(game_id, [0], version)
-    assert ready is not None and ready == app.seats_at(game_id, [0], version)
+    ready = app.turns_at_cached(game.id, [0], version)
+    assert ready is not None and ready == app.turns_at(game_id, [0], version)
     held = threading.Event()
     release = threading.Event()
 
@@ -120,8 +120,8 @@ def test_a_reading_that_must_not_wait_is_refused_while_the_writer_holds_the_game
     thread.start()
     try:
         assert held.wait(5)
-        assert app.seats_at_cached(game_id, [0], version) is None
+        assert app.turns_at_cached(game.id, [0], version) is None
     finally:
         release.set()
         thread.join(5)
-    assert app.seats_at_cached(game_id, [0], version + 5) is None  # behind: the store's
+    assert app.turns_at_cached(game.id, [0], version + 5) is None  # behind: the store's
