@@ -201,17 +201,18 @@ class RealServer:
 
 @pytest.fixture
 def real_server(tmp_path: Path) -> Iterator[RealServer]:
-    from service.application import ArbiterApp
-    from service.feeds import FeedHub
-    from service.servicer import GameServicer
-
-    app = ArbiterApp({
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-        "SQLITE_DBNAME": str(tmp_path / "games.sqlite"),
-        "CREATE_TABLE": "y",
-    })
+    """The real servicer in this process, on the store as the server configures
+    its own (``Settings.store_env``: with its aggregate cache, which spares each
+    move and each Play round rebuilding the game from the store; a whole game
+    without it took twice as long), served as the server serves it."""
     from service.aio import LoopServer
-    from service.servicer import add_to_server
+    from service.application import ArbiterApp
+    from service.config import Settings
+    from service.feeds import FeedHub
+    from service.servicer import GameServicer, add_to_server
+
+    settings = Settings(data_dir=tmp_path / "data")
+    app = ArbiterApp(settings.store_env(), settings.snapshot_interval)
 
     hub = FeedHub("redis://127.0.0.1:1")  # never started: no live feeds here
     # As the server serves it: gRPC's asyncio server, which runs Play on its loop.

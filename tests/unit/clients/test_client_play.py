@@ -1,10 +1,10 @@
 """The one play loop, driven by scripted input.
 
-Against the real servicer in this process (``real_server``; ``served_store``
-on the store as the server configures it) it plays whole games of every game
-the server has; against a scripted service it meets each
-choice structure (pick cards with a mark, assign, number), refusals and a
-single possible move, and the commands it sends are checked field by field.
+Against the real servicer in this process (``real_server``, on the store as
+the server configures it) it plays whole games of every game the server has;
+against a scripted service it meets each choice structure (pick cards with a
+mark, assign, number), refusals and a single possible move, and the commands
+it sends are checked field by field.
 """
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from concurrent import futures
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -83,40 +81,14 @@ def rules_ids(address: str) -> list[tuple[str, int]]:
         return [(r.id, max(1, r.min_seats)) for r in client.list_rules()]
 
 
-@pytest.fixture
-def served_store(tmp_path: Path) -> Iterator[RealServer]:
-    """``real_server`` (conftest's: the real servicer in this process, served
-    as the server serves it), on the store as the server configures its own
-    (``Settings.store_env``: with its aggregate cache, which spares each move
-    and each Play round rebuilding the game from the store; a whole game
-    without it took twice as long)."""
-    from service.aio import LoopServer
-    from service.application import ArbiterApp
-    from service.config import Settings
-    from service.feeds import FeedHub
-    from service.servicer import GameServicer, add_to_server
-
-    settings = Settings(data_dir=tmp_path / "data")
-    app = ArbiterApp(settings.store_env(), settings.snapshot_interval)
-    hub = FeedHub("redis://127.0.0.1:1")  # never started: no live feeds here
-    server = LoopServer(futures.ThreadPoolExecutor(max_workers=8), [], [])
-    add_to_server(GameServicer(app, hub), server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        yield RealServer(f"127.0.0.1:{port}")
-    finally:
-        server.stop(None).wait()
-
-
 @pytest.mark.heavy(5)
 @pytest.mark.parametrize("rules", sorted(cls.RULES_ID for cls in SERVED))
 def test_every_game_plays_to_the_end_through_the_one_loop(
-        served_store: RealServer, rules: str) -> None:
-    games = dict(rules_ids(served_store.address))
+        real_server: RealServer, rules: str) -> None:
+    games = dict(rules_ids(real_server.address))
     assert set(games) == {cls.RULES_ID for cls in SERVED}, "a served game is not tested"
     for players in (games[rules],):
-        status, out, client, game_id = play(served_store.address, rules, players, None)
+        status, out, client, game_id = play(real_server.address, rules, players, None)
         assert status == 0, out[-2000:]
         state = client.state(game_id, 0)
         assert state.over, f"{rules}: {out[-2000:]}"
