@@ -64,6 +64,11 @@ from service.web.screen import screen_html
 from service.web.templating import STATIC, page
 
 PAGE_SIZE = 25
+#: The log lines a game's page shows: the latest, as a table's log scrolls. A
+#: page read the whole history, and a long game's page grew with it (a
+#: 650-version game's page took a fifth of a second to read); the whole log is
+#: the replay's.
+LOG_TAIL = 200
 #: The rules the server plays, by id (``ListRules``; they do not change while it runs).
 RULES: web.AppKey[dict[str, Any]] = web.AppKey("pages_rules", dict)
 RULES_TTL = 300.0
@@ -391,13 +396,15 @@ async def game_page(request: web.Request) -> web.Response:
     game_id = session.game_id_of(request)
     token = session.token_of(request)
     state = await state_of(request, game_id, token)
-    events = await history(request, game_id, token)
+    events = await history(request, game_id, token, after=max(state.version - LOG_TAIL, 0))
+    events = events[-LOG_TAIL:]  # a move or more since the state was read
     rules = await rules_by_id(request)
     last = events[-1].version if events else 0
     return page("game.html", game_id=game_id, short=short_id(game_id),
                 title=title_of(rules, state.rules), state=state, seats=list(state.seats),
                 board=board_html(state), pending=pending_html(state),
-                outcome=outcome_html(state), log=log_items(events), last=last)
+                outcome=outcome_html(state), log=log_items(events), last=last,
+                log_tail=LOG_TAIL, earlier=bool(events) and events[0].version > 1)
 
 
 @refusals

@@ -31,6 +31,7 @@ from arbiter.v1 import game_pb2
 from arbiter.wire import json_to_command
 
 from aggregates.records import read_record, verify_lines
+from service.web.pages import LOG_TAIL
 from tests.integration.conftest import ServerProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("web-pages")]
@@ -404,12 +405,35 @@ def test_spectator_page_of_a_running_ethnos_game_shows_board_log_pending(
     log = page.by_id("log")
     assert log.tag == "ol" and log.attrs["aria-live"] == "polite"
     assert log_of(page) == [(ev.version, event_text(ev)) for ev in events]
+    assert page.by_id("log-earlier").attrs.get("hidden") is not None  # the whole log shown
     pending = [li.text() for li in page.by_id("pending").find_all("li")]
     assert pending == render_pending(state.pending, list(state.seats)) and pending
     assert page.by_id("outcome").attrs.get("hidden") is not None
     scripts = [s.attrs.get("src") for s in page.find_all("script") if s.attrs.get("src")]
     assert "/static/live.js" in scripts and "/static/fragment.js" in scripts
     assert Browser(web_server.web_url).get("/static/live.js").status == 200
+
+
+def test_a_long_games_page_shows_its_latest_log_lines_and_links_the_whole_log(
+        web_server: ServerProcess) -> None:
+    """A game's page reads and shows the latest ``LOG_TAIL`` lines of its log,
+    however long the game (docs/web.md, "A game's page"); the replay has them all."""
+    created = make_game(web_server, "ethnos", ["Ana", "Ben"])
+    watcher = web_server.stub(created.spectator_token)
+    play(web_server, created, "ethnos", random.Random(5), 400)
+    state = watcher.GetState(game_pb2.GetStateRequest(game_id=created.game_id, spectator=True))
+    assert state.version > LOG_TAIL + 10, state.version
+    browser = Browser(web_server.web_url)
+    assert browser.open_session(created.game_id, created.spectator_token).status == 200
+    page = browser.get(f"/games/{created.game_id}").dom
+    events = list(watcher.History(game_pb2.HistoryRequest(game_id=created.game_id,
+                                                          spectator=True)))
+    assert [e.version for e in events] == list(range(1, state.version + 1))
+    assert log_of(page) == [(ev.version, event_text(ev)) for ev in events[-LOG_TAIL:]]
+    earlier = page.by_id("log-earlier")
+    assert earlier.attrs.get("hidden") is None
+    assert earlier.find_all("a")[0].attrs["href"] == f"/games/{created.game_id}/replay"
+    assert page.find_all("body")[0].attrs["data-log-tail"] == str(LOG_TAIL)
 
 
 def test_spectator_page_of_a_running_game_needs_a_credential(web_server: ServerProcess) -> None:

@@ -38,7 +38,7 @@ from arbiter.v1 import game_pb2
 
 from aggregates.ethnos.game import Ethnos
 from aggregates.records import read_record
-from service.web.pages import board_html, outcome_html, pending_html
+from service.web.pages import LOG_TAIL, board_html, outcome_html, pending_html
 from tests.integration.conftest import ServerProcess
 from tests.integration.test_leaks_screens_and_choices import (
     EthnosKnowledge,
@@ -169,10 +169,13 @@ class Spectator:
         unsealed(self.know, where, html)
 
     def check_log(self, page: Node, events: dict[int, game_pb2.Event], upto: int,
-                  where: str) -> None:
+                  where: str, tail: int = 0) -> None:
+        """The page's log lines are the spectator's events up to ``upto`` (their
+        last ``tail`` where the page shows only the latest)."""
         lines = [(int(li.attrs["data-version"]), li.text())
                  for li in page.by_id("log").find_all("li")]
-        assert lines == [(v, event_text(events[v])) for v in sorted(events) if v <= upto], where
+        wanted = [(v, event_text(events[v])) for v in sorted(events) if v <= upto]
+        assert lines == (wanted[-tail:] if tail else wanted), where
 
     def check_now(self, rnd: random.Random) -> None:
         """Every spectator surface at the current version (the game still running)."""
@@ -185,7 +188,7 @@ class Spectator:
         assert reply.status == 200, reply.body
         page = dom(reply.body)
         self.check_board(page, reply.body, state, f"game page v{version}")
-        self.check_log(page, events, version, f"game page log v{version}")
+        self.check_log(page, events, version, f"game page log v{version}", LOG_TAIL)
         assert str(pending_html(state)) in reply.body
         assert str(outcome_html(state)) in reply.body
         fragment = self.browser.get(f"{base}/board?version={version}")

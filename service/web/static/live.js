@@ -13,6 +13,9 @@
   var log = document.getElementById("log");
   var statusEl = document.getElementById("feed-status");
   var have = parseInt(body.getAttribute("data-last-version") || "0", 10) || 0;
+  /* The page shows the latest lines only; the whole log is the replay's. */
+  var tail = parseInt(body.getAttribute("data-log-tail") || "0", 10) || 0;
+  var earlier = document.getElementById("log-earlier");
   var source = null;
   var ended = false;
   var queue = Promise.resolve();
@@ -31,6 +34,10 @@
     li.value = version;
     li.textContent = text;
     log.appendChild(li);
+    while (tail > 0 && log.children.length > tail) {
+      log.removeChild(log.firstElementChild);
+      if (earlier) { earlier.hidden = false; }
+    }
     have = version;
     body.setAttribute("data-last-version", String(have));
     log.scrollTop = log.scrollHeight;
