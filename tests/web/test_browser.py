@@ -386,13 +386,17 @@ def check_no_hidden_card(page: Any, admin: game_pb2_grpc.GameServiceStub, game_i
 
 
 #: A replay's board at version ``v`` (null before it is drawn): its screen JSON,
-#: the version shown and the slider's value.
+#: the version shown, the slider's value and the log's lines (their versions, and
+#: the one marked current).
 AT_VERSION = """(v) => {
   const board = document.querySelector('#board');
   if (!board || board.dataset.version !== String(v)) return null;
   const json = document.querySelector('script#screen-json');
+  const lines = [...document.querySelectorAll('#log li')].map(li => Number(li.dataset.version));
+  const current = [...document.querySelectorAll('#log li.current')].map(
+    li => Number(li.dataset.version));
   return {json: json && json.textContent, version: document.querySelector('#version').textContent,
-          slider: document.querySelector('#slider').value};
+          slider: document.querySelector('#slider').value, lines, current};
 }"""
 
 
@@ -423,6 +427,9 @@ def test_replay_slider_shows_each_version_as_the_server_does(
             f"version {version}'s screen differs from the server's"
         assert number_in(got["version"]) == version
         assert got["slider"] == str(version)
+        # The log up to the version (one event a version), the version's line marked.
+        assert got["lines"] == list(range(1, version + 1)), f"version {version}'s log"
+        assert got["current"] == [version]
 
     page.click("#first")
     shows(1)

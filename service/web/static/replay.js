@@ -30,22 +30,39 @@
 
   function current() { return parseInt(slider.value, 10); }
 
+  function lineOf(ev) {
+    var li = document.createElement("li");
+    li.setAttribute("data-version", String(ev.version));
+    li.value = ev.version;
+    li.textContent = ev.text;
+    return li;
+  }
+
+  function linesUpTo(version) {
+    /* How many of the events (in version order) are at or before version. */
+    var low = 0, high = events.length;
+    while (low < high) {
+      var mid = (low + high) >> 1;
+      if (events[mid].version <= version) { low = mid + 1; } else { high = mid; }
+    }
+    return low;
+  }
+
   function drawLog(version) {
-    while (log.firstChild) { log.removeChild(log.firstChild); }
-    events.forEach(function (ev) {
-      if (ev.version > version) { return; }
-      var li = document.createElement("li");
-      li.setAttribute("data-version", String(ev.version));
-      li.value = ev.version;
-      li.textContent = ev.text;
-      if (ev.version === version) {
-        li.className = "current";
-        li.setAttribute("aria-current", "step");
-      }
-      log.appendChild(li);
-    });
-    var mark = log.querySelector("li.current");
-    if (mark) { log.scrollTop = mark.offsetTop - log.offsetTop - log.clientHeight / 2; }
+    /* The log up to version: lines added or taken at its end only, so a step
+       costs the lines it changes, not the whole log (the page came with the
+       lines up to the version it shows, the same as events' first ones). */
+    var want = linesUpTo(version);
+    while (log.children.length > want) { log.removeChild(log.lastElementChild); }
+    while (log.children.length < want) { log.appendChild(lineOf(events[log.children.length])); }
+    var old = log.querySelector("li.current");
+    if (old) { old.className = ""; old.removeAttribute("aria-current"); }
+    var mark = log.lastElementChild;
+    if (mark && mark.getAttribute("data-version") === String(version)) {
+      mark.className = "current";
+      mark.setAttribute("aria-current", "step");
+      log.scrollTop = mark.offsetTop - log.offsetTop - log.clientHeight / 2;
+    }
   }
 
   function enable(version) {
