@@ -32,9 +32,9 @@ def test_the_audit_cache_keeps_one_verdict_per_game_least_recent_out(
     audited: list[str] = []
     original = auditing.audit_stored
 
-    def counting(a: Any, game_id: str) -> Any:
+    def counting(a: Any, game_id: str, read: Any = None) -> Any:
         audited.append(game_id)
-        return original(a, game_id)
+        return original(a, game_id, read)
 
     monkeypatch.setattr(auditing, "audit_stored", counting)
     audits = auditing.Audits(app)
