@@ -9,7 +9,10 @@ pairing: the upper level's share of the wins (a shared win split among the
 winners) with its 95% Wilson interval, and the mean margin of its seats'
 worth over the lower level's (``clients.bots.playout.rewards``: first 1,
 last 0) with a 95% normal interval. The Land of Enin is played alone: each
-level's win rate. Each level's decision time: p50 and p99 at the budget.
+level's win rate and its score, how far its quest got (``SOLO_SCORES``: the
+quest's parts done and the XP reached, each with a 95% interval), and each
+level's score less random's over the games both played (the same seeds). Each
+level's decision time: p50 and p99 at the budget.
 
 ``--depths P,C`` plays the upper level at other playout depths than the
 bots' own (``clients.bots.playout.Depths``: P moves where a game's standings
@@ -46,6 +49,11 @@ from clients.bots import DEPTHS, Depths, Determiniser, make, observe
 from clients.bots.arena import play
 
 PAIRS = (("greedy", "random"), ("ismcts", "greedy"))
+#: A solo game's score beside its result, from the player's view at the end
+#: (The Land of Enin keeps none: the rulebook's quest is won or lost): the
+#: quest's parts done (its items marked on the Character Card, the Lost Book
+#: last) and the experience reached.
+SOLO_SCORES = {"quest": lambda view: len(view["quest_items"]), "xp": lambda view: view["xp"]}
 #: The kept records of the runs the docs cite (``docs/bots-search.md``).
 RECORDS = Path(__file__).parent / "bots_records"
 Z = 1.96
@@ -133,7 +141,9 @@ def one_game(table: Table, n: int, budget: float, from_record: bool = False,
     up = [w for s, w in enumerate(result.worth) if levels[s] == table.upper]
     down = [w for s, w in enumerate(result.worth) if levels[s] == table.lower]
     margin = statistics.fmean(up) - statistics.fmean(down) if down else 0.0
-    return {"table": table.name(), "n": n, "won": won, "margin": margin,
+    scores = ({name: score(game.view(0)) for name, score in SOLO_SCORES.items()}
+              if table.players == 1 else {})
+    return {"table": table.name(), "n": n, "won": won, "margin": margin, **scores,
             "ended": result.ended, "moves": result.moves, "budget": budget,
             "belief": "record" if from_record else "game",
             "depths": [depths.projected, depths.counted],
@@ -171,12 +181,34 @@ def summary(table: Table, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
     count = len(games)
     wins = sum(g["won"] for g in games)
     mean, mlow, mhigh = mean_interval([g["margin"] for g in games])
+    scored = {name: mean_interval([g[name] for g in games if name in g])
+              for name in SOLO_SCORES if any(name in g for g in games)}
     return {"game": table.rules, "players": table.players, "upper": table.upper,
             "lower": table.lower, "level": table.upper, "games": count,
             "win_share": wins / count if count else 0.0, "win_rate": wins / count if count else 0.0,
             "win_ci": wilson(wins, count), "margin": mean, "margin_ci": (mlow, mhigh),
+            "scores": scored, "scored": sum(all(n in g for n in SOLO_SCORES) for g in games),
             "unfinished": sum(not g["ended"] for g in games),
             "seconds": round(sum(g["seconds"] for g in games), 1)}
+
+
+def solo_against_random(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Each solo level's score less random's, game by game over the games both
+    played (the same seed), with 95% normal intervals."""
+    by: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
+    for r in records:
+        rules, solo, level = (r["table"].split(" ") + ["", ""])[:3]
+        if solo == "solo" and all(name in r for name in SOLO_SCORES):
+            by.setdefault(level, {})[(rules, r["n"])] = r
+    base = by.get("random", {})
+    out = []
+    for level, games in sorted(by.items()):
+        both = sorted(k for k in games if k in base and level != "random")
+        for name in SOLO_SCORES if both else ():
+            mean, low, high = mean_interval([games[k][name] - base[k][name] for k in both])
+            out.append(f"{both[0][0]} solo {level} v random: {name} {mean:+.2f} "
+                       f"[{low:+.2f}, {high:+.2f}] over {len(both)} games of both")
+    return out
 
 
 def plan(rules_ids: Sequence[str], only: Sequence[int] = (), upper: str = "") -> list[Table]:
@@ -237,7 +269,7 @@ def report(by_name: dict[str, Table], records: Sequence[dict[str, Any]]) -> list
     for (rules, level), values in sorted(spent.items()):
         print(f"{rules} decision time {level}: p50 {percentile(values, 0.5):.3f} s, "
               f"p99 {percentile(values, 0.99):.3f} s over {len(values)} decisions", flush=True)
-    for text in conditions(rows, records):
+    for text in solo_against_random(records) + conditions(rows, records):
         print(text, flush=True)
     return rows
 
@@ -337,8 +369,11 @@ def timing(rules: str, budgets: Sequence[float], decisions: int) -> list[str]:
 def line(row: dict[str, Any]) -> str:
     if row["players"] == 1:
         low, high = row["win_ci"]
+        scores = "".join(f", {name} {mean:.2f} [{lo:.2f}, {hi:.2f}]"
+                         for name, (mean, lo, hi) in row["scores"].items())
+        scored = f" (scores of {row['scored']})" if scores else ""
         return (f"{row['game']} solo {row['level']}: won {row['win_rate']:.2f} "
-                f"[{low:.2f}, {high:.2f}] of {row['games']}")
+                f"[{low:.2f}, {high:.2f}] of {row['games']}{scores}{scored}")
     low, high = row["win_ci"]
     mlow, mhigh = row["margin_ci"]
     unfinished = f", {row['unfinished']} not finished" if row["unfinished"] else ""

@@ -117,6 +117,28 @@ def test_two_runs_are_compared_game_by_game_on_the_games_both_played(tmp_path: A
     assert "margin less the other run's +1.00 [" in lines[1]
 
 
+def test_solo_enin_is_scored_by_how_far_its_quest_got_and_against_random() -> None:
+    """Issue 36: "Enin: its score against random". The Land of Enin's quest is won
+    or lost (its rulebook keeps no score), so a level's score is how far the quest
+    got: the parts done (Questing: each a black cube on the Character Card) and the
+    XP reached; each level's less random's is paired by the game's seed."""
+    from tests.bots_soak import Table, one_game, solo_against_random
+
+    record = one_game(Table("enin", 1, "random"), 0, 0.0)
+    assert isinstance(record["quest"], int) and 0 <= record["quest"] <= 6
+    assert isinstance(record["xp"], int) and record["xp"] >= 0
+
+    def solo(level: str, n: int, quest: int, xp: int) -> dict[str, Any]:
+        return {"table": f"enin solo {level}", "n": n, "quest": quest, "xp": xp}
+
+    records = [solo("random", 0, 0, 4), solo("random", 1, 1, 10), solo("random", 2, 0, 0),
+               solo("greedy", 0, 2, 24), solo("greedy", 1, 1, 30), solo("greedy", 9, 5, 99)]
+    quest, xp = solo_against_random(records)
+    assert quest.startswith("enin solo greedy v random: quest +1.00 [")
+    assert quest.endswith("over 2 games of both")  # game 9: greedy's alone
+    assert xp.startswith("enin solo greedy v random: xp +20.00 [")
+
+
 def test_kept_records_count_each_game_once_and_keep_its_decision_times(
         tmp_path: Any, capsys: Any) -> None:
     """``--summarise A,B``: the records of two runs read together, a game in
