@@ -249,9 +249,11 @@ def measure_postgres(work: Path, size: dict[str, Any], database_url: str, redis_
 def measure_audit_all(work: Path, size: dict[str, Any], database_url: str,
                       redis_url: str) -> dict[str, Any]:
     """``arbiter audit --all``'s events per second over the store's games (at
-    most ``audit_all_games`` of them): one worker process auditing through one
-    server process, then two, each through a server process of its own on one
-    store (as a server process per core on one port serves them)."""
+    most ``audit_all_games`` of them): by one process (this one, as the command
+    audits from its own) through one server process, then by two (this one and
+    a helper process it starts, within the time measured), each through a
+    server process of its own on one store (as a server process per core on
+    one port serves them)."""
     from arbiter.client import ArbiterClient
 
     from clients.audit_all import Listed, rows_in_processes

@@ -12,17 +12,30 @@ with its own connection: a server audits a game on one core (the replay holds
 its interpreter), so a deployment of a server process per core on one port
 (``ARBITER_REUSE_PORT``, docs/operations.md), whose kernel hands each
 connection to one of them, audits the store on all of its cores at once.
+This process is one of them, auditing from its first game; each other is a
+helper (``python -m clients.audit_all``) that imports the client and this
+module alone, and takes games as it is ready: a process started by
+``multiprocessing`` imports its parent's main module again (the CLI's, or a
+bench's: up to a second of a short run), before its first game.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
 import dataclasses
-import multiprocessing
+import itertools
+import json
 import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, TextIO
+from pathlib import Path
+from typing import IO, Any, TextIO
 
+import arbiter
 from arbiter.client import ArbiterClient, ArbiterError
 
 
@@ -89,35 +102,189 @@ def default_processes(games: int) -> int:
     return max(1, min(os.cpu_count() or 1, games))
 
 
-#: A worker process's own client (``_start_worker``).
-_WORKER: dict[str, Any] = {}
+class Dealer:
+    """The games' indices, handed out one at a time to whichever auditor is
+    free (this process or a helper), until none is left or ``stop``."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._next = itertools.count()
+        self._lock = threading.Lock()
+        self.stopped = False
+
+    def take(self) -> int | None:
+        with self._lock:
+            if self.stopped:
+                return None
+            n = next(self._next)
+            if n >= self.count:
+                self.stopped = True
+                return None
+            return n
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopped = True
 
 
-def _start_worker(addresses: Any, token: str | None, tls_ca: str | None, tls: bool) -> None:
-    """A worker's client, on its own connection, to the next address of the
-    ``addresses`` queue (one per worker: each its own server's, when the
-    caller names several)."""
-    _WORKER["client"] = ArbiterClient(addresses.get(), token=token, tls_ca=tls_ca, tls=tls)
+class HelperFailed(RuntimeError):
+    """A helper process failed on a game or ended before its answer."""
 
 
-def _audit_in_worker(game: Listed, token: str | None) -> Row:
-    return audit_one(_WORKER["client"], game, token)
+def helper_env() -> dict[str, str]:
+    """A helper's environment: this one, with the directories this process
+    found the client and this module in first on its path (as a spawned
+    process gets its parent's path)."""
+    roots = [str(Path(__file__).resolve().parents[1]),
+             *(str(Path(p).resolve().parent) for p in arbiter.__path__)]
+    inherited = os.environ.get("PYTHONPATH", "")
+    path = os.pathsep.join(dict.fromkeys([*roots, *filter(None, inherited.split(os.pathsep))]))
+    return {**os.environ, "PYTHONPATH": path}
 
 
-def rows_in_processes(client: ArbiterClient, games: list[Listed], token: str | None,
-                       processes: int, addresses: Sequence[str]) -> Iterator[Row]:
-    """Each game's row, in order, audited by ``processes`` worker processes
-    (each to one of ``addresses`` in turn, else to the client's address)."""
-    context = multiprocessing.get_context("spawn")  # nothing inherited: no gRPC state
-    queue = context.SimpleQueue()
+#: How a helper process is started, after the interpreter: ``serve_helper``.
+HELPER_ARGS = ("-m", "clients.audit_all")
+
+
+class Helper:
+    """A helper process auditing the games it is handed, one at a time, over
+    a connection of its own to ``address``: a game's fields a line on its
+    stdin, its row a line on its stdout (``serve_helper``). Its first line
+    carries the tokens, so they are on no command line."""
+
+    def __init__(self, address: str, client: ArbiterClient, token: str | None) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, *HELPER_ARGS], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, env=helper_env(), text=True, encoding="utf-8")
+        self._feeder: threading.Thread | None = None
+        self._send({"address": address, "token": client.token, "tls_ca": client.tls_ca,
+                    "tls": client.tls, "audit_token": token})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(json.dumps(message) + "\n")
+        stdin.flush()
+
+    def audit(self, game: Listed) -> Row:
+        """One game's row, from the helper."""
+        try:
+            self._send(dataclasses.asdict(game))
+        except OSError:  # it had ended: said below
+            line = ""
+        else:
+            assert self.process.stdout is not None
+            line = self.process.stdout.readline()
+        if not line:
+            raise HelperFailed(f"an audit process ended (exit {self.process.wait()}) before "
+                               f"its answer for game {game.game_id}")
+        answer = json.loads(line)
+        if "failed" in answer:
+            raise HelperFailed(f"an audit process failed on game {game.game_id}: "
+                               f"{answer['failed']}")
+        return Row(**answer)
+
+    def feed(self, games: Sequence[Listed], dealer: Dealer, done: queue.SimpleQueue[Any]) -> None:
+        """Audit games from ``dealer`` until none is left; each ``(index, row)``
+        into ``done``, or ``(None, error)`` on a failure."""
+        try:
+            while (n := dealer.take()) is not None:
+                done.put((n, self.audit(games[n])))
+        except Exception as exc:  # noqa: BLE001 - raised again by the caller's loop
+            done.put((None, exc))
+
+    def start(self, games: Sequence[Listed], dealer: Dealer,
+              done: queue.SimpleQueue[Any]) -> None:
+        """``feed`` on a thread of its own."""
+        self._feeder = threading.Thread(target=self.feed, args=(games, dealer, done),
+                                        name="audit-helper", daemon=True)
+        self._feeder.start()
+
+    def close(self) -> None:
+        """End the helper: its stdin closed (it ends after the game in hand),
+        killed if it does not end soon."""
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):  # it had ended
+                self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if self._feeder is not None:
+            self._feeder.join(timeout=5)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def serve_helper(requests: IO[str], answers: IO[str]) -> int:
+    """A helper process's loop (``Helper``): its client from the first line,
+    then a row for each game line, until ``requests`` ends."""
+    first = requests.readline()
+    if not first:
+        return 0
+    config = json.loads(first)
+    with ArbiterClient(config["address"], token=config["token"], tls_ca=config["tls_ca"],
+                       tls=config["tls"]) as client:
+        for line in requests:
+            game = Listed(**json.loads(line))
+            try:
+                answer: dict[str, Any] = dataclasses.asdict(
+                    audit_one(client, game, config["audit_token"]))
+            except Exception as exc:  # noqa: BLE001 - told to the caller, who raises it
+                answer = {"failed": f"{type(exc).__name__}: {exc}"}
+            answers.write(json.dumps(answer) + "\n")
+            answers.flush()
+    return 0
+
+
+def rows_in_processes(client: ArbiterClient, games: Sequence[Listed], token: str | None,
+                      processes: int, addresses: Sequence[str]) -> Iterator[Row]:
+    """Each game's row, in order, audited by this process (over ``client``)
+    and ``processes - 1`` helper processes, each over a connection of its own
+    (the n-th helper to ``addresses[n]`` in turn, else to the client's
+    address). This process audits from the first game, as the helpers start;
+    each auditor takes the next game as it is free."""
     named = list(addresses) or [client.address]
-    for n in range(processes):
-        queue.put(named[n % len(named)])
-    with concurrent.futures.ProcessPoolExecutor(
-        processes, mp_context=context, initializer=_start_worker,
-        initargs=(queue, client.token, client.tls_ca, client.tls),
-    ) as pool:
-        yield from pool.map(_audit_in_worker, games, [token] * len(games))
+    dealer = Dealer(len(games))
+    done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    helpers: list[Helper] = []
+    try:
+        for n in range(1, processes):
+            helpers.append(Helper(named[n % len(named)], client, token))
+            helpers[-1].start(games, dealer, done)
+        yield from _in_order(client, games, token, dealer, done)
+    finally:
+        dealer.stop()
+        for helper in helpers:
+            helper.close()
+
+
+def _in_order(client: ArbiterClient, games: Sequence[Listed], token: str | None,
+              dealer: Dealer, done: queue.SimpleQueue[Any]) -> Iterator[Row]:
+    """The rows in the games' order: this process audits a game whenever one
+    is left, and waits on the helpers' rows once none is."""
+    rows: dict[int, Row] = {}
+    ready = 0
+    while ready < len(games):
+        n = dealer.take()
+        if n is not None:
+            rows[n] = audit_one(client, games[n], token)
+        else:
+            _kept(done.get(), rows)
+        while not done.empty():
+            _kept(done.get(), rows)
+        while ready in rows:
+            yield rows.pop(ready)
+            ready += 1
+
+
+def _kept(item: tuple[int | None, Any], rows: dict[int, Row]) -> None:
+    """A helper's ``(index, row)`` into ``rows``; its error raised."""
+    n, row = item
+    if n is None:
+        raise row
+    rows[n] = row
 
 
 def audit_games(
@@ -128,10 +295,11 @@ def audit_games(
     """Audit each game; a bar on ``progress`` (a terminal) as it goes.
 
     ``processes``: how many processes send the audits (None: one per core,
-    ``default_processes``), each with its own connection, to the client's
-    address or, given ``addresses``, each worker to one of them in turn. A
-    client that is not an ``ArbiterClient`` (no address to connect again to)
-    audits from this process."""
+    ``default_processes``): this one over the client's connection, and
+    helpers, each with its own connection to the client's address or, given
+    ``addresses``, to one of them in turn (``rows_in_processes``). A client
+    that is not an ``ArbiterClient`` (no address to connect again to) audits
+    from this process alone."""
     listed = [Listed(g.game_id, g.rules, g.version, g.over) for g in games]
     if processes is None:
         processes = default_processes(len(listed)) if isinstance(client, ArbiterClient) else 1
@@ -173,3 +341,18 @@ def render_summary(rows: list[Row]) -> str:
     failed = sum(not r.ok for r in rows)
     lines.append(f"{len(rows)} games audited, {len(rows) - failed} ok, {failed} failed")
     return "\n".join(lines)
+
+
+def helper_main() -> int:
+    """``python -m clients.audit_all``: a helper process (``Helper``). Its rows
+    go to the stdout it was given, and anything else printed to stderr; a
+    Ctrl-C is its caller's to handle (which closes its stdin)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    with answers:
+        return serve_helper(sys.stdin, answers)
+
+
+if __name__ == "__main__":
+    sys.exit(helper_main())

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import io
+import time
 from typing import Any
 
 import grpc
-from arbiter.client import ArbiterError
-from arbiter.v1 import game_pb2
+import pytest
+from arbiter.client import ArbiterClient, ArbiterError
+from arbiter.v1 import game_pb2, game_pb2_grpc
 
-from clients.audit_all import audit_games, render_summary
+from clients import audit_all
+from clients.audit_all import Listed, audit_games, audit_one, render_summary, rows_in_processes
+from tests.unit.clients.support import serving
 
 
 class FakeClient:
@@ -51,3 +55,64 @@ def test_a_bar_a_table_and_the_failing_version() -> None:
     assert table.endswith("4 games audited, 1 ok, 3 failed")
     quiet = audit_games(client, [summary("a")], "admin", None)
     assert quiet[0].result == "ok"
+
+
+class NumberedAudits(game_pb2_grpc.GameServiceServicer):
+    """Answers the audit of game ``g-N`` with N events (``bad-N``: failed at
+    version 2), some more slowly than others, so answers come back out of
+    order; notes each game audited and the token it came with."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+
+    def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
+        self.seen.append((request.game_id,
+                          dict(context.invocation_metadata()).get("authorization", "")))
+        kind, number = request.game_id.split("-")
+        time.sleep(0.002 * (int(number) % 3))
+        if kind == "bad":
+            return game_pb2.AuditResponse(chain_ok=False, dice_ok=True, replay_ok=True,
+                                          events=int(number), over=True, first_failure=2)
+        return game_pb2.AuditResponse(chain_ok=True, dice_ok=True, replay_ok=True,
+                                      events=int(number), over=True)
+
+
+def listed(count: int) -> list[Listed]:
+    return [Listed(f"{'bad' if n % 7 == 3 else 'g'}-{n}", "enin", n, True)
+            for n in range(count)]
+
+
+def test_helper_processes_audit_every_game_once_and_the_rows_keep_the_games_order() -> None:
+    games = listed(150)
+    first, second = NumberedAudits(), NumberedAudits()
+    with serving(first) as one, serving(second) as two, \
+            ArbiterClient(one, token="client-token") as client:
+        rows = list(rows_in_processes(client, games, "admin", 3, [one, two]))
+        alone = [audit_one(client, game, "admin") for game in games]
+    assert rows == alone
+    assert [r.version for r in rows] == list(range(150))
+    assert [r.result for r in rows[3:5]] == ["FAILED at v2", "ok"]
+    audited = [game for game, _ in first.seen + second.seen]
+    assert sorted(audited) == sorted([g.game_id for g in games] * 2)  # with ``alone``'s
+    assert second.seen, "the helper given the second address audited nothing there"
+    assert {token for _, token in first.seen + second.seen} == {"Bearer admin"}
+
+
+def test_one_process_audits_here_and_starts_no_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_process(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a helper process was started")
+
+    monkeypatch.setattr(audit_all.subprocess, "Popen", no_process)
+    service = NumberedAudits()
+    with serving(service) as address, ArbiterClient(address) as client:
+        rows = list(rows_in_processes(client, listed(5), "admin", 1, [address]))
+    assert [r.version for r in rows] == list(range(5))
+
+
+def test_a_helper_that_ends_before_its_answer_fails_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(audit_all, "HELPER_ARGS", ("-c", "import sys; sys.stdin.readline()"))
+    with serving(NumberedAudits()) as address, ArbiterClient(address) as client, \
+            pytest.raises(audit_all.HelperFailed, match="ended"):
+        list(rows_in_processes(client, listed(100), "admin", 2, [address]))
