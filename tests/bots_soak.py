@@ -11,7 +11,8 @@ worth over the lower level's (``clients.bots.playout.rewards``: first 1,
 last 0) with a 95% normal interval. The Land of Enin is played alone: each
 level's win rate and its score, how far its quest got (``SOLO_SCORES``: the
 quest's parts done and the XP reached, each with a 95% interval), and each
-level's score less random's over the games both played (the same seeds). Each
+level's score less the level's below over the games both played (the same
+seeds). Each
 level's decision time: p50 and p99 at the budget.
 
 ``--depths P,C`` plays the upper level at other playout depths than the
@@ -192,21 +193,21 @@ def summary(table: Table, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "seconds": round(sum(g["seconds"] for g in games), 1)}
 
 
-def solo_against_random(records: Sequence[dict[str, Any]]) -> list[str]:
-    """Each solo level's score less random's, game by game over the games both
-    played (the same seed), with 95% normal intervals."""
+def solo_against_below(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Each solo level's score less the level's below it (``PAIRS``), game by
+    game over the games both played (the same seed), with 95% normal intervals."""
     by: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
     for r in records:
         rules, solo, level = (r["table"].split(" ") + ["", ""])[:3]
         if solo == "solo" and all(name in r for name in SOLO_SCORES):
             by.setdefault(level, {})[(rules, r["n"])] = r
-    base = by.get("random", {})
     out = []
-    for level, games in sorted(by.items()):
-        both = sorted(k for k in games if k in base and level != "random")
+    for upper, lower in PAIRS:
+        games, base = by.get(upper, {}), by.get(lower, {})
+        both = sorted(k for k in games if k in base)
         for name in SOLO_SCORES if both else ():
             mean, low, high = mean_interval([games[k][name] - base[k][name] for k in both])
-            out.append(f"{both[0][0]} solo {level} v random: {name} {mean:+.2f} "
+            out.append(f"{both[0][0]} solo {upper} v {lower}: {name} {mean:+.2f} "
                        f"[{low:+.2f}, {high:+.2f}] over {len(both)} games of both")
     return out
 
@@ -269,7 +270,7 @@ def report(by_name: dict[str, Table], records: Sequence[dict[str, Any]]) -> list
     for (rules, level), values in sorted(spent.items()):
         print(f"{rules} decision time {level}: p50 {percentile(values, 0.5):.3f} s, "
               f"p99 {percentile(values, 0.99):.3f} s over {len(values)} decisions", flush=True)
-    for text in solo_against_random(records) + conditions(rows, records):
+    for text in solo_against_below(records) + conditions(rows, records):
         print(text, flush=True)
     return rows
 

@@ -19,6 +19,9 @@ from aggregates.kernel import Choice, Decision, DiceTray, Game
 from aggregates.kernel.nature import GameType
 from aggregates.kernel.outcome import Outcome, player
 
+#: The quest's items: the Key (the market's) and every location's quest item.
+QUEST_ITEMS = frozenset(loc.quest.item for loc in TABLES.locations.values() if loc.quest)
+
 
 class Enin(Game, package=__package__):
     """The Land of Enin: a solo quest for the Lost Book of the ancients.
@@ -110,6 +113,11 @@ class Enin(Game, package=__package__):
                    else f"{player(0)}'s HP fall to 0{when}: the quest is lost.")
         return Outcome(winners=(0,) if won else (), ranking=((0,),), scores=(None,),
                        breakdown=recorded, summary=summary)
+
+    def progress(self) -> float:
+        """The quest's parts done: its items marked on the Character Card
+        (Questing: "place a black cube to mark the item"), the Lost Book last."""
+        return len(self.quest_items) / len(QUEST_ITEMS)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self)

@@ -275,6 +275,13 @@ class Game(Recording, Entropy, Clocks, LaidOut, DeclaredEvents, Presenting, Aggr
         The default reads the recorded ``winners``; games with scores say more."""
         return default_standings(self.outcome or {}, len(self.seats))
 
+    def progress(self) -> float | None:
+        """How far a solo game's goal has got, 0 to 1, where its rulebook keeps
+        no score (a quest won or lost): the bots value a world that was not won
+        by it (``clients.bots.playout.rewards``), so a search prefers the moves
+        that get further. None: the game says nothing beyond its result."""
+        return None
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as ``seat`` may see it (``None``: a spectator): a laid-out
         game's ``views.view``."""

@@ -36,17 +36,27 @@ from aggregates.kernel import Command, Game, RuleError
 MAX_PLAYOUT_MOVES = 5_000
 
 
+#: A solo world not won is worth at most this, by how far its goal got
+#: (``Game.progress``): a win is worth more than any progress.
+PROGRESS_WEIGHT = 0.5
+
+
 def rewards(game: Game) -> list[float]:
     """Each seat's worth of a finished game in 0..1: by its place in the
     ranking (first 1, last 0, tied places sharing their mean); alone at the
-    table (a solo game), 1 for a win and 0 for a loss. A game not over is
-    worth the same to everyone."""
+    table (a solo game), 1 for a win, else how far its goal got where the
+    game says (``Game.progress``, up to ``PROGRESS_WEIGHT``), else 0. A game
+    not over is worth the same to everyone (a solo one: its progress)."""
     players = len(game.seats)
+    if players == 1:
+        won = game.ended and bool(game.standings().winners)
+        progress = game.progress()
+        if won or progress is None:
+            return [1.0 if won else 0.0 if game.ended else 0.5]
+        return [PROGRESS_WEIGHT * progress]
     if not game.ended:
         return [0.5] * players
     standings = game.standings()
-    if players == 1:
-        return [1.0 if standings.winners else 0.0]
     worth = [0.0] * players
     place = 0
     for group in standings.ranking:
@@ -118,11 +128,11 @@ def worth(game: Game) -> list[float]:
     Where seats play in teams (``sides_of``), a team's seats share its
     place and margin, from the team's total: a seat gains nothing from a
     partner's loss. A world whose standings say nothing before its end is
-    even for everyone."""
+    even for everyone; a solo one is worth its progress (``rewards``)."""
     players = len(game.seats)
     scores = scores_of(game) if players > 1 else None
     if scores is None:
-        return rewards(game) if game.ended else [0.5] * players
+        return rewards(game) if game.ended or players == 1 else [0.5] * players
     sides = sides_of(game)
     # Places among seats, each seat holding its side's total, as ``rewards``
     # ranks a finished game (a team's seats share the places they fill).

@@ -121,8 +121,8 @@ def test_solo_enin_is_scored_by_how_far_its_quest_got_and_against_random() -> No
     """Issue 36: "Enin: its score against random". The Land of Enin's quest is won
     or lost (its rulebook keeps no score), so a level's score is how far the quest
     got: the parts done (Questing: each a black cube on the Character Card) and the
-    XP reached; each level's less random's is paired by the game's seed."""
-    from tests.bots_soak import Table, one_game, solo_against_random
+    XP reached; each level's less the level's below is paired by the game's seed."""
+    from tests.bots_soak import Table, one_game, solo_against_below
 
     record = one_game(Table("enin", 1, "random"), 0, 0.0)
     assert isinstance(record["quest"], int) and 0 <= record["quest"] <= 6
@@ -133,7 +133,7 @@ def test_solo_enin_is_scored_by_how_far_its_quest_got_and_against_random() -> No
 
     records = [solo("random", 0, 0, 4), solo("random", 1, 1, 10), solo("random", 2, 0, 0),
                solo("greedy", 0, 2, 24), solo("greedy", 1, 1, 30), solo("greedy", 9, 5, 99)]
-    quest, xp = solo_against_random(records)
+    quest, xp = solo_against_below(records)  # no IS-MCTS game: greedy v random alone
     assert quest.startswith("enin solo greedy v random: quest +1.00 [")
     assert quest.endswith("over 2 games of both")  # game 9: greedy's alone
     assert xp.startswith("enin solo greedy v random: xp +20.00 [")
@@ -229,12 +229,28 @@ def test_a_wider_margin_is_worth_more_and_places_are_shared_when_tied() -> None:
 
 
 def test_a_solo_game_is_not_cut_short() -> None:
-    """The Land of Enin alone: the quest won or lost is all a world is worth,
-    so a playout there runs to the end instead of being valued halfway."""
+    """The Land of Enin alone: the quest won, or how far it got, is what a world
+    is worth, so a playout there runs to the end instead of being valued halfway."""
     game, _ = asked("enin")
     assert not scored_in_progress(game)
-    assert worth(game) == [0.5]
+    assert worth(game) == [0.0]  # no quest item yet
     assert depth_of(game, Depths(projected=3, counted=5), limit=99) == 99
+
+
+def test_a_solo_world_not_won_is_worth_how_far_its_quest_got() -> None:
+    """The Land of Enin, Quest Items: each item marked is a part of the quest
+    done (the Key, the Watchword, the Maiden, the Lodestone, the Lost Book); a
+    world is worth its share of them, below a win, so a search prefers the
+    moves that get the quest further."""
+    game, _ = asked("enin")
+    game.quest_items = ["key", "watchword"]
+    assert game.progress() == pytest.approx(2 / 5)
+    assert worth(game) == pytest.approx([p.PROGRESS_WEIGHT * 2 / 5])
+    game.hp = 0  # its HP fall to 0: lost, with two parts done
+    game.ended, game.outcome = True, game.finished()
+    assert rewards(game) == pytest.approx([p.PROGRESS_WEIGHT * 2 / 5])
+    game.outcome, game.won = {"result": "won", "turns": 9}, True
+    assert rewards(game) == [1.0]
 
 
 #: Whether each served game's standings before the end score it as if it
