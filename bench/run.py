@@ -249,37 +249,39 @@ def measure_postgres(work: Path, size: dict[str, Any], database_url: str, redis_
 def measure_audit_all(work: Path, size: dict[str, Any], database_url: str,
                       redis_url: str) -> dict[str, Any]:
     """``arbiter audit --all``'s events per second over the store's games (at
-    most ``audit_all_games`` of them): by one process (this one, as the command
-    audits from its own) through one server process, then by two (this one and
-    a helper process it starts, within the time measured), each through a
-    server process of its own on one store (as a server process per core on
-    one port serves them)."""
+    most ``audit_all_games`` of them), sent over one connection to one server
+    process, then over two (as on two cores), each to a server process of its
+    own on one store (as a server process per core on one port serves them).
+    What is timed is the command's audit of the games listed: on two cores it
+    sends over the client's connection and one more of its own, from a
+    thread of this process (``clients.audit_all``)."""
     from arbiter.client import ArbiterClient
 
-    from clients.audit_all import Listed, rows_in_processes
+    from clients.audit_all import Listed, rows_over_connections
 
     runs: dict[str, Any] = {}
-    for processes in (1, 2):
-        first = ArbiterServer(work / f"audit-{processes}-0", redis_url, database_url)
+    for connections in (1, 2):
+        first = ArbiterServer(work / f"audit-{connections}-0", redis_url, database_url)
         servers = [first]
         try:
-            servers += [ArbiterServer(work / f"audit-{processes}-{n}", redis_url, database_url,
-                                      sharing=first) for n in range(1, processes)]
+            servers += [ArbiterServer(work / f"audit-{connections}-{n}", redis_url,
+                                      database_url, sharing=first)
+                        for n in range(1, connections)]
             with ArbiterClient(first.address, token=first.admin_token) as client:
                 games = [Listed(g.game_id, g.rules, g.version, g.over)
                          for g in client.iter_games(token=first.admin_token)]
                 games = games[:size["audit_all_games"]]
                 start = time.perf_counter()
-                rows = list(rows_in_processes(client, games, first.admin_token, processes,
-                                              [s.address for s in servers]))
+                rows = list(rows_over_connections(client, games, first.admin_token,
+                                                  connections, [s.address for s in servers]))
                 seconds = time.perf_counter() - start
         finally:
             for server in servers:
                 server.stop()
         events = sum(r.version for r in rows)
-        runs[str(processes)] = {
-            "processes": processes, "games": len(rows), "events": events, "seconds": seconds,
-            "events_per_second": events / seconds if seconds else None,
+        runs[str(connections)] = {
+            "connections": connections, "games": len(rows), "events": events,
+            "seconds": seconds, "events_per_second": events / seconds if seconds else None,
             "failed": sum(not r.ok for r in rows),
         }
     return runs

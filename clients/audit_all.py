@@ -7,16 +7,20 @@ failure (a failed proof, or an audit the server could not run) makes the
 exit status non-zero. ``--since`` ends with the new high-water position to
 pass next time.
 
-The audits are sent from as many processes as the machine has cores, each
-with its own connection: a server audits a game on one core (the replay holds
-its interpreter), so a deployment of a server process per core on one port
+The audits are sent over as many connections at once as the machine has
+cores: a server audits a game on one core (the replay holds its
+interpreter), so a deployment of a server process per core on one port
 (``ARBITER_REUSE_PORT``, docs/operations.md), whose kernel hands each
 connection to one of them, audits the store on all of its cores at once.
-This process is one of them, auditing from its first game; each other is a
-helper (``python -m clients.audit_all``) that imports the client and this
-module alone, and takes games as it is ready: a process started by
-``multiprocessing`` imports its parent's main module again (the CLI's, or a
-bench's: up to a second of a short run), before its first game.
+This process sends over the first ``CONNECTIONS_HERE`` of them, each on a
+thread of its own, from the first game: a connection keeps about an eighth
+of its core busy (measured on 400 small games: 0.45 ms of this process's
+CPU a game against 3.5 ms a game's round trip), so four use about half of
+its interpreter. Each connection past those is a helper process's
+(``python -m clients.audit_all``, which imports the client and this module
+alone) and takes games once it is ready: a process costs 0.2 s of CPU to
+start (its imports), in which a connection here audits some sixty small
+games, so processes are for the connections one interpreter cannot serve.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 import arbiter
-from arbiter.client import ArbiterClient, ArbiterError
+import grpc
+from arbiter.client import ArbiterClient, ArbiterError, channel_credentials
 
 
 @dataclasses.dataclass
@@ -97,9 +102,14 @@ def audit_one(client: Any, game: Listed, token: str | None) -> Row:
                list(audit.problems))
 
 
-def default_processes(games: int) -> int:
-    """As many processes as cores (at most one per game)."""
+def default_connections(games: int) -> int:
+    """As many connections as cores (at most one per game)."""
     return max(1, min(os.cpu_count() or 1, games))
+
+
+#: Connections this process sends audits over (the client's and more, each on
+#: a thread of its own) before the next is a helper process's.
+CONNECTIONS_HERE = 4
 
 
 class Dealer:
@@ -127,6 +137,65 @@ class Dealer:
             self.stopped = True
 
 
+class Auditor:
+    """Audits games from a ``Dealer`` on a thread of its own, beside this
+    process's own loop (``_in_order``): each ``(index, row)`` into ``done``,
+    or ``(None, error)`` on a failure (raised again by the loop)."""
+
+    _feeder: threading.Thread | None = None
+
+    def audit(self, game: Listed) -> Row:
+        raise NotImplementedError
+
+    def feed(self, games: Sequence[Listed], dealer: Dealer, done: queue.SimpleQueue[Any]) -> None:
+        try:
+            while (n := dealer.take()) is not None:
+                done.put((n, self.audit(games[n])))
+        except Exception as exc:  # noqa: BLE001 - raised again by the caller's loop
+            done.put((None, exc))
+
+    def start(self, games: Sequence[Listed], dealer: Dealer,
+              done: queue.SimpleQueue[Any]) -> None:
+        """``feed`` on a thread of its own."""
+        self._feeder = threading.Thread(target=self.feed, args=(games, dealer, done),
+                                        name=f"audit-{type(self).__name__.lower()}",
+                                        daemon=True)
+        self._feeder.start()
+
+    def join(self) -> None:
+        """Wait for the game in hand (the dealer stopped)."""
+        if self._feeder is not None:
+            self._feeder.join(timeout=30)
+
+
+def own_connection(client: ArbiterClient, address: str) -> ArbiterClient:
+    """A client as ``client`` is (its token and TLS) on a connection of its own
+    to ``address``: the channel has its own subchannel pool, where channels to
+    one address in one process would share a connection (and so one server
+    process behind a shared port)."""
+    credentials = channel_credentials(client.tls_ca, client.tls)
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    channel = (grpc.secure_channel(address, credentials, options) if credentials
+               else grpc.insecure_channel(address, options))
+    return ArbiterClient(address, token=client.token, tls_ca=client.tls_ca, tls=client.tls,
+                         channel=channel)
+
+
+class Here(Auditor):
+    """A connection of this process's own, on a thread of its own."""
+
+    def __init__(self, address: str, client: ArbiterClient, token: str | None) -> None:
+        self.client = own_connection(client, address)
+        self.token = token
+
+    def audit(self, game: Listed) -> Row:
+        return audit_one(self.client, game, self.token)
+
+    def close(self) -> None:
+        self.join()
+        self.client.close()
+
+
 class HelperFailed(RuntimeError):
     """A helper process failed on a game or ended before its answer."""
 
@@ -146,7 +215,7 @@ def helper_env() -> dict[str, str]:
 HELPER_ARGS = ("-m", "clients.audit_all")
 
 
-class Helper:
+class Helper(Auditor):
     """A helper process auditing the games it is handed, one at a time, over
     a connection of its own to ``address``: a game's fields a line on its
     stdin, its row a line on its stdout (``serve_helper``). Its first line
@@ -156,7 +225,6 @@ class Helper:
         self.process = subprocess.Popen(
             [sys.executable, *HELPER_ARGS], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, env=helper_env(), text=True, encoding="utf-8")
-        self._feeder: threading.Thread | None = None
         self._send({"address": address, "token": client.token, "tls_ca": client.tls_ca,
                     "tls": client.tls, "audit_token": token})
 
@@ -184,22 +252,6 @@ class Helper:
                                f"{answer['failed']}")
         return Row(**answer)
 
-    def feed(self, games: Sequence[Listed], dealer: Dealer, done: queue.SimpleQueue[Any]) -> None:
-        """Audit games from ``dealer`` until none is left; each ``(index, row)``
-        into ``done``, or ``(None, error)`` on a failure."""
-        try:
-            while (n := dealer.take()) is not None:
-                done.put((n, self.audit(games[n])))
-        except Exception as exc:  # noqa: BLE001 - raised again by the caller's loop
-            done.put((None, exc))
-
-    def start(self, games: Sequence[Listed], dealer: Dealer,
-              done: queue.SimpleQueue[Any]) -> None:
-        """``feed`` on a thread of its own."""
-        self._feeder = threading.Thread(target=self.feed, args=(games, dealer, done),
-                                        name="audit-helper", daemon=True)
-        self._feeder.start()
-
     def close(self) -> None:
         """End the helper: its stdin closed (it ends after the game in hand),
         killed if it does not end soon."""
@@ -211,8 +263,7 @@ class Helper:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        if self._feeder is not None:
-            self._feeder.join(timeout=5)
+        self.join()
         if self.process.stdout is not None:
             self.process.stdout.close()
 
@@ -238,32 +289,35 @@ def serve_helper(requests: IO[str], answers: IO[str]) -> int:
     return 0
 
 
-def rows_in_processes(client: ArbiterClient, games: Sequence[Listed], token: str | None,
-                      processes: int, addresses: Sequence[str]) -> Iterator[Row]:
-    """Each game's row, in order, audited by this process (over ``client``)
-    and ``processes - 1`` helper processes, each over a connection of its own
-    (the n-th helper to ``addresses[n]`` in turn, else to the client's
-    address). This process audits from the first game, as the helpers start;
-    each auditor takes the next game as it is free."""
+def rows_over_connections(client: ArbiterClient, games: Sequence[Listed], token: str | None,
+                          connections: int, addresses: Sequence[str]) -> Iterator[Row]:
+    """Each game's row, in order, audited over ``connections`` connections at
+    once: the client's, on this thread, from the first game; more of this
+    process's own, each on a thread of its own, up to ``CONNECTIONS_HERE``;
+    then a helper process's each. The n-th connection goes to
+    ``addresses[n]`` in turn (else to the client's address); each auditor
+    takes the next game as it is free."""
     named = list(addresses) or [client.address]
     dealer = Dealer(len(games))
     done: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    helpers: list[Helper] = []
+    auditors: list[Here | Helper] = []
     try:
-        for n in range(1, processes):
-            helpers.append(Helper(named[n % len(named)], client, token))
-            helpers[-1].start(games, dealer, done)
+        for n in range(1, connections):
+            address = named[n % len(named)]
+            auditors.append(Here(address, client, token) if n < CONNECTIONS_HERE
+                            else Helper(address, client, token))
+            auditors[-1].start(games, dealer, done)
         yield from _in_order(client, games, token, dealer, done)
     finally:
         dealer.stop()
-        for helper in helpers:
-            helper.close()
+        for auditor in auditors:
+            auditor.close()
 
 
 def _in_order(client: ArbiterClient, games: Sequence[Listed], token: str | None,
               dealer: Dealer, done: queue.SimpleQueue[Any]) -> Iterator[Row]:
-    """The rows in the games' order: this process audits a game whenever one
-    is left, and waits on the helpers' rows once none is."""
+    """The rows in the games' order: this thread audits a game whenever one
+    is left, and waits on the other auditors' rows once none is."""
     rows: dict[int, Row] = {}
     ready = 0
     while ready < len(games):
@@ -280,7 +334,7 @@ def _in_order(client: ArbiterClient, games: Sequence[Listed], token: str | None,
 
 
 def _kept(item: tuple[int | None, Any], rows: dict[int, Row]) -> None:
-    """A helper's ``(index, row)`` into ``rows``; its error raised."""
+    """An auditor's ``(index, row)`` into ``rows``; its error raised."""
     n, row = item
     if n is None:
         raise row
@@ -289,23 +343,23 @@ def _kept(item: tuple[int | None, Any], rows: dict[int, Row]) -> None:
 
 def audit_games(
     client: ArbiterClient, games: Iterable[Any], token: str | None,
-    progress: TextIO | None = None, total: int = 0, processes: int | None = None,
+    progress: TextIO | None = None, total: int = 0, connections: int | None = None,
     addresses: Sequence[str] = (),
 ) -> list[Row]:
     """Audit each game; a bar on ``progress`` (a terminal) as it goes.
 
-    ``processes``: how many processes send the audits (None: one per core,
-    ``default_processes``): this one over the client's connection, and
-    helpers, each with its own connection to the client's address or, given
-    ``addresses``, to one of them in turn (``rows_in_processes``). A client
-    that is not an ``ArbiterClient`` (no address to connect again to) audits
-    from this process alone."""
+    ``connections``: how many connections send the audits at once (None: one
+    per core, ``default_connections``): the client's and more, to the
+    client's address or, given ``addresses``, to one of them in turn
+    (``rows_over_connections``). A client that is not an ``ArbiterClient``
+    (no address to connect again to) audits over itself alone."""
     listed = [Listed(g.game_id, g.rules, g.version, g.over) for g in games]
-    if processes is None:
-        processes = default_processes(len(listed)) if isinstance(client, ArbiterClient) else 1
+    if connections is None:
+        connections = (default_connections(len(listed)) if isinstance(client, ArbiterClient)
+                       else 1)
     audited: Iterable[Row] = (
-        rows_in_processes(client, listed, token, processes, addresses)
-        if processes > 1 and len(listed) > 1
+        rows_over_connections(client, listed, token, connections, addresses)
+        if connections > 1 and len(listed) > 1
         else (audit_one(client, game, token) for game in listed))
     rows: list[Row] = []
     for done, row in enumerate(audited, start=1):

@@ -12,7 +12,13 @@ from arbiter.client import ArbiterClient, ArbiterError
 from arbiter.v1 import game_pb2, game_pb2_grpc
 
 from clients import audit_all
-from clients.audit_all import Listed, audit_games, audit_one, render_summary, rows_in_processes
+from clients.audit_all import (
+    Listed,
+    audit_games,
+    audit_one,
+    render_summary,
+    rows_over_connections,
+)
 from tests.unit.clients.support import serving
 
 
@@ -82,37 +88,67 @@ def listed(count: int) -> list[Listed]:
             for n in range(count)]
 
 
-def test_helper_processes_audit_every_game_once_and_the_rows_keep_the_games_order() -> None:
+@pytest.mark.parametrize("here", [4, 1], ids=["threads", "helper-processes"])
+def test_every_game_is_audited_once_over_each_connection_and_the_rows_keep_its_order(
+    here: int, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three connections over two servers: this process's threads (as on a
+    machine of few cores), or past ``CONNECTIONS_HERE`` helper processes."""
+    monkeypatch.setattr(audit_all, "CONNECTIONS_HERE", here)
     games = listed(150)
     first, second = NumberedAudits(), NumberedAudits()
     with serving(first) as one, serving(second) as two, \
             ArbiterClient(one, token="client-token") as client:
-        rows = list(rows_in_processes(client, games, "admin", 3, [one, two]))
+        rows = list(rows_over_connections(client, games, "admin", 3, [one, two]))
         alone = [audit_one(client, game, "admin") for game in games]
     assert rows == alone
     assert [r.version for r in rows] == list(range(150))
     assert [r.result for r in rows[3:5]] == ["FAILED at v2", "ok"]
     audited = [game for game, _ in first.seen + second.seen]
     assert sorted(audited) == sorted([g.game_id for g in games] * 2)  # with ``alone``'s
-    assert second.seen, "the helper given the second address audited nothing there"
+    assert second.seen, "the connection to the second address audited nothing there"
     assert {token for _, token in first.seen + second.seen} == {"Bearer admin"}
 
 
-def test_one_process_audits_here_and_starts_no_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+class Peers(NumberedAudits):
+    """Notes the peer (the client's address and port) of each audit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.peers: set[str] = set()
+
+    def Audit(self, request: Any, context: Any) -> game_pb2.AuditResponse:
+        self.peers.add(context.peer())
+        return super().Audit(request, context)
+
+
+def test_connections_to_one_address_are_connections_of_their_own() -> None:
+    """As to a port several server processes share: the kernel hands each
+    connection to one of them, so two channels must not share one."""
+    service = Peers()
+    with serving(service) as address, ArbiterClient(address) as client:
+        rows = list(rows_over_connections(client, listed(60), "admin", 2, []))
+    assert len(rows) == 60
+    assert len(service.peers) == 2, service.peers
+
+
+def test_one_connection_audits_here_and_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_process(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("a helper process was started")
+        raise AssertionError("another connection was made")
 
     monkeypatch.setattr(audit_all.subprocess, "Popen", no_process)
+    monkeypatch.setattr(audit_all, "own_connection", no_process)
     service = NumberedAudits()
     with serving(service) as address, ArbiterClient(address) as client:
-        rows = list(rows_in_processes(client, listed(5), "admin", 1, [address]))
+        rows = list(rows_over_connections(client, listed(5), "admin", 1, [address]))
     assert [r.version for r in rows] == list(range(5))
 
 
 def test_a_helper_that_ends_before_its_answer_fails_the_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(audit_all, "CONNECTIONS_HERE", 1)
     monkeypatch.setattr(audit_all, "HELPER_ARGS", ("-c", "import sys; sys.stdin.readline()"))
     with serving(NumberedAudits()) as address, ArbiterClient(address) as client, \
             pytest.raises(audit_all.HelperFailed, match="ended"):
-        list(rows_in_processes(client, listed(100), "admin", 2, [address]))
+        list(rows_over_connections(client, listed(100), "admin", 2, [address]))
