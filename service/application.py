@@ -471,6 +471,8 @@ class ArbiterApp(Application):
         #: Set after each commit to wake the relay (``_wake_relay``).
         self.saved = threading.Event()
         self.snapshotter = Snapshotter(self._take_snapshot_now)
+        #: The version of each game's last snapshot taken of its cached game.
+        self._snapshotted: dict[uuid.UUID, int] = {}
         #: Keeps the games read from the server's loop caught up (``look_ahead``).
         self.lookout = Lookout(self.look_ahead)
         #: Without the table lock, readers by position stop at the settled head.
@@ -540,7 +542,8 @@ class ArbiterApp(Application):
         self.snapshots.put([self.snapshot_seal.take(aggregate)])
 
     def _take_snapshots(self, processing_event: Any) -> None:
-        """The snapshots this save reached the interval of: asked of the
+        """The snapshots this save reached the interval of (``snapshots_due``:
+        each at the version its game has after the save): asked of the
         ``Snapshotter`` when the save is an ``act(defer_snapshots=True)`` (the
         servicer's, so the request does not wait for one), else taken here,
         before the save returns, as the library does (in-process callers and
@@ -548,32 +551,45 @@ class ArbiterApp(Application):
         if not self.snapshots or not self.snapshotting_intervals:
             return
         defer = getattr(self._deferring, "on", False)
-        for event in processing_event.events:
-            aggregate = processing_event.aggregates.get(event.originator_id)
-            interval = self.snapshotting_intervals.get(type(aggregate))
-            if interval and event.originator_version % interval == 0:
-                # Taken here only if this thread may lock the game at once: in a
-                # shared transaction (``GroupCommit``) another saver holds its
-                # game's lock while it waits for this very commit.
-                lock = self._lock(event.originator_id)
-                if defer or not lock.acquire(blocking=False):
-                    self.snapshotter.request(event.originator_id, event.originator_version)
-                    continue
-                try:
-                    self._take_snapshot_now(event.originator_id, event.originator_version)
-                finally:
-                    lock.release()
+        for game_id, version in snapshots_due(processing_event,
+                                              self.snapshotting_intervals).items():
+            # Taken here only if this thread may lock the game at once: in a
+            # shared transaction (``GroupCommit``) another saver holds its
+            # game's lock while it waits for this very commit.
+            lock = self._lock(game_id)
+            if defer or not lock.acquire(blocking=False):
+                self.snapshotter.request(game_id, version)
+                continue
+            try:
+                self._take_snapshot_now(game_id, version)
+            finally:
+                lock.release()
 
     def _take_snapshot_now(self, game_id: uuid.UUID, version: int) -> None:
-        """A sealed snapshot at ``version``: of the cached game when it is at
-        that version (sealed and encoded under the game's lock, so no command
-        changes it meanwhile; no replay), else rebuilt from the store."""
+        """A sealed snapshot at ``version`` or a later move's end: of the
+        cached game when it is at that version or past it (sealed and encoded
+        under the game's lock, so no command changes it meanwhile; no
+        replay), else rebuilt from the store at ``version``.
+
+        Under its lock the cached game is always at the end of a committed
+        move (a move being decided holds the lock until its save, and one
+        whose save failed is dropped from the cache), so a snapshot asked
+        for at a move's end that the game has moved past since (the next
+        move came before the ``Snapshotter`` did) is of the game as it is
+        now, not rebuilt from the store at the version asked. One version
+        is snapshotted once (``_snapshotted``): two requests the game has
+        moved past both are one snapshot."""
         stored = None
         if self.snapshots is not None and self.snapshot_seal is not None:
             with self._lock(game_id):
                 cached: Any = self._cached(game_id)
-                if cached is not None and cached.version == version:
+                if cached is not None and cached.version >= version:
+                    if self._snapshotted.get(game_id) == cached.version:
+                        return
                     stored = self.mapper.to_stored_event(self.snapshot_seal.take(cached))
+                    if len(self._snapshotted) >= SNAPSHOTTED_KEPT:
+                        self._snapshotted.clear()
+                    self._snapshotted[game_id] = cached.version
         if stored is None:
             self.take_snapshot(game_id, version)
         elif self.snapshots is not None:
@@ -1265,11 +1281,14 @@ class ArbiterApp(Application):
         decided: dict[uuid.UUID, list[tuple[int, Game, list[Any], list[Any]]]] = {}
         with contextlib.ExitStack() as locks:
             held: set[uuid.UUID] = set()
-            for n, move in enumerate(moves):
-                started = clock()
-                self._decide_fast(move, n, held, locks, slow, decided, answers)
-                spent[n] += clock() - started
+            # One read of the thread's clock a move (each a system call of a
+            # few microseconds): a move's deciding ends where the next begins.
             started = clock()
+            for n, move in enumerate(moves):
+                self._decide_fast(move, n, held, locks, slow, decided, answers)
+                now = clock()
+                spent[n] += now - started
+                started = now
             objs: list[Any] = []
             for made in decided.values():
                 if made:
@@ -1304,8 +1323,9 @@ class ArbiterApp(Application):
                             version=events[-1].originator_version if events else game.version,
                             over=game.ended if made[-1][0] == n else False)
             saved = [n for made in decided.values() for n, *_ in made]
+            share = (clock() - started) / len(saved) if saved else 0.0
             for n in saved:
-                spent[n] += (clock() - started) / len(saved)
+                spent[n] += share
         for n, move in enumerate(moves):
             if answers[n] is None:
                 started = clock()
@@ -1572,6 +1592,31 @@ class ArbiterApp(Application):
         (the store's optimistic concurrency orders writers of several
         processes), and no reader of the cached game meanwhile."""
         return self.repository.locks(game_id)
+
+
+#: Games whose last snapshot's version ``ArbiterApp._take_snapshot_now`` keeps.
+SNAPSHOTTED_KEPT = 10_000
+
+
+def snapshots_due(processing_event: Any,
+                  intervals: Mapping[type, int]) -> dict[uuid.UUID, int]:
+    """The games a save's events reached a multiple of their snapshot interval
+    in, each with the version it has after the save (the end of the move).
+
+    A snapshot is taken of the game as it is at a move's end, not at the
+    multiple itself: the writer's cached game is at the move's end, and a
+    multiple inside a move (one event of several) was at no point a state
+    anyone holds, so each such snapshot was rebuilt from the store (the last
+    snapshot and up to an interval's worth of events replayed). A snapshot
+    at any version serves a load the same way (the events after it are
+    applied)."""
+    due: dict[uuid.UUID, int] = {}
+    for event in processing_event.events:
+        aggregate = processing_event.aggregates.get(event.originator_id)
+        interval = intervals.get(type(aggregate))
+        if interval and event.originator_version % interval == 0:
+            due[event.originator_id] = max(aggregate.version, event.originator_version)
+    return due
 
 
 def read_freshness(text: str) -> float:

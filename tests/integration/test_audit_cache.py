@@ -22,6 +22,7 @@ import json
 import random
 import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,21 @@ def row(server: ServerProcess, game_id: str, version: int) -> bytes:
                             "originator_version=?", (game_id.replace("-", ""), version)).fetchone()
     assert found is not None, version
     return bytes(found[0])
+
+
+def last_snapshot(server: ServerProcess, game_id: str) -> int:
+    """The version of the game's newest stored snapshot (0: none). A snapshot
+    is taken at the end of the move that reached a multiple of the interval,
+    once that move is answered: it is waited for a little."""
+    deadline = time.monotonic() + 10
+    while True:
+        with contextlib.closing(sqlite3.connect(sqlite_file(server), timeout=30)) as con:
+            found = con.execute("SELECT MAX(originator_version) FROM stored_snapshots WHERE "
+                                "originator_id=?", (game_id.replace("-", ""),)).fetchone()
+        version = int(found[0] or 0)
+        if version or time.monotonic() > deadline:
+            return version
+        time.sleep(0.05)
 
 
 def put_row(server: ServerProcess, game_id: str, version: int, state: bytes) -> None:
@@ -102,7 +118,8 @@ def played(arbiter_server: ServerProcess) -> Iterator[tuple[ServerProcess, str, 
     while True:
         game_id, _ = finish(arbiter_server, "ethnos", 3, rnd)
         lines = exported(arbiter_server, game_id)
-        if len(lines) - 1 > SNAPSHOTS and (len(lines) - 1) % SNAPSHOTS >= 5:
+        if (len(lines) - 1 > SNAPSHOTS and (len(lines) - 1) % SNAPSHOTS >= 5
+                and last_snapshot(arbiter_server, game_id) < len(lines) - 3):
             break
     yield arbiter_server, game_id, lines
 

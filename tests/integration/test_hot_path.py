@@ -307,3 +307,39 @@ def test_an_in_process_act_takes_its_snapshot_before_it_returns(tmp_path: Path) 
         assert list(app.snapshots.get(game_id)), "taken inside the save"
     finally:
         app.close()
+
+
+def test_a_snapshot_is_of_the_game_at_its_moves_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move whose events reach a multiple of the interval, there or inside
+    the move, is snapshotted at the move's end, from the writer's cached game
+    (the store is not read to rebuild the game at the multiple), and the
+    snapshots are sealed, trusted and agree with the events."""
+    from service.application import Move
+
+    app = ArbiterApp(Settings(data_dir=tmp_path).store_env(), snapshot_interval=3)
+    rebuilt = calls_to(monkeypatch, app, "take_snapshot")
+    try:
+        game_id = str(app.create_game("ethnos", ["a", "b", "c"]).id)
+        ends = [app.game(game_id).version]  # the creation's save is one too
+        for n in range(40):
+            game = app.game(game_id)
+            seat = game.waiting_on()[0]
+            command = game.legal_actions(seat)[0].to_json()
+            answer = app.act_moves([Move(game_id, seat, command, command_id=f"m{n}")])[0]
+            assert not isinstance(answer, Exception), answer
+            ends.append(answer.version)
+        app.snapshotter.close()
+        assert app.snapshots is not None and app.snapshot_seal is not None
+        taken = sorted(s.originator_version for s in app.snapshots.get(parse_game_id(game_id)))
+        assert taken and set(taken) <= set(ends), (taken, ends)
+        assert any(v % 3 for v in taken[1:]), "some move passed a multiple inside it"
+        # (the creation's, saved before the game is first read into the cache, is rebuilt)
+        assert [v for _, v in rebuilt if v > ends[0]] == [], "taken from the cached game"
+        assert all(app.snapshot_seal.problem(s) is None
+                   for s in app.snapshots.get(parse_game_id(game_id)))
+        report = auditing.Audits(app).audit(game_id).report
+        assert report.replay_ok and report.chain_ok, report.problems
+    finally:
+        app.close()

@@ -44,8 +44,9 @@ from tests.integration.test_store import play_long
 
 pytestmark = pytest.mark.integration
 
-SNAPSHOT = 100  # the server's snapshot interval: the game's one snapshot
-PAST = 120  # a past version read from that snapshot plus 20 events
+INTERVAL = 100  # the server's snapshot interval: the game's one snapshot, at the
+#: end of the move that reached version 100 (``service.application.snapshots_due``)
+PAST = 120  # a past version read from that snapshot plus the events after it
 
 
 def sqlite_file(server: ServerProcess) -> Path:
@@ -75,6 +76,8 @@ class Played:
         self.now = seen(get(server, game_id))
         self.past = seen(get(server, game_id, PAST))
         self.glory = json.loads(get(server, game_id).view_json)["glory"]
+        #: The version of the game's one snapshot (read once the server stopped).
+        self.snapshot = 0
 
     def restore(self) -> None:
         """The server stopped and its store put back as it was played."""
@@ -100,10 +103,21 @@ def played(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator
                 break
         game = Played(server, game_id)
         server.stop()
+        game.snapshot = snapshot_version(sqlite_file(server), game_id)
         shutil.copy(sqlite_file(server), server.data_dir / "pristine.sqlite")
         yield game
     finally:
         server.stop()
+
+
+def snapshot_version(path: Path, game_id: str) -> int:
+    """The version of the game's one stored snapshot: the end of the move
+    that reached the interval, before the past version read."""
+    with contextlib.closing(sqlite3.connect(path)) as con:
+        rows = con.execute("SELECT originator_version FROM stored_snapshots WHERE "
+                           "originator_id=?", (game_id.replace("-", ""),)).fetchall()
+    assert len(rows) == 1 and INTERVAL <= rows[0][0] < PAST, rows
+    return int(rows[0][0])
 
 
 def edit_snapshot(path: Path, game_id: str, version: int,
@@ -133,16 +147,16 @@ def check_audit_names(server: ServerProcess, game_id: str, version: int) -> None
 
 def test_an_edited_snapshot_is_not_served_and_the_audit_names_it(played: Played) -> None:
     played.restore()
-    edit_snapshot(sqlite_file(played.server), played.game_id, SNAPSHOT, more_glory)
+    edit_snapshot(sqlite_file(played.server), played.game_id, played.snapshot, more_glory)
     offset = played.server.log_path.stat().st_size
     played.server.start()
     now = get(played.server, played.game_id)
     assert seen(now) == played.now, "the true state, rebuilt from the events"
     assert json.loads(now.view_json)["glory"] == played.glory
     assert seen(get(played.server, played.game_id, PAST)) == played.past
-    check_audit_names(played.server, played.game_id, SNAPSHOT)
+    check_audit_names(played.server, played.game_id, played.snapshot)
     log = played.log_since(offset)
-    assert (f"snapshot of game {played.game_id} at version {SNAPSHOT} not trusted: "
+    assert (f"snapshot of game {played.game_id} at version {played.snapshot} not trusted: "
             "its seal does not match its state") in log
 
 
@@ -151,19 +165,19 @@ def test_a_time_travel_read_never_trusts_an_edited_snapshot(played: Played) -> N
     played.server.start()
     assert seen(get(played.server, played.game_id)) == played.now  # loaded and cached
     # edited under the running server: a read of the past is never served from the cache
-    edit_snapshot(sqlite_file(played.server), played.game_id, SNAPSHOT, more_glory)
+    edit_snapshot(sqlite_file(played.server), played.game_id, played.snapshot, more_glory)
     assert seen(get(played.server, played.game_id, PAST)) == played.past
-    check_audit_names(played.server, played.game_id, SNAPSHOT)
+    check_audit_names(played.server, played.game_id, played.snapshot)
 
 
 def test_a_snapshot_sealed_with_the_secret_is_caught_by_the_audit(played: Played) -> None:
     played.restore()
     data_dir = played.server.data_dir
-    app = ArbiterApp(Settings(data_dir=data_dir).store_env(), snapshot_interval=SNAPSHOT,
+    app = ArbiterApp(Settings(data_dir=data_dir).store_env(), snapshot_interval=INTERVAL,
                      credentials=Credentials.configure(data_dir))
     try:
         assert app.snapshots is not None and app.snapshot_seal is not None
-        game: Any = app.repository.get(uuid.UUID(played.game_id), version=SNAPSHOT)
+        game: Any = app.repository.get(uuid.UUID(played.game_id), version=played.snapshot)
         game.glory[0] += 50
         forged = app.snapshot_seal.take(game)
         assert isinstance(forged, SealedSnapshot)
@@ -171,8 +185,8 @@ def test_a_snapshot_sealed_with_the_secret_is_caught_by_the_audit(played: Played
         app.close()
     with contextlib.closing(sqlite3.connect(sqlite_file(played.server))) as con, con:
         con.execute("DELETE FROM stored_snapshots WHERE originator_id=? AND "
-                    "originator_version=?", (played.game_id.replace("-", ""), SNAPSHOT))
-    app = ArbiterApp(Settings(data_dir=data_dir).store_env(), snapshot_interval=SNAPSHOT,
+                    "originator_version=?", (played.game_id.replace("-", ""), played.snapshot))
+    app = ArbiterApp(Settings(data_dir=data_dir).store_env(), snapshot_interval=INTERVAL,
                      credentials=Credentials.configure(data_dir))
     try:
         assert app.snapshots is not None
@@ -185,8 +199,8 @@ def test_a_snapshot_sealed_with_the_secret_is_caught_by_the_audit(played: Played
     assert forged_view["glory"][0] != played.glory[0]
     # ... but the audit replays the events, and says where the served state is wrong.
     audit = played.server.stub().Audit(game_pb2.AuditRequest(game_id=played.game_id))
-    assert not audit.replay_ok and list(audit.bad_snapshots) == [SNAPSHOT]
-    assert audit.first_failure == SNAPSHOT
+    assert not audit.replay_ok and list(audit.bad_snapshots) == [played.snapshot]
+    assert audit.first_failure == played.snapshot
     assert any(f"state served at version {played.now[0]} differs" in p
                for p in audit.problems), audit.problems
     # That server no longer trusts the snapshot: the true state again, now and in the past.
@@ -203,22 +217,25 @@ def test_a_snapshot_off_the_stored_chain_is_not_trusted(tmp_path: Path) -> None:
     app = ArbiterApp(env, snapshot_interval=10, credentials=credentials)
     gid = app.create_game("ethnos", ["a", "b", "c"]).id
     play_long(app, str(gid), random.Random(2), limit=25)
+    assert app.snapshots is not None
+    # Each at the end of the move that reached 10, then 20.
+    first, second = sorted(s.originator_version for s in app.snapshots.get(gid))[:2]
     app.close()
     with contextlib.closing(sqlite3.connect(tmp_path / "arbiter.sqlite")) as con, con:
         row = con.execute("SELECT state FROM stored_events WHERE originator_id=? AND "
-                          "originator_version=20", (gid.hex,)).fetchone()
+                          "originator_version=?", (gid.hex, second)).fetchone()
         event = json.loads(row[0])
         event["meta"]["digest"] = "0" * 64
         con.execute("UPDATE stored_events SET state=? WHERE originator_id=? AND "
-                    "originator_version=20", (json.dumps(event).encode(), gid.hex))
+                    "originator_version=?", (json.dumps(event).encode(), gid.hex, second))
     app = ArbiterApp(env, snapshot_interval=10, credentials=credentials)
     try:
         assert app.repository.snapshot_store is not None
-        trusted = list(app.repository.snapshot_store.get(gid, desc=True, limit=1, lte=25))
-        assert [s.originator_version for s in trusted] == [10]
+        trusted = list(app.repository.snapshot_store.get(gid, desc=True, limit=1, lte=second))
+        assert [s.originator_version for s in trusted] == [first]
         assert app.snapshots is not None and app.snapshot_seal is not None
-        at_20 = next(s for s in app.snapshots.get(gid) if s.originator_version == 20)
-        assert "head digest" in str(app.snapshot_seal.problem(at_20))
+        at_second = next(s for s in app.snapshots.get(gid) if s.originator_version == second)
+        assert "head digest" in str(app.snapshot_seal.problem(at_second))
     finally:
         app.close()
 
