@@ -37,7 +37,9 @@ from arbiter.wire import json_to_command
 
 from aggregates.kernel import Command, Decision, Game
 from aggregates.kernel.outcome import outcome_json
-from service.envelope import dumps
+from aggregates.kernel.record.recording import event_type, payload_of, recorded_audience
+from service.envelope import _EPOCH, FORMS_KEPT, Reader, _visible, describe, dumps
+from service.ids import shard_of
 from service.readmodel import Turn, listed
 
 #: Distinct legal moves (with their labels) kept as wire bytes: a few per
@@ -196,3 +198,104 @@ class TurnWire:
                     self._games.clear()
                 self._games[game.id] = kept
         return kept
+
+
+# Event's fields (protos/arbiter/v1/game.proto), by number.
+_E_GAME_ID, _E_VERSION, _E_POSITION, _E_TYPE = tag(1, 2), tag(2, 0), tag(3, 0), tag(4, 2)
+_E_PAYLOAD, _E_DIGEST, _E_PREV, _E_REDACTED = tag(7, 2), tag(8, 2), tag(9, 2), tag(10, 0)
+_E_RULES, _E_COMMAND, _E_META, _E_TEXT, _E_SHARD = (
+    tag(11, 2), tag(12, 2), tag(13, 2), tag(14, 2), tag(15, 0))
+# Timestamp's and Audience's.
+_SECONDS, _NANOS, _EVERYONE = tag(1, 0), tag(2, 0), tag(1, 0)
+
+
+class EventWire:
+    """A ``Play`` stream's events as their ``Event`` wire bytes, written
+    straight from the domain event, once per form (as a turn is): the form a
+    seat sees is decided by ``service.envelope`` (``_visible``: the event's
+    recorded audience, its public form for the others), only its encoding is
+    done here, where it was a protobuf message built (a ``Timestamp``, an
+    ``Audience``, fifteen fields copied in) and serialized for each form.
+    What it writes is exactly ``to_proto``'s message serialized
+    (tests/unit/test_turns.py compares the bytes)."""
+
+    def __init__(self, kept: int = FORMS_KEPT) -> None:
+        self.kept = kept
+        #: (game id, version, position, redacted, full, over, names) -> the form's bytes.
+        self._forms: dict[tuple[Any, ...], bytes] = {}
+        self._guard = threading.Lock()
+
+    def for_seats(self, game_cls: type[Game], domain_event: Any, seats: Sequence[int],
+                  over: bool, position: int = 0,
+                  names: Sequence[str] = ()) -> list[tuple[bytes, list[int]]]:
+        """``EventForms.for_seats``' answer (each form's bytes with the seats
+        it is for, in the order the seats first meet each form), the event's
+        audience read once for all the seats."""
+        kind = event_type(domain_event)
+        payload = payload_of(domain_event)
+        audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
+        out: dict[tuple[bool, int], tuple[bytes, list[int]]] = {}
+        for seat in seats:
+            reader = Reader(seat, over, over)
+            visible = _visible(kind, payload, audience, public, reader)
+            form = (visible[1], id(visible[0]))  # the payload itself, or its public form
+            found = out.get(form)
+            if found is None:
+                out[form] = (self._form(game_cls, domain_event, kind, reader, position,
+                                        names, visible), [seat])
+            else:
+                found[1].append(seat)
+        return list(out.values())
+
+    def _form(self, game_cls: type[Game], domain_event: Any, kind: str, reader: Reader,
+              position: int, names: Sequence[str],
+              visible: tuple[dict[str, Any], bool, Any]) -> bytes:
+        key = (domain_event.originator_id, domain_event.originator_version, position,
+               visible[1], reader.full, reader.over, tuple(names))
+        kept = self._forms.get(key)
+        if kept is None:
+            kept = event_wire(game_cls, domain_event, kind, reader, position, names, visible)
+            with self._guard:
+                if len(self._forms) >= self.kept:
+                    self._forms.clear()
+                self._forms[key] = kept
+        return kept
+
+
+def event_wire(game_cls: type[Game], domain_event: Any, kind: str, reader: Reader,
+               position: int, names: Sequence[str],
+               visible: tuple[dict[str, Any], bool, Any]) -> bytes:
+    """``envelope._to_proto(...)``'s ``Event`` serialized, written field by
+    field in number order (as protobuf serializes it; an empty field left out,
+    the time and the audience always there)."""
+    payload, redacted, audience = visible
+    meta = domain_event.meta
+    game_id = domain_event.originator_id
+    when = domain_event.timestamp
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=_EPOCH.tzinfo)
+    since = when - _EPOCH
+    time = (_number(_SECONDS, since.days * 86400 + since.seconds)
+            + _number(_NANOS, since.microseconds * 1000))
+    seats = b"".join(varint(seat) for seat in sorted(audience.seats or ()))
+    heard = (_EVERYONE + _TRUE if audience.everyone else b"") + (
+        field(2, seats) if seats else b"")
+    return b"".join(
+        (
+            _text(_E_GAME_ID, str(game_id)),
+            _number(_E_VERSION, domain_event.originator_version),
+            _number(_E_POSITION, position),
+            _text(_E_TYPE, kind),
+            field(5, time),
+            field(6, heard),
+            _text(_E_PAYLOAD, dumps(payload)),
+            _text(_E_DIGEST, meta.get("digest", "")),
+            _text(_E_PREV, meta.get("prev", "")),
+            _E_REDACTED + _TRUE if redacted else b"",
+            _text(_E_RULES, game_cls.RULES_ID),
+            _text(_E_COMMAND, (meta.get("cmd") or {}).get("id", "")),
+            _text(_E_META, dumps(meta) if reader.full else ""),
+            _text(_E_TEXT, describe(game_cls, kind, payload, list(names))),
+            _number(_E_SHARD, shard_of(game_id)),
+        )
+    )

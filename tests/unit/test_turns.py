@@ -25,7 +25,7 @@ from service.envelope import EventForms, Reader, to_proto
 from service.feeds import FeedHub
 from service.readmodel import ReadModel, Turn
 from service.servicer import GameServicer
-from service.turns import TurnWire
+from service.turns import EventWire, TurnWire
 from tests.template_game import Template
 
 RULES: list[tuple[str, type[Game]]] = [*GAMES.items(), ("template", Template)]
@@ -195,6 +195,8 @@ def test_an_events_forms_for_a_streams_seats(rules: str, cls: type[Game]) -> Non
                     EventForms(), cls, ev, position, group, names, over
                 )
                 assert sorted(s for _, of in made for s in of) == sorted(group)
+                # Written straight as wire bytes: the very bytes of the messages.
+                assert EventWire().for_seats(cls, ev, group, over, position, names) == made
                 for wire, of in made:
                     for seat in of:
                         own = to_proto(cls, ev, Reader(seat).for_game(over), position, names)
