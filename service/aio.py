@@ -5,12 +5,12 @@ One port serves both: an asyncio server runs a handler whose behaviour is a
 coroutine (or an async generator) on its loop, and hands any other to a
 thread. Our handlers and interceptors are the synchronous API's (a context
 with ``is_active`` and ``add_callback``, a blocking ``abort``, a response
-stream's generator run on one thread): ``Bridge``, the server's one
-interceptor, applies the synchronous interceptors as the synchronous server
-does (each wraps an async ``Play`` with async code of its own) and runs
-each synchronous handler on the pool with a context of that API
-(``SyncContext``), a response stream's whole generator on one thread as the
-synchronous server does, each message written on the loop.
+stream's generator run on one thread): ``Routes``, the server's one generic
+handler, finds a call's handler, applies the synchronous interceptors to it
+as the synchronous server does (each wraps an async ``Play`` with async code
+of its own) and runs each synchronous handler on the pool with a context of
+that API (``SyncContext``), a response stream's whole generator on one
+thread as the synchronous server does, each message written on the loop.
 
 A read that needs no wait skips the pool: a method with a probe
 (``LoopServer.answer_at_hand``: ``GetState`` and ``LegalActions``) asks it,
@@ -41,7 +41,7 @@ from typing import Any, Protocol
 import grpc
 import grpc.aio
 
-from service.handlers import rebuilt
+from service.handlers import Wrapping, rebuilt
 
 log = logging.getLogger(__name__)
 
@@ -195,13 +195,31 @@ class SyncContext:
         self._loop = loop
         self._ended = False
         self._callbacks: list[Callable[[], None]] = []
-        self._lock = threading.Lock()
+        self._lock: Any = threading.Lock()
+        self._metadata: tuple[Any, ...] | None = None
         #: Read now: gRPC releases the call when it ends, and a stream's
         #: thread may log its peer after that (``CallObserver``).
-        self._peer: str = context.peer()
+        self._peer: str | None = context.peer()
 
     def peer(self) -> str:
-        return self._peer
+        peer = self._peer
+        if peer is None:
+            peer = self._peer = self._context.peer()
+        return peer
+
+    def invocation_metadata(self) -> tuple[Any, ...]:
+        """The call's metadata, made into Python's once a call (gRPC builds a
+        new tuple at each ask; a call asks for its token more than once)."""
+        metadata = self._metadata
+        if metadata is None:
+            metadata = self._metadata = self._context.invocation_metadata()
+        return metadata
+
+    def code(self) -> Any:
+        return self._context.code()
+
+    def set_code(self, code: grpc.StatusCode) -> None:
+        self._context.set_code(code)
 
     def _call(self, coroutine: Any) -> Any:
         """``coroutine`` run on the loop, and its answer; refused once the call
@@ -253,6 +271,10 @@ class SyncContext:
         return getattr(self._context, name)
 
 
+#: The lock of a context whose call is all run on one thread (``LoopCallContext``).
+_UNLOCKED = contextlib.nullcontext()
+
+
 class LoopCallContext(SyncContext):
     """``SyncContext`` for a synchronous handler run on the loop itself, with
     what its probe holds (``held``): nothing of the call may wait there, so
@@ -260,7 +282,15 @@ class LoopCallContext(SyncContext):
     would wait for the very loop it runs on)."""
 
     def __init__(self, context: Any, loop: asyncio.AbstractEventLoop, held: Held) -> None:
-        super().__init__(context, loop)
+        # No lock (the call runs start to end on the loop's thread) and its
+        # peer read only if asked (the call is live as long as its handler runs).
+        self._context = context
+        self._loop = loop
+        self._ended = False
+        self._callbacks = []
+        self._lock = _UNLOCKED
+        self._metadata = None
+        self._peer = None
         self.held = held
 
     def _call(self, coroutine: Any) -> Any:
@@ -376,35 +406,79 @@ def at_hand(behaviour: Callable[[Any, Any], Any], probe: Probe,
     return answered
 
 
-class Bridge(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """The one asyncio interceptor: the server's synchronous interceptors
-    applied to a call's handler as the synchronous server applies them (the
+class Routes:
+    """Every method the server serves, found and made ready for a call by one
+    synchronous function (``service``), the asyncio server's one generic
+    handler: the method's handler looked up (the registered methods' table,
+    else the generic handlers, as gRPC looks), the server's synchronous
+    interceptors applied to it as the synchronous server applies them (the
     first outermost; each wraps the handler it is handed as it always did),
     and the handler they make run as the asyncio server runs it
-    (``bridged``, made once per method and handler). One coroutine a call,
-    not one an interceptor."""
+    (``bridged``, made once per method and handler).
+
+    gRPC's asyncio server gets no interceptor of its own and no registered
+    method: an asyncio interceptor costs each call coroutines of gRPC's and
+    ours, and each registered method keeps a request of its own pending that
+    gRPC's accepting loop waits on (``asyncio.wait`` over all of them) at
+    every call. The interceptors that wrap a method's handler the same way
+    call after call (``handlers.Wrapping``), innermost first, are applied once
+    per method; the others (``drain``'s, which notes each call's arrival) on
+    each call, as before."""
 
     def __init__(self, pool: concurrent.futures.Executor,
                  interceptors: list[grpc.ServerInterceptor]) -> None:
         self.pool = pool
-        self.interceptors = interceptors[::-1]  # the innermost first
-        self._made: dict[str, tuple[Any, Any]] = {}
+        inner_first = interceptors[::-1]
+        fixed = 0
+        while fixed < len(inner_first) and isinstance(inner_first[fixed], Wrapping):
+            fixed += 1
+        #: The interceptors applied once per method (innermost first), then
+        #: those applied on each call.
+        self._fixed, self._per_call = inner_first[:fixed], inner_first[fixed:]
+        self.registered: dict[str, Any] = {}
+        self.generic: list[Any] = []
         #: The methods whose calls may be answered on the loop, by their probes.
         self.probes: dict[str, Probe] = {}
+        #: method -> (the handler found, the fixed interceptors' handler)
+        self._wrapped: dict[str, tuple[Any, Any]] = {}
+        #: method -> (the per-call interceptors' handler, its bridged form)
+        self._made: dict[str, tuple[Any, Any]] = {}
 
-    async def intercept_service(self, continuation: Any, details: Any) -> Any:
-        handler = await continuation(details)
-        for interceptor in self.interceptors:
-            if handler is None:
-                return None
-            handler = interceptor.intercept_service(lambda _details, h=handler: h, details)
+    def _found(self, details: Any) -> Any:
+        handler = self.registered.get(details.method)
+        if handler is None:
+            for generic in self.generic:
+                handler = generic.service(details)
+                if handler is not None:
+                    break
+        return handler
+
+    def service(self, details: Any) -> Any:
+        """The handler a call of ``details.method`` runs, None for a method not served."""
+        handler = self._found(details)
         if handler is None:
             return None
-        made = self._made.get(details.method)
+        method = details.method
+        wrapped = self._wrapped.get(method)
+        if wrapped is None or wrapped[0] is not handler:
+            outer = handler
+            for interceptor in self._fixed:
+                outer = interceptor.intercept_service(lambda _details, h=outer: h, details)
+                if outer is None:
+                    return None
+            wrapped = (handler, outer)
+            if len(self._wrapped) < 4096:
+                self._wrapped[method] = wrapped
+        handler = wrapped[1]
+        for interceptor in self._per_call:
+            handler = interceptor.intercept_service(lambda _details, h=handler: h, details)
+            if handler is None:
+                return None
+        made = self._made.get(method)
         if made is None or made[0] is not handler:
-            made = (handler, bridged(handler, self.pool, self.probes.get(details.method)))
+            made = (handler, bridged(handler, self.pool, self.probes.get(method)))
             if len(self._made) < 4096:
-                self._made[details.method] = made
+                self._made[method] = made
         return made[1]
 
 
@@ -437,20 +511,20 @@ class LoopServer:
         self._thread = threading.Thread(target=self._run, name="grpc-loop", daemon=True)
         self._thread.start()
 
-        self.bridge = Bridge(pool, interceptors)
+        self.routes = Routes(pool, interceptors)
 
         async def make() -> grpc.aio.Server:
             waker()  # the loop's, its thread known
-            return grpc.aio.server(
-                migration_thread_pool=pool, interceptors=[self.bridge], options=options)
+            return grpc.aio.server(migration_thread_pool=pool, options=options)
 
         self.server = self._call(make())
+        self.server.add_generic_rpc_handlers((self.routes,))
 
     def answer_at_hand(self, method: str, probe: Probe) -> None:
         """Answer ``method``'s (a unary method's full name) calls on the loop
         whenever ``probe`` holds what they read (``at_hand``); before the
         server starts."""
-        self.bridge.probes[method] = probe
+        self.routes.probes[method] = probe
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -460,10 +534,13 @@ class LoopServer:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
 
     def add_generic_rpc_handlers(self, handlers: Any) -> None:
-        self.server.add_generic_rpc_handlers(handlers)
+        self.routes.generic.extend(handlers)
 
-    def add_registered_method_handlers(self, name: str, handlers: Any) -> None:
-        self.server.add_registered_method_handlers(name, handlers)
+    def add_registered_method_handlers(self, name: str, handlers: dict[str, Any]) -> None:
+        """As gRPC's: each handler under its full name (``/<service>/<method>``),
+        found before any generic handler's (``Routes``)."""
+        self.routes.registered.update(
+            {f"/{name}/{method}": handler for method, handler in handlers.items()})
 
     def add_insecure_port(self, address: str) -> int:
         async def add() -> int:
