@@ -167,6 +167,17 @@ class Buckets:
                 self._forget(now)
             return allowed
 
+    def owes(self, key: str) -> bool:
+        """Whether ``key``'s bucket is in debt (below zero) now: ``take(key,
+        0.0)``'s refusal, read without the lock or a write (a bucket's state
+        is one tuple, replaced whole; refilled from it or from its last
+        refill, a bucket comes to the same tokens)."""
+        state = self._state.get(key)
+        if state is None:
+            return False
+        tokens, last = state
+        return tokens + (time.monotonic() - last) * self.rate < 0.0
+
     def charge(self, key: str, cost: float) -> None:
         """Take ``cost`` for work already done: the bucket may go into debt (at
         most ``MAX_DEBT_BURSTS`` bursts), and ``take`` refuses until it refills."""
@@ -438,7 +449,7 @@ class CallerShares(Wrapping):
             cost = AUDIT_COST
         if not self.calls.take(key, cost):
             raise rate_limited("calls")
-        if not self.work.take(key, 0.0):  # in debt: its earlier calls' work
+        if self.work.owes(key):  # in debt: its earlier calls' work
             raise in_debt()
         if method in CREATING and not self.creates.take(key):
             raise rate_limited("new games")
@@ -512,11 +523,17 @@ class CallerShares(Wrapping):
                     key = self._admit(method, request, context)
                 except ServiceError as exc:
                     abort(context, exc)
-                started = time.thread_time()
+                if not key:
+                    return unary(request, context)
+                started, began = time.thread_time(), time.perf_counter()
                 try:
                     return unary(request, context)
                 finally:
-                    if key:
+                    # A call's CPU is at most its wall time: one that took less
+                    # than the free part owes nothing, without a second read of
+                    # the thread's clock (a system call, where the wall clock's
+                    # is not).
+                    if time.perf_counter() - began > FREE_WORK_SECONDS:
                         self._charge_work(key, time.thread_time() - started)
 
             return grpc.unary_unary_rpc_method_handler(

@@ -29,6 +29,7 @@ import grpc
 import pytest
 from arbiter.v1 import game_pb2, game_pb2_grpc
 
+from service import limits
 from service.aio import LoopServer
 from service.application import ArbiterApp
 from service.auth import Credentials
@@ -183,6 +184,9 @@ def test_each_call_is_charged_and_observed_once_on_the_loop_or_the_pool(
     token taken from its caller's bucket, its CPU charged once, one count in
     the metrics and one access line."""
     created = ethnos(served)
+    # No free part: every call's CPU is charged (one shorter than the free
+    # part owes nothing, and is not charged at all).
+    monkeypatch.setattr(limits, "FREE_WORK_SECONDS", 0.0)
     taken = Counted(monkeypatch, served.shares.calls, "take")
     charged = Counted(monkeypatch, served.shares, "_charge_work")
     ok = CALLS.labels("arbiter.v1.GameService", "GetState", "OK")
