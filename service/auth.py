@@ -56,8 +56,26 @@ FORWARDED_PROOF_KEY = "arbiter-forwarded-proof"
 FORWARDED_PROOF = secrets.token_urlsafe(32)
 
 
+#: Tokens whose digest is kept (``digest``): beyond it, the memo starts over.
+DIGESTS_KEPT = 4096
+_digests: dict[str, str] = {}
+
+
 def digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """A token's SHA-256, hex: worked out once per token while it is in use
+    (a call hashed its token for the admin's check and again for the game's).
+
+    Keeping presented tokens in this process's memory discloses nothing its
+    memory does not hold already: the server secret every seat and spectator
+    token is derived from. A pure function of the string, so nothing kept can
+    be wrong, only dropped."""
+    found = _digests.get(token)
+    if found is None:
+        found = hashlib.sha256(token.encode("utf-8")).hexdigest()
+        if len(_digests) >= DIGESTS_KEPT:
+            _digests.clear()
+        _digests[token] = found
+    return found
 
 
 class GameAccess(Aggregate):
@@ -107,6 +125,17 @@ class Principal:
 
 ADMIN = Principal(admin=True)
 NOBODY = Principal()
+SPECTATOR_PRINCIPAL = Principal(spectator=True)
+#: Each seat's principal, made once (a frozen dataclass is slow to make, and
+#: a call identifies its caller on every read).
+_SEATS: dict[int, Principal] = {}
+
+
+def seat_principal(seat: int) -> Principal:
+    found = _SEATS.get(seat)
+    if found is None:
+        found = _SEATS.setdefault(seat, Principal(seat=seat))
+    return found
 
 
 class Caller(NamedTuple):
@@ -233,9 +262,9 @@ class Credentials:
             return principal
         for seat, stored in enumerate(access.seat_hashes):
             if hmac.compare_digest(presented, stored) and not principal.admin:
-                principal = Principal(seat=seat)
+                principal = seat_principal(seat)
         if hmac.compare_digest(presented, access.spectator_hash) and not principal.admin:
-            principal = Principal(spectator=True)
+            principal = SPECTATOR_PRINCIPAL
         left = getattr(access, "revoked", {}).get(presented)
         if left is not None and principal == NOBODY:
             principal = Principal(revoked=left)

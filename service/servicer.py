@@ -246,6 +246,25 @@ STORE_UNREACHABLE = ServiceError(
     "the store holding this game cannot be reached now; retry")
 
 
+#: Game ids whose parse is kept (``game_uuid``): beyond it, the memo starts over.
+GAME_IDS_KEPT = 4096
+_game_ids: dict[str, uuid.UUID] = {}
+
+
+def game_uuid(game_id: str) -> uuid.UUID:
+    """``parse_game_id``, kept for the ids in use: a read's probe and its
+    handler each parsed the same id (``uuid.UUID`` is pure Python, a few
+    microseconds). Only an id that parses is kept; one that does not is
+    refused as ever, each time."""
+    found = _game_ids.get(game_id) if isinstance(game_id, str) else None
+    if found is None:
+        found = parse_game_id(game_id)
+        if len(_game_ids) >= GAME_IDS_KEPT:
+            _game_ids.clear()
+        _game_ids[game_id] = found
+    return found
+
+
 def _current_version(servicer: Any, request: Any, context: Any = None) -> int:
     """The current version of the game a request names, 0 when there is none:
     the held game's, for a call answered from it (``GameServicer.reads_of``)."""
@@ -345,7 +364,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 isinstance(request, game_pb2.GetStateRequest) and request.HasField("version")):
             return None
         try:
-            gid = parse_game_id(game_id)
+            gid = game_uuid(game_id)
             return self.store(gid).hold_cached(gid)
         except ServiceError:
             return None
@@ -500,7 +519,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @refusals
     def GetState(self, request: game_pb2.GetStateRequest,
                  context: Context) -> game_pb2.GameState:
-        game_id = parse_game_id(request.game_id)
+        game_id = game_uuid(request.game_id)
         reads = self.reads_of(context, game_id)
         caller = self.caller(context, game_id, reads)  # once: the seat and the read go by it
         self.fill_seat(request, caller)
@@ -519,7 +538,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @refusals
     def LegalActions(self, request: game_pb2.LegalActionsRequest,
                      context: Context) -> game_pb2.LegalActionsResponse:
-        game_id = parse_game_id(request.game_id)
+        game_id = game_uuid(request.game_id)
         reads = self.reads_of(context, game_id)
         caller = self.caller(context, game_id, reads)
         self.fill_seat(request, caller)
@@ -1069,18 +1088,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """A reading on the wire, made once per reading (``service.readmodel``)
         and handed as it is to every caller of that audience (callers never
         change a reply); ``signed``: with the server's signature over its
-        head (``service.signing``)."""
-        key = (state, signed)
-        with self._wire_guard:
-            message = self._wire.get(key)
-            if message is not None:
-                self._wire.move_to_end(key)
-                return message
+        head (``service.signing``). Found by the reading's identity, as
+        ``legal_messages`` finds a list (``ReadModel`` hands every reader of
+        an audience the same reading; hashing it hashed all its text)."""
+        key = ("state", id(state), signed)
+        kept = self._wire.get(key)  # one dict read: atomic, and kept whole
+        if kept is not None and kept[0] is state:
+            return kept[1]  # type: ignore[no-any-return]
         message = self._encode_state(state, signed)
-        with self._wire_guard:
-            self._wire[key] = message
-            while len(self._wire) > WIRE_STATES_KEPT:
-                self._wire.popitem(last=False)
+        self._keep(key, (state, message))
         return message
 
     def _encode_state(self, state: SeatState, signed: bool) -> game_pb2.GameState:
