@@ -40,7 +40,7 @@ from eventsourcing.persistence import IntegrityError, Notification, PersistenceE
 from eventsourcing.utils import strtobool
 
 from aggregates.catalog import GAMES
-from aggregates.kernel import Game, RuleError
+from aggregates.kernel import Command, Game, RuleError
 from aggregates.kernel.game import command_key
 from aggregates.kernel.record import recording as kernel_recording
 from service import integrity
@@ -424,6 +424,9 @@ class Move:
     command_id: str = ""
     decision_id: str = ""
     rules: str = ""
+    #: The command's wire bytes, when it came typed (a ``Play`` move): the
+    #: writer parses each distinct command of a game's rules once (``_parsed``).
+    command_key: bytes = b""
 
 
 class ArbiterApp(Application):
@@ -473,6 +476,8 @@ class ArbiterApp(Application):
         self.snapshotter = Snapshotter(self._take_snapshot_now)
         #: The version of each game's last snapshot taken of its cached game.
         self._snapshotted: dict[uuid.UUID, int] = {}
+        #: (rules, a typed command's wire bytes) -> the command parsed (``_parsed``).
+        self._commands: dict[tuple[type, bytes], Command] = {}
         #: Keeps the games read from the server's loop caught up (``look_ahead``).
         self.lookout = Lookout(self.look_ahead)
         #: Without the table lock, readers by position stop at the settled head.
@@ -1382,8 +1387,7 @@ class ArbiterApp(Application):
             if move.expected_version and game.version != move.expected_version:
                 return False
             window = list(game.command_ids.items()) if game.command_window_full() else []
-            command = game.COMMANDS.parse(str(move.action.get("name")),
-                                          move.action.get("args", {}))
+            command = self._parsed(game, move)
             # The decisions a reader of this version read (the seat's turn),
             # not asked of the rules again: the same game object at the same
             # version, under its lock (``ReadModel.kept_decisions``).
@@ -1396,6 +1400,26 @@ class ArbiterApp(Application):
                  if key not in game.command_ids]
         made.append((n, game, list(game.pending_events)[before:], extra))
         return True
+
+    def _parsed(self, game: Game, move: Move) -> Command:
+        """``move``'s command parsed by ``game``'s rules, once per distinct
+        typed command (its wire bytes, ``Move.command_key``) and rules: the
+        same few moves come back move after move, and a command is a frozen
+        dataclass, the same whoever holds it. One with a list among its
+        arguments (not hashable: not wholly frozen) is parsed each time; a
+        refused one is never kept."""
+        command = None
+        key = (type(game), move.command_key) if move.command_key else None
+        if key is not None:
+            command = self._commands.get(key)
+        if command is None:
+            command = game.COMMANDS.parse(str(move.action.get("name")),
+                                          move.action.get("args", {}))
+            if key is not None and _hashable(command):
+                if len(self._commands) >= COMMANDS_KEPT:
+                    self._commands.clear()
+                self._commands[key] = command
+        return command
 
     def contribute(self, game_id: str, seat: int, entropy: str) -> ActResult:
         """A seat's entropy, recorded once (``Game.contribute``), through the
@@ -1592,6 +1616,18 @@ class ArbiterApp(Application):
         (the store's optimistic concurrency orders writers of several
         processes), and no reader of the cached game meanwhile."""
         return self.repository.locks(game_id)
+
+
+#: Distinct typed commands kept parsed (``ArbiterApp._parsed``); past it the map starts over.
+COMMANDS_KEPT = 16384
+
+
+def _hashable(command: Command) -> bool:
+    try:
+        hash(command)
+    except TypeError:
+        return False
+    return True
 
 
 #: Games whose last snapshot's version ``ArbiterApp._take_snapshot_now`` keeps.

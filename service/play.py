@@ -59,6 +59,7 @@ from typing import Any, Protocol
 
 import grpc
 import grpc.aio
+import orjson
 from arbiter.v1 import game_pb2
 from arbiter.wire import WireError, command_to_json
 
@@ -661,11 +662,12 @@ class PlayStream:
         seat, its command's form), answered in its turn."""
         try:
             seat = self._seat_of(joined, move)
-            rules, action = command_to_json(move.command)
+            key = move.command.SerializeToString()
+            rules, action = decoded(move.command, key)
         except (ServiceError, WireError) as exc:
             return exc
         return Move(joined.game_id, seat, action, move.expected_version, move.command_id,
-                    move.decision_id, rules)
+                    move.decision_id, rules, key)
 
     @staticmethod
     def _result(joined: Joined, store: ArbiterApp, outcome: Outcome) -> game_pb2.PlayResult:
@@ -695,6 +697,37 @@ class PlayStream:
             raise ServiceError("PERMISSION_DENIED", "WRONG_SEAT",
                                f"this stream plays seats {list(joined.seats)}, not {move.seat}")
         return move.seat
+
+
+#: Distinct commands kept decoded (``decoded``); past it the whole map starts over.
+DECODED_KEPT = 16384
+#: A command's wire bytes -> its game and its move as JSON text.
+_decoded: dict[bytes, tuple[str, bytes]] = {}
+
+
+def decoded(command: game_pb2.Command, key: bytes = b"") -> tuple[str, dict[str, Any]]:
+    """``command_to_json(command)``, decoded once per distinct command: a
+    stream's moves are the few legal moves of its game, sent again and again
+    (the ones its turns listed), and the generic decoding (protobuf's
+    ``MessageToDict``, about 11 us a move) gave the same answer each time. A
+    command is known by its wire bytes (equal messages serialize alike); each
+    caller gets a fresh copy of the move (JSON text read back: the same
+    values and types), as the decoding made one each time. A command that
+    cannot be decoded is refused as before, and not kept. ``key``: the
+    command's wire bytes, when the caller has them."""
+    key = key or command.SerializeToString()
+    kept = _decoded.get(key)
+    if kept is not None:
+        return kept[0], orjson.loads(kept[1])
+    rules, action = command_to_json(command)
+    try:
+        text = orjson.dumps(action)
+    except TypeError:  # orjson.JSONEncodeError (nothing the decoding makes): not kept
+        return rules, action
+    if len(_decoded) >= DECODED_KEPT:
+        _decoded.clear()
+    _decoded[key] = (rules, text)
+    return rules, action
 
 
 def _over(turn: Turn | SeatReading) -> bool:

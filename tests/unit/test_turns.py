@@ -26,6 +26,7 @@ from service.feeds import FeedHub
 from service.readmodel import ReadModel, Turn
 from service.servicer import GameServicer
 from service.turns import EventWire, TurnWire
+from tests.spies import calls_to
 from tests.template_game import Template
 
 RULES: list[tuple[str, type[Game]]] = [*GAMES.items(), ("template", Template)]
@@ -208,3 +209,60 @@ def test_an_events_forms_for_a_streams_seats(rules: str, cls: type[Game]) -> Non
                 private += len(made) > 1
     if rules in ("template", "ethnos"):
         assert private, "a card dealt to one seat is read by that seat alone"
+
+
+@pytest.mark.parametrize(("rules", "cls"), RULES, ids=[rules for rules, _ in RULES])
+def test_a_moves_command_decoded_once_is_what_the_decoding_says(
+    rules: str, cls: type[Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``Play`` move's typed command is decoded once per distinct command
+    (``service.play.decoded``): every later one is the same answer, a fresh
+    copy each time, without the generic decoding."""
+    from arbiter.wire import command_to_json, json_to_command
+
+    from service import play
+
+    seats = min(cls.MAX_SEATS, 3)
+    commands = []
+    for game in playout(cls, seats, seed=7, moves=25):
+        seat = game.waiting_on()[0]
+        commands += [json_to_command(rules, c.to_json()) for c in game.legal_actions(seat)]
+    monkeypatch.setattr(play, "_decoded", {})
+    slow = calls_to(monkeypatch, play, "command_to_json")
+    for command in commands + commands:
+        answer = play.decoded(command)
+        assert answer == command_to_json(command)
+        assert type(answer[1]["args"]) is dict
+        answer[1]["args"]["changed"] = True  # the caller's own copy
+    distinct = {c.SerializeToString() for c in commands}
+    assert len(slow) == len(distinct) < len(commands) * 2
+
+
+def test_the_writer_parses_a_typed_command_once(
+    app: ArbiterApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``Play`` move carries its command's wire bytes (``Move.command_key``):
+    the writer parses each distinct command once, and every move is recorded
+    as the command it names (the recorded command's name and arguments)."""
+    from arbiter.wire import command_to_json, json_to_command
+
+    from service.application import Move
+
+    game_id = str(app.create_game("ethnos", ["a", "b", "c"]).id)
+    cls = type(app.game(game_id))
+    parsed = calls_to(monkeypatch, cls.COMMANDS, "parse")
+    keys = []
+    for n in range(30):
+        game = app.game(game_id)
+        if game.ended:
+            break
+        seat = game.waiting_on()[0]
+        typed = json_to_command("ethnos", game.legal_actions(seat)[0].to_json())
+        rules, action = command_to_json(typed)
+        keys.append(typed.SerializeToString())
+        answer = app.act_moves([Move(game_id, seat, action, command_id=f"c{n}", rules=rules,
+                                     command_key=keys[-1])])[0]
+        assert not isinstance(answer, Exception), answer
+        recorded = answer.events[0].meta["cmd"]
+        assert (recorded["name"], recorded["args"]) == (action["name"], action["args"])
+    assert len(parsed) == len(set(keys)) < len(keys)
