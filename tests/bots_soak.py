@@ -50,6 +50,11 @@ from clients.bots import DEPTHS, Depths, Determiniser, make, observe
 from clients.bots.arena import play
 
 PAIRS = (("greedy", "random"), ("ismcts", "greedy"))
+#: A game still running after this many moves is stopped and counted unended:
+#: the longest that ended in the kept records took 2,098 (four-player Nine
+#: Empires), and four-player Nine Empires can reach a position that no move
+#: ends (docs/bots-search.md), where a game ran past 15,000 at 0.1 s a decision.
+SOAK_MAX_MOVES = 5_000
 #: A solo game's score beside its result, from the player's view at the end
 #: (The Land of Enin keeps none: the rulebook's quest is won or lost): the
 #: quest's parts done (its items marked on the Character Card, the Lost Book
@@ -133,7 +138,7 @@ def one_game(table: Table, n: int, budget: float, from_record: bool = False,
                  depths=depths if level == table.upper else DEPTHS)
             for seat, level in enumerate(levels)]
     started = time.perf_counter()
-    result = play(game, bots, random.Random(n), from_record=from_record)
+    result = play(game, bots, random.Random(n), SOAK_MAX_MOVES, from_record=from_record)
     times: dict[str, list[float]] = {}
     for seat, level in enumerate(levels):
         times.setdefault(level, []).extend(result.times[seat])
