@@ -177,9 +177,27 @@ class StoredGame(NamedTuple):
 
 
 def read_stored(app: ArbiterApp, game_id: str) -> StoredGame:
-    """A game's stored event and snapshot rows (``UNKNOWN_GAME``: no game)."""
-    rows = stored_rows(app, game_id)
-    return StoredGame(rows, stored_snapshots(app, parse_game_id(game_id)))
+    """A game's stored event and snapshot rows (``UNKNOWN_GAME``: no game).
+    The snapshots are read first: a snapshot is taken after the events it
+    stands for are committed, so one past the last event read is one whose
+    events are missing (``cut_off``), never one taken between the reads."""
+    snapshots = stored_snapshots(app, parse_game_id(game_id))
+    return StoredGame(stored_rows(app, game_id), snapshots)
+
+
+def cut_off(stored: StoredGame, served: Any) -> list[tuple[int, str]]:
+    """(version, problem) for each state that stands past the stored events'
+    last: the served game (read after the rows were read again) and every
+    stored snapshot. A log cut off at a command's end still chains, and the
+    re-execution and the folds stop where its events stop: only a state known
+    to have gone further shows that events are missing."""
+    last = stored.rows[-1].originator_version if stored.rows else 0
+    past = [(row.originator_version, f"the snapshot at version {row.originator_version}")
+            for row in stored.snapshots if row.originator_version > last]
+    if served is not None and served.version > last:
+        past.append((served.version, f"the state served at version {served.version}"))
+    return [(version, f"{what} is past the stored events, which end at version {last}: "
+             f"events after version {last} are missing") for version, what in past]
 
 
 def stored_snapshots(app: ArbiterApp, gid: uuid.UUID) -> list[Any]:
@@ -618,6 +636,8 @@ def _audit_stored(app: ArbiterApp, game_id: str, read: StoredGame | None = None)
         # would otherwise walk all of it (a twentieth of an audit).
         result, bad, served_differs = _audited(app, game_id, gid, served, stored)
     report = result.report
+    for _version, problem in cut_off(stored, served):
+        report.fail("chain", problem, stored.rows[-1].originator_version + 1)
     seal = app.snapshot_seal
     for version in bad:
         result.bad_snapshots.append(version)

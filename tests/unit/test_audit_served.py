@@ -10,6 +10,7 @@ its audit (every game an ``audit --all`` passed took a cached game's place).
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -90,3 +91,58 @@ def test_rows_read_before_a_move_are_read_again_to_reach_the_served_game(
     assert stored.version == version
     assert stored.stored == auditing.stored_digest(
         app, parse_game_id(game_id), auditing.stored_rows(app, game_id))
+
+
+def cut_after(data_dir: Path, game_id: str, version: int) -> None:
+    """The stored events after ``version`` deleted, by hand, as a lost write or a
+    hand on the database would leave the log: what is left still chains."""
+    with sqlite3.connect(data_dir / "arbiter.sqlite") as con:
+        con.execute("DELETE FROM stored_events WHERE originator_id=? AND originator_version>?",
+                    (game_id.replace("-", ""), version))
+
+
+def command_ends(app: ArbiterApp, game_id: str, moves: int) -> list[int]:
+    """The game's version after each of ``moves`` moves (a command's last event)."""
+    ends = []
+    for n in range(moves):
+        move(app, game_id, n)
+        ends.append(app.game(game_id).version)
+    return ends
+
+
+def test_events_missing_after_the_served_games_version_are_caught(
+    app: ArbiterApp, tmp_path: Path,
+) -> None:
+    """The hash chain proves each event follows the one before, not that none
+    is missing at the end: a log cut at a command's end still chains and
+    replays. The cached game went further, so the audit says events are missing."""
+    game_id = str(app.create_game("enin", ["solo"]).id)
+    ends = command_ends(app, game_id, 4)
+    cut_after(tmp_path, game_id, ends[1])
+    stored = auditing.Audits(app).audit(game_id)
+    assert not stored.report.chain_ok
+    assert stored.report.first_failure == ends[1] + 1
+    assert any(f"state served at version {ends[-1]} is past the stored events, which end "
+               f"at version {ends[1]}" in p for p in stored.report.problems), \
+        stored.report.problems
+
+
+def test_events_missing_after_a_stored_snapshot_are_caught(tmp_path: Path) -> None:
+    """The same cut seen by a snapshot taken further on, the game not cached."""
+    app = ArbiterApp(Settings(data_dir=tmp_path).store_env(), snapshot_interval=5)
+    try:
+        game_id = str(app.create_game("enin", ["solo"]).id)
+        ends = command_ends(app, game_id, 8)
+        snapshots = [row.originator_version for row in
+                     auditing.stored_snapshots(app, parse_game_id(game_id))]
+        assert snapshots, "no snapshot taken"
+        cut = max(v for v in [1, *ends] if v < snapshots[-1])
+        cut_after(tmp_path, game_id, cut)
+        app.repository.forget(parse_game_id(game_id))
+        stored = auditing.Audits(app).audit(game_id)
+        assert not stored.report.chain_ok
+        assert any(f"the snapshot at version {snapshots[-1]} is past the stored events, "
+                   f"which end at version {cut}" in p for p in stored.report.problems), \
+            stored.report.problems
+    finally:
+        app.close()
