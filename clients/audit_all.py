@@ -103,8 +103,10 @@ def audit_one(client: Any, game: Listed, token: str | None) -> Row:
 
 
 def default_connections(games: int) -> int:
-    """As many connections as cores (at most one per game)."""
-    return max(1, min(os.cpu_count() or 1, games))
+    """As many connections as the cores this process may run on (at most one
+    per game)."""
+    return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1, games))
 
 
 #: Connections this process sends audits over (the client's and more, each on
@@ -212,7 +214,10 @@ def helper_env() -> dict[str, str]:
 
 
 #: How a helper process is started, after the interpreter: ``serve_helper``.
-HELPER_ARGS = ("-m", "clients.audit_all")
+#: ``-P``: the working directory not put first on the helper's path, so a
+#: ``clients/audit_all.py`` there (another checkout, a stranger's folder) is
+#: never run in this module's place and handed the tokens.
+HELPER_ARGS = ("-P", "-m", "clients.audit_all")
 
 
 class Helper(Auditor):

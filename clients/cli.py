@@ -384,7 +384,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def _audit_store(args: argparse.Namespace) -> int:
     """``audit --all`` / ``--since POSITION`` (admin): see ``clients.audit_all``."""
-    from clients.audit_all import audit_games, changed_since, render_summary
+    from clients.audit_all import HelperFailed, audit_games, changed_since, render_summary
 
     if args.game_id:
         raise UsageError("--all and --since audit many games: name no GAME_ID")
@@ -398,7 +398,11 @@ def _audit_store(args: argparse.Namespace) -> int:
             games, covered = changed_since(client, args.since, token)
         else:
             games, covered = list(client.iter_games(token=token)), 0
-        rows = audit_games(client, games, token, progress, total=len(games))
+        try:
+            rows = audit_games(client, games, token, progress, total=len(games))
+        except HelperFailed as exc:
+            sys.stderr.write(f"error: the audits stopped: {exc}\n")
+            return 1
     _print(render_summary(rows))
     if args.since is not None:
         _print(f"high-water position: {covered} (next run: arbiter audit --since {covered})")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -152,3 +154,17 @@ def test_a_helper_that_ends_before_its_answer_fails_the_run(
     with serving(NumberedAudits()) as address, ArbiterClient(address) as client, \
             pytest.raises(audit_all.HelperFailed, match="ended"):
         list(rows_over_connections(client, listed(100), "admin", 2, [address]))
+
+
+def test_a_helper_is_this_module_whatever_folder_it_is_started_from(tmp_path: Any) -> None:
+    """A helper is handed the tokens on its first line: started from a folder
+    holding a ``clients/audit_all.py`` of its own (another checkout, a
+    stranger's), it still runs this module, not that one."""
+    decoy = tmp_path / "clients"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("")
+    (decoy / "audit_all.py").write_text("print('DECOY', flush=True)\n")
+    ran = subprocess.run([sys.executable, *audit_all.HELPER_ARGS], cwd=tmp_path,
+                         env=audit_all.helper_env(), input="", capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert "DECOY" not in ran.stdout + ran.stderr
