@@ -53,7 +53,7 @@ def rewards(game: Game) -> list[float]:
         progress = game.progress()
         if won or progress is None:
             return [1.0 if won else 0.0 if game.ended else 0.5]
-        return [PROGRESS_WEIGHT * progress]
+        return [PROGRESS_WEIGHT * min(max(progress, 0.0), 1.0)]  # never a win's worth
     if not game.ended:
         return [0.5] * players
     standings = game.standings()
