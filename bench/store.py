@@ -6,8 +6,9 @@ minutes): random legal Enin moves, each with a client command id as the
 client library sends, looking one move ahead so that the hero never dies
 (when every tried move would end the game, a few moves are taken back). The
 events are then saved through the application and snapshots taken at every
-multiple of the snapshot interval, exactly where a server saving move by move
-would have taken them.
+multiple of the snapshot interval: as often as a server saving move by move
+takes them (it takes each at the end of the move that reaches a multiple,
+which is the multiple itself or a few events past it).
 """
 
 from __future__ import annotations
