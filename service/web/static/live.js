@@ -43,12 +43,24 @@
     log.scrollTop = log.scrollHeight;
   }
 
+  function skipTo(version) {
+    /* The lines before version are past the page's tail: it starts again there. */
+    while (log.firstChild) { log.removeChild(log.firstChild); }
+    if (earlier) { earlier.hidden = false; }
+    have = version - 1;
+  }
+
   function fill(upTo) {
-    /* Versions between the last one shown and upTo, from the game's history. */
-    return fetch(base + "/log?after=" + have, { credentials: "same-origin" })
+    /* Versions between the last one shown and upTo, from the game's history:
+       no more than the page keeps (a page away for a long while asks for its
+       tail only, not every line it missed). */
+    var from = tail > 0 ? Math.max(have, upTo - tail) : have;
+    return fetch(base + "/log?after=" + from, { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.json() : { lines: [] }; })
       .then(function (data) {
-        (data.lines || []).forEach(function (line) {
+        var lines = data.lines || [];
+        if (lines.length && from > have && lines[0].version === from + 1) { skipTo(from + 1); }
+        lines.forEach(function (line) {
           if (line.version === have + 1 && line.version <= upTo) { append(line.version, line.text); }
         });
       });
