@@ -698,10 +698,15 @@ def _served(app: ArbiterApp, gid: uuid.UUID, stored: StoredGame) -> Any:
     and a fold of every event, a third of a short game's audit on PostgreSQL
     (measured), and put every game an ``audit --all`` passed into the
     aggregate cache, in the place of the games being played."""
-    if not stored.snapshots and not _in_cache(app, gid):
+    cached = _in_cache(app, gid)
+    if not stored.snapshots and not cached:
         return None
     try:
-        return app.repository.get(gid)
+        if cached:
+            return app.repository.get(gid)
+        # Loaded as a read would load it (the newest trusted snapshot, then the
+        # events after it), at the stored version, which leaves the cache alone.
+        return app.repository.get(gid, version=stored.rows[-1].originator_version)
     except Exception:  # noqa: BLE001 - reported by the event checks
         return None
 

@@ -146,3 +146,22 @@ def test_events_missing_after_a_stored_snapshot_are_caught(tmp_path: Path) -> No
             stored.report.problems
     finally:
         app.close()
+
+
+def test_a_snapshotted_game_not_cached_is_compared_without_entering_the_cache(
+    tmp_path: Path,
+) -> None:
+    """Its served state (the newest snapshot and the events after it) is
+    compared, and the game stays out of the aggregate cache, where the games
+    being played are."""
+    app = ArbiterApp(Settings(data_dir=tmp_path).store_env(), snapshot_interval=5)
+    try:
+        game_id = str(app.create_game("enin", ["solo"]).id)
+        command_ends(app, game_id, 8)
+        assert auditing.stored_snapshots(app, parse_game_id(game_id))
+        app.repository.forget(parse_game_id(game_id))
+        stored = auditing.Audits(app).audit(game_id)
+        assert stored.report.ok, stored.report.problems
+        assert cached(app, game_id) is None, "the audit put the game in the aggregate cache"
+    finally:
+        app.close()
