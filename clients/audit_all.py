@@ -35,6 +35,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, TextIO
@@ -80,10 +81,17 @@ class Listed:
     over: bool
 
 
+#: Refusals that say "not now" (the server's audit slots all busy, the
+#: caller's share spent): an audit changes nothing, so it is asked again, after
+#: these waits in seconds, before its row says so.
+BUSY = ("AUDITS_BUSY", "RATE_LIMITED")
+BUSY_WAITS = (0.2, 0.5, 1.0, 2.0, 4.0)
+
+
 def audit_one(client: Any, game: Listed, token: str | None) -> Row:
     """One game's audit as a summary row."""
     try:
-        audit = client.audit(game.game_id, token=token)
+        audit = _audited(client, game.game_id, token)
     except ArbiterError as exc:
         # A running game without the admin token: not audited (the CLI
         # has said once where it looked for the token), not an error.
@@ -100,6 +108,19 @@ def audit_one(client: Any, game: Listed, token: str | None) -> Row:
         result = f"FAILED at v{audit.first_failure}" if audit.first_failure else "FAILED"
     return Row(game.game_id, game.rules, audit.events, audit.over, result, ok,
                list(audit.problems))
+
+
+def _audited(client: Any, game_id: str, token: str | None) -> Any:
+    """The game's ``Audit``, asked again after a wait while the server says it
+    is busy (``BUSY``)."""
+    for wait in (*BUSY_WAITS, None):
+        try:
+            return client.audit(game_id, token=token)
+        except ArbiterError as exc:
+            if exc.reason not in BUSY or wait is None:
+                raise
+            time.sleep(wait)
+    raise AssertionError("unreachable")  # the last try raises or returns
 
 
 def default_connections(games: int) -> int:
@@ -359,6 +380,10 @@ def audit_games(
     (``rows_over_connections``). A client that is not an ``ArbiterClient``
     (no address to connect again to) audits over itself alone."""
     listed = [Listed(g.game_id, g.rules, g.version, g.over) for g in games]
+    if connections is None and not token:
+        # Without the admin token each audit is ten calls of this caller's
+        # share: one connection keeps within it.
+        connections = 1
     if connections is None:
         connections = (default_connections(len(listed)) if isinstance(client, ArbiterClient)
                        else 1)

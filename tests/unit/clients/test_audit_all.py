@@ -168,3 +168,29 @@ def test_a_helper_is_this_module_whatever_folder_it_is_started_from(tmp_path: An
                          env=audit_all.helper_env(), input="", capture_output=True,
                          text=True, timeout=60, check=False)
     assert "DECOY" not in ran.stdout + ran.stderr
+
+
+def test_an_audit_refused_for_a_busy_server_is_asked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``AUDITS_BUSY`` and ``RATE_LIMITED`` say "not now": an audit changes
+    nothing, so it is asked again after a wait; any other refusal is its row's."""
+    monkeypatch.setattr(audit_all, "BUSY_WAITS", (0.0, 0.0, 0.0))
+    answer = game_pb2.AuditResponse(events=3, chain_ok=True, dice_ok=True, replay_ok=True)
+
+    class Busy:
+        def __init__(self, refusals: list[str]) -> None:
+            self.refusals = refusals
+
+        def audit(self, game_id: str, token: str | None = None) -> Any:
+            if self.refusals:
+                raise ArbiterError(grpc.StatusCode.RESOURCE_EXHAUSTED, self.refusals.pop(0),
+                                   "busy")
+            return answer
+
+    game = listed(1)[0]
+    assert audit_all.audit_one(Busy(["AUDITS_BUSY", "RATE_LIMITED"]), game, "admin").ok
+    always = audit_all.audit_one(Busy(["AUDITS_BUSY"] * 4), game, "admin")
+    assert not always.ok and always.result == "error AUDITS_BUSY"
+    other = audit_all.audit_one(Busy(["UNKNOWN_GAME"]), game, "admin")
+    assert other.result == "error UNKNOWN_GAME"
