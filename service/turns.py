@@ -134,6 +134,11 @@ class TurnWire:
         """``seat``'s turn in ``game`` (not over) at its version; ``decisions``:
         the game's pending decisions (``ReadModel.decisions``)."""
         head, middle, tail = self._fixed(game)
+        # The server's cached game changes by its events alone: its legal
+        # lists listed here are the writer's guard of the answer, and its
+        # pending decisions after the move are the ones the flow's settle
+        # read (``flow.Readings``).
+        game.FLOW.readings.follow(game)
         actions, complete = listed(game, seat, decisions)
         state = b"".join(
             (

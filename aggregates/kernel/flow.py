@@ -28,6 +28,7 @@ this project's decide/evolve shape:
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -45,6 +46,12 @@ Next = str | Callable[[Any], str | None] | None
 
 #: Transitions ``settle`` may run after one command before it calls the flow stuck.
 SETTLE_LIMIT = 1000
+#: Games whose readings at their newest version ``Flow`` keeps (``Readings``).
+READINGS_KEPT = 4096
+#: A game's readings (``Readings``): the game, its version, its ``pending()``
+#: when read, each (decision kind, actor)'s legal list.
+Reading = tuple[weakref.ref[Any], int, list[Decision] | None,
+                dict[tuple[str, int], list[Command]]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,6 +117,76 @@ class Phase:
     entered_before: bool = False
 
 
+class Readings:
+    """What the rules said of a followed game object at one version, kept
+    beside it (not in it: a game's attributes are its snapshot's state): its
+    ``pending()`` as ``settle`` last read it, and each decision's legal list.
+
+    A server's move read them twice: ``settle`` asked ``pending()`` to know
+    the flow waits, and the seat's next turn asked it again for the
+    decisions it shows; the turn listed each decision's legal moves, and the
+    writer's guard (``route``) listed them again to check the answer.
+
+    Only a game ``follow``-ed is read so: one that changes by its events
+    alone, each of which moves its version (a server's cached game, whose
+    readings ``service.readmodel`` already keeps by object and version), so
+    what was read of this very object at this version is what would be read
+    again; a game rebuilt at the same version is another object, not
+    followed until it is handed on again. A game whose state is set by hand
+    (a test's, a bot's search) is never followed and always asked afresh.
+    """
+
+    def __init__(self, kept: int = READINGS_KEPT) -> None:
+        self.kept = kept
+        self._by_game: dict[int, Reading] = {}  # by id(game)
+
+    def follow(self, state: Any) -> None:
+        """Keep ``state``'s readings from now on (see the class)."""
+        version: int = state.version
+        entry = self._by_game.get(id(state))
+        if entry is None or entry[0]() is not state:
+            if len(self._by_game) >= self.kept:
+                self._by_game.clear()
+            self._by_game[id(state)] = (weakref.ref(state), version, None, {})
+
+    def _entry(self, state: Any) -> Reading | None:
+        """``state``'s readings at its version, or None when it is not followed."""
+        version: int = state.version
+        entry = self._by_game.get(id(state))
+        if entry is None or entry[0]() is not state:
+            return None
+        if entry[1] != version:  # moved on: its older readings are no use
+            entry = (entry[0], version, None, {})
+            self._by_game[id(state)] = entry
+        return entry
+
+    def pending(self, state: Any) -> list[Decision] | None:
+        """``state.pending()`` as last read at its version, or None (the list
+        is shared: not to be changed)."""
+        entry = self._entry(state)
+        return None if entry is None else entry[2]
+
+    def read_pending(self, state: Any) -> list[Decision]:
+        """``state.pending()`` now, kept for this version when followed."""
+        decisions: list[Decision] = state.pending()
+        entry = self._entry(state)
+        if entry is not None:
+            self._by_game[id(state)] = (entry[0], entry[1], decisions, entry[3])
+        return decisions
+
+    def legal(self, state: Any, kind: str, actor: int,
+              make: Callable[[], list[Command]]) -> list[Command]:
+        """The legal answers to a ``kind`` decision of ``actor`` at this
+        version (a copy), listed once when followed."""
+        entry = self._entry(state)
+        if entry is None:
+            return make()
+        kept = entry[3].get((kind, actor))
+        if kept is None:
+            kept = entry[3][(kind, actor)] = make()
+        return list(kept)
+
+
 class Flow:
     """A game's steps and phases, checked once at import."""
 
@@ -128,6 +205,7 @@ class Flow:
             raise ValueError(f"no start phase {start!r}")
         self.start = start
         self.commands = {m.command for s in self.steps.values() for m in s.moves}
+        self.readings = Readings()
 
     # ------------------------------------------------------------- routing
 
@@ -162,10 +240,18 @@ class Flow:
         move.run(state, actor, command)
 
     def legal(self, state: Any, decision: Decision) -> list[Command]:
-        """Every legal answer to ``decision``, in declaration order."""
+        """Every legal answer to ``decision``, in declaration order: listed
+        once per version (``Readings``: the seat's turn lists them, the
+        guard of its answer reads them again)."""
         actor = actor_of(decision)
+        moves = self.steps[decision.kind].moves
+        return self.readings.legal(state, decision.kind, actor,
+                                   lambda: self._listed(state, moves, actor))
+
+    @staticmethod
+    def _listed(state: Any, moves: Sequence[Move], actor: int) -> list[Command]:
         out: list[Command] = []
-        for move in self.steps[decision.kind].moves:
+        for move in moves:
             if move.legal is not None:
                 out.extend(move.legal(state, actor))
         return out
@@ -192,7 +278,7 @@ class Flow:
                 return
             if phase.auto is not None and phase.auto(state):
                 continue
-            waiting = bool(state.pending())
+            waiting = bool(self.readings.read_pending(state))
             over = phase.end_if(state) if phase.end_if is not None else not waiting
             if not over:
                 if not waiting:

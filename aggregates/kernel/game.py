@@ -416,7 +416,10 @@ class Game(Recording, Entropy, Clocks, LaidOut, DeclaredEvents, Presenting, Aggr
         """
         out = []
         acted = getattr(self, "last_acted", {})
-        for d in self.pending():
+        # As the flow's settle read them at this version, when it did
+        # (``Readings``): the next turn's decisions are not asked again.
+        pending = self.FLOW.readings.pending(self)
+        for d in self.pending() if pending is None else pending:
             since = acted.get(str(d.seat), 0)
             own = f".{d.id}" if d.id else ""
             ident = f"{d.seat}.{d.kind}.{since}.{zlib.crc32(d.prompt.encode()):08x}{own}"
