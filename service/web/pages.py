@@ -61,14 +61,9 @@ from service.config import bot_budget_seconds
 from service.web import bots, gateway, session
 from service.web.backend import GatewayError
 from service.web.screen import screen_html
-from service.web.templating import STATIC, page
+from service.web.templating import LOG_TAIL, STATIC, page
 
 PAGE_SIZE = 25
-#: The log lines a game's page shows: the latest, as a table's log scrolls. A
-#: page read the whole history, and a long game's page grew with it (a
-#: 650-version game's page took a fifth of a second to read); the whole log is
-#: the replay's.
-LOG_TAIL = 200
 #: The rules the server plays, by id (``ListRules``; they do not change while it runs).
 RULES: web.AppKey[dict[str, Any]] = web.AppKey("pages_rules", dict)
 RULES_TTL = 300.0

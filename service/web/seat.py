@@ -85,7 +85,7 @@ from service.web.gateway import (
     relay_stream,
     whole_number,
 )
-from service.web.templating import STATIC, environment, page
+from service.web.templating import LOG_TAIL, STATIC, environment, page
 
 JSON = "application/json"
 #: A client's command id (exactly-once retries), as the service accepts them.
@@ -175,6 +175,7 @@ async def read_seat(request: web.Request, game_id: str, seat: int, token: str,
         if legal.version == state.version:
             break
     _remember(request.app[RULES], game_id, state.rules)
+    after = max(after, state.version - LOG_TAIL)  # the page keeps the latest lines
     events = [ev async for ev in backend.stream(
         "History", game_pb2.HistoryRequest(game_id=game_id, seat=seat, after_version=after),
         token, who) if ev.version <= state.version]  # the log goes as far as the board
@@ -312,6 +313,7 @@ def context_of(state: Any, legal: Any, events: Sequence[Any], seat: int,
         "forms": [form_of(o, screen) for o in options if o.choice is not None],
         "log": [{"version": ev.version, "text": event_text(ev)} for ev in events],
         "outcome": outcome, "seed": state.seed if state.over else "",
+        "log_tail": LOG_TAIL,
     }
 
 

@@ -13,6 +13,10 @@ from service.web.screen import screen_html
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
+#: The log lines a game's page and a seat's page show: the latest, as a
+#: table's log scrolls (a page read the whole history, and a long game's page
+#: grew with it); the whole log is the replay's.
+LOG_TAIL = 200
 
 
 @functools.cache

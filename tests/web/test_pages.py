@@ -416,8 +416,9 @@ def test_spectator_page_of_a_running_ethnos_game_shows_board_log_pending(
 
 def test_a_long_games_page_shows_its_latest_log_lines_and_links_the_whole_log(
         web_server: ServerProcess) -> None:
-    """A game's page reads and shows the latest ``LOG_TAIL`` lines of its log,
-    however long the game (docs/web.md, "A game's page"); the replay has them all."""
+    """A game's page and a seat's page read and show the latest ``LOG_TAIL``
+    lines of their logs, however long the game (docs/web.md, "A game's page");
+    the replay has them all."""
     created = make_game(web_server, "ethnos", ["Ana", "Ben"])
     watcher = web_server.stub(created.spectator_token)
     play(web_server, created, "ethnos", random.Random(5), 400)
@@ -434,6 +435,15 @@ def test_a_long_games_page_shows_its_latest_log_lines_and_links_the_whole_log(
     assert earlier.attrs.get("hidden") is None
     assert earlier.find_all("a")[0].attrs["href"] == f"/games/{created.game_id}/replay"
     assert page.find_all("body")[0].attrs["data-log-tail"] == str(LOG_TAIL)
+    # A seat's page likewise: its latest LOG_TAIL lines, as that seat reads them.
+    token = created.seat_tokens[0].token
+    seat_browser = Browser(web_server.web_url)
+    assert seat_browser.open_session(created.game_id, token, seat=0).status == 200
+    seat_page = seat_browser.get(f"/games/{created.game_id}/seat/0").dom
+    mine = list(web_server.stub(token).History(game_pb2.HistoryRequest(
+        game_id=created.game_id, seat=0)))
+    assert log_of(seat_page) == [(ev.version, event_text(ev)) for ev in mine[-LOG_TAIL:]]
+    assert seat_page.find_all("body")[0].attrs["data-log-tail"] == str(LOG_TAIL)
 
 
 def test_spectator_page_of_a_running_game_needs_a_credential(web_server: ServerProcess) -> None:

@@ -139,6 +139,8 @@
       log.appendChild(li);
       seen = entry.version;
     });
+    var tail = Number(body.dataset.logTail) || 0;  // the latest lines only: the replay has all
+    while (tail > 0 && log.children.length > tail) { log.removeChild(log.firstElementChild); }
     log.scrollTop = log.scrollHeight;
   }
 
