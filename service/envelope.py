@@ -159,34 +159,6 @@ class EventForms:
             kept[1] = kept[0].SerializeToString()  # the same bytes, whoever wins a race
         return kept[0], kept[1]
 
-    def for_seats(self, game_cls: type[Game], domain_event: Any, seats: Sequence[int],
-                  over: bool, position: int = 0,
-                  names: Sequence[str] = ()) -> list[tuple[bytes, list[int]]]:
-        """The event once per form the ``seats`` see of it (each seat's reader
-        made for the game's end, ``over``: ``Reader(seat).for_game(over)``), each
-        as its wire bytes (``encoded``'s) with the seats it is for, in the
-        order the seats first meet each form. The event's audience is read
-        once for all the seats (a seat sees its private form when the
-        audience includes it or the game is over, else its public form), and
-        each form is the very one ``encoded`` hands every other reader of it."""
-        kind = event_type(domain_event)
-        payload = payload_of(domain_event)
-        audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
-        out: dict[tuple[bool, int], tuple[bytes, list[int]]] = {}
-        for seat in seats:
-            reader = Reader(seat, over, over)
-            visible = _visible(kind, payload, audience, public, reader)
-            form = (visible[1], id(visible[0]))  # the payload itself, or its public form
-            found = out.get(form)
-            if found is None:
-                kept = self._kept(game_cls, domain_event, reader, position, names, visible)
-                if kept[1] is None:
-                    kept[1] = kept[0].SerializeToString()
-                out[form] = (kept[1], [seat])
-            else:
-                found[1].append(seat)
-        return list(out.values())
-
     def _kept(self, game_cls: type[Game], domain_event: Any, reader: Reader, position: int,
               seats: Sequence[str],
               visible: tuple[dict[str, Any], bool, Any] | None = None) -> list[Any]:
