@@ -37,6 +37,7 @@ from eventsourcing.domain import Aggregate, event
 from service.config import MIN_SECRET_BYTES, ConfigError
 from service.envelope import SPECTATOR, Reader
 from service.errors import ServiceError
+from service.memo import kept
 from service.signing import Signer
 
 ACCESS_NAMESPACE = uuid.UUID("6f1d9a52-7c1e-4b9b-9a55-3f0e2d8c4a10")
@@ -69,13 +70,11 @@ def digest(token: str) -> str:
     memory does not hold already: the server secret every seat and spectator
     token is derived from. A pure function of the string, so nothing kept can
     be wrong, only dropped."""
-    found = _digests.get(token)
-    if found is None:
-        found = hashlib.sha256(token.encode("utf-8")).hexdigest()
-        if len(_digests) >= DIGESTS_KEPT:
-            _digests.clear()
-        _digests[token] = found
-    return found
+    return kept(_digests, token, _sha256, DIGESTS_KEPT)
+
+
+def _sha256(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 class GameAccess(Aggregate):

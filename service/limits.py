@@ -69,6 +69,7 @@ import grpc
 from service import auth
 from service.errors import ServiceError
 from service.handlers import Wrapping, rebuilt
+from service.memo import kept
 from service.status import abort_async
 
 GAME_SERVICE = "/arbiter.v1.GameService/"
@@ -120,13 +121,7 @@ def caller_of(peer: str) -> str:
     Worked out once per peer (``ipaddress`` parsing on every call was a tenth
     of the limiter's time); a pure function of the string, so nothing kept can
     be wrong, only dropped."""
-    caller = _callers.get(peer)
-    if caller is None:
-        caller = _caller_of(peer)
-        if len(_callers) >= PEERS_KEPT:
-            _callers.clear()
-        _callers[peer] = caller
-    return caller
+    return kept(_callers, peer, _caller_of, PEERS_KEPT)
 
 
 def _caller_of(peer: str) -> str:

@@ -40,6 +40,7 @@ from service.errors import ServiceError, bad_request
 from service.feeds import ENDED, FeedHub
 from service.handlers import Wrapping
 from service.ids import check_position, parse_game_id
+from service.memo import kept
 from service.play import PlayStream, play_wire
 from service.readmodel import (
     LegalList,
@@ -256,13 +257,9 @@ def game_uuid(game_id: str) -> uuid.UUID:
     handler each parsed the same id (``uuid.UUID`` is pure Python, a few
     microseconds). Only an id that parses is kept; one that does not is
     refused as ever, each time."""
-    found = _game_ids.get(game_id) if isinstance(game_id, str) else None
-    if found is None:
-        found = parse_game_id(game_id)
-        if len(_game_ids) >= GAME_IDS_KEPT:
-            _game_ids.clear()
-        _game_ids[game_id] = found
-    return found
+    if not isinstance(game_id, str):
+        return parse_game_id(game_id)
+    return kept(_game_ids, game_id, parse_game_id, GAME_IDS_KEPT)
 
 
 def _current_version(servicer: Any, request: Any, context: Any = None) -> int:
