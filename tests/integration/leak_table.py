@@ -31,6 +31,7 @@ from arbiter.v1 import game_pb2
 from aggregates.kernel import Game
 from aggregates.kernel.record import upcast
 from aggregates.kernel.record.audit import Record, rebuild
+from service.web.templating import LOG_TAIL
 from tests.integration.conftest import ServerProcess
 from tests.integration.test_leaks_screens_and_choices import Knowledge, Reader, Table, unsealed
 from tests.web.test_pages import Browser as SpectatorBrowser
@@ -223,7 +224,8 @@ class Pages:
             for form in page.forms:
                 assert {c["value"] for c in form["checkboxes"]} <= options, where
             own = histories[seat]
-            assert page.log == [(e.version, e.text) for e in own], f"{where}: not its History"
+            assert page.log == [(e.version, e.text) for e in own][-LOG_TAIL:], \
+                f"{where}: not the latest of its History"
         game_page = self.spectator.get(f"/games/{game_id}")
         assert game_page.status == 200
         unsealed(know, "the game page", game_page.body)
