@@ -48,7 +48,7 @@ class Reader:
 
 SPECTATOR = Reader()
 
-_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 
 
 def timestamp_of(when: datetime.datetime) -> Timestamp:
@@ -58,7 +58,7 @@ def timestamp_of(when: datetime.datetime) -> Timestamp:
     a twelfth of an ``Act``'s own time in its events' envelopes."""
     if when.tzinfo is None:
         when = when.replace(tzinfo=datetime.UTC)
-    since = when - _EPOCH
+    since = when - EPOCH
     return Timestamp(seconds=since.days * 86400 + since.seconds,
                      nanos=since.microseconds * 1000)
 
@@ -72,10 +72,10 @@ def visible_payload(
     # Decided when the event was triggered and recorded in its meta (games
     # recorded before Kernel 2 are upcast from the class-level rules).
     audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
-    return _visible(kind, payload, audience, public, reader)
+    return visible_form(kind, payload, audience, public, reader)
 
 
-def _visible(kind: str, payload: dict[str, Any], audience: Any, public: Any,
+def visible_form(kind: str, payload: dict[str, Any], audience: Any, public: Any,
              reader: Reader) -> tuple[dict[str, Any], bool, Any]:
     """``visible_payload``'s answer from the event's read parts."""
     if kind == "Created" and reader.full and not reader.over:

@@ -101,7 +101,7 @@ _EVENT, _FOR_SEATS = 1, 2
 
 class Push:
     """One ``PlayMessage``, put together as its wire bytes from parts encoded
-    once: each event's form (``EventForms.for_seats``) and each turn
+    once: each event's form (``EventWire.for_seats``) and each turn
     (``service.turns``) are serialized once for every stream and push that
     carries them, not copied into a new message and encoded again per push
     (a repeated field's elements are its entries one after another; a

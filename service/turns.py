@@ -38,7 +38,7 @@ from arbiter.wire import json_to_command
 from aggregates.kernel import Command, Decision, Game
 from aggregates.kernel.outcome import outcome_json
 from aggregates.kernel.record.recording import event_type, payload_of, recorded_audience
-from service.envelope import _EPOCH, FORMS_KEPT, Reader, _visible, describe, dumps
+from service.envelope import EPOCH, FORMS_KEPT, Reader, describe, dumps, visible_form
 from service.ids import shard_of
 from service.readmodel import Turn, listed
 
@@ -217,7 +217,7 @@ _SECONDS, _NANOS, _EVERYONE = tag(1, 0), tag(2, 0), tag(1, 0)
 class EventWire:
     """A ``Play`` stream's events as their ``Event`` wire bytes, written
     straight from the domain event, once per form (as a turn is): the form a
-    seat sees is decided by ``service.envelope`` (``_visible``: the event's
+    seat sees is decided by ``service.envelope`` (``visible_form``: the event's
     recorded audience, its public form for the others), only its encoding is
     done here, where it was a protobuf message built (a ``Timestamp``, an
     ``Audience``, fifteen fields copied in) and serialized for each form.
@@ -233,16 +233,17 @@ class EventWire:
     def for_seats(self, game_cls: type[Game], domain_event: Any, seats: Sequence[int],
                   over: bool, position: int = 0,
                   names: Sequence[str] = ()) -> list[tuple[bytes, list[int]]]:
-        """``EventForms.for_seats``' answer (each form's bytes with the seats
-        it is for, in the order the seats first meet each form), the event's
-        audience read once for all the seats."""
+        """The event once per form the ``seats`` see of it (each seat's reader
+        made for the game's end, ``over``), each as its wire bytes with the
+        seats it is for, in the order the seats first meet each form; the
+        event's audience read once for all the seats."""
         kind = event_type(domain_event)
         payload = payload_of(domain_event)
         audience, public = recorded_audience(game_cls, kind, payload, domain_event.meta)
         out: dict[tuple[bool, int], tuple[bytes, list[int]]] = {}
         for seat in seats:
             reader = Reader(seat, over, over)
-            visible = _visible(kind, payload, audience, public, reader)
+            visible = visible_form(kind, payload, audience, public, reader)
             form = (visible[1], id(visible[0]))  # the payload itself, or its public form
             found = out.get(form)
             if found is None:
@@ -278,8 +279,8 @@ def event_wire(game_cls: type[Game], domain_event: Any, kind: str, reader: Reade
     game_id = domain_event.originator_id
     when = domain_event.timestamp
     if when.tzinfo is None:
-        when = when.replace(tzinfo=_EPOCH.tzinfo)
-    since = when - _EPOCH
+        when = when.replace(tzinfo=EPOCH.tzinfo)
+    since = when - EPOCH
     time = (_number(_SECONDS, since.days * 86400 + since.seconds)
             + _number(_NANOS, since.microseconds * 1000))
     seats = b"".join(varint(seat) for seat in sorted(audience.seats or ()))
