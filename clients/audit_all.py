@@ -192,16 +192,16 @@ class Auditor:
 
 
 def own_connection(client: ArbiterClient, address: str) -> ArbiterClient:
-    """A client as ``client`` is (its token and TLS) on a connection of its own
-    to ``address``: the channel has its own subchannel pool, where channels to
-    one address in one process would share a connection (and so one server
-    process behind a shared port)."""
+    """A client as ``client`` is (its token, TLS, timeout and retries) on a
+    connection of its own to ``address``: the channel has its own subchannel
+    pool, where channels to one address in one process would share a
+    connection (and so one server process behind a shared port)."""
     credentials = channel_credentials(client.tls_ca, client.tls)
     options = [("grpc.use_local_subchannel_pool", 1)]
     channel = (grpc.secure_channel(address, credentials, options) if credentials
                else grpc.insecure_channel(address, options))
     return ArbiterClient(address, token=client.token, tls_ca=client.tls_ca, tls=client.tls,
-                         channel=channel)
+                         channel=channel, timeout=client.timeout, retries=client.retries)
 
 
 class Here(Auditor):
